@@ -1,0 +1,177 @@
+/*
+ * burncycle-table LED firmware for an ATmega328P at 16 MHz (Arduino Nano/Uno class).
+ *
+ * The host sends framed, checksummed, sequenced commands (PROTOCOL.md); this loop parses them from
+ * the UART ring, executes them, and answers every frame: ACK only once the strip has latched, NAK
+ * for anything refused or damaged. The host is stop-and-wait, so no byte arrives while interrupts
+ * are off for the strip. When the host goes silent, a dim amber breathing pattern shows the table
+ * has lost its link; the watchdog resets a hung chip.
+ */
+#include <avr/io.h>
+#include <avr/interrupt.h>
+#include <avr/wdt.h>
+#include <string.h>
+#include <util/atomic.h>
+#include <util/delay.h>
+
+#include "board.h"
+#include "protocol.h"
+#include "uart.h"
+#include "ws2812.h"
+
+#define PIXEL_BYTES (3u * LED_COUNT)
+#define MAX_PAYLOAD (2u + PIXEL_BYTES)
+#define FALLBACK_STEP_MS 40u
+
+static uint8_t pixels[PIXEL_BYTES];
+/* Parser payload; reused as the scaled copy of `pixels` during a show, when no frame is pending. */
+static uint8_t rx_payload[MAX_PAYLOAD];
+static bc_parser parser;
+static uint8_t brightness = 255;
+static uint8_t status;
+static volatile uint16_t ms_now;
+
+/* Left enabled by a watchdog reset, the watchdog would fire again during start-up. */
+static void early_wdt_off(void) __attribute__((naked, used, section(".init3")));
+static void early_wdt_off(void) {
+    MCUSR = 0;
+    wdt_disable();
+}
+
+ISR(TIMER0_COMPA_vect) { ms_now++; }
+
+static uint16_t millis(void) {
+    uint16_t now;
+    ATOMIC_BLOCK(ATOMIC_RESTORESTATE) { now = ms_now; }
+    return now;
+}
+
+static void timer_init(void) {
+    TCCR0A = _BV(WGM01);             /* CTC */
+    TCCR0B = _BV(CS01) | _BV(CS00);  /* /64: 250 kHz */
+    OCR0A = 249;                     /* 1 ms */
+    TIMSK0 = _BV(OCIE0A);
+}
+
+static void reply(uint8_t type, uint8_t seq, const uint8_t *payload, uint16_t len) {
+    uint8_t out[BC_OVERHEAD + 8];
+    uint16_t n = bc_encode(out, type, seq, payload, len);
+    uart_write(out, n);
+}
+
+static void ack(uint8_t seq) { reply(BC_ACK, seq, &status, 1); }
+
+static void nak(uint8_t seq, uint8_t reason) { reply(BC_NAK, seq, &reason, 1); }
+
+static void hello(uint8_t seq) {
+    uint8_t p[8] = {BC_PROTOCOL_VERSION, FW_MAJOR, FW_MINOR,
+                    (uint8_t)(LED_COUNT & 0xFF), (uint8_t)(LED_COUNT >> 8),
+                    (uint8_t)(MAX_PAYLOAD & 0xFF), (uint8_t)(MAX_PAYLOAD >> 8), status};
+    reply(BC_HELLO_REPLY, seq, p, sizeof p);
+}
+
+/* Writes the pixels with the brightness applied; returns 1 if a UART byte cut an abortable show. */
+static uint8_t show(uint8_t abortable) {
+    const uint8_t *out = pixels;
+    if (brightness != 255) {
+        for (uint16_t i = 0; i < PIXEL_BYTES; i++)
+            rx_payload[i] = (uint8_t)(((uint16_t)pixels[i] * (uint16_t)(brightness + 1u)) >> 8);
+        out = rx_payload;
+    }
+    uint8_t aborted = ws2812_send(out, PIXEL_BYTES, abortable);
+    _delay_us(LATCH_US);
+    return aborted;
+}
+
+static void execute(uint8_t type, uint8_t seq, const uint8_t *p, uint16_t len) {
+    uint8_t reason = bc_check_command(type, p, len, LED_COUNT);
+    if (reason) {
+        nak(seq, reason);
+        return;
+    }
+    status &= (uint8_t)~BC_ST_FALLBACK;
+    switch (type) {
+    case BC_HELLO:
+        hello(seq);
+        return;
+    case BC_SET: {
+        uint16_t start = (uint16_t)(p[0] | ((uint16_t)p[1] << 8));
+        memcpy(pixels + 3u * start, p + 2, len - 2u);
+        break;
+    }
+    case BC_SHOW:
+        memcpy(pixels, p, len);
+        show(0);
+        status |= BC_ST_HOST_FRAME;
+        break;
+    case BC_FILL:
+        for (uint16_t i = 0; i < PIXEL_BYTES; i += 3) memcpy(pixels + i, p, 3);
+        break;
+    case BC_BRIGHTNESS:
+        brightness = p[0];
+        break;
+    default: /* BC_PING */
+        break;
+    }
+    ack(seq);
+}
+
+/* One step of the breathing pattern: every byte triplet (a, a/2, 0) with a on a 0..32 triangle. */
+static void fallback_step(uint16_t now) {
+    uint8_t phase = (uint8_t)((now / 32u) & 63u);
+    uint8_t level = phase < 32 ? phase : (uint8_t)(63u - phase);
+    status = (uint8_t)((status | BC_ST_FALLBACK) & ~BC_ST_HOST_FRAME);
+    uint8_t saved = brightness;
+    brightness = 255;
+    for (uint16_t i = 0; i < PIXEL_BYTES; i += 3) {
+        pixels[i] = level;
+        pixels[i + 1] = (uint8_t)(level / 2u);
+        pixels[i + 2] = 0;
+    }
+    show(1);
+    brightness = saved;
+}
+
+int main(void) {
+    WS_DDR |= _BV(WS_BIT);
+    WS_PORT &= (uint8_t)~_BV(WS_BIT);
+    uart_init();
+    timer_init();
+    bc_parser_init(&parser, rx_payload, MAX_PAYLOAD);
+    wdt_enable(WDTO_250MS);
+    sei();
+    hello(0); /* unsolicited: a host that is already talking learns the board has restarted */
+
+    uint16_t last_rx = millis();
+    uint16_t last_host = last_rx;
+    uint16_t last_fallback = last_rx;
+    for (;;) {
+        wdt_reset();
+        uint16_t now = millis();
+        if (uart_take_overrun()) {
+            bc_parser_abort(&parser, BC_E_OVERRUN);
+            nak(parser.seq, BC_E_OVERRUN);
+        }
+        uint8_t byte;
+        while (uart_read(&byte)) {
+            last_rx = now;
+            bc_event ev = bc_parser_feed(&parser, byte);
+            if (ev == BC_FRAME) {
+                last_host = now;
+                execute(parser.type, parser.seq, rx_payload, parser.len);
+            } else if (ev == BC_ERROR) {
+                nak(parser.seq, parser.error);
+            }
+        }
+        if (bc_parser_busy(&parser) && (uint16_t)(now - last_rx) > RX_TIMEOUT_MS) {
+            bc_parser_abort(&parser, BC_E_TIMEOUT);
+            nak(parser.seq, BC_E_TIMEOUT);
+        }
+        if (!bc_parser_busy(&parser) && (uint16_t)(now - last_host) > FALLBACK_MS &&
+            (uint16_t)(now - last_fallback) >= FALLBACK_STEP_MS) {
+            last_fallback = now;
+            fallback_step(now);
+            last_host = (uint16_t)(now - FALLBACK_MS - 1u); /* stay in fallback across wrap-around */
+        }
+    }
+}
