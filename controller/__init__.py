@@ -1,0 +1,1 @@
+"""burncycle-table: the table service around the burncycle rules engine."""

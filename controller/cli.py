@@ -1,0 +1,46 @@
+"""The `burncycle-table` command: where the process is wired together.
+
+Each command group lives in its own module and registers its sub-commands here, so this file stays
+a table of contents. A command reports bad input as one readable line on stderr and exits non-zero:
+no traceback ever reaches the person at the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from controller.errors import UserError
+from controller import game_cli
+
+# Command groups, in the order `--help` lists them. Add one line per group.
+COMMAND_GROUPS = [
+    game_cli,
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="burncycle-table",
+        description="An augmented, self-running burncycle table.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for group in COMMAND_GROUPS:
+        group.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except UserError as err:
+        print(f"burncycle-table: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""Command-line tools for the game itself: new-game, corp-turn, validate, schema."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import msgspec
+
+from controller.errors import UserError
+from controller.library import floor_text, load_content, load_floor, load_state, write_atomically
+from controller.rules import (ContentError, RulesError, ScriptedDice, SeededDice, compile_floor,
+                              corporation_turn, encode_events, encode_state, new_game, parse_content,
+                              state_schema)
+from controller.rules.content import FILES
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("new-game", help="set up a new game and write its state")
+    p.add_argument("--floor", default="meridian-lobby", help="a shipped floor's name or a .floor file")
+    p.add_argument("--players", type=int, default=2, help="1 to 4")
+    p.add_argument("--difficulty", default="standard", choices=["simplified", "standard", "seasoned"])
+    p.add_argument("--captain", default="fauxbia")
+    p.add_argument("--mission", default="data-heist")
+    p.add_argument("--agents", help="comma-separated agent ids (default: the first N)")
+    p.add_argument("--level", type=int, help="Adaptable missions: the level to play (1-3)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", help="write the state here (default: print it)")
+    p.set_defaults(run=_new_game)
+
+    p = sub.add_parser("corp-turn", help="resolve one corporation turn of a saved game")
+    p.add_argument("state", help="the state file")
+    dice = p.add_mutually_exclusive_group()
+    dice.add_argument("--seed", type=int, help="roll virtual dice from this seed (default: the game's own)")
+    dice.add_argument("--rolls", help="the faces rolled at the table, in order, e.g. threat,ceo+transfer")
+    p.add_argument("--out", help="write the new state here")
+    p.add_argument("--text", action="store_true", help="print instructions for the players instead of JSON")
+    p.set_defaults(run=_corp_turn)
+
+    p = sub.add_parser("validate", help="check a floor, state or content file")
+    p.add_argument("file")
+    p.set_defaults(run=_validate)
+
+    p = sub.add_parser("schema", help="print a JSON Schema")
+    p.add_argument("what", choices=["state"])
+    p.set_defaults(run=lambda args: print(json.dumps(state_schema(), indent=2)) or 0)
+
+
+def _rules(call):
+    try:
+        return call()
+    except RulesError as e:
+        raise UserError(str(e)) from None
+
+
+def _new_game(args: argparse.Namespace) -> int:
+    content = load_content()
+    text, source = floor_text(args.floor)
+    agents = args.agents.split(",") if args.agents else None
+    state = _rules(lambda: new_game(content, text, source, args.players, args.difficulty, args.captain,
+                                    args.mission, args.seed, agents, args.level))
+    data = encode_state(state)
+    if args.out:
+        write_atomically(args.out, data)
+        print(f"new game on {state.floor.name} (level {state.floor.level}), {args.players} players, "
+              f"{args.difficulty}: {len(state.security)} security units; state written to {args.out}")
+    else:
+        sys.stdout.write(data.decode() + "\n")
+    return 0
+
+
+def _corp_turn(args: argparse.Namespace) -> int:
+    state = load_state(args.state)
+    if args.rolls is not None:
+        dice = ScriptedDice([r for r in args.rolls.split(",") if r.strip()])
+    elif args.seed is not None:
+        dice = SeededDice(args.seed)
+    else:
+        dice = None
+    new, events = _rules(lambda: corporation_turn(state, dice))
+    if args.out:
+        write_atomically(args.out, encode_state(new))
+    if args.text:
+        for ev in events:
+            print(ev.instruction())
+        if args.out:
+            print(f"(new state written to {args.out})")
+    else:
+        sys.stdout.write(encode_events(events).decode() + "\n")
+    return 0
+
+
+def _validate(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    if path.name in FILES:
+        texts = {name: (path.parent / name).read_text(encoding="utf-8") for name in FILES
+                 if (path.parent / name).exists()}
+        content = load_content()
+        # check this file against the shipped set, so one file can be validated on its own
+        base = {name: (Path(__file__).parent / "content" / name).read_text(encoding="utf-8") for name in FILES}
+        base[path.name] = texts[path.name]
+        try:
+            parse_content(base)
+        except ContentError as e:
+            raise UserError(str(e).replace(path.name, str(path), 1)) from None
+        print(f"{path}: valid {path.stem.replace('_', ' ')} ({len(content.missions)} missions in the shipped set)")
+        return 0
+    if path.suffix == ".floor":
+        floor = _rules(lambda: load_floor(str(path)))
+        print(f"{path}: valid floor {floor.name!r}, level {floor.level}: {len(floor.ids)} spaces, "
+              f"{len(floor.areas)} areas, {len(floor.doors)} doors")
+        return 0
+    if path.suffix == ".json":
+        state = load_state(path)
+        print(f"{path}: valid game state, round {state.round}, threat {state.threat}")
+        return 0
+    raise UserError(f"{path}: cannot tell what kind of file this is; validate takes a .floor file, a state "
+                    f".json file or one of the content files ({', '.join(FILES)})")

@@ -1,0 +1,96 @@
+"""Reading content, floors and game states from files: the I/O the pure rules engine leaves to us.
+
+Every failure becomes a UserError that names the file and what is wrong in it.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import msgspec
+
+from controller.errors import UserError
+from controller.rules import (Content, GameState, RulesError, check_state, compile_floor, decode_state,
+                              parse_content)
+from controller.rules.content import FILES
+from controller.rules.floor import Floor
+
+CONTENT = resources.files("controller.content")
+
+
+def _read(path: Path | resources.abc.Traversable, what: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such {what} file") from None
+    except UnicodeDecodeError as e:
+        raise UserError(f"{path}: not a text file ({e.reason} at byte {e.start})") from None
+    except OSError as e:
+        raise UserError(f"{path}: cannot read the {what} file: {e.strerror}") from None
+
+
+@lru_cache(maxsize=1)
+def load_content() -> Content:
+    """The content shipped with the package, with every floor it has."""
+    texts = {name: _read(CONTENT / name, "content") for name in FILES}
+    content = parse_content(texts)
+    content.floors = {p.name.removesuffix(".floor"): p.read_text(encoding="utf-8")
+                      for p in (CONTENT / "floors").iterdir() if p.name.endswith(".floor")}
+    return content
+
+
+def floor_text(name_or_path: str) -> tuple[str, str]:
+    """(text, source name) of a shipped floor by name, or of a floor file by path."""
+    content = load_content()
+    if name_or_path in content.floors:
+        return content.floors[name_or_path], f"{name_or_path}.floor"
+    path = Path(name_or_path)
+    if path.suffix == ".floor" or path.exists():
+        return _read(path, "floor"), str(path)
+    raise UserError(f"unknown floor {name_or_path!r}: give a floor file's path or one of "
+                    f"{', '.join(sorted(content.floors))}")
+
+
+def load_floor(name_or_path: str) -> Floor:
+    text, source = floor_text(name_or_path)
+    return compile_floor(text, source)
+
+
+def load_state(path: str | Path) -> GameState:
+    """Read and check a state file; any problem is a UserError naming the file and the field."""
+    path = Path(path)
+    text = _read(path, "state")
+    try:
+        state = decode_state(text)
+    except msgspec.ValidationError as e:
+        raise UserError(f"{path}: {e}") from None
+    except msgspec.DecodeError as e:
+        raise UserError(f"{path}: not valid JSON: {_json_error(text) or e}") from None
+    try:
+        check_state(state)
+    except RulesError as e:
+        raise UserError(f"{path}: {e}") from None
+    return state
+
+
+def _json_error(text: str) -> str | None:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as e:
+        return f"{e.msg} at line {e.lineno}, column {e.colno}"
+    return None
+
+
+def write_atomically(path: str | Path, data: bytes) -> None:
+    """Write a whole file or nothing: a crash mid-write never leaves half a state behind."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise UserError(f"{path}: cannot write: {e.strerror}") from None

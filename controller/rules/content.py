@@ -1,0 +1,189 @@
+"""Content as data: guard chips, captains, bots, the network mat, threat cards, dice and missions.
+
+This module turns the text of content files into validated values; it does no I/O (controller.library
+reads the files). An error names the file, the line (found from the field's path) and the field, so a
+hobbyist editing a TOML file sees exactly what to fix.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import msgspec
+from msgspec import Struct
+
+from controller.rules.errors import ContentError
+from controller.rules.model import CaptainCard, GuardChip, Mission, NetworkMat, NetworkNode, ThreatCard
+
+
+class GuardEntry(GuardChip, forbid_unknown_fields=True):
+    count: int = 1
+
+
+class AgentCard(Struct, forbid_unknown_fields=True):
+    id: str
+    name: str
+    power: int
+    bank: int
+
+
+class ModuleCard(Struct, forbid_unknown_fields=True):
+    name: str
+    power: int
+    active_slots: int
+    slot_costs: list[int] = []
+
+
+class _Guards(Struct, forbid_unknown_fields=True):
+    guard: list[GuardEntry]
+
+
+class _Captains(Struct, forbid_unknown_fields=True):
+    captain: list[CaptainCard]
+
+
+class _Bots(Struct, forbid_unknown_fields=True):
+    agent: list[AgentCard]
+    module: ModuleCard
+
+
+class _Network(Struct, forbid_unknown_fields=True):
+    name: str
+    node: list[NetworkNode]
+    ping_supply: int = 6
+    start_pings: list[str] = []
+
+
+class _Threat(Struct, forbid_unknown_fields=True):
+    standard: ThreatCard
+    simplified: ThreatCard
+
+
+class _Missions(Struct, forbid_unknown_fields=True):
+    mission: list[Mission]
+
+
+class _Dice(Struct, forbid_unknown_fields=True):
+    dice: dict[str, list[str]]
+
+
+FILES = {
+    "guards.toml": _Guards,
+    "captains.toml": _Captains,
+    "bots.toml": _Bots,
+    "network.toml": _Network,
+    "threat_cards.toml": _Threat,
+    "missions.toml": _Missions,
+    "dice.toml": _Dice,
+}
+
+
+@dataclass
+class Content:
+    guards: list[GuardChip]
+    captains: dict[str, CaptainCard]
+    agents: list[AgentCard]
+    module: ModuleCard
+    network: NetworkMat
+    threat_cards: dict[str, ThreatCard]
+    missions: dict[str, Mission]
+    dice: dict[str, list[str]]
+    floors: dict[str, str] = field(default_factory=dict)  # floor id -> floor text
+
+
+def locate(text: str, path: str) -> int:
+    """Best line number for a msgspec error path such as `$.guard[3].patrol` in TOML text."""
+    lines = text.splitlines()
+    pos = 0
+    parts = re.findall(r"\.([A-Za-z_]+)(?:\[(\d+)\])?", path)
+    prefix = ""
+    for name, index in parts:
+        if index:
+            header = re.compile(r"^\s*\[\[\s*" + re.escape(prefix + name) + r"\s*\]\]")
+            seen = -1
+            for k in range(pos, len(lines)):
+                if header.match(lines[k]):
+                    seen += 1
+                    if seen == int(index):
+                        pos = k
+                        break
+            prefix = ""
+        else:
+            key = re.compile(r"^\s*" + re.escape(name) + r"\s*=")
+            table = re.compile(r"^\s*\[\s*" + re.escape(prefix + name) + r"\s*\]")
+            for k in range(pos, len(lines)):
+                if key.match(lines[k]) or table.match(lines[k]):
+                    pos = k
+                    break
+            prefix += name + "."
+    return pos + 1
+
+
+def decode_file(name: str, text: str, kind: type) -> object:
+    try:
+        return msgspec.toml.decode(text.encode(), type=kind)
+    except msgspec.ValidationError as e:
+        msg = str(e)
+        m = re.search(r"at `(\$[^`]*)`", msg)
+        line = locate(text, m.group(1)) if m else 0
+        where = f"{name}:{line}" if line else name
+        raise ContentError(f"{where}: {msg}") from None
+    except msgspec.DecodeError as e:
+        raise ContentError(f"{name}: not valid TOML: {e}") from None
+
+
+def check_network(mat: NetworkMat, name: str = "network.toml") -> None:
+    ids = [n.id for n in mat.nodes]
+    known = set(ids)
+    if len(known) != len(ids):
+        dup = next(i for i in ids if ids.count(i) > 1)
+        raise ContentError(f"{name}: node {dup!r} is listed twice")
+    cores = [n for n in mat.nodes if n.kind == "core"]
+    if len(cores) != 1:
+        raise ContentError(f"{name}: the network needs exactly one core node, found {len(cores)}")
+    for n in mat.nodes:
+        for what in ("next", "outward", "inward"):
+            target = getattr(n, what)
+            if target is not None and target not in known:
+                raise ContentError(f"{name}: node {n.id!r}: {what} = {target!r} is not a node of the mat")
+        if n.kind == "access" and n.layer != 1:
+            raise ContentError(f"{name}: node {n.id!r}: access points stand on layer 1")
+        if n.kind != "core" and n.next is None:
+            raise ContentError(f"{name}: node {n.id!r}: every ring node needs its clockwise 'next' node")
+    for p in mat.start_pings:
+        if p not in known:
+            raise ContentError(f"{name}: start ping on {p!r}, which is not a node of the mat")
+
+
+def parse_content(texts: dict[str, str]) -> Content:
+    """Validate the content files given by name -> text (all of FILES must be present)."""
+    missing = [n for n in FILES if n not in texts]
+    if missing:
+        raise ContentError(f"content is missing {', '.join(missing)}")
+    guards = decode_file("guards.toml", texts["guards.toml"], _Guards)
+    captains = decode_file("captains.toml", texts["captains.toml"], _Captains)
+    bots = decode_file("bots.toml", texts["bots.toml"], _Bots)
+    net = decode_file("network.toml", texts["network.toml"], _Network)
+    threat = decode_file("threat_cards.toml", texts["threat_cards.toml"], _Threat)
+    missions = decode_file("missions.toml", texts["missions.toml"], _Missions)
+    dice = decode_file("dice.toml", texts["dice.toml"], _Dice)
+    assert isinstance(guards, _Guards) and isinstance(captains, _Captains) and isinstance(bots, _Bots)
+    assert isinstance(net, _Network) and isinstance(threat, _Threat) and isinstance(missions, _Missions)
+    assert isinstance(dice, _Dice)
+    mat = NetworkMat(name=net.name, nodes=net.node, ping_supply=net.ping_supply,
+                     ping_die=dice.dice.get("ping", []), start_pings=net.start_pings)
+    check_network(mat)
+    chips: list[GuardChip] = []
+    for g in guards.guard:
+        chips.extend(GuardChip(name=g.name, colour=g.colour, level=g.level, awareness=g.awareness,
+                               movement=g.movement, patrol=g.patrol, abilities=list(g.abilities))
+                     for _ in range(g.count))
+    for c in captains.captain:
+        if len(c.security_detail) != 3 or any(len(row) != 3 for row in c.security_detail):
+            raise ContentError(f"captains.toml: {c.name}: the security detail must be 3 rows (floor levels) "
+                               f"of 3 posts")
+    return Content(guards=chips, captains={c.name.lower(): c for c in captains.captain}, agents=bots.agent,
+                   module=bots.module, network=mat, threat_cards={"standard": threat.standard,
+                                                                   "simplified": threat.simplified},
+                   missions={m.id: m for m in missions.mission}, dice=dice.dice)

@@ -1,0 +1,66 @@
+"""Security units entering play: from a guard chip or the captain card to a unit on a post."""
+
+from __future__ import annotations
+
+from controller.rules.awareness import recheck
+from controller.rules.events import UnitPlaced
+from controller.rules.floor import DIRECTIONS
+from controller.rules.model import CaptainCard, GuardChip, SecurityUnit
+from controller.rules.table import Table, unit_label
+
+# "Level 1 Guard: 10 AP / Level 2 Guard: 15 AP / Level 3 Guard: 20 AP"
+GUARD_DURABILITY = {1: 10, 2: 15, 3: 20}
+
+
+def best_facing(table: Table, space: int) -> str:
+    """Facing for a unit placed on a post: the direction with the longest line of sight (N, E, S, W on ties)."""
+    rays = table.floor.rays[space]
+    return max(DIRECTIONS, key=lambda d: (len(rays[d]), -DIRECTIONS.index(d)))
+
+
+def guard_unit(chip: GuardChip, number: int, space: str, facing: str, key: bool = False) -> SecurityUnit:
+    # "Guards deal damage equal to their level (1, 2, or 3)"
+    return SecurityUnit(id=f"G{number}", chip=chip.name, rank="guard", level=chip.level, space=space,
+                        facing=facing, awareness=chip.awareness, movement=chip.movement, patrol=chip.patrol,  # type: ignore[arg-type]
+                        damage=chip.level, durability=GUARD_DURABILITY[chip.level], key=key,
+                        abilities=list(chip.abilities))
+
+
+def captain_unit(card: CaptainCard, space: str, facing: str) -> SecurityUnit:
+    # "captains deal 3 damage"; durability: "Captain: Value printed on the Captain card"
+    return SecurityUnit(id="CAP", chip=card.name, rank="captain", level=3, space=space, facing=facing,  # type: ignore[arg-type]
+                        awareness=card.awareness, movement=card.movement, patrol=card.patrol,
+                        damage=card.damage, durability=card.durability, abilities=list(card.abilities))
+
+
+def draw_guard(table: Table, level: int, colour: str | None = None) -> GuardChip | None:
+    """Draw a chip of the level (and colour) from the guard bag through the dice; None if none is left."""
+    bag = table.state.guard_bag
+    choices = [k for k, c in enumerate(bag) if c.level == level and (colour is None or c.colour == colour)]
+    if not choices:
+        return None
+    pick = choices[table.dice.draw("guard bag", [bag[k].name for k in choices])]
+    return bag.pop(pick)
+
+
+def place_unit(table: Table, unit: SecurityUnit) -> None:
+    table.state.security.append(unit)
+    table.occupant[table.floor.index[unit.space]] = unit
+    table.emit(UnitPlaced(unit=unit.id, who=unit_label(unit), space=unit.space, facing=unit.facing))
+    recheck(table)
+
+
+def spawn_guard(table: Table, post_kind: str, level: int, colour: str | None = None, key: bool = False) -> bool:
+    """Put a guard of `level` on the first free post of that kind ("hallway": any of posts 1-3);
+    False when no post or chip is free."""
+    kinds = ("post1", "post2", "post3") if post_kind == "hallway" else (post_kind,)
+    free = [p for k in kinds for p in table.floor.posts.get(k, ()) if p not in table.occupant]
+    if not free:
+        return False
+    chip = draw_guard(table, level, colour)
+    if chip is None:
+        return False
+    number = table.state.next_unit
+    table.state.next_unit += 1
+    place_unit(table, guard_unit(chip, number, table.floor.ids[free[0]], best_facing(table, free[0]), key))
+    return True

@@ -1,0 +1,74 @@
+"""The one door randomness comes through: dice, decks and draw bags.
+
+A game replays exactly from its seed and its actions because the engine never touches a random source
+of its own: it asks a `Dice` for every roll and draw. `SeededDice` is the virtual table (each roll is a
+pure function of the seed and the roll's number, so a saved game continues the same sequence);
+`ScriptedDice` plays the faces the players typed in or a sensor sent, in order.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol, Sequence
+
+from controller.rules.errors import DiceExhausted
+
+
+class Dice(Protocol):
+    rolls: int
+
+    def roll(self, die: str, faces: Sequence[str]) -> str:
+        """Roll the named die and return its face."""
+
+    def draw(self, bag: str, items: Sequence[str]) -> int:
+        """Draw one item from a bag (or deck) and return its index."""
+
+
+class SeededDice:
+    """Virtual dice: roll number n of game seed s always shows the same face."""
+
+    def __init__(self, seed: int, rolls: int = 0) -> None:
+        self.seed = seed
+        self.rolls = rolls
+
+    def _next(self, n: int) -> int:
+        rng = random.Random((self.seed & 0xFFFFFFFF) * 1_000_003 + self.rolls)
+        self.rolls += 1
+        return rng.randrange(n)
+
+    def roll(self, die: str, faces: Sequence[str]) -> str:
+        return faces[self._next(len(faces))]
+
+    def draw(self, bag: str, items: Sequence[str]) -> int:
+        return self._next(len(items))
+
+
+class ScriptedDice:
+    """Faces typed in by the players, used in order; a face may be named or numbered from 1."""
+
+    def __init__(self, values: Sequence[str]) -> None:
+        self.values = [v.strip() for v in values]
+        self.rolls = 0
+
+    def _take(self, what: str) -> str:
+        if self.rolls >= len(self.values):
+            raise DiceExhausted(f"the turn needs another result for the {what} "
+                                f"but only {len(self.values)} were given")
+        value = self.values[self.rolls]
+        self.rolls += 1
+        return value
+
+    def _pick(self, what: str, options: Sequence[str]) -> int:
+        value = self._take(what)
+        if value in options:
+            return list(options).index(value)
+        if value.isdigit() and 1 <= int(value) <= len(options):
+            return int(value) - 1
+        raise DiceExhausted(f"result {self.rolls} ({value!r}) is not a face of the {what}; "
+                            f"expected one of {', '.join(options)} or 1-{len(options)}")
+
+    def roll(self, die: str, faces: Sequence[str]) -> str:
+        return faces[self._pick(die, faces)]
+
+    def draw(self, bag: str, items: Sequence[str]) -> int:
+        return self._pick(bag, items)

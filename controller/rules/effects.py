@@ -1,0 +1,27 @@
+"""What threat events do when they fire, in the engine's small effect vocabulary.
+
+Escalations (guard_movement, guard_awareness, ping_steps) do nothing when reached: they are modifiers that
+the security and ping phases read while they are active.
+"""
+
+from __future__ import annotations
+
+from controller.rules.deploy import spawn_guard
+from controller.rules.model import ThreatEvent
+from controller.rules.network import add_ping, raise_ceo_level
+from controller.rules.table import Table
+from controller.rules.threat import change_threat
+
+
+def apply_effect(table: Table, event: ThreatEvent) -> None:
+    effect = event.effect
+    if effect.kind == "add_ping":
+        for _ in range(effect.amount):
+            add_ping(table)
+    elif effect.kind == "ceo_level":
+        raise_ceo_level(table, effect.amount)
+    elif effect.kind == "spawn_guard":
+        for _ in range(effect.amount):
+            spawn_guard(table, effect.post or "star", table.state.floor.level)
+    elif effect.kind == "threat":
+        change_threat(table, effect.amount, f"threat event at {event.threshold}")

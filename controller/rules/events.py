@@ -1,0 +1,273 @@
+"""Typed events: the one contract between the engine and every output.
+
+LEDs, the dashboard, MQTT and the event log all consume these; none of them reaches into another. Each
+event is a tagged msgspec Struct, so a list of them serializes to JSON with a "type" field, and each can
+phrase itself as an instruction to the players ("Move guard 3 from C4 to F4, facing east").
+"""
+
+from __future__ import annotations
+
+import msgspec
+from msgspec import Struct
+
+from controller.rules.floor import DIRECTION_WORDS
+
+
+class Event(Struct, tag_field="type", forbid_unknown_fields=True):
+    def instruction(self) -> str:
+        raise NotImplementedError
+
+
+class UnitMoved(Event, tag="unit_moved"):
+    unit: str
+    who: str
+    path: list[str]
+    facing: str
+    reason: str  # pursue, investigate, patrol, teleport
+
+    def instruction(self) -> str:
+        how = "Teleport" if self.reason == "teleport" else "Move"
+        return (f"{how} {self.who} from {self.path[0]} to {self.path[-1]}, facing "
+                f"{DIRECTION_WORDS[self.facing]} ({self.reason}).")
+
+
+class UnitTurned(Event, tag="unit_turned"):
+    unit: str
+    who: str
+    space: str
+    facing: str
+
+    def instruction(self) -> str:
+        return f"Turn {self.who} on {self.space} to face {DIRECTION_WORDS[self.facing]}."
+
+
+class UnitStayed(Event, tag="unit_stayed"):
+    unit: str
+    who: str
+    space: str
+    reason: str
+
+    def instruction(self) -> str:
+        return f"{self.who.capitalize()} stays on {self.space} ({self.reason})."
+
+
+class Attacked(Event, tag="attacked"):
+    unit: str
+    who: str
+    bot: str
+    bot_name: str
+    damage: int
+    power: int
+    distance: int = 1
+
+    def instruction(self) -> str:
+        return (f"{self.who.capitalize()} attacks {self.bot_name}: {self.bot_name} loses {self.damage} power "
+                f"(now {self.power}).")
+
+
+class BotDetected(Event, tag="bot_detected"):
+    bot: str
+    bot_name: str
+    space: str
+    by: str
+
+    def instruction(self) -> str:
+        return f"{self.bot_name} is detected on {self.space} by {self.by}."
+
+
+class BotHidden(Event, tag="bot_hidden"):
+    bot: str
+    bot_name: str
+    space: str
+
+    def instruction(self) -> str:
+        return f"{self.bot_name} hides on {self.space}."
+
+
+class BotShutDown(Event, tag="bot_shut_down"):
+    bot: str
+    bot_name: str
+    space: str
+
+    def instruction(self) -> str:
+        return f"{self.bot_name} is shut down on {self.space}: flip its chip."
+
+
+class AwarenessPlaced(Event, tag="awareness_placed"):
+    bot: str
+    bot_name: str
+    space: str
+    from_off_board: bool
+
+    def instruction(self) -> str:
+        return f"Place {self.bot_name}'s awareness chip on {self.space}."
+
+
+class AwarenessCleared(Event, tag="awareness_cleared"):
+    bot: str
+    bot_name: str
+    space: str
+    by: str
+
+    def instruction(self) -> str:
+        return f"{self.by.capitalize()} clears {self.bot_name}'s awareness chip from {self.space}: return it to the bot's mat."
+
+
+class UnitStunEnded(Event, tag="unit_stun_ended"):
+    unit: str
+    who: str
+
+    def instruction(self) -> str:
+        return f"Flip {self.who} face up: it is no longer stunned."
+
+
+class UnitPlaced(Event, tag="unit_placed"):
+    unit: str
+    who: str
+    space: str
+    facing: str
+
+    def instruction(self) -> str:
+        return f"Place {self.who} on {self.space}, facing {DIRECTION_WORDS[self.facing]}."
+
+
+class PingMoved(Event, tag="ping_moved"):
+    ping: str
+    path: list[str]
+
+    def instruction(self) -> str:
+        return f"Move ping {self.ping} from {self.path[0]} to {self.path[-1]}."
+
+
+class PingAdded(Event, tag="ping_added"):
+    ping: str
+    node: str
+
+    def instruction(self) -> str:
+        return f"Add ping {self.ping} to {self.node}."
+
+
+class PingRemoved(Event, tag="ping_removed"):
+    ping: str
+    node: str
+
+    def instruction(self) -> str:
+        return f"Remove ping {self.ping} from {self.node}."
+
+
+class DieRolled(Event, tag="die_rolled"):
+    die: str
+    face: str
+    why: str = ""
+
+    def instruction(self) -> str:
+        return f"The {self.die} shows {self.face}" + (f" ({self.why})." if self.why else ".")
+
+
+class Boot(Event, tag="boot"):
+    agent: str
+    node: str
+    agent_level: int
+    ceo_level: int
+    winner: str  # "agent" or "ceo"
+
+    def instruction(self) -> str:
+        if self.winner == "ceo":
+            return (f"Boot on {self.node}: the CEO (level {self.ceo_level}) beats {self.agent}'s IP "
+                    f"(level {self.agent_level}); return the IP to its access point.")
+        return (f"Boot on {self.node}: {self.agent}'s IP (level {self.agent_level}) beats the ping "
+                f"(CEO level {self.ceo_level}); remove the ping.")
+
+
+class LevelChanged(Event, tag="level_changed"):
+    who: str  # "ceo" or an agent id
+    old: int
+    new: int
+
+    def instruction(self) -> str:
+        whose = "the CEO's" if self.who == "ceo" else f"{self.who}'s"
+        return f"Set {whose} network level to {self.new}."
+
+
+class IpMoved(Event, tag="ip_moved"):
+    agent: str
+    path: list[str]
+    reason: str
+
+    def instruction(self) -> str:
+        return f"Move {self.agent}'s IP from {self.path[0]} to {self.path[-1]} ({self.reason})."
+
+
+class IpBanned(Event, tag="ip_banned"):
+    agent: str
+    node: str
+
+    def instruction(self) -> str:
+        return f"A ping passed {self.agent}'s empty access point {self.node}: remove {self.agent}'s IP (banned until a reboot)."
+
+
+class ThreatChanged(Event, tag="threat_changed"):
+    old: int
+    new: int
+    reason: str
+
+    def instruction(self) -> str:
+        return f"Set threat to {self.new} (was {self.old}): {self.reason}."
+
+
+class ThreatEventFired(Event, tag="threat_event_fired"):
+    threshold: int
+    text: str
+
+    def instruction(self) -> str:
+        return f"Threat event at {self.threshold}: {self.text}"
+
+
+class EscalationActive(Event, tag="escalation_active"):
+    threshold: int
+    text: str
+
+    def instruction(self) -> str:
+        return f"Escalation from {self.threshold} is now active: {self.text}"
+
+
+class PowerChanged(Event, tag="power_changed"):
+    bot: str
+    bot_name: str
+    old: int
+    new: int
+    reason: str
+
+    def instruction(self) -> str:
+        return f"Set {self.bot_name}'s power to {self.new} ({self.reason})."
+
+
+class Defeat(Event, tag="defeat"):
+    reason: str
+
+    def instruction(self) -> str:
+        return f"The game is lost: {self.reason}."
+
+
+class PhaseStarted(Event, tag="phase_started"):
+    phase: str
+
+    def instruction(self) -> str:
+        return f"-- {self.phase} --"
+
+
+AnyEvent = (UnitMoved | UnitTurned | UnitStayed | Attacked | BotDetected | BotHidden | BotShutDown
+            | AwarenessPlaced | AwarenessCleared | UnitStunEnded | UnitPlaced | PingMoved | PingAdded
+            | PingRemoved | DieRolled | Boot | LevelChanged | IpMoved | IpBanned | ThreatChanged
+            | ThreatEventFired | EscalationActive | PowerChanged | Defeat | PhaseStarted)
+
+_list_encoder = msgspec.json.Encoder()
+_list_decoder = msgspec.json.Decoder(list[AnyEvent])
+
+
+def encode_events(events: list[Event]) -> bytes:
+    return _list_encoder.encode(events)
+
+
+def decode_events(data: bytes | str) -> list[Event]:
+    return _list_decoder.decode(data)

@@ -1,0 +1,292 @@
+"""The game state: one serializable value that holds everything on the table.
+
+Every part of the table (LEDs, dashboard, MQTT, event log) reads this one shape. It is a tree of msgspec
+Structs so it round-trips through JSON exactly and its JSON Schema comes for free; constraints such as
+"power 0-10" live in the type annotations, so a state file that breaks them is rejected on load with the
+field's path. Detection is not stored: "A bot whose awareness chip occupies its current space is
+detected", so it is derived from the awareness chip and can never disagree with it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta, Struct
+
+Direction = Literal["N", "E", "S", "W"]
+ChipKind = Literal["general", "physical", "tech", "utility", "captain"]
+Difficulty = Literal["simplified", "standard", "seasoned"]
+Power = Annotated[int, Meta(ge=0, le=10)]
+Threat = Annotated[int, Meta(ge=0, le=26)]
+NetLevel = Annotated[int, Meta(ge=1, le=6)]
+FloorLevel = Annotated[int, Meta(ge=1, le=3)]
+Players = Annotated[int, Meta(ge=1, le=4)]
+Patrol = Literal["perimeter", "pace", "closest_bot", "teleport", "star", "stationary"]
+
+
+class Chip(Struct, forbid_unknown_fields=True):
+    """An action chip in a burncycle slot."""
+
+    kind: ChipKind
+    degraded: bool = False
+
+
+class Burncycle(Struct, forbid_unknown_fields=True):
+    """Up to 5 slots; None is a slot without a peg (inactive)."""
+
+    slots: list[Chip | None]
+    tracker: Annotated[int, Meta(ge=0, le=4)] = 0
+    team_reserve: list[ChipKind] = []
+    personal_reserves: dict[str, list[ChipKind]] = {}
+
+
+class Bot(Struct, forbid_unknown_fields=True):
+    """An agent or the command module."""
+
+    id: str
+    kind: Literal["agent", "module"]
+    name: str
+    space: str | None
+    power: Power
+    bank: Power = 10
+    awareness: str | None = None  # where its awareness chip lies; None = off-board
+    hidden: bool = False
+    shut_down: bool = False
+    escaped: bool = False
+    keys: Annotated[int, Meta(ge=0)] = 0
+
+    @property
+    def detected(self) -> bool:
+        return self.space is not None and self.awareness == self.space
+
+    @property
+    def on_board(self) -> bool:
+        return self.space is not None and not self.escaped
+
+
+class SecurityUnit(Struct, forbid_unknown_fields=True):
+    """A guard or the captain on the floor, with the stats printed on its chip or card."""
+
+    id: str
+    chip: str
+    rank: Literal["guard", "captain"]
+    level: Annotated[int, Meta(ge=1, le=3)]
+    space: str
+    facing: Direction
+    awareness: Annotated[int, Meta(ge=0, le=12)]
+    movement: Annotated[int, Meta(ge=0, le=12)]
+    patrol: Patrol
+    damage: Annotated[int, Meta(ge=0, le=10)]
+    durability: Annotated[int, Meta(ge=1, le=99)]
+    key: bool = False
+    stunned: bool = False
+    abilities: list[str] = []
+
+
+class GuardChip(Struct, forbid_unknown_fields=True):
+    """A guard chip as printed: the stats a unit gets when it enters play."""
+
+    name: str
+    colour: str
+    level: Annotated[int, Meta(ge=1, le=3)]
+    awareness: Annotated[int, Meta(ge=0, le=12)]
+    movement: Annotated[int, Meta(ge=0, le=12)]
+    patrol: Patrol
+    abilities: list[str] = []
+
+
+class NetworkNode(Struct, forbid_unknown_fields=True):
+    """A node of the network mat. `next` is the clockwise neighbour on the same layer."""
+
+    id: str
+    layer: Annotated[int, Meta(ge=1, le=4)]
+    kind: Literal["node", "hub", "access", "core", "physical", "tech", "utility"]
+    next: str | None = None
+    outward: str | None = None  # white line toward the outer layer
+    inward: str | None = None  # white line toward the inner layer
+    agent: str | None = None  # the agent whose access point this is
+
+
+class NetworkMat(Struct, forbid_unknown_fields=True):
+    name: str
+    nodes: list[NetworkNode]
+    ping_supply: Annotated[int, Meta(ge=1, le=20)] = 6
+    ping_die: list[str] = []
+    start_pings: list[str] = []
+
+
+class IP(Struct, forbid_unknown_fields=True):
+    agent: str
+    node: str | None  # None while banned
+    level: NetLevel = 1
+    banned: bool = False
+
+
+class Ping(Struct, forbid_unknown_fields=True):
+    id: str
+    node: str
+
+
+class Network(Struct, forbid_unknown_fields=True):
+    mat: NetworkMat
+    ips: list[IP] = []
+    pings: list[Ping] = []
+    ceo_level: NetLevel = 1
+
+
+class Effect(Struct, forbid_unknown_fields=True):
+    """What a threat event or escalation does, in the engine's small vocabulary."""
+
+    kind: Literal["add_ping", "ceo_level", "spawn_guard", "guard_movement", "guard_awareness",
+                  "ping_steps", "threat"]
+    amount: int = 1
+    post: str | None = None  # for spawn_guard: "post1".."post3" or "star"
+
+
+class ThreatEvent(Struct, forbid_unknown_fields=True):
+    threshold: Annotated[int, Meta(ge=1, le=26)]
+    text: str
+    effect: Effect
+
+
+class ThreatCard(Struct, forbid_unknown_fields=True):
+    name: str
+    events: list[ThreatEvent] = []
+    escalations: list[ThreatEvent] = []
+
+
+class GuardSlot(Struct, forbid_unknown_fields=True):
+    """One entry of a captain's security detail: a guard colour and level, or the captain.
+    An entry with neither (`{}` in the file) is a post left empty."""
+
+    colour: str = ""
+    level: Annotated[int, Meta(ge=1, le=3)] | None = None
+    key: bool = False
+    captain: bool = False
+
+
+class CaptainCard(Struct, forbid_unknown_fields=True):
+    name: str
+    durability: Annotated[int, Meta(ge=1, le=99)]
+    damage: int = 3
+    awareness: int = 4
+    movement: int = 3
+    patrol: Patrol = "closest_bot"
+    abilities: list[str] = []
+    burncycle_action: str = ""
+    security_detail: list[list[GuardSlot | None]] = []  # rows = floor level 1..3, columns = posts 1..3
+    text: str = ""
+
+
+class Objective(Struct, forbid_unknown_fields=True):
+    """A mission task with its qualifier, as printed; `team` is the minimum team level it applies to."""
+
+    text: str
+    qualifier: Literal["one", "two", "any", "each", "all_simultaneously", "module"] = "one"
+    team: Annotated[int, Meta(ge=1, le=4)] = 1
+    task: str = ""
+
+
+class MissionSetup(Struct, forbid_unknown_fields=True):
+    active_slots: int | None = None
+    captain_post: str | None = None  # "post3", "captain", ...
+    start_threat: Threat = 0
+    safe_zone_start: bool = False
+    command_module: bool = True
+    captain_replacement_level: int | None = None
+    extra_units: list[str] = []  # guard chips placed on ghost spaces, by name
+    module_start: Literal["hiding_furthest_from_captain"] | None = None
+
+
+class Mission(Struct, forbid_unknown_fields=True):
+    id: str
+    name: str
+    floors: int = 1
+    complexity: int = 1
+    adaptable: bool = False
+    setup: MissionSetup = msgspec.field(default_factory=MissionSetup)
+    special_rules: list[str] = []
+    calibration_name: str = ""
+    calibrations: list[Objective] = []
+    calibration_result: str = ""
+    win_name: str = ""
+    win: list[Objective] = []
+    no_reboot: bool = False
+
+
+class FloorState(Struct, forbid_unknown_fields=True):
+    """The floor as drawn (its text) and what play has changed on it."""
+
+    name: str
+    level: FloorLevel
+    text: str
+    unlocked_doors: list[str] = []
+    destroyed_walls: list[str] = []
+    terminals: dict[str, Literal["standard", "mainframe"]] = {}
+    caches: list[str] = []
+    surveillance: list[str] = []  # anchor spaces of rooms that still hold a surveillance bead
+
+
+class RuleOptions(Struct, forbid_unknown_fields=True):
+    """Readings of rules the text leaves open (docs/rules-interpretations.md); defaults are the chosen ones."""
+
+    peripheral: Literal["cross", "diamond"] = "cross"
+    investigate: Literal["floor", "area"] = "floor"
+
+
+class GameState(Struct, forbid_unknown_fields=True):
+    floor: FloorState
+    bots: list[Bot]
+    security: list[SecurityUnit]
+    network: Network
+    threat: Threat
+    threat_card: ThreatCard
+    burncycle: Burncycle
+    players: Players
+    difficulty: Difficulty
+    captain: CaptainCard
+    mission: Mission
+    guard_bag: list[GuardChip] = []  # guard chips not in play, drawn when a guard spawns
+    fired_events: list[int] = []
+    round: Annotated[int, Meta(ge=1)] = 1
+    outcome: str | None = None
+    seed: int = 0
+    rolls: Annotated[int, Meta(ge=0)] = 0  # dice rolled so far with the game's seeded dice
+    next_unit: Annotated[int, Meta(ge=1)] = 1  # number for the next guard that enters play
+    rules: RuleOptions = msgspec.field(default_factory=RuleOptions)
+    version: int = 1
+
+    def bot(self, bot_id: str) -> Bot:
+        for b in self.bots:
+            if b.id == bot_id:
+                return b
+        raise KeyError(bot_id)
+
+    def unit(self, unit_id: str) -> SecurityUnit:
+        for u in self.security:
+            if u.id == unit_id:
+                return u
+        raise KeyError(unit_id)
+
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(GameState)
+
+
+def encode_state(state: GameState) -> bytes:
+    return _encoder.encode(state)
+
+
+def decode_state(data: bytes | str) -> GameState:
+    """Decode and type-check a state; raises msgspec.ValidationError with the field's path."""
+    return _decoder.decode(data)
+
+
+def copy_state(state: GameState) -> GameState:
+    """A deep copy, so the engine never changes the state it was given."""
+    return _decoder.decode(_encoder.encode(state))
+
+
+def state_schema() -> dict:
+    return msgspec.json.schema(GameState)

@@ -1,0 +1,64 @@
+"""The working context of one engine call: a private copy of the state, its floor, the dice, the events.
+
+Every rule module takes a `Table` so that occupancy, the destroyed-wall set and the event list are kept in
+one place while a turn resolves; the caller's state is never touched (the engine is pure).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from controller.rules.dice import Dice
+from controller.rules.events import Event
+from controller.rules.floor import Floor, compile_floor
+from controller.rules.model import Bot, GameState, SecurityUnit, ThreatEvent, copy_state
+
+EffectHandler = Callable[["Table", ThreatEvent], None]
+
+
+def unit_label(unit: SecurityUnit) -> str:
+    if unit.rank == "captain":
+        return f"the captain ({unit.chip})"
+    return f"guard {unit.id[1:]}"
+
+
+class Table:
+    def __init__(self, state: GameState, dice: Dice, apply_effect: EffectHandler, copy: bool = True) -> None:
+        # Threat events act on units and pings; the handler is passed in so the threat track need not
+        # import the modules that move them.
+        self.apply_effect = apply_effect
+        self.state = copy_state(state) if copy else state
+        self.floor: Floor = compile_floor(self.state.floor.text, self.state.floor.name)
+        self.dice = dice
+        self.events: list[Event] = []
+        self.destroyed = frozenset(self.state.floor.destroyed_walls)
+        self.unlocked = frozenset(self.state.floor.unlocked_doors)
+        self.occupant: dict[int, Bot | SecurityUnit] = {}
+        for b in self.state.bots:
+            if b.on_board:
+                self.occupant[self.floor.index[b.space]] = b  # type: ignore[index]
+        for u in self.state.security:
+            self.occupant[self.floor.index[u.space]] = u
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    @property
+    def over(self) -> bool:
+        return self.state.outcome is not None
+
+    def at(self, space: str) -> int:
+        return self.floor.index[space]
+
+    def distances(self) -> list[list[int]]:
+        return self.floor.distances(self.destroyed)
+
+    def move_occupant(self, who: Bot | SecurityUnit, to: int) -> None:
+        assert who.space is not None
+        del self.occupant[self.floor.index[who.space]]
+        who.space = self.floor.ids[to]
+        self.occupant[to] = who
+
+    def active_bots(self) -> list[Bot]:
+        """Bots on the floor that security can see and attack."""
+        return [b for b in self.state.bots if b.on_board and not b.shut_down]

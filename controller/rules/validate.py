@@ -1,0 +1,105 @@
+"""Invariants of a game state that its types alone cannot express.
+
+A state file can be well-typed and still impossible: two units on one space, a guard inside a wall, an IP
+on a node the mat does not have. `check_state` finds every such problem and names where it is.
+"""
+
+from __future__ import annotations
+
+from controller.rules.errors import FloorError, StateError
+from controller.rules.floor import MAX_DESTROYED_WALLS, compile_floor
+from controller.rules.model import GameState
+
+MAX_SLOTS = 5
+
+
+def state_problems(state: GameState) -> list[str]:
+    problems: list[str] = []
+    try:
+        floor = compile_floor(state.floor.text, state.floor.name)
+    except FloorError as e:
+        return [f"floor.text: {e}"]
+    spaces = floor.index
+
+    def on_floor(where: str, space: str | None) -> bool:
+        if space is not None and space not in spaces:
+            problems.append(f"{where}: {space!r} is not a space of {floor.name} (a wall or off the floor)")
+            return False
+        return True
+
+    taken: dict[str, str] = {}
+    ids: set[str] = set()
+    for k, bot in enumerate(state.bots):
+        where = f"bots[{k}] ({bot.id})"
+        if bot.id in ids:
+            problems.append(f"{where}: the id {bot.id!r} is used twice")
+        ids.add(bot.id)
+        if bot.on_board and on_floor(f"{where}.space", bot.space):
+            if bot.space in taken:
+                problems.append(f"{where}: {bot.space} is already taken by {taken[bot.space]}; one unit per space")
+            taken[bot.space] = bot.id  # type: ignore[index]
+        on_floor(f"{where}.awareness", bot.awareness)
+        if bot.hidden and (bot.space is None or floor.feature[spaces.get(bot.space, 0)] != "hiding"):
+            problems.append(f"{where}: hidden, but {bot.space} is not a hiding spot")
+        if bot.shut_down and bot.power != 0:
+            problems.append(f"{where}: shut down with {bot.power} power; a bot shuts down at 0")
+    if sum(1 for b in state.bots if b.kind == "module") > 1:
+        problems.append("bots: more than one command module")
+    for k, unit in enumerate(state.security):
+        where = f"security[{k}] ({unit.id})"
+        if unit.id in ids:
+            problems.append(f"{where}: the id {unit.id!r} is used twice")
+        ids.add(unit.id)
+        if on_floor(f"{where}.space", unit.space):
+            if unit.space in taken:
+                problems.append(f"{where}: {unit.space} is already taken by {taken[unit.space]}; one unit per space")
+            taken[unit.space] = unit.id
+    if sum(1 for u in state.security if u.rank == "captain") > 1:
+        problems.append("security: more than one captain")
+
+    fs = state.floor
+    for door in fs.unlocked_doors:
+        if door not in floor.doors:
+            problems.append(f"floor.unlocked_doors: {door!r} is not a door of {floor.name}")
+    if len(fs.destroyed_walls) > MAX_DESTROYED_WALLS:
+        problems.append(f"floor.destroyed_walls: {len(fs.destroyed_walls)} walls destroyed; "
+                        f"only 3 walls can be destroyed per floor")
+    for wall in fs.destroyed_walls:
+        if wall not in floor.interior_walls:
+            problems.append(f"floor.destroyed_walls: {wall!r} is not a wall between two spaces of {floor.name}")
+    for space in list(fs.terminals) + fs.caches:
+        on_floor("floor.terminals/caches", space)
+    for space in fs.surveillance:
+        if on_floor("floor.surveillance", space) and floor.area(spaces[space]).kind != "room":
+            problems.append(f"floor.surveillance: {space} is not in a room")
+
+    net = state.network
+    nodes = {n.id for n in net.mat.nodes}
+    for ip in net.ips:
+        if ip.banned != (ip.node is None):
+            problems.append(f"network.ips ({ip.agent}): a banned IP is off the mat and only a banned one")
+        if ip.node is not None and ip.node not in nodes:
+            problems.append(f"network.ips ({ip.agent}): {ip.node!r} is not a node of the mat")
+    seen_pings: set[str] = set()
+    for p in net.pings:
+        if p.node not in nodes:
+            problems.append(f"network.pings ({p.id}): {p.node!r} is not a node of the mat")
+        if p.id in seen_pings:
+            problems.append(f"network.pings: the id {p.id!r} is used twice")
+        seen_pings.add(p.id)
+    if len(net.pings) > net.mat.ping_supply:
+        problems.append(f"network.pings: {len(net.pings)} pings, but the supply has {net.mat.ping_supply}")
+
+    if len(state.burncycle.slots) > MAX_SLOTS:
+        problems.append(f"burncycle.slots: {len(state.burncycle.slots)} slots; the burncycle has up to 5")
+    if len(state.fired_events) != len(set(state.fired_events)) or any(
+            not 0 <= i < len(state.threat_card.events) for i in state.fired_events):
+        problems.append("fired_events: each entry must name a threat event of the card once")
+    return problems
+
+
+def check_state(state: GameState) -> None:
+    problems = state_problems(state)
+    if problems:
+        raise StateError("; ".join(problems))
+

@@ -1,0 +1,1 @@
+"""Vision: from camera frames to a stable board observation."""
