@@ -14,7 +14,7 @@ from controller.rules.table import Table, unit_label
 from controller.rules.threat import change_threat, escalation_bonus
 
 def awareness_stat(table: Table, unit: SecurityUnit) -> int:
-    return unit.awareness + escalation_bonus(table.state, "guard_awareness")
+    return unit.awareness + escalation_bonus(table, "guard_awareness")
 
 
 def sight(floor: Floor, space: int, facing: str, stat: int, peripheral: str) -> frozenset[int]:

@@ -35,7 +35,7 @@ def access_point(table: Table, agent: str) -> str | None:
 def activate_pings(table: Table) -> None:
     net = table.state.network
     by_id = nodes(table)
-    steps = PING_STEPS + escalation_bonus(table.state, "ping_steps")
+    steps = PING_STEPS + escalation_bonus(table, "ping_steps")
     for ping in list(net.pings):
         if table.over:
             return

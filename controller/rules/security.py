@@ -28,7 +28,7 @@ def abilities_on(table: Table) -> bool:
 
 
 def movement_of(table: Table, unit: SecurityUnit) -> int:
-    return unit.movement + escalation_bonus(table.state, "guard_movement")
+    return unit.movement + escalation_bonus(table, "guard_movement")
 
 
 def activate_security(table: Table) -> None:

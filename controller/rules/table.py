@@ -31,6 +31,8 @@ class Table:
         self.floor: Floor = compile_floor(self.state.floor.text, self.state.floor.name)
         self.dice = dice
         self.events: list[Event] = []
+        # escalation modifiers by (threat, kind); the burncycle does not change within one engine call
+        self.bonus_cache: dict[tuple[int, str], int] = {}
         self.destroyed = frozenset(self.state.floor.destroyed_walls)
         self.unlocked = frozenset(self.state.floor.unlocked_doors)
         self.occupant: dict[int, Bot | SecurityUnit] = {}

@@ -33,8 +33,15 @@ def active_escalations(state: GameState) -> list[ThreatEvent]:
     return active
 
 
-def escalation_bonus(state: GameState, kind: str) -> int:
-    return sum(e.effect.amount for e in active_escalations(state) if e.effect.kind == kind)
+def escalation_bonus(table: Table, kind: str) -> int:
+    """The modifier of that kind from the escalations in force (cached per threat value: sight is checked
+    thousands of times a turn, threat changes a few)."""
+    key = (table.state.threat, kind)
+    bonus = table.bonus_cache.get(key)
+    if bonus is None:
+        bonus = sum(e.effect.amount for e in active_escalations(table.state) if e.effect.kind == kind)
+        table.bonus_cache[key] = bonus
+    return bonus
 
 
 def change_threat(table: Table, delta: int, reason: str) -> None:

@@ -1,0 +1,138 @@
+"""Speed of the corporation turn (issue "Rules engine core").
+
+Prints, for one full corporation turn on a 300+ space floor with 12 guards, a captain, 4 bots and 6 pings:
+median and p99 time, against a baseline measured in the same process (copying the state, which any pure
+`apply(state) -> state` must do); then the time of 10,000 consecutive corporation turns of automated play
+(bots random-walk between turns, a finished game is replaced by a fresh copy), and the state's size.
+
+    .venv/bin/python bench/bench_corp_turn.py [--turns 10000] [--samples 2000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from controller.library import floor_text, load_content
+from controller.rules import SeededDice, copy_state, corporation_turn, encode_state, new_game
+from controller.rules.awareness import step_bot
+from controller.rules.deploy import captain_unit, guard_unit
+from controller.rules.effects import apply_effect
+from controller.rules.model import GameState, Ping
+from controller.rules.table import Table
+
+
+def bench_state(seed: int = 1) -> GameState:
+    """4 bots, 12 guards, the captain and 6 pings on the 320-space lobby floor."""
+    content = load_content()
+    text, src = floor_text("meridian-lobby")
+    state = new_game(content, text, src, players=3, captain="fauxbia", seed=seed)
+    table = Table(state, SeededDice(seed), apply_effect, copy=False)
+    rng = random.Random(seed)
+    free = [i for i in range(len(table.floor.ids)) if i not in table.occupant]
+    rng.shuffle(free)
+    guards = [u for u in state.security if u.rank == "guard"]
+    while len(guards) < 12:
+        chip = state.guard_bag.pop(rng.randrange(len(state.guard_bag)))
+        if chip.name == "Ghost":
+            continue
+        space = free.pop()
+        unit = guard_unit(chip, state.next_unit, table.floor.ids[space], rng.choice("NESW"))
+        state.next_unit += 1
+        state.security.append(unit)
+        table.occupant[space] = unit
+        guards.append(unit)
+    if not any(u.rank == "captain" for u in state.security):
+        space = free.pop()
+        state.security.append(captain_unit(state.captain, table.floor.ids[space], "S"))
+    nodes = [n.id for n in state.network.mat.nodes if n.kind not in ("core",)]
+    taken = {p.node for p in state.network.pings}
+    while len(state.network.pings) < 6:
+        node = rng.choice(nodes)
+        if node not in taken:
+            taken.add(node)
+            state.network.pings.append(Ping(id=f"P{len(state.network.pings) + 1}", node=node))
+    return state
+
+
+def wander(state: GameState, rng: random.Random) -> GameState:
+    """Stand-in for the players' turn: each active bot takes up to 2 random legal steps."""
+    table = Table(state, SeededDice(0), apply_effect, copy=False)
+    for bot in table.active_bots():
+        for _ in range(2):
+            here = table.floor.index[bot.space]
+            options = [j for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed)
+                       if j not in table.occupant]
+            if not options or table.over:
+                break
+            step_bot(table, bot, rng.choice(options))
+    return table.state
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--turns", type=int, default=10_000)
+    parser.add_argument("--samples", type=int, default=2000)
+    args = parser.parse_args()
+
+    base = bench_state()
+    size = len(encode_state(base))
+    # warm the floor's precomputed tables, as a running table would have
+    corporation_turn(base)
+
+    rng = random.Random(7)
+    starts = []
+    for k in range(args.samples):
+        s = copy_state(base)
+        s.seed = k
+        starts.append(wander(s, rng) if k % 2 else s)
+
+    copy_times, turn_times = [], []
+    for s in starts:
+        t0 = time.perf_counter()
+        copy_state(s)
+        t1 = time.perf_counter()
+        corporation_turn(s)
+        t2 = time.perf_counter()
+        copy_times.append(t1 - t0)
+        turn_times.append(t2 - t1)
+
+    def ms(x: float) -> str:
+        return f"{x * 1000:.3f} ms"
+
+    med_turn, p99_turn = statistics.median(turn_times), percentile(turn_times, 0.99)
+    med_copy, p99_copy = statistics.median(copy_times), percentile(copy_times, 0.99)
+    print(f"floor: {len(base.floor.text)} chars, 320 spaces; guards: "
+          f"{sum(u.rank == 'guard' for u in base.security)}, captain: "
+          f"{sum(u.rank == 'captain' for u in base.security)}, bots: {len(base.bots)}, pings: {len(base.network.pings)}")
+    print(f"state size: {size} bytes of JSON")
+    print(f"one corporation turn ({args.samples} samples): median {ms(med_turn)}, p99 {ms(p99_turn)}")
+    print(f"baseline (copy of the state): median {ms(med_copy)}, p99 {ms(p99_copy)}")
+    print(f"ratio turn/baseline: median {med_turn / med_copy:.2f}x, p99 {p99_turn / p99_copy:.2f}x")
+
+    rng = random.Random(11)
+    state = copy_state(base)
+    games = 1
+    t0 = time.perf_counter()
+    for _ in range(args.turns):
+        if state.outcome is not None:
+            state = copy_state(base)
+            state.seed = games
+            games += 1
+        state = wander(state, rng)
+        if state.outcome is None:
+            state, _ = corporation_turn(state)
+    total = time.perf_counter() - t0
+    print(f"{args.turns} consecutive corporation turns of automated play (with the bots' random walk, "
+          f"{games} games): {total:.2f} s ({args.turns / total:.0f} turns/s)")
+
+
+if __name__ == "__main__":
+    main()
