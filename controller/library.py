@@ -17,6 +17,7 @@ from controller.rules import (Content, GameState, RulesError, check_state, compi
                               parse_content)
 from controller.rules.content import FILES
 from controller.rules.floor import Floor
+from controller.rules.model import describe_validation_error
 
 CONTENT = resources.files("controller.content")
 
@@ -66,7 +67,8 @@ def load_state(path: str | Path) -> GameState:
     try:
         state = decode_state(text)
     except msgspec.ValidationError as e:
-        raise UserError(f"{path}: {e}") from None
+        field, message = describe_validation_error(e)
+        raise UserError(f"{path}: {field}: {message}" if field else f"{path}: {message}") from None
     except msgspec.DecodeError as e:
         raise UserError(f"{path}: not valid JSON: {_json_error(text) or e}") from None
     try:

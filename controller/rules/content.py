@@ -14,7 +14,8 @@ import msgspec
 from msgspec import Struct
 
 from controller.rules.errors import ContentError
-from controller.rules.model import CaptainCard, GuardChip, Mission, NetworkMat, NetworkNode, ThreatCard
+from controller.rules.model import (CaptainCard, GuardChip, Mission, NetworkMat, NetworkNode, ThreatCard,
+                                    describe_validation_error)
 
 
 class GuardEntry(GuardChip, forbid_unknown_fields=True):
@@ -124,11 +125,10 @@ def decode_file(name: str, text: str, kind: type) -> object:
     try:
         return msgspec.toml.decode(text.encode(), type=kind)
     except msgspec.ValidationError as e:
-        msg = str(e)
-        m = re.search(r"at `(\$[^`]*)`", msg)
-        line = locate(text, m.group(1)) if m else 0
+        path, message = describe_validation_error(e)
+        line = locate(text, "$." + path) if path else 0
         where = f"{name}:{line}" if line else name
-        raise ContentError(f"{where}: {msg}") from None
+        raise ContentError(f"{where}: {path}: {message}" if path else f"{where}: {message}") from None
     except msgspec.DecodeError as e:
         raise ContentError(f"{name}: not valid TOML: {e}") from None
 

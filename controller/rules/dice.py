@@ -52,8 +52,9 @@ class ScriptedDice:
 
     def _take(self, what: str) -> str:
         if self.rolls >= len(self.values):
-            raise DiceExhausted(f"the turn needs another result for the {what} "
-                                f"but only {len(self.values)} were given")
+            given = len(self.values)
+            raise DiceExhausted(f"the turn needs another result for the {what}, but only {given} "
+                                f"{'was' if given == 1 else 'were'} given")
         value = self.values[self.rolls]
         self.rolls += 1
         return value

@@ -290,3 +290,10 @@ def copy_state(state: GameState) -> GameState:
 
 def state_schema() -> dict:
     return msgspec.json.schema(GameState)
+
+
+def describe_validation_error(error: msgspec.ValidationError) -> tuple[str, str]:
+    """(field path, message) from msgspec's "Expected `int` <= 26 - at `$.threat`": ("threat", "expected ...")."""
+    message, _, where = str(error).partition(" - at `")
+    where = where.rstrip("`").removeprefix("$").removeprefix(".")
+    return where, message[:1].lower() + message[1:]
