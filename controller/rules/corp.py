@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from controller.rules.awareness import recheck
 from controller.rules.dice import Dice, SeededDice
 from controller.rules.effects import apply_effect
 from controller.rules.errors import IllegalAction
@@ -25,6 +26,9 @@ def corporation_turn(state: GameState, dice: Dice | None = None) -> tuple[GameSt
     dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
     table = Table(state, dice, apply_effect)
     table.emit(PhaseStarted(phase="security activation"))
+    # "Security awareness is continuously checked at all times, during any phase or turn.": a bot the
+    # players left in a unit's sight is detected before the units activate, so it can be pursued.
+    recheck(table)
     activate_security(table)
     if not table.over:
         table.emit(PhaseStarted(phase="ping activation"))
