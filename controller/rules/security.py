@@ -238,7 +238,8 @@ def _pace(table: Table, unit: SecurityUnit, steps: int) -> None:
     turned = False
     while len(path) < steps:
         nb = floor.neighbour[cur].get(facing)
-        if nb is not None and nb[1] == "open" and nb[0] not in table.occupant:
+        # its own starting space is free to walk back over once it has turned about
+        if nb is not None and nb[1] == "open" and table.occupant.get(nb[0], unit) is unit:
             cur = nb[0]
             path.append(cur)
             turned = False
@@ -312,9 +313,13 @@ def _teleport(table: Table, unit: SecurityUnit) -> None:
     start = unit.space
     mark = len(table.events)
     table.move_occupant(unit, best)
-    toward = path_to(table, best, adjacent_spaces(table, best_bot) | {best_bot}) if best_bot is not None else None
-    if toward:
-        unit.facing = floor.direction(best, toward[0]) or unit.facing  # type: ignore[assignment]
+    if best_bot is not None:
+        # face the bot: straight at it when the post is next to it, else along the way toward it
+        d = floor.direction(best, best_bot)
+        if d is None:
+            toward = path_to(table, best, adjacent_spaces(table, best_bot))
+            d = floor.direction(best, toward[0]) if toward else None
+        unit.facing = d or unit.facing  # type: ignore[assignment]
     clear_awareness_at(table, unit, unit.space)
     recheck(table)
     table.events.insert(mark, UnitMoved(unit=unit.id, who=unit_label(unit), path=[start, unit.space],
