@@ -25,7 +25,9 @@ from typing import Protocol
 import serial
 
 from controller.leds import protocol as p
+from controller.leds.layout import Layout
 from controller.leds.model import LATCH_S, LED_BIT_S
+from controller.leds.render import LogicalFrame
 
 DEFAULT_BAUD = 500_000
 MARGIN_S = 0.25        # beyond wire + strip time before an unanswered frame counts as lost
@@ -337,3 +339,17 @@ class SerialDriver:
         if reply.type == p.Type.ACK and reply.payload and not reply.payload[0] & p.STATUS_HOST_FRAME:
             with self._cond:
                 self._shown = -1  # the board restarted or fell back: show our frame again
+
+
+class SerialLeds:
+    """The layout's chain on a serial board: logical frames in, wire bytes to the driver."""
+
+    def __init__(self, layout: Layout, driver: SerialDriver) -> None:
+        self.layout = layout
+        self.driver = driver
+
+    def show(self, frame: LogicalFrame) -> None:
+        self.driver.submit(self.layout.wire_bytes(self.layout.physical(frame)))
+
+    def close(self) -> None:
+        self.driver.stop()
