@@ -1,0 +1,95 @@
+"""Rendering a camera frame of a scene, with its ground truth.
+
+Board (top-down, drawn once per floor) -> downscaled to a little above the camera's own resolution (so
+warping does not alias) -> one remap through the homography and the lens distortion -> hands -> light,
+glare, blur, noise, JPEG.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from controller.rules.floor import Floor
+from vision.config import VisionConfig
+from vision.layout import TableLayout
+from vision.synth.board import BoardRenderer
+from vision.synth.camera import CameraPose, VirtualCamera
+from vision.synth.effects import Conditions, Hand, apply_conditions, draw_hands
+from vision.synth.scene import Scene
+
+
+@dataclass(frozen=True)
+class TruthUnit:
+    space: str
+    facing: str
+    visible: bool                    # whole sticker in frame and uncovered
+    image_px: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class SynthFrame:
+    image: np.ndarray                # BGR
+    units: dict[str, TruthUnit]
+    camera: VirtualCamera
+    hand_mask: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def grey(self) -> np.ndarray:
+        return cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
+
+
+class Renderer:
+    def __init__(self, floor: Floor, config: VisionConfig | None = None, board_px_per_mm: float = 3.0) -> None:
+        self.config = config or VisionConfig()
+        self.floor = floor
+        self.board = BoardRenderer(floor, self.config, board_px_per_mm)
+        self.layout = TableLayout.for_floor(floor, self.config.board)
+
+    def camera(self, pose: CameraPose, size: tuple[int, int]) -> VirtualCamera:
+        return VirtualCamera(pose, self.layout.extent_mm(), size)
+
+    def render(self, scene: Scene, pose: CameraPose = CameraPose(), size: tuple[int, int] = (1920, 1080),
+               conditions: Conditions = Conditions(), hands: tuple[Hand, ...] = (),
+               rng: np.random.Generator | None = None) -> SynthFrame:
+        rng = rng if rng is not None else np.random.default_rng(0)
+        cam = self.camera(pose, size)
+        top = self.board.render(scene)
+        to_board = self.board.mm_to_px_matrix()
+        scale = min(1.0, 1.5 * cam.px_per_mm() / self.board.ppm)
+        if scale < 1.0:
+            top = cv2.resize(top, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+            to_board = np.diag([scale, scale, 1.0]) @ to_board
+        image_to_board = to_board @ np.linalg.inv(cam.H)
+        if pose.k1:
+            grid = cam.ideal_grid()
+            maps = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), image_to_board).reshape(grid.shape)
+            img = cv2.remap(top, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR, borderValue=(60, 70, 80))
+        else:
+            img = cv2.warpPerspective(top, image_to_board, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                      borderValue=(60, 70, 80))
+        mask = draw_hands(img, hands) if hands else None
+        img = apply_conditions(img, conditions, rng)
+        return SynthFrame(img, self._truth(scene, cam, mask), cam, mask)
+
+    def _truth(self, scene: Scene, cam: VirtualCamera, mask: np.ndarray | None) -> dict[str, TruthUnit]:
+        out = {}
+        half = self.config.board.marker_mm * 0.5 * 4 / 3  # sticker edge, quiet zone included
+        w, h = cam.size
+        for pl in scene.placements:
+            r, c = self.floor.coords[self.floor.index[pl.space]]
+            x, y = self.layout.space_centre(r, c)
+            x, y = x + pl.offset_mm[0], y + pl.offset_mm[1]
+            box = np.array([[x - half, y - half], [x + half, y - half], [x + half, y + half], [x - half, y + half],
+                            [x, y]])
+            px = cam.project(box)
+            inside = bool(np.all((px[:, 0] >= 2) & (px[:, 0] < w - 2) & (px[:, 1] >= 2) & (px[:, 1] < h - 2)))
+            covered = False
+            if inside and mask is not None:
+                poly = np.zeros((h, w), np.uint8)
+                cv2.fillConvexPoly(poly, px[:4].round().astype(np.int32), 255)
+                covered = bool(np.any(mask[poly > 0]))
+            out[pl.unit] = TruthUnit(pl.space, pl.facing, inside and not covered, (float(px[4, 0]), float(px[4, 1])))
+        return out
