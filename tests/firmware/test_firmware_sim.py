@@ -273,3 +273,15 @@ def test_fallback_pattern_when_the_host_is_silent_then_recovery(make_sim) -> Non
     assert sim.frames()[-1] == want
     # A fallback show cut short by the host's first byte is allowed; nothing may overrun.
     assert not sim.events("overrun") and not sim.events("timing")
+
+
+def test_cli_wiring_test_lights_each_segment_on_the_strip(make_sim, capsys) -> None:
+    from controller.cli import main
+
+    sim = make_sim()
+    assert main(["leds", "test", "--driver", "serial", "--port", sim.port, "--step", "0"]) == 0
+    assert sim.wait_for(lambda: len(sim.frames()) >= 3, 2)
+    lit = [[i for i, rgb in enumerate(decode_pin(f)) if rgb != (0, 0, 0)] for f in sim.frames()[-3:]]
+    assert lit == [list(range(27)), list(range(27, 37)), [37]]
+    assert "segment 3/3: status" in capsys.readouterr().err
+    sim.assert_clean()
