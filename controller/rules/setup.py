@@ -216,7 +216,11 @@ def _place_bots(table: Table, content: Content, roster) -> None:
         bots[0].space = floor.ids[max(hiding, key=lambda s: (D[c][s], -s))]
         table.occupant[floor.index[bots[0].space]] = bots[0]
         placed = bots[1:]
-    for bot, space in zip(placed, _start_spaces(table, len(placed), setup.safe_zone_start)):
+    # Adaptable missions: "Unless otherwise stated, bots start on a safe zone space of their choice when
+    # playing on floors 2 and 3" (the chosen level is the floor number); on level 1 they start at the
+    # entrance, unless the mission itself starts them in safe zones.
+    in_safe_zones = setup.safe_zone_start or (state.mission.adaptable and state.floor.level >= 2)
+    for bot, space in zip(placed, _start_spaces(table, len(placed), in_safe_zones)):
         bot.space = floor.ids[space]
         table.occupant[space] = bot
     state.bots = bots

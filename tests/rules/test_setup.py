@@ -1,0 +1,298 @@
+"""Setup (`new_game`): "Security Posts & Units", surveillance, caches, terminals, burncycle creation,
+reserves, and the Robophobia Adaptable missions' setup."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import CONTENT, floor_text
+from controller.rules import RulesError, encode_state, new_game, state_problems
+from controller.rules.floor import compile_floor
+
+LOBBY, LABS = CONTENT.floors["meridian-lobby"], CONTENT.floors["meridian-labs"]
+
+
+def game(floor="lobby", players=2, difficulty="standard", captain="fauxbia", mission="data-heist", seed=5,
+         level=None, **kw):
+    text = {"lobby": LOBBY, "labs": LABS}.get(floor, floor)
+    return new_game(CONTENT, text, f"{floor}.floor", players, difficulty, captain, mission, seed=seed,
+                    level=level, **kw)
+
+
+def units_on(state, feature):
+    f = compile_floor(state.floor.text, state.floor.name)
+    return [u for u in state.security if f.feature[f.space(u.space)] == feature]
+
+
+def feature_spaces(state, feature):
+    f = compile_floor(state.floor.text, state.floor.name)
+    return [f.ids[i] for i in f.posts.get(feature, ())]
+
+
+# -- security detail --------------------------------------------------------------------------------
+@pytest.mark.parametrize("floor,level,row", [("lobby", None, 0), ("labs", None, 1),
+                                             ("lobby", 3, 2)])
+def test_hallway_posts_follow_captain_security_detail(floor, level, row):
+    """"Hallway Posts (1-3): Populated according to the Captain's security detail chart.\" (Fauxbia's
+    card: rows are layers 1 to 3, columns posts 1 to 3; the layer is the floor's level)"""
+    mission = "data-heist" if level is None else "rescue-rangers"
+    s = game(floor, level=level, mission=mission)
+    detail = CONTENT.captains["fauxbia"].security_detail[row]
+    for k, slot in enumerate(detail, 1):
+        on_post = units_on(s, f"post{k}")
+        if slot is None or (not slot.colour and not slot.captain):
+            assert on_post == [], f"post{k} stays empty"
+        elif slot.captain:
+            # Rescue Rangers: "If the captain is in the security detail, use a level 2 guard in its place."
+            assert on_post[0].rank == "guard" and on_post[0].level == 2
+        else:
+            u = on_post[0]
+            chip = next(c for c in CONTENT.guards if c.name == u.chip)
+            assert (u.level, chip.colour, u.key) == (slot.level, slot.colour, slot.key), f"post{k}"
+
+
+def test_security_detail_fauxbia_layer_one():
+    """Fauxbia's security detail, layer 1: "yellow 2 | (empty) | blue 1, key\""""
+    s = game("lobby")
+    (p1,), p2, (p3,) = units_on(s, "post1"), units_on(s, "post2"), units_on(s, "post3")
+    assert (p1.level, p1.key) == (2, False)
+    assert p2 == []
+    assert (p3.level, p3.key) == (1, True)
+
+
+def test_security_detail_captain_on_layer_three():
+    """Fauxbia's security detail, layer 3: "red 3 | yellow 2 | pink diamond\": the captain stands on
+    post 3."""
+    s = game("lobby", level=3, mission="rescue-rangers", captain="overseer")
+    assert all(u.rank == "guard" for u in s.security)  # Rescue Rangers swaps the captain for a guard
+    s = game("lobby", level=3, mission="tsm-103c")
+    cap = [u for u in s.security if u.rank == "captain"]
+    assert len(cap) == 1 and cap[0].space == feature_spaces(s, "post3")[0]
+    assert cap[0].chip == "Fauxbia" and cap[0].durability == 25 and cap[0].damage == 3
+    assert units_on(s, "post1")[0].level == 3 and units_on(s, "post2")[0].level == 2
+
+
+def test_mandatory_star_posts_get_floor_level_guards():
+    """"Mandatory Posts (Star): Populated during setup with a guard of the current floor level.\""""
+    for floor, level in (("lobby", 1), ("labs", 2)):
+        s = game(floor)
+        stars = units_on(s, "star")
+        assert len(stars) == len(feature_spaces(s, "star")) == 2
+        assert all(u.level == level and u.rank == "guard" for u in stars)
+
+
+def test_room_posts_empty_at_setup():
+    """"Room Posts (A/B): Populated when a guard icon is rolled on surveillance dice.\": not at setup."""
+    s = game("lobby")
+    assert units_on(s, "postA") == [] and units_on(s, "postB") == []
+
+
+def test_guards_drawn_from_the_bag():
+    """Every guard placed at setup comes out of the guard bag (limited security unit chips)."""
+    s = game("labs")
+    guards = [u for u in s.security if u.rank == "guard"]
+    assert len(s.guard_bag) == len(CONTENT.guards) - len(guards)
+
+
+# -- floor components --------------------------------------------------------------------------------
+def test_surveillance_beads_in_every_surveilled_room():
+    """"Entering an unsurveilled room (containing a surveillance bead)\": setup puts a bead in every room
+    whose infobar shows surveillance dice, none in hallways, outdoor spaces or safe zones."""
+    for floor in ("lobby", "labs"):
+        s = game(floor)
+        f = compile_floor(s.floor.text, s.floor.name)
+        expected = sorted(f.ids[a.spaces[0]] for a in f.areas if a.kind == "room" and a.surveillance > 0)
+        assert sorted(s.floor.surveillance) == expected
+        assert all(f.area(f.space(x)).kind == "room" for x in s.floor.surveillance)
+    f = compile_floor(LABS, "labs")
+    storage = next(a for a in f.areas if a.name == "Storage")
+    assert storage.surveillance == 0 and f.ids[storage.spaces[0]] not in game("labs").floor.surveillance
+
+
+def test_caches_populate_cache_spaces():
+    """"Orange cache chips populate cache spaces during setup.\""""
+    s = game("lobby")
+    assert sorted(s.floor.caches) == sorted(feature_spaces(s, "cache"))
+    assert len(s.floor.caches) == 6
+
+
+def test_terminals_standard_and_mainframe():
+    """Terminal chips on terminal spaces; "Terminals flipped to their mainframe side\" where the floor
+    prints one (M)."""
+    s = game("lobby")
+    assert {k for k, v in s.floor.terminals.items() if v == "standard"} == set(feature_spaces(s, "terminal"))
+    assert {k for k, v in s.floor.terminals.items() if v == "mainframe"} == set(feature_spaces(s, "mainframe"))
+    assert "mainframe" in s.floor.terminals.values()
+
+
+def test_bots_start_on_entrance():
+    """Bots enter the floor at the entrance; the command module is placed with the agents."""
+    s = game("labs", players=4)
+    entrance = feature_spaces(s, "entrance")
+    assert [b.kind for b in s.bots] == ["module", "agent", "agent", "agent", "agent"]
+    assert all(b.space in entrance for b in s.bots)
+    assert all(b.awareness is None and not b.detected for b in s.bots)
+    assert [b.power for b in s.bots] == [CONTENT.module.power] + [a.power for a in CONTENT.agents[:4]]
+
+
+def test_network_setup_ips_on_access_points():
+    """"Agents are represented by colored IP pegs\": each agent's IP starts on its access point at level 1;
+    the CEO at level 1 with the mat's starting pings."""
+    s = game("lobby", players=3)
+    assert len(s.network.ips) == 3
+    nodes = {n.id: n for n in s.network.mat.nodes}
+    for ip in s.network.ips:
+        assert nodes[ip.node].kind == "access" and nodes[ip.node].agent == ip.agent and ip.level == 1
+    assert s.network.ceo_level == 1
+    assert [p.node for p in s.network.pings] == CONTENT.network.start_pings
+
+
+# -- burncycle and reserves --------------------------------------------------------------------------
+def test_burncycle_created_from_bag_with_captain_chip():
+    """"Place the captain chip and general action chips into the bag equal to the number of active slots.
+    Draw and place them left-to-right.\""""
+    orders = set()
+    for seed in range(12):
+        s = game("lobby", seed=seed)
+        slots = s.burncycle.slots
+        assert len(slots) == 5
+        active = [c for c in slots if c is not None]
+        assert len(active) == CONTENT.module.active_slots
+        assert sorted(c.kind for c in active) == ["captain"] + ["general"] * (len(active) - 1)
+        assert all(not c.degraded for c in active) and slots[len(active):] == [None] * (5 - len(active))
+        orders.add(tuple(c.kind for c in active))
+    assert len(orders) > 1  # the bag is drawn, not laid out in a fixed order
+
+
+def test_setup_is_deterministic_per_seed():
+    """Randomness only through the dice: the same seed builds the same table."""
+    assert encode_state(game("labs", seed=9)) == encode_state(game("labs", seed=9))
+
+
+def test_reserves_from_outdoor_spaces_and_occupied_rooms():
+    """"Reserves are created during burncycle creation and reboots from outdoor spaces and occupied
+    rooms.\": a bot starting in an area with a reserve icon adds that chip (the command module to the team
+    reserve, an agent to its personal reserve)."""
+    text = floor_text("""
+    +-+-+-+-+
+    |E E E .|
+    +-+-+-+-+
+    """, 'A1 outdoor "Yard" reserve=utility')
+    s = new_game(CONTENT, text, "yard.floor", 2, "standard", "overseer", seed=1)
+    assert s.burncycle.team_reserve == ["utility"]
+    assert s.burncycle.personal_reserves == {"byte": ["utility"], "casing": ["utility"]}
+    s = game("lobby")  # the lobby's entrance is in a hallway: no reserve
+    assert s.burncycle.team_reserve == [] and s.burncycle.personal_reserves == {}
+
+
+def test_setup_state_is_legal():
+    """Setup builds a legal starting state for every shipped floor, captain, difficulty and mission."""
+    for floor in ("lobby", "labs"):
+        for captain in ("fauxbia", "overseer"):
+            for difficulty in ("simplified", "standard", "seasoned"):
+                s = game(floor, captain=captain, difficulty=difficulty, players=4)
+                assert state_problems(s) == []
+            for mission in ("tsm-103c", "rescue-rangers", "preconnaissance", "ghost-in-the-dell"):
+                for level in (1, 2, 3):
+                    s = game(floor, captain=captain, mission=mission, level=level)
+                    assert state_problems(s) == [] and s.floor.level == level
+
+
+def test_bad_setup_arguments_are_refused():
+    """Setup refuses what the rules do not allow, with a message."""
+    with pytest.raises(RulesError, match="player count"):
+        game(players=5)
+    with pytest.raises(RulesError, match="difficulty"):
+        game(difficulty="nightmare")
+    with pytest.raises(RulesError, match="only Adaptable missions"):
+        game(level=2)
+    with pytest.raises(RulesError, match="unknown captain"):
+        game(captain="nobody")
+
+
+# -- Adaptable missions -----------------------------------------------------------------------------
+def test_adaptable_level_replaces_floor_number():
+    """"Use the level chosen as the floor number for all rules and game effects that rely on floor number
+    (including security detail, keypad level, and guard durability).\""""
+    s = game("lobby", mission="preconnaissance", level=2)
+    assert s.floor.level == 2
+    assert all(u.level == 2 for u in units_on(s, "star"))
+    post1 = units_on(s, "post1")[0]
+    assert post1.level == 2 and post1.durability == 15  # "Level 2 Guard: 15 AP"
+
+
+def test_adaptable_bots_start_in_safe_zones_on_levels_two_and_three():
+    """"Unless otherwise stated, bots start on a safe zone space of their choice when playing on floors 2
+    and 3.\" (on level 1, the entrance)"""
+    for mission in ("tsm-103c", "preconnaissance"):
+        s = game("lobby", mission=mission, level=2)
+        f = compile_floor(s.floor.text, s.floor.name)
+        assert all(f.in_safe_zone(f.space(b.space)) for b in s.bots), mission
+        s = game("lobby", mission=mission, level=1)
+        assert all(b.space in feature_spaces(s, "entrance") for b in s.bots), mission
+
+
+def test_adaptable_team_reserve_one_chip_per_occupied_safe_zone():
+    """"When generating the team reserve at the start of the game, each safe zone that has at least 1 bot
+    occupying it will grant 1 action chip of the team's choice to the team's reserve.\""""
+    s = game("lobby", mission="tsm-103c", level=2, players=2)
+    assert len(s.burncycle.team_reserve) == 1  # all three bots in one safe zone
+    s = game("lobby", mission="tsm-103c", level=1, players=2)
+    assert s.burncycle.team_reserve == []
+
+
+def test_tsm_103c_setup():
+    """Operation Module TSM-103C: "Set exactly 3 burncycle slots to active instead of the number indicated
+    by the command module's card. Place the captain on hallway security post 3 instead of following the
+    security detail for that post. Set threat to 6.\""""
+    s = game("labs", mission="tsm-103c", level=1)
+    assert len([c for c in s.burncycle.slots if c is not None]) == 3
+    cap = next(u for u in s.security if u.rank == "captain")
+    assert cap.space == feature_spaces(s, "post3")[0]
+    assert len(units_on(s, "post3")) == 1
+    assert s.threat == 6
+
+
+def test_rescue_rangers_setup():
+    """Operation Rescue Rangers: "If the captain is in the security detail, use a level 2 guard in its
+    place. Agents start on any safe zone space. Do not place the command module.\""""
+    s = game("lobby", mission="rescue-rangers", level=3, captain="fauxbia")
+    assert all(u.rank == "guard" for u in s.security)
+    assert units_on(s, "post3")[0].level == 2
+    assert all(b.kind == "agent" for b in s.bots)
+    f = compile_floor(s.floor.text, s.floor.name)
+    assert all(f.in_safe_zone(f.space(b.space)) for b in s.bots)
+    s1 = game("lobby", mission="rescue-rangers", level=1)
+    assert all(f.in_safe_zone(f.space(b.space)) for b in s1.bots)  # "Agents start on any safe zone space"
+
+
+def test_preconnaissance_setup():
+    """Operation Preconnaissance: "Place the captain on hallway security post 3 instead of following the
+    security detail for that post. Set threat to 8.\""""
+    s = game("labs", mission="preconnaissance", level=1)
+    cap = next(u for u in s.security if u.rank == "captain")
+    assert cap.space == feature_spaces(s, "post3")[0]
+    assert s.threat == 8
+    assert s.fired_events == [0, 1]  # the FAQ: events at 4 and 8 already passed
+
+
+def test_ghost_in_the_dell_setup():
+    """Operation Ghost in the Dell: "if the executive office is in the floorplan, place the captain on its
+    captain space ... Place two level 3 Ghosts on ghost spaces of your choice. If the captain is in the
+    security detail, use a level 3 guard in its place. The command module must start on the hiding spot
+    furthest away from the captain. All other bots start in safe zones of their choice.\""""
+    s = game("lobby", mission="ghost-in-the-dell", level=3)
+    f = compile_floor(s.floor.text, s.floor.name)
+    cap = next(u for u in s.security if u.rank == "captain")
+    assert f.area(f.space(cap.space)).name == "Executive office" and f.feature[f.space(cap.space)] == "captain"
+    ghosts = units_on(s, "ghost")
+    assert len(ghosts) == 2 and all(g.chip == "Ghost" and g.level == 3 for g in ghosts)
+    assert len([u for u in s.security if u.rank == "captain"]) == 1
+    assert units_on(s, "post3")[0].rank == "guard" and units_on(s, "post3")[0].level == 3
+    module = s.bot("module")
+    D = f.distances(frozenset())
+    c = f.space(cap.space)
+    hiding = f.posts["hiding"]
+    assert f.feature[f.space(module.space)] == "hiding"
+    assert D[c][f.space(module.space)] == max(D[c][h] for h in hiding)
+    assert all(f.in_safe_zone(f.space(b.space)) for b in s.bots if b.kind == "agent")
