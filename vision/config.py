@@ -96,7 +96,7 @@ class VisionConfig:
     # Placement tolerances, as fractions of the space pitch / degrees.
     doubt_offset: float = 0.3        # farther than this from a space's centre -> "between spaces"
     doubt_angle_deg: float = 30.0    # farther than this from N/E/S/W -> "facing unclear"
-    min_marker_px: float = 12.0
+    min_marker_px: float = 8.0
     max_marker_px: float = 160.0
 
     def __post_init__(self) -> None:

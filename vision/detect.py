@@ -38,9 +38,11 @@ def detector_parameters(config: VisionConfig, image_size: tuple[int, int]) -> cv
     p = cv2.aruco.DetectorParameters()
     p.minMarkerPerimeterRate = 4 * config.min_marker_px / longest
     p.maxMarkerPerimeterRate = 4 * config.max_marker_px / longest
-    p.adaptiveThreshWinSizeMin = 5
-    p.adaptiveThreshWinSizeMax = 21
-    p.adaptiveThreshWinSizeStep = 8
+    # windows of 3, 8 and 13 px: a marker cell is 2.5-7 px, so larger windows only cost time
+    p.adaptiveThreshWinSizeMin = 3
+    p.adaptiveThreshWinSizeMax = 13
+    p.adaptiveThreshWinSizeStep = 5
+    p.perspectiveRemovePixelPerCell = 8  # upsample tiny markers before reading their bits
     p.polygonalApproxAccuracyRate = 0.05
     p.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     p.cornerRefinementWinSize = 3

@@ -1,0 +1,119 @@
+"""Command-line tools for the camera: detect (read one photo), markers (print stickers), calibrate-camera.
+
+Every problem a person can fix (an unreadable photo, a board out of view, covered corner markers, too few
+calibration photos) becomes one UserError line saying what, where and what to do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+
+from controller.errors import UserError
+from controller.library import load_floor, write_atomically
+from vision.annotate import annotate
+from vision.calibrate import board_image, calibrate
+from vision.calibration import CameraCalibration
+from vision.config import DICTIONARIES, FilterSettings, VisionConfig
+from vision.pipeline import VisionPipeline
+from vision.printable import PAPERS, write_markers_pdf
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("detect", help="read the board from one photo and print the observation as JSON")
+    p.add_argument("image", help="a photo or frame of the table (PNG, JPEG, ...)")
+    p.add_argument("--floor", required=True, help="a shipped floor's name or a .floor file")
+    p.add_argument("--annotate", metavar="OUT.png", help="also draw what was read over the photo")
+    p.add_argument("--calibration", metavar="FILE.json", help="lens calibration from calibrate-camera")
+    p.add_argument("--dictionary", default="4x4_50", choices=sorted(DICTIONARIES), help="marker dictionary printed")
+    p.set_defaults(run=_detect)
+
+    p = sub.add_parser("markers", help="write the printable chip stickers and registration markers (PDF)")
+    p.add_argument("--out", required=True, metavar="FILE.pdf")
+    p.add_argument("--paper", default="a4", choices=sorted(PAPERS))
+    p.add_argument("--dictionary", default="4x4_50", choices=sorted(DICTIONARIES))
+    p.set_defaults(run=_markers)
+
+    p = sub.add_parser("calibrate-camera", help="solve the lens from photos of the ChArUco board")
+    p.add_argument("images", nargs="*", help="10-20 photos of the printed board from different angles")
+    p.add_argument("--out", metavar="FILE.json", help="where to write the calibration")
+    p.add_argument("--print-board", metavar="BOARD.png", help="write the board to print (A4, at 100%%) and stop")
+    p.set_defaults(run=_calibrate)
+
+
+def _read_image(path: str) -> "cv2.typing.MatLike":
+    if not Path(path).is_file():
+        raise UserError(f"{path}: no such image file")
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    if image is None:
+        raise UserError(f"{path}: not an image OpenCV can read; give a PNG or JPEG photo of the table")
+    return image
+
+
+def _detect(args: argparse.Namespace) -> int:
+    floor = load_floor(args.floor)
+    image = _read_image(args.image)
+    calibration = None
+    if args.calibration:
+        calibration = _load_calibration(args.calibration)
+    # One photo is all the evidence there is: confirm on the first sighting.
+    config = replace(VisionConfig(dictionary=args.dictionary), filter=FilterSettings(confirm_frames=1, confirm_seconds=0))
+    pipeline = VisionPipeline(floor, config, calibration)
+    result = pipeline.process(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 0.0)
+    if args.annotate:
+        ok, buf = cv2.imencode(Path(args.annotate).suffix or ".png", annotate(image, result, pipeline))
+        if not ok:
+            raise UserError(f"{args.annotate}: cannot encode an image of that type; use .png or .jpg")
+        write_atomically(args.annotate, buf.tobytes())
+    status = result.reading.status
+    if status.level == "error":
+        raise UserError(f"{args.image}: {status.message}")
+    out = result.observation.to_dict()
+    out["units"] = {u: s for u, s in out["units"].items() if s["last_seen"] is not None}  # the roster's absentees say nothing
+    out["sightings"] = [s.to_dict() for s in result.reading.sightings]
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+def _load_calibration(path: str) -> CameraCalibration:
+    try:
+        return CameraCalibration.load(path)
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such calibration file; make one with calibrate-camera") from None
+    except (ValueError, KeyError, TypeError) as e:
+        raise UserError(f"{path}: not a calibration written by calibrate-camera ({e})") from None
+
+
+def _markers(args: argparse.Namespace) -> int:
+    config = VisionConfig(dictionary=args.dictionary)
+    try:
+        pages = write_markers_pdf(args.out, config, args.paper)
+    except OSError as e:
+        raise UserError(f"{args.out}: cannot write the PDF: {e.strerror}") from None
+    print(f"{len(config.units)} chip stickers and {len(config.anchor_ids)} registration markers on {pages} "
+          f"{args.paper.upper()} pages written to {args.out}; print at 100% and check the 100 mm bar")
+    return 0
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    if args.print_board:
+        ok, buf = cv2.imencode(".png", board_image())
+        write_atomically(args.print_board, buf.tobytes())
+        print(f"ChArUco board written to {args.print_board}: print at 254 dpi (100%), stick it on something flat, "
+              "then photograph it 10-20 times from different angles")
+        return 0
+    if not args.images:
+        raise UserError("calibrate-camera: give the board photos (or --print-board BOARD.png to get the board)")
+    if not args.out:
+        raise UserError("calibrate-camera: give --out FILE.json for the calibration")
+    greys = [cv2.cvtColor(_read_image(p), cv2.COLOR_BGR2GRAY) for p in args.images]
+    calib, status = calibrate(greys)
+    if calib is None:
+        raise UserError(f"calibrate-camera: {status.message}")
+    write_atomically(args.out, calib.to_json().encode())
+    print(f"{status.message}; written to {args.out}")
+    return 0
