@@ -1,0 +1,231 @@
+"""The game commands of `burncycle-table`: new-game, corp-turn, validate, schema.
+
+Bad input gives exit code 2, one readable line on stderr, no traceback, and writes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+from controller.rules import decode_events, decode_state
+
+CONTENT = Path(__file__).resolve().parents[1] / "controller" / "content"
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def refused(capsys, *argv) -> str:
+    code, out, err = run(capsys, *argv)
+    assert code == 2, (out, err)
+    assert "Traceback" not in err and "Traceback" not in out
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("burncycle-table: ")
+    return lines[0]
+
+
+@pytest.fixture
+def state_file(tmp_path, capsys):
+    path = tmp_path / "state.json"
+    code, out, _ = run(capsys, "new-game", "--floor", "meridian-lobby", "--players", 2, "--difficulty",
+                       "standard", "--seed", 7, "--out", path)
+    assert code == 0
+    return path
+
+
+# -- new-game -----------------------------------------------------------------------------------------
+def test_new_game_writes_a_legal_state(tmp_path, capsys):
+    path = tmp_path / "state.json"
+    code, out, err = run(capsys, "new-game", "--floor", "meridian-labs", "--players", 3, "--difficulty",
+                         "seasoned", "--captain", "overseer", "--seed", 11, "--out", path)
+    assert code == 0 and err == ""
+    assert f"state written to {path}" in out
+    state = decode_state(path.read_bytes())
+    assert state.players == 3 and state.difficulty == "seasoned" and state.seed == 11
+    assert state.floor.name == "Meridian Tower, Labs"
+
+
+def test_new_game_prints_state_without_out(capsys):
+    code, out, _ = run(capsys, "new-game", "--players", 1, "--seed", 3)
+    assert code == 0
+    assert decode_state(out).players == 1
+
+
+def test_new_game_adaptable_level(tmp_path, capsys):
+    path = tmp_path / "s.json"
+    code, _, _ = run(capsys, "new-game", "--mission", "tsm-103c", "--level", 3, "--out", path)
+    assert code == 0
+    state = decode_state(path.read_bytes())
+    assert state.floor.level == 3 and state.threat == 6
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["--players", "5"], "player count must be 1 to 4"),
+    (["--floor", "no-such-floor"], "unknown floor 'no-such-floor'"),
+    (["--captain", "nobody"], "unknown captain 'nobody'"),
+    (["--level", "2"], "only Adaptable missions"),
+])
+def test_new_game_bad_input(tmp_path, capsys, argv, words):
+    out = tmp_path / "state.json"
+    line = refused(capsys, "new-game", *argv, "--out", out)
+    assert words in line
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_new_game_broken_floor_file(tmp_path, capsys):
+    floor = tmp_path / "broken.floor"
+    floor.write_text("name: Broken\nlevel: 1\ngrid:\n+-+-+\nDE .|\n+-+-+\nareas:\n  A1 hallway\n")
+    out = tmp_path / "state.json"
+    line = refused(capsys, "new-game", "--floor", floor, "--out", out)
+    assert f"{floor}:5:1: a door on an outer edge of A1" in line
+    assert not out.exists()
+
+
+# -- corp-turn ----------------------------------------------------------------------------------------
+def test_corp_turn_text_with_scripted_rolls(state_file, tmp_path, capsys):
+    """--rolls: the faces rolled at the table, in order; --text prints instructions."""
+    new = tmp_path / "next.json"
+    code, out, err = run(capsys, "corp-turn", state_file, "--rolls", "threat,ceo", "--text", "--out", new)
+    assert code == 0, err
+    lines = out.strip().splitlines()
+    assert lines[0] == "-- security activation --"
+    assert "The ping die shows threat (ping on hub L2-08)." in lines
+    assert "The ping die shows ceo (ping on hub L3-02)." in lines
+    assert "Set the CEO's network level to 2." in lines
+    assert lines[-1] == f"(new state written to {new})"
+    state = decode_state(new.read_bytes())
+    assert state.threat == 3 and state.round == 2 and state.network.ceo_level == 2
+
+
+def test_corp_turn_json_events(state_file, capsys):
+    code, out, _ = run(capsys, "corp-turn", state_file, "--rolls", "ping,threat")
+    assert code == 0
+    events = decode_events(out)
+    assert [e.face for e in events if type(e).__name__ == "DieRolled"] == ["ping", "threat"]
+    assert json.loads(out)[0] == {"type": "phase_started", "phase": "security activation"}
+
+
+def test_corp_turn_seed_replays(state_file, capsys):
+    """--seed: virtual dice; the same seed prints the same events."""
+    first = run(capsys, "corp-turn", state_file, "--seed", 99)
+    second = run(capsys, "corp-turn", state_file, "--seed", 99)
+    assert first[0] == 0 and first == second
+    assert decode_events(first[1])
+
+
+def test_corp_turn_game_seed_by_default(state_file, tmp_path, capsys):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert run(capsys, "corp-turn", state_file, "--out", a)[0] == 0
+    assert run(capsys, "corp-turn", state_file, "--out", b)[0] == 0
+    assert a.read_bytes() == b.read_bytes()
+    assert decode_state(a.read_bytes()).rolls >= decode_state(state_file.read_bytes()).rolls
+
+
+def test_corp_turn_too_few_rolls(state_file, tmp_path, capsys):
+    """Scripted dice that run out: exit 2, one line, the new state not written."""
+    new = tmp_path / "next.json"
+    line = refused(capsys, "corp-turn", state_file, "--rolls", "threat", "--out", new)
+    assert "needs another result for the ping die" in line
+    assert not new.exists()
+
+
+def test_corp_turn_bad_face(state_file, tmp_path, capsys):
+    new = tmp_path / "next.json"
+    line = refused(capsys, "corp-turn", state_file, "--rolls", "threat,banana", "--out", new)
+    assert "'banana'" in line and "ping die" in line
+    assert not new.exists()
+
+
+def test_corp_turn_broken_state(state_file, tmp_path, capsys):
+    """A state breaking a rule (two units on one space): exit 2, the file and the rule named."""
+    data = json.loads(state_file.read_text())
+    data["security"][0]["space"] = data["bots"][0]["space"]
+    state_file.write_text(json.dumps(data))
+    before = state_file.read_bytes()
+    new = tmp_path / "next.json"
+    line = refused(capsys, "corp-turn", state_file, "--out", new)
+    assert str(state_file) in line and "one unit per space" in line
+    assert not new.exists() and state_file.read_bytes() == before
+
+
+def test_corp_turn_missing_file(tmp_path, capsys):
+    line = refused(capsys, "corp-turn", tmp_path / "nope.json")
+    assert "no such state file" in line
+
+
+def test_corp_turn_game_over(state_file, capsys):
+    data = json.loads(state_file.read_text())
+    data["outcome"] = "defeat: threat reached 26"
+    state_file.write_text(json.dumps(data))
+    line = refused(capsys, "corp-turn", state_file)
+    assert "the game is over" in line
+
+
+# -- validate -----------------------------------------------------------------------------------------
+def test_validate_floor_state_and_content(state_file, capsys):
+    code, out, _ = run(capsys, "validate", CONTENT / "floors" / "meridian-lobby.floor")
+    assert code == 0 and "valid floor 'Meridian Tower, Lobby'" in out
+    code, out, _ = run(capsys, "validate", state_file)
+    assert code == 0 and "valid game state, round 1, threat 0" in out
+    code, out, _ = run(capsys, "validate", CONTENT / "guards.toml")
+    assert code == 0 and "valid" in out
+
+
+@pytest.mark.parametrize("field,value,words", [
+    ("threat", 30, "threat"),
+    ("players", 0, "players"),
+])
+def test_validate_bad_state(state_file, capsys, field, value, words):
+    data = json.loads(state_file.read_text())
+    data[field] = value
+    state_file.write_text(json.dumps(data))
+    line = refused(capsys, "validate", state_file)
+    assert str(state_file) in line and words in line
+
+
+def test_validate_bad_power_and_patrol(state_file, capsys):
+    data = json.loads(state_file.read_text())
+    data["bots"][1]["power"] = 11
+    state_file.write_text(json.dumps(data))
+    assert "bots[1].power" in refused(capsys, "validate", state_file)
+    data["bots"][1]["power"] = 5
+    data["security"][0]["patrol"] = "wander"
+    state_file.write_text(json.dumps(data))
+    assert "security[0].patrol" in refused(capsys, "validate", state_file)
+
+
+def test_validate_broken_floor(tmp_path, capsys):
+    floor = tmp_path / "bad.floor"
+    floor.write_text("name: Bad\nlevel: 1\ngrid:\n+-+-+\n|E ?|\n+-+-+\nareas:\n  A1 hallway\n")
+    line = refused(capsys, "validate", floor)
+    assert f"{floor}:5:4: unknown space character '?' at B1" in line
+
+
+def test_validate_broken_content(tmp_path, capsys):
+    bad = tmp_path / "guards.toml"
+    bad.write_text((CONTENT / "guards.toml").read_text().replace('patrol = "pace"', 'patrol = "wander"', 1))
+    line = refused(capsys, "validate", bad)
+    assert str(bad) in line and "patrol" in line
+
+
+def test_validate_unknown_kind(tmp_path, capsys):
+    other = tmp_path / "notes.txt"
+    other.write_text("hello")
+    assert "cannot tell what kind of file" in refused(capsys, "validate", other)
+
+
+# -- schema -------------------------------------------------------------------------------------------
+def test_schema_state(capsys):
+    code, out, _ = run(capsys, "schema", "state")
+    assert code == 0
+    schema = json.loads(out)
+    text = json.dumps(schema)
+    assert "GameState" in text and '"maximum": 26' in text
