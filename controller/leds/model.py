@@ -14,9 +14,6 @@ import time
 
 from controller.leds import protocol as p
 
-LATCH_S = 300e-6
-LED_BIT_S = 1.25e-6
-
 
 class DeviceModel:
     """The firmware's behaviour at the frame level, seen through a serial-port-like object."""
@@ -124,7 +121,7 @@ class DeviceModel:
             self.latched.append(shown)
             self.status |= p.STATUS_HOST_FRAME
             if self.baud:
-                ready += len(self.pixels) * 8 * LED_BIT_S + LATCH_S
+                ready += len(self.pixels) * 8 * p.LED_BIT_S + p.LATCH_S
         elif event.type == p.Type.FILL:
             self.pixels[:] = bytes(data) * self.led_count
         elif event.type == p.Type.BRIGHTNESS:

@@ -14,6 +14,8 @@ SYNC = 0xA5
 HEADER_LEN = 5
 OVERHEAD = HEADER_LEN + 2
 PROTOCOL_VERSION = 1
+LED_BIT_S = 1.25e-6  # one WS2812 bit on the data pin
+LATCH_S = 300e-6     # the board keeps the line low this long before it acknowledges a show
 
 
 class Type(IntEnum):

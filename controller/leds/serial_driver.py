@@ -26,7 +26,6 @@ import serial
 
 from controller.leds import protocol as p
 from controller.leds.layout import Layout
-from controller.leds.model import LATCH_S, LED_BIT_S
 from controller.leds.render import LogicalFrame
 
 DEFAULT_BAUD = 500_000
@@ -81,8 +80,8 @@ def update_s(led_count: int, baud: int) -> float:
     """The wire-and-latch time of one full update: SHOW out, strip written and latched, ACK back."""
     return (
         wire_s(p.frame_bytes(led_count), baud)
-        + led_count * 24 * LED_BIT_S
-        + LATCH_S
+        + led_count * 24 * p.LED_BIT_S
+        + p.LATCH_S
         + wire_s(p.ACK_BYTES, baud)
     )
 

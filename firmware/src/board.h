@@ -22,7 +22,9 @@
 /* A frame that stops arriving mid-way is dropped (and NAKed) after this many ms. */
 #define RX_TIMEOUT_MS 10u
 /* Line low this long (us) latches WS2812B (280 us) and older WS2812 (50 us). */
+#ifndef LATCH_US
 #define LATCH_US 300u
+#endif
 
 #define FW_MAJOR 1u
 #define FW_MINOR 0u

@@ -21,17 +21,19 @@ BAUD = 500_000
 class Sim:
     """One run of bc-sim: the firmware on a pty, its strip decoded into `frames()`."""
 
-    def __init__(self, tmp: Path, boot_ms: int = 300, reset_on_open: bool = True) -> None:
+    def __init__(self, tmp: Path, boot_ms: int = 300, reset_on_open: bool = True, elf: Path = ELF) -> None:
         self.events_path = tmp / "events.jsonl"
         self.port = str(tmp / "ttyLED")
-        args = [str(SIM), "--elf", str(ELF), "--events", str(self.events_path), "--link", self.port,
+        args = [str(SIM), "--elf", str(elf), "--events", str(self.events_path), "--link", self.port,
                 "--baud", str(BAUD), "--boot-ms", str(boot_ms)]
         if not reset_on_open:
             args.append("--no-reset-on-open")
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.log_path = tmp / "bc-sim.log"
+        with open(self.log_path, "wb") as log:
+            self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 10
         while not os.path.exists(self.port):
-            assert self.proc.poll() is None, self.proc.stderr.read().decode() if self.proc.stderr else ""
+            assert self.proc.poll() is None, self.log_path.read_text()
             assert time.monotonic() < deadline, "bc-sim did not create its pty"
             time.sleep(0.01)
 

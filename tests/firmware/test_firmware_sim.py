@@ -8,17 +8,19 @@ test here fails on any of them.
 from __future__ import annotations
 
 import random
+import subprocess
 import time
 
 import pytest
 import serial
 
+from controller.cli import main
 from controller.leds import layout as layouts
 from controller.leds import protocol as p
 from controller.leds.render import RGB, render
 from controller.leds.scene import LedScene, Link, Outcome, SlotChip
 from controller.leds.serial_driver import LinkState, SerialDriver
-from sim_support import BAUD, LED_COUNT, is_fallback
+from sim_support import BAUD, FIRMWARE, LED_COUNT, is_fallback
 
 LAYOUT = layouts.default()
 
@@ -276,8 +278,6 @@ def test_fallback_pattern_when_the_host_is_silent_then_recovery(make_sim) -> Non
 
 
 def test_cli_wiring_test_lights_each_segment_on_the_strip(make_sim, capsys) -> None:
-    from controller.cli import main
-
     sim = make_sim()
     assert main(["leds", "test", "--driver", "serial", "--port", sim.port, "--step", "0"]) == 0
     assert sim.wait_for(lambda: len(sim.frames()) >= 3, 2)
@@ -285,3 +285,16 @@ def test_cli_wiring_test_lights_each_segment_on_the_strip(make_sim, capsys) -> N
     assert lit == [list(range(27)), list(range(27, 37)), [37]]
     assert "segment 3/3: status" in capsys.readouterr().err
     sim.assert_clean()
+
+
+def test_harness_catches_an_ack_before_the_latch(make_sim, tmp_path) -> None:
+    """A firmware that acknowledges 100 us after the show (WS2812B needs 280 us) must be caught."""
+    variant = tmp_path / "short-latch"
+    subprocess.run(["make", "-s", "-C", str(FIRMWARE), f"BUILD={variant}", "LATCH_US=100u",
+                    f"LED_COUNT={LED_COUNT}", "all"], check=True, capture_output=True, timeout=120)
+    sim = make_sim(elf=variant / "burncycle-leds.elf")
+    with driver(sim) as d:
+        d.submit(wire(SCENES[1]))
+        assert d.wait_shown(5)
+    faults = [e["what"] for e in sim.events("timing")]
+    assert "reply before latch" in faults
