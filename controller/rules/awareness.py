@@ -153,8 +153,8 @@ def _see_through_door(table: Table, bot: Bot, frm: int, to: int) -> None:
             reach = (reach + 1) // 2
         dist = abs(floor.coords[u][0] - floor.coords[frm][0]) + abs(floor.coords[u][1] - floor.coords[frm][1])
         if dist + 1 <= reach:
-            # "If the bot is spotted entering the space, its awareness chip follows it."
-            bot.awareness = None if bot.awareness == floor.ids[frm] else bot.awareness
+            # "If the bot is spotted entering the space, its awareness chip follows it." (from the floor: it
+            # does not enter from off-board, so Seasoned adds no threat)
             place_awareness(table, bot, unit_label(unit))
             return
 

@@ -212,6 +212,20 @@ def test_awareness_through_door_chip_follows_when_range_reaches():
     assert b.awareness == "C2" and b.detected
 
 
+def test_chip_following_through_door_is_not_from_off_board():
+    """"If the bot is spotted entering the space, its awareness chip follows it.": the chip moves along the
+    floor, so it does not "enter the board from off-board" and Seasoned adds no threat."""
+    s = make_state(DOORS, bots=[bot("byte", "C1", detected=True)],
+                   units=[guard("G1", "A1", "E", awareness=4)], unlocked=["C1/C2"], difficulty="seasoned",
+                   threat=2)
+    t = table(s)
+    b = t.state.bot("byte")
+    step_bot(t, b, t.floor.space("C2"))
+    assert b.awareness == "C2"
+    assert t.state.threat == 2
+    assert not of_type(t.events, "awareness_placed")[0].from_off_board
+
+
 def test_awareness_through_door_not_beyond_range():
     """"... the unit temporarily sees 1 space beyond that door, provided its range reaches it.\": with
     range 2 the guard sees C1 but not the space beyond the door; the chip stays on C1."""
