@@ -340,3 +340,29 @@ def test_detected_bot_entering_hiding_spot_outside_awareness_hides():
     step_bot(t, b, t.floor.space("C2"))
     assert b.hidden and not b.detected
     assert b.awareness == "C3"  # the chip stays where it was last confirmed
+
+
+def test_awareness_checked_when_a_guard_enters_play():
+    """"Security awareness is continuously checked at all times, during any phase or turn.\": a guard that a
+    threat event places on a post (threat advancement phase) detects the bot it sees at once."""
+    text = floor_text("""
+    +-+-+-+-+-+
+    |E . . . 1|
+    +-+-+-+-+-+
+    """, "A1 hallway")
+    s = make_state(text, bots=[bot("byte", "C1")], threat=7)
+    new, events = turn(s, ["1"])  # the guard bag draw
+    assert [u.space for u in new.security] == ["E1"] and new.security[0].facing == "W"
+    assert new.bot("byte").detected
+    tags = [type(e).__struct_config__.tag for e in events]
+    assert tags.index("unit_placed") < tags.index("bot_detected")
+
+
+def test_awareness_checked_when_a_stunned_unit_flips_back():
+    """"Security awareness is continuously checked at all times\": a stunned unit ignores awareness, and
+    sees again as soon as it flips back (end of the security phase)."""
+    s = make_state(bots=[bot("byte", "C3")], units=[guard("G1", "C5", "N", awareness=3, stunned=True)])
+    new, events = turn(s)
+    tags = [type(e).__struct_config__.tag for e in events]
+    assert tags.index("unit_stun_ended") < tags.index("bot_detected")
+    assert new.bot("byte").detected

@@ -359,3 +359,21 @@ def test_teleport_counts_star_posts_in_hallways():
                    captain_card="fauxbia")
     new, _ = turn(s)
     assert new.unit("CAP").space == "G2"
+
+
+def test_teleport_from_a_room():
+    """"Patrol: Teleport.\" is Fauxbia's own patrol: the engine lets her teleport out of a room (e.g. after
+    Ghost in the Dell places her on a captain space), reading "Guards in rooms do not patrol." as the rule
+    for walking patrols (docs/rules-interpretations.md)."""
+    s = make_state(POSTS, bots=[bot("byte", "F1")], units=[captain("D3", "N", awareness=0)],
+                   captain_card="fauxbia")
+    new, events = turn(s)
+    assert new.unit("CAP").space == "G1"
+
+
+def test_same_priority_units_act_in_the_order_they_entered_play():
+    """Order among units of the same priority (the rulebook is silent): the order they entered play."""
+    s = make_state(units=[guard("G2", "A5", "N", awareness=0, movement=1, patrol="pace"),
+                          guard("G1", "F5", "N", awareness=0, movement=1, patrol="pace")])
+    new, events = turn(s)
+    assert order_of_moves(events) == ["G2", "G1"]
