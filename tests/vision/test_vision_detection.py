@@ -1,0 +1,154 @@
+"""Detection, registration and grid snapping on rendered frames, with real OpenCV marker detection."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision_helpers import HD, POSE, rng
+from vision.config import FilterSettings, UnitSpec, VisionConfig
+from vision.pipeline import VisionPipeline
+from vision.synth import (CameraPose, Conditions, Placement, Renderer, Scene, random_conditions, random_pose,
+                          random_scene)
+
+ONE_SHOT = FilterSettings(confirm_frames=1, confirm_seconds=0.0)
+
+
+def one_shot(floor, config: VisionConfig) -> VisionPipeline:
+    return VisionPipeline(floor, replace(config, filter=ONE_SHOT))
+
+
+def test_every_unit_in_its_space_with_its_facing(floor, config, renderer, scene):
+    frame = renderer.render(scene, POSE, HD)
+    result = one_shot(floor, config).process(frame.grey, 0.0)
+    assert result.reading.status.ok, result.reading.status
+    placed = result.observation.placed()
+    expected = {p.unit: (p.space, p.facing if config.units[[u.id for u in config.units].index(p.unit)].has_facing
+                         else None) for p in scene.placements}
+    assert placed == expected
+    assert result.reading.unknown == ()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_random_pose_light_blur_noise_jpeg(floor, config, renderer, seed):
+    """Tilt up to 35 degrees, lens distortion, uneven light, glare, blur, noise, JPEG: no wrong space, no phantom."""
+    g = rng(seed)
+    scene = random_scene(floor, config, g)
+    frame = renderer.render(scene, random_pose(g), HD, random_conditions(g), rng=g)
+    result = one_shot(floor, config).process(frame.grey, 0.0)
+    truth = frame.units
+    seen = {s.unit: s for s in result.reading.sightings}
+    assert set(seen) <= set(truth), "phantom unit"
+    for unit, s in seen.items():
+        assert s.doubt is None, s
+        assert s.space == truth[unit].space
+        if s.facing is not None:
+            assert s.facing == truth[unit].facing
+    visible = [u for u, t in truth.items() if t.visible]
+    found = [u for u in visible if u in seen]
+    assert len(found) >= len(visible) - 1, f"missed {set(visible) - set(found)}"
+
+
+def test_facing_from_marker_rotation_for_each_direction(floor, config, renderer):
+    scene = Scene(tuple(Placement(f"rover-{k % 2 + 1}" if k < 2 else f"sentry-{k - 1}", s, d, twist_deg=8.0)
+                        for k, (s, d) in enumerate(zip(["C3", "F6", "K10", "P14"], "NESW"))))
+    frame = renderer.render(scene, CameraPose(tilt_deg=30, azimuth_deg=200, roll_deg=170), HD)
+    placed = one_shot(floor, config).process(frame.grey, 0.0).observation.placed()
+    assert placed == {"rover-1": ("C3", "N"), "rover-2": ("F6", "E"), "sentry-1": ("K10", "S"), "sentry-2": ("P14", "W")}
+
+
+def _edge_spaces(floor, kind: str) -> str:
+    """A space whose east neighbour is across an edge of `kind`."""
+    return next(floor.ids[i] for i in range(len(floor.ids))
+                if floor.neighbour[i].get("E", (None, None))[1] == kind)
+
+
+def test_chip_between_two_spaces_or_on_a_wall_is_doubtful_not_rounded(floor, config, renderer):
+    open_space, wall_space = _edge_spaces(floor, "open"), _edge_spaces(floor, "wall")
+    half = config.board.space_mm * 0.47
+    scene = Scene((Placement("byte", open_space, offset_mm=(half, 0.0)),
+                   Placement("hound-1", wall_space, "S", offset_mm=(half, 0.0)),
+                   Placement("rover-1", "K10", "N", twist_deg=44.0),
+                   Placement("bit", "E5")))
+    frame = renderer.render(scene, POSE, HD)
+    result = one_shot(floor, config).process(frame.grey, 0.0)
+    seen = {s.unit: s for s in result.reading.sightings}
+    assert seen["byte"].doubt is not None and seen["byte"].doubt.startswith("between")
+    assert seen["hound-1"].doubt is not None and "wall" in seen["hound-1"].doubt
+    assert seen["rover-1"].doubt is not None and "facing unclear" in seen["rover-1"].doubt
+    assert seen["bit"].doubt is None
+    placed = result.observation.placed()
+    assert "byte" not in placed and "hound-1" not in placed and "rover-1" not in placed
+    assert placed["bit"] == ("E5", None)
+    assert len(seen["byte"].candidates) == 2
+    assert any("byte" in q for q in result.observation.questions)
+
+
+def test_marker_outside_the_roster_is_reported_unknown(floor, config):
+    stranger = replace(config, units=config.units + (UnitSpec("stranger", "guard", "Stranger", 1),))
+    frame = Renderer(floor, stranger).render(Scene((Placement("stranger", "J6", "E"), Placement("byte", "C9"))),
+                                             POSE, HD)
+    result = one_shot(floor, config).process(frame.grey, 0.0)
+    assert [m.marker for m in result.reading.unknown] == [stranger.marker_of("stranger")]
+    assert result.observation.placed() == {"byte": ("C9", None)}
+
+
+def test_one_corner_covered_still_registers(floor, config, renderer, scene):
+    from vision.synth import Hand
+    g = rng(5)
+    cam = renderer.camera(POSE, HD)
+    tl = cam.project(np.array([renderer.layout.anchor_centre(0)]))[0]
+    hand = Hand(tl[0] / HD[0], tl[1] / HD[1], 45.0, 70.0)
+    frame = renderer.render(scene, POSE, HD, Conditions(noise_sigma=2.0), (hand,), rng=g)
+    result = one_shot(floor, config).process(frame.grey, 0.0)
+    assert "top-left" not in result.reading.anchors_seen
+    assert len(result.reading.anchors_seen) >= 5
+    assert result.reading.status.ok
+    assert result.registration.rms_mm < 1.5
+    for unit, (space, _) in result.observation.placed().items():
+        assert space == frame.units[unit].space
+
+
+def _cover_anchors(frame, renderer, keep: set[int]) -> np.ndarray:
+    grey = frame.grey.copy()
+    for i in range(8):
+        if i in keep:
+            continue
+        x, y = frame.camera.project(np.array([renderer.layout.anchor_centre(i)]))[0]
+        grey[max(0, int(y) - 40):int(y) + 40, max(0, int(x) - 40):int(x) + 40] = 90
+    return grey
+
+
+def test_too_few_corner_markers_says_which_are_covered(floor, config, renderer, scene):
+    frame = renderer.render(scene, POSE, HD)
+    grey = _cover_anchors(frame, renderer, keep={1, 2})
+    result = one_shot(floor, config).process(grey, 0.0)
+    status = result.reading.status
+    assert status.code == "too_few_anchors"
+    assert status.message.startswith("2 of 8 registration markers visible")
+    assert "top-left" in status.message and "top-right" not in status.message.split("visible")[1].split(":")[1]
+    assert result.observation.placed() == {}
+
+
+def test_covered_corners_hold_the_last_registration(floor, config, renderer, scene):
+    frame = renderer.render(scene, POSE, HD)
+    pipeline = VisionPipeline(floor, replace(config, filter=ONE_SHOT))
+    first = pipeline.process(frame.grey, 0.0).observation.placed()
+    result = pipeline.process(_cover_anchors(frame, renderer, keep={2}), 1.0)
+    assert result.reading.status.code == "registration_held"
+    assert "1 of 8" in result.reading.status.message
+    assert result.observation.placed() == first
+    assert all(s.space == frame.units[s.unit].space for s in result.reading.sightings)
+
+
+def test_frame_without_the_play_area(floor, config):
+    result = one_shot(floor, config).process(np.full((720, 1280), 128, np.uint8), 0.0)
+    assert result.reading.status.code == "no_play_area"
+    assert "point the camera" in result.reading.status.message
+
+
+def test_colour_image_is_a_clear_status_not_a_crash(floor, config):
+    result = one_shot(floor, config).process(np.zeros((10, 10, 3), np.uint8), 0.0)
+    assert result.reading.status.code == "bad_image"
