@@ -226,7 +226,7 @@ class SerialDriver:
         return seq, len(frame)
 
     def _await(self, seq: int, deadline: float, settle: float) -> p.Frame | None:
-        """The board's answer to `seq`, or None by the deadline.
+        """The board's answer to `seq`, or None by the deadline (or at once if the board restarts).
 
         A NAK for another seq means the board refused something else (line noise that looked like
         a frame); our frame may still be on its way or on the strip, so instead of resending at
@@ -244,9 +244,11 @@ class SerialDriver:
                 if event.seq == seq and event.type in (p.Type.ACK, p.Type.NAK, p.Type.HELLO_REPLY):
                     return event
                 if event.type == p.Type.HELLO_REPLY and event.seq == 0:
+                    # The board restarted: whatever we sent is gone, no answer will come.
                     self.stats.device_resets += 1
                     self._reset_seen = True
-                elif event.type == p.Type.NAK:
+                    return None
+                if event.type == p.Type.NAK:
                     deadline = min(deadline, time.monotonic() + settle)
 
     def _connect(self) -> None:
@@ -301,6 +303,8 @@ class SerialDriver:
             self._ping()
 
     def _failed(self) -> None:
+        if self._reset_seen:
+            return  # not a lost frame: the board restarted, and the frame goes again
         self.stats.timeouts += 1
         self._failures += 1
         if self._failures >= FAILURES_BEFORE_REOPEN:

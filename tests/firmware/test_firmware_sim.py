@@ -18,8 +18,10 @@ from controller.cli import main
 from controller.leds import layout as layouts
 from controller.leds import protocol as p
 from controller.leds.render import RGB, render
-from controller.leds.scene import LedScene, Link, Outcome, SlotChip
+from controller.leds.scene import LedScene, Link, Outcome, SlotChip, scene_from_state
 from controller.leds.serial_driver import LinkState, SerialDriver
+from controller.library import floor_text, load_content
+from controller.rules import new_game
 from sim_support import BAUD, FIRMWARE, LED_COUNT, is_fallback
 
 LAYOUT = layouts.default()
@@ -68,17 +70,23 @@ def test_handshake_survives_the_reset_on_open(make_sim) -> None:
     sim.assert_clean()
 
 
+def real_scene() -> LedScene:
+    text, name = floor_text("meridian-lobby")
+    return scene_from_state(new_game(load_content(), text, name, players=3, seed=7))
+
+
 def test_pin_shows_the_rendered_colours(make_sim) -> None:
     sim = make_sim()
+    scenes = SCENES + [real_scene()]
     with driver(sim) as d:
-        for scene in SCENES:
+        for scene in scenes:
             for t in (0.0, 0.3):
                 want = wire(scene, t)
                 d.submit(want)
                 assert d.wait_shown(5)
                 assert sim.wait_for(lambda: sim.frames()[-1:] == [want], 2)
                 assert decode_pin(sim.frames()[-1]) == LAYOUT.physical(render(scene, t))
-    assert all(frame in {wire(s, t) for s in SCENES for t in (0.0, 0.3)} for frame in sim.frames())
+    assert all(frame in {wire(s, t) for s in scenes for t in (0.0, 0.3)} for frame in sim.frames())
     sim.assert_clean()
 
 
@@ -117,11 +125,16 @@ def test_overrun_is_detected_when_the_host_talks_over_the_strip(make_sim) -> Non
 
 
 class FaultyPort:
-    """A serial port whose line adds garbage, flips bits and cuts frames short (seeded)."""
+    """A serial port whose line adds garbage, flips bits or cuts frames short (seeded).
 
-    def __init__(self, port: serial.Serial, rng: random.Random) -> None:
+    Faults hit only what the host sends, so they reach the board when it listens, as line noise
+    on a real cable would mostly do.
+    """
+
+    def __init__(self, port: serial.Serial, rng: random.Random, kinds: tuple[str, ...]) -> None:
         self.port = port
         self.rng = rng
+        self.kinds = kinds
         self.faults = 0
 
     @property
@@ -136,34 +149,37 @@ class FaultyPort:
         return self.port.read(size)
 
     def write(self, data: bytes) -> int:
-        data = bytearray(data)
-        roll = self.rng.random()
-        if roll < 0.15:
-            garbage = bytes(self.rng.choice((0xA5, self.rng.randrange(256))) for _ in range(self.rng.randrange(1, 9)))
-            data = bytearray(garbage) + data
-        elif roll < 0.30:
-            bit = self.rng.randrange(len(data) * 8)
-            data[bit // 8] ^= 1 << (bit % 8)
-        elif roll < 0.40:
-            data = data[: self.rng.randrange(1, len(data))]
-        else:
-            self.port.write(data)
-            return len(data)
-        self.faults += 1
-        self.port.write(bytes(data))
+        out = bytearray(data)
+        if self.rng.random() < 0.35:
+            kind = self.rng.choice(self.kinds)
+            if kind == "garbage":
+                noise = bytes(self.rng.choice((0xA5, self.rng.randrange(256))) for _ in range(self.rng.randrange(1, 9)))
+                out = bytearray(noise) + out
+            elif kind == "flip":
+                bit = self.rng.randrange(len(out) * 8)
+                out[bit // 8] ^= 1 << (bit % 8)
+            else:
+                out = out[: self.rng.randrange(1, len(out))]
+            self.faults += 1
+        self.port.write(bytes(out))
         return len(data)
 
     def close(self) -> None:
         self.port.close()
 
 
-def test_strip_converges_through_garbage_flips_and_truncation(make_sim) -> None:
+@pytest.mark.parametrize(
+    ("kinds", "seed"),
+    [(("garbage",), 1), (("flip",), 2), (("truncate",), 3), (("garbage", "flip", "truncate"), 4)],
+    ids=["garbage", "bit-flips", "truncated", "all"],
+)
+def test_strip_converges_through_line_faults(make_sim, kinds: tuple[str, ...], seed: int) -> None:
     sim = make_sim()
-    rng = random.Random(4)
+    rng = random.Random(seed)
     ports: list[FaultyPort] = []
 
     def open_port() -> FaultyPort:
-        ports.append(FaultyPort(serial.Serial(sim.port, BAUD, timeout=0.01), rng))
+        ports.append(FaultyPort(serial.Serial(sim.port, BAUD, timeout=0.01), rng, kinds))
         return ports[-1]
 
     submitted = [wire(s, t) for s in SCENES for t in (0.0, 0.25, 0.5)]
@@ -173,8 +189,9 @@ def test_strip_converges_through_garbage_flips_and_truncation(make_sim) -> None:
             assert d.wait_shown(15)
             assert sim.wait_for(lambda: sim.frames()[-1:] == [frame], 2)
         stats = d.stats
-    assert sum(port.faults for port in ports) >= 5
-    assert stats.naks + stats.timeouts >= 3
+    assert sum(port.faults for port in ports) >= 3
+    if kinds != ("garbage",):  # garbage before a frame is skipped by the board's resync: no resend
+        assert stats.naks + stats.timeouts >= 2
     assert all(frame in submitted or is_fallback(frame) for frame in sim.frames()), "a wrong frame was latched"
     sim.assert_clean()
 
