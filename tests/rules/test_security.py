@@ -377,3 +377,18 @@ def test_same_priority_units_act_in_the_order_they_entered_play():
                           guard("G1", "F5", "N", awareness=0, movement=1, patrol="pace")])
     new, events = turn(s)
     assert order_of_moves(events) == ["G2", "G1"]
+
+
+def test_security_units_pass_through_caches_without_collecting():
+    """"Units can enter and pass through cache spaces. ... Security units do not collect caches\""""
+    from conftest import floor_text as ft
+    text = ft("""
+    +-+-+-+-+-+
+    |E . C . .|
+    +-+-+-+-+-+
+    """, "A1 hallway")
+    s = make_state(text, units=[guard("G1", "B1", "E", awareness=0, movement=3, patrol="pace")])
+    s.floor.caches = ["C1"]
+    new, events = turn(s)
+    assert moves_of(events, "G1")[0].path == ["B1", "C1", "D1", "E1"]
+    assert new.floor.caches == ["C1"]

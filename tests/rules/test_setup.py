@@ -296,3 +296,11 @@ def test_ghost_in_the_dell_setup():
     assert f.feature[f.space(module.space)] == "hiding"
     assert D[c][f.space(module.space)] == max(D[c][h] for h in hiding)
     assert all(f.in_safe_zone(f.space(b.space)) for b in s.bots if b.kind == "agent")
+
+
+def test_all_doors_start_locked():
+    """"Doors are marked with . All doors start locked.\" (and no wall is destroyed yet)"""
+    for floor in ("lobby", "labs"):
+        s = game(floor)
+        f = compile_floor(s.floor.text, s.floor.name)
+        assert f.doors and s.floor.unlocked_doors == [] and s.floor.destroyed_walls == []
