@@ -1,0 +1,129 @@
+"""The temporal filter: on rendered sequences (hands over the board) and on hand-built readings."""
+
+from __future__ import annotations
+
+from vision_helpers import HD, POSE, rng
+from vision.config import FilterSettings
+from vision.filter import TemporalFilter, UnitMoved, UnitNotSeen
+from vision.observation import FrameReading
+from vision.pipeline import VisionPipeline
+from vision.snap import Sighting
+from vision.status import OK, Status
+from vision.synth import Conditions, Hand
+
+FPS = 15.0
+LIGHT = Conditions(light_gradient=0.2, noise_sigma=2.0, jpeg_quality=85)
+
+
+def run(pipeline, renderer, frames, start: int = 0, seed: int = 0):
+    """Feed (scene, hands) frames at FPS; returns the events of each frame and the units unseen in each."""
+    g = rng(seed)
+    events, unseen = [], []
+    for k, (scene, hands) in enumerate(frames, start):
+        result = pipeline.process(renderer.render(scene, POSE, HD, LIGHT, hands, rng=g).grey, k / FPS)
+        events.append(result.events)
+        unseen.append({u for u, s in result.observation.units.items() if s.space is not None and not s.seen})
+    return events, unseen
+
+
+def settled(floor, config, renderer, scene):
+    pipeline = VisionPipeline(floor, config)
+    events, _ = run(pipeline, renderer, [(scene, ())] * 7)
+    placed = [e for ev in events for e in ev if isinstance(e, UnitMoved)]
+    assert {e.unit for e in placed} == {p.unit for p in scene.placements}
+    assert all(e.from_space is None for e in placed)
+    return pipeline
+
+
+def test_a_hand_sweeping_across_the_board_moves_nothing(floor, config, renderer, scene):
+    pipeline = settled(floor, config, renderer, scene)
+    before = pipeline.observation.placed()
+    sweep = [(scene, (Hand(0.05 + 0.9 * k / 19, 0.45 + 0.1 * (k % 3), 80.0 + 5 * k, 120.0),)) for k in range(20)]
+    events, unseen = run(pipeline, renderer, sweep, start=7, seed=1)
+    assert [e for ev in events for e in ev if isinstance(e, UnitMoved)] == []
+    hidden = set().union(*unseen)
+    assert len(hidden) >= 4, f"the hand should have covered several chips, covered {hidden}"
+    assert pipeline.observation.placed() == before
+    events, unseen = run(pipeline, renderer, [(scene, ())] * 2, start=27)
+    assert unseen[-1] == set()
+    assert pipeline.observation.placed() == before
+
+
+def test_a_chip_moved_under_a_hand_moves_once_when_seen_settled(floor, config, renderer, scene):
+    pipeline = settled(floor, config, renderer, scene)
+    moved = scene.moved("hound-1", "J8", "S")
+    cam = renderer.camera(POSE, HD)
+    old = cam.project([renderer.layout.space_centre(*floor.coords[floor.index["I11"]])])[0]
+    new = cam.project([renderer.layout.space_centre(*floor.coords[floor.index["J8"]])])[0]
+    over_old = Hand(old[0] / HD[0], old[1] / HD[1], 60.0, 90.0)
+    part_new = Hand((new[0] + 35) / HD[0], (new[1] + 25) / HD[1], 60.0, 60.0)  # partly over the chip
+    frames = [(scene, (over_old,))] * 3 + [(moved, (over_old,))] * 3 + [(moved, (part_new,))] * 4 + [(moved, ())] * 8
+    events, _ = run(pipeline, renderer, frames, start=7, seed=2)
+    moves = [(k, e) for k, ev in enumerate(events) for e in ev if isinstance(e, UnitMoved)]
+    assert [e for _, e in moves] == [UnitMoved("hound-1", "I11", "J8", "E", "S")]
+    assert moves[0][0] >= 3 + config.filter.confirm_frames - 1  # not before it was seen at J8 long enough
+    assert pipeline.observation.placed()["hound-1"] == ("J8", "S")
+
+
+def sighting(unit: str, space: str, facing: str | None = "N") -> Sighting:
+    return Sighting(unit, 10, space, facing, 1.0, None, (space,), (0.0, 0.0), (0.0, 0.0), 0.0)
+
+
+def feed(flt: TemporalFilter, frames: list[list[Sighting]], t0: float = 0.0, dt: float = 0.1):
+    out = []
+    for k, sightings in enumerate(frames):
+        out += flt.update(FrameReading(t0 + k * dt, OK, (), tuple(sightings)))
+    return out
+
+
+def test_a_brief_misreading_never_moves_a_unit():
+    flt = TemporalFilter(["g"], FilterSettings(confirm_frames=5, confirm_seconds=0.3))
+    assert feed(flt, [[sighting("g", "C4")]] * 5) == [UnitMoved("g", None, "C4", None, "N")]
+    assert feed(flt, [[sighting("g", "C5")]] * 4 + [[sighting("g", "C4")]], t0=1.0) == []
+    assert flt.observation.placed() == {"g": ("C4", "N")}
+    # enough frames but not enough time: still no move
+    assert feed(flt, [[sighting("g", "C5")]] * 6, t0=2.0, dt=0.05) == []
+    assert feed(flt, [[sighting("g", "C5")]], t0=2.31) == [UnitMoved("g", "C4", "C5", "N", "N")]
+
+
+def test_turning_in_place_is_reported_as_a_turn():
+    flt = TemporalFilter(["g"], FilterSettings(confirm_frames=2, confirm_seconds=0.0))
+    feed(flt, [[sighting("g", "C4", "N")]] * 2)
+    (turn,) = feed(flt, [[sighting("g", "C4", "W")]] * 2, t0=1.0)
+    assert turn.text == "unit g turned from N to W at C4"
+
+
+def test_a_unit_seen_twice_is_a_question_not_a_move():
+    flt = TemporalFilter(["g"], FilterSettings(confirm_frames=2, confirm_seconds=0.0))
+    feed(flt, [[sighting("g", "C4")]] * 2)
+    assert feed(flt, [[sighting("g", "C4"), sighting("g", "H9")]] * 6, t0=1.0) == []
+    assert flt.observation.placed() == {"g": ("C4", "N")}
+    assert any("seen in 2 places" in q for q in flt.observation.questions)
+
+
+def test_two_units_in_one_space_is_a_question_not_a_move():
+    flt = TemporalFilter(["a", "b"], FilterSettings(confirm_frames=2, confirm_seconds=0.0))
+    feed(flt, [[sighting("a", "C4"), sighting("b", "D4")]] * 2)
+    assert feed(flt, [[sighting("a", "C4"), sighting("b", "C4")]] * 5, t0=1.0) == []
+    assert flt.observation.placed() == {"a": ("C4", "N"), "b": ("D4", "N")}
+    assert any("both seem to be at C4" in q for q in flt.observation.questions)
+
+
+def test_a_vanished_unit_keeps_its_place_and_is_reported_once():
+    flt = TemporalFilter(["a", "b"], FilterSettings(confirm_frames=1, confirm_seconds=0.0, not_seen_seconds=3.0))
+    feed(flt, [[sighting("a", "C4"), sighting("b", "D4")]])
+    events = feed(flt, [[sighting("b", "D4")]] * 40, t0=0.1)
+    assert len(events) == 1 and isinstance(events[0], UnitNotSeen) and events[0].unit == "a"
+    assert events[0].text.startswith("unit a not seen for 3 s (last at C4)")
+    assert flt.observation.units["a"].space == "C4" and not flt.observation.units["a"].seen
+
+
+def test_frames_without_registration_move_nothing(floor, config):
+    pipeline = VisionPipeline(floor, config)
+    flt = pipeline.filter
+    feed(flt, [[sighting("byte", "C4", None)]] * 6)
+    for k in range(50):
+        result = pipeline.process_failure(Status("error", "camera_lost", "unplugged"), 1.0 + k * 0.1)
+        assert [e for e in result.events if isinstance(e, UnitMoved)] == []
+    assert pipeline.observation.placed() == {"byte": ("C4", None)}
+    assert pipeline.observation.status.code == "camera_lost"
