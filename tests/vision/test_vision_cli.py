@@ -1,0 +1,119 @@
+"""The detect, markers and calibrate-camera commands, through controller.cli.main as a person runs them."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from vision_helpers import HD, POSE
+from controller.cli import main
+from vision.calibrate import SQUARE_MM, board_image
+from vision.calibration import CameraCalibration
+from vision.pipeline import VisionPipeline
+from vision.synth import CameraPose, VirtualCamera, view_maps
+
+
+@pytest.fixture(scope="module")
+def photo(tmp_path_factory, renderer, scene):
+    path = tmp_path_factory.mktemp("photo") / "table.jpg"
+    cv2.imwrite(str(path), renderer.render(scene, POSE, HD).image)
+    return path
+
+
+def test_detect_prints_the_observation_and_draws_the_overlay(photo, scene, tmp_path, capsys):
+    out = tmp_path / "overlay.png"
+    assert main(["detect", str(photo), "--floor", "meridian-lobby", "--annotate", str(out)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"]["level"] == "ok"
+    assert {u: s["space"] for u, s in data["units"].items()} == {p.unit: p.space for p in scene.placements}
+    assert data["units"]["captain"]["facing"] == "S"
+    assert len(data["sightings"]) == len(scene.placements)
+    overlay = cv2.imread(str(out))
+    assert overlay.shape == (HD[1], HD[0], 3)
+    original = cv2.imread(str(photo))
+    assert np.mean(cv2.absdiff(overlay, original)) > 1.0  # something was drawn
+
+
+@pytest.mark.parametrize("content, expect", [
+    (b"", "not an image OpenCV can read"),
+    (b"\x89PNG\r\n\x1a\nbroken", "not an image OpenCV can read"),
+])
+def test_detect_unreadable_image(tmp_path, capsys, content, expect):
+    bad = tmp_path / "bad.png"
+    bad.write_bytes(content)
+    assert main(["detect", str(bad), "--floor", "meridian-lobby"]) == 2
+    err = capsys.readouterr().err
+    assert expect in err and str(bad) in err and "Traceback" not in err
+
+
+def test_detect_missing_file_and_board_out_of_view(tmp_path, capsys):
+    assert main(["detect", str(tmp_path / "none.png"), "--floor", "meridian-lobby"]) == 2
+    assert "no such image file" in capsys.readouterr().err
+    empty = tmp_path / "wall.png"
+    cv2.imwrite(str(empty), np.full((720, 1280, 3), 200, np.uint8))
+    assert main(["detect", str(empty), "--floor", "meridian-lobby"]) == 2
+    assert "0 of 8" in capsys.readouterr().err
+
+
+def test_markers_pdf_on_a4_and_letter(tmp_path, capsys):
+    for paper in ("a4", "letter"):
+        out = tmp_path / f"markers-{paper}.pdf"
+        assert main(["markers", "--out", str(out), "--paper", paper]) == 0
+        data = out.read_bytes()
+        assert data.startswith(b"%PDF")
+        pages = data.count(b"/Type /Page\n") + data.count(b"/Type /Page ")
+        assert pages >= 2
+        assert "27 chip stickers and 8 registration markers" in capsys.readouterr().out
+
+
+def _charuco_photos(k1: float, size=(1280, 720)) -> list[np.ndarray]:
+    ppm = 4.0
+    board = board_image(ppm)
+    h, w = board.shape
+    margin = SQUARE_MM  # board_image's margin, in mm
+    extent = (-margin, -margin, w / ppm - margin, h / ppm - margin)
+    to_px = np.array([[ppm, 0, margin * ppm], [0, ppm, margin * ppm], [0, 0, 1]])
+    photos = []
+    for k, (tilt, az) in enumerate([(0, 0), (25, 0), (25, 90), (25, 180), (25, 270), (35, 45), (35, 225), (15, 135)]):
+        cam = VirtualCamera(CameraPose(tilt, az, 10.0 * k - 30, 0.95, 66.0, k1), extent, size)
+        photos.append(cv2.remap(board, *view_maps(cam, to_px), cv2.INTER_LINEAR, borderValue=128))
+    return photos
+
+
+def test_calibrate_camera_recovers_the_lens(tmp_path, capsys):
+    paths = []
+    for k, photo in enumerate(_charuco_photos(-0.15)):
+        paths.append(str(tmp_path / f"view{k}.png"))
+        cv2.imwrite(paths[-1], photo)
+    out = tmp_path / "calibration.json"
+    assert main(["calibrate-camera", *paths, "--out", str(out)]) == 0
+    assert "calibrated from" in capsys.readouterr().out
+    calib = CameraCalibration.load(out)
+    f_true = 640 / np.tan(np.radians(33))
+    assert calib.camera_matrix[0, 0] == pytest.approx(f_true, rel=0.05)
+    assert calib.distortion[0, 0] == pytest.approx(-0.15, abs=0.04)
+    assert calib.rms_px < 1.0
+
+
+def test_calibrate_camera_with_too_few_views(tmp_path, capsys):
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((720, 1280), 128, np.uint8))
+    assert main(["calibrate-camera", str(blank), "--out", str(tmp_path / "c.json")]) == 2
+    assert "found in 0 of 1 photos" in capsys.readouterr().err
+    assert main(["calibrate-camera", "--print-board", str(tmp_path / "board.png")]) == 0
+    assert cv2.imread(str(tmp_path / "board.png")) is not None
+
+
+def test_calibration_straightens_registration(floor, config, renderer, scene):
+    """With strong barrel distortion the anchors disagree; the lens calibration brings them back in line."""
+    pose = CameraPose(tilt_deg=10, azimuth_deg=30, roll_deg=0, fill=0.95, hfov_deg=70.0, k1=-0.2)
+    frame = renderer.render(scene, pose, HD)
+    cam = frame.camera
+    plain = VisionPipeline(floor, config).process(frame.grey, 0.0)
+    calib = CameraCalibration(cam.K, cam.dist, HD)
+    corrected = VisionPipeline(floor, config, calib).process(frame.grey, 0.0)
+    assert corrected.registration.rms_mm < 0.5
+    assert corrected.registration.rms_mm < plain.registration.rms_mm / 3
