@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import textwrap
 
-import pytest
-
 from controller.library import load_content
 from controller.rules import ScriptedDice, corporation_turn, state_problems
 from controller.rules.effects import apply_effect
@@ -142,7 +140,3 @@ def of_type(events, name: str) -> list:
 def moves_of(events, unit_id: str) -> list:
     return [e for e in of_type(events, "unit_moved") if e.unit == unit_id]
 
-
-@pytest.fixture
-def content():
-    return CONTENT

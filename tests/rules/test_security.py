@@ -6,6 +6,7 @@ from __future__ import annotations
 from conftest import (CONTENT, bot, captain, floor_text, guard, make_state, module, moves_of, of_type,
                       turn)
 from controller.rules.deploy import captain_unit, guard_unit
+from controller.rules.floor import compile_floor
 from controller.rules.model import RuleOptions
 
 
@@ -392,3 +393,49 @@ def test_security_units_pass_through_caches_without_collecting():
     new, events = turn(s)
     assert moves_of(events, "G1")[0].path == ["B1", "C1", "D1", "E1"]
     assert new.floor.caches == ["C1"]
+
+
+def test_patrol_pace_turns_about_at_a_door():
+    """Patrol "pace" keeps to its area: a door ahead (locked or not) turns it about like a wall."""
+    s = make_state(ROOMS, units=[guard("G1", "B2", "E", awareness=0, movement=2, patrol="pace")],
+                   unlocked=["C1/C2"])
+    new, events = turn(s)
+    assert moves_of(events, "G1")[0].path == ["B2", "C2", "D2"]
+    s = make_state(ROOMS, units=[guard("G1", "D2", "W", awareness=0, movement=4, patrol="pace")])
+    new, events = turn(s)
+    assert moves_of(events, "G1")[0].path == ["D2", "C2", "B2", "A2", "B2"]
+
+
+L_HALL = floor_text("""
++-+-+-+-+
+|E . . .|
++ +-+-+-+
+|.|# # #
++ + + + +
+|.|# # #
++-+ + + +
+""", "A1 hallway")
+
+
+def test_patrol_perimeter_around_an_l_shaped_hallway():
+    """Patrol "perimeter" follows the inside edge around corners and comes back round: in an L of
+    one-space corridors it walks every space, one orthogonal step at a time."""
+    s = make_state(L_HALL, units=[guard("G1", "A1", "E", awareness=0, movement=6, patrol="perimeter")])
+    visited = ["A1"]
+    for _ in range(2):
+        s, events = turn(s)
+        visited += moves_of(events, "G1")[0].path[1:]
+    assert len(visited) == 13
+    assert set(visited) == {"A1", "B1", "C1", "D1", "A2", "A3"}
+    f = compile_floor(s.floor.text, s.floor.name)
+    for a, b in zip(visited, visited[1:]):
+        assert f.direction(f.space(a), f.space(b)) is not None, (a, b)
+
+
+def test_teleport_clears_awareness_chip_on_the_post():
+    """"When a security unit moves onto an awareness chip, the chip is cleared\": also by teleporting."""
+    s = make_state(POSTS, bots=[bot("byte", "B1", awareness="A1")], units=[captain("G2", "W", awareness=0)],
+                   captain_card="fauxbia", rules=RuleOptions(investigate="area"))
+    s.security[0].space = "D3"  # in the room: no chip to investigate in its own area
+    new, events = turn(s)
+    assert new.unit("CAP").space == "A1" and new.bot("byte").awareness is None
