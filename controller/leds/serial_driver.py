@@ -33,6 +33,7 @@ MARGIN_S = 0.25        # beyond wire + strip time before an unanswered frame cou
 HELLO_EVERY_S = 0.25
 SETTLE_S = 0.05       # after a stray NAK: long enough for a frame in flight to be shown and ACKed
 FAILURES_BEFORE_REOPEN = 3
+ERROR_BACKOFF = 20       # retry_s multiples between attempts on a board with the wrong firmware
 
 
 class SerialPort(Protocol):
@@ -149,6 +150,8 @@ class SerialDriver:
 
     def submit(self, pixels: bytes) -> None:
         """Asks for `pixels` (wire-order bytes) to be shown; returns at once."""
+        if self.expect_leds is not None and len(pixels) != 3 * self.expect_leds:
+            raise ValueError(f"a frame for {self.expect_leds} LEDs has {3 * self.expect_leds} bytes, not {len(pixels)}")
         with self._cond:
             if pixels == self._pending:
                 return
@@ -191,9 +194,11 @@ class SerialDriver:
                 self._close()
                 if not isinstance(err, _Lost):
                     self.error = str(err)
-                self._set_link(LinkState.DOWN if self.link is not LinkState.ERROR else LinkState.ERROR)
+                broken = self.link is LinkState.ERROR
+                self._set_link(LinkState.ERROR if broken else LinkState.DOWN)
                 self.stats.reconnects += 1
-                self._stop.wait(self.retry_s)
+                # Each open resets an Arduino: a board that cannot be used is asked again rarely.
+                self._stop.wait(self.retry_s * (ERROR_BACKOFF if broken else 1))
 
     def _set_link(self, state: LinkState) -> None:
         with self._cond:
@@ -310,7 +315,17 @@ class SerialDriver:
         if self._failures >= FAILURES_BEFORE_REOPEN:
             raise _Lost("no answer from the board")
 
+    def _give_up(self, version: int, why: str) -> None:
+        """Marks a frame done without showing it: sending it again could not help."""
+        self.error = why
+        with self._cond:
+            self._shown = version
+            self._cond.notify_all()
+
     def _show(self, pixels: bytes, version: int) -> None:
+        if self.hello is not None and len(pixels) > 3 * self.hello.led_count:
+            self._give_up(version, f"a frame of {len(pixels)} bytes is too long for {self.hello.led_count} LEDs")
+            return
         seq, nbytes = self._send(p.Type.SHOW, pixels)
         self.stats.frames_sent += 1
         strip_s = update_s(len(pixels) // 3, self.baud)
@@ -320,6 +335,9 @@ class SerialDriver:
             return
         if reply.type == p.Type.NAK:
             self.stats.naks += 1
+            if reply.payload and reply.payload[0] in (p.Reason.ARG, p.Reason.TYPE):
+                # Refused for what it is, not for how it travelled.
+                self._give_up(version, f"board refused a frame of {len(pixels)} bytes: {p.Reason(reply.payload[0]).name}")
             return
         self._failures = 0
         if reply.type == p.Type.ACK:

@@ -185,3 +185,21 @@ def test_submit_never_blocks() -> None:
 def test_update_time_is_wire_plus_strip() -> None:
     # 121 bytes out + 8 back at 50 kB/s, 38 x 24 bits at 1.25 us, 300 us latch
     assert update_s(38, 500_000) == pytest.approx((121 + 8) * 10 / 500_000 + 38 * 24 * 1.25e-6 + 300e-6)
+
+
+def test_frame_of_the_wrong_size_is_refused_at_submit() -> None:
+    d = SerialDriver(open_port=lambda: DeviceModel(LEDS), expect_leds=LEDS)
+    with pytest.raises(ValueError, match="a frame for 38 LEDs has 114 bytes, not 3"):
+        d.submit(b"\x00\x00\x00")
+
+
+def test_frame_the_board_refuses_is_not_sent_forever() -> None:
+    model = DeviceModel(4)
+    with SerialDriver(open_port=lambda: model) as d:  # no expect_leds: the board is the judge
+        d.submit(bytes(4))  # not whole pixels
+        assert d.wait_shown(2)
+        assert d.stats.naks == 1 and "ARG" in (d.error or "")
+        d.submit(bytes(3 * 5))  # more LEDs than the board has
+        assert d.wait_shown(2)
+        assert "too long for 4 LEDs" in (d.error or "") and d.stats.frames_sent == 1
+    assert model.latched == []
