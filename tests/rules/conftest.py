@@ -115,7 +115,8 @@ def make_state(text: str = "", bots: list[Bot] | None = None, units: list[Securi
         burncycle=Burncycle(slots=slots if slots is not None else [Chip("general")] * 3 + [None, None]),
         players=players, difficulty=difficulty,  # type: ignore[arg-type]
         captain=CONTENT.captains[captain_card], mission=Mission(id="test", name="Test"),
-        guard_bag=list(CONTENT.guards), **kw)
+        guard_bag=list(CONTENT.guards),
+        next_unit=1 + max([int(u.id[1:]) for u in units or [] if u.id[1:].isdigit()], default=0), **kw)
     assert state_problems(state) == [], state_problems(state)
     return state
 

@@ -439,3 +439,23 @@ def test_teleport_clears_awareness_chip_on_the_post():
     s.security[0].space = "D3"  # in the room: no chip to investigate in its own area
     new, events = turn(s)
     assert new.unit("CAP").space == "A1" and new.bot("byte").awareness is None
+
+
+def test_unit_entering_play_mid_phase_takes_the_remaining_tiers():
+    """The rulebook is silent on a unit that enters play during the security phase (a threat event fired
+    by a shut-down): it takes the tiers still to come that turn (here Investigate), never a tier already
+    resolved (it does not pursue the bot it spotted on arrival)."""
+    text = floor_text("""
+    +-+-+-+-+-+
+    |E . . . 1|
+    + + + + + +
+    |. . . . .|
+    +-+-+-+-+-+
+    """, "A1 hallway")
+    s = make_state(text, bots=[bot("byte", "A2", power=1, detected=True), bot("bit", "C1")],
+                   units=[guard("G1", "B2", "W", awareness=2, movement=1)], threat=5)
+    new, events = turn(s, ["1"])
+    assert [f.threshold for f in of_type(events, "threat_event_fired")] == [8]
+    assert new.unit("G2").space == "D1"
+    assert [m.reason for m in moves_of(events, "G2")] == ["investigate"]
+    assert [a.unit for a in of_type(events, "attacked")] == ["G1"]
