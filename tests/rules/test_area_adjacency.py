@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import (bot, floor_of, floor_text, guard, make_state, moves_of, of_type, table, turn)
+from rules_scenarios import (bot, floor_of, floor_text, guard, make_state, moves_of, of_type, table, turn)
 from controller.rules.errors import FloorError
 from controller.rules.model import RuleOptions
 from controller.rules.paths import adjacent_spaces

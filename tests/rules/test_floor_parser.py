@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import floor_text
+from rules_scenarios import floor_text
 from controller.rules.errors import FloorError
 from controller.rules.floor import compile_floor
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import bot, make_state, network, of_type, table, turn
+from rules_scenarios import bot, make_state, network, of_type, table, turn
 from controller.rules import DiceExhausted
 from controller.rules.network import PING_FACES, resolve_ping_face
 
@@ -102,7 +102,7 @@ def resolve(state, face):
 def test_ping_die_has_the_six_faces_of_the_rulebook():
     """The six faces listed under "Ping Activation & Boots", in order."""
     assert PING_FACES == ("threat", "threat+transfer", "ceo", "ceo+transfer", "ping", "ping+transfer")
-    from conftest import CONTENT
+    from rules_scenarios import CONTENT
     assert tuple(CONTENT.network.ping_die) == PING_FACES
 
 
@@ -264,7 +264,7 @@ def test_agent_winning_boot_is_not_detected():
 
 def test_booted_hidden_agent_detected():
     """"An agent booted by a ping is immediately detected on the floor.\": even hiding."""
-    from conftest import floor_text
+    from rules_scenarios import floor_text
     text = floor_text("""
     +-+-+-+
     |E . H|

@@ -11,7 +11,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import CONTENT
+from rules_scenarios import CONTENT
 from controller.rules import (SeededDice, corporation_turn, decode_state, encode_events, encode_state,
                               new_game, state_problems)
 from controller.rules.floor import compile_floor

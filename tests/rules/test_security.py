@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from conftest import (CONTENT, bot, captain, floor_text, guard, make_state, module, moves_of, of_type,
+from rules_scenarios import (CONTENT, bot, captain, floor_text, guard, make_state, module, moves_of, of_type,
                       turn)
 from controller.rules.deploy import captain_unit, guard_unit
 from controller.rules.floor import compile_floor
@@ -382,7 +382,7 @@ def test_same_priority_units_act_in_the_order_they_entered_play():
 
 def test_security_units_pass_through_caches_without_collecting():
     """"Units can enter and pass through cache spaces. ... Security units do not collect caches\""""
-    from conftest import floor_text as ft
+    from rules_scenarios import floor_text as ft
     text = ft("""
     +-+-+-+-+-+
     |E . C . .|

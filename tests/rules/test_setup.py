@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import CONTENT, floor_text
+from rules_scenarios import CONTENT, floor_text
 from controller.rules import RulesError, encode_state, new_game, state_problems
 from controller.rules.floor import compile_floor
 

@@ -3,7 +3,7 @@ test_security.py, her burncycle action in test_threat.py)."""
 
 from __future__ import annotations
 
-from conftest import (bot, captain, floor_text, guard, make_state, module, moves_of, of_type, turn)
+from rules_scenarios import (bot, captain, floor_text, guard, make_state, module, moves_of, of_type, turn)
 
 
 # -- Bot Shut Down ------------------------------------------------------------------------------------
@@ -91,7 +91,7 @@ def test_stunned_unit_ignores_awareness():
                    units=[guard("G1", "C5", "N", awareness=4, stunned=True),
                           captain("F1", "S", movement=0, stunned=True)],
                    captain_card="fauxbia")
-    from conftest import table
+    from rules_scenarios import table
     from controller.rules.awareness import recheck
     t = table(s)
     recheck(t)

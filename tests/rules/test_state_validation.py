@@ -12,7 +12,7 @@ import json
 import msgspec
 import pytest
 
-from conftest import CONTENT, bot, floor_text, guard, make_state
+from rules_scenarios import CONTENT, bot, floor_text, guard, make_state
 from controller.errors import UserError
 from controller.library import load_state
 from controller.rules.model import Ping

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import CONTENT, bot, guard, make_state, network, of_type, table, turn
+from rules_scenarios import CONTENT, bot, guard, make_state, network, of_type, table, turn
 from controller.rules import active_escalations, new_game
 from controller.rules.model import Chip
 from controller.rules.threat import change_threat
@@ -97,7 +97,7 @@ def test_every_event_passed_in_one_jump_fires():
 
 def test_threat_event_spawns_a_guard():
     """A threat event in play (8: "a guard of the floor's level arrives at a free hallway post")."""
-    from conftest import floor_text
+    from rules_scenarios import floor_text
     text = floor_text("""
     +-+-+-+-+
     |E . . 1|

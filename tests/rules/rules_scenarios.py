@@ -1,0 +1,144 @@
+"""Helpers for the rule scenario tests (imported by name; see conftest.py): small floors drawn inline,
+units placed by hand.
+
+A scenario reads like a diagram in the rulebook: draw a floor (docs/floor-format.md), put bots and
+security units on named spaces, run one corporation turn (or one engine step) and look at the events
+and the new state. States are built directly from the model's Structs so nothing but the drawn units
+stands on the floor; the content (network mat, threat cards, captains) is the shipped set.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from controller.library import load_content
+from controller.rules import ScriptedDice, corporation_turn, state_problems
+from controller.rules.effects import apply_effect
+from controller.rules.floor import compile_floor
+from controller.rules.model import (IP, Bot, Burncycle, Chip, FloorState, GameState, Mission, Network,
+                                    NetworkMat, Ping, SecurityUnit)
+from controller.rules.table import Table
+
+CONTENT = load_content()
+
+# A plain 6 x 5 hallway: the smallest useful floor (A1 top-left, F5 bottom-right).
+OPEN_6X5 = """
++-+-+-+-+-+-+
+|. . . . . .|
++ + + + + + +
+|. . . . . .|
++ + + + + + +
+|. . . . . .|
++ + + + + + +
+|. . . . . .|
++ + + + + + +
+|E . . . . .|
++-+-+-+-+-+-+
+"""
+
+
+def floor_text(grid: str, areas: str = "A1 hallway", level: int = 1, name: str = "Test floor") -> str:
+    """Assemble a floor file from a drawn grid and its `areas:` lines."""
+    grid = textwrap.dedent(grid).strip("\n")
+    area_lines = "\n".join("  " + line.strip() for line in textwrap.dedent(areas).strip().splitlines())
+    return f"name: {name}\nlevel: {level}\n\ngrid:\n{grid}\n\nareas:\n{area_lines}\n"
+
+
+def floor_of(text: str):
+    return compile_floor(text, "test.floor")
+
+
+def bot(id: str, space: str | None, power: int = 5, kind: str = "agent", detected: bool = False,
+        awareness: str | None = None, hidden: bool = False, shut_down: bool = False) -> Bot:
+    """A bot on `space`; `detected=True` puts its awareness chip on its own space."""
+    if detected:
+        awareness = space
+    return Bot(id=id, kind=kind, name=id.capitalize(), space=space, power=power,  # type: ignore[arg-type]
+               awareness=awareness, hidden=hidden, shut_down=shut_down)
+
+
+def module(space: str, power: int = 6, **kw) -> Bot:
+    return bot("module", space, power=power, kind="module", **kw)
+
+
+def guard(id: str, space: str, facing: str = "N", level: int = 1, awareness: int = 3, movement: int = 2,
+          patrol: str = "stationary", damage: int | None = None, stunned: bool = False,
+          abilities: list[str] | None = None, key: bool = False) -> SecurityUnit:
+    return SecurityUnit(id=id, chip="Test", rank="guard", level=level, space=space, facing=facing,  # type: ignore[arg-type]
+                        awareness=awareness, movement=movement, patrol=patrol,  # type: ignore[arg-type]
+                        damage=level if damage is None else damage, durability=10, key=key, stunned=stunned,
+                        abilities=abilities or [])
+
+
+def captain(space: str, facing: str = "N", name: str = "fauxbia", **kw) -> SecurityUnit:
+    card = CONTENT.captains[name]
+    unit = SecurityUnit(id="CAP", chip=card.name, rank="captain", level=3, space=space, facing=facing,  # type: ignore[arg-type]
+                        awareness=card.awareness, movement=card.movement, patrol=card.patrol,
+                        damage=card.damage, durability=card.durability, abilities=list(card.abilities))
+    for k, v in kw.items():
+        setattr(unit, k, v)
+    return unit
+
+
+def network(agents: list[str], ips: dict[str, str | None] | None = None, pings: list[str] | None = None,
+            ceo_level: int = 1, levels: dict[str, int] | None = None) -> Network:
+    """The shipped mat with agent k on seat k+1's access point; `ips` moves IPs (None = banned)."""
+    mat = CONTENT.network
+    nodes = [n.__copy__() for n in mat.nodes]
+    seats = sorted((n for n in nodes if n.kind == "access"), key=lambda n: n.agent or "")
+    for k, node in enumerate(seats):
+        node.agent = agents[k] if k < len(agents) else None
+    out = []
+    for k, a in enumerate(agents):
+        where = (ips or {}).get(a, seats[k].id)
+        out.append(IP(agent=a, node=where, level=(levels or {}).get(a, 1), banned=where is None))
+    return Network(mat=NetworkMat(name=mat.name, nodes=nodes, ping_supply=mat.ping_supply,
+                                  ping_die=list(mat.ping_die), start_pings=[]),
+                   ips=out, pings=[Ping(id=f"P{k}", node=n) for k, n in enumerate(pings or [], 1)],
+                   ceo_level=ceo_level)
+
+
+def make_state(text: str = "", bots: list[Bot] | None = None, units: list[SecurityUnit] | None = None,
+               players: int = 1, difficulty: str = "standard", threat: int = 0, captain_card: str = "overseer",
+               net: Network | None = None, slots: list[Chip | None] | None = None,
+               unlocked: list[str] | None = None, destroyed: list[str] | None = None, **kw) -> GameState:
+    """A state with exactly the given units; a floor defaults to the open 6x5 hallway."""
+    text = text or floor_text(OPEN_6X5)
+    floor = floor_of(text)
+    bots = bots if bots is not None else []
+    agents = [b.id for b in bots if b.kind == "agent"]
+    state = GameState(
+        floor=FloorState(name=floor.name, level=floor.level, text=text, unlocked_doors=unlocked or [],  # type: ignore[arg-type]
+                         destroyed_walls=destroyed or []),
+        bots=bots, security=units or [], network=net or network(agents),
+        threat=threat,
+        threat_card=CONTENT.threat_cards["simplified" if difficulty == "simplified" else "standard"],
+        burncycle=Burncycle(slots=slots if slots is not None else [Chip("general")] * 3 + [None, None]),
+        players=players, difficulty=difficulty,  # type: ignore[arg-type]
+        captain=CONTENT.captains[captain_card], mission=Mission(id="test", name="Test"),
+        guard_bag=list(CONTENT.guards),
+        next_unit=1 + max([int(u.id[1:]) for u in units or [] if u.id[1:].isdigit()], default=0), **kw)
+    assert state_problems(state) == [], state_problems(state)
+    return state
+
+
+def turn(state: GameState, rolls: list[str] | None = None):
+    """One corporation turn with scripted dice (an empty script: no die may be rolled)."""
+    new, events = corporation_turn(state, ScriptedDice(rolls or []))
+    assert state_problems(new) == [], state_problems(new)
+    return new, events
+
+
+def table(state: GameState, rolls: list[str] | None = None, copy: bool = True) -> Table:
+    """A working Table over (a copy of) the state, to drive one engine step directly."""
+    return Table(state, ScriptedDice(rolls or []), apply_effect, copy=copy)
+
+
+def of_type(events, name: str) -> list:
+    """The events of one type, by their JSON tag (e.g. "unit_moved")."""
+    return [e for e in events if type(e).__struct_config__.tag == name]
+
+
+def moves_of(events, unit_id: str) -> list:
+    return [e for e in of_type(events, "unit_moved") if e.unit == unit_id]
+
