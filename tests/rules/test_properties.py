@@ -115,3 +115,33 @@ def test_replay_from_same_seed_is_identical(state, seed):
         d1, f1 = corporation_turn(c1)
         d2, f2 = corporation_turn(decode_state(encode_state(c2)))
         assert encode_state(d1) == encode_state(d2) and encode_events(f1) == encode_events(f2)
+
+
+REPLAY = """
+from controller.library import load_content
+from controller.rules import corporation_turn, encode_events, encode_state, new_game
+c = load_content()
+for floor, seed in (("meridian-lobby", 4), ("meridian-labs", 8)):
+    s = new_game(c, c.floors[floor], floor + ".floor", 4, "seasoned", "fauxbia", seed=seed)
+    for _ in range(6):
+        if s.outcome is not None:
+            break
+        s, events = corporation_turn(s)
+        print(encode_events(events).decode())
+    print(encode_state(s).decode())
+"""
+
+
+def test_replay_identical_across_processes():
+    """Replay does not depend on the process (string hashing, set order): six turns from the same seed
+    print the same events and state under two different PYTHONHASHSEEDs."""
+    import os
+    import subprocess
+    import sys
+    outs = []
+    for hashseed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=hashseed)
+        run = subprocess.run([sys.executable, "-c", REPLAY], env=env, capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        outs.append(run.stdout)
+    assert outs[0] == outs[1] and outs[0].count("\n") > 6
