@@ -229,3 +229,10 @@ def test_schema_state(capsys):
     schema = json.loads(out)
     text = json.dumps(schema)
     assert "GameState" in text and '"maximum": 26' in text
+
+
+def test_new_game_unwritable_out(tmp_path, capsys):
+    out = tmp_path / "missing-dir" / "state.json"
+    line = refused(capsys, "new-game", "--out", out)
+    assert "cannot write" in line and str(out) in line
+    assert list(tmp_path.iterdir()) == []
