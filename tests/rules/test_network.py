@@ -311,3 +311,23 @@ def test_banned_ip_stays_off_the_mat():
     new, events = turn(s)
     assert of_type(events, "ip_banned") == [] and of_type(events, "boot") == []
     assert new.network.ips[0].banned and new.network.ips[0].node is None
+
+
+@pytest.mark.parametrize("face,threat,ceo,moved", [
+    ("threat", 3, 1, {"P2": "L3-04"}),
+    ("threat+transfer", 3, 1, {"P2": "L2-06"}),
+    ("ceo", 2, 2, {"P2": "L3-04"}),
+    ("ceo+transfer", 2, 2, {"P2": "L2-06"}),
+    ("ping", 2, 1, {"P2": "L3-04", "P4": "CORE"}),
+    ("ping+transfer", 2, 1, {"P2": "L2-06", "P4": "L3-01"}),
+])
+def test_every_ping_die_face_in_a_corporation_turn(face, threat, ceo, moved):
+    """The six faces of the ping die, typed in at the table (ScriptedDice), in a corporation turn: P1 reaches
+    hub L2-02 (first roll: the face under test), P2 is held on L3-04 (white line out to L2-06) by P3, which
+    then reaches hub L3-06 (second roll: "threat")."""
+    s = make_state(bots=[bot("byte", "A5")], players=1, difficulty="simplified",
+                   net=network(["byte"], pings=["L2-01", "L3-04", "L3-05"]))
+    new, events = turn(s, [face, "threat"])
+    assert [r.face for r in of_type(events, "die_rolled")] == [face, "threat"]
+    assert pings_at(new) == {"P1": "L2-02", "P3": "L3-06", **moved}
+    assert new.threat == threat and new.network.ceo_level == ceo
