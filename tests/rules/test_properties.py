@@ -25,7 +25,8 @@ SETTINGS = settings(max_examples=100, deadline=None, derandomize=True,
 @st.composite
 def legal_states(draw):
     """A new game on a shipped floor, then bots scattered on free spaces, some detected, some hidden,
-    some chips left behind, random power, threat, stuns and CEO level."""
+    some chips left behind, random power, threat, stuns, facings, unlocked doors, a destroyed wall, IPs,
+    pings and CEO level."""
     floor_id = draw(st.sampled_from(FLOORS))
     players = draw(st.integers(1, 4))
     difficulty = draw(st.sampled_from(["simplified", "standard", "seasoned"]))
@@ -48,6 +49,8 @@ def legal_states(draw):
     for u in state.security:
         u.stunned = draw(st.booleans()) and draw(st.booleans())
         u.facing = draw(st.sampled_from(["N", "E", "S", "W"]))
+    state.floor.unlocked_doors = draw(st.lists(st.sampled_from(floor.doors), max_size=4, unique=True))
+    state.floor.destroyed_walls = draw(st.lists(st.sampled_from(sorted(floor.interior_walls)), max_size=1))
     nodes = [n.id for n in state.network.mat.nodes]
     for ip in state.network.ips:
         ip.node = draw(st.sampled_from([n for n in nodes if n != "CORE"] + [None]))
