@@ -165,6 +165,7 @@ static void tx_flush(void) {
 /* ---- UART: host to firmware, with the chip's receiver model ---------------------------------- */
 
 static uint8_t host_q[HOST_Q];
+static uint64_t host_at[HOST_Q]; /* the cycle that matches the wall-clock time each byte was read */
 static unsigned hq_head, hq_tail;
 static int wire_busy;
 static uint8_t wire_byte;
@@ -181,8 +182,10 @@ static void rx_step(void) {
     uint64_t now = avr->cycle;
     if (!wire_busy && hq_tail != hq_head) {
         wire_byte = host_q[hq_tail];
+        uint64_t at = host_at[hq_tail];
         hq_tail = (hq_tail + 1) % HOST_Q;
         wire_start = wire_free > now ? wire_free : now;
+        if (at > wire_start) wire_start = at;
         wire_end = wire_start + 10 * cycles_per_bit;
         wire_free = wire_end;
         wire_busy = 1;
@@ -220,7 +223,11 @@ static void rx_clear(void) {
 
 /* ---- pty ------------------------------------------------------------------------------------- */
 
-static void read_host(int keep) {
+/* Bytes from the host enter the line no earlier than the simulated time that matches the wall
+ * clock when they were read. Normally that is now (the simulation keeps pace); when the simulator
+ * has fallen behind (a busy machine), it is later, exactly as on a real line, so a slow simulator
+ * never makes the host's bytes land in the middle of something they could not have overlapped. */
+static void read_host(int keep, uint64_t at) {
     uint8_t buf[512];
     for (;;) {
         ssize_t n = read(master, buf, sizeof buf);
@@ -229,6 +236,7 @@ static void read_host(int keep) {
             unsigned next = (hq_head + 1) % HOST_Q;
             if (next == hq_tail) break;
             host_q[hq_head] = buf[i];
+            host_at[hq_head] = at;
             hq_head = next;
         }
     }
@@ -382,7 +390,7 @@ int main(int argc, char **argv) {
     while (!want_exit) {
         if (hold_until) {
             /* In the bootloader: the application does not run and what arrives is eaten. */
-            read_host(0);
+            read_host(0, 0);
             check_open();
             double now = wall_s();
             if (now < hold_until) {
@@ -414,8 +422,9 @@ int main(int argc, char **argv) {
                 hold_until = wall_s() + (double)boot_ms * 1e-3;
                 continue;
             }
-            read_host(slave_open);
-            double ahead = sim_us() * 1e-6 - (wall_s() - wall0);
+            double wall = wall_s() - wall0;
+            read_host(slave_open, (uint64_t)(wall * (double)avr->frequency));
+            double ahead = sim_us() * 1e-6 - wall;
             if (ahead > 0.0001) wait_for_host(ahead);
             /* Behind the wall clock: the host may time out on a board that is merely slow. */
             if (-ahead > max_lag) max_lag = -ahead;

@@ -63,7 +63,7 @@ def driver(sim, **kwargs) -> SerialDriver:
 def test_handshake_survives_the_reset_on_open(make_sim) -> None:
     sim = make_sim(boot_ms=1500)  # an Arduino bootloader's wait
     with driver(sim) as d:
-        assert d.wait_link(8) is LinkState.UP
+        assert d.wait_link(12) is LinkState.UP
         assert d.hello is not None
         assert (d.hello.protocol, d.hello.led_count) == (p.PROTOCOL_VERSION, LED_COUNT)
     assert [e["cause"] for e in sim.events("reset")] == ["open"]
@@ -83,7 +83,7 @@ def test_pin_shows_the_rendered_colours(make_sim) -> None:
             for t in (0.0, 0.3):
                 want = wire(scene, t)
                 d.submit(want)
-                assert d.wait_shown(5)
+                assert d.wait_shown(10)
                 assert sim.wait_for(lambda: sim.frames()[-1:] == [want], 2)
                 assert decode_pin(sim.frames()[-1]) == LAYOUT.physical(render(scene, t))
     assert all(frame in {wire(s, t) for s in scenes for t in (0.0, 0.3)} for frame in sim.frames())
@@ -94,11 +94,11 @@ def test_newest_frame_wins_and_nothing_overruns(make_sim) -> None:
     sim = make_sim()
     frames = [bytes([i >> 8, i & 255, 0xA5]) * LED_COUNT for i in range(300)]
     with driver(sim) as d:
-        assert d.wait_link(5) is LinkState.UP
+        assert d.wait_link(10) is LinkState.UP
         for frame in frames:
             d.submit(frame)
             time.sleep(0.001)
-        assert d.wait_shown(5)
+        assert d.wait_shown(10)
     shown = sim.frames()
     assert shown[-1] == frames[-1]
     assert set(shown) <= set(frames)
@@ -248,7 +248,7 @@ def test_pulled_cable_reconnects_and_restores_the_frame(make_sim) -> None:
     links: list[LinkState] = []
     with SerialDriver(open_port=cable.open, baud=BAUD, expect_leds=LED_COUNT, on_link=links.append, retry_s=0.2) as d:
         d.submit(first)
-        assert d.wait_shown(5)
+        assert d.wait_shown(10)
         cable.pull()
         d.submit(second)  # the service goes on while the cable is out
         assert not d.wait_shown(1.0)
@@ -265,7 +265,7 @@ def test_board_reset_mid_frame(make_sim) -> None:
     sim = make_sim()
     frames = [wire(SCENES[i % len(SCENES)], i * 0.05) for i in range(40)]
     with driver(sim) as d:
-        assert d.wait_link(5) is LinkState.UP
+        assert d.wait_link(10) is LinkState.UP
         for i, frame in enumerate(frames):
             d.submit(frame)
             if i in (10, 25):
@@ -286,7 +286,7 @@ def test_fallback_pattern_when_the_host_is_silent_then_recovery(make_sim) -> Non
     want = wire(SCENES[1])
     with driver(sim) as d:
         d.submit(want)
-        assert d.wait_shown(5)
+        assert d.wait_shown(10)
         assert sim.wait_for(lambda: sim.frames()[-1:] == [want], 2)
         time.sleep(1.0)  # keepalive pings hold the fallback off
     assert sim.frames()[-1] == want
@@ -312,6 +312,6 @@ def test_harness_catches_an_ack_before_the_latch(make_sim, tmp_path) -> None:
     sim = make_sim(elf=variant / "burncycle-leds.elf")
     with driver(sim) as d:
         d.submit(wire(SCENES[1]))
-        assert d.wait_shown(5)
+        assert d.wait_shown(10)
     faults = [e["what"] for e in sim.events("timing")]
     assert "reply before latch" in faults
