@@ -73,9 +73,12 @@ class Layout:
 
     def segment_indices(self, segment: Segment) -> list[int]:
         """Chain indices of a segment's LEDs, in logical order."""
-        strip = next(s for s in self.strips if s.name == segment.strip)
-        run = list(range(strip.offset + segment.start, strip.offset + segment.start + segment.count))
-        return run[::-1] if segment.reversed else run
+        return _chain_run(next(s for s in self.strips if s.name == segment.strip), segment)
+
+
+def _chain_run(strip: Strip, segment: Segment) -> list[int]:
+    run = list(range(strip.offset + segment.start, strip.offset + segment.start + segment.count))
+    return run[::-1] if segment.reversed else run
 
 
 def _fail(source: str, where: str, message: str) -> UserError:
@@ -157,8 +160,7 @@ def build(data: dict[str, Any], source: str = "<built-in>") -> Layout:
             raise _fail(source, where, f"{role} positions overlap another segment")
         covered[role].update(positions)
         segments.append(seg)
-        layout_probe = Layout(tuple(strips), (), power)
-        for k, index in enumerate(layout_probe.segment_indices(seg)):
+        for k, index in enumerate(_chain_run(strip, seg)):
             if mapping[index] is not None:
                 raise _fail(source, where, f"LED {index} of the chain is already used by another segment")
             mapping[index] = (role, seg.first + k // seg.per)

@@ -39,8 +39,6 @@ ERROR_BACKOFF = 20       # retry_s multiples between attempts on a board with th
 class SerialPort(Protocol):
     """The part of pyserial's `Serial` the driver uses (the device model has it too)."""
 
-    timeout: float | None
-
     def write(self, data: bytes) -> int | None: ...
     def read(self, size: int = 1) -> bytes: ...
     @property

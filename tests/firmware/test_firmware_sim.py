@@ -138,10 +138,6 @@ class FaultyPort:
         self.faults = 0
 
     @property
-    def timeout(self) -> float | None:
-        return self.port.timeout
-
-    @property
     def in_waiting(self) -> int:
         return self.port.in_waiting
 
@@ -214,10 +210,6 @@ class Cable:
         self.plugged = False
         if self.port is not None:
             self.port.close()
-
-    @property
-    def timeout(self) -> float | None:
-        return 0.01
 
     @property
     def in_waiting(self) -> int:

@@ -152,7 +152,6 @@ def test_port_that_cannot_open_is_retried() -> None:
 class Stuck:
     """A port whose reads hang: the driver thread blocks, the service must not."""
 
-    timeout = 0.01
     in_waiting = 0
 
     def __init__(self) -> None:
