@@ -50,11 +50,13 @@ def place_unit(table: Table, unit: SecurityUnit) -> None:
     recheck(table)
 
 
-def spawn_guard(table: Table, post_kind: str, level: int, colour: str | None = None, key: bool = False) -> bool:
+def spawn_guard(table: Table, post_kind: str, level: int, colour: str | None = None, key: bool = False,
+                within: set[int] | None = None) -> bool:
     """Put a guard of `level` on the first free post of that kind ("hallway": any of posts 1-3);
-    False when no post or chip is free."""
+    False when no post or chip is free. `within` limits the posts to those spaces (one room's)."""
     kinds = ("post1", "post2", "post3") if post_kind == "hallway" else (post_kind,)
-    free = [p for k in kinds for p in table.floor.posts.get(k, ()) if p not in table.occupant]
+    free = [p for k in kinds for p in table.floor.posts.get(k, ())
+            if p not in table.occupant and (within is None or p in within)]
     if not free:
         return False
     chip = draw_guard(table, level, colour)

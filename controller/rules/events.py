@@ -256,7 +256,154 @@ class PhaseStarted(Event, tag="phase_started"):
         return f"-- {self.phase} --"
 
 
-AnyEvent = (UnitMoved | UnitTurned | UnitStayed | Attacked | BotDetected | BotHidden | BotShutDown
+class TurnStarted(Event, tag="turn_started"):
+    agent: str
+    agent_name: str
+
+    def instruction(self) -> str:
+        return f"{self.agent_name}'s turn: route power, then take actions along the burncycle."
+
+
+class StepStarted(Event, tag="step_started"):
+    step: str
+    text: str
+
+    def instruction(self) -> str:
+        return self.text
+
+
+class SlotReached(Event, tag="slot_reached"):
+    slot: int  # 1-5, as printed
+    chip: str
+
+    def instruction(self) -> str:
+        return f"Move the tracker to slot {self.slot} ({self.chip} chip)."
+
+
+class CaptainChipReached(Event, tag="captain_chip_reached"):
+    captain: str
+    text: str
+
+    def instruction(self) -> str:
+        return f"The captain chip is reached: {self.captain}: {self.text or 'no event'}"
+
+
+class BotMoved(Event, tag="bot_moved"):
+    bot: str
+    bot_name: str
+    path: list[str]
+
+    def instruction(self) -> str:
+        return f"Move {self.bot_name} from {self.path[0]} to {self.path[-1]}."
+
+
+class DoorChanged(Event, tag="door_changed"):
+    door: str
+    unlocked: bool
+    reason: str
+
+    def instruction(self) -> str:
+        if self.unlocked:
+            return f"Put an unlocked door peg in the door {self.door} ({self.reason})."
+        return f"Take the unlocked door peg out of the door {self.door}: it is locked ({self.reason})."
+
+
+class WallDestroyed(Event, tag="wall_destroyed"):
+    wall: str
+
+    def instruction(self) -> str:
+        return f"Place a destroyed wall chip on the wall {self.wall}."
+
+
+class CacheTaken(Event, tag="cache_taken"):
+    bot: str
+    bot_name: str
+    space: str
+
+    def instruction(self) -> str:
+        return f"{self.bot_name} collects the cache on {self.space}: discard the chip and draw 1 equipment card."
+
+
+class TerminalChanged(Event, tag="terminal_changed"):
+    space: str
+    kind: str  # "mainframe" or "discarded"
+
+    def instruction(self) -> str:
+        if self.kind == "discarded":
+            return f"Discard the terminal chip on {self.space}."
+        return f"Flip the terminal on {self.space} to its mainframe side."
+
+
+class BeadRemoved(Event, tag="bead_removed"):
+    room: str
+    space: str
+
+    def instruction(self) -> str:
+        return f"Remove the surveillance bead of the {self.room} (entered at {self.space}) and roll its surveillance dice."
+
+
+class ChipChanged(Event, tag="chip_changed"):
+    slot: int  # 1-5
+    chip: str  # kind, or "none" for an emptied slot
+    degraded: bool
+    reason: str
+
+    def instruction(self) -> str:
+        if self.chip == "none":
+            return f"Empty burncycle slot {self.slot} ({self.reason})."
+        face = "degraded" if self.degraded else "active"
+        return f"Burncycle slot {self.slot}: {self.chip} chip, {face} face up ({self.reason})."
+
+
+class ReserveChanged(Event, tag="reserve_changed"):
+    owner: str  # "team" or an agent id
+    chips: list[str]
+
+    def instruction(self) -> str:
+        whose = "The team reserve" if self.owner == "team" else f"{self.owner}'s personal reserve"
+        return f"{whose} now holds: {', '.join(self.chips) or 'nothing'}."
+
+
+class UnitStruck(Event, tag="unit_struck"):
+    unit: str
+    who: str
+    bot_name: str
+    ap: int
+    durability: int
+    result: str  # "shut down", "stunned", "no effect"
+
+    def instruction(self) -> str:
+        return f"{self.bot_name} strikes {self.who} with {self.ap} AP against durability {self.durability}: {self.result}."
+
+
+class UnitRemoved(Event, tag="unit_removed"):
+    unit: str
+    who: str
+    space: str
+
+    def instruction(self) -> str:
+        return f"Discard {self.who} from {self.space}: it is shut down."
+
+
+class KeyTaken(Event, tag="key_taken"):
+    bot: str
+    bot_name: str
+    keys: int
+
+    def instruction(self) -> str:
+        return f"{self.bot_name} takes a key (now {self.keys})."
+
+
+class GameWon(Event, tag="game_won"):
+    reason: str
+
+    def instruction(self) -> str:
+        return f"The mission is won: {self.reason}!"
+
+
+AnyEvent = (TurnStarted | StepStarted | SlotReached | CaptainChipReached | BotMoved | DoorChanged
+            | WallDestroyed | CacheTaken | TerminalChanged | BeadRemoved | ChipChanged | ReserveChanged
+            | UnitStruck | UnitRemoved | KeyTaken | GameWon | UnitMoved | UnitTurned | UnitStayed | Attacked | BotDetected | BotHidden | BotShutDown
             | AwarenessPlaced | AwarenessCleared | UnitStunEnded | UnitPlaced | PingMoved | PingAdded
             | PingRemoved | DieRolled | Boot | LevelChanged | IpMoved | IpBanned | ThreatChanged
             | ThreatEventFired | EscalationActive | PowerChanged | Defeat | PhaseStarted)

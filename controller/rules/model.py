@@ -55,6 +55,9 @@ class Bot(Struct, forbid_unknown_fields=True):
     shut_down: bool = False
     escaped: bool = False
     keys: Annotated[int, Meta(ge=0)] = 0
+    upgrades: list[Literal["swap", "push", "repair"]] = []
+    advanced_dice: Annotated[int, Meta(ge=0, le=6)] = 0
+    elite_dice: Annotated[int, Meta(ge=0, le=6)] = 0
 
     @property
     def detected(self) -> bool:
@@ -228,6 +231,41 @@ class FloorState(Struct, forbid_unknown_fields=True):
     surveillance: list[str] = []  # anchor spaces of rooms that still hold a surveillance bead
 
 
+class DicePool(Struct, forbid_unknown_fields=True):
+    """Action dice still in the active player's pool this turn ("Rolled dice return to the supply")."""
+
+    basic: Annotated[int, Meta(ge=0)] = 0
+    advanced: Annotated[int, Meta(ge=0)] = 0
+    elite: Annotated[int, Meta(ge=0)] = 0
+
+
+class PendingMove(Struct, forbid_unknown_fields=True):
+    """A move action under way: the AP rolled (plus the optimized bonus) not yet spent on steps."""
+
+    ap: Annotated[int, Meta(ge=0)]
+    optimized: bool = False
+
+
+TurnStep = Literal["route", "actions", "network", "end", "corporation"]
+
+
+class TurnState(Struct, forbid_unknown_fields=True):
+    """Whose turn it is and how far it has gone.
+
+    Steps: "route" (step 1, power routing), "actions" (step 3, along the burncycle; the pool of step 2 is
+    built on entering it), "network" (step 4), "end" (step 5: degrade, power limit), then "corporation"
+    after the player who holds the corporation marker.
+    """
+
+    order: list[str]  # agent ids in turn order, first player first
+    marker: str  # the agent holding the corporation marker: the corporation turn follows theirs
+    active: int = 0  # index into order
+    step: TurnStep = "route"
+    pool: DicePool = msgspec.field(default_factory=DicePool)
+    pending: PendingMove | None = None
+    acted: bool = False  # an action-step action was taken this turn (a reboot must come before any)
+
+
 class RuleOptions(Struct, forbid_unknown_fields=True):
     """Readings of rules the text leaves open (docs/rules-interpretations.md); defaults are the chosen ones."""
 
@@ -255,6 +293,8 @@ class GameState(Struct, forbid_unknown_fields=True):
     rolls: Annotated[int, Meta(ge=0)] = 0  # dice rolled so far with the game's seeded dice
     next_unit: Annotated[int, Meta(ge=1)] = 1  # number for the next guard that enters play
     rules: RuleOptions = msgspec.field(default_factory=RuleOptions)
+    turn: TurnState | None = None  # None only in states written before the players' turn existed
+    module_slot_costs: list[Annotated[int, Meta(ge=0, le=10)]] = []  # power to unlock the last slots, in order
     version: int = 1
 
     def bot(self, bot_id: str) -> Bot:

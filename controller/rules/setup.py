@@ -8,19 +8,19 @@ first option in reading order; the players can move chips before the first turn 
 from __future__ import annotations
 
 from controller.rules.awareness import recheck
+from controller.rules.burncycle import MAX_SLOTS, draw_burncycle, regenerate_reserves
 from controller.rules.content import Content
 from controller.rules.deploy import best_facing, captain_unit, draw_guard, guard_unit
 from controller.rules.dice import Dice, SeededDice
 from controller.rules.effects import apply_effect
 from controller.rules.errors import RulesError
 from controller.rules.floor import Floor, compile_floor
-from controller.rules.model import (IP, Bot, Burncycle, Chip, FloorState, GameState, GuardSlot, Network,
+from controller.rules.model import (IP, Bot, Burncycle, FloorState, GameState, GuardSlot, Network,
                                     NetworkMat, Ping, SecurityUnit)
 from controller.rules.table import Table
 from controller.rules.threat import events_passed_at_start
+from controller.rules.turn import initial_turn
 
-MAX_SLOTS = 5
-RESERVE_CHOICES = ("physical", "tech", "utility")
 
 
 def new_game(content: Content, floor_text: str, floor_name: str, players: int, difficulty: str = "standard",
@@ -227,26 +227,10 @@ def _place_bots(table: Table, content: Content, roster) -> None:
 
 
 def _build_burncycle(table: Table, content: Content) -> None:
-    """"Place the captain chip and general action chips into the bag equal to the number of active slots.
-    Draw and place them left-to-right." Reserves come "from outdoor spaces and occupied rooms"."""
-    state, floor = table.state, table.floor
-    active = min(MAX_SLOTS, state.mission.setup.active_slots or content.module.active_slots)
-    bag = ["captain"] + ["general"] * (active - 1)
-    slots: list[Chip | None] = []
-    while bag:
-        slots.append(Chip(kind=bag.pop(table.dice.draw("burncycle bag", bag))))  # type: ignore[arg-type]
-    slots += [None] * (MAX_SLOTS - active)
-    team: list[str] = []
-    personal: dict[str, list[str]] = {}
-    for bot in state.bots:
-        if bot.space is None:
-            continue
-        area = floor.area(floor.index[bot.space])
-        if area.reserve:
-            (team if bot.kind == "module" else personal.setdefault(bot.id, [])).append(area.reserve)
-    if state.mission.adaptable:
-        # "each safe zone that has at least 1 bot occupying it will grant 1 action chip of the team's choice"
-        zones = sorted({floor.area_of[floor.index[b.space]] for b in state.bots
-                        if b.space is not None and floor.in_safe_zone(floor.index[b.space])})
-        team += [RESERVE_CHOICES[k % len(RESERVE_CHOICES)] for k in range(len(zones))]
-    state.burncycle = Burncycle(slots=slots, tracker=0, team_reserve=team, personal_reserves=personal)  # type: ignore[arg-type]
+    """Burncycle creation and the first reserves, then the first player's turn."""
+    state = table.state
+    state.burncycle = Burncycle(slots=[])
+    draw_burncycle(table, min(MAX_SLOTS, state.mission.setup.active_slots or content.module.active_slots))
+    regenerate_reserves(table)
+    state.module_slot_costs = list(content.module.slot_costs)
+    state.turn = initial_turn(state)

@@ -1,0 +1,110 @@
+"""IP movement in the network step of a player's turn.
+
+"Driven by the burncycle chips from left to right. Movement proceeds clockwise until reaching a hub, ping,
+or matching action node. IPs can transfer across layers along white lines once per movement step."
+"General and captain chips allow an IP to move 1 node; physical, tech, and utility chips grant extended
+movement." A transfer, when the player asks for one, is taken before the chip's clockwise movement, from
+the node the IP stands on.
+"""
+
+from __future__ import annotations
+
+from controller.rules.errors import IllegalAction
+from controller.rules.events import IpMoved, LevelChanged, PowerChanged
+from controller.rules.model import IP, GameState, NetworkNode
+from controller.rules.network import MAX_LEVEL, access_point, nodes, resolve_boot
+from controller.rules.table import Table
+from controller.rules.threat import change_threat
+
+MAX_POWER = 10
+
+
+def movement_chips(state: GameState) -> list[str]:
+    """The kinds of the non-degraded chips, left to right: one movement step each."""
+    return [c.kind for c in state.burncycle.slots if c is not None and not c.degraded]
+
+
+def move_ip(table: Table, agent: str, transfers: dict[int, str]) -> None:
+    """Move the agent's IP once per usable chip; `transfers` maps a step index to "in" or "out"."""
+    state = table.state
+    ip = next((i for i in state.network.ips if i.agent == agent), None)
+    if ip is None or ip.banned or ip.node is None:
+        return
+    by_id = nodes(table)
+    chips = movement_chips(state)
+    for step in transfers:
+        if not 0 <= step < len(chips):
+            raise IllegalAction(f"there is no movement step {step + 1}: the burncycle grants {len(chips)}")
+    for step, kind in enumerate(chips):
+        if table.over or ip.node is None:
+            return
+        path = [ip.node]
+        direction = transfers.get(step)
+        if direction is not None:
+            here = by_id[ip.node]
+            target = here.inward if direction == "in" else here.outward
+            if target is None:
+                raise IllegalAction(f"no white line leads {direction}ward from {ip.node}: IPs transfer across "
+                                    f"layers along white lines")
+            ip.node = target
+            path.append(target)
+            if _arrive(table, ip, by_id[target], path, stop_here=True):
+                continue
+        limit = 1 if kind in ("general", "captain") else len(by_id)
+        stopped = False
+        for _ in range(limit):
+            nxt = by_id[ip.node].next
+            if nxt is None:
+                break
+            ip.node = nxt
+            path.append(nxt)
+            node = by_id[nxt]
+            stop = node.kind == "hub" or node.kind == kind or any(p.node == nxt for p in state.network.pings)
+            if _arrive(table, ip, node, path, stop_here=stop or limit == 1):
+                stopped = True
+                break
+        if not stopped and len(path) > 1:
+            table.emit(IpMoved(agent=agent, path=path, reason=f"{kind} chip"))
+
+
+def _arrive(table: Table, ip: IP, node: NetworkNode, path: list[str], stop_here: bool) -> bool:
+    """Resolve the node the IP stops on (hub benefits, the core, a boot). True when it stopped."""
+    if not stop_here and node.kind != "core":
+        return False
+    table.emit(IpMoved(agent=ip.agent, path=list(path), reason="network step"))
+    state = table.state
+    ping = next((p for p in state.network.pings if p.node == node.id), None)
+    if ping is not None:
+        resolve_boot(table, ip, ping)
+        return True
+    if node.kind == "core":
+        # "Layer 4 (The Core): Gain all three benefits, then return IP to access point."
+        _level_up(table, ip)
+        change_threat(table, -1, f"{ip.agent}'s IP reached the core")
+        _power_up(table, ip.agent)
+        home = access_point(table, ip.agent)
+        if home is not None:
+            table.emit(IpMoved(agent=ip.agent, path=[node.id, home], reason="back to its access point"))
+            ip.node = home
+    elif node.kind == "hub":
+        if node.layer == 1:
+            _level_up(table, ip)  # "Layer 1 Hub: Increase network level by 1."
+        elif node.layer == 2:
+            change_threat(table, -1, f"{ip.agent}'s IP on a layer 2 hub")  # "Layer 2 Hub: Reduce threat by 1."
+        elif node.layer == 3:
+            _power_up(table, ip.agent)  # "Layer 3 Hub: Gain 1 power."
+    return True
+
+
+def _level_up(table: Table, ip: IP) -> None:
+    if ip.level < MAX_LEVEL:
+        table.emit(LevelChanged(who=ip.agent, old=ip.level, new=ip.level + 1))
+        ip.level += 1
+
+
+def _power_up(table: Table, agent: str) -> None:
+    bot = table.state.bot(agent)
+    if bot.power < MAX_POWER and not bot.shut_down:
+        table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=bot.power, new=bot.power + 1,
+                                reason="network hub"))
+        bot.power += 1

@@ -1,0 +1,157 @@
+"""Move actions: the AP check, steps split between the agent and the command module, caches, surveillance
+and keys.
+
+"The player distributes the accumulated AP between their agent and the command module in any combination.
+Each AP allows a bot to move 1 space orthogonally." A move action is rolled first (`start_move`), then
+spent one step at a time (`step`), which is how the table sees it happen and how the players may
+"interleave steps between their agent and the command module freely".
+"""
+
+from __future__ import annotations
+
+from controller.rules.apcheck import OPTIMIZED_BONUS, roll_ap
+from controller.rules.awareness import step_bot
+from controller.rules.deploy import spawn_guard
+from controller.rules.errors import IllegalAction
+from controller.rules.events import (BeadRemoved, BotMoved, CacheTaken, DieRolled, DoorChanged, PowerChanged,
+                                     StepStarted, TerminalChanged)
+from controller.rules.floor import edge_id
+from controller.rules.model import Bot, DicePool, PendingMove
+from controller.rules.table import Table
+from controller.rules.turn import active_agent
+
+SURVEILLANCE_FACES = ("guard", "mainframe", "powercell", "autolock", "imperative", "guard")
+MAX_POWER = 10
+
+
+def current_chip_kind(table: Table) -> str | None:
+    bc = table.state.burncycle
+    chip = bc.slots[bc.tracker] if bc.tracker < len(bc.slots) else None
+    return chip.kind if chip is not None and not chip.degraded else None
+
+
+def start_move(table: Table, dice: DicePool) -> None:
+    """"If optimized, add +2 AP to the total rolled." (">> If a move action is optimized, the bot may move
+    using the 2 bonus AP without rolling any dice from the pool.")"""
+    turn = table.state.turn
+    assert turn is not None
+    optimized = current_chip_kind(table) == "physical"
+    ap = roll_ap(table, dice, OPTIMIZED_BONUS if optimized else 0, "move action")
+    turn.pending = PendingMove(ap=ap, optimized=optimized)
+    table.emit(StepStarted(step="move", text=f"Move action: {ap} AP to spend"
+                                             + (" (optimized, +2)" if optimized else "") + "."))
+
+
+def movers(table: Table) -> list[Bot]:
+    """The active agent and the command module, when they can move."""
+    agent = active_agent(table.state)
+    out = [b for b in table.state.bots
+           if (b is agent or b.kind == "module") and b.on_board and not b.shut_down]
+    return out
+
+
+def check_step(table: Table, bot_id: str, to: str) -> tuple[Bot, int, int, str | None]:
+    """Validate one step; returns (bot, from, to, door to open with a key or None)."""
+    state, floor = table.state, table.floor
+    turn = state.turn
+    assert turn is not None
+    if turn.pending is None:
+        raise IllegalAction("no move action is under way: roll a move action first")
+    if turn.pending.ap < 1:
+        raise IllegalAction("no AP left in this move action: each AP allows a bot to move 1 space")
+    bot = next((b for b in movers(table) if b.id == bot_id), None)
+    if bot is None:
+        raise IllegalAction(f"{bot_id} cannot move now: the player distributes the AP between their agent "
+                            f"and the command module")
+    if to not in floor.index:
+        raise IllegalAction(f"{to} is not a space of {floor.name}")
+    frm, dest = floor.index[bot.space], floor.index[to]  # type: ignore[index]
+    kind = floor.edge_between(frm, dest)
+    if kind is None:
+        raise IllegalAction(f"{bot.space} and {to} are not adjacent: adjacency applies strictly orthogonally "
+                            f"(never diagonally)")
+    door = None
+    edge = edge_id(bot.space, to)  # type: ignore[arg-type]
+    if kind == "wall" and edge not in table.destroyed:
+        raise IllegalAction(f"a wall stands between {bot.space} and {to}: walls block adjacency")
+    if kind == "door" and edge not in table.unlocked:
+        if bot.keys < 1:
+            raise IllegalAction(f"the door {edge} is locked: locked doors block bot adjacency")
+        door = edge
+    if dest in table.occupant:
+        raise IllegalAction(f"{to} is occupied: bots cannot move through other units")
+    return bot, frm, dest, door
+
+
+def step(table: Table, bot_id: str, to: str, take_cache: bool = False) -> None:
+    bot, frm, dest, door = check_step(table, bot_id, to)
+    state, floor = table.state, table.floor
+    turn = state.turn
+    assert turn is not None and turn.pending is not None
+    if door is not None:
+        # Keys "spent during move actions to open adjacent doors on the fly"
+        bot.keys -= 1
+        unlock_door(table, door, f"{bot.name} spends a key")
+    turn.pending.ap -= 1
+    start = bot.space
+    mark = len(table.events)
+    step_bot(table, bot, dest)
+    table.events.insert(mark, BotMoved(bot=bot.id, bot_name=bot.name, path=[start, bot.space]))  # type: ignore[list-item]
+    if take_cache and bot.space in state.floor.caches:
+        # "During movement, a bot may pick up any cache it enters (optional)."
+        state.floor.caches.remove(bot.space)  # type: ignore[arg-type]
+        table.emit(CacheTaken(bot=bot.id, bot_name=bot.name, space=bot.space))  # type: ignore[arg-type]
+    area = floor.area(dest)
+    anchor = floor.ids[area.spaces[0]]
+    if anchor in state.floor.surveillance and not table.over:
+        surveil(table, bot, area.index)
+
+
+def unlock_door(table: Table, door: str, reason: str) -> None:
+    table.state.floor.unlocked_doors.append(door)
+    table.unlocked = frozenset(table.state.floor.unlocked_doors)
+    table.emit(DoorChanged(door=door, unlocked=True, reason=reason))
+
+
+def surveil(table: Table, bot: Bot, area_index: int) -> None:
+    """"Entering a room with a surveillance bead requires immediate surveillance: remove the bead, check the
+    infobar for the number of surveillance dice (1 or 2), roll and resolve them, then resume the move."""
+    state, floor = table.state, table.floor
+    area = floor.areas[area_index]
+    state.floor.surveillance.remove(floor.ids[area.spaces[0]])
+    table.emit(BeadRemoved(room=area.name, space=bot.space or "-"))
+    for _ in range(area.surveillance):
+        face = table.dice.roll("surveillance die", SURVEILLANCE_FACES)
+        table.emit(DieRolled(die="surveillance die", face=face, why=f"surveillance of the {area.name}"))
+        if face == "guard":
+            # "Spawn a floor-level guard at room post A (then B)."
+            members = set(area.spaces)
+            for post_kind in ("postA", "postB"):
+                if spawn_guard(table, post_kind, state.floor.level, within=members):
+                    break
+        elif face == "mainframe":
+            # "Upgrade a terminal in the room to a mainframe terminal."
+            for s in area.spaces:
+                name = floor.ids[s]
+                if state.floor.terminals.get(name) == "standard":
+                    state.floor.terminals[name] = "mainframe"
+                    table.emit(TerminalChanged(space=name, kind="mainframe"))
+                    break
+        elif face == "powercell":
+            if bot.power < MAX_POWER:  # "Surveilling bot gains 1 power."
+                table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=bot.power, new=bot.power + 1,
+                                        reason="surveillance powercell"))
+                bot.power += 1
+        elif face == "autolock":
+            # "Lock all doors leading into this room immediately."
+            members = set(area.spaces)
+            for door in list(state.floor.unlocked_doors):
+                a, b = door.split("/")
+                if (floor.index[a] in members) != (floor.index[b] in members):
+                    state.floor.unlocked_doors.remove(door)
+                    table.emit(DoorChanged(door=door, unlocked=False, reason="surveillance autolock"))
+            table.unlocked = frozenset(state.floor.unlocked_doors)
+        elif face == "imperative" and bot.kind == "agent":
+            table.emit(StepStarted(step="imperative", text=f"{bot.name} draws 1 imperative card."))
+        if table.over:
+            return

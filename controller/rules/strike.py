@@ -1,0 +1,129 @@
+"""Strike actions: against security units and against walls.
+
+"The total AP rolled must equal or exceed the durability of the target in a single attempt; AP cannot be
+accumulated across multiple actions."
+"""
+
+from __future__ import annotations
+
+from controller.rules.apcheck import OPTIMIZED_BONUS, roll_ap
+from controller.rules.awareness import place_awareness, step_bot
+from controller.rules.errors import IllegalAction
+from controller.rules.events import BotMoved, KeyTaken, PowerChanged, UnitRemoved, UnitStruck, WallDestroyed
+from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
+from controller.rules.model import Bot, DicePool
+from controller.rules.moves import current_chip_kind, movers
+from controller.rules.table import Table, unit_label
+from controller.rules.threat import change_threat
+
+WALL_DURABILITY = 10  # "Durability: 10 AP."
+STUN_MARGIN = 5  # "If the strike fails but comes within 5 AP of the durability value"
+MAX_POWER = 10
+
+
+def striker(table: Table, bot_id: str) -> Bot:
+    bot = next((b for b in movers(table) if b.id == bot_id), None)
+    if bot is None:
+        raise IllegalAction(f"{bot_id} cannot strike now: either the agent or the command module may strike")
+    return bot
+
+
+def _bonus(table: Table) -> int:
+    # "Physical actions comprise move actions and strike actions. When activated on a physical action chip,
+    # they are optimized and provide an extra +2 AP for that action."
+    return OPTIMIZED_BONUS if current_chip_kind(table) == "physical" else 0
+
+
+def check_strike_unit(table: Table, bot_id: str, unit_id: str) -> tuple[Bot, object]:
+    bot = striker(table, bot_id)
+    unit = next((u for u in table.state.security if u.id == unit_id), None)
+    if unit is None:
+        raise IllegalAction(f"there is no security unit {unit_id} on the floor")
+    floor = table.floor
+    here = floor.index[bot.space]  # type: ignore[index]
+    # "Adjacency is evaluated from the perspective of the acting unit": a bot's, so locked doors block.
+    if floor.index[unit.space] not in {j for _, j in floor.bot_neighbours(here, table.unlocked, table.destroyed)}:
+        raise IllegalAction(f"{unit_label(unit)} is not adjacent to {bot.name}: a bot adjacent to a security "
+                            f"unit may strike it")
+    return bot, unit
+
+
+def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_only: bool = False) -> None:
+    bot, unit = check_strike_unit(table, bot_id, unit_id)
+    assert not isinstance(unit, str)
+    ap = roll_ap(table, dice, _bonus(table), f"strike on {unit_label(unit)}")  # type: ignore[arg-type]
+    durability = unit.durability  # type: ignore[attr-defined]
+    who = unit_label(unit)  # type: ignore[arg-type]
+    if ap >= durability and not stun_only:
+        result = "shut down"
+    elif ap >= durability - STUN_MARGIN:
+        # ">> Players may intentionally use less than the rolled AP, such as electing to stun a guard"
+        result = "stunned"
+    else:
+        result = "no effect"
+    table.emit(UnitStruck(unit=unit.id, who=who, bot_name=bot.name, ap=ap, durability=durability,  # type: ignore[attr-defined]
+                          result=result))
+    if result == "shut down":
+        # "the guard chip is discarded and the striking bot gains 1 power. If the guard carries a key, the bot
+        # takes the key into its inventory."
+        table.state.security.remove(unit)  # type: ignore[arg-type]
+        del table.occupant[table.floor.index[unit.space]]  # type: ignore[attr-defined]
+        table.emit(UnitRemoved(unit=unit.id, who=who, space=unit.space))  # type: ignore[attr-defined]
+        if bot.power < MAX_POWER:
+            table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=bot.power, new=bot.power + 1,
+                                    reason="shut down a security unit"))
+            bot.power += 1
+        _claim_key(table, bot, unit)
+    elif result == "stunned":
+        unit.stunned = True  # type: ignore[attr-defined]
+        _claim_key(table, bot, unit)  # "A key held by a stunned guard is also claimed by the striking bot."
+    # "Striking a security unit always advances threat by 1 and immediately causes the striking bot to
+    # become detected, regardless of success."
+    change_threat(table, 1, f"{bot.name} struck {who}")
+    if not table.over:
+        place_awareness(table, bot, f"striking {who}")
+
+
+def _claim_key(table: Table, bot: Bot, unit: object) -> None:
+    if getattr(unit, "key", False):
+        unit.key = False  # type: ignore[attr-defined]
+        bot.keys += 1
+        table.emit(KeyTaken(bot=bot.id, bot_name=bot.name, keys=bot.keys))
+
+
+def check_strike_wall(table: Table, bot_id: str, beyond: str) -> tuple[Bot, str]:
+    """The wall between the bot and the space `beyond` it."""
+    bot = striker(table, bot_id)
+    floor = table.floor
+    if beyond not in floor.index:
+        raise IllegalAction(f"{beyond} is not a space of {floor.name}")
+    kind = floor.edge_between(floor.index[bot.space], floor.index[beyond])  # type: ignore[index]
+    wall = edge_id(bot.space, beyond)  # type: ignore[arg-type]
+    if kind == "door":
+        raise IllegalAction(f"{wall} is a door: bots cannot strike a wall segment that already contains a door")
+    if kind != "wall" or wall in table.destroyed:
+        raise IllegalAction(f"no wall stands between {bot.space} and {beyond}: a bot adjacent to a wall may "
+                            f"attempt to destroy it")
+    if len(table.state.floor.destroyed_walls) >= MAX_DESTROYED_WALLS:
+        raise IllegalAction("only 3 walls can be destroyed per floor")
+    return bot, wall
+
+
+def strike_wall(table: Table, bot_id: str, beyond: str, dice: DicePool, move_through: bool = True) -> None:
+    bot, wall = check_strike_wall(table, bot_id, beyond)
+    ap = roll_ap(table, dice, _bonus(table), f"strike on the wall {wall}")
+    if ap < WALL_DURABILITY:
+        # "Failure: No chip is placed and the bot remains undetected."
+        return
+    # "Success: Place a destroyed wall chip ... The striking bot becomes detected and may immediately take a
+    # free move through the opening into an empty space."
+    table.state.floor.destroyed_walls.append(wall)
+    table.destroyed = frozenset(table.state.floor.destroyed_walls)
+    table.emit(WallDestroyed(wall=wall))
+    place_awareness(table, bot, f"breaking the wall {wall}")
+    target = table.floor.index[beyond]
+    if move_through and target not in table.occupant and not table.over:
+        start = bot.space
+        mark = len(table.events)
+        step_bot(table, bot, target)
+        table.events.insert(mark, BotMoved(bot=bot.id, bot_name=bot.name, path=[start, beyond]))  # type: ignore[list-item]
