@@ -307,3 +307,11 @@ def test_harness_catches_an_ack_before_the_latch(make_sim, tmp_path) -> None:
         assert d.wait_shown(10)
     faults = [e["what"] for e in sim.events("timing")]
     assert "reply before latch" in faults
+
+
+def test_watchdog_is_armed(make_sim) -> None:
+    sim = make_sim(reset_on_open=False)
+    time.sleep(0.3)
+    wdtcsr = sim.stop()["wdtcsr"]
+    assert wdtcsr & 0x08, "WDE: the watchdog resets a hung chip"
+    assert wdtcsr & 0x27 == 0x04, "prescaler 250 ms"
