@@ -11,7 +11,7 @@ from controller.rules.awareness import place_awareness, step_bot
 from controller.rules.errors import IllegalAction
 from controller.rules.events import BotMoved, KeyTaken, PowerChanged, UnitRemoved, UnitStruck, WallDestroyed
 from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
-from controller.rules.model import Bot, DicePool
+from controller.rules.model import Bot, DicePool, SecurityUnit
 from controller.rules.moves import current_chip_kind, movers
 from controller.rules.table import Table, unit_label
 from controller.rules.threat import change_threat
@@ -34,7 +34,7 @@ def _bonus(table: Table) -> int:
     return OPTIMIZED_BONUS if current_chip_kind(table) == "physical" else 0
 
 
-def check_strike_unit(table: Table, bot_id: str, unit_id: str) -> tuple[Bot, object]:
+def check_strike_unit(table: Table, bot_id: str, unit_id: str) -> tuple[Bot, SecurityUnit]:
     bot = striker(table, bot_id)
     unit = next((u for u in table.state.security if u.id == unit_id), None)
     if unit is None:
@@ -50,10 +50,9 @@ def check_strike_unit(table: Table, bot_id: str, unit_id: str) -> tuple[Bot, obj
 
 def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_only: bool = False) -> None:
     bot, unit = check_strike_unit(table, bot_id, unit_id)
-    assert not isinstance(unit, str)
-    ap = roll_ap(table, dice, _bonus(table), f"strike on {unit_label(unit)}")  # type: ignore[arg-type]
-    durability = unit.durability  # type: ignore[attr-defined]
-    who = unit_label(unit)  # type: ignore[arg-type]
+    ap = roll_ap(table, dice, _bonus(table), f"strike on {unit_label(unit)}")
+    durability = unit.durability
+    who = unit_label(unit)
     if ap >= durability and not stun_only:
         result = "shut down"
     elif ap >= durability - STUN_MARGIN:
@@ -61,21 +60,20 @@ def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_on
         result = "stunned"
     else:
         result = "no effect"
-    table.emit(UnitStruck(unit=unit.id, who=who, bot_name=bot.name, ap=ap, durability=durability,  # type: ignore[attr-defined]
-                          result=result))
+    table.emit(UnitStruck(unit=unit.id, who=who, bot_name=bot.name, ap=ap, durability=durability, result=result))
     if result == "shut down":
         # "the guard chip is discarded and the striking bot gains 1 power. If the guard carries a key, the bot
         # takes the key into its inventory."
-        table.state.security.remove(unit)  # type: ignore[arg-type]
-        del table.occupant[table.floor.index[unit.space]]  # type: ignore[attr-defined]
-        table.emit(UnitRemoved(unit=unit.id, who=who, space=unit.space))  # type: ignore[attr-defined]
+        table.state.security.remove(unit)
+        del table.occupant[table.floor.index[unit.space]]
+        table.emit(UnitRemoved(unit=unit.id, who=who, space=unit.space))
         if bot.power < MAX_POWER:
             table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=bot.power, new=bot.power + 1,
                                     reason="shut down a security unit"))
             bot.power += 1
         _claim_key(table, bot, unit)
     elif result == "stunned":
-        unit.stunned = True  # type: ignore[attr-defined]
+        unit.stunned = True
         _claim_key(table, bot, unit)  # "A key held by a stunned guard is also claimed by the striking bot."
     # "Striking a security unit always advances threat by 1 and immediately causes the striking bot to
     # become detected, regardless of success."
@@ -84,9 +82,9 @@ def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_on
         place_awareness(table, bot, f"striking {who}")
 
 
-def _claim_key(table: Table, bot: Bot, unit: object) -> None:
-    if getattr(unit, "key", False):
-        unit.key = False  # type: ignore[attr-defined]
+def _claim_key(table: Table, bot: Bot, unit: SecurityUnit) -> None:
+    if unit.key:
+        unit.key = False
         bot.keys += 1
         table.emit(KeyTaken(bot=bot.id, bot_name=bot.name, keys=bot.keys))
 

@@ -1,0 +1,323 @@
+"""Player actions: their serializable form, `apply_action`, and the list of what is legal right now.
+
+`apply_action(state, action, dice) -> (state, events)` is the one entry point for everything the players
+do; the corporation's turn is an action too (`CorporationTurn`), so a whole game is a start state plus a
+list of actions and rolls. An illegal action raises IllegalAction with the rule that forbids it, and the
+state passed in is never changed.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+from msgspec import Struct
+
+from controller.rules import burncycle, ipmove, moves, strike, turn, upgrades
+from controller.rules.corp import corporation_turn
+from controller.rules.dice import Dice, SeededDice
+from controller.rules.effects import apply_effect
+from controller.rules.errors import IllegalAction
+from controller.rules.events import Event, StepStarted
+from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
+from controller.rules.model import Bot, DicePool, GameState, SecurityUnit
+from controller.rules.table import Table
+
+
+class Action(Struct, tag_field="action", forbid_unknown_fields=True):
+    pass
+
+
+class BeginActions(Action, tag="begin_actions"):
+    """End power routing (step 1), build the dice pool (step 2) and start along the burncycle (step 3)."""
+
+
+class BuyUpgrade(Action, tag="buy_upgrade"):
+    bot: str
+    upgrade: Literal["swap", "push", "repair"]
+
+
+class UnlockSlot(Action, tag="unlock_slot"):
+    payers: dict[str, int]
+
+
+class Reboot(Action, tag="reboot"):
+    """"Rebooting can be declared before any player's turn (not before the corporation's turn)"."""
+
+
+class Alter(Action, tag="alter"):
+    slot: int  # 1-5, as printed
+    chip: Literal["general", "physical", "tech", "utility"]
+    source: str = "team"  # "team" or the active agent's id
+
+
+class Move(Action, tag="move"):
+    dice: DicePool = msgspec.field(default_factory=DicePool)
+
+
+class Step(Action, tag="step"):
+    bot: str
+    to: str
+    take_cache: bool = False
+
+
+class EndMove(Action, tag="end_move"):
+    """Stop spending this move action's AP ("Players may choose to utilize less AP than rolled")."""
+
+
+class Strike(Action, tag="strike"):
+    bot: str
+    unit: str
+    dice: DicePool = msgspec.field(default_factory=DicePool)
+    stun_only: bool = False
+
+
+class StrikeWall(Action, tag="strike_wall"):
+    bot: str
+    beyond: str  # the space on the other side of the wall
+    dice: DicePool = msgspec.field(default_factory=DicePool)
+    move_through: bool = True
+
+
+class Repair(Action, tag="repair"):
+    bot: str
+    target: str
+    amount: int = 1
+
+
+class Pass(Action, tag="pass"):
+    """"For every active chip, the player may perform one action or choose to pass.\""""
+
+
+class NetworkStep(Action, tag="network_step"):
+    transfers: dict[int, Literal["in", "out"]] = {}  # movement step (1-based) -> transfer direction
+
+
+class EndTurn(Action, tag="end_turn"):
+    choose: int | None = None  # the slot (1-5) to degrade when the burncycle die shows the chooser face
+
+
+class CorporationTurn(Action, tag="corporation_turn"):
+    pass
+
+
+AnyAction = (BeginActions | BuyUpgrade | UnlockSlot | Reboot | Alter | Move | Step | EndMove | Strike
+             | StrikeWall | Repair | Pass | NetworkStep | EndTurn | CorporationTurn)
+
+_action_decoder = msgspec.json.Decoder(AnyAction)
+_action_encoder = msgspec.json.Encoder()
+
+
+def decode_action(data: bytes | str) -> Action:
+    return _action_decoder.decode(data)
+
+
+def encode_action(action: Action) -> bytes:
+    return _action_encoder.encode(action)
+
+
+# which step each action belongs to ("free" actions may come at any point of the turn but mid-action)
+STEPS: dict[type, tuple[str, ...]] = {
+    BeginActions: ("route",), BuyUpgrade: ("route", "end"), UnlockSlot: ("route",), Reboot: ("route",),
+    Alter: ("route", "actions", "end"), Move: ("actions",), Step: ("actions",), EndMove: ("actions",),
+    Strike: ("actions",), StrikeWall: ("actions",), Repair: ("actions",), Pass: ("actions",),
+    NetworkStep: ("network",), EndTurn: ("end",), CorporationTurn: ("corporation",),
+}
+STEP_NAMES = {"route": "power routing (step 1)", "actions": "the action step (step 3)",
+              "network": "the network step (step 4)", "end": "the end of the turn (step 5)",
+              "corporation": "the corporation's turn"}
+
+
+def apply_action(state: GameState, action: Action, dice: Dice | None = None) -> tuple[GameState, list[Event]]:
+    if state.outcome is not None:
+        raise IllegalAction(f"the game is over ({state.outcome})")
+    if state.turn is None:
+        raise IllegalAction("this state has no players' turn (it was written before turns existed)")
+    if isinstance(action, CorporationTurn):
+        if state.turn.step != "corporation":
+            raise IllegalAction(f"it is {STEP_NAMES[state.turn.step]}: the corporation turn follows the player "
+                                f"with the corporation marker chip")
+        new, events = corporation_turn(state, dice)
+        table = Table(new, SeededDice(0), apply_effect, copy=False)
+        if not table.over:
+            turn.after_corporation(table)
+        return table.state, events + table.events
+    dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
+    table = Table(state, dice, apply_effect)
+    _dispatch(table, action)
+    if isinstance(dice, SeededDice) and dice.seed == state.seed:
+        table.state.rolls = dice.rolls
+    return table.state, table.events
+
+
+def _dispatch(table: Table, action: Action) -> None:
+    state = table.state
+    t = state.turn
+    assert t is not None
+    allowed = STEPS[type(action)]
+    if t.step not in allowed:
+        raise IllegalAction(f"it is {STEP_NAMES[t.step]}: {action.__struct_config__.tag} belongs to "
+                            f"{' or '.join(STEP_NAMES[s] for s in allowed)}")
+    pending = t.pending is not None
+    if pending and not isinstance(action, (Step, EndMove)):
+        raise IllegalAction("a move action is under way: spend its AP with steps or end it first (free actions "
+                            "cannot interrupt movement within an ongoing move action)")
+    if not pending and isinstance(action, (Step, EndMove)):
+        raise IllegalAction("no move action is under way: roll a move action first")
+    agent = turn.active_agent(state)
+
+    if isinstance(action, BeginActions):
+        turn.enter_actions(table)
+    elif isinstance(action, BuyUpgrade):
+        bot = _own_bot(table, action.bot)
+        upgrades.buy_upgrade(table, bot, action.upgrade)
+    elif isinstance(action, UnlockSlot):
+        burncycle.unlock_slot(table, action.payers, agent)
+    elif isinstance(action, Reboot):
+        if t.acted:
+            raise IllegalAction("rebooting is declared before a player's turn, not after an action")
+        burncycle.reboot(table)
+    elif isinstance(action, Alter):
+        burncycle.alter(table, agent, action.slot - 1, action.chip, action.source)
+    elif isinstance(action, Move):
+        moves.start_move(table, action.dice)
+        t.acted = True
+        if t.pending is not None and t.pending.ap == 0:
+            turn.finish_action(table)
+    elif isinstance(action, Step):
+        moves.step(table, action.bot, action.to, action.take_cache)
+        if t.pending is not None and (t.pending.ap == 0 or not moves.movers(table)):
+            turn.finish_action(table)
+    elif isinstance(action, EndMove):
+        turn.finish_action(table)
+    elif isinstance(action, Strike):
+        strike.strike_unit(table, action.bot, action.unit, action.dice, action.stun_only)
+        t.acted = True
+        turn.finish_action(table)
+    elif isinstance(action, StrikeWall):
+        strike.strike_wall(table, action.bot, action.beyond, action.dice, action.move_through)
+        t.acted = True
+        turn.finish_action(table)
+    elif isinstance(action, Repair):
+        # "General actions cannot be optimized. The primary general action is Repair"
+        actor = _own_bot(table, action.bot)
+        target = next((b for b in state.bots if b.id == action.target), None)
+        if target is None:
+            raise IllegalAction(f"there is no bot {action.target}")
+        upgrades.repair(table, actor, target, action.amount)
+        t.acted = True
+        turn.finish_action(table)
+    elif isinstance(action, Pass):
+        turn.finish_action(table)
+    elif isinstance(action, NetworkStep):
+        ipmove.move_ip(table, agent.id, {k - 1: v for k, v in action.transfers.items()})
+        t.step = "end"
+        table.emit(StepStarted(step="end", text="End of the turn: degrade the burncycle."))
+    elif isinstance(action, EndTurn):
+        if action.choose is not None and not 1 <= action.choose <= 5:
+            raise IllegalAction("the burncycle has slots 1 to 5")
+        turn.degrade(table, None if action.choose is None else action.choose - 1)
+        upgrades.spend_down(table, agent)
+        turn.next_player(table)
+
+
+def _own_bot(table: Table, bot_id: str) -> Bot:
+    """The active player's agent or the command module (the bots a player directs on their turn)."""
+    agent = turn.active_agent(table.state)
+    bot = next((b for b in table.state.bots if b.id == bot_id), None)
+    if bot is None or (bot is not agent and bot.kind != "module"):
+        raise IllegalAction(f"{bot_id} is not the active player's agent or the command module")
+    if bot.shut_down:
+        raise IllegalAction(f"{bot.name} is shut down: it cannot act until repaired")
+    return bot
+
+
+class LegalAction(Struct):
+    """One thing the active player may do now, what it costs and what it still needs from them."""
+
+    action: AnyAction
+    cost: str = ""
+    needs: str = ""
+
+
+def legal_actions(state: GameState) -> list[LegalAction]:
+    """Every legal action of the active player now. Dice counts are chosen by the player (`needs`)."""
+    if state.outcome is not None or state.turn is None:
+        return []
+    t = state.turn
+    if t.step == "corporation":
+        return [LegalAction(CorporationTurn(), needs="ping-die rolls")]
+    table = Table(state, SeededDice(0), apply_effect, copy=False)
+    agent = turn.active_agent(state)
+    out: list[LegalAction] = []
+    if t.pending is not None:
+        for bot in moves.movers(table):
+            here = table.floor.index[bot.space]  # type: ignore[index]
+            for _, j in table.floor.security_neighbours(here, table.destroyed):
+                to = table.floor.ids[j]
+                try:
+                    moves.check_step(table, bot.id, to)
+                except IllegalAction:
+                    continue
+                cache = to in state.floor.caches
+                out.append(LegalAction(Step(bot=bot.id, to=to, take_cache=cache), cost="1 AP"))
+        out.append(LegalAction(EndMove()))
+        return out
+    if t.step == "route":
+        out.append(LegalAction(BeginActions()))
+        for bot in (agent, *[b for b in state.bots if b.kind == "module"]):
+            if bot.shut_down or bot.power <= 1:
+                continue
+            for up in upgrades.UNIVERSAL_UPGRADES:
+                if up not in bot.upgrades:
+                    out.append(LegalAction(BuyUpgrade(bot=bot.id, upgrade=up), cost="1 power"))
+        if not t.acted and not state.mission.no_reboot:
+            out.append(LegalAction(Reboot(), cost=f"+{state.players} threat"))
+    if t.step in ("route", "actions", "end"):
+        out.extend(_alter_options(state, agent.id))
+    if t.step == "actions":
+        pool = t.pool
+        dice_text = f"choose 0-{pool.basic} basic, 0-{pool.advanced} advanced, 0-{pool.elite} elite dice"
+        if moves.movers(table):
+            out.append(LegalAction(Move(), needs=dice_text))
+        for bot in moves.movers(table):
+            here = table.floor.index[bot.space]  # type: ignore[index]
+            for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed):
+                unit = table.occupant.get(j)
+                if isinstance(unit, SecurityUnit):
+                    out.append(LegalAction(Strike(bot=bot.id, unit=unit.id), needs=dice_text,
+                                           cost=f"durability {unit.durability}"))
+            if len(state.floor.destroyed_walls) < MAX_DESTROYED_WALLS:
+                for j, kind in table.floor.neighbour[here].values():
+                    if kind == "wall" and edge_id(bot.space, table.floor.ids[j]) not in table.destroyed:  # type: ignore[arg-type]
+                        out.append(LegalAction(StrikeWall(bot=bot.id, beyond=table.floor.ids[j]), needs=dice_text,
+                                               cost="durability 10"))
+            if "repair" in bot.upgrades and bot.power > 1:
+                for other in state.bots:
+                    if other is not bot and other.on_board and other.power < 10:
+                        out.append(LegalAction(Repair(bot=bot.id, target=other.id, amount=1), cost="1 power",
+                                               needs=f"amount 1-{min(bot.power - 1, 10 - other.power)}"))
+        out.append(LegalAction(Pass()))
+    if t.step == "network":
+        out.append(LegalAction(NetworkStep(), needs="optional transfers along white lines"))
+    if t.step == "end":
+        out.append(LegalAction(EndTurn(), needs="the slot to degrade if the burncycle die shows the chooser face"))
+        for up in upgrades.UNIVERSAL_UPGRADES:
+            if up not in agent.upgrades and agent.power > 1:
+                out.append(LegalAction(BuyUpgrade(bot=agent.id, upgrade=up), cost="1 power"))
+    return out
+
+
+def _alter_options(state: GameState, agent_id: str) -> list[LegalAction]:
+    out = []
+    sources = [("team", state.burncycle.team_reserve), (agent_id, state.burncycle.personal_reserves.get(agent_id, []))]
+    for k, chip in enumerate(state.burncycle.slots):
+        if chip is None:
+            continue
+        for source, reserve in sources:
+            for kind in sorted(set(reserve)):
+                if kind != "captain":
+                    cost = "+2 threat" if chip.kind == "captain" and not chip.degraded else ""
+                    out.append(LegalAction(Alter(slot=k + 1, chip=kind, source=source), cost=cost))  # type: ignore[arg-type]
+    return out
+
