@@ -295,6 +295,9 @@ class GameState(Struct, forbid_unknown_fields=True):
     rules: RuleOptions = msgspec.field(default_factory=RuleOptions)
     turn: TurnState | None = None  # None only in states written before the players' turn existed
     module_slot_costs: list[Annotated[int, Meta(ge=0, le=10)]] = []  # power to unlock the last slots, in order
+    # what the mission's objectives count, e.g. "terminals:byte" -> 2, "shut_down:captain" -> 1
+    progress: dict[str, Annotated[int, Meta(ge=0)]] = {}
+    calibrated: bool = False  # the mission's calibrations are complete
     version: int = 1
 
     def bot(self, bot_id: str) -> Bot:
