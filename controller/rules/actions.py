@@ -13,7 +13,7 @@ from typing import Literal
 import msgspec
 from msgspec import Struct
 
-from controller.rules import burncycle, ipmove, moves, strike, turn, upgrades
+from controller.rules import burncycle, ipmove, missions, moves, strike, turn, upgrades
 from controller.rules.corp import corporation_turn
 from controller.rules.dice import Dice, SeededDice
 from controller.rules.effects import apply_effect
@@ -145,6 +145,7 @@ def apply_action(state: GameState, action: Action, dice: Dice | None = None) -> 
     dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
     table = Table(state, dice, apply_effect)
     _dispatch(table, action)
+    missions.check_mission(table, end_of_turn=isinstance(action, EndTurn))
     if isinstance(dice, SeededDice) and dice.seed == state.seed:
         table.state.rolls = dice.rolls
     return table.state, table.events

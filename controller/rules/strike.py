@@ -66,6 +66,7 @@ def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_on
         # takes the key into its inventory."
         table.state.security.remove(unit)
         del table.occupant[table.floor.index[unit.space]]
+        _count_shut_down(table, unit)
         table.emit(UnitRemoved(unit=unit.id, who=who, space=unit.space))
         if bot.power < MAX_POWER:
             table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=bot.power, new=bot.power + 1,
@@ -80,6 +81,19 @@ def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_on
     change_threat(table, 1, f"{bot.name} struck {who}")
     if not table.over:
         place_awareness(table, bot, f"striking {who}")
+
+
+def _count_shut_down(table: Table, unit: SecurityUnit) -> None:
+    """Mission progress: "Shut down the captain", "a level 3 Ghost", "a guard while it occupies a terminal"."""
+    progress = table.state.progress
+    kinds = ["captain" if unit.rank == "captain" else "guard"]
+    if unit.chip == "Ghost":
+        kinds.append("ghost")
+    if unit.space in table.state.floor.terminals or table.floor.feature[table.floor.index[unit.space]] in (
+            "terminal", "mainframe"):
+        kinds.append("guard_on_terminal")
+    for kind in kinds:
+        progress[f"shut_down:{kind}"] = progress.get(f"shut_down:{kind}", 0) + 1
 
 
 def _claim_key(table: Table, bot: Bot, unit: SecurityUnit) -> None:
