@@ -12,12 +12,14 @@ import sys
 
 from controller.errors import UserError
 from controller import game_cli
+from controller import play_cli
 from controller import vision_cli
 from controller.leds import cli as leds_cli
 
 # Command groups, in the order `--help` lists them. Add one line per group.
 COMMAND_GROUPS = [
     game_cli,
+    play_cli,
     leds_cli,
     vision_cli,
 ]

@@ -22,6 +22,11 @@ from controller.rules.model import describe_validation_error
 CONTENT = resources.files("controller.content")
 
 
+def read_text(path: str | Path, what: str) -> str:
+    """A user's text file, or a UserError saying why it cannot be read."""
+    return _read(Path(path), what)
+
+
 def _read(path: Path | resources.abc.Traversable, what: str) -> str:
     try:
         return path.read_text(encoding="utf-8")

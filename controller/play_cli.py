@@ -1,0 +1,76 @@
+"""Command-line tools for playing: `act` applies one action, `actions` lists the legal ones."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import msgspec
+
+from controller.errors import UserError
+from controller.library import load_state, read_text, write_atomically
+from controller.rules import RulesError, ScriptedDice, encode_events, encode_state
+from controller.rules.actions import STEPS, apply_action, decode_action, legal_actions
+from controller.rules.model import describe_validation_error
+
+
+ACTION_NAMES = [kind.__struct_config__.tag for kind in STEPS]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("act", help="apply one player action to a saved game")
+    p.add_argument("state", help="the state file")
+    p.add_argument("action", help="the action: a JSON file, or inline JSON such as '{\"action\": \"pass\"}'")
+    p.add_argument("--rolls", help="the faces rolled at the table, in order (default: the game's virtual dice)")
+    p.add_argument("--out", help="write the new state here (default: print it after the events)")
+    p.add_argument("--text", action="store_true", help="print instructions for the players instead of JSON")
+    p.set_defaults(run=_act)
+
+    p = sub.add_parser("actions", help="list the legal actions of the active player")
+    p.add_argument("state", help="the state file")
+    p.set_defaults(run=_actions)
+
+
+def _load_action(text: str):
+    raw = text if text.lstrip().startswith("{") else read_text(text, "action")
+    try:
+        return decode_action(raw)
+    except msgspec.ValidationError as e:
+        field, message = describe_validation_error(e)
+        if field == "action":
+            raise UserError(f"the action names no known action ({message}); actions are: "
+                            f"{', '.join(ACTION_NAMES)}") from None
+        raise UserError(f"the action's {field or 'fields'}: {message}") from None
+    except msgspec.DecodeError as e:
+        raise UserError(f"action: not valid JSON ({e})") from None
+
+
+def _act(args: argparse.Namespace) -> int:
+    state = load_state(args.state)
+    action = _load_action(args.action)
+    dice = ScriptedDice([r for r in args.rolls.split(",") if r.strip()]) if args.rolls else None
+    try:
+        new, events = apply_action(state, action, dice)
+    except RulesError as e:
+        raise UserError(f"illegal action: {e}") from None
+    if args.out:
+        write_atomically(args.out, encode_state(new))
+    if args.text:
+        for ev in events:
+            print(ev.instruction())
+    else:
+        out = {"events": json.loads(encode_events(events))}
+        if not args.out:
+            out["state"] = json.loads(encode_state(new))
+        json.dump(out, sys.stdout)
+        sys.stdout.write("\n")
+    return 0
+
+
+def _actions(args: argparse.Namespace) -> int:
+    state = load_state(args.state)
+    listed = legal_actions(state)
+    json.dump([json.loads(msgspec.json.encode(la)) for la in listed], sys.stdout, indent=1)
+    sys.stdout.write("\n")
+    return 0
