@@ -1,0 +1,64 @@
+"""Speed of listing the legal actions (issue "players' turn"): median and p99 against a baseline run in the
+same process (copying the state), over states from seeded games at every turn step.
+
+    .venv/bin/python bench/bench_legal_actions.py [--samples 3000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from controller.library import floor_text, load_content
+from controller.rules import copy_state, new_game
+from controller.rules.actions import apply_action, legal_actions
+
+
+def sample_states(count: int, seed: int = 5) -> list:
+    """States met in play: random legal actions from seeded new games on both shipped floors."""
+    content = load_content()
+    rng = random.Random(seed)
+    states = []
+    while len(states) < count:
+        name = rng.choice(["meridian-lobby", "meridian-labs"])
+        text, src = floor_text(name)
+        state = new_game(content, text, src, players=rng.randint(1, 4), seed=rng.randrange(10**6))
+        for _ in range(60):
+            if state.outcome is not None or len(states) >= count:
+                break
+            options = legal_actions(state)
+            states.append(state)
+            state, _ = apply_action(state, rng.choice(options).action)
+    return states
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--samples", type=int, default=3000)
+    args = parser.parse_args()
+    states = sample_states(args.samples)
+    listing, copying = [], []
+    for s in states:
+        t0 = time.perf_counter()
+        copy_state(s)
+        t1 = time.perf_counter()
+        legal_actions(s)
+        t2 = time.perf_counter()
+        copying.append(t1 - t0)
+        listing.append(t2 - t1)
+    med, p99 = statistics.median(listing), percentile(listing, 0.99)
+    bmed, bp99 = statistics.median(copying), percentile(copying, 0.99)
+    print(f"legal actions over {len(states)} states: median {med * 1000:.3f} ms, p99 {p99 * 1000:.3f} ms")
+    print(f"baseline (copy of the state): median {bmed * 1000:.3f} ms, p99 {bp99 * 1000:.3f} ms")
+    print(f"ratio: median {med / bmed:.2f}x, p99 {p99 / bp99:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
