@@ -13,7 +13,7 @@ from typing import Literal
 import msgspec
 from msgspec import Struct
 
-from controller.rules import burncycle, ipmove, missions, moves, strike, turn, upgrades
+from controller.rules import burncycle, ipmove, keypad, missions, moves, strike, terminal, turn, upgrades
 from controller.rules.corp import corporation_turn
 from controller.rules.dice import Dice, SeededDice
 from controller.rules.effects import apply_effect
@@ -101,8 +101,31 @@ class CorporationTurn(Action, tag="corporation_turn"):
     pass
 
 
+class Keypad(Action, tag="keypad"):
+    """"A bot adjacent to a locked door may attempt to open it with a keypad action": the door between `bot`
+    and the space `beyond`, by one approach ("inputs", "brute_force", "key" or "abort")."""
+
+    bot: str
+    beyond: str
+    approach: Literal["inputs", "brute_force", "key", "abort"] = "inputs"
+    dice: DicePool = msgspec.field(default_factory=DicePool)  # brute force: the AP check's dice
+    ignore: Literal["physical", "tech", "utility", "alarm", "ping", "shock"] | None = None  # when optimized
+    pay: list[Literal["personal", "team", "jump"]] = []  # where chip inputs are paid from, in order
+    move_through: bool = True
+
+
+class Terminal(Action, tag="terminal"):
+    """"A bot occupying a terminal chip may take a terminal action": `options` (1-3 as printed, 2 when
+    optimized) are chosen before rolling; `doors` picks the doors an unlock effect opens."""
+
+    bot: str
+    options: list[int]
+    dice: DicePool = msgspec.field(default_factory=DicePool)
+    doors: list[str] = []
+
+
 AnyAction = (BeginActions | BuyUpgrade | UnlockSlot | Reboot | Alter | Move | Step | EndMove | Strike
-             | StrikeWall | Repair | Pass | NetworkStep | EndTurn | CorporationTurn)
+             | StrikeWall | Repair | Pass | NetworkStep | EndTurn | CorporationTurn | Keypad | Terminal)
 
 _action_decoder = msgspec.json.Decoder(AnyAction)
 _action_encoder = msgspec.json.Encoder()
@@ -122,6 +145,7 @@ STEPS: dict[type, tuple[str, ...]] = {
     Alter: ("route", "actions", "end"), Move: ("actions",), Step: ("actions",), EndMove: ("actions",),
     Strike: ("actions",), StrikeWall: ("actions",), Repair: ("actions",), Pass: ("actions",),
     NetworkStep: ("network",), EndTurn: ("end",), CorporationTurn: ("corporation",),
+    Keypad: ("actions",), Terminal: ("actions",),
 }
 STEP_NAMES = {"route": "power routing (step 1)", "actions": "the action step (step 3)",
               "network": "the network step (step 4)", "end": "the end of the turn (step 5)",
@@ -197,6 +221,15 @@ def _dispatch(table: Table, action: Action) -> None:
         turn.finish_action(table)
     elif isinstance(action, StrikeWall):
         strike.strike_wall(table, action.bot, action.beyond, action.dice, action.move_through)
+        t.acted = True
+        turn.finish_action(table)
+    elif isinstance(action, Keypad):
+        keypad.keypad(table, action.bot, action.beyond, action.approach, action.dice, action.ignore,
+                      list(action.pay), action.move_through)
+        t.acted = True
+        turn.finish_action(table)
+    elif isinstance(action, Terminal):
+        terminal.terminal(table, action.bot, list(action.options), action.dice, list(action.doors))
         t.acted = True
         turn.finish_action(table)
     elif isinstance(action, Repair):
@@ -293,6 +326,15 @@ def legal_actions(state: GameState) -> list[LegalAction]:
                     if kind == "wall" and edge_id(bot.space, table.floor.ids[j]) not in table.destroyed:  # type: ignore[arg-type]
                         out.append(LegalAction(StrikeWall(bot=bot.id, beyond=table.floor.ids[j]), needs=dice_text,
                                                cost="durability 10"))
+            out.extend(_keypad_options(table, bot, dice_text))
+            if bot.space in state.floor.terminals:
+                mainframe = state.floor.terminals[bot.space] == "mainframe"
+                cost = "0 AP (mainframe)" if mainframe else "the option's AP"
+                choices = [[1], [2], [3]]
+                if moves.current_chip_kind(table) == "tech":  # optimized: up to 2 options
+                    choices += [[1, 2], [1, 3], [2, 3]]
+                for options in choices:
+                    out.append(LegalAction(Terminal(bot=bot.id, options=options), needs=dice_text, cost=cost))
             if "repair" in bot.upgrades and bot.power > 1:
                 for other in state.bots:
                     if other is not bot and other.on_board and other.power < 10:
@@ -306,6 +348,39 @@ def legal_actions(state: GameState) -> list[LegalAction]:
         for up in upgrades.UNIVERSAL_UPGRADES:
             if up not in agent.upgrades and agent.power > 1:
                 out.append(LegalAction(BuyUpgrade(bot=agent.id, upgrade=up), cost="1 power"))
+    return out
+
+
+def _keypad_options(table: Table, bot: Bot, dice_text: str) -> list[LegalAction]:
+    """Keypad actions on the locked doors next to the bot, one per approach that can apply."""
+    state, floor = table.state, table.floor
+    out: list[LegalAction] = []
+    here = floor.index[bot.space]  # type: ignore[index]
+    for j, kind in floor.neighbour[here].values():
+        beyond = floor.ids[j]
+        if kind != "door":
+            continue
+        door = edge_id(bot.space, beyond)  # type: ignore[arg-type]
+        if door in table.unlocked:
+            continue
+        card = state.keypads.get(door)
+        if card is None and not state.keypad_deck and not state.keypad_discard:
+            continue
+        col = keypad.column(table, card) if card is not None else None
+        if col is not None:
+            shown = (f"keypad {card.id}: {', '.join(col.inputs) or 'no inputs'}, {col.dice} keypad "  # type: ignore[union-attr]
+                     f"{'die' if col.dice == 1 else 'dice'}")
+        else:
+            shown = "draw a keypad card"
+        out.append(LegalAction(Keypad(bot=bot.id, beyond=beyond, approach="inputs"), cost=shown,
+                               needs="keypad die rolls; inputs paid from reserves or by jumping the tracker"))
+        if col is None or not col.jam:
+            out.append(LegalAction(Keypad(bot=bot.id, beyond=beyond, approach="brute_force"), needs=dice_text,
+                                   cost=f"durability {col.durability}" if col is not None else
+                                   "the keypad's durability (4/6/8 AP by floor) unless Jammed"))
+        if bot.keys > 0:
+            out.append(LegalAction(Keypad(bot=bot.id, beyond=beyond, approach="key"), cost="1 key"))
+        out.append(LegalAction(Keypad(bot=bot.id, beyond=beyond, approach="abort"), needs="keypad die rolls"))
     return out
 
 

@@ -14,8 +14,8 @@ import msgspec
 from msgspec import Struct
 
 from controller.rules.errors import ContentError
-from controller.rules.model import (CaptainCard, GuardChip, Mission, NetworkMat, NetworkNode, ThreatCard,
-                                    describe_validation_error)
+from controller.rules.model import (CaptainCard, GuardChip, KeypadCard, KeypadColumn, KeypadInput, Mission,
+                                    NetworkMat, NetworkNode, TerminalCard, ThreatCard, describe_validation_error)
 
 
 class GuardEntry(GuardChip, forbid_unknown_fields=True):
@@ -69,6 +69,28 @@ class _Dice(Struct, forbid_unknown_fields=True):
     dice: dict[str, list[str]]
 
 
+class _KeypadColumnEntry(Struct, forbid_unknown_fields=True):
+    inputs: list[KeypadInput] = []
+    dice: int = 0
+    jam: bool = False
+
+
+class _KeypadEntry(Struct, forbid_unknown_fields=True):
+    id: str
+    floor1: _KeypadColumnEntry
+    floor2: _KeypadColumnEntry
+    floor3: _KeypadColumnEntry
+
+
+class _Keypads(Struct, forbid_unknown_fields=True):
+    brute_force: list[int]
+    keypad: list[_KeypadEntry]
+
+
+class _Terminals(Struct, forbid_unknown_fields=True):
+    terminal: list[TerminalCard]
+
+
 FILES = {
     "guards.toml": _Guards,
     "captains.toml": _Captains,
@@ -77,6 +99,8 @@ FILES = {
     "threat_cards.toml": _Threat,
     "missions.toml": _Missions,
     "dice.toml": _Dice,
+    "keypads.toml": _Keypads,
+    "terminals.toml": _Terminals,
 }
 
 
@@ -91,6 +115,8 @@ class Content:
     missions: dict[str, Mission]
     dice: dict[str, list[str]]
     floors: dict[str, str] = field(default_factory=dict)  # floor id -> floor text
+    keypads: list[KeypadCard] = field(default_factory=list)  # the keypad deck
+    terminals: list[TerminalCard] = field(default_factory=list)  # the terminal deck
 
 
 def locate(text: str, path: str) -> int:
@@ -183,7 +209,53 @@ def parse_content(texts: dict[str, str]) -> Content:
         if len(c.security_detail) != 3 or any(len(row) != 3 for row in c.security_detail):
             raise ContentError(f"captains.toml: {c.name}: the security detail must be 3 rows (floor levels) "
                                f"of 3 posts")
-    return Content(guards=chips, captains={c.name.lower(): c for c in captains.captain}, agents=bots.agent,
+    keypads = _keypad_cards(decode_file("keypads.toml", texts["keypads.toml"], _Keypads))  # type: ignore[arg-type]
+    terminals = _terminal_cards(decode_file("terminals.toml", texts["terminals.toml"], _Terminals))  # type: ignore[arg-type]
+    content = Content(guards=chips, captains={c.name.lower(): c for c in captains.captain}, agents=bots.agent,
                    module=bots.module, network=mat, threat_cards={"standard": threat.standard,
                                                                    "simplified": threat.simplified},
                    missions={m.id: m for m in missions.mission}, dice=dice.dice)
+    content.keypads, content.terminals = keypads, terminals
+    return content
+
+
+def _keypad_cards(data: _Keypads) -> list[KeypadCard]:
+    """Keypad cards with each floor's brute force durability ("Level 1: 4 AP / Level 2: 6 AP / Level 3: 8 AP")."""
+    name = "keypads.toml"
+    if len(data.brute_force) != 3 or any(not 0 < d <= 99 for d in data.brute_force):
+        raise ContentError(f"{name}: brute_force must list 3 durabilities (floor levels 1-3), 1-99 AP each")
+    cards: list[KeypadCard] = []
+    seen: set[str] = set()
+    for entry in data.keypad:
+        if entry.id in seen:
+            raise ContentError(f"{name}: keypad {entry.id!r} is listed twice")
+        seen.add(entry.id)
+        columns = []
+        for level, col in enumerate((entry.floor1, entry.floor2, entry.floor3), 1):
+            if not 0 <= col.dice <= 6:
+                raise ContentError(f"{name}: keypad {entry.id}: floor{level}: dice must be 0-6, not {col.dice}")
+            columns.append(KeypadColumn(inputs=list(col.inputs), dice=col.dice, jam=col.jam,
+                                        durability=data.brute_force[level - 1]))
+        cards.append(KeypadCard(id=entry.id, columns=columns))
+    if not cards:
+        raise ContentError(f"{name}: the keypad deck needs at least one card")
+    return cards
+
+
+def _terminal_cards(data: _Terminals) -> list[TerminalCard]:
+    name = "terminals.toml"
+    seen: set[str] = set()
+    for card in data.terminal:
+        if card.id in seen:
+            raise ContentError(f"{name}: terminal {card.id!r} is listed twice")
+        seen.add(card.id)
+        if len(card.options) != 3:
+            raise ContentError(f"{name}: terminal {card.id}: a terminal card presents 3 options, not "
+                               f"{len(card.options)}")
+        for k, option in enumerate(card.options, 1):
+            if (option.effect.kind == "reserve_chip") != (option.effect.chip is not None):
+                raise ContentError(f"{name}: terminal {card.id}: option {k}: `chip` is given for reserve_chip "
+                                   f"effects and only for them")
+    if not data.terminal:
+        raise ContentError(f"{name}: the terminal deck needs at least one card")
+    return list(data.terminal)

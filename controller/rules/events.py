@@ -394,6 +394,56 @@ class KeyTaken(Event, tag="key_taken"):
         return f"{self.bot_name} takes a key (now {self.keys})."
 
 
+class KeypadCardPlaced(Event, tag="keypad_card_placed"):
+    door: str
+    card: str
+    level: int
+    inputs: list[str]
+    dice: int
+    jam: bool
+
+    def instruction(self) -> str:
+        shown = ", ".join(self.inputs) or "no inputs"
+        return (f"Draw keypad card {self.card} and place it faceup by the door {self.door}: floor {self.level} "
+                f"column shows {shown}, {self.dice} keypad {'die' if self.dice == 1 else 'dice'}"
+                + (", Jam." if self.jam else "."))
+
+
+class KeypadResolved(Event, tag="keypad_resolved"):
+    door: str
+    card: str
+    bot: str
+    bot_name: str
+    approach: str  # "unlock" (a keypad die), "inputs", "brute_force", "key", "abort"
+    unlocked: bool
+    detail: str = ""
+
+    def instruction(self) -> str:
+        if self.unlocked:
+            return (f"{self.bot_name} opens the door {self.door} ({self.approach.replace('_', ' ')}"
+                    + (f": {self.detail}" if self.detail else "") + f"): discard keypad card {self.card}.")
+        return (f"The door {self.door} stays locked" + (f" ({self.detail})" if self.detail else "")
+                + f": leave keypad card {self.card} faceup by the door.")
+
+
+class TerminalAccessed(Event, tag="terminal_accessed"):
+    space: str
+    card: str
+    name: str
+    bot: str
+    bot_name: str
+    options: list[int]  # chosen, 1-3 as printed
+    ap: int
+    resolved: list[int]
+    mainframe: bool = False
+
+    def instruction(self) -> str:
+        done = ", ".join(str(k) for k in self.resolved) or "none"
+        return (f"{self.bot_name} accesses the {'mainframe ' if self.mainframe else ''}terminal on {self.space}: "
+                f"card {self.card} ({self.name}), options {', '.join(map(str, self.options))} chosen, {self.ap} AP; "
+                f"resolved: {done}. Discard the card and the terminal chip.")
+
+
 class GameWon(Event, tag="game_won"):
     reason: str
 
@@ -403,7 +453,7 @@ class GameWon(Event, tag="game_won"):
 
 AnyEvent = (TurnStarted | StepStarted | SlotReached | CaptainChipReached | BotMoved | DoorChanged
             | WallDestroyed | CacheTaken | TerminalChanged | BeadRemoved | ChipChanged | ReserveChanged
-            | UnitStruck | UnitRemoved | KeyTaken | GameWon | UnitMoved | UnitTurned | UnitStayed | Attacked | BotDetected | BotHidden | BotShutDown
+            | UnitStruck | UnitRemoved | KeyTaken | GameWon | KeypadCardPlaced | KeypadResolved | TerminalAccessed | UnitMoved | UnitTurned | UnitStayed | Attacked | BotDetected | BotHidden | BotShutDown
             | AwarenessPlaced | AwarenessCleared | UnitStunEnded | UnitPlaced | PingMoved | PingAdded
             | PingRemoved | DieRolled | Boot | LevelChanged | IpMoved | IpBanned | ThreatChanged
             | ThreatEventFired | EscalationActive | PowerChanged | Defeat | PhaseStarted)

@@ -246,6 +246,49 @@ class PendingMove(Struct, forbid_unknown_fields=True):
     optimized: bool = False
 
 
+KeypadInput = Literal["physical", "tech", "utility", "alarm", "ping", "shock"]
+
+
+class KeypadColumn(Struct, forbid_unknown_fields=True):
+    """One floor's column of a keypad card: printed inputs, keypad-die icons, Jam, brute force durability."""
+
+    inputs: list[KeypadInput] = []
+    dice: Annotated[int, Meta(ge=0, le=6)] = 0  # keypad die icons: roll the keypad die once per icon
+    jam: bool = False  # "Unless the column states \"Jam\", a bot may attempt to force the door"
+    durability: Annotated[int, Meta(ge=0, le=99)] = 4  # brute force: 4 / 6 / 8 AP by floor level
+
+
+class KeypadCard(Struct, forbid_unknown_fields=True):
+    """A keypad card: one column per floor level 1-3 ("The column used corresponds to the current floor")."""
+
+    id: str
+    columns: list[KeypadColumn]  # index 0 = floor 1
+
+
+TerminalEffectKind = Literal["power", "threat", "unlock_door", "ceo_level", "reserve_chip", "remove_ping",
+                             "ip_level", "key", "clear_awareness"]
+
+
+class TerminalEffect(Struct, forbid_unknown_fields=True):
+    kind: TerminalEffectKind
+    amount: Annotated[int, Meta(ge=1, le=10)] = 1
+    chip: Literal["physical", "tech", "utility"] | None = None  # for reserve_chip
+
+
+class TerminalOption(Struct, forbid_unknown_fields=True):
+    ap: Annotated[int, Meta(ge=0, le=30)]  # the AP requirement (0 on a mainframe terminal)
+    text: str
+    effect: TerminalEffect
+
+
+class TerminalCard(Struct, forbid_unknown_fields=True):
+    """A terminal card: "3 distinct options, each detailing an AP requirement and an effect"."""
+
+    id: str
+    name: str
+    options: list[TerminalOption]
+
+
 TurnStep = Literal["route", "actions", "network", "end", "corporation"]
 
 
@@ -295,6 +338,12 @@ class GameState(Struct, forbid_unknown_fields=True):
     rules: RuleOptions = msgspec.field(default_factory=RuleOptions)
     turn: TurnState | None = None  # None only in states written before the players' turn existed
     module_slot_costs: list[Annotated[int, Meta(ge=0, le=10)]] = []  # power to unlock the last slots, in order
+    # decks of the players' turn: undrawn cards, cards placed by doors (door edge -> card), discards
+    keypad_deck: list[KeypadCard] = []
+    keypads: dict[str, KeypadCard] = {}
+    keypad_discard: list[KeypadCard] = []
+    terminal_deck: list[TerminalCard] = []
+    terminal_discard: list[TerminalCard] = []
     # what the mission's objectives count, e.g. "terminals:byte" -> 2, "shut_down:captain" -> 1
     progress: dict[str, Annotated[int, Meta(ge=0)]] = {}
     calibrated: bool = False  # the mission's calibrations are complete

@@ -108,6 +108,10 @@ def step(table: Table, bot_id: str, to: str, take_cache: bool = False) -> None:
 
 
 def unlock_door(table: Table, door: str, reason: str) -> None:
+    """Put an unlocked door peg in; a keypad card left by the door is discarded (it opened, however)."""
+    card = table.state.keypads.pop(door, None)
+    if card is not None:
+        table.state.keypad_discard.append(card)
     table.state.floor.unlocked_doors.append(door)
     table.unlocked = frozenset(table.state.floor.unlocked_doors)
     table.emit(DoorChanged(door=door, unlocked=True, reason=reason))
