@@ -22,6 +22,8 @@ from vision.register import Registrar, Registration
 from vision.snap import GridSnapper
 from vision.status import Status
 
+SIZE_TOLERANCE = 0.3  # a sticker's sides may read 30% off in table mm (tilt, chip height, blur) and no more
+
 
 @dataclass(frozen=True)
 class FrameResult:
@@ -68,6 +70,8 @@ class VisionPipeline:
             table = reg.to_table(corners).reshape(-1, 4, 2)
             for d, mm in zip(others, table):
                 unit = self._units.get(d.id)
+                if unit is not None and not self._plausible(mm):
+                    continue
                 if unit is None:
                     c = mm.mean(axis=0)
                     unknown.append(UnknownMarker(d.id, d.centre, (float(c[0]), float(c[1]))))
@@ -78,6 +82,16 @@ class VisionPipeline:
         reading = FrameReading(timestamp, reg.status, reg.anchors_seen, tuple(sightings), tuple(unknown))
         events = self.filter.update(reading)
         return FrameResult(reading, self.filter.observation, events, reg, tuple(detections))
+
+    def _plausible(self, corners_mm: np.ndarray) -> bool:
+        """A printed marker is a square of known size on the table; a quad that is not is a misread.
+
+        OpenCV sometimes decodes part of a marker (half of it, bounded by a shadow line) as a different
+        id; such a quad is far from square in table millimetres, which a real sticker never is.
+        """
+        sides = np.linalg.norm(corners_mm - np.roll(corners_mm, 1, axis=0), axis=1)
+        expected = self.config.board.marker_mm
+        return bool(np.all(np.abs(sides - expected) <= SIZE_TOLERANCE * expected))
 
     def process_failure(self, status: Status, timestamp: float) -> FrameResult:
         """A frame that never came (camera lost, unreadable file): age the units, keep their places."""

@@ -1,7 +1,7 @@
 """Board registration: a homography from image pixels to table millimetres, solved from anchor markers.
 
 Every visible registration marker gives four point pairs, so three markers already over-determine the
-homography and RANSAC can drop a misread one. When a hand covers the anchors the last good homography
+homography and a misplaced or misread one can be dropped. When a hand covers the anchors the last good homography
 is held for a while (the camera is fixed to its mount), and the status says which anchors are covered.
 """
 
@@ -18,8 +18,8 @@ from vision.detect import MarkerDetection
 from vision.layout import TableLayout
 from vision.status import OK, Status
 
-RANSAC_MM = 4.0
-MAX_RMS_MM = 3.0
+OUTLIER_MM = 6.0   # an anchor whose corners miss by more than this is dropped
+MAX_RMS_MM = 6.0   # beyond this the registration is not trusted at all
 
 
 @dataclass(frozen=True)
@@ -89,14 +89,28 @@ class Registrar:
         return Registration(None, failure, names, timestamp=timestamp)
 
     def _solve(self, img: np.ndarray, table: np.ndarray, names: tuple[str, ...], timestamp: float) -> Registration:
-        h, inliers = cv2.findHomography(img, table, cv2.RANSAC, RANSAC_MM)
-        if h is None:
-            return Registration(None, Status("error", "registration_failed",
-                                             "the registration markers do not fit the board's shape: check "
-                                             "they are placed as the markers sheet shows"), names)
-        pred = cv2.perspectiveTransform(img.reshape(-1, 1, 2), h).reshape(-1, 2)
-        ok = inliers.ravel().astype(bool)
-        rms = float(np.sqrt(np.mean(np.sum((pred[ok] - table[ok]) ** 2, axis=1))))
+        """Least squares on every anchor corner, dropping the worst-fitting anchor while one stands out.
+
+        Anchors are identified, so there is no correspondence to guess and RANSAC's random subsets only add
+        risk (a consensus of two anchors fits itself exactly and extrapolates wildly). A misplaced or
+        misread anchor shows up as the one whose corners disagree most; it is dropped as long as enough
+        anchors remain.
+        """
+        keep = np.ones(len(img) // 4, bool)
+        while True:
+            idx = np.repeat(keep, 4)
+            h, _ = cv2.findHomography(img[idx], table[idx], 0)
+            if h is None:
+                return Registration(None, Status("error", "registration_failed",
+                                                 "the registration markers do not fit the board's shape: check "
+                                                 "they are placed as the markers sheet shows"), names)
+            pred = cv2.perspectiveTransform(img.reshape(-1, 1, 2), h).reshape(-1, 2)
+            err = np.linalg.norm(pred - table, axis=1).reshape(-1, 4).mean(axis=1)
+            worst = int(np.argmax(np.where(keep, err, -1.0)))
+            if err[worst] <= OUTLIER_MM or keep.sum() <= self.config.min_anchors:
+                break
+            keep[worst] = False
+        rms = float(np.sqrt(np.mean(np.sum((pred[np.repeat(keep, 4)] - table[np.repeat(keep, 4)]) ** 2, axis=1))))
         if rms > MAX_RMS_MM:
             return Registration(None, Status("error", "registration_poor",
                                              f"the registration markers disagree by {rms:.1f} mm: one may be "

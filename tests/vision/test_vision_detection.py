@@ -152,3 +152,18 @@ def test_frame_without_the_play_area(floor, config):
 def test_colour_image_is_a_clear_status_not_a_crash(floor, config):
     result = one_shot(floor, config).process(np.zeros((10, 10, 3), np.uint8), 0.0)
     assert result.reading.status.code == "bad_image"
+
+
+def test_a_partial_quad_read_as_another_unit_is_rejected(floor, config, renderer, scene):
+    """OpenCV can decode half a sticker as another id; a quad that is not a 21 mm square is dropped."""
+    from vision.detect import MarkerDetection
+    frame = renderer.render(scene, POSE, HD)
+    pipeline = one_shot(floor, config)
+    detections = pipeline.detector.detect(frame.grey)
+    real = next(d for d in detections if d.id == config.marker_of("byte"))
+    top_half = real.corners.copy()
+    top_half[2:] = (real.corners[2:] + real.corners[1::-1]) / 2  # bottom corners pulled to mid-height
+    ghost = MarkerDetection(config.marker_of("rover-1"), top_half.astype(np.float32))
+    result = pipeline.read(detections + [ghost], 0.0)
+    assert "rover-1" not in {s.unit for s in result.reading.sightings}
+    assert result.observation.placed()["byte"] == ("H3", None)

@@ -15,7 +15,7 @@ import numpy as np
 from controller.rules.floor import Floor
 from vision.config import VisionConfig
 from vision.layout import TableLayout
-from vision.synth.board import BoardRenderer
+from vision.synth.board import BoardRenderer, marker_cells
 from vision.synth.camera import CameraPose, VirtualCamera
 from vision.synth.effects import Conditions, Hand, apply_conditions, draw_hands
 from vision.synth.scene import Scene
@@ -27,6 +27,7 @@ class TruthUnit:
     facing: str
     visible: bool                    # whole sticker in frame and uncovered
     image_px: tuple[float, float]
+    marker_px: float                 # side of the black marker square in the image
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class Renderer:
         self.floor = floor
         self.board = BoardRenderer(floor, self.config, board_px_per_mm)
         self.layout = TableLayout.for_floor(floor, self.config.board)
+        self._last_view: tuple[tuple[CameraPose, tuple[int, int]], tuple[VirtualCamera, float, tuple[np.ndarray, ...]]] | None = None
 
     def camera(self, pose: CameraPose, size: tuple[int, int]) -> VirtualCamera:
         return VirtualCamera(pose, self.layout.extent_mm(), size)
@@ -55,28 +57,30 @@ class Renderer:
                conditions: Conditions = Conditions(), hands: tuple[Hand, ...] = (),
                rng: np.random.Generator | None = None) -> SynthFrame:
         rng = rng if rng is not None else np.random.default_rng(0)
-        cam = self.camera(pose, size)
+        cam, scale, maps = self._view(pose, size)
         top = self.board.render(scene)
-        to_board = self.board.mm_to_px_matrix()
-        scale = min(1.0, 1.5 * cam.px_per_mm() / self.board.ppm)
         if scale < 1.0:
             top = cv2.resize(top, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-            to_board = np.diag([scale, scale, 1.0]) @ to_board
-        image_to_board = to_board @ np.linalg.inv(cam.H)
-        if pose.k1:
-            grid = cam.ideal_grid()
-            maps = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), image_to_board).reshape(grid.shape)
-            img = cv2.remap(top, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR, borderValue=(60, 70, 80))
-        else:
-            img = cv2.warpPerspective(top, image_to_board, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                      borderValue=(60, 70, 80))
+        img = cv2.remap(top, maps[0], maps[1], cv2.INTER_LINEAR, borderValue=(60, 70, 80))
         mask = draw_hands(img, hands) if hands else None
         img = apply_conditions(img, conditions, rng)
         return SynthFrame(img, self._truth(scene, cam, mask), cam, mask)
 
+    def _view(self, pose: CameraPose, size: tuple[int, int]) -> tuple[VirtualCamera, float, tuple[np.ndarray, ...]]:
+        """Camera, board downscale and remap tables for a pose; a sequence from a fixed camera reuses them."""
+        if self._last_view is not None and self._last_view[0] == (pose, size):
+            return self._last_view[1]
+        cam = self.camera(pose, size)
+        # render the board at 1.5x the camera's finest scale: enough detail, no aliasing when warping
+        scale = min(1.0, 1.5 * cam.px_per_mm() / self.board.ppm)
+        view = (cam, scale, view_maps(cam, np.diag([scale, scale, 1.0]) @ self.board.mm_to_px_matrix()))
+        self._last_view = ((pose, size), view)
+        return view
+
     def _truth(self, scene: Scene, cam: VirtualCamera, mask: np.ndarray | None) -> dict[str, TruthUnit]:
         out = {}
-        half = self.config.board.marker_mm * 0.5 * 4 / 3  # sticker edge, quiet zone included
+        cells = marker_cells(self.config)
+        half = self.config.board.marker_mm * 0.5 * (cells + 2) / cells  # sticker edge: one cell of quiet zone
         w, h = cam.size
         for pl in scene.placements:
             r, c = self.floor.coords[self.floor.index[pl.space]]
@@ -88,8 +92,19 @@ class Renderer:
             inside = bool(np.all((px[:, 0] >= 2) & (px[:, 0] < w - 2) & (px[:, 1] >= 2) & (px[:, 1] < h - 2)))
             covered = False
             if inside and mask is not None:
-                poly = np.zeros((h, w), np.uint8)
-                cv2.fillConvexPoly(poly, px[:4].round().astype(np.int32), 255)
-                covered = bool(np.any(mask[poly > 0]))
-            out[pl.unit] = TruthUnit(pl.space, pl.facing, inside and not covered, (float(px[4, 0]), float(px[4, 1])))
+                x0, y0 = np.floor(px[:4].min(axis=0)).astype(int)
+                x1, y1 = np.ceil(px[:4].max(axis=0)).astype(int) + 1
+                poly = np.zeros((y1 - y0, x1 - x0), np.uint8)
+                cv2.fillConvexPoly(poly, (px[:4] - (x0, y0)).round().astype(np.int32), 255)
+                covered = bool(np.any(mask[y0:y1, x0:x1][poly > 0]))
+            side = float(np.mean(np.linalg.norm(px[:4] - np.roll(px[:4], 1, axis=0), axis=1))) * cells / (cells + 2)
+            out[pl.unit] = TruthUnit(pl.space, pl.facing, inside and not covered, (float(px[4, 0]), float(px[4, 1])),
+                                     side)
         return out
+
+
+def view_maps(cam: VirtualCamera, mm_to_px: np.ndarray) -> tuple[np.ndarray, ...]:
+    """cv2.remap tables that film a flat picture (table mm -> its px by `mm_to_px`) through `cam`."""
+    grid = cam.ideal_grid()
+    maps = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), mm_to_px @ np.linalg.inv(cam.H)).reshape(grid.shape)
+    return cv2.convertMaps(maps[..., 0], maps[..., 1], cv2.CV_16SC2)
