@@ -48,7 +48,11 @@ def move_ip(table: Table, agent: str, transfers: dict[int, str]) -> None:
                                     f"layers along white lines")
             ip.node = target
             path.append(target)
-            if _arrive(table, ip, by_id[target], path, stop_here=True):
+            # "A transfer ... is taken before the chip's clockwise movement": the IP goes on clockwise unless
+            # the node it transferred to stops it (a hub, a ping, the core).
+            arrived = by_id[target]
+            stop = arrived.kind == "hub" or any(p.node == target for p in state.network.pings)
+            if _arrive(table, ip, arrived, path, stop_here=stop):
                 continue
         limit = 1 if kind in ("general", "captain") else len(by_id)
         stopped = False

@@ -12,7 +12,7 @@ from controller.rules.errors import IllegalAction
 from controller.rules.events import BotMoved, KeyTaken, PowerChanged, UnitRemoved, UnitStruck, WallDestroyed
 from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
 from controller.rules.model import Bot, DicePool, SecurityUnit
-from controller.rules.moves import current_chip_kind, movers
+from controller.rules.moves import current_chip_kind, movers, surveil
 from controller.rules.table import Table, unit_label
 from controller.rules.threat import change_threat
 
@@ -139,3 +139,8 @@ def strike_wall(table: Table, bot_id: str, beyond: str, dice: DicePool, move_thr
         mark = len(table.events)
         step_bot(table, bot, target)
         table.events.insert(mark, BotMoved(bot=bot.id, bot_name=bot.name, path=[start, beyond]))  # type: ignore[list-item]
+        area = table.floor.area(target)
+        if table.floor.ids[area.spaces[0]] in table.state.floor.surveillance and not table.over:
+            # "Entering an unsurveilled room (containing a surveillance bead) halts movement on the first
+            # space to roll the surveillance dice": the free move through the opening enters the room too.
+            surveil(table, bot, area.index)
