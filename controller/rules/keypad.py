@@ -103,11 +103,16 @@ def keypad(table: Table, bot_id: str, beyond: str, approach: str, dice: DicePool
                             "burncycle tracker ahead to a matching chip")
     # "The sole utility action is the keypad action, optimized by the utility action chip."
     optimized = current_chip_kind(table) == "utility"
+    known = door in table.state.keypads
     card = card_for(table, door)
     col = column(table, card)
     if approach == "brute_force" and col.jam:
-        raise IllegalAction(f"keypad card {card.id} states \"Jam\" on this floor: a bot may attempt to force the "
-                            f"door only unless the column states \"Jam\"")
+        if known:
+            raise IllegalAction(f"keypad card {card.id} states \"Jam\" on this floor: a bot may attempt to force "
+                                f"the door only unless the column states \"Jam\"")
+        # The card was only revealed by this action: the attempt fails and the card stays by the door.
+        _fail(table, bot, door, card, "brute_force", "the keypad is jammed")
+        return
     if approach == "key":
         # "A bot in possession of a key may discard it at any point during a keypad action to immediately
         # unlock the door without resolving inputs or rolling AP."

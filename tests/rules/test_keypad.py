@@ -259,10 +259,17 @@ def test_brute_force_against_durability(level, durability):
 
 
 def test_jammed_keypad_cannot_be_forced():
-    """"Unless the column states "Jam", a bot may attempt to force the door" (K07 is jammed on floor 1)."""
+    """"Unless the column states "Jam", a bot may attempt to force the door" (K07 is jammed on floor 1): with
+    the card already by the door brute force is refused; a card revealed by the attempt itself makes it fail
+    (no die rolled) and stays by the door."""
     s = door_state()
+    s.keypads = {"B2/B3": next(c for c in CONTENT.keypads if c.id == "K07")}
     illegal(s, Keypad(bot="byte", beyond="B3", approach="brute_force", dice=DicePool(basic=4)), "Jam",
-            ["K07", "1", "1", "1", "1"])
+            ["1", "1", "1", "1"])
+    s = door_state()
+    new, events = act(s, Keypad(bot="byte", beyond="B3", approach="brute_force", dice=DicePool(basic=4)), ["K07"])
+    assert resolved(events).unlocked is False and new.keypads["B2/B3"].id == "K07"
+    assert new.turn.pool.basic == 5 and new.burncycle.tracker == 1
 
 
 def test_optimizing_gives_brute_force_no_benefit():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules_scenarios import CONTENT, floor_text, make_state  # noqa: F401
+from rules_scenarios import CONTENT, floor_text
 from controller.rules import IllegalAction, ScriptedDice, copy_state, state_problems
 from controller.rules.actions import apply_action
 from controller.rules.model import Chip, DicePool, GameState, TurnState
