@@ -1,0 +1,272 @@
+"""A heuristic auto-player for the agents' side, for convention demos and self-play.
+
+It plays the way a cautious table would: each bot heads for its next objective (a terminal with a chip
+while terminal calibrations are open, then a safe zone), opens the locked doors on its way with a key or by
+brute force, accesses terminals it stands on, spreads its dice over the burncycle's slots, and prefers a
+step out of every guard's sight when two steps are equally short. It only ever chooses among
+`legal_actions`, so it can never make an illegal move.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from controller.rules.actions import (Action, BeginActions, CorporationTurn, EndMove, EndTurn, Keypad, Move,
+                                      NetworkStep, Pass, Reboot, Step, Strike, Terminal, apply_action,
+                                      legal_actions)
+from controller.rules.awareness import sight
+from controller.rules.dice import SeededDice
+from controller.rules.effects import apply_effect
+from controller.rules.floor import edge_id
+from controller.rules.keypad import column
+from controller.rules.missions import applies, done
+from controller.rules.model import Bot, DicePool, GameState
+from controller.rules.table import Table
+from controller.rules.moves import movers
+from controller.rules.errors import RulesError
+from controller.rules.ipmove import movement_chips
+from controller.rules.turn import active_agent, usable
+
+UNREACHED = 1 << 20
+
+
+class AutoPlayer:
+    """Chooses the next action for whoever is to act (the corporation's turn included)."""
+
+    def choose(self, state: GameState) -> Action:
+        turn = state.turn
+        assert turn is not None
+        if turn.step == "corporation":
+            return CorporationTurn()
+        if turn.step == "route":
+            return self._route(state)
+        if turn.step == "network":
+            return self._network(state)
+        if turn.step == "end":
+            return EndTurn()
+        table = Table(state, SeededDice(0), apply_effect, copy=False)
+        legal = legal_actions(state)
+        if turn.pending is not None:
+            return self._step(table, legal)
+        return self._action(table, legal)
+
+    def _route(self, state: GameState) -> Action:
+        """Reboot when the burncycle has no usable chip left (threat is the price)."""
+        live = sum(1 for k in range(len(state.burncycle.slots)) if usable(state, k))
+        if live == 0 and any(isinstance(la.action, Reboot) for la in legal_actions(state)):
+            return Reboot()
+        return BeginActions()
+
+    def _network(self, state: GameState) -> Action:
+        """Try each single transfer (in or out, at each movement step) and keep the one that leaves threat
+        lowest, then keeps the IP on layer 2 (whose hubs reduce threat), then the IP's level and the agent's
+        power highest."""
+        agent = active_agent(state)
+        steps = len(movement_chips(state))
+        candidates = [NetworkStep()] + [NetworkStep(transfers={k: d}) for k in range(1, steps + 1)
+                                        for d in ("in", "out")]
+        layers = {n.id: n.layer for n in state.network.mat.nodes}
+        best, best_score = candidates[0], None
+        for candidate in candidates:
+            try:
+                after, _ = apply_action(state, candidate, SeededDice(state.seed, state.rolls))
+            except RulesError:
+                continue
+            ip = next((i for i in after.network.ips if i.agent == agent.id), None)
+            layer = layers.get(ip.node, 0) if ip is not None and ip.node is not None else 0
+            score = (after.outcome is None, -after.threat, layer == 2, ip.level if ip else 0,
+                     after.bot(agent.id).power)
+            if best_score is None or score > best_score:
+                best, best_score = candidate, score
+        return best
+
+    # -- where to go --------------------------------------------------------------------------------
+    def _targets(self, table: Table, bot: Bot) -> set[int]:
+        state, floor = table.state, table.floor
+        terminal_tasks = [o for o in state.mission.calibrations
+                          if applies(state, o) and o.task.split(":")[0] in ("terminals", "module_terminals")
+                          and not done(state, table, o, False)]
+        # the agents take the team's terminals; the module only its own ("Command Module: Access ...")
+        wants_terminal = any((o.qualifier == "module") == (bot.kind == "module") for o in terminal_tasks)
+        if not state.calibrated and wants_terminal and state.floor.terminals:
+            return {floor.index[s] for s in state.floor.terminals}
+        return {s for a in floor.areas if a.kind == "safe" for s in a.spaces}
+
+    def _distances(self, table: Table, targets: set[int], keys: bool) -> dict[int, int]:
+        """Steps to the nearest target for a bot, through locked doors too (they can be opened) but never
+        through walls, security units, or a locked door whose keypad is known to be jammed (without a key)."""
+        floor = table.floor
+        jammed = set() if keys else self._jammed(table)
+        dist = {t: 0 for t in targets}
+        queue = deque(targets)
+        while queue:
+            u = queue.popleft()
+            for _, v in floor.security_neighbours(u, table.destroyed):
+                if v in dist or (v in table.occupant and not isinstance(table.occupant[v], Bot)):
+                    continue
+                if jammed and edge_id(floor.ids[u], floor.ids[v]) in jammed - table.unlocked:
+                    continue
+                dist[v] = dist[u] + 1
+                queue.append(v)
+        return dist
+
+    def _jammed(self, table: Table) -> set[str]:
+        """Locked doors whose keypad card, already by the door, is jammed: only a key opens them."""
+        return {door for door, card in table.state.keypads.items()
+                if column(table, card).jam and door not in table.unlocked}
+
+    def _watched(self, table: Table) -> set[int]:
+        seen: set[int] = set()
+        for unit in table.state.security:
+            if not unit.stunned:
+                seen |= sight(table.floor, table.floor.index[unit.space], unit.facing, unit.awareness,
+                              table.state.rules.peripheral)
+        return seen
+
+    # -- the action step ----------------------------------------------------------------------------
+    def _dice_share(self, table: Table) -> DicePool:
+        """The pool spread evenly over the usable chips still ahead (this one included)."""
+        state = table.state
+        assert state.turn is not None
+        ahead = sum(1 for k in range(state.burncycle.tracker, len(state.burncycle.slots)) if usable(state, k))
+        pool = state.turn.pool
+        share = max(1, ahead)
+        return DicePool(basic=-(-pool.basic // share), advanced=-(-pool.advanced // share),
+                        elite=-(-pool.elite // share))
+
+    def _action(self, table: Table, legal: list) -> Action:
+        kinds = {type(la.action) for la in legal}
+        share = self._dice_share(table)
+        terminals = [la.action for la in legal if isinstance(la.action, Terminal)]
+        for bot in movers(table):
+            if bot.space in table.state.floor.terminals and terminals and \
+                    bot.kind in ("agent", "module") and self._wants(table, bot):
+                mine = [a for a in terminals if a.bot == bot.id]
+                if mine:
+                    best = max(mine, key=lambda a: len(a.options))
+                    return Terminal(bot=bot.id, options=best.options, dice=self._dice_for(table, 4))
+        strike = self._strike(table, legal)
+        if strike is not None:
+            return strike
+        doors = self._door_in_the_way(table)
+        if doors is not None:
+            bot, beyond = doors
+            keypads = [la.action for la in legal if isinstance(la.action, Keypad)
+                       and la.action.bot == bot.id and la.action.beyond == beyond]
+            approaches = {a.approach for a in keypads}
+            if "key" in approaches:
+                return Keypad(bot=bot.id, beyond=beyond, approach="key")
+            if "brute_force" in approaches:
+                # "Level 1: 4 AP / Level 2: 6 AP / Level 3: 8 AP"
+                need = self._dice_for(table, 2 + 2 * table.state.floor.level)
+                if need.basic + need.advanced + need.elite > 0:
+                    return Keypad(bot=bot.id, beyond=beyond, approach="brute_force", dice=need)
+            door = edge_id(bot.space, beyond)  # type: ignore[arg-type]
+            card = table.state.keypads.get(door)
+            # inputs only when every printed one can be paid without chips (alarm, ping, shock), or the card
+            # is still unknown
+            if "inputs" in approaches and (card is None or not set(column(table, card).inputs)
+                                           & {"physical", "tech", "utility"}):
+                return Keypad(bot=bot.id, beyond=beyond, approach="inputs")
+        if Move in kinds and self._can_progress(table):
+            return Move(dice=share)
+        return Pass()
+
+    def _dice_for(self, table: Table, ap: int, bonus: int = 0) -> DicePool:
+        """Enough of the pool to expect `ap` (basic 13/12, advanced 11/6, elite about 2.3 AP a die), or all."""
+        assert table.state.turn is not None
+        pool = table.state.turn.pool
+        picked = DicePool()
+        expected = float(bonus)
+        for grade, worth in (("elite", 2.3), ("advanced", 1.83), ("basic", 1.08)):
+            while expected < ap + 1 and getattr(pool, grade) > getattr(picked, grade):
+                setattr(picked, grade, getattr(picked, grade) + 1)
+                expected += worth
+        return picked
+
+    def _strike(self, table: Table, legal: list) -> Action | None:
+        """Strike a unit next to a detected bot when the dice can at least stun it (durability - 5)."""
+        bonus = 2 if table.state.burncycle.slots[table.state.burncycle.tracker] is not None and \
+            table.state.burncycle.slots[table.state.burncycle.tracker].kind == "physical" else 0  # type: ignore[union-attr]
+        for la in legal:
+            action = la.action
+            if not isinstance(action, Strike):
+                continue
+            bot = table.state.bot(action.bot)
+            unit = table.state.unit(action.unit)
+            if not bot.detected or unit.stunned:
+                continue
+            need = max(0, unit.durability - 5 - bonus)
+            dice = self._dice_for(table, need, bonus)
+            expected = bonus + 1.08 * dice.basic + 1.83 * dice.advanced + 2.3 * dice.elite
+            if expected >= need + 1:
+                return Strike(bot=bot.id, unit=unit.id, dice=dice)
+        return None
+
+    def _wants(self, table: Table, bot: Bot) -> bool:
+        return table.floor.index[bot.space] in self._targets(table, bot)  # type: ignore[index]
+
+    def _next_space(self, table: Table, bot: Bot) -> tuple[int, str] | None:
+        """The best neighbouring space toward the bot's target, with the kind of edge crossed."""
+        here = table.floor.index[bot.space]  # type: ignore[index]
+        targets = self._targets(table, bot)
+        if here in targets:
+            return None
+        dist = self._distances(table, targets, bot.keys > 0)
+        mine = dist.get(here, UNREACHED)
+        watched = self._watched(table)
+        options = []
+        blocked = self._jammed(table) if bot.keys == 0 else set()
+        for _, j in table.floor.security_neighbours(here, table.destroyed):
+            if j in table.occupant or dist.get(j, UNREACHED) >= mine:
+                continue
+            if edge_id(bot.space, table.floor.ids[j]) in blocked:  # type: ignore[arg-type]
+                continue
+            kind = table.floor.edge_between(here, j) or "open"
+            options.append((dist[j], j in watched, j, kind))
+        if not options:
+            return None
+        _, _, j, kind = min(options)
+        return j, kind
+
+    def _door_in_the_way(self, table: Table) -> tuple[Bot, str] | None:
+        for bot in movers(table):
+            nxt = self._next_space(table, bot)
+            if nxt is not None and nxt[1] == "door":
+                door = edge_id(bot.space, table.floor.ids[nxt[0]])  # type: ignore[arg-type]
+                if door not in table.unlocked:
+                    return bot, table.floor.ids[nxt[0]]
+        return None
+
+    def _can_progress(self, table: Table) -> bool:
+        for bot in movers(table):
+            nxt = self._next_space(table, bot)
+            if nxt is not None and (nxt[1] != "door" or edge_id(bot.space, table.floor.ids[nxt[0]])  # type: ignore[arg-type]
+                                    in table.unlocked or bot.keys > 0):
+                return True
+        return False
+
+    def _step(self, table: Table, legal: list) -> Action:
+        steps = {(la.action.bot, la.action.to): la.action for la in legal if isinstance(la.action, Step)}
+        watched = self._watched(table)
+        # a bot a guard can see moves first, then the agent, then the module
+        for bot in sorted(movers(table), key=lambda b: (table.floor.index[b.space] not in watched,  # type: ignore[index]
+                                                        b.kind != "agent")):
+            nxt = self._next_space(table, bot)
+            if nxt is None:
+                continue
+            action = steps.get((bot.id, table.floor.ids[nxt[0]]))
+            if action is not None:
+                return action
+        return EndMove()
+
+
+def play_game(state: GameState, player: AutoPlayer | None = None, max_actions: int = 20_000) -> GameState:
+    """Play a game to its end with the game's own seeded dice; returns the final state."""
+    player = player or AutoPlayer()
+    for _ in range(max_actions):
+        if state.outcome is not None:
+            return state
+        state, _ = apply_action(state, player.choose(state))
+    return state
+
