@@ -9,11 +9,11 @@ step out of every guard's sight when two steps are equally short. It only ever c
 
 from __future__ import annotations
 
-from collections import deque
+import heapq
 
 from controller.rules.actions import (Action, BeginActions, CorporationTurn, EndMove, EndTurn, Keypad, Move,
-                                      NetworkStep, Pass, Reboot, Step, Strike, Terminal, apply_action,
-                                      legal_actions)
+                                      NetworkStep, Pass, Reboot, Repair, Step, Strike, Terminal, apply_action,
+                                      legal_actions, BuyUpgrade)
 from controller.rules.awareness import sight
 from controller.rules.dice import SeededDice
 from controller.rules.effects import apply_effect
@@ -28,6 +28,7 @@ from controller.rules.ipmove import movement_chips
 from controller.rules.turn import active_agent, usable
 
 UNREACHED = 1 << 20
+WATCHED_COST = 4  # a step into a space some guard sees counts as this many
 
 
 class AutoPlayer:
@@ -53,8 +54,14 @@ class AutoPlayer:
     def _route(self, state: GameState) -> Action:
         """Reboot when the burncycle has no usable chip left (threat is the price)."""
         live = sum(1 for k in range(len(state.burncycle.slots)) if usable(state, k))
-        if live == 0 and any(isinstance(la.action, Reboot) for la in legal_actions(state)):
+        legal = [la.action for la in legal_actions(state)]
+        if live == 0 and any(isinstance(a, Reboot) for a in legal):
             return Reboot()
+        agent = active_agent(state)
+        # the command module's life is the game's: an agent with power to spare learns to repair it
+        buy = BuyUpgrade(bot=agent.id, upgrade="repair")
+        if agent.power >= 4 and any(a == buy for a in legal):
+            return buy
         return BeginActions()
 
     def _network(self, state: GameState) -> Action:
@@ -93,21 +100,28 @@ class AutoPlayer:
         return {s for a in floor.areas if a.kind == "safe" for s in a.spaces}
 
     def _distances(self, table: Table, targets: set[int], keys: bool) -> dict[int, int]:
-        """Steps to the nearest target for a bot, through locked doors too (they can be opened) but never
-        through walls, security units, or a locked door whose keypad is known to be jammed (without a key)."""
+        """Cost to the nearest target for a bot: a step costs 1, or 4 into a space a guard sees now; locked
+        doors count (they can be opened), walls, security units and locked doors whose keypad is known to be
+        jammed (without a key) do not."""
         floor = table.floor
         jammed = set() if keys else self._jammed(table)
+        watched = self._watched(table)
         dist = {t: 0 for t in targets}
-        queue = deque(targets)
-        while queue:
-            u = queue.popleft()
+        heap = [(0, t) for t in targets]
+        heapq.heapify(heap)
+        while heap:
+            d, u = heapq.heappop(heap)
+            if d > dist[u]:
+                continue
             for _, v in floor.security_neighbours(u, table.destroyed):
-                if v in dist or (v in table.occupant and not isinstance(table.occupant[v], Bot)):
+                if v in table.occupant and not isinstance(table.occupant[v], Bot):
                     continue
-                if jammed and edge_id(floor.ids[u], floor.ids[v]) in jammed - table.unlocked:
+                if jammed and edge_id(floor.ids[u], floor.ids[v]) in jammed:
                     continue
-                dist[v] = dist[u] + 1
-                queue.append(v)
+                nd = d + (WATCHED_COST if u in watched else 1)
+                if nd < dist.get(v, UNREACHED):
+                    dist[v] = nd
+                    heapq.heappush(heap, (nd, v))
         return dist
 
     def _jammed(self, table: Table) -> set[str]:
@@ -148,6 +162,9 @@ class AutoPlayer:
         strike = self._strike(table, legal)
         if strike is not None:
             return strike
+        repair = self._repair(table, legal)
+        if repair is not None:
+            return repair
         doors = self._door_in_the_way(table)
         if doors is not None:
             bot, beyond = doors
@@ -203,6 +220,19 @@ class AutoPlayer:
                 return Strike(bot=bot.id, unit=unit.id, dice=dice)
         return None
 
+    def _repair(self, table: Table, legal: list) -> Action | None:
+        """Give the command module power when it runs low, keeping 2 for the agent."""
+        module = next((b for b in table.state.bots if b.kind == "module"), None)
+        if module is None or module.power > 2:
+            return None
+        for la in legal:
+            if isinstance(la.action, Repair) and la.action.target == module.id:
+                actor = table.state.bot(la.action.bot)
+                amount = min(actor.power - 2, 10 - module.power)
+                if amount >= 1:
+                    return Repair(bot=actor.id, target=module.id, amount=amount)
+        return None
+
     def _wants(self, table: Table, bot: Bot) -> bool:
         return table.floor.index[bot.space] in self._targets(table, bot)  # type: ignore[index]
 
@@ -223,7 +253,7 @@ class AutoPlayer:
             if edge_id(bot.space, table.floor.ids[j]) in blocked:  # type: ignore[arg-type]
                 continue
             kind = table.floor.edge_between(here, j) or "open"
-            options.append((dist[j], j in watched, j, kind))
+            options.append((dist[j] + (WATCHED_COST if j in watched else 1), j in watched, j, kind))
         if not options:
             return None
         _, _, j, kind = min(options)
@@ -247,18 +277,20 @@ class AutoPlayer:
         return False
 
     def _step(self, table: Table, legal: list) -> Action:
+        """Spend one AP: first on a bot a guard can see, else on the bot farthest from its target."""
         steps = {(la.action.bot, la.action.to): la.action for la in legal if isinstance(la.action, Step)}
         watched = self._watched(table)
-        # a bot a guard can see moves first, then the agent, then the module
-        for bot in sorted(movers(table), key=lambda b: (table.floor.index[b.space] not in watched,  # type: ignore[index]
-                                                        b.kind != "agent")):
+        ranked = []
+        for bot in movers(table):
+            here = table.floor.index[bot.space]  # type: ignore[index]
             nxt = self._next_space(table, bot)
-            if nxt is None:
-                continue
-            action = steps.get((bot.id, table.floor.ids[nxt[0]]))
+            action = steps.get((bot.id, table.floor.ids[nxt[0]])) if nxt is not None else None
             if action is not None:
-                return action
-        return EndMove()
+                remaining = self._distances(table, self._targets(table, bot), bot.keys > 0).get(here, UNREACHED)
+                ranked.append((here not in watched, -remaining, bot.kind != "agent", action))
+        if not ranked:
+            return EndMove()
+        return min(ranked, key=lambda r: r[:3])[3]
 
 
 def play_game(state: GameState, player: AutoPlayer | None = None, max_actions: int = 20_000) -> GameState:
