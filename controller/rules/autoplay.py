@@ -97,6 +97,11 @@ class AutoPlayer:
         wants_terminal = any((o.qualifier == "module") == (bot.kind == "module") for o in terminal_tasks)
         if not state.calibrated and wants_terminal and state.floor.terminals:
             return {floor.index[s] for s in state.floor.terminals}
+        if not state.calibrated and bot.kind == "module":
+            # the module waits out the calibrations on a hiding spot, where awareness cannot find it
+            spots = set(floor.posts.get("hiding", ()))
+            if spots:
+                return spots
         return {s for a in floor.areas if a.kind == "safe" for s in a.spaces}
 
     def _distances(self, table: Table, targets: set[int], keys: bool) -> dict[int, int]:
@@ -175,8 +180,9 @@ class AutoPlayer:
                 return Keypad(bot=bot.id, beyond=beyond, approach="key")
             if "brute_force" in approaches:
                 # "Level 1: 4 AP / Level 2: 6 AP / Level 3: 8 AP"
-                need = self._dice_for(table, 2 + 2 * table.state.floor.level)
-                if need.basic + need.advanced + need.elite > 0:
+                durability = 2 + 2 * table.state.floor.level
+                need = self._dice_for(table, durability)
+                if _expected(need) >= durability:
                     return Keypad(bot=bot.id, beyond=beyond, approach="brute_force", dice=need)
             door = edge_id(bot.space, beyond)  # type: ignore[arg-type]
             card = table.state.keypads.get(door)
@@ -195,7 +201,7 @@ class AutoPlayer:
         pool = table.state.turn.pool
         picked = DicePool()
         expected = float(bonus)
-        for grade, worth in (("elite", 2.3), ("advanced", 1.83), ("basic", 1.08)):
+        for grade, worth in (("elite", 2.3), ("advanced", 11 / 6), ("basic", 13 / 12)):
             while expected < ap + 1 and getattr(pool, grade) > getattr(picked, grade):
                 setattr(picked, grade, getattr(picked, grade) + 1)
                 expected += worth
@@ -215,8 +221,7 @@ class AutoPlayer:
                 continue
             need = max(0, unit.durability - 5 - bonus)
             dice = self._dice_for(table, need, bonus)
-            expected = bonus + 1.08 * dice.basic + 1.83 * dice.advanced + 2.3 * dice.elite
-            if expected >= need + 1:
+            if bonus + _expected(dice) >= need + 1:
                 return Strike(bot=bot.id, unit=unit.id, dice=dice)
         return None
 
@@ -291,6 +296,11 @@ class AutoPlayer:
         if not ranked:
             return EndMove()
         return min(ranked, key=lambda r: r[:3])[3]
+
+
+def _expected(dice: DicePool) -> float:
+    """Average AP of a roll: basic 13/12, advanced 11/6, elite about 2.3 with its reroll."""
+    return 13 / 12 * dice.basic + 11 / 6 * dice.advanced + 2.3 * dice.elite
 
 
 def play_game(state: GameState, player: AutoPlayer | None = None, max_actions: int = 20_000) -> GameState:
