@@ -69,9 +69,9 @@ class VisionPipeline:
             corners = self.registrar.undistort(np.concatenate([d.corners for d in others]))
             table = reg.to_table(corners).reshape(-1, 4, 2)
             for d, mm in zip(others, table):
-                unit = self._units.get(d.id)
-                if unit is not None and not self._plausible(mm):
+                if not self._plausible(mm):
                     continue
+                unit = self._units.get(d.id)
                 if unit is None:
                     c = mm.mean(axis=0)
                     unknown.append(UnknownMarker(d.id, d.centre, (float(c[0]), float(c[1]))))
@@ -84,10 +84,11 @@ class VisionPipeline:
         return FrameResult(reading, self.filter.observation, events, reg, tuple(detections))
 
     def _plausible(self, corners_mm: np.ndarray) -> bool:
-        """A printed marker is a square of known size on the table; a quad that is not is a misread.
+        """A printed sticker is a square of known size on the table; a quad that is not is a misread.
 
-        OpenCV sometimes decodes part of a marker (half of it, bounded by a shadow line) as a different
-        id; such a quad is far from square in table millimetres, which a real sticker never is.
+        OpenCV sometimes decodes part of a marker (half of it, bounded by a shadow line) or a sliver of
+        texture as some id; such a quad is far from a 21 mm square in table millimetres. Unknown markers
+        are held to the same size: the ones worth reporting are stickers printed from another roster.
         """
         sides = np.linalg.norm(corners_mm - np.roll(corners_mm, 1, axis=0), axis=1)
         expected = self.config.board.marker_mm
