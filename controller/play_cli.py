@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 
 import msgspec
 
 from controller.errors import UserError
-from controller.library import load_state, read_text, write_atomically
-from controller.rules import RulesError, ScriptedDice, encode_events, encode_state
+from controller.library import floor_text, load_content, load_state, read_text, write_atomically
+from controller.rules import RulesError, ScriptedDice, encode_events, encode_state, new_game
 from controller.rules.actions import STEPS, apply_action, decode_action, legal_actions
+from controller.rules.autoplay import play_game
 from controller.rules.model import describe_validation_error
 
 
@@ -30,6 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("actions", help="list the legal actions of the active player")
     p.add_argument("state", help="the state file")
     p.set_defaults(run=_actions)
+    register_selfplay(sub)
 
 
 def _load_action(text: str):
@@ -73,4 +76,45 @@ def _actions(args: argparse.Namespace) -> int:
     listed = legal_actions(state)
     json.dump([json.loads(msgspec.json.encode(la)) for la in listed], sys.stdout, indent=1)
     sys.stdout.write("\n")
+    return 0
+
+
+def register_selfplay(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("selfplay", help="play N full seeded games with the auto-player and print the results")
+    p.add_argument("--games", type=int, default=20)
+    p.add_argument("--seed", type=int, default=0, help="game k is played with seed S+k")
+    p.add_argument("--floor", default="meridian-lobby")
+    p.add_argument("--mission", default="data-heist")
+    p.add_argument("--level", type=int, help="Adaptable missions: the level to play (1-3)")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--difficulty", default="standard", choices=["simplified", "standard", "seasoned"])
+    p.add_argument("--captain", default="fauxbia")
+    p.set_defaults(run=_selfplay)
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise UserError("--games must be at least 1")
+    content = load_content()
+    text, source = floor_text(args.floor)
+    outcomes: Counter[str] = Counter()
+    rounds, threats = [], []
+    for k in range(args.games):
+        try:
+            state = new_game(content, text, source, args.players, args.difficulty, args.captain, args.mission,
+                             args.seed + k, level=args.level)
+        except RulesError as e:
+            raise UserError(str(e)) from None
+        final = play_game(state)
+        outcomes[final.outcome or "unfinished"] += 1
+        rounds.append(final.round)
+        threats.append(final.threat)
+    wins = sum(n for o, n in outcomes.items() if o.startswith("victory"))
+    print(f"{args.games} games of {args.mission} on {args.floor}, {args.players} players, {args.difficulty}, "
+          f"seeds {args.seed}-{args.seed + args.games - 1}")
+    print(f"win rate: {wins / args.games:.1%} ({wins} of {args.games})")
+    print(f"average rounds: {sum(rounds) / len(rounds):.1f}; average threat at the end: "
+          f"{sum(threats) / len(threats):.1f}")
+    for outcome, n in outcomes.most_common():
+        print(f"  {n:4d}  {outcome}")
     return 0
