@@ -34,6 +34,9 @@ WATCHED_COST = 4  # a step into a space some guard sees counts as this many
 class AutoPlayer:
     """Chooses the next action for whoever is to act (the corporation's turn included)."""
 
+    def __init__(self) -> None:
+        self._memo: dict[object, object] = {}
+
     def choose(self, state: GameState) -> Action:
         turn = state.turn
         assert turn is not None
@@ -46,6 +49,7 @@ class AutoPlayer:
         if turn.step == "end":
             return EndTurn()
         table = Table(state, SeededDice(0), apply_effect, copy=False)
+        self._memo: dict[object, object] = {}  # what one decision computes more than once
         legal = legal_actions(state)
         if turn.pending is not None:
             return self._step(table, legal)
@@ -104,6 +108,12 @@ class AutoPlayer:
                 return spots
         return {s for a in floor.areas if a.kind == "safe" for s in a.spaces}
 
+    def _bot_distances(self, table: Table, bot: Bot) -> dict[int, int]:
+        key = ("distances", bot.id)
+        if key not in self._memo:
+            self._memo[key] = self._distances(table, self._targets(table, bot), bot.keys > 0)
+        return self._memo[key]  # type: ignore[return-value]
+
     def _distances(self, table: Table, targets: set[int], keys: bool) -> dict[int, int]:
         """Cost to the nearest target for a bot: a step costs 1, or 4 into a space a guard sees now; locked
         doors count (they can be opened), walls, security units and locked doors whose keypad is known to be
@@ -121,7 +131,7 @@ class AutoPlayer:
             for _, v in floor.security_neighbours(u, table.destroyed):
                 if v in table.occupant and not isinstance(table.occupant[v], Bot):
                     continue
-                if jammed and edge_id(floor.ids[u], floor.ids[v]) in jammed:
+                if jammed and floor.edge_name[(u, v)] in jammed:
                     continue
                 nd = d + (WATCHED_COST if u in watched else 1)
                 if nd < dist.get(v, UNREACHED):
@@ -135,11 +145,14 @@ class AutoPlayer:
                 if column(table, card).jam and door not in table.unlocked}
 
     def _watched(self, table: Table) -> set[int]:
+        if "watched" in self._memo:
+            return self._memo["watched"]  # type: ignore[return-value]
         seen: set[int] = set()
         for unit in table.state.security:
             if not unit.stunned:
                 seen |= sight(table.floor, table.floor.index[unit.space], unit.facing, unit.awareness,
                               table.state.rules.peripheral)
+        self._memo["watched"] = seen
         return seen
 
     # -- the action step ----------------------------------------------------------------------------
@@ -247,7 +260,7 @@ class AutoPlayer:
         targets = self._targets(table, bot)
         if here in targets:
             return None
-        dist = self._distances(table, targets, bot.keys > 0)
+        dist = self._bot_distances(table, bot)
         mine = dist.get(here, UNREACHED)
         watched = self._watched(table)
         options = []
@@ -291,7 +304,7 @@ class AutoPlayer:
             nxt = self._next_space(table, bot)
             action = steps.get((bot.id, table.floor.ids[nxt[0]])) if nxt is not None else None
             if action is not None:
-                remaining = self._distances(table, self._targets(table, bot), bot.keys > 0).get(here, UNREACHED)
+                remaining = self._bot_distances(table, bot).get(here, UNREACHED)
                 ranked.append((here not in watched, -remaining, bot.kind != "agent", action))
         if not ranked:
             return EndMove()

@@ -83,11 +83,15 @@ class Floor:
                 kind = self.edges[(min(i, j), max(i, j))]
                 self.neighbour[i][d] = (j, kind)
 
+        # the name of the edge between two neighbouring spaces ("C4/C5"), both ways round
+        self.edge_name: dict[tuple[int, int], str] = {}
+        for (i, j) in self.edges:
+            name = edge_id(self.ids[i], self.ids[j])
+            self.edge_name[(i, j)] = self.edge_name[(j, i)] = name
         self._build_areas(plan, source_name)
-        self.doors: tuple[str, ...] = tuple(sorted(
-            edge_id(self.ids[i], self.ids[j]) for (i, j), k in self.edges.items() if k == "door"))
-        self.interior_walls: frozenset[str] = frozenset(
-            edge_id(self.ids[i], self.ids[j]) for (i, j), k in self.edges.items() if k == "wall")
+        self.doors: tuple[str, ...] = tuple(sorted(self.edge_name[e] for e, k in self.edges.items() if k == "door"))
+        self.interior_walls: frozenset[str] = frozenset(self.edge_name[e] for e, k in self.edges.items()
+                                                        if k == "wall")
 
         # "Security Units: Locked doors DO NOT block security unit adjacency": doors of any state
         # join spaces for guards, walls never do (destroyed walls are added per game state).
@@ -204,7 +208,7 @@ class Floor:
         steps = list(self.security_steps[i])
         if destroyed:
             for d, (j, kind) in self.neighbour[i].items():
-                if kind == "wall" and edge_id(self.ids[i], self.ids[j]) in destroyed:
+                if kind == "wall" and self.edge_name[(i, j)] in destroyed:
                     steps.append((d, j))
             steps.sort(key=lambda s: DIRECTIONS.index(s[0]))
         return steps
@@ -215,9 +219,9 @@ class Floor:
         for d, (j, kind) in self.neighbour[i].items():
             if kind == "open":
                 out.append((d, j))
-            elif kind == "door" and edge_id(self.ids[i], self.ids[j]) in unlocked:
+            elif kind == "door" and self.edge_name[(i, j)] in unlocked:
                 out.append((d, j))
-            elif kind == "wall" and edge_id(self.ids[i], self.ids[j]) in destroyed:
+            elif kind == "wall" and self.edge_name[(i, j)] in destroyed:
                 out.append((d, j))
         return out
 
