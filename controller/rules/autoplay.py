@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import heapq
 
-from controller.rules.actions import (Action, BeginActions, CorporationTurn, EndMove, EndTurn, Keypad, Move,
+from controller.rules.actions import (Action, Alter, BeginActions, CorporationTurn, EndMove, EndTurn, Keypad, Move,
                                       NetworkStep, Pass, Reboot, Repair, Step, Strike, Terminal, apply_action,
                                       legal_actions, BuyUpgrade)
 from controller.rules.awareness import sight
@@ -22,13 +22,15 @@ from controller.rules.keypad import column
 from controller.rules.missions import applies, done
 from controller.rules.model import Bot, DicePool, GameState
 from controller.rules.table import Table
-from controller.rules.moves import movers
+from controller.rules.moves import current_chip_kind, movers
 from controller.rules.errors import RulesError
 from controller.rules.ipmove import movement_chips
 from controller.rules.turn import active_agent, usable
 
 UNREACHED = 1 << 20
-WATCHED_COST = 4  # a step into a space some guard sees counts as this many
+CHIP_PREFERENCE = ["physical", "utility", "tech", "general"]
+WATCHED_COST = 4
+DOOR_COST = 5  # opening a locked door takes an action and dice  # a step into a space some guard sees counts as this many
 
 
 class AutoPlayer:
@@ -59,6 +61,12 @@ class AutoPlayer:
         """Reboot when the burncycle has no usable chip left (threat is the price)."""
         live = sum(1 for k in range(len(state.burncycle.slots)) if usable(state, k))
         legal = [la.action for la in legal_actions(state)]
+        # reserve chips replace degraded ones for free (physical first: +2 AP on every move)
+        alters = [a for a in legal if isinstance(a, Alter)
+                  and state.burncycle.slots[a.slot - 1] is not None
+                  and state.burncycle.slots[a.slot - 1].degraded]  # type: ignore[union-attr]
+        if alters:
+            return min(alters, key=lambda a: (CHIP_PREFERENCE.index(a.chip), a.source == "team", a.slot))
         if live == 0 and any(isinstance(a, Reboot) for a in legal):
             return Reboot()
         agent = active_agent(state)
@@ -101,11 +109,6 @@ class AutoPlayer:
         wants_terminal = any((o.qualifier == "module") == (bot.kind == "module") for o in terminal_tasks)
         if not state.calibrated and wants_terminal and state.floor.terminals:
             return {floor.index[s] for s in state.floor.terminals}
-        if not state.calibrated and bot.kind == "module":
-            # the module waits out the calibrations on a hiding spot, where awareness cannot find it
-            spots = set(floor.posts.get("hiding", ()))
-            if spots:
-                return spots
         return {s for a in floor.areas if a.kind == "safe" for s in a.spaces}
 
     def _bot_distances(self, table: Table, bot: Bot) -> dict[int, int]:
@@ -115,8 +118,8 @@ class AutoPlayer:
         return self._memo[key]  # type: ignore[return-value]
 
     def _distances(self, table: Table, targets: set[int], keys: bool) -> dict[int, int]:
-        """Cost to the nearest target for a bot: a step costs 1, or 4 into a space a guard sees now; locked
-        doors count (they can be opened), walls, security units and locked doors whose keypad is known to be
+        """Cost to the nearest target for a bot: a step costs 1, or 4 into a space a guard sees now, and 5
+        more through a locked door (it can be opened, at the price of an action); walls, security units and locked doors whose keypad is known to be
         jammed (without a key) do not."""
         floor = table.floor
         jammed = set() if keys else self._jammed(table)
@@ -134,6 +137,9 @@ class AutoPlayer:
                 if jammed and floor.edge_name[(u, v)] in jammed:
                     continue
                 nd = d + (WATCHED_COST if u in watched else 1)
+                if floor.edges.get((min(u, v), max(u, v))) == "door" and floor.edge_name[(u, v)] not in \
+                        table.unlocked:
+                    nd += DOOR_COST
                 if nd < dist.get(v, UNREACHED):
                     dist[v] = nd
                     heapq.heappush(heap, (nd, v))
@@ -204,7 +210,8 @@ class AutoPlayer:
             if "inputs" in approaches and (card is None or not set(column(table, card).inputs)
                                            & {"physical", "tech", "utility"}):
                 return Keypad(bot=bot.id, beyond=beyond, approach="inputs")
-        if Move in kinds and self._can_progress(table):
+        optimized = current_chip_kind(table) == "physical"
+        if Move in kinds and self._can_progress(table) and (optimized or _expected(share) > 0):
             return Move(dice=share)
         return Pass()
 
@@ -271,7 +278,10 @@ class AutoPlayer:
             if edge_id(bot.space, table.floor.ids[j]) in blocked:  # type: ignore[arg-type]
                 continue
             kind = table.floor.edge_between(here, j) or "open"
-            options.append((dist[j] + (WATCHED_COST if j in watched else 1), j in watched, j, kind))
+            cost = dist[j] + (WATCHED_COST if j in watched else 1)
+            if kind == "door" and table.floor.edge_name[(here, j)] not in table.unlocked:
+                cost += DOOR_COST
+            options.append((cost, j in watched, j, kind))
         if not options:
             return None
         _, _, j, kind = min(options)
