@@ -1,4 +1,4 @@
-"""Command-line tools for the camera: detect (read one photo), markers (print stickers), calibrate-camera.
+"""Command-line tools for the camera: detect (one photo), watch (a camera), markers (stickers), calibrate-camera.
 
 Every problem a person can fix (an unreadable photo, a board out of view, covered corner markers, too few
 calibration photos) becomes one UserError line saying what, where and what to do.
@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from controller.errors import UserError
 from controller.library import load_floor, write_atomically
@@ -21,6 +24,8 @@ from vision.calibration import CameraCalibration
 from vision.config import DICTIONARIES, FilterSettings, VisionConfig
 from vision.pipeline import VisionPipeline
 from vision.printable import PAPERS, write_markers_pdf
+from vision.sources import FrameSource, ImageFolderSource, PiCameraSource, VideoCaptureSource
+from vision.status import Status
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,6 +36,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--calibration", metavar="FILE.json", help="lens calibration from calibrate-camera")
     p.add_argument("--dictionary", default="4x4_50", choices=sorted(DICTIONARIES), help="marker dictionary printed")
     p.set_defaults(run=_detect)
+
+    p = sub.add_parser("watch", help="follow a camera and print what moves, one JSON line per event")
+    p.add_argument("source", help="camera index (0), /dev/videoN, a video file, rtsp:// or http:// URL, "
+                                  "a folder of images, or 'pi' for the Raspberry Pi camera")
+    p.add_argument("--floor", required=True, help="a shipped floor's name or a .floor file")
+    p.add_argument("--calibration", metavar="FILE.json", help="lens calibration from calibrate-camera")
+    p.add_argument("--dictionary", default="4x4_50", choices=sorted(DICTIONARIES))
+    p.add_argument("--frames", type=int, help="stop after this many frames (default: until the source ends)")
+    p.add_argument("--retry-seconds", type=float, default=2.0, help="wait between attempts to reopen a lost camera")
+    p.set_defaults(run=_watch)
 
     p = sub.add_parser("markers", help="write the printable chip stickers and registration markers (PDF)")
     p.add_argument("--out", required=True, metavar="FILE.pdf")
@@ -45,7 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=_calibrate)
 
 
-def _read_image(path: str) -> "cv2.typing.MatLike":
+def _read_image(path: str) -> np.ndarray:
     if not Path(path).is_file():
         raise UserError(f"{path}: no such image file")
     image = cv2.imread(path, cv2.IMREAD_COLOR)
@@ -76,6 +91,52 @@ def _detect(args: argparse.Namespace) -> int:
     out["units"] = {u: s for u, s in out["units"].items() if s["last_seen"] is not None}  # the roster's absentees say nothing
     out["sightings"] = [s.to_dict() for s in result.reading.sightings]
     print(json.dumps(out, indent=2))
+    return 0
+
+
+def _open_source(spec: str) -> FrameSource:
+    if spec == "pi":
+        return PiCameraSource()
+    if spec.isdigit():
+        return VideoCaptureSource(int(spec))
+    if Path(spec).is_dir():
+        return ImageFolderSource(spec)
+    return VideoCaptureSource(spec)
+
+
+def _watch(args: argparse.Namespace) -> int:
+    """Events as JSON lines on stdout; camera trouble as status lines on stderr, never a traceback.
+
+    A camera that vanishes mid-game is reopened every --retry-seconds while the last stable observation is
+    kept, so unplugging and replugging a USB camera costs nothing but the frames in between.
+    """
+    floor = load_floor(args.floor)
+    calibration = _load_calibration(args.calibration) if args.calibration else None
+    pipeline = VisionPipeline(floor, VisionConfig(dictionary=args.dictionary), calibration)
+    source = _open_source(args.source)
+    status = source.open()
+    if status.level == "error":
+        raise UserError(f"{args.source}: {status.message}")
+    count = 0
+    try:
+        while args.frames is None or count < args.frames:
+            item = source.read()
+            if isinstance(item, Status):
+                if item.code == "source_ended":
+                    break
+                print(f"burncycle-table: {item.message}", file=sys.stderr)
+                pipeline.process_failure(item, time.monotonic())
+                if not source.is_open:
+                    time.sleep(args.retry_seconds)
+                    source.reopen()
+                continue
+            count += 1
+            result = pipeline.process(item.grey, item.timestamp)
+            for event in result.events:
+                print(json.dumps(event.to_dict()), flush=True)
+    finally:
+        source.close()
+    print(json.dumps({"type": "observation", **pipeline.observation.to_dict()}))
     return 0
 
 

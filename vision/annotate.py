@@ -19,10 +19,17 @@ def annotate(image: np.ndarray, result: FrameResult, pipeline: VisionPipeline) -
     out = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR) if image.ndim == 2 else image.copy()
     reg = result.registration
     pitch = pipeline.config.board.space_mm
+    calibration = pipeline.registrar.calibration
+
+    def to_image(points_mm: np.ndarray) -> np.ndarray:
+        assert reg is not None
+        ideal = reg.to_image(points_mm)
+        return ideal if calibration is None else calibration.distort_points(ideal)
+
     if reg is not None and reg.homography is not None:
         for r, c in pipeline.floor.coords:
             quad = np.array([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]], np.float64) * pitch
-            pts = reg.to_image(quad).round().astype(np.int32)
+            pts = to_image(quad).round().astype(np.int32)
             cv2.polylines(out, [pts], True, CYAN, 1, cv2.LINE_AA)
     for d in result.detections:
         if d.id in pipeline.config.anchor_ids:
@@ -34,7 +41,7 @@ def annotate(image: np.ndarray, result: FrameResult, pipeline: VisionPipeline) -
         label = f"{s.unit} {s.space or '?'}" + (f" {s.facing}" if s.facing else "")
         if s.facing and reg is not None and reg.homography is not None:
             dx, dy = ARROWS[s.facing]
-            tip = reg.to_image(np.array([[s.table_mm[0] + dx * pitch * 0.6, s.table_mm[1] + dy * pitch * 0.6]]))[0]
+            tip = to_image(np.array([[s.table_mm[0] + dx * pitch * 0.6, s.table_mm[1] + dy * pitch * 0.6]]))[0]
             cv2.arrowedLine(out, (x, y), (int(tip[0]), int(tip[1])), colour, 2, cv2.LINE_AA, tipLength=0.3)
         _text(out, label, (x + 16, y - 4), colour)
         if s.doubt:

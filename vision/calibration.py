@@ -14,6 +14,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+# OpenCV's default of 5 iterations leaves ~0.1 px at a wide lens's corners; 20 converge to 0.01 px.
+UNDISTORT_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-8)
+
 
 @dataclass(frozen=True)
 class CameraCalibration:
@@ -25,7 +28,17 @@ class CameraCalibration:
     def undistort_points(self, points: np.ndarray) -> np.ndarray:
         """Image points (N, 2) as an ideal pinhole camera with the same matrix would have seen them."""
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
-        out = cv2.undistortPoints(pts, self.camera_matrix, self.distortion, P=self.camera_matrix)
+        out = cv2.undistortPoints(pts, self.camera_matrix, self.distortion, P=self.camera_matrix,
+                                  criteria=UNDISTORT_CRITERIA)
+        return out.reshape(-1, 2)
+
+    def distort_points(self, points: np.ndarray) -> np.ndarray:
+        """The inverse of undistort_points: where ideal pinhole points land in the real image (overlays)."""
+        pts = np.asarray(points, np.float64).reshape(-1, 2)
+        k_inv = np.linalg.inv(self.camera_matrix)
+        norm = (np.column_stack([pts, np.ones(len(pts))]) @ k_inv.T)[:, :2]
+        obj = np.column_stack([norm, np.ones(len(pts))]).reshape(-1, 1, 3)
+        out, _ = cv2.projectPoints(obj, np.zeros(3), np.zeros(3), self.camera_matrix, self.distortion)
         return out.reshape(-1, 2)
 
     def to_json(self) -> str:

@@ -7,7 +7,7 @@ agree by construction: a marker printed from this config is a marker this config
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import cv2
 
@@ -125,6 +125,3 @@ class VisionConfig:
             if unit.id == unit_id:
                 return marker
         raise KeyError(unit_id)
-
-    def with_dictionary(self, name: str) -> "VisionConfig":
-        return replace(self, dictionary=name)

@@ -27,10 +27,6 @@ class MarkerDetection:
         c = self.corners.mean(axis=0)
         return float(c[0]), float(c[1])
 
-    @property
-    def side_px(self) -> float:
-        return float(np.mean(np.linalg.norm(self.corners - np.roll(self.corners, 1, axis=0), axis=1)))
-
 
 def detector_parameters(config: VisionConfig, image_size: tuple[int, int]) -> cv2.aruco.DetectorParameters:
     """Parameters tuned for markers of config.min_marker_px..max_marker_px in an image of this size."""

@@ -73,7 +73,7 @@ class GridSnapper:
         confidence = max(0.0, 1.0 - max(offset / 0.5, angle_err / 45.0 if unit.has_facing else 0.0))
         if doubt is not None:
             confidence = min(confidence, 0.5)
-        return Sighting(unit.id, marker, space, facing, confidence, doubt, names or (), (cx, cy), image_px, angle)
+        return Sighting(unit.id, marker, space, facing, confidence, doubt, names, (cx, cy), image_px, angle)
 
     def _touched(self, row: int, col: int, dx: float, dy: float, limit: float) -> list[tuple[int, int]]:
         """The cell itself plus the neighbours the chip leans into past the tolerance."""

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-LEVELS = ("ok", "warning", "error")
-
-
 @dataclass(frozen=True)
 class Status:
     level: str    # "ok", "warning" (working, but look), "error" (this frame told us nothing)

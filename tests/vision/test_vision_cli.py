@@ -117,3 +117,22 @@ def test_calibration_straightens_registration(floor, config, renderer, scene):
     corrected = VisionPipeline(floor, config, calib).process(frame.grey, 0.0)
     assert corrected.registration.rms_mm < 0.5
     assert corrected.registration.rms_mm < plain.registration.rms_mm / 3
+
+
+def test_watch_prints_moves_from_a_video(renderer, scene, tmp_path, capsys):
+    path = tmp_path / "game.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10.0, HD)
+    for image in [renderer.render(scene, POSE, HD).image] * 6 + [renderer.render(scene.moved("byte", "F7"), POSE, HD).image] * 6:
+        writer.write(image)
+    writer.release()
+    assert main(["watch", str(path), "--floor", "meridian-lobby"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    moves = [line for line in lines if line["type"] == "unit_moved"]
+    assert len([m for m in moves if m["from"] is None]) == len(scene.placements)
+    assert [m["text"] for m in moves if m["from"] is not None] == ["unit byte moved from H3 to F7"]
+    assert lines[-1]["type"] == "observation" and lines[-1]["units"]["byte"]["space"] == "F7"
+
+
+def test_watch_a_camera_that_is_not_there(capsys):
+    assert main(["watch", "/dev/video99", "--floor", "meridian-lobby"]) == 2
+    assert "cannot open camera /dev/video99" in capsys.readouterr().err

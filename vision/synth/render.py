@@ -7,7 +7,7 @@ glare, blur, noise, JPEG.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -35,7 +35,6 @@ class SynthFrame:
     image: np.ndarray                # BGR
     units: dict[str, TruthUnit]
     camera: VirtualCamera
-    hand_mask: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def grey(self) -> np.ndarray:
@@ -64,7 +63,7 @@ class Renderer:
         img = cv2.remap(top, maps[0], maps[1], cv2.INTER_LINEAR, borderValue=(60, 70, 80))
         mask = draw_hands(img, hands) if hands else None
         img = apply_conditions(img, conditions, rng)
-        return SynthFrame(img, self._truth(scene, cam, mask), cam, mask)
+        return SynthFrame(img, self._truth(scene, cam, mask), cam)
 
     def _view(self, pose: CameraPose, size: tuple[int, int]) -> tuple[VirtualCamera, float, tuple[np.ndarray, ...]]:
         """Camera, board downscale and remap tables for a pose; a sequence from a fixed camera reuses them."""

@@ -43,9 +43,6 @@ class Scene:
             out.append(p)
         return Scene(tuple(out))
 
-    def by_unit(self) -> dict[str, Placement]:
-        return {p.unit: p for p in self.placements}
-
 
 def chips_for_state(state: GameState, config: VisionConfig) -> dict[str, str]:
     """Game unit id ("G1", "CAP", "byte") -> physical chip id: each guard takes the first free chip of its name."""
