@@ -167,3 +167,11 @@ def test_a_partial_quad_read_as_another_unit_is_rejected(floor, config, renderer
     result = pipeline.read(detections + [ghost], 0.0)
     assert "rover-1" not in {s.unit for s in result.reading.sightings}
     assert result.observation.placed()["byte"] == ("H3", None)
+
+
+def test_apriltag_36h11_is_a_setting(floor, config, scene):
+    april = replace(config, dictionary="apriltag_36h11")
+    frame = Renderer(floor, april).render(scene, POSE, HD)
+    assert one_shot(floor, config).process(frame.grey, 0.0).observation.placed() == {}  # 4x4 reads none of them
+    placed = one_shot(floor, april).process(frame.grey, 0.0).observation.placed()
+    assert {u: s for u, (s, _) in placed.items()} == {p.unit: p.space for p in scene.placements}

@@ -38,8 +38,9 @@ class PiCameraSource(FrameSource):
             meta = cam.capture_metadata()
             controls: dict[str, Any] = {"AeEnable": False, "ExposureTime": meta["ExposureTime"],
                                         "AnalogueGain": meta["AnalogueGain"]}
-            if self.lens_position is not None:
-                controls.update({"AfMode": 0, "LensPosition": self.lens_position})
+            lens = self.lens_position if self.lens_position is not None else meta.get("LensPosition")
+            if lens is not None:  # cameras with autofocus: hold the focus found while settling
+                controls.update({"AfMode": 0, "LensPosition": lens})
             cam.set_controls(controls)
         except Exception as e:  # libcamera reports a missing or busy camera with assorted exception types
             return Status("error", "camera_unavailable", f"cannot start the Pi camera ({e}): check the ribbon "
