@@ -9,11 +9,12 @@ from vision.config import BoardGeometry, FilterSettings, UnitSpec, VisionConfig
 from vision.filter import UnitMoved, UnitNotSeen, VisionEvent
 from vision.observation import FrameReading, Observation, UnitState, UnknownMarker
 from vision.pipeline import FrameResult, VisionPipeline
+from vision.roster import chips_for_state
 from vision.snap import Sighting
 from vision.status import Status
 
 __all__ = [
     "CameraCalibration", "BoardGeometry", "FilterSettings", "UnitSpec", "VisionConfig", "UnitMoved", "UnitNotSeen",
     "VisionEvent", "FrameReading", "Observation", "UnitState", "UnknownMarker", "FrameResult", "VisionPipeline",
-    "Sighting", "Status",
+    "chips_for_state", "Sighting", "Status",
 ]

@@ -56,5 +56,8 @@ def annotate(image: np.ndarray, result: FrameResult, pipeline: VisionPipeline) -
 
 
 def _text(img: np.ndarray, text: str, at: tuple[int, int], colour: tuple[int, int, int], scale: float = 0.5) -> None:
-    cv2.putText(img, text, at, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 3, cv2.LINE_AA)
+    """Text on a dark box: readable over the light floor and the dark table alike."""
+    (w, h), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+    x, y = at
+    cv2.rectangle(img, (x - 2, y - h - 3), (x + w + 2, y + base + 1), (20, 20, 20), -1)
     cv2.putText(img, text, at, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)

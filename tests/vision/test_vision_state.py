@@ -9,7 +9,8 @@ from controller.library import floor_text, load_content, load_floor
 from controller.rules import new_game
 from vision.calibration import CameraCalibration
 from vision.pipeline import VisionPipeline
-from vision.synth import chips_for_state, scene_from_state, Renderer
+from vision.roster import chips_for_state
+from vision.synth import Renderer, scene_from_state
 
 
 def test_a_new_game_reads_back_as_its_state(config):

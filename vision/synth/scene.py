@@ -13,6 +13,7 @@ import numpy as np
 from controller.rules.floor import Floor
 from controller.rules.model import GameState
 from vision.config import VisionConfig
+from vision.roster import chips_for_state
 
 FACINGS = ("N", "E", "S", "W")
 
@@ -42,23 +43,6 @@ class Scene:
                 p = Placement(unit, space, facing or p.facing, (0.0, 0.0), 0.0)
             out.append(p)
         return Scene(tuple(out))
-
-
-def chips_for_state(state: GameState, config: VisionConfig) -> dict[str, str]:
-    """Game unit id ("G1", "CAP", "byte") -> physical chip id: each guard takes the first free chip of its name."""
-    free = [u.id for u in config.units]
-    out: dict[str, str] = {}
-    for bot in state.bots:
-        if bot.id in free:
-            out[bot.id] = bot.id
-            free.remove(bot.id)
-    for sec in state.security:
-        prefix = "captain" if sec.rank == "captain" else f"{sec.chip.lower()}-"
-        chip = next((c for c in free if c == prefix or c.startswith(prefix)), None)
-        if chip is not None:
-            out[sec.id] = chip
-            free.remove(chip)
-    return out
 
 
 def scene_from_state(state: GameState, config: VisionConfig) -> Scene:
