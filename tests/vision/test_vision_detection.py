@@ -51,10 +51,12 @@ def test_random_pose_light_blur_noise_jpeg(floor, config, renderer, seed):
     assert len(found) >= len(visible) - 1, f"missed {set(visible) - set(found)}"
 
 
-def test_facing_from_marker_rotation_for_each_direction(floor, config, renderer):
+@pytest.mark.parametrize("roll", [170.0, 90.0, -45.0])
+def test_facing_from_marker_rotation_for_each_direction(floor, config, renderer, roll):
+    """Facing is read in the table's frame, so however the camera is turned on its mount, north is north."""
     scene = Scene(tuple(Placement(f"rover-{k % 2 + 1}" if k < 2 else f"sentry-{k - 1}", s, d, twist_deg=8.0)
                         for k, (s, d) in enumerate(zip(["C3", "F6", "K10", "P14"], "NESW"))))
-    frame = renderer.render(scene, CameraPose(tilt_deg=30, azimuth_deg=200, roll_deg=170), HD)
+    frame = renderer.render(scene, CameraPose(tilt_deg=30, azimuth_deg=200, roll_deg=roll, fill=0.98), HD)
     placed = one_shot(floor, config).process(frame.grey, 0.0).observation.placed()
     assert placed == {"rover-1": ("C3", "N"), "rover-2": ("F6", "E"), "sentry-1": ("K10", "S"), "sentry-2": ("P14", "W")}
 
