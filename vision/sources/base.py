@@ -45,7 +45,7 @@ class FrameSource(ABC):
         if isinstance(result, Status):
             self.status = result
             if result.code in ("camera_lost", "source_ended"):
-                self.is_open = False
+                self.close()  # release the device now: a replugged camera must be free to reopen
         else:
             self.status = OK
         return result
