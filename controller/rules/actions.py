@@ -61,6 +61,30 @@ class Step(Action, tag="step"):
     take_cache: bool = False
 
 
+class Swap(Action, tag="swap"):
+    """Within a move action: swap places with an adjacent bot (the swap upgrade), 1 AP."""
+
+    bot: str
+    other: str
+
+
+class Push(Action, tag="push"):
+    """Within a move action: shove an adjacent security unit to `to` and enter its space (the push
+    upgrade), 2 AP (1 on missions where push needs no additional AP)."""
+
+    bot: str
+    unit: str
+    to: str
+
+
+class Trade(Action, tag="trade"):
+    """Free action: hand keys to an adjacent bot."""
+
+    bot: str
+    to: str
+    keys: int = 1
+
+
 class EndMove(Action, tag="end_move"):
     """Stop spending this move action's AP ("Players may choose to utilize less AP than rolled")."""
 
@@ -124,7 +148,8 @@ class Terminal(Action, tag="terminal"):
     doors: list[str] = []
 
 
-AnyAction = (BeginActions | BuyUpgrade | UnlockSlot | Reboot | Alter | Move | Step | EndMove | Strike
+AnyAction = (BeginActions | BuyUpgrade | UnlockSlot | Reboot | Alter | Move | Step | Swap | Push | Trade | EndMove
+             | Strike
              | StrikeWall | Repair | Pass | NetworkStep | EndTurn | CorporationTurn | Keypad | Terminal)
 
 _action_decoder = msgspec.json.Decoder(AnyAction)
@@ -143,6 +168,7 @@ def encode_action(action: Action) -> bytes:
 STEPS: dict[type, tuple[str, ...]] = {
     BeginActions: ("route",), BuyUpgrade: ("route", "end"), UnlockSlot: ("route",), Reboot: ("route",),
     Alter: ("route", "actions", "end"), Move: ("actions",), Step: ("actions",), EndMove: ("actions",),
+    Swap: ("actions",), Push: ("actions",), Trade: ("route", "actions", "end"),
     Strike: ("actions",), StrikeWall: ("actions",), Repair: ("actions",), Pass: ("actions",),
     NetworkStep: ("network",), EndTurn: ("end",), CorporationTurn: ("corporation",),
     Keypad: ("actions",), Terminal: ("actions",),
@@ -184,10 +210,10 @@ def _dispatch(table: Table, action: Action) -> None:
         raise IllegalAction(f"it is {STEP_NAMES[t.step]}: {action.__struct_config__.tag} belongs to "
                             f"{' or '.join(STEP_NAMES[s] for s in allowed)}")
     pending = t.pending is not None
-    if pending and not isinstance(action, (Step, EndMove)):
+    if pending and not isinstance(action, (Step, Swap, Push, EndMove)):
         raise IllegalAction("a move action is under way: spend its AP with steps or end it first (free actions "
                             "cannot interrupt movement within an ongoing move action)")
-    if not pending and isinstance(action, (Step, EndMove)):
+    if not pending and isinstance(action, (Step, Swap, Push, EndMove)):
         raise IllegalAction("no move action is under way: roll a move action first")
     agent = turn.active_agent(state)
 
@@ -213,6 +239,16 @@ def _dispatch(table: Table, action: Action) -> None:
         moves.step(table, action.bot, action.to, action.take_cache)
         if t.pending is not None and (t.pending.ap == 0 or not moves.movers(table)):
             turn.finish_action(table)
+    elif isinstance(action, (Swap, Push)):
+        if isinstance(action, Swap):
+            moves.swap(table, action.bot, action.other)
+        else:
+            moves.push(table, action.bot, action.unit, action.to)
+        if t.pending is not None and (t.pending.ap == 0 or not moves.movers(table)):
+            turn.finish_action(table)
+    elif isinstance(action, Trade):
+        giver = _own_bot(table, action.bot)
+        moves.trade(table, giver.id, action.to, action.keys)
     elif isinstance(action, EndMove):
         turn.finish_action(table)
     elif isinstance(action, Strike):
@@ -295,6 +331,7 @@ def legal_actions(state: GameState) -> list[LegalAction]:
                     continue
                 cache = to in state.floor.caches
                 out.append(LegalAction(Step(bot=bot.id, to=to, take_cache=cache), cost="1 AP"))
+            out.extend(_shoves(table, bot))
         out.append(LegalAction(EndMove()))
         return out
     if t.step == "route":
@@ -309,6 +346,7 @@ def legal_actions(state: GameState) -> list[LegalAction]:
             out.append(LegalAction(Reboot(), cost=f"+{state.players} threat"))
     if t.step in ("route", "actions", "end"):
         out.extend(_alter_options(state, agent.id))
+        out.extend(_trades(table, agent))
     if t.step == "actions":
         pool = t.pool
         dice_text = f"choose 0-{pool.basic} basic, 0-{pool.advanced} advanced, 0-{pool.elite} elite dice"
@@ -381,6 +419,38 @@ def _keypad_options(table: Table, bot: Bot, dice_text: str) -> list[LegalAction]
         if bot.keys > 0:
             out.append(LegalAction(Keypad(bot=bot.id, beyond=beyond, approach="key"), cost="1 key"))
         out.append(LegalAction(Keypad(bot=bot.id, beyond=beyond, approach="abort"), needs="keypad die rolls"))
+    return out
+
+
+def _shoves(table: Table, bot: Bot) -> list[LegalAction]:
+    """Swaps and pushes the bot can make now within its move action."""
+    t = table.state.turn
+    assert t is not None and t.pending is not None
+    out: list[LegalAction] = []
+    push_ap = 1 if table.state.mission.setup.free_push else 2
+    here = table.floor.index[bot.space]  # type: ignore[index]
+    for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed):
+        other = table.occupant.get(j)
+        if isinstance(other, Bot) and "swap" in bot.upgrades and t.pending.ap >= 1:
+            out.append(LegalAction(Swap(bot=bot.id, other=other.id), cost="1 AP"))
+        if isinstance(other, SecurityUnit) and "push" in bot.upgrades and t.pending.ap >= push_ap:
+            for _, k in table.floor.security_neighbours(j, table.destroyed):
+                if k not in table.occupant:
+                    out.append(LegalAction(Push(bot=bot.id, unit=other.id, to=table.floor.ids[k]),
+                                           cost=f"{push_ap} AP", needs="causes detection"))
+    return out
+
+
+def _trades(table: Table, agent: Bot) -> list[LegalAction]:
+    out: list[LegalAction] = []
+    for bot in table.state.bots:
+        if (bot is not agent and bot.kind != "module") or not bot.on_board or bot.shut_down or bot.keys < 1:
+            continue
+        here = table.floor.index[bot.space]  # type: ignore[index]
+        for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed):
+            other = table.occupant.get(j)
+            if isinstance(other, Bot):
+                out.append(LegalAction(Trade(bot=bot.id, to=other.id, keys=1), needs=f"keys 1-{bot.keys}"))
     return out
 
 

@@ -200,6 +200,8 @@ class MissionSetup(Struct, forbid_unknown_fields=True):
     captain_replacement_level: int | None = None
     extra_units: list[str] = []  # guard chips placed on ghost spaces, by name
     module_start: Literal["hiding_furthest_from_captain"] | None = None
+    free_push: bool = False  # "Using push does not require the additional AP."
+    agents_push: bool = False  # "All agents start with the push ability at no cost."
 
 
 class Mission(Struct, forbid_unknown_fields=True):

@@ -10,14 +10,14 @@ spent one step at a time (`step`), which is how the table sees it happen and how
 from __future__ import annotations
 
 from controller.rules.apcheck import OPTIMIZED_BONUS, roll_ap
-from controller.rules.awareness import step_bot
+from controller.rules.awareness import place_awareness, recheck, step_bot, step_unit
 from controller.rules.deploy import spawn_guard
 from controller.rules.errors import IllegalAction
-from controller.rules.events import (BeadRemoved, BotMoved, CacheTaken, DieRolled, DoorChanged, PowerChanged,
-                                     StepStarted, TerminalChanged)
+from controller.rules.events import (BeadRemoved, BotMoved, CacheTaken, DieRolled, DoorChanged, KeyTaken,
+                                     PowerChanged, StepStarted, TerminalChanged, UnitMoved)
 from controller.rules.floor import edge_id
 from controller.rules.model import Bot, DicePool, PendingMove
-from controller.rules.table import Table
+from controller.rules.table import Table, unit_label
 from controller.rules.turn import active_agent
 
 SURVEILLANCE_FACES = ("guard", "mainframe", "powercell", "autolock", "imperative", "guard")
@@ -97,14 +97,124 @@ def step(table: Table, bot_id: str, to: str, take_cache: bool = False) -> None:
     mark = len(table.events)
     step_bot(table, bot, dest)
     table.events.insert(mark, BotMoved(bot=bot.id, bot_name=bot.name, path=[start, bot.space]))  # type: ignore[list-item]
+    entered(table, bot, take_cache)
+
+
+def entered(table: Table, bot: Bot, take_cache: bool = False) -> None:
+    """What entering a space brings: its cache (if wanted) and the surveillance of an unsurveilled room."""
+    state, floor = table.state, table.floor
     if take_cache and bot.space in state.floor.caches:
         # "During movement, a bot may pick up any cache it enters (optional)."
         state.floor.caches.remove(bot.space)  # type: ignore[arg-type]
         table.emit(CacheTaken(bot=bot.id, bot_name=bot.name, space=bot.space))  # type: ignore[arg-type]
-    area = floor.area(dest)
+    area = floor.area(floor.index[bot.space])  # type: ignore[index]
     anchor = floor.ids[area.spaces[0]]
     if anchor in state.floor.surveillance and not table.over:
         surveil(table, bot, area.index)
+
+
+def _neighbour_of(table: Table, bot: Bot, other_space: str, what: str) -> int:
+    """The index of `other_space` when it is adjacent to the bot from the bot's point of view."""
+    floor = table.floor
+    here = floor.index[bot.space]  # type: ignore[index]
+    there = floor.index[other_space]
+    if there not in {j for _, j in floor.bot_neighbours(here, table.unlocked, table.destroyed)}:
+        raise IllegalAction(f"{what} on {other_space} is not adjacent to {bot.name}: walls and locked doors "
+                            f"block bot adjacency")
+    return there
+
+
+def swap(table: Table, bot_id: str, other_id: str) -> None:
+    """"Swap (1 Power): Move into an adjacent bot's space, swapping positions simultaneously.\""""
+    bot = _mover_with_ap(table, bot_id, 1)
+    if "swap" not in bot.upgrades:
+        raise IllegalAction(f"{bot.name} has not bought the swap upgrade (1 power)")
+    other = next((b for b in table.state.bots if b.id == other_id and b.on_board), None)
+    if other is None or other is bot:
+        raise IllegalAction(f"there is no other bot {other_id} on the floor to swap with")
+    there = _neighbour_of(table, bot, other.space, other.name)  # type: ignore[arg-type]
+    here = table.floor.index[bot.space]  # type: ignore[index]
+    turn = table.state.turn
+    assert turn is not None and turn.pending is not None
+    turn.pending.ap -= 1
+    a, b = bot.space, other.space
+    # simultaneous: lift both, then put each on the other's space, then look
+    del table.occupant[here], table.occupant[there]
+    bot.space, other.space = b, a
+    table.occupant[there], table.occupant[here] = bot, other
+    table.emit(BotMoved(bot=bot.id, bot_name=bot.name, path=[a, b]))  # type: ignore[list-item]
+    table.emit(BotMoved(bot=other.id, bot_name=other.name, path=[b, a]))  # type: ignore[list-item]
+    for moved in (bot, other):
+        moved.hidden = False
+    recheck(table)
+    entered(table, bot)
+
+
+def push(table: Table, bot_id: str, unit_id: str, to: str) -> None:
+    """"Push (1 Power): Spend +1 AP during a move action to shove a security unit to an adjacent empty
+    space, entering its space (causes detection).\""""
+    state = table.state
+    free = state.mission.setup.free_push  # Rescue Rangers: "Using push does not require the additional AP."
+    bot = _mover_with_ap(table, bot_id, 1 if free else 2)
+    if "push" not in bot.upgrades:
+        raise IllegalAction(f"{bot.name} has not bought the push upgrade (1 power)")
+    unit = next((u for u in state.security if u.id == unit_id), None)
+    if unit is None:
+        raise IllegalAction(f"there is no security unit {unit_id} on the floor")
+    there = _neighbour_of(table, bot, unit.space, unit_label(unit))
+    if to not in table.floor.index:
+        raise IllegalAction(f"{to} is not a space of {table.floor.name}")
+    target = table.floor.index[to]
+    if target not in {j for _, j in table.floor.security_neighbours(there, table.destroyed)}:
+        raise IllegalAction(f"{to} is not adjacent to {unit_label(unit)}: a push shoves it to an adjacent space")
+    if target in table.occupant:
+        raise IllegalAction(f"{to} is occupied: a push shoves the unit to an adjacent empty space")
+    turn = state.turn
+    assert turn is not None and turn.pending is not None
+    turn.pending.ap -= 1 if free else 2
+    start, through_door = unit.space, table.floor.edge_between(there, target) == "door"
+    facing = unit.facing
+    step_unit(table, unit, target)
+    unit.facing = facing  # shoved, not walking: it keeps its facing
+    recheck(table)
+    table.emit(UnitMoved(unit=unit.id, who=unit_label(unit), path=[start, to], facing=unit.facing, reason="pushed"))
+    if through_door:
+        key = f"push_through_door:{bot.id}"
+        state.progress[key] = state.progress.get(key, 0) + 1
+    frm = bot.space
+    step_bot(table, bot, there)
+    table.emit(BotMoved(bot=bot.id, bot_name=bot.name, path=[frm, start]))  # type: ignore[list-item]
+    place_awareness(table, bot, f"pushing {unit_label(unit)}")
+    entered(table, bot)
+
+
+def _mover_with_ap(table: Table, bot_id: str, ap: int) -> Bot:
+    turn = table.state.turn
+    assert turn is not None
+    if turn.pending is None:
+        raise IllegalAction("swap and push happen during a move action: roll a move action first")
+    if turn.pending.ap < ap:
+        raise IllegalAction(f"this needs {ap} AP of the move action; {turn.pending.ap} left")
+    bot = next((b for b in movers(table) if b.id == bot_id), None)
+    if bot is None:
+        raise IllegalAction(f"{bot_id} cannot move now: the player distributes the AP between their agent "
+                            f"and the command module")
+    return bot
+
+
+def trade(table: Table, giver_id: str, taker_id: str, keys: int) -> None:
+    """"As a free action, an agent or command module may trade with any adjacent bot. Bots can exchange any
+    quantity of keys, equipment cards, and uninstalled mod cards" (keys are the inventory modelled so far)."""
+    bots = {b.id: b for b in table.state.bots}
+    giver, taker = bots.get(giver_id), bots.get(taker_id)
+    if giver is None or taker is None or giver is taker or not giver.on_board or not taker.on_board:
+        raise IllegalAction("a trade is between two different bots on the floor")
+    _neighbour_of(table, giver, taker.space, taker.name)  # type: ignore[arg-type]
+    if keys < 1 or giver.keys < keys:
+        raise IllegalAction(f"{giver.name} holds {giver.keys} keys, not {keys}")
+    giver.keys -= keys
+    taker.keys += keys
+    table.emit(KeyTaken(bot=taker.id, bot_name=taker.name, keys=taker.keys))
 
 
 def unlock_door(table: Table, door: str, reason: str) -> None:

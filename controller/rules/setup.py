@@ -204,7 +204,9 @@ def _place_bots(table: Table, content: Content, roster) -> None:
         module = content.module
         bots.append(Bot(id="module", kind="module", name=module.name, space=None, power=module.power, bank=10))
     for a in roster:
-        bots.append(Bot(id=a.id, kind="agent", name=a.name, space=None, power=a.power, bank=a.bank))
+        bots.append(Bot(id=a.id, kind="agent", name=a.name, space=None, power=a.power, bank=a.bank,
+                        # Rescue Rangers: "All agents start with the push ability at no cost."
+                        upgrades=["push"] if setup.agents_push else []))
     placed = bots
     if setup.module_start == "hiding_furthest_from_captain" and setup.command_module:
         # "The command module must start on the hiding spot furthest away from the captain."
