@@ -56,7 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("calibrate-camera", help="solve the lens from photos of the ChArUco board")
     p.add_argument("images", nargs="*", help="10-20 photos of the printed board from different angles")
     p.add_argument("--out", metavar="FILE.json", help="where to write the calibration")
-    p.add_argument("--print-board", metavar="BOARD.png", help="write the board to print (A4, at 100%%) and stop")
+    p.add_argument("--print-board", metavar="BOARD.png", help="write the ChArUco board to print and stop")
     p.set_defaults(run=_calibrate)
 
 
@@ -164,7 +164,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     if args.print_board:
         ok, buf = cv2.imencode(".png", board_image())
         write_atomically(args.print_board, buf.tobytes())
-        print(f"ChArUco board written to {args.print_board}: print at 254 dpi (100%), stick it on something flat, "
+        print(f"ChArUco board written to {args.print_board}: print it to fill a page (any scale), stick it on something flat, "
               "then photograph it 10-20 times from different angles")
         return 0
     if not args.images:

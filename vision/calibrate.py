@@ -28,7 +28,11 @@ def charuco_board() -> cv2.aruco.CharucoBoard:
 
 
 def board_image(px_per_mm: float = 10.0) -> np.ndarray:
-    """The board to print (at px_per_mm: 10 -> 254 dpi), with a quiet margin of one square."""
+    """The board to print, with a quiet margin of one square (270 x 210 mm at true size).
+
+    Print it at any scale that fits the page: the square size only scales the board's distance from the
+    camera in the solution, never the lens's intrinsics or distortion, which is all calibration keeps.
+    """
     w, h = (int(round(n * SQUARE_MM * px_per_mm)) for n in SQUARES)
     margin = int(round(SQUARE_MM * px_per_mm))
     return charuco_board().generateImage((w + 2 * margin, h + 2 * margin), marginSize=margin, borderBits=1)

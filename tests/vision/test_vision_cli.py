@@ -66,6 +66,8 @@ def test_markers_pdf_on_a4_and_letter(tmp_path, capsys):
         assert data.startswith(b"%PDF")
         pages = data.count(b"/Type /Page\n") + data.count(b"/Type /Page ")
         assert pages >= 2
+        size = b"[ 0 0 595.2756 841.8898 ]" if paper == "a4" else b"[ 0 0 612 792 ]"
+        assert data.count(b"/MediaBox " + size) == pages  # true paper size, every page
         assert "27 chip stickers and 8 registration markers" in capsys.readouterr().out
 
 
