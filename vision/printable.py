@@ -63,6 +63,11 @@ def write_markers_pdf(path: str | Path, config: VisionConfig, paper: str = "a4")
         c.setFont("Helvetica-Bold", 11)
         c.drawString(MARGIN, height - MARGIN, f"burncycle-table markers ({config.dictionary}), page {pages}")
         _scale_bar(c, MARGIN, height - MARGIN - 10 * mm)
+        c.setFont("Helvetica", 7)
+        c.drawString(MARGIN, MARGIN - 2 * mm, "Registration markers: at the grid's corners and side middles, "
+                     f"black square {b.anchor_gap_mm:.0f} mm outside the grid, top edge toward row 1.")
+        c.drawString(MARGIN, MARGIN - 5.5 * mm, "Chip stickers: cut along the dashed circle; the triangle marks a "
+                     "guard's front.")
         for k, (marker, label, side_mm, facing) in enumerate(items[start:start + per_page]):
             cx = MARGIN + (k % cols + 0.5) * cell_w
             cy = height - MARGIN - 24 * mm - (k // cols + 0.5) * cell_h
