@@ -13,7 +13,8 @@ from typing import Literal
 import msgspec
 from msgspec import Struct
 
-from controller.rules import burncycle, ipmove, keypad, missions, moves, strike, terminal, turn, upgrades
+from controller.rules import (burncycle, ipmove, keypad, missions, moves, netcards, strike, terminal, turn,
+                              upgrades)
 from controller.rules.corp import corporation_turn
 from controller.rules.dice import Dice, SeededDice
 from controller.rules.effects import apply_effect
@@ -109,6 +110,13 @@ class Repair(Action, tag="repair"):
     amount: int = 1
 
 
+class NetworkCardAction(Action, tag="network_card"):
+    """Draw a network card; optimized (tech chip), another unoptimized action follows on the same chip.
+    `discard` picks the card to drop when the hand goes over 3 (default: the oldest)."""
+
+    discard: int | None = None
+
+
 class Pass(Action, tag="pass"):
     """"For every active chip, the player may perform one action or choose to pass.\""""
 
@@ -150,7 +158,7 @@ class Terminal(Action, tag="terminal"):
 
 AnyAction = (BeginActions | BuyUpgrade | UnlockSlot | Reboot | Alter | Move | Step | Swap | Push | Trade | EndMove
              | Strike
-             | StrikeWall | Repair | Pass | NetworkStep | EndTurn | CorporationTurn | Keypad | Terminal)
+             | StrikeWall | Repair | NetworkCardAction | Pass | NetworkStep | EndTurn | CorporationTurn | Keypad | Terminal)
 
 _action_decoder = msgspec.json.Decoder(AnyAction)
 _action_encoder = msgspec.json.Encoder()
@@ -170,6 +178,7 @@ STEPS: dict[type, tuple[str, ...]] = {
     Alter: ("route", "actions", "end"), Move: ("actions",), Step: ("actions",), EndMove: ("actions",),
     Swap: ("actions",), Push: ("actions",), Trade: ("route", "actions", "end"),
     Strike: ("actions",), StrikeWall: ("actions",), Repair: ("actions",), Pass: ("actions",),
+    NetworkCardAction: ("actions",),
     NetworkStep: ("network",), EndTurn: ("end",), CorporationTurn: ("corporation",),
     Keypad: ("actions",), Terminal: ("actions",),
 }
@@ -277,16 +286,28 @@ def _dispatch(table: Table, action: Action) -> None:
         upgrades.repair(table, actor, target, action.amount)
         t.acted = True
         turn.finish_action(table)
+    elif isinstance(action, NetworkCardAction):
+        # "Optimized: In addition to drawing the card, the player may immediately take an extra unoptimized
+        # action without moving the burncycle tracker."
+        optimized = moves.current_chip_kind(table) == "tech"
+        netcards.draw_network_card(table, agent, action.discard)
+        t.acted = True
+        if optimized:
+            t.extra_action = True
+        else:
+            turn.finish_action(table)
     elif isinstance(action, Pass):
         turn.finish_action(table)
     elif isinstance(action, NetworkStep):
         ipmove.move_ip(table, agent.id, {k - 1: v for k, v in action.transfers.items()})
+        netcards.resolve_network_cards(table, agent)
         t.step = "end"
         table.emit(StepStarted(step="end", text="End of the turn: degrade the burncycle."))
     elif isinstance(action, EndTurn):
         if action.choose is not None and not 1 <= action.choose <= 5:
             raise IllegalAction("the burncycle has slots 1 to 5")
         turn.degrade(table, None if action.choose is None else action.choose - 1)
+        netcards.discard_hand(table, agent)
         upgrades.spend_down(table, agent)
         turn.next_player(table)
 
@@ -378,6 +399,10 @@ def legal_actions(state: GameState) -> list[LegalAction]:
                     if other is not bot and other.on_board and other.power < 10:
                         out.append(LegalAction(Repair(bot=bot.id, target=other.id, amount=1), cost="1 power",
                                                needs=f"amount 1-{min(bot.power - 1, 10 - other.power)}"))
+        if agent.on_board and not agent.shut_down and (state.network_deck or state.network_discard):
+            tech = moves.current_chip_kind(table) == "tech"
+            out.append(LegalAction(NetworkCardAction(), needs="a card to discard if the hand goes over 3",
+                                   cost="then one more unoptimized action" if tech else ""))
         out.append(LegalAction(Pass()))
     if t.step == "network":
         out.append(LegalAction(NetworkStep(), needs="optional transfers along white lines"))

@@ -15,7 +15,8 @@ from msgspec import Struct
 
 from controller.rules.errors import ContentError
 from controller.rules.model import (CaptainCard, GuardChip, KeypadCard, KeypadColumn, KeypadInput, Mission,
-                                    NetworkMat, NetworkNode, TerminalCard, ThreatCard, describe_validation_error)
+                                    NetworkCard, NetworkMat, NetworkNode, TerminalCard, ThreatCard,
+                                    describe_validation_error)
 
 
 class GuardEntry(GuardChip, forbid_unknown_fields=True):
@@ -91,6 +92,10 @@ class _Terminals(Struct, forbid_unknown_fields=True):
     terminal: list[TerminalCard]
 
 
+class _NetworkCards(Struct, forbid_unknown_fields=True):
+    card: list[NetworkCard]
+
+
 FILES = {
     "guards.toml": _Guards,
     "captains.toml": _Captains,
@@ -101,6 +106,7 @@ FILES = {
     "dice.toml": _Dice,
     "keypads.toml": _Keypads,
     "terminals.toml": _Terminals,
+    "network_cards.toml": _NetworkCards,
 }
 
 
@@ -117,6 +123,7 @@ class Content:
     floors: dict[str, str] = field(default_factory=dict)  # floor id -> floor text
     keypads: list[KeypadCard] = field(default_factory=list)  # the keypad deck
     terminals: list[TerminalCard] = field(default_factory=list)  # the terminal deck
+    network_cards: list[NetworkCard] = field(default_factory=list)  # the network deck
 
 
 def locate(text: str, path: str) -> int:
@@ -216,6 +223,12 @@ def parse_content(texts: dict[str, str]) -> Content:
                                                                    "simplified": threat.simplified},
                    missions={m.id: m for m in missions.mission}, dice=dice.dice)
     content.keypads, content.terminals = keypads, terminals
+    cards = decode_file("network_cards.toml", texts["network_cards.toml"], _NetworkCards)
+    assert isinstance(cards, _NetworkCards)
+    ids = [c.id for c in cards.card]
+    if len(set(ids)) != len(ids):
+        raise ContentError(f"network_cards.toml: card {next(i for i in ids if ids.count(i) > 1)!r} is listed twice")
+    content.network_cards = cards.card
     return content
 
 

@@ -444,6 +444,29 @@ class TerminalAccessed(Event, tag="terminal_accessed"):
                 f"resolved: {done}. Discard the card and the terminal chip.")
 
 
+class NetworkCardDrawn(Event, tag="network_card_drawn"):
+    agent: str
+    card: str
+    name: str
+    text: str
+
+    def instruction(self) -> str:
+        return f"{self.agent} draws network card {self.card} ({self.name}: {self.text})"
+
+
+class NetworkCardDone(Event, tag="network_card_done"):
+    agent: str
+    card: str
+    name: str
+    completed: bool
+    reason: str = ""
+
+    def instruction(self) -> str:
+        if self.completed:
+            return f"{self.agent} completes network card {self.card} ({self.name}): discard it."
+        return f"Discard {self.agent}'s network card {self.card} ({self.name}): {self.reason}."
+
+
 class GameWon(Event, tag="game_won"):
     reason: str
 
@@ -453,7 +476,7 @@ class GameWon(Event, tag="game_won"):
 
 AnyEvent = (TurnStarted | StepStarted | SlotReached | CaptainChipReached | BotMoved | DoorChanged
             | WallDestroyed | CacheTaken | TerminalChanged | BeadRemoved | ChipChanged | ReserveChanged
-            | UnitStruck | UnitRemoved | KeyTaken | GameWon | KeypadCardPlaced | KeypadResolved | TerminalAccessed | UnitMoved | UnitTurned | UnitStayed | Attacked | BotDetected | BotHidden | BotShutDown
+            | UnitStruck | UnitRemoved | KeyTaken | GameWon | NetworkCardDrawn | NetworkCardDone | KeypadCardPlaced | KeypadResolved | TerminalAccessed | UnitMoved | UnitTurned | UnitStayed | Attacked | BotDetected | BotHidden | BotShutDown
             | AwarenessPlaced | AwarenessCleared | UnitStunEnded | UnitPlaced | PingMoved | PingAdded
             | PingRemoved | DieRolled | Boot | LevelChanged | IpMoved | IpBanned | ThreatChanged
             | ThreatEventFired | EscalationActive | PowerChanged | Defeat | PhaseStarted)

@@ -52,7 +52,7 @@ def move_ip(table: Table, agent: str, transfers: dict[int, str]) -> None:
             # the node it transferred to stops it (a hub, a ping, the core).
             arrived = by_id[target]
             stop = arrived.kind == "hub" or any(p.node == target for p in state.network.pings)
-            if _arrive(table, ip, arrived, path, stop_here=stop):
+            if arrive(table, ip, arrived, path, stop_here=stop):
                 continue
         limit = 1 if kind in ("general", "captain") else len(by_id)
         stopped = False
@@ -64,14 +64,14 @@ def move_ip(table: Table, agent: str, transfers: dict[int, str]) -> None:
             path.append(nxt)
             node = by_id[nxt]
             stop = node.kind == "hub" or node.kind == kind or any(p.node == nxt for p in state.network.pings)
-            if _arrive(table, ip, node, path, stop_here=stop or limit == 1):
+            if arrive(table, ip, node, path, stop_here=stop or limit == 1):
                 stopped = True
                 break
         if not stopped and len(path) > 1:
             table.emit(IpMoved(agent=agent, path=path, reason=f"{kind} chip"))
 
 
-def _arrive(table: Table, ip: IP, node: NetworkNode, path: list[str], stop_here: bool) -> bool:
+def arrive(table: Table, ip: IP, node: NetworkNode, path: list[str], stop_here: bool) -> bool:
     """Resolve the node the IP stops on (hub benefits, the core, a boot). True when it stopped."""
     if not stop_here and node.kind != "core":
         return False

@@ -291,6 +291,17 @@ class TerminalCard(Struct, forbid_unknown_fields=True):
     options: list[TerminalOption]
 
 
+class NetworkCard(Struct, forbid_unknown_fields=True):
+    """A network card: resolved in the network step when its condition holds ("complete" it)."""
+
+    id: str
+    name: str
+    text: str
+    effect: Literal["threat", "power", "ip_level", "ceo_level", "remove_ping", "ip_inward"]
+    condition: Literal["none", "ip_on_layer_2", "ip_on_layer_3", "ip_on_hub", "ip_level_3"] = "none"
+    amount: Annotated[int, Meta(ge=1, le=5)] = 1
+
+
 TurnStep = Literal["route", "actions", "network", "end", "corporation"]
 
 
@@ -309,6 +320,7 @@ class TurnState(Struct, forbid_unknown_fields=True):
     pool: DicePool = msgspec.field(default_factory=DicePool)
     pending: PendingMove | None = None
     acted: bool = False  # an action-step action was taken this turn (a reboot must come before any)
+    extra_action: bool = False  # an optimized network card action grants one more, unoptimized, on this chip
 
 
 class RuleOptions(Struct, forbid_unknown_fields=True):
@@ -344,6 +356,9 @@ class GameState(Struct, forbid_unknown_fields=True):
     keypad_deck: list[KeypadCard] = []
     keypads: dict[str, KeypadCard] = {}
     keypad_discard: list[KeypadCard] = []
+    network_deck: list[NetworkCard] = []
+    network_discard: list[NetworkCard] = []
+    network_hands: dict[str, list[NetworkCard]] = {}  # agent id -> cards drawn this turn
     terminal_deck: list[TerminalCard] = []
     terminal_discard: list[TerminalCard] = []
     # what the mission's objectives count, e.g. "terminals:byte" -> 2, "shut_down:captain" -> 1

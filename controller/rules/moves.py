@@ -25,6 +25,10 @@ MAX_POWER = 10
 
 
 def current_chip_kind(table: Table) -> str | None:
+    """The kind of chip under the tracker, for optimizing; None for the extra action an optimized network
+    card grants ("an extra unoptimized action")."""
+    if table.state.turn is not None and table.state.turn.extra_action:
+        return None
     bc = table.state.burncycle
     chip = bc.slots[bc.tracker] if bc.tracker < len(bc.slots) else None
     return chip.kind if chip is not None and not chip.degraded else None

@@ -54,7 +54,8 @@ def new_game(content: Content, floor_text: str, floor_name: str, players: int, d
         threat_card=content.threat_cards["simplified" if difficulty == "simplified" else "standard"],
         burncycle=Burncycle(slots=[]), players=players, difficulty=difficulty,  # type: ignore[arg-type]
         captain=card, mission=quest, guard_bag=list(content.guards), seed=seed,
-        keypad_deck=list(content.keypads), terminal_deck=list(content.terminals))
+        keypad_deck=list(content.keypads), terminal_deck=list(content.terminals),
+        network_deck=list(content.network_cards))
     # Publisher's FAQ: starting above 0, the events already passed never trigger (escalations stay active).
     state.fired_events = events_passed_at_start(state)
     table = Table(state, dice, apply_effect, copy=False)

@@ -82,6 +82,7 @@ def finish_action(table: Table) -> None:
     turn = table.state.turn
     assert turn is not None
     turn.pending = None
+    turn.extra_action = False
     _place_tracker(table, table.state.burncycle.tracker + 1)
 
 

@@ -1,0 +1,122 @@
+"""Network card actions, and the cards' resolution in the network step.
+
+"An agent may execute a network card action from any position on the floor; the command module cannot take
+this action: Draw 1 network card ... Agent hand limit is 3 network cards; excess cards must be discarded
+immediately. At the end of your turn, all unplayed network cards are discarded ... Network cards are
+resolved during the network step of the turn." A card is completed when its condition holds in the network
+step (after the IP has moved); completed cards count for missions ("Complete at least 1 network card").
+"""
+
+from __future__ import annotations
+
+from controller.rules.errors import IllegalAction
+from controller.rules.events import LevelChanged, NetworkCardDone, NetworkCardDrawn, PingRemoved, PowerChanged
+from controller.rules.ipmove import arrive
+from controller.rules.model import IP, Bot, NetworkCard
+from controller.rules.network import MAX_LEVEL, nodes
+from controller.rules.table import Table
+from controller.rules.threat import change_threat
+
+HAND_LIMIT = 3
+MAX_POWER = 10
+
+
+def draw_network_card(table: Table, agent: Bot, discard: int | None) -> None:
+    state = table.state
+    if agent.kind != "agent":
+        raise IllegalAction("the command module cannot take a network card action")
+    if not state.network_deck and state.network_discard:
+        # an empty deck is made anew from its discards (rules-interpretations.md)
+        state.network_deck, state.network_discard = state.network_discard, []
+    if not state.network_deck:
+        raise IllegalAction("the network deck is empty: no network card can be drawn")
+    card = state.network_deck.pop(table.dice.draw("network deck", [c.id for c in state.network_deck]))
+    hand = state.network_hands.setdefault(agent.id, [])
+    hand.append(card)
+    table.emit(NetworkCardDrawn(agent=agent.id, card=card.id, name=card.name, text=card.text))
+    if len(hand) > HAND_LIMIT:
+        # "Agent hand limit is 3 network cards; excess cards must be discarded immediately."
+        k = discard if discard is not None and 0 <= discard < len(hand) else 0
+        _discard(table, agent, hand.pop(k), "over the hand limit of 3")
+
+
+def resolve_network_cards(table: Table, agent: Bot) -> None:
+    """Complete every card in the agent's hand whose condition holds now."""
+    hand = table.state.network_hands.get(agent.id, [])
+    for card in list(hand):
+        if table.over:
+            return
+        ip = next((i for i in table.state.network.ips if i.agent == agent.id), None)
+        if not _condition(table, card, ip):
+            continue
+        hand.remove(card)
+        _effect(table, card, agent, ip)
+        key = f"network_card:{agent.id}"
+        table.state.progress[key] = table.state.progress.get(key, 0) + 1
+        table.state.network_discard.append(card)
+        table.emit(NetworkCardDone(agent=agent.id, card=card.id, name=card.name, completed=True))
+
+
+def discard_hand(table: Table, agent: Bot) -> None:
+    """"At the end of your turn, all unplayed network cards are discarded and do not carry over.\""""
+    hand = table.state.network_hands.pop(agent.id, [])
+    for card in hand:
+        _discard(table, agent, card, "not completed by the end of the turn")
+
+
+def _discard(table: Table, agent: Bot, card: NetworkCard, reason: str) -> None:
+    table.state.network_discard.append(card)
+    table.emit(NetworkCardDone(agent=agent.id, card=card.id, name=card.name, completed=False, reason=reason))
+
+
+def _condition(table: Table, card: NetworkCard, ip: IP | None) -> bool:
+    if card.condition == "none":
+        return True
+    if ip is None or ip.banned or ip.node is None:
+        return False
+    node = nodes(table)[ip.node]
+    return {"ip_on_layer_2": node.layer == 2, "ip_on_layer_3": node.layer == 3,
+            "ip_on_hub": node.kind == "hub", "ip_level_3": ip.level >= 3}[card.condition]
+
+
+def _effect(table: Table, card: NetworkCard, agent: Bot, ip: IP | None) -> None:
+    state = table.state
+    net = state.network
+    if card.effect == "threat":
+        change_threat(table, -card.amount, f"network card {card.name}")
+    elif card.effect == "power":
+        new = min(MAX_POWER, agent.power + card.amount)
+        if new != agent.power and not agent.shut_down:
+            table.emit(PowerChanged(bot=agent.id, bot_name=agent.name, old=agent.power, new=new,
+                                    reason=f"network card {card.name}"))
+            agent.power = new
+    elif card.effect == "ceo_level":
+        new = max(1, net.ceo_level - card.amount)
+        if new != net.ceo_level:
+            table.emit(LevelChanged(who="ceo", old=net.ceo_level, new=new))
+            net.ceo_level = new
+    elif ip is None or ip.banned or ip.node is None:
+        return  # the IP effects need an IP on the mat
+    elif card.effect == "ip_level":
+        new = min(MAX_LEVEL, ip.level + card.amount)
+        if new != ip.level:
+            table.emit(LevelChanged(who=ip.agent, old=ip.level, new=new))
+            ip.level = new
+    elif card.effect == "remove_ping":
+        by_id = nodes(table)
+        reach, here = [ip.node], ip.node
+        for _ in range(2):
+            here = by_id[here].next  # type: ignore[assignment]
+            if here is None:
+                break
+            reach.append(here)
+        ping = next((p for n in reach for p in net.pings if p.node == n), None)
+        if ping is not None:
+            net.pings.remove(ping)
+            table.emit(PingRemoved(ping=ping.id, node=ping.node))
+    elif card.effect == "ip_inward":
+        node = nodes(table)[ip.node]
+        if node.inward is not None:
+            path = [ip.node, node.inward]
+            ip.node = node.inward
+            arrive(table, ip, nodes(table)[node.inward], path, stop_here=True)
