@@ -45,6 +45,8 @@ def done(state: GameState, table: Table, objective: Objective, end_of_turn: bool
     floor = table.floor
     if task in ("terminals", "module_terminals"):
         return _counted(state, objective, "terminals", int(arg or 1))
+    if task in ("network_card", "push_through_door"):
+        return _counted(state, objective, task, int(arg or 1))
     if task == "safe_zones":
         # Judged "at the end of a turn", as changing floors is.
         bots = [b for b in state.bots if not b.escaped]
@@ -58,8 +60,8 @@ def done(state: GameState, table: Table, objective: Objective, end_of_turn: bool
         return not state.floor.terminals
     if task == "no_caches":
         return not state.floor.caches
-    # Tasks whose counters come from actions not modelled yet (network cards, push, the hop into
-    # cyberspace) are never complete: a mission with them cannot be won yet.
+    # Tasks whose counters come from actions not modelled yet (the hop into cyberspace, the command
+    # module's spaces, landing on the core while on terminals) are never complete yet.
     return state.progress.get(objective.task, 0) >= 1
 
 

@@ -105,3 +105,18 @@ def test_module_qualifier_counts_only_the_command_module():
     assert not done(state, table(state), module_task, True)
     state.progress["terminals:module"] = 3
     assert done(state, table(state), module_task, True)
+
+
+def test_each_agent_network_card_and_push_tasks_count_per_agent():
+    """TSM-103C: "Each agent: Complete at least 1 network card." and "Each agent: Use the push ability to push
+    a security unit through a door." count what each agent did."""
+    from controller.rules.missions import done
+    from rules_scenarios import table
+    mission = CONTENT.missions["tsm-103c"]
+    card_task = next(o for o in mission.calibrations if o.task.startswith("network_card"))
+    push_task = next(o for o in mission.calibrations if o.task == "push_through_door")
+    state = make_state(SAFE, bots=[module("C2"), bot("byte", "D2"), bot("bit", "A1")], players=2,
+                       progress={"network_card:byte": 1, "push_through_door:byte": 1})
+    assert not done(state, table(state), card_task, False) and not done(state, table(state), push_task, False)
+    state.progress.update({"network_card:bit": 2, "push_through_door:bit": 1})
+    assert done(state, table(state), card_task, False) and done(state, table(state), push_task, False)
