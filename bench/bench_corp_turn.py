@@ -15,6 +15,8 @@ import random
 import statistics
 import time
 
+from stats import percentile
+
 from controller.library import floor_text, load_content
 from controller.rules import SeededDice, copy_state, corporation_turn, encode_state, new_game
 from controller.rules.awareness import step_bot
@@ -69,11 +71,6 @@ def wander(state: GameState, rng: random.Random) -> GameState:
                 break
             step_bot(table, bot, rng.choice(options))
     return table.state
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def main() -> None:

@@ -11,6 +11,8 @@ import random
 import statistics
 import time
 
+from stats import percentile
+
 from controller.library import floor_text, load_content
 from controller.rules import copy_state, new_game
 from controller.rules.actions import apply_action, legal_actions
@@ -32,11 +34,6 @@ def sample_states(count: int, seed: int = 5) -> list:
             states.append(state)
             state, _ = apply_action(state, rng.choice(options).action)
     return states
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def main() -> None:

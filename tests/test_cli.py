@@ -10,26 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
+from cli_run import refused, run
 from controller.rules import decode_events, decode_state
 
 CONTENT = Path(__file__).resolve().parents[1] / "controller" / "content"
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def refused(capsys, *argv) -> str:
-    code, out, err = run(capsys, *argv)
-    assert code == 2, (out, err)
-    assert "Traceback" not in err and "Traceback" not in out
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("burncycle-table: ")
-    return lines[0]
 
 
 @pytest.fixture

@@ -6,22 +6,8 @@ import json
 
 import pytest
 
-from controller.cli import main
+from cli_run import refused, run
 from controller.rules import decode_state
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def refused(capsys, *argv) -> str:
-    code, out, err = run(capsys, *argv)
-    assert code == 2, (out, err)
-    assert "Traceback" not in err
-    assert len(err.strip().splitlines()) == 1, err
-    return err.strip()
 
 
 @pytest.fixture
