@@ -38,6 +38,8 @@ class AutoPlayer:
 
     def __init__(self) -> None:
         self._memo: dict[object, object] = {}
+        # path costs by everything they depend on: the floor does not change between most decisions
+        self._costs: dict[tuple, dict[int, int]] = {}
 
     def choose(self, state: GameState) -> Action:
         turn = state.turn
@@ -114,7 +116,17 @@ class AutoPlayer:
     def _bot_distances(self, table: Table, bot: Bot) -> dict[int, int]:
         key = ("distances", bot.id)
         if key not in self._memo:
-            self._memo[key] = self._distances(table, self._targets(table, bot), bot.keys > 0)
+            targets = frozenset(self._targets(table, bot))
+            keys = bot.keys > 0
+            units = frozenset(s for s, o in table.occupant.items() if not isinstance(o, Bot))
+            full = (table.floor.source, targets, keys, units, frozenset(self._watched(table)), table.unlocked,
+                    table.destroyed, frozenset(self._jammed(table)))
+            costs = self._costs.get(full)
+            if costs is None:
+                if len(self._costs) > 512:
+                    self._costs.clear()
+                costs = self._costs[full] = self._distances(table, set(targets), keys)
+            self._memo[key] = costs
         return self._memo[key]  # type: ignore[return-value]
 
     def _distances(self, table: Table, targets: set[int], keys: bool) -> dict[int, int]:
@@ -124,6 +136,7 @@ class AutoPlayer:
         floor = table.floor
         jammed = set() if keys else self._jammed(table)
         watched = self._watched(table)
+        doors = floor.door_edges
         dist = {t: 0 for t in targets}
         heap = [(0, t) for t in targets]
         heapq.heapify(heap)
@@ -137,8 +150,8 @@ class AutoPlayer:
                 if jammed and floor.edge_name[(u, v)] in jammed:
                     continue
                 nd = d + (WATCHED_COST if u in watched else 1)
-                if floor.edges.get((min(u, v), max(u, v))) == "door" and floor.edge_name[(u, v)] not in \
-                        table.unlocked:
+                door = doors.get((u, v))
+                if door is not None and door not in table.unlocked:
                     nd += DOOR_COST
                 if nd < dist.get(v, UNREACHED):
                     dist[v] = nd
@@ -182,7 +195,8 @@ class AutoPlayer:
                 mine = [a for a in terminals if a.bot == bot.id]
                 if mine:
                     best = max(mine, key=lambda a: len(a.options))
-                    return Terminal(bot=bot.id, options=best.options, dice=self._dice_for(table, 4))
+                    # the calibration counts the access, success or not: the dice are better spent moving
+                    return Terminal(bot=bot.id, options=best.options, dice=DicePool())
         strike = self._strike(table, legal)
         if strike is not None:
             return strike

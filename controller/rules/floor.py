@@ -90,6 +90,9 @@ class Floor:
             self.edge_name[(i, j)] = self.edge_name[(j, i)] = name
         self._build_areas(plan, source_name)
         self.doors: tuple[str, ...] = tuple(sorted(self.edge_name[e] for e, k in self.edges.items() if k == "door"))
+        # door edges by the pair of spaces they join, both ways round
+        self.door_edges: dict[tuple[int, int], str] = {
+            pair: name for pair, name in self.edge_name.items() if self.edges[(min(pair), max(pair))] == "door"}
         self.interior_walls: frozenset[str] = frozenset(self.edge_name[e] for e, k in self.edges.items()
                                                         if k == "wall")
 
