@@ -225,8 +225,12 @@ class AutoPlayer:
                                            & {"physical", "tech", "utility"}):
                 return Keypad(bot=bot.id, beyond=beyond, approach="inputs")
         optimized = current_chip_kind(table) == "physical"
-        if Move in kinds and self._can_progress(table) and (optimized or _expected(share) > 0):
-            return Move(dice=share)
+        pool = table.state.turn.pool  # type: ignore[union-attr]
+        # rolled AP cannot be saved: a move rolls the whole pool (later chips can still open doors with
+        # keys or inputs, access terminals, or move on an optimized +2)
+        everything = DicePool(basic=pool.basic, advanced=pool.advanced, elite=pool.elite)
+        if Move in kinds and self._can_progress(table) and (optimized or _expected(everything) > 0):
+            return Move(dice=everything)
         return Pass()
 
     def _dice_for(self, table: Table, ap: int, bonus: int = 0) -> DicePool:
