@@ -13,8 +13,8 @@ from typing import Literal
 import msgspec
 from msgspec import Struct
 
-from controller.rules import (burncycle, ipmove, keypad, missions, moves, netcards, strike, terminal, turn,
-                              upgrades)
+from controller.rules import (burncycle, ipmove, keypad, mission_rules, missions, moves, netcards, strike,
+                              terminal, turn, upgrades)
 from controller.rules.corp import corporation_turn
 from controller.rules.dice import Dice, SeededDice
 from controller.rules.effects import apply_effect
@@ -60,6 +60,7 @@ class Step(Action, tag="step"):
     bot: str
     to: str
     take_cache: bool = False
+    chip: Literal["physical", "tech", "utility", "general"] | None = None  # a mission's chip for a cache
 
 
 class Swap(Action, tag="swap"):
@@ -117,6 +118,12 @@ class NetworkCardAction(Action, tag="network_card"):
     discard: int | None = None
 
 
+class DrawChip(Action, tag="draw_chip"):
+    """TSM-103C's general action: advance threat to draw an action chip of choice into the reserve."""
+
+    chip: Literal["physical", "tech", "utility", "general"] = "physical"
+
+
 class Pass(Action, tag="pass"):
     """"For every active chip, the player may perform one action or choose to pass.\""""
 
@@ -154,11 +161,12 @@ class Terminal(Action, tag="terminal"):
     options: list[int]
     dice: DicePool = msgspec.field(default_factory=DicePool)
     doors: list[str] = []
+    chip: Literal["physical", "tech", "utility", "general"] | None = None  # a mission's chip for an access
 
 
 AnyAction = (BeginActions | BuyUpgrade | UnlockSlot | Reboot | Alter | Move | Step | Swap | Push | Trade | EndMove
              | Strike
-             | StrikeWall | Repair | NetworkCardAction | Pass | NetworkStep | EndTurn | CorporationTurn | Keypad | Terminal)
+             | StrikeWall | Repair | NetworkCardAction | DrawChip | Pass | NetworkStep | EndTurn | CorporationTurn | Keypad | Terminal)
 
 _action_decoder = msgspec.json.Decoder(AnyAction)
 _action_encoder = msgspec.json.Encoder()
@@ -178,7 +186,7 @@ STEPS: dict[type, tuple[str, ...]] = {
     Alter: ("route", "actions", "end"), Move: ("actions",), Step: ("actions",), EndMove: ("actions",),
     Swap: ("actions",), Push: ("actions",), Trade: ("route", "actions", "end"),
     Strike: ("actions",), StrikeWall: ("actions",), Repair: ("actions",), Pass: ("actions",),
-    NetworkCardAction: ("actions",),
+    NetworkCardAction: ("actions",), DrawChip: ("actions",),
     NetworkStep: ("network",), EndTurn: ("end",), CorporationTurn: ("corporation",),
     Keypad: ("actions",), Terminal: ("actions",),
 }
@@ -245,7 +253,7 @@ def _dispatch(table: Table, action: Action) -> None:
         if t.pending is not None and t.pending.ap == 0:
             turn.finish_action(table)
     elif isinstance(action, Step):
-        moves.step(table, action.bot, action.to, action.take_cache)
+        moves.step(table, action.bot, action.to, action.take_cache, action.chip)
         if t.pending is not None and (t.pending.ap == 0 or not moves.movers(table)):
             turn.finish_action(table)
     elif isinstance(action, (Swap, Push)):
@@ -274,7 +282,7 @@ def _dispatch(table: Table, action: Action) -> None:
         t.acted = True
         turn.finish_action(table)
     elif isinstance(action, Terminal):
-        terminal.terminal(table, action.bot, list(action.options), action.dice, list(action.doors))
+        terminal.terminal(table, action.bot, list(action.options), action.dice, list(action.doors), action.chip)
         t.acted = True
         turn.finish_action(table)
     elif isinstance(action, Repair):
@@ -296,6 +304,10 @@ def _dispatch(table: Table, action: Action) -> None:
             t.extra_action = True
         else:
             turn.finish_action(table)
+    elif isinstance(action, DrawChip):
+        mission_rules.chip_for_threat(table, agent, action.chip)
+        t.acted = True
+        turn.finish_action(table)
     elif isinstance(action, Pass):
         turn.finish_action(table)
     elif isinstance(action, NetworkStep):
@@ -403,6 +415,9 @@ def legal_actions(state: GameState) -> list[LegalAction]:
             tech = moves.current_chip_kind(table) == "tech"
             out.append(LegalAction(NetworkCardAction(), needs="a card to discard if the hand goes over 3",
                                    cost="then one more unoptimized action" if tech else ""))
+        amount = state.mission.rule(state.calibrated).chip_for_threat
+        if amount and not agent.shut_down:
+            out.append(LegalAction(DrawChip(), cost=f"+{amount} threat", needs="the chip to draw"))
         out.append(LegalAction(Pass()))
     if t.step == "network":
         out.append(LegalAction(NetworkStep(), needs="optional transfers along white lines"))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from controller.rules import mission_rules
 from controller.rules.awareness import recheck
 from controller.rules.dice import Dice, SeededDice
 from controller.rules.effects import apply_effect
@@ -25,6 +26,7 @@ def corporation_turn(state: GameState, dice: Dice | None = None) -> tuple[GameSt
         raise IllegalAction(f"the game is over ({state.outcome}); no more corporation turns")
     dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
     table = Table(state, dice, apply_effect)
+    mission_rules.start_of_corporation_turn(table)
     table.emit(PhaseStarted(phase="security activation"))
     # "Security awareness is continuously checked at all times, during any phase or turn.": a bot the
     # players left in a unit's sight is detected before the units activate, so it can be pursued.

@@ -10,6 +10,7 @@ counting write `state.progress`.
 
 from __future__ import annotations
 
+from controller.rules import mission_rules
 from controller.rules.events import GameWon, StepStarted
 from controller.rules.model import GameState, Objective
 from controller.rules.table import Table
@@ -78,6 +79,7 @@ def check_mission(table: Table, end_of_turn: bool = False) -> None:
             text = f"Calibrations complete ({mission.calibration_name})"
             table.emit(StepStarted(step="calibrated", text=text + (f": {mission.calibration_result}"
                                                                    if mission.calibration_result else ".")))
+            mission_rules.on_calibration(table)
     if state.calibrated:
         tasks = [o for o in mission.win if applies(state, o)]
         if tasks and all(done(state, table, o, end_of_turn) for o in tasks):

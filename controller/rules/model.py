@@ -204,6 +204,17 @@ class MissionSetup(Struct, forbid_unknown_fields=True):
     agents_push: bool = False  # "All agents start with the push ability at no cost."
 
 
+class MissionRules(Struct, forbid_unknown_fields=True):
+    """The mission special rules the engine applies, as data (the printed text is in `special_rules`)."""
+
+    door_threat: int = 0  # Preconnaissance: +N when a non-safe-zone door is unlocked or a wall destroyed, -N when locked
+    chip_for_access: bool = False  # TSM-103C: a chip of the bot's choice after a cache or a terminal
+    chip_for_threat: int = 0  # TSM-103C: a general action that advances threat by N for a chip of choice
+    ghost_stuns: bool = False  # Ghost in the Dell: IPs on the team's layers stun the Ghosts and the captain
+    end_on_calibration: bool = False  # "Ignore Mission Special Rules for the remainder of the mission."
+    calibration_bans_ips: bool = False  # "All IPs are immediately banned from the network."
+
+
 class Mission(Struct, forbid_unknown_fields=True):
     id: str
     name: str
@@ -218,6 +229,13 @@ class Mission(Struct, forbid_unknown_fields=True):
     win_name: str = ""
     win: list[Objective] = []
     no_reboot: bool = False
+    rules: MissionRules = msgspec.field(default_factory=MissionRules)
+
+    def rule(self, calibrated: bool) -> MissionRules:
+        """The special rules in force now (none once calibrated, where the mission says so)."""
+        if calibrated and self.rules.end_on_calibration:
+            return MissionRules()
+        return self.rules
 
 
 class FloorState(Struct, forbid_unknown_fields=True):

@@ -9,6 +9,7 @@ spent one step at a time (`step`), which is how the table sees it happen and how
 
 from __future__ import annotations
 
+from controller.rules import mission_rules
 from controller.rules.apcheck import OPTIMIZED_BONUS, roll_ap
 from controller.rules.awareness import place_awareness, recheck, step_bot, step_unit
 from controller.rules.deploy import spawn_guard
@@ -87,7 +88,7 @@ def check_step(table: Table, bot_id: str, to: str) -> tuple[Bot, int, int, str |
     return bot, frm, dest, door
 
 
-def step(table: Table, bot_id: str, to: str, take_cache: bool = False) -> None:
+def step(table: Table, bot_id: str, to: str, take_cache: bool = False, chip: str | None = None) -> None:
     bot, frm, dest, door = check_step(table, bot_id, to)
     state, floor = table.state, table.floor
     turn = state.turn
@@ -101,16 +102,17 @@ def step(table: Table, bot_id: str, to: str, take_cache: bool = False) -> None:
     mark = len(table.events)
     step_bot(table, bot, dest)
     table.events.insert(mark, BotMoved(bot=bot.id, bot_name=bot.name, path=[start, bot.space]))  # type: ignore[list-item]
-    entered(table, bot, take_cache)
+    entered(table, bot, take_cache, chip)
 
 
-def entered(table: Table, bot: Bot, take_cache: bool = False) -> None:
+def entered(table: Table, bot: Bot, take_cache: bool = False, chip: str | None = None) -> None:
     """What entering a space brings: its cache (if wanted) and the surveillance of an unsurveilled room."""
     state, floor = table.state, table.floor
     if take_cache and bot.space in state.floor.caches:
         # "During movement, a bot may pick up any cache it enters (optional)."
         state.floor.caches.remove(bot.space)  # type: ignore[arg-type]
         table.emit(CacheTaken(bot=bot.id, bot_name=bot.name, space=bot.space))  # type: ignore[arg-type]
+        mission_rules.chip_for_access(table, bot, chip)
     area = floor.area(floor.index[bot.space])  # type: ignore[index]
     anchor = floor.ids[area.spaces[0]]
     if anchor in state.floor.surveillance and not table.over:
@@ -228,6 +230,7 @@ def unlock_door(table: Table, door: str, reason: str) -> None:
         table.state.keypad_discard.append(card)
     table.state.floor.unlocked_doors.append(door)
     table.unlocked = frozenset(table.state.floor.unlocked_doors)
+    mission_rules.door_changed(table, door, unlocked=True)
     table.emit(DoorChanged(door=door, unlocked=True, reason=reason))
 
 
@@ -267,8 +270,9 @@ def surveil(table: Table, bot: Bot, area_index: int) -> None:
                 a, b = door.split("/")
                 if (floor.index[a] in members) != (floor.index[b] in members):
                     state.floor.unlocked_doors.remove(door)
+                    table.unlocked = frozenset(state.floor.unlocked_doors)
                     table.emit(DoorChanged(door=door, unlocked=False, reason="surveillance autolock"))
-            table.unlocked = frozenset(state.floor.unlocked_doors)
+                    mission_rules.door_changed(table, door, unlocked=False)
         elif face == "imperative" and bot.kind == "agent":
             table.emit(StepStarted(step="imperative", text=f"{bot.name} draws 1 imperative card."))
         if table.over:

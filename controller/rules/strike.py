@@ -6,6 +6,7 @@ accumulated across multiple actions."
 
 from __future__ import annotations
 
+from controller.rules import mission_rules
 from controller.rules.apcheck import OPTIMIZED_BONUS, roll_ap
 from controller.rules.awareness import place_awareness, step_bot
 from controller.rules.errors import IllegalAction
@@ -132,6 +133,7 @@ def strike_wall(table: Table, bot_id: str, beyond: str, dice: DicePool, move_thr
     table.state.floor.destroyed_walls.append(wall)
     table.destroyed = frozenset(table.state.floor.destroyed_walls)
     table.emit(WallDestroyed(wall=wall))
+    mission_rules.wall_destroyed(table)
     place_awareness(table, bot, f"breaking the wall {wall}")
     target = table.floor.index[beyond]
     if move_through and target not in table.occupant and not table.over:

@@ -11,6 +11,7 @@ The options are named in the action (1-3 as printed), so they are chosen before 
 
 from __future__ import annotations
 
+from controller.rules import mission_rules
 from controller.rules.apcheck import roll_ap
 from controller.rules.awareness import recheck
 from controller.rules.errors import IllegalAction
@@ -74,7 +75,7 @@ def satisfied(requirements: list[int], ap: int) -> list[int]:
 
 
 def terminal(table: Table, bot_id: str, options: list[int], dice: DicePool | None = None,
-             doors: list[str] | None = None) -> None:
+             doors: list[str] | None = None, chip: str | None = None) -> None:
     """A terminal action: reveal, check, resolve the options met, discard the card and the chip."""
     bot, space, _ = check_terminal(table, bot_id, options)
     state = table.state
@@ -99,6 +100,8 @@ def terminal(table: Table, bot_id: str, options: list[int], dice: DicePool | Non
         if table.over:
             return
         apply_terminal_effect(table, bot, space, card.options[k - 1].effect, doors or [])
+    if not table.over:
+        mission_rules.chip_for_access(table, bot, chip)
 
 
 def room_doors(table: Table, space: str) -> list[str]:
