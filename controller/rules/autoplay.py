@@ -159,9 +159,26 @@ class AutoPlayer:
         return dist
 
     def _jammed(self, table: Table) -> set[str]:
-        """Locked doors whose keypad card, already by the door, is jammed: only a key opens them."""
-        return {door for door, card in table.state.keypads.items()
-                if column(table, card).jam and door not in table.unlocked}
+        """Locked doors this team cannot open now without a key: the card by the door is jammed or too
+        strong for the active agent's dice, and its chip inputs cannot be paid from the reserves."""
+        if "jammed" in self._memo:
+            return self._memo["jammed"]  # type: ignore[return-value]
+        state = table.state
+        agent = active_agent(state)
+        dice = DicePool(basic=agent.power, advanced=agent.advanced_dice, elite=agent.elite_dice)
+        reserves = list(state.burncycle.team_reserve) + list(state.burncycle.personal_reserves.get(agent.id, []))
+        shut = set()
+        for door, card in state.keypads.items():
+            if door in table.unlocked:
+                continue
+            col = column(table, card)
+            forced = not col.jam and _expected(dice) >= col.durability
+            needed = [i for i in col.inputs if i in ("physical", "tech", "utility")]
+            payable = all(needed.count(k) <= reserves.count(k) for k in set(needed))
+            if not forced and not payable:
+                shut.add(door)
+        self._memo["jammed"] = shut
+        return shut
 
     def _watched(self, table: Table) -> set[int]:
         if "watched" in self._memo:
