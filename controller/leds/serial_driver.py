@@ -14,6 +14,8 @@ it repeats HELLO until the board answers.
 
 from __future__ import annotations
 
+import contextlib
+
 import threading
 import time
 from collections import deque
@@ -211,10 +213,8 @@ class SerialDriver:
         with self._cond:
             self._shown = -1
         if port is not None:
-            try:
+            with contextlib.suppress(serial.SerialException, OSError):  # a pulled cable is already closed
                 port.close()
-            except (serial.SerialException, OSError):
-                pass
 
     def _next_seq(self) -> int:
         self._seq = self._seq % 255 + 1  # 1..255: seq 0 is the board's unsolicited boot hello

@@ -26,7 +26,7 @@ from controller.rules.table import Table
 
 
 class Action(Struct, tag_field="action", forbid_unknown_fields=True):
-    pass
+    """A player action; its JSON form names it in the "action" field."""
 
 
 class BeginActions(Action, tag="begin_actions"):
@@ -137,7 +137,7 @@ class EndTurn(Action, tag="end_turn"):
 
 
 class CorporationTurn(Action, tag="corporation_turn"):
-    pass
+    """Resolve the corporation's turn, which follows the player with the corporation marker."""
 
 
 class Keypad(Action, tag="keypad"):
