@@ -15,7 +15,6 @@ it repeats HELLO until the board answers.
 from __future__ import annotations
 
 import contextlib
-
 import threading
 import time
 from collections import deque
