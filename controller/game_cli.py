@@ -7,13 +7,12 @@ import json
 import sys
 from pathlib import Path
 
-import msgspec
 
 from controller.errors import UserError
-from controller.library import floor_text, load_content, load_floor, load_state, write_atomically
-from controller.rules import (ContentError, RulesError, ScriptedDice, SeededDice, compile_floor,
-                              corporation_turn, encode_events, encode_state, new_game, parse_content,
-                              state_schema)
+from controller.library import (check_content_file, floor_text, load_content, load_floor, load_state,
+                                write_atomically)
+from controller.rules import (RulesError, ScriptedDice, SeededDice, corporation_turn, encode_events, encode_state,
+                              new_game, state_schema)
 from controller.rules.content import FILES
 
 
@@ -95,16 +94,7 @@ def _corp_turn(args: argparse.Namespace) -> int:
 def _validate(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if path.name in FILES:
-        # check this file against the shipped set, so one file can be validated on its own
-        base = {name: (Path(__file__).parent / "content" / name).read_text(encoding="utf-8") for name in FILES}
-        try:
-            base[path.name] = path.read_text(encoding="utf-8")
-        except OSError as e:
-            raise UserError(f"{path}: cannot read: {e.strerror}") from None
-        try:
-            parse_content(base)
-        except ContentError as e:
-            raise UserError(str(e).replace(path.name, str(path), 1)) from None
+        check_content_file(path)
         print(f"{path}: valid {path.stem.replace('_', ' ')} file")
         return 0
     if path.suffix == ".floor":

@@ -38,11 +38,26 @@ def _read(path: Path | resources.abc.Traversable, what: str) -> str:
         raise UserError(f"{path}: cannot read the {what} file: {e.strerror}") from None
 
 
+def shipped_content_texts() -> dict[str, str]:
+    """The text of each shipped content file, by file name."""
+    return {name: _read(CONTENT / name, "content") for name in FILES}
+
+
+def check_content_file(path: str | Path) -> None:
+    """Validate one content file against the rest of the shipped set (so it can be checked on its own)."""
+    path = Path(path)
+    texts = shipped_content_texts()
+    texts[path.name] = _read(path, "content")
+    try:
+        parse_content(texts)
+    except RulesError as e:
+        raise UserError(str(e).replace(path.name, str(path), 1)) from None
+
+
 @lru_cache(maxsize=1)
 def load_content() -> Content:
     """The content shipped with the package, with every floor it has."""
-    texts = {name: _read(CONTENT / name, "content") for name in FILES}
-    content = parse_content(texts)
+    content = parse_content(shipped_content_texts())
     content.floors = {p.name.removesuffix(".floor"): p.read_text(encoding="utf-8")
                       for p in (CONTENT / "floors").iterdir() if p.name.endswith(".floor")}
     return content

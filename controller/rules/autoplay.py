@@ -192,19 +192,8 @@ class AutoPlayer:
         return seen
 
     # -- the action step ----------------------------------------------------------------------------
-    def _dice_share(self, table: Table) -> DicePool:
-        """The pool spread evenly over the usable chips still ahead (this one included)."""
-        state = table.state
-        assert state.turn is not None
-        ahead = sum(1 for k in range(state.burncycle.tracker, len(state.burncycle.slots)) if usable(state, k))
-        pool = state.turn.pool
-        share = max(1, ahead)
-        return DicePool(basic=-(-pool.basic // share), advanced=-(-pool.advanced // share),
-                        elite=-(-pool.elite // share))
-
     def _action(self, table: Table, legal: list) -> Action:
         kinds = {type(la.action) for la in legal}
-        share = self._dice_share(table)
         terminals = [la.action for la in legal if isinstance(la.action, Terminal)]
         for bot in movers(table):
             if bot.space in table.state.floor.terminals and terminals and \

@@ -51,6 +51,16 @@ def regenerate_reserves(table: Table) -> None:
     state.burncycle.personal_reserves = personal  # type: ignore[assignment]
 
 
+def add_to_reserve(table: Table, bot: Bot, chip: str) -> None:
+    """A chip into the bot's reserve: an agent's personal one, or the team reserve for the command module
+    ("The team reserve serves as the command module's reserve")."""
+    bc = table.state.burncycle
+    owner = "team" if bot.kind == "module" else bot.id
+    reserve = bc.team_reserve if owner == "team" else bc.personal_reserves.setdefault(bot.id, [])
+    reserve.append(chip)  # type: ignore[arg-type]
+    table.emit(ReserveChanged(owner=owner, chips=list(reserve)))
+
+
 def reboot(table: Table) -> None:
     """"Clear all chips from the burncycle and all reserves to the supply. Place the captain chip and general
     action chips into the bag ... Regenerate team and personal reserves. Advance threat by the player count.

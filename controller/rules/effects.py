@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from controller.rules.deploy import spawn_guard
 from controller.rules.model import ThreatEvent
-from controller.rules.network import add_ping, raise_ceo_level
+from controller.rules.network import add_ping, change_ceo_level
 from controller.rules.table import Table
 from controller.rules.threat import change_threat
 
@@ -19,7 +19,7 @@ def apply_effect(table: Table, event: ThreatEvent) -> None:
         for _ in range(effect.amount):
             add_ping(table)
     elif effect.kind == "ceo_level":
-        raise_ceo_level(table, effect.amount)
+        change_ceo_level(table, effect.amount)
     elif effect.kind == "spawn_guard":
         for _ in range(effect.amount):
             spawn_guard(table, effect.post or "star", table.state.floor.level)

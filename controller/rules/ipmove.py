@@ -10,13 +10,13 @@ the node the IP stands on.
 from __future__ import annotations
 
 from controller.rules.errors import IllegalAction
-from controller.rules.events import IpMoved, LevelChanged, PowerChanged
+from controller.rules.events import IpMoved
 from controller.rules.model import IP, GameState, NetworkNode
-from controller.rules.network import MAX_LEVEL, access_point, nodes, resolve_boot
+from controller.rules.network import access_point, change_ip_level, nodes, resolve_boot
+from controller.rules.power import gain_power
 from controller.rules.table import Table
 from controller.rules.threat import change_threat
 
-MAX_POWER = 10
 
 
 def movement_chips(state: GameState) -> list[str]:
@@ -83,32 +83,20 @@ def arrive(table: Table, ip: IP, node: NetworkNode, path: list[str], stop_here: 
         return True
     if node.kind == "core":
         # "Layer 4 (The Core): Gain all three benefits, then return IP to access point."
-        _level_up(table, ip)
+        change_ip_level(table, ip, 1)
         change_threat(table, -1, f"{ip.agent}'s IP reached the core")
-        _power_up(table, ip.agent)
+        gain_power(table, table.state.bot(ip.agent), 1, "network hub")
         home = access_point(table, ip.agent)
         if home is not None:
             table.emit(IpMoved(agent=ip.agent, path=[node.id, home], reason="back to its access point"))
             ip.node = home
     elif node.kind == "hub":
         if node.layer == 1:
-            _level_up(table, ip)  # "Layer 1 Hub: Increase network level by 1."
+            change_ip_level(table, ip, 1)  # "Layer 1 Hub: Increase network level by 1."
         elif node.layer == 2:
             change_threat(table, -1, f"{ip.agent}'s IP on a layer 2 hub")  # "Layer 2 Hub: Reduce threat by 1."
         elif node.layer == 3:
-            _power_up(table, ip.agent)  # "Layer 3 Hub: Gain 1 power."
+            gain_power(table, table.state.bot(ip.agent), 1, "network hub")  # "Layer 3 Hub: Gain 1 power."
     return True
 
 
-def _level_up(table: Table, ip: IP) -> None:
-    if ip.level < MAX_LEVEL:
-        table.emit(LevelChanged(who=ip.agent, old=ip.level, new=ip.level + 1))
-        ip.level += 1
-
-
-def _power_up(table: Table, agent: str) -> None:
-    bot = table.state.bot(agent)
-    if bot.power < MAX_POWER and not bot.shut_down:
-        table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=bot.power, new=bot.power + 1,
-                                reason="network hub"))
-        bot.power += 1

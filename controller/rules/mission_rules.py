@@ -8,7 +8,8 @@ the corporation turn starting), so no other module needs to know which mission i
 from __future__ import annotations
 
 from controller.rules.errors import IllegalAction
-from controller.rules.events import IpBanned, ReserveChanged, StepStarted
+from controller.rules.burncycle import add_to_reserve
+from controller.rules.events import IpBanned, StepStarted
 from controller.rules.model import Bot
 from controller.rules.table import Table, unit_label
 from controller.rules.threat import change_threat
@@ -64,11 +65,7 @@ def chip_for_threat(table: Table, agent: Bot, chip: str) -> None:
 def _add_chip(table: Table, bot: Bot, chip: str) -> None:
     if chip not in CHOOSABLE:
         raise IllegalAction(f"{chip!r} is not an action chip in the supply (physical, tech, utility, general)")
-    bc = table.state.burncycle
-    owner = "team" if bot.kind == "module" else bot.id
-    reserve = bc.team_reserve if owner == "team" else bc.personal_reserves.setdefault(bot.id, [])
-    reserve.append(chip)  # type: ignore[arg-type]
-    table.emit(ReserveChanged(owner=owner, chips=list(reserve)))
+    add_to_reserve(table, bot, chip)
 
 
 def start_of_corporation_turn(table: Table) -> None:

@@ -15,14 +15,14 @@ from controller.rules.awareness import place_awareness, recheck, step_bot, step_
 from controller.rules.deploy import spawn_guard
 from controller.rules.errors import IllegalAction
 from controller.rules.events import (BeadRemoved, BotMoved, CacheTaken, DieRolled, DoorChanged, KeyTaken,
-                                     PowerChanged, StepStarted, TerminalChanged, UnitMoved)
+                                     StepStarted, TerminalChanged, UnitMoved)
 from controller.rules.floor import edge_id
 from controller.rules.model import Bot, DicePool, PendingMove
+from controller.rules.power import gain_power
 from controller.rules.table import Table, unit_label
 from controller.rules.turn import active_agent
 
 SURVEILLANCE_FACES = ("guard", "mainframe", "powercell", "autolock", "imperative", "guard")
-MAX_POWER = 10
 
 
 def current_chip_kind(table: Table) -> str | None:
@@ -90,8 +90,7 @@ def check_step(table: Table, bot_id: str, to: str) -> tuple[Bot, int, int, str |
 
 def step(table: Table, bot_id: str, to: str, take_cache: bool = False, chip: str | None = None) -> None:
     bot, frm, dest, door = check_step(table, bot_id, to)
-    state, floor = table.state, table.floor
-    turn = state.turn
+    turn = table.state.turn
     assert turn is not None and turn.pending is not None
     if door is not None:
         # Keys "spent during move actions to open adjacent doors on the fly"
@@ -259,10 +258,7 @@ def surveil(table: Table, bot: Bot, area_index: int) -> None:
                     table.emit(TerminalChanged(space=name, kind="mainframe"))
                     break
         elif face == "powercell":
-            if bot.power < MAX_POWER:  # "Surveilling bot gains 1 power."
-                table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=bot.power, new=bot.power + 1,
-                                        reason="surveillance powercell"))
-                bot.power += 1
+            gain_power(table, bot, 1, "surveillance powercell")  # "Surveilling bot gains 1 power."
         elif face == "autolock":
             # "Lock all doors leading into this room immediately."
             members = set(area.spaces)

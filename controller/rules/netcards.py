@@ -10,15 +10,15 @@ step (after the IP has moved); completed cards count for missions ("Complete at 
 from __future__ import annotations
 
 from controller.rules.errors import IllegalAction
-from controller.rules.events import LevelChanged, NetworkCardDone, NetworkCardDrawn, PingRemoved, PowerChanged
+from controller.rules.events import NetworkCardDone, NetworkCardDrawn, PingRemoved
 from controller.rules.ipmove import arrive
 from controller.rules.model import IP, Bot, NetworkCard
-from controller.rules.network import MAX_LEVEL, nodes
+from controller.rules.network import change_ceo_level, change_ip_level, nodes
+from controller.rules.power import gain_power
 from controller.rules.table import Table
 from controller.rules.threat import change_threat
 
 HAND_LIMIT = 3
-MAX_POWER = 10
 
 
 def draw_network_card(table: Table, agent: Bot, discard: int | None) -> None:
@@ -85,23 +85,13 @@ def _effect(table: Table, card: NetworkCard, agent: Bot, ip: IP | None) -> None:
     if card.effect == "threat":
         change_threat(table, -card.amount, f"network card {card.name}")
     elif card.effect == "power":
-        new = min(MAX_POWER, agent.power + card.amount)
-        if new != agent.power and not agent.shut_down:
-            table.emit(PowerChanged(bot=agent.id, bot_name=agent.name, old=agent.power, new=new,
-                                    reason=f"network card {card.name}"))
-            agent.power = new
+        gain_power(table, agent, card.amount, f"network card {card.name}")
     elif card.effect == "ceo_level":
-        new = max(1, net.ceo_level - card.amount)
-        if new != net.ceo_level:
-            table.emit(LevelChanged(who="ceo", old=net.ceo_level, new=new))
-            net.ceo_level = new
+        change_ceo_level(table, -card.amount)
     elif ip is None or ip.banned or ip.node is None:
         return  # the IP effects need an IP on the mat
     elif card.effect == "ip_level":
-        new = min(MAX_LEVEL, ip.level + card.amount)
-        if new != ip.level:
-            table.emit(LevelChanged(who=ip.agent, old=ip.level, new=new))
-            ip.level = new
+        change_ip_level(table, ip, card.amount)
     elif card.effect == "remove_ping":
         by_id = nodes(table)
         reach, here = [ip.node], ip.node

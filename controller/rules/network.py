@@ -71,19 +71,28 @@ def resolve_ping_face(table: Table, face: str) -> None:
     if base == "threat":
         change_threat(table, 1, "ping die")
     elif base == "ceo":
-        raise_ceo_level(table, 1)
+        change_ceo_level(table, 1)
     elif base == "ping":
         add_ping(table)
     if transfer and not table.over:
         transfer_outward(table)
 
 
-def raise_ceo_level(table: Table, amount: int) -> None:
+def change_ceo_level(table: Table, amount: int) -> None:
+    """Raise (or, negative, lower) the CEO's network level within 1-6."""
     net = table.state.network
-    new = min(MAX_LEVEL, net.ceo_level + amount)
+    new = max(1, min(MAX_LEVEL, net.ceo_level + amount))
     if new != net.ceo_level:
         table.emit(LevelChanged(who="ceo", old=net.ceo_level, new=new))
         net.ceo_level = new
+
+
+def change_ip_level(table: Table, ip: IP, amount: int) -> None:
+    """Raise (or, negative, lower) an IP's network level within 1-6."""
+    new = max(1, min(MAX_LEVEL, ip.level + amount))
+    if new != ip.level:
+        table.emit(LevelChanged(who=ip.agent, old=ip.level, new=new))
+        ip.level = new
 
 
 def add_ping(table: Table) -> None:

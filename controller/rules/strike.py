@@ -10,16 +10,16 @@ from controller.rules import mission_rules
 from controller.rules.apcheck import OPTIMIZED_BONUS, roll_ap
 from controller.rules.awareness import place_awareness, step_bot
 from controller.rules.errors import IllegalAction
-from controller.rules.events import BotMoved, KeyTaken, PowerChanged, UnitRemoved, UnitStruck, WallDestroyed
+from controller.rules.events import BotMoved, KeyTaken, UnitRemoved, UnitStruck, WallDestroyed
 from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
 from controller.rules.model import Bot, DicePool, SecurityUnit
 from controller.rules.moves import current_chip_kind, movers, surveil
+from controller.rules.power import gain_power
 from controller.rules.table import Table, unit_label
 from controller.rules.threat import change_threat
 
 WALL_DURABILITY = 10  # "Durability: 10 AP."
 STUN_MARGIN = 5  # "If the strike fails but comes within 5 AP of the durability value"
-MAX_POWER = 10
 
 
 def striker(table: Table, bot_id: str) -> Bot:
@@ -69,10 +69,7 @@ def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_on
         del table.occupant[table.floor.index[unit.space]]
         _count_shut_down(table, unit)
         table.emit(UnitRemoved(unit=unit.id, who=who, space=unit.space))
-        if bot.power < MAX_POWER:
-            table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=bot.power, new=bot.power + 1,
-                                    reason="shut down a security unit"))
-            bot.power += 1
+        gain_power(table, bot, 1, "shut down a security unit")
         _claim_key(table, bot, unit)
     elif result == "stunned":
         unit.stunned = True

@@ -15,16 +15,16 @@ from controller.rules import mission_rules
 from controller.rules.apcheck import roll_ap
 from controller.rules.awareness import recheck
 from controller.rules.errors import IllegalAction
-from controller.rules.events import (AwarenessCleared, KeyTaken, LevelChanged, PingRemoved, PowerChanged,
-                                     ReserveChanged, TerminalAccessed, TerminalChanged)
+from controller.rules.burncycle import add_to_reserve
+from controller.rules.events import AwarenessCleared, KeyTaken, PingRemoved, TerminalAccessed, TerminalChanged
 from controller.rules.model import Bot, DicePool, TerminalCard, TerminalEffect
 from controller.rules.moves import current_chip_kind, movers, unlock_door
-from controller.rules.network import MAX_LEVEL, nodes
+from controller.rules.network import change_ceo_level, change_ip_level, nodes
+from controller.rules.power import gain_power
 from controller.rules.table import Table
 from controller.rules.threat import change_threat
 from controller.rules.turn import active_agent
 
-MAX_POWER = 10
 
 
 def check_terminal(table: Table, bot_id: str, options: list[int]) -> tuple[Bot, str, bool]:
@@ -120,10 +120,7 @@ def apply_terminal_effect(table: Table, bot: Bot, space: str, effect: TerminalEf
     state = table.state
     why = f"terminal on {space}"
     if effect.kind == "power":
-        gain = min(effect.amount, MAX_POWER - bot.power)
-        if gain > 0:
-            table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=bot.power, new=bot.power + gain, reason=why))
-            bot.power += gain
+        gain_power(table, bot, effect.amount, why)
     elif effect.kind == "threat":
         change_threat(table, -effect.amount, why)
     elif effect.kind == "unlock_door":
@@ -133,19 +130,10 @@ def apply_terminal_effect(table: Table, bot: Bot, space: str, effect: TerminalEf
         for door in chosen[:effect.amount]:
             unlock_door(table, door, why)
     elif effect.kind == "ceo_level":
-        net = state.network
-        new = max(1, net.ceo_level - effect.amount)
-        if new != net.ceo_level:
-            table.emit(LevelChanged(who="ceo", old=net.ceo_level, new=new))
-            net.ceo_level = new
+        change_ceo_level(table, -effect.amount)
     elif effect.kind == "reserve_chip":
         assert effect.chip is not None
-        if bot.kind == "module":  # "The team reserve serves as the command module's reserve."
-            reserve, owner = state.burncycle.team_reserve, "team"
-        else:
-            reserve, owner = state.burncycle.personal_reserves.setdefault(bot.id, []), bot.id
-        reserve.append(effect.chip)
-        table.emit(ReserveChanged(owner=owner, chips=list(reserve)))
+        add_to_reserve(table, bot, effect.chip)
     elif effect.kind == "remove_ping":
         by_id = nodes(table)
         # the pings on the outermost layer (nearest the access points) go first, then in the state's order
@@ -156,10 +144,8 @@ def apply_terminal_effect(table: Table, bot: Bot, space: str, effect: TerminalEf
     elif effect.kind == "ip_level":
         agent = active_agent(state)
         ip = next((i for i in state.network.ips if i.agent == agent.id and not i.banned), None)
-        if ip is not None and ip.level < MAX_LEVEL:
-            new = min(MAX_LEVEL, ip.level + effect.amount)
-            table.emit(LevelChanged(who=ip.agent, old=ip.level, new=new))
-            ip.level = new
+        if ip is not None:
+            change_ip_level(table, ip, effect.amount)
     elif effect.kind == "key":
         bot.keys += effect.amount
         table.emit(KeyTaken(bot=bot.id, bot_name=bot.name, keys=bot.keys))

@@ -9,10 +9,10 @@ from __future__ import annotations
 from controller.rules.errors import IllegalAction
 from controller.rules.events import PowerChanged, StepStarted
 from controller.rules.model import Bot
+from controller.rules.power import MAX_POWER
 from controller.rules.table import Table
 
 UNIVERSAL_UPGRADES = ("swap", "push", "repair")
-MAX_POWER = 10
 
 
 def buy_upgrade(table: Table, bot: Bot, upgrade: str) -> None:

@@ -6,11 +6,11 @@ on a node the mat does not have. `check_state` finds every such problem and name
 
 from __future__ import annotations
 
+from controller.rules.burncycle import MAX_SLOTS
 from controller.rules.errors import FloorError, StateError
 from controller.rules.floor import MAX_DESTROYED_WALLS, compile_floor
 from controller.rules.model import GameState
 
-MAX_SLOTS = 5
 
 
 def state_problems(state: GameState) -> list[str]:
