@@ -73,7 +73,7 @@ class BoardRenderer:
         for (i, j), kind in self.floor.edges.items():
             if kind == "open":
                 continue
-            (r1, c1), (r2, c2) = self.floor.coords[i], self.floor.coords[j]
+            r1, (r2, c2) = self.floor.coords[i][0], self.floor.coords[j]
             a, b = ((c2 * p, r2 * p), (c2 * p, (r2 + 1) * p)) if r1 == r2 else ((c2 * p, r2 * p), ((c2 + 1) * p, r2 * p))
             cv2.line(img, self._pt(*a), self._pt(*b), WALL if kind == "wall" else DOOR, thick)
         for i in range(len(self.floor.ids)):  # the grid's outline is a wall wherever a space meets the outside
