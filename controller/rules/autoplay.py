@@ -29,6 +29,8 @@ from controller.rules.turn import active_agent, usable
 
 UNREACHED = 1 << 20
 CHIP_PREFERENCE = ["physical", "utility", "tech", "general"]
+# Average AP a die adds (a pair of basic blanks makes 1 AP; the elite reroll lifts its die a little)
+AVERAGE_AP = {"basic": 13 / 12, "advanced": 11 / 6, "elite": 2.3}
 WATCHED_COST = 4
 DOOR_COST = 5  # opening a locked door takes an action and dice  # a step into a space some guard sees counts as this many
 
@@ -240,12 +242,13 @@ class AutoPlayer:
         return Pass()
 
     def _dice_for(self, table: Table, ap: int, bonus: int = 0) -> DicePool:
-        """Enough of the pool to expect `ap` (basic 13/12, advanced 11/6, elite about 2.3 AP a die), or all."""
+        """Enough of the pool to expect `ap` (best dice first), or all of it."""
         assert table.state.turn is not None
         pool = table.state.turn.pool
         picked = DicePool()
         expected = float(bonus)
-        for grade, worth in (("elite", 2.3), ("advanced", 11 / 6), ("basic", 13 / 12)):
+        for grade in ("elite", "advanced", "basic"):
+            worth = AVERAGE_AP[grade]
             while expected < ap + 1 and getattr(pool, grade) > getattr(picked, grade):
                 setattr(picked, grade, getattr(picked, grade) + 1)
                 expected += worth
@@ -346,8 +349,8 @@ class AutoPlayer:
 
 
 def _expected(dice: DicePool) -> float:
-    """Average AP of a roll: basic 13/12, advanced 11/6, elite about 2.3 with its reroll."""
-    return 13 / 12 * dice.basic + 11 / 6 * dice.advanced + 2.3 * dice.elite
+    """Average AP of a roll."""
+    return sum(AVERAGE_AP[grade] * getattr(dice, grade) for grade in AVERAGE_AP)
 
 
 def play_game(state: GameState, player: AutoPlayer | None = None, max_actions: int = 20_000) -> GameState:

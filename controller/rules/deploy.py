@@ -43,11 +43,19 @@ def draw_guard(table: Table, level: int, colour: str | None = None) -> GuardChip
     return bag.pop(pick)
 
 
-def place_unit(table: Table, unit: SecurityUnit) -> None:
+def station(table: Table, unit: SecurityUnit) -> None:
+    """Put a unit on the floor (setup places units silently; play announces them with `spawn_guard`)."""
     table.state.security.append(unit)
     table.occupant[table.floor.index[unit.space]] = unit
-    table.emit(UnitPlaced(unit=unit.id, who=unit_label(unit), space=unit.space, facing=unit.facing))
-    recheck(table)
+
+
+def enlist(table: Table, chip: GuardChip, space: int, key: bool = False) -> SecurityUnit:
+    """A guard chip onto a space: the next guard number, facing its longest line of sight."""
+    number = table.state.next_unit
+    table.state.next_unit += 1
+    unit = guard_unit(chip, number, table.floor.ids[space], best_facing(table, space), key)
+    station(table, unit)
+    return unit
 
 
 def spawn_guard(table: Table, post_kind: str, level: int, colour: str | None = None, key: bool = False,
@@ -62,7 +70,7 @@ def spawn_guard(table: Table, post_kind: str, level: int, colour: str | None = N
     chip = draw_guard(table, level, colour)
     if chip is None:
         return False
-    number = table.state.next_unit
-    table.state.next_unit += 1
-    place_unit(table, guard_unit(chip, number, table.floor.ids[free[0]], best_facing(table, free[0]), key))
+    unit = enlist(table, chip, free[0], key)
+    table.emit(UnitPlaced(unit=unit.id, who=unit_label(unit), space=unit.space, facing=unit.facing))
+    recheck(table)
     return True

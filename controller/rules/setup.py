@@ -10,13 +10,13 @@ from __future__ import annotations
 from controller.rules.awareness import recheck
 from controller.rules.burncycle import MAX_SLOTS, draw_burncycle, regenerate_reserves
 from controller.rules.content import Content
-from controller.rules.deploy import best_facing, captain_unit, draw_guard, guard_unit
+from controller.rules.deploy import best_facing, captain_unit, draw_guard, enlist, station
 from controller.rules.dice import Dice, SeededDice
 from controller.rules.effects import apply_effect
 from controller.rules.errors import RulesError
 from controller.rules.floor import Floor, compile_floor
 from controller.rules.model import (IP, Bot, Burncycle, FloorState, GameState, GuardSlot, Network,
-                                    NetworkMat, Ping, SecurityUnit)
+                                    NetworkMat, Ping)
 from controller.rules.table import Table
 from controller.rules.threat import events_passed_at_start
 from controller.rules.turn import initial_turn
@@ -112,14 +112,7 @@ def _new_guard(table: Table, slot_level: int, colour: str | None, space: int, ke
     chip = draw_guard(table, slot_level, colour) or draw_guard(table, slot_level)
     if chip is None:
         raise RulesError(f"the guard bag has no level {slot_level} chip left for {table.floor.ids[space]}")
-    number = table.state.next_unit
-    table.state.next_unit += 1
-    _put(table, guard_unit(chip, number, table.floor.ids[space], best_facing(table, space), key))
-
-
-def _put(table: Table, unit: SecurityUnit) -> None:
-    table.state.security.append(unit)
-    table.occupant[table.floor.index[unit.space]] = unit
+    enlist(table, chip, space, key)
 
 
 def _captain_space(table: Table, where: str) -> int:
@@ -146,7 +139,7 @@ def _place_security(table: Table, level: int) -> None:
     setup = state.mission.setup
     if setup.captain_post:
         space = _captain_space(table, setup.captain_post)
-        _put(table, captain_unit(state.captain, floor.ids[space], best_facing(table, space)))
+        station(table, captain_unit(state.captain, floor.ids[space], best_facing(table, space)))
     # Ghost in the Dell: "Place two level 3 Ghosts on ghost spaces of your choice."
     ghost_spaces = [s for s in floor.posts.get("ghost", ()) if s not in table.occupant]
     for name in setup.extra_units:
@@ -156,10 +149,7 @@ def _place_security(table: Table, level: int) -> None:
         if chip is None:
             raise RulesError(f"the guard bag has no {name} chip left")
         state.guard_bag.remove(chip)
-        space = ghost_spaces.pop(0)
-        number = state.next_unit
-        state.next_unit += 1
-        _put(table, guard_unit(chip, number, floor.ids[space], best_facing(table, space)))
+        enlist(table, chip, ghost_spaces.pop(0))
     # "Hallway Posts (1-3): Populated according to the Captain's security detail chart."
     row: list[GuardSlot | None] = state.captain.security_detail[level - 1] if state.captain.security_detail else []
     for k, slot in enumerate(row, 1):
@@ -174,7 +164,7 @@ def _place_security(table: Table, level: int) -> None:
                 # "If the captain is in the security detail, use a level N guard in its place."
                 _new_guard(table, setup.captain_replacement_level, None, spaces[0])
             elif not any(u.rank == "captain" for u in state.security):
-                _put(table, captain_unit(state.captain, floor.ids[spaces[0]], best_facing(table, spaces[0])))
+                station(table, captain_unit(state.captain, floor.ids[spaces[0]], best_facing(table, spaces[0])))
             continue
         _new_guard(table, slot.level or level, slot.colour, spaces[0], slot.key)
     # "Mandatory Posts (Star): Populated during setup with a guard of the current floor level."
