@@ -377,6 +377,7 @@ def legal_actions(state: GameState) -> list[LegalAction]:
                     out.append(LegalAction(BuyUpgrade(bot=bot.id, upgrade=up), cost="1 power"))
         if not t.acted and not state.mission.no_reboot:
             out.append(LegalAction(Reboot(), cost=f"+{state.players} threat"))
+        out.extend(_unlock_option(state, agent))
     if t.step in ("route", "actions", "end"):
         out.extend(_alter_options(state, agent.id))
         out.extend(_trades(table, agent))
@@ -427,6 +428,25 @@ def legal_actions(state: GameState) -> list[LegalAction]:
             if up not in agent.upgrades and agent.power > 1:
                 out.append(LegalAction(BuyUpgrade(bot=agent.id, upgrade=up), cost="1 power"))
     return out
+
+
+def _unlock_option(state: GameState, agent: Bot) -> list[LegalAction]:
+    """The next burncycle slot, when the bots can pay its printed cost without shutting down; the action
+    proposes the active agent and the module as payers and `needs` says the split is the players' choice."""
+    try:
+        cost = burncycle.next_slot_cost(state)
+    except IllegalAction:
+        return []
+    spare = {b.id: b.power - 1 for b in state.bots if b.on_board and not b.shut_down and b.power > 1}
+    if sum(spare.values()) < cost or spare.get(agent.id, 0) + spare.get("module", 0) < 1:
+        return []
+    payers: dict[str, int] = {}
+    for bot_id in (agent.id, "module", *spare):
+        take = min(spare.get(bot_id, 0), cost - sum(payers.values()))
+        if take > 0 and bot_id not in payers:
+            payers[bot_id] = take
+    return [LegalAction(UnlockSlot(payers=payers), cost=f"{cost} power",
+                        needs="who pays: any bots, at least 1 power from the command module or the active agent")]
 
 
 def _keypad_options(table: Table, bot: Bot, dice_text: str) -> list[LegalAction]:

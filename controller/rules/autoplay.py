@@ -13,7 +13,7 @@ import heapq
 
 from controller.rules.actions import (Action, Alter, BeginActions, CorporationTurn, EndMove, EndTurn, Keypad, Move,
                                       NetworkStep, Pass, Reboot, Repair, Step, Strike, Terminal, apply_action,
-                                      legal_actions, BuyUpgrade)
+                                      legal_actions)
 from controller.rules.awareness import sight
 from controller.rules.dice import SeededDice
 from controller.rules.effects import apply_effect
@@ -42,6 +42,9 @@ class AutoPlayer:
         self._memo: dict[object, object] = {}
         # path costs by everything they depend on: the floor does not change between most decisions
         self._costs: dict[tuple, dict[int, int]] = {}
+        self._zone: frozenset[int] = frozenset()  # the safe zone the team gathers in, once chosen
+        self._trail_of: tuple[int, int, int] | None = None  # the move action the trails belong to
+        self._trail: dict[str, set[int]] = {}  # spaces each bot has stood on in this move action
 
     def choose(self, state: GameState) -> Action:
         turn = state.turn
@@ -73,11 +76,6 @@ class AutoPlayer:
             return min(alters, key=lambda a: (CHIP_PREFERENCE.index(a.chip), a.source == "team", a.slot))
         if live == 0 and any(isinstance(a, Reboot) for a in legal):
             return Reboot()
-        agent = active_agent(state)
-        # the command module's life is the game's: an agent with power to spare learns to repair it
-        buy = BuyUpgrade(bot=agent.id, upgrade="repair")
-        if agent.power >= 4 and any(a == buy for a in legal):
-            return buy
         return BeginActions()
 
     def _network(self, state: GameState) -> Action:
@@ -113,25 +111,54 @@ class AutoPlayer:
         wants_terminal = any((o.qualifier == "module") == (bot.kind == "module") for o in terminal_tasks)
         if not state.calibrated and wants_terminal and state.floor.terminals:
             return {floor.index[s] for s in state.floor.terminals}
-        return {s for a in floor.areas if a.kind == "safe" for s in a.spaces}
+        if not state.calibrated and bot.kind == "module":
+            # while the agents work, the module (whose loss is the game's) waits where guards cannot see it
+            return self._team_safe_zone(table) | {s for s in floor.posts.get("hiding", ())
+                                                  if table.occupant.get(s, bot) is bot}
+        return self._team_safe_zone(table)
+
+    def _team_safe_zone(self, table: Table) -> frozenset[int]:
+        """The one safe zone the whole team gathers in: the cheapest for all bots together when first needed,
+        then kept (guards walking by must not turn the team around), so a door opened by one bot serves all."""
+        if not self._zone:
+            zones = [a for a in table.floor.areas if a.kind == "safe"]
+            best, best_cost = set(), UNREACHED
+            for zone in zones:
+                spaces = set(zone.spaces)
+                total = 0
+                for bot in table.state.bots:
+                    if bot.on_board and not bot.shut_down:
+                        costs = self._cost_map(table, bot, frozenset(spaces))
+                        total += costs.get(table.floor.index[bot.space], UNREACHED)  # type: ignore[index]
+                if total < best_cost:
+                    best, best_cost = spaces, total
+            zone = best or {s for z in zones for s in z.spaces}
+            # spaces by a door are the way in for the bots behind: the team fills the zone from the back
+            doorways = {i for (i, _j) in table.floor.door_edges}
+            self._zone = frozenset(zone - doorways) or frozenset(zone)
+        return self._zone
 
     def _bot_distances(self, table: Table, bot: Bot) -> dict[int, int]:
         key = ("distances", bot.id)
         if key not in self._memo:
-            targets = frozenset(self._targets(table, bot))
-            keys = bot.keys > 0
-            units = frozenset(s for s, o in table.occupant.items() if not isinstance(o, Bot))
-            full = (table.floor.source, targets, keys, units, frozenset(self._watched(table)), table.unlocked,
-                    table.destroyed, frozenset(self._jammed(table)))
-            costs = self._costs.get(full)
-            if costs is None:
-                if len(self._costs) > 512:
-                    self._costs.clear()
-                costs = self._costs[full] = self._distances(table, set(targets), keys)
-            self._memo[key] = costs
+            self._memo[key] = self._cost_map(table, bot, frozenset(self._targets(table, bot)))
         return self._memo[key]  # type: ignore[return-value]
 
-    def _distances(self, table: Table, targets: set[int], keys: bool) -> dict[int, int]:
+    def _cost_map(self, table: Table, bot: Bot, targets: frozenset[int]) -> dict[int, int]:
+        """Costs to the nearest of `targets`, shared between decisions while the floor stays the same."""
+        keys = bot.keys > 0
+        units = frozenset(s for s, o in table.occupant.items() if not isinstance(o, Bot))
+        full = (table.floor.source, targets, keys, units, frozenset(self._watched(table)), table.unlocked,
+                table.destroyed, frozenset(self._jammed(table)))
+        costs = self._costs.get(full)
+        if costs is None:
+            if len(self._costs) > 512:
+                self._costs.clear()
+            costs = self._costs[full] = self._distances(table, set(targets), keys)
+        return costs
+
+    def _distances(self, table: Table, targets: set[int], keys: bool,
+                   avoid: frozenset[int] = frozenset()) -> dict[int, int]:
         """Cost to the nearest target for a bot: a step costs 1, or 4 into a space a guard sees now, and 5
         more through a locked door (it can be opened, at the price of an action); walls, security units and locked doors whose keypad is known to be
         jammed (without a key) do not."""
@@ -147,7 +174,7 @@ class AutoPlayer:
             if d > dist[u]:
                 continue
             for _, v in floor.security_neighbours(u, table.destroyed):
-                if v in table.occupant and not isinstance(table.occupant[v], Bot):
+                if v in avoid or v in table.occupant and not isinstance(table.occupant[v], Bot):
                     continue
                 if jammed and floor.edge_name[(u, v)] in jammed:
                     continue
@@ -296,11 +323,18 @@ class AutoPlayer:
             return None
         dist = self._bot_distances(table, bot)
         mine = dist.get(here, UNREACHED)
+        ahead = [j for _, j in table.floor.security_neighbours(here, table.destroyed)
+                 if dist.get(j, UNREACHED) < mine]
+        if ahead and all(isinstance(table.occupant.get(j), Bot) for j in ahead):
+            # team-mates stand in every shortest way: walk around them
+            others = frozenset(s for s, o in table.occupant.items() if isinstance(o, Bot) and o is not bot)
+            dist = self._distances(table, set(targets) - others, bot.keys > 0, avoid=others)
+            mine = dist.get(here, UNREACHED)
         watched = self._watched(table)
         options = []
         blocked = self._jammed(table) if bot.keys == 0 else set()
         for _, j in table.floor.security_neighbours(here, table.destroyed):
-            if j in table.occupant or dist.get(j, UNREACHED) >= mine:
+            if j in table.occupant or dist.get(j, UNREACHED) >= mine or j in self._trail.get(bot.id, ()):
                 continue
             if edge_id(bot.space, table.floor.ids[j]) in blocked:  # type: ignore[arg-type]
                 continue
@@ -332,7 +366,14 @@ class AutoPlayer:
         return False
 
     def _step(self, table: Table, legal: list) -> Action:
-        """Spend one AP: first on a bot a guard can see, else on the bot farthest from its target."""
+        """Spend one AP: first on a bot a guard can see, then on the agent while calibrations are open, else
+        on the bot farthest from its target."""
+        state = table.state
+        move = (state.round, state.turn.active, state.burncycle.tracker)  # type: ignore[union-attr]
+        if self._trail_of != move:  # a new move action: a bot never walks back over its own steps in one
+            self._trail_of, self._trail = move, {}
+        for bot in movers(table):
+            self._trail.setdefault(bot.id, set()).add(table.floor.index[bot.space])  # type: ignore[index]
         steps = {(la.action.bot, la.action.to): la.action for la in legal if isinstance(la.action, Step)}
         watched = self._watched(table)
         ranked = []
@@ -342,10 +383,12 @@ class AutoPlayer:
             action = steps.get((bot.id, table.floor.ids[nxt[0]])) if nxt is not None else None
             if action is not None:
                 remaining = self._bot_distances(table, bot).get(here, UNREACHED)
-                ranked.append((here not in watched, -remaining, bot.kind != "agent", action))
+                # calibrations first: the module's walk to the safe zone can wait for spare AP
+                errand = not table.state.calibrated and bot.kind == "agent"
+                ranked.append((here not in watched and not bot.detected, not errand, -remaining, bot.kind != "agent", action))
         if not ranked:
             return EndMove()
-        return min(ranked, key=lambda r: r[:3])[3]
+        return min(ranked, key=lambda r: r[:4])[4]
 
 
 def _expected(dice: DicePool) -> float:

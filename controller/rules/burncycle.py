@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from controller.rules.errors import IllegalAction
 from controller.rules.events import ChipChanged, IpMoved, LevelChanged, ReserveChanged
-from controller.rules.model import Bot, Chip
+from controller.rules.model import Bot, Chip, GameState
 from controller.rules.network import access_point
 from controller.rules.table import Table
 from controller.rules.threat import change_threat
@@ -110,6 +110,18 @@ def alter(table: Table, agent: Bot, slot: int, kind: str, source: str) -> None:
         change_threat(table, 2, "the captain chip was replaced before it degraded")
 
 
+def next_slot_cost(state: GameState) -> int:
+    """The power printed on the command module card for the next slot (the last costs are printed in order)."""
+    unlocked = sum(1 for c in state.burncycle.slots if c is not None)
+    if unlocked >= MAX_SLOTS:
+        raise IllegalAction("all 5 burncycle slots are already unlocked")
+    costs = state.module_slot_costs
+    index = unlocked - (MAX_SLOTS - len(costs))
+    if not 0 <= index < len(costs):
+        raise IllegalAction("the command module card prints no cost for another slot")
+    return costs[index]
+
+
 def unlock_slot(table: Table, payers: dict[str, int], active: Bot) -> None:
     """"Players can unlock new slots during the power routing step by paying the power cost printed on the
     command module card. Unlocked slots immediately receive a general action chip from the supply." The cost
@@ -117,15 +129,8 @@ def unlock_slot(table: Table, payers: dict[str, int], active: Bot) -> None:
     player's agent"."""
     state = table.state
     bc = state.burncycle
+    cost = next_slot_cost(state)
     free = [k for k, c in enumerate(bc.slots) if c is None] + list(range(len(bc.slots), MAX_SLOTS))
-    if not free:
-        raise IllegalAction("all 5 burncycle slots are already unlocked")
-    unlocked_before = active_slot_count(table)
-    costs = state.module_slot_costs
-    index = unlocked_before - (MAX_SLOTS - len(costs))
-    if not 0 <= index < len(costs):
-        raise IllegalAction("the command module card prints no cost for another slot")
-    cost = costs[index]
     if sum(payers.values()) != cost:
         raise IllegalAction(f"the next slot costs {cost} power, not {sum(payers.values())}")
     if payers.get(active.id, 0) + payers.get("module", 0) < 1:

@@ -638,6 +638,20 @@ def test_unlock_slot_wrong_cost_refused():
     illegal(unlocking(), UnlockSlot(payers={"module": 3}), "costs 4 power")
 
 
+def test_unlock_slot_is_listed_with_its_cost_and_a_legal_split():
+    """The next slot is offered during power routing at its printed cost, and the proposed split is legal."""
+    offered = [la for la in legal_actions(unlocking()) if isinstance(la.action, UnlockSlot)]
+    assert len(offered) == 1 and offered[0].cost == "4 power"
+    new, _ = act(unlocking(), offered[0].action)
+    assert new.burncycle.slots[3].kind == "general"
+    # nobody can pay without shutting down: not offered
+    broke = unlocking(module_power=1, agent_power=1, other_power=1)
+    assert not [la for la in legal_actions(broke) if isinstance(la.action, UnlockSlot)]
+    full = unlocking()
+    full.burncycle.slots = chips("general", "general", "general", "general", "general")
+    assert not [la for la in legal_actions(full) if isinstance(la.action, UnlockSlot)]
+
+
 # == IP movement ===================================================================================
 def networking(slots, ips=None, pings=None, levels=None, power=5, threat=3):
     s = make_state(bots=[bot("byte", "A1", power=power), module("F5")], slots=slots, threat=threat,
