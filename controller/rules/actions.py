@@ -13,7 +13,7 @@ from typing import Literal
 import msgspec
 from msgspec import Struct
 
-from controller.rules import (burncycle, ipmove, keypad, mission_rules, missions, moves, netcards, strike,
+from controller.rules import (burncycle, floors, ipmove, keypad, mission_rules, missions, moves, netcards, strike,
                               terminal, turn, upgrades)
 from controller.rules.corp import corporation_turn
 from controller.rules.dice import Dice, SeededDice
@@ -124,6 +124,12 @@ class DrawChip(Action, tag="draw_chip"):
     chip: Literal["physical", "tech", "utility", "general"] = "physical"
 
 
+class Escape(Action, tag="escape"):
+    """A general action: a bot on an entrance of the last floor leaves the board ("Escape")."""
+
+    bot: str
+
+
 class Pass(Action, tag="pass"):
     """"For every active chip, the player may perform one action or choose to pass.\""""
 
@@ -166,7 +172,7 @@ class Terminal(Action, tag="terminal"):
 
 AnyAction = (BeginActions | BuyUpgrade | UnlockSlot | Reboot | Alter | Move | Step | Swap | Push | Trade | EndMove
              | Strike
-             | StrikeWall | Repair | NetworkCardAction | DrawChip | Pass | NetworkStep | EndTurn | CorporationTurn | Keypad | Terminal)
+             | StrikeWall | Repair | NetworkCardAction | DrawChip | Escape | Pass | NetworkStep | EndTurn | CorporationTurn | Keypad | Terminal)
 
 _action_decoder = msgspec.json.Decoder(AnyAction)
 _action_encoder = msgspec.json.Encoder()
@@ -186,7 +192,7 @@ STEPS: dict[type, tuple[str, ...]] = {
     Alter: ("route", "actions", "end"), Move: ("actions",), Step: ("actions",), EndMove: ("actions",),
     Swap: ("actions",), Push: ("actions",), Trade: ("route", "actions", "end"),
     Strike: ("actions",), StrikeWall: ("actions",), Repair: ("actions",), Pass: ("actions",),
-    NetworkCardAction: ("actions",), DrawChip: ("actions",),
+    NetworkCardAction: ("actions",), DrawChip: ("actions",), Escape: ("actions",),
     NetworkStep: ("network",), EndTurn: ("end",), CorporationTurn: ("corporation",),
     Keypad: ("actions",), Terminal: ("actions",),
 }
@@ -308,6 +314,14 @@ def _dispatch(table: Table, action: Action) -> None:
         mission_rules.chip_for_threat(table, agent, action.chip)
         t.acted = True
         turn.finish_action(table)
+    elif isinstance(action, Escape):
+        bot = next((b for b in moves.movers(table) if b.id == action.bot), None)
+        if bot is None:
+            raise IllegalAction(f"{action.bot} cannot act now: the player's agent or the command module escapes")
+        floors.escape(table, bot)
+        t.acted = True
+        if not table.over:
+            turn.finish_action(table)
     elif isinstance(action, Pass):
         turn.finish_action(table)
     elif isinstance(action, NetworkStep):
@@ -321,7 +335,10 @@ def _dispatch(table: Table, action: Action) -> None:
         turn.degrade(table, None if action.choose is None else action.choose - 1)
         netcards.discard_hand(table, agent)
         upgrades.spend_down(table, agent)
-        turn.next_player(table)
+        if floors.ready_to_advance(table):
+            floors.change_floor(table, agent)
+        else:
+            turn.next_player(table)
 
 
 def _own_bot(table: Table, bot_id: str) -> Bot:
@@ -416,6 +433,10 @@ def legal_actions(state: GameState) -> list[LegalAction]:
             tech = moves.current_chip_kind(table) == "tech"
             out.append(LegalAction(NetworkCardAction(), needs="a card to discard if the hand goes over 3",
                                    cost="then one more unoptimized action" if tech else ""))
+        if floors.can_escape(table):
+            for bot in moves.movers(table):
+                if table.floor.feature[table.floor.index[bot.space]] == "entrance":  # type: ignore[index]
+                    out.append(LegalAction(Escape(bot=bot.id), cost="a general action"))
         amount = state.mission.rule(state.calibrated).chip_for_threat
         if amount and not agent.shut_down:
             out.append(LegalAction(DrawChip(), cost=f"+{amount} threat", needs="the chip to draw"))

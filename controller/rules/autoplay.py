@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import heapq
 
-from controller.rules.actions import (Action, Alter, BeginActions, CorporationTurn, EndMove, EndTurn, Keypad, Move,
-                                      NetworkStep, Pass, Reboot, Repair, Step, Strike, Terminal, apply_action,
+from controller.rules.actions import (Action, Alter, BeginActions, CorporationTurn, EndMove, EndTurn, Escape, Keypad,
+                                      Move, NetworkStep, Pass, Reboot, Repair, Step, Strike, Terminal, apply_action,
                                       legal_actions)
 from controller.rules.awareness import sight
 from controller.rules.dice import SeededDice
 from controller.rules.effects import apply_effect
 from controller.rules.floor import edge_id
+from controller.rules.floors import can_escape, floor_objectives
 from controller.rules.keypad import column
 from controller.rules.missions import applies, done
 from controller.rules.model import Bot, DicePool, GameState
@@ -42,7 +43,7 @@ class AutoPlayer:
         self._memo: dict[object, object] = {}
         # path costs by everything they depend on: the floor does not change between most decisions
         self._costs: dict[tuple, dict[int, int]] = {}
-        self._zone: frozenset[int] = frozenset()  # the safe zone the team gathers in, once chosen
+        self._zone: dict[str, frozenset[int]] = {}  # per floor: the safe zone the team gathers in, once chosen
         self._trail_of: tuple[int, int, int] | None = None  # the move action the trails belong to
         self._trail: dict[str, set[int]] = {}  # spaces each bot has stood on in this move action
 
@@ -104,23 +105,26 @@ class AutoPlayer:
     # -- where to go --------------------------------------------------------------------------------
     def _targets(self, table: Table, bot: Bot) -> set[int]:
         state, floor = table.state, table.floor
-        terminal_tasks = [o for o in state.mission.calibrations
-                          if applies(state, o) and o.task.split(":")[0] in ("terminals", "module_terminals")
-                          and not done(state, table, o, False)]
+        # the tasks of now: this floor's objectives on the way up the tower, then the last floor's calibrations
+        tasks = floor_objectives(table) if state.later_floors else [] if state.calibrated else state.mission.calibrations
+        open_tasks = [o for o in tasks if applies(state, o) and not done(state, table, o, False)]
+        terminal_tasks = [o for o in open_tasks if o.task.split(":")[0] in ("terminals", "module_terminals")]
         # the agents take the team's terminals; the module only its own ("Command Module: Access ...")
         wants_terminal = any((o.qualifier == "module") == (bot.kind == "module") for o in terminal_tasks)
-        if not state.calibrated and wants_terminal and state.floor.terminals:
+        if wants_terminal and state.floor.terminals:
             return {floor.index[s] for s in state.floor.terminals}
-        if not state.calibrated and bot.kind == "module":
+        if open_tasks and bot.kind == "module":
             # while the agents work, the module (whose loss is the game's) waits where guards cannot see it
             return self._team_safe_zone(table) | {s for s in floor.posts.get("hiding", ())
                                                   if table.occupant.get(s, bot) is bot}
+        if can_escape(table):
+            return set(floor.posts.get("entrance", ()))
         return self._team_safe_zone(table)
 
     def _team_safe_zone(self, table: Table) -> frozenset[int]:
         """The one safe zone the whole team gathers in: the cheapest for all bots together when first needed,
         then kept (guards walking by must not turn the team around), so a door opened by one bot serves all."""
-        if not self._zone:
+        if table.floor.source not in self._zone:
             zones = [a for a in table.floor.areas if a.kind == "safe"]
             best, best_cost = set(), UNREACHED
             for zone in zones:
@@ -135,8 +139,8 @@ class AutoPlayer:
             zone = best or {s for z in zones for s in z.spaces}
             # spaces by a door are the way in for the bots behind: the team fills the zone from the back
             doorways = {i for (i, _j) in table.floor.door_edges}
-            self._zone = frozenset(zone - doorways) or frozenset(zone)
-        return self._zone
+            self._zone[table.floor.source] = frozenset(zone - doorways) or frozenset(zone)
+        return self._zone[table.floor.source]
 
     def _bot_distances(self, table: Table, bot: Bot) -> dict[int, int]:
         key = ("distances", bot.id)
@@ -223,6 +227,15 @@ class AutoPlayer:
     # -- the action step ----------------------------------------------------------------------------
     def _action(self, table: Table, legal: list) -> Action:
         kinds = {type(la.action) for la in legal}
+        escapes = {la.action.bot: la.action for la in legal if isinstance(la.action, Escape)}
+        if escapes:
+            # "If all agents escape before the command module escapes, the mission is lost": the module first
+            bots = table.state.bots
+            staying = [b for b in bots if b.kind == "agent" and not b.escaped]
+            for bot_id, action in sorted(escapes.items(), key=lambda e: e[0] != "module"):
+                module_out = all(b.escaped for b in bots if b.kind == "module")
+                if bot_id == "module" or module_out or len(staying) > 1:
+                    return action
         terminals = [la.action for la in legal if isinstance(la.action, Terminal)]
         for bot in movers(table):
             if bot.space in table.state.floor.terminals and terminals and \

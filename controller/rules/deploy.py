@@ -23,7 +23,13 @@ def guard_unit(chip: GuardChip, number: int, space: str, facing: str, key: bool 
     return SecurityUnit(id=f"G{number}", chip=chip.name, rank="guard", level=chip.level, space=space,
                         facing=facing, awareness=chip.awareness, movement=chip.movement, patrol=chip.patrol,  # type: ignore[arg-type]
                         damage=chip.level, durability=GUARD_DURABILITY[chip.level], key=key,
-                        abilities=list(chip.abilities))
+                        abilities=list(chip.abilities), colour=chip.colour)
+
+
+def guard_chip(unit: SecurityUnit) -> GuardChip:
+    """The chip a guard on the floor was drawn as (to return it to the bag)."""
+    return GuardChip(name=unit.chip, colour=unit.colour, level=unit.level, awareness=unit.awareness,  # type: ignore[arg-type]
+                     movement=unit.movement, patrol=unit.patrol, abilities=list(unit.abilities))
 
 
 def captain_unit(card: CaptainCard, space: str, facing: str) -> SecurityUnit:

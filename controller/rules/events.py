@@ -467,6 +467,27 @@ class NetworkCardDone(Event, tag="network_card_done"):
         return f"Discard {self.agent}'s network card {self.card} ({self.name}): {self.reason}."
 
 
+class FloorChanged(Event, tag="floor_changed"):
+    floor: str
+    level: int
+    number: int
+    kept: dict[str, str]  # unit or bot id -> its space in the corresponding safe zone
+
+    def instruction(self) -> str:
+        where = ", ".join(f"{who} on {space}" for who, space in self.kept.items())
+        return (f"Floor {self.number}: clear the board and set up {self.floor} (level {self.level}); unlocked "
+                f"safe zone doors stay unlocked; place {where} in the corresponding safe zones.")
+
+
+class BotEscaped(Event, tag="bot_escaped"):
+    bot: str
+    bot_name: str
+    space: str
+
+    def instruction(self) -> str:
+        return f"{self.bot_name} escapes from {self.space}: take it off the board."
+
+
 class GameWon(Event, tag="game_won"):
     reason: str
 
@@ -476,7 +497,7 @@ class GameWon(Event, tag="game_won"):
 
 AnyEvent = (TurnStarted | StepStarted | SlotReached | CaptainChipReached | BotMoved | DoorChanged
             | WallDestroyed | CacheTaken | TerminalChanged | BeadRemoved | ChipChanged | ReserveChanged
-            | UnitStruck | UnitRemoved | KeyTaken | GameWon | NetworkCardDrawn | NetworkCardDone | KeypadCardPlaced | KeypadResolved | TerminalAccessed | UnitMoved | UnitTurned | UnitStayed | Attacked | BotDetected | BotHidden | BotShutDown
+            | UnitStruck | UnitRemoved | KeyTaken | GameWon | FloorChanged | BotEscaped | NetworkCardDrawn | NetworkCardDone | KeypadCardPlaced | KeypadResolved | TerminalAccessed | UnitMoved | UnitTurned | UnitStayed | Attacked | BotDetected | BotHidden | BotShutDown
             | AwarenessPlaced | AwarenessCleared | UnitStunEnded | UnitPlaced | PingMoved | PingAdded
             | PingRemoved | DieRolled | Boot | LevelChanged | IpMoved | IpBanned | ThreatChanged
             | ThreatEventFired | EscalationActive | PowerChanged | Defeat | PhaseStarted)

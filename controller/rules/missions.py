@@ -53,6 +53,9 @@ def done(state: GameState, table: Table, objective: Objective, end_of_turn: bool
         bots = [b for b in state.bots if not b.escaped]
         return end_of_turn and bool(bots) and all(
             b.on_board and not b.shut_down and floor.in_safe_zone(floor.index[b.space]) for b in bots)  # type: ignore[index]
+    if task == "escape":
+        # "When an agent satisfies escape conditions, it is removed from the board"
+        return all(b.escaped for b in state.bots)
     if task == "shut_down":
         return state.progress.get(f"shut_down:{arg}", 0) >= 1
     if task == "no_unsurveilled_rooms":
@@ -72,6 +75,8 @@ def check_mission(table: Table, end_of_turn: bool = False) -> None:
     if state.outcome is not None:
         return
     mission = state.mission
+    if state.later_floors:
+        return  # the calibrations and the win condition belong to the mission's last floor
     if not state.calibrated:
         tasks = [o for o in mission.calibrations if applies(state, o)]
         if all(done(state, table, o, end_of_turn) for o in tasks):

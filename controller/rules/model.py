@@ -85,6 +85,7 @@ class SecurityUnit(Struct, forbid_unknown_fields=True):
     key: bool = False
     stunned: bool = False
     abilities: list[str] = []
+    colour: str = ""  # the guard chip's colour, so the chip can go back to the bag (empty for the captain)
 
 
 class GuardChip(Struct, forbid_unknown_fields=True):
@@ -215,6 +216,14 @@ class MissionRules(Struct, forbid_unknown_fields=True):
     calibration_bans_ips: bool = False  # "All IPs are immediately banned from the network."
 
 
+class MissionFloor(Struct, forbid_unknown_fields=True):
+    """One floor of a mission that climbs the tower: the shipped floor it is played on (for every floor but
+    the first, which the players choose) and the floor objectives to complete before changing floors."""
+
+    floor: str = ""
+    objectives: list[Objective] = []
+
+
 class Mission(Struct, forbid_unknown_fields=True):
     id: str
     name: str
@@ -230,6 +239,9 @@ class Mission(Struct, forbid_unknown_fields=True):
     win: list[Objective] = []
     no_reboot: bool = False
     rules: MissionRules = msgspec.field(default_factory=MissionRules)
+    # changing floors: one entry per floor when the mission has more than one; the last floor's tasks are
+    # the calibrations and the win condition above
+    floor_plan: list[MissionFloor] = []
 
     def rule(self, calibrated: bool) -> MissionRules:
         """The special rules in force now (none once calibrated, where the mission says so)."""
@@ -323,6 +335,13 @@ class NetworkCard(Struct, forbid_unknown_fields=True):
 TurnStep = Literal["route", "actions", "network", "end", "corporation"]
 
 
+class LaterFloor(Struct, forbid_unknown_fields=True):
+    """A floor the mission climbs to later: its file's text and name."""
+
+    name: str
+    text: str
+
+
 class TurnState(Struct, forbid_unknown_fields=True):
     """Whose turn it is and how far it has gone.
 
@@ -382,6 +401,10 @@ class GameState(Struct, forbid_unknown_fields=True):
     # what the mission's objectives count, e.g. "terminals:byte" -> 2, "shut_down:captain" -> 1
     progress: dict[str, Annotated[int, Meta(ge=0)]] = {}
     calibrated: bool = False  # the mission's calibrations are complete
+    # changing floors: which floor of the mission's floor plan this is (1 = the first), and the floors still
+    # to play, as drawn, so the engine can set them up without reading files
+    floor_number: Annotated[int, Meta(ge=1, le=3)] = 1
+    later_floors: list[LaterFloor] = []
     version: int = 1
 
     def bot(self, bot_id: str) -> Bot:

@@ -15,8 +15,8 @@ from controller.rules.dice import Dice, SeededDice
 from controller.rules.effects import apply_effect
 from controller.rules.errors import RulesError
 from controller.rules.floor import Floor, compile_floor
-from controller.rules.model import (IP, Bot, Burncycle, FloorState, GameState, GuardSlot, Network,
-                                    NetworkMat, Ping)
+from controller.rules.model import (IP, Bot, Burncycle, FloorState, GameState, GuardSlot, LaterFloor, Mission,
+                                    Network, NetworkMat, Ping)
 from controller.rules.table import Table
 from controller.rules.threat import events_passed_at_start
 from controller.rules.turn import initial_turn
@@ -46,26 +46,39 @@ def new_game(content: Content, floor_text: str, floor_name: str, players: int, d
         raise RulesError(f"level must be 1, 2 or 3, not {level}")
     dice = dice or SeededDice(seed)
     roster = _choose_agents(content, players, agents)
+    later = _later_floors(content, quest)
 
     state = GameState(
-        floor=_floor_state(floor, level),
+        floor=floor_state(floor, level),
         bots=[], security=[], network=_network(content.network, roster),
         threat=quest.setup.start_threat,
         threat_card=content.threat_cards["simplified" if difficulty == "simplified" else "standard"],
         burncycle=Burncycle(slots=[]), players=players, difficulty=difficulty,  # type: ignore[arg-type]
         captain=card, mission=quest, guard_bag=list(content.guards), seed=seed,
         keypad_deck=list(content.keypads), terminal_deck=list(content.terminals),
-        network_deck=list(content.network_cards))
+        network_deck=list(content.network_cards), later_floors=later)
     # Publisher's FAQ: starting above 0, the events already passed never trigger (escalations stay active).
     state.fired_events = events_passed_at_start(state)
     table = Table(state, dice, apply_effect, copy=False)
-    _place_security(table, level)
+    place_security(table, level)
     _place_bots(table, content, roster)
     _build_burncycle(table, content)
     recheck(table)
     if isinstance(dice, SeededDice):
         state.rolls = dice.rolls
     return state
+
+
+def _later_floors(content: Content, mission: Mission) -> list[LaterFloor]:
+    """The floors after the first, as the mission's floor plan names them (the players choose the first)."""
+    later = []
+    for k, step in enumerate(mission.floor_plan[1:], 2):
+        text = content.floors.get(step.floor)
+        if text is None:
+            raise RulesError(f"mission {mission.id} plays floor {k} on {step.floor!r}, which the content does not "
+                             f"have; floors: {', '.join(sorted(content.floors)) or 'none'}")
+        later.append(LaterFloor(name=f"{step.floor}.floor", text=text))
+    return later
 
 
 def _choose_agents(content: Content, players: int, agents: list[str] | None):
@@ -80,7 +93,7 @@ def _choose_agents(content: Content, players: int, agents: list[str] | None):
     return content.agents[:players]
 
 
-def _floor_state(floor: Floor, level: int) -> FloorState:
+def floor_state(floor: Floor, level: int) -> FloorState:
     terminals: dict[str, str] = {}
     for i, f in enumerate(floor.feature):
         if f in ("terminal", "mainframe"):
@@ -134,7 +147,7 @@ def _captain_space(table: Table, where: str) -> int:
     return posts[0]
 
 
-def _place_security(table: Table, level: int) -> None:
+def place_security(table: Table, level: int) -> None:
     state, floor = table.state, table.floor
     setup = state.mission.setup
     if setup.captain_post:

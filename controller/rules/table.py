@@ -28,11 +28,15 @@ class Table:
         # import the modules that move them.
         self.apply_effect = apply_effect
         self.state = copy_state(state) if copy else state
-        self.floor: Floor = compile_floor(self.state.floor.text, self.state.floor.name)
         self.dice = dice
         self.events: list[Event] = []
         # escalation modifiers by (threat, kind); the burncycle does not change within one engine call
         self.bonus_cache: dict[tuple[int, str], int] = {}
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Re-read the floor and who stands where from the state (after the team changes floors)."""
+        self.floor: Floor = compile_floor(self.state.floor.text, self.state.floor.name)
         self.destroyed = frozenset(self.state.floor.destroyed_walls)
         self.unlocked = frozenset(self.state.floor.unlocked_doors)
         self.occupant: dict[int, Bot | SecurityUnit] = {}
