@@ -9,7 +9,7 @@ from __future__ import annotations
 from rules_scenarios import CONTENT, bot, captain, guard, make_state, module, of_type, turn
 from turn_scenarios import DOORS, act, chips, illegal, in_turn
 from controller.rules import new_game
-from controller.rules.actions import (BeginActions, JoanStun, JoanSurveil, Move, Pass, Step, Strike,
+from controller.rules.actions import (JoanStun, JoanSurveil, Move, Step, Strike,
                                       legal_actions)
 from controller.rules.model import DicePool, Drone, GuardChip
 
