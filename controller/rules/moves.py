@@ -153,6 +153,8 @@ def swap(table: Table, bot_id: str, other_id: str) -> None:
     table.occupant[there], table.occupant[here] = bot, other
     table.emit(BotMoved(bot=bot.id, bot_name=bot.name, path=[a, b]))  # type: ignore[list-item]
     table.emit(BotMoved(bot=other.id, bot_name=other.name, path=[b, a]))  # type: ignore[list-item]
+    entering = bot if table.state.joan is not None and table.state.joan.space == b else other
+    table.pass_joan(entering, a if entering is bot else b)  # type: ignore[arg-type]
     for moved in (bot, other):
         moved.hidden = False
     recheck(table)

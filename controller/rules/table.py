@@ -62,15 +62,21 @@ class Table:
         del self.occupant[self.floor.index[frm]]
         who.space = self.floor.ids[to]
         self.occupant[to] = who
+        self.pass_joan(who, frm)
+
+    def pass_joan(self, who: Bot | SecurityUnit, frm: str) -> None:
+        """A unit has entered a space from `frm`: "Units can pass through Joan via automatic swap", so she
+        takes the space it left; Memory shares her space instead."""
         joan = self.state.joan
-        if joan is not None and joan.space == who.space:
-            if isinstance(who, Bot) and who.id == MEMORY:
-                self.recharge_joan()
-            else:
-                # "Units can pass through Joan via automatic swap": she takes the space the unit left.
-                joan.space = frm
-                name = who.name if isinstance(who, Bot) else unit_label(who)
-                self.emit(JoanMoved(path=[who.space, frm], reason=f"automatic swap: {name} passes through"))
+        if joan is None or joan.space != who.space:
+            return
+        if isinstance(who, Bot) and who.id == MEMORY:
+            self.recharge_joan()
+            return
+        joan.space = frm
+        name = who.name if isinstance(who, Bot) else unit_label(who)
+        self.emit(JoanMoved(path=[who.space, frm], reason=f"automatic swap: {name} passes through"))  # type: ignore[list-item]
+        self.recharge_joan()  # the space left may be Memory's (a swap with her)
 
     def recharge_joan(self) -> None:
         """"Joan recharges when sharing a space with Memory.\""""

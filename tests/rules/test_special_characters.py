@@ -9,8 +9,7 @@ from __future__ import annotations
 from rules_scenarios import CONTENT, bot, captain, guard, make_state, module, of_type, turn
 from turn_scenarios import DOORS, act, chips, illegal, in_turn
 from controller.rules import new_game
-from controller.rules.actions import (JoanStun, JoanSurveil, Move, Step, Strike,
-                                      legal_actions)
+from controller.rules.actions import JoanStun, JoanSurveil, Move, Step, Strike, Swap, legal_actions
 from controller.rules.model import DicePool, Drone, GuardChip
 
 DISGUISE = GuardChip(name="Sentry", colour="blue", level=1, awareness=3, movement=2, patrol="pace")
@@ -248,3 +247,15 @@ def test_invariants_of_the_special_characters():
     s.bot("byte").dice_track = list(CONTENT.agents[0].upgrades)
     s.bot("byte").advanced_dice = 1
     assert any("activated upgrades give 0" in p for p in state_problems(s))
+
+
+def test_joan_follows_memory_when_a_bot_swaps_into_their_space():
+    """"Units can pass through Joan via automatic swap": Byte swapping places with Memory enters Joan's space,
+    so she takes the space Byte left, where Memory now stands."""
+    s = memory_state(joan="A1", charged=False, memory_at="A1")
+    s.turn.order = ["byte", "memory"]
+    s.bot("byte").space = "B1"
+    s.bot("byte").upgrades = ["swap"]
+    s, _ = act(s, Move(dice=DicePool(basic=1)), ["1"])
+    s, events = act(s, Swap(bot="byte", other="memory"))
+    assert s.bot("memory").space == "B1" and s.joan.space == "B1" and s.joan.charged
