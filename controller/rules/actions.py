@@ -13,8 +13,8 @@ from typing import Literal
 import msgspec
 from msgspec import Struct
 
-from controller.rules import (burncycle, floors, ipmove, keypad, mission_rules, missions, moves, netcards, strike,
-                              terminal, turn, upgrades)
+from controller.rules import (burncycle, dice_upgrades, drone, floors, ipmove, keypad, mission_rules, missions,
+                              moves, netcards, strike, terminal, turn, upgrades)
 from controller.rules.corp import corporation_turn
 from controller.rules.dice import Dice, SeededDice
 from controller.rules.effects import apply_effect
@@ -22,7 +22,8 @@ from controller.rules.errors import IllegalAction
 from controller.rules.events import Event, StepStarted
 from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
 from controller.rules.model import Bot, DicePool, GameState, SecurityUnit
-from controller.rules.table import Table
+from controller.rules.interface import INTERFACE
+from controller.rules.table import MEMORY, Table
 
 
 class Action(Struct, tag_field="action", forbid_unknown_fields=True):
@@ -36,6 +37,13 @@ class BeginActions(Action, tag="begin_actions"):
 class BuyUpgrade(Action, tag="buy_upgrade"):
     bot: str
     upgrade: Literal["swap", "push", "repair"]
+
+
+class BuyDiceUpgrade(Action, tag="buy_dice_upgrade"):
+    """Activate the next upgrade of the agent card's track: its power cost buys one more advanced or elite
+    die for the dice pool of every later turn."""
+
+    bot: str
 
 
 class UnlockSlot(Action, tag="unlock_slot"):
@@ -57,7 +65,7 @@ class Move(Action, tag="move"):
 
 
 class Step(Action, tag="step"):
-    bot: str
+    bot: str  # a bot's id, or "joan" for Memory's drone
     to: str
     take_cache: bool = False
     chip: Literal["physical", "tech", "utility", "general"] | None = None  # a mission's chip for a cache
@@ -96,6 +104,7 @@ class Strike(Action, tag="strike"):
     unit: str
     dice: DicePool = msgspec.field(default_factory=DicePool)
     stun_only: bool = False
+    disguise: bool = False  # Interface: take the guard's chip as a disguise if the strike shuts it down
 
 
 class StrikeWall(Action, tag="strike_wall"):
@@ -128,6 +137,16 @@ class Escape(Action, tag="escape"):
     """A general action: a bot on an entrance of the last floor leaves the board ("Escape")."""
 
     bot: str
+
+
+class JoanSurveil(Action, tag="joan_surveil"):
+    """Memory's action: charged Joan surveils the room she is in, then is depleted."""
+
+
+class JoanStun(Action, tag="joan_stun"):
+    """Memory's action: charged Joan stuns a guard adjacent to her, then is depleted."""
+
+    unit: str
 
 
 class Pass(Action, tag="pass"):
@@ -170,7 +189,7 @@ class Terminal(Action, tag="terminal"):
     chip: Literal["physical", "tech", "utility", "general"] | None = None  # a mission's chip for an access
 
 
-AnyAction = (BeginActions | BuyUpgrade | UnlockSlot | Reboot | Alter | Move | Step | Swap | Push | Trade | EndMove
+AnyAction = (BeginActions | BuyUpgrade | BuyDiceUpgrade | JoanSurveil | JoanStun | UnlockSlot | Reboot | Alter | Move | Step | Swap | Push | Trade | EndMove
              | Strike
              | StrikeWall | Repair | NetworkCardAction | DrawChip | Escape | Pass | NetworkStep | EndTurn | CorporationTurn | Keypad | Terminal)
 
@@ -193,6 +212,7 @@ STEPS: dict[type, tuple[str, ...]] = {
     Swap: ("actions",), Push: ("actions",), Trade: ("route", "actions", "end"),
     Strike: ("actions",), StrikeWall: ("actions",), Repair: ("actions",), Pass: ("actions",),
     NetworkCardAction: ("actions",), DrawChip: ("actions",), Escape: ("actions",),
+    BuyDiceUpgrade: ("route", "end"), JoanSurveil: ("actions",), JoanStun: ("actions",),
     NetworkStep: ("network",), EndTurn: ("end",), CorporationTurn: ("corporation",),
     Keypad: ("actions",), Terminal: ("actions",),
 }
@@ -245,6 +265,8 @@ def _dispatch(table: Table, action: Action) -> None:
     elif isinstance(action, BuyUpgrade):
         bot = _own_bot(table, action.bot)
         upgrades.buy_upgrade(table, bot, action.upgrade)
+    elif isinstance(action, BuyDiceUpgrade):
+        dice_upgrades.buy_dice_upgrade(table, _own_bot(table, action.bot))
     elif isinstance(action, UnlockSlot):
         burncycle.unlock_slot(table, action.payers, agent)
     elif isinstance(action, Reboot):
@@ -259,7 +281,12 @@ def _dispatch(table: Table, action: Action) -> None:
         if t.pending is not None and t.pending.ap == 0:
             turn.finish_action(table)
     elif isinstance(action, Step):
-        moves.step(table, action.bot, action.to, action.take_cache, action.chip)
+        if action.bot == drone.JOAN:
+            if action.take_cache:
+                raise IllegalAction("Joan is not a bot: she picks up no cache")
+            drone.step_joan(table, action.to)
+        else:
+            moves.step(table, action.bot, action.to, action.take_cache, action.chip)
         if t.pending is not None and (t.pending.ap == 0 or not moves.movers(table)):
             turn.finish_action(table)
     elif isinstance(action, (Swap, Push)):
@@ -275,7 +302,7 @@ def _dispatch(table: Table, action: Action) -> None:
     elif isinstance(action, EndMove):
         turn.finish_action(table)
     elif isinstance(action, Strike):
-        strike.strike_unit(table, action.bot, action.unit, action.dice, action.stun_only)
+        strike.strike_unit(table, action.bot, action.unit, action.dice, action.stun_only, action.disguise)
         t.acted = True
         turn.finish_action(table)
     elif isinstance(action, StrikeWall):
@@ -322,6 +349,13 @@ def _dispatch(table: Table, action: Action) -> None:
         t.acted = True
         if not table.over:
             turn.finish_action(table)
+    elif isinstance(action, (JoanSurveil, JoanStun)):
+        if isinstance(action, JoanSurveil):
+            drone.joan_surveils(table)
+        else:
+            drone.joan_stuns(table, action.unit)
+        t.acted = True
+        turn.finish_action(table)
     elif isinstance(action, Pass):
         turn.finish_action(table)
     elif isinstance(action, NetworkStep):
@@ -382,6 +416,7 @@ def legal_actions(state: GameState) -> list[LegalAction]:
                 cache = to in state.floor.caches
                 out.append(LegalAction(Step(bot=bot.id, to=to, take_cache=cache), cost="1 AP"))
             out.extend(_shoves(table, bot))
+        out.extend(_joan_steps(table))
         out.append(LegalAction(EndMove()))
         return out
     if t.step == "route":
@@ -392,6 +427,7 @@ def legal_actions(state: GameState) -> list[LegalAction]:
             for up in upgrades.UNIVERSAL_UPGRADES:
                 if up not in bot.upgrades:
                     out.append(LegalAction(BuyUpgrade(bot=bot.id, upgrade=up), cost="1 power"))
+        out.extend(_dice_upgrade(agent))
         if not t.acted and not state.mission.no_reboot:
             out.append(LegalAction(Reboot(), cost=f"+{state.players} threat"))
         out.extend(_unlock_option(state, agent))
@@ -410,6 +446,9 @@ def legal_actions(state: GameState) -> list[LegalAction]:
                 if isinstance(unit, SecurityUnit):
                     out.append(LegalAction(Strike(bot=bot.id, unit=unit.id), needs=dice_text,
                                            cost=f"durability {unit.durability}"))
+                    if bot.id == INTERFACE and unit.rank == "guard":
+                        out.append(LegalAction(Strike(bot=bot.id, unit=unit.id, disguise=True), needs=dice_text,
+                                               cost=f"durability {unit.durability}; its chip becomes a disguise"))
             if len(state.floor.destroyed_walls) < MAX_DESTROYED_WALLS:
                 for j, kind in table.floor.neighbour[here].values():
                     if kind == "wall" and edge_id(bot.space, table.floor.ids[j]) not in table.destroyed:  # type: ignore[arg-type]
@@ -437,6 +476,7 @@ def legal_actions(state: GameState) -> list[LegalAction]:
             for bot in moves.movers(table):
                 if table.floor.feature[table.floor.index[bot.space]] == "entrance":  # type: ignore[index]
                     out.append(LegalAction(Escape(bot=bot.id), cost="a general action"))
+        out.extend(_joan_abilities(table))
         amount = state.mission.rule(state.calibrated).chip_for_threat
         if amount and not agent.shut_down:
             out.append(LegalAction(DrawChip(), cost=f"+{amount} threat", needs="the chip to draw"))
@@ -448,6 +488,47 @@ def legal_actions(state: GameState) -> list[LegalAction]:
         for up in upgrades.UNIVERSAL_UPGRADES:
             if up not in agent.upgrades and agent.power > 1:
                 out.append(LegalAction(BuyUpgrade(bot=agent.id, upgrade=up), cost="1 power"))
+        out.extend(_dice_upgrade(agent))
+    return out
+
+
+def _dice_upgrade(agent: Bot) -> list[LegalAction]:
+    upgrade = dice_upgrades.next_upgrade(agent)
+    if upgrade is None or agent.shut_down or agent.power - upgrade.cost < 1:
+        return []
+    return [LegalAction(BuyDiceUpgrade(bot=agent.id), cost=f"{upgrade.cost} power: +1 {upgrade.die} die")]
+
+
+def _joan_steps(table: Table) -> list[LegalAction]:
+    """Joan's steps within Memory's move action."""
+    joan = table.state.joan
+    if joan is None or turn.active_agent(table.state).id != MEMORY:
+        return []
+    out = []
+    for _, j in table.floor.bot_neighbours(table.floor.index[joan.space], table.unlocked, table.destroyed):
+        to = table.floor.ids[j]
+        try:
+            drone.check_joan_step(table, to)
+        except IllegalAction:
+            continue
+        out.append(LegalAction(Step(bot=drone.JOAN, to=to), cost="1 AP"))
+    return out
+
+
+def _joan_abilities(table: Table) -> list[LegalAction]:
+    joan = table.state.joan
+    if joan is None or not joan.charged or turn.active_agent(table.state).id != MEMORY:
+        return []
+    out = []
+    try:
+        drone.surveil_room(table)
+        out.append(LegalAction(JoanSurveil(), cost="depletes Joan", needs="surveillance die rolls"))
+    except IllegalAction:
+        pass
+    for _, j in table.floor.bot_neighbours(table.floor.index[joan.space], table.unlocked, table.destroyed):
+        unit = table.occupant.get(j)
+        if isinstance(unit, SecurityUnit) and unit.rank == "guard" and not unit.stunned:
+            out.append(LegalAction(JoanStun(unit=unit.id), cost="depletes Joan"))
     return out
 
 
@@ -509,6 +590,8 @@ def _shoves(table: Table, bot: Bot) -> list[LegalAction]:
     assert t is not None and t.pending is not None
     out: list[LegalAction] = []
     push_ap = 1 if table.state.mission.setup.free_push else 2
+    if bot.disguise is not None and t.pending.steps.get(bot.id, 0) >= bot.disguise.movement:
+        return out  # "moves up to the disguise's movement value"
     here = table.floor.index[bot.space]  # type: ignore[index]
     for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed):
         other = table.occupant.get(j)

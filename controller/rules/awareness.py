@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from controller.rules.events import AwarenessCleared, AwarenessPlaced, BotDetected, BotHidden
 from controller.rules.floor import DIRECTIONS, Floor
+from controller.rules.interface import fooled
 from controller.rules.model import Bot, SecurityUnit
 from controller.rules.table import Table, unit_label
 from controller.rules.threat import change_threat, escalation_bonus
@@ -96,11 +97,13 @@ def recheck(table: Table) -> None:
             # "If an enemy enters the space, the bot is detected": a unit cannot share the space, so an
             # enemy that steps next to the spot within its area has entered it (rules-interpretations.md).
             finder = next((u for u in units if floor.area_of[floor.index[u.space]] == floor.area_of[b]
-                           and floor.edge_between(floor.index[u.space], b) == "open"), None)
+                           and floor.edge_between(floor.index[u.space], b) == "open" and not fooled(u, bot)),
+                          None)
             if finder is not None:
                 place_awareness(table, bot, unit_label(finder))
             continue
-        spotter = next((u for u in units if sees(table, u, b)), None)
+        # "When disguised as a guard, Interface ignores detection from guard awareness"
+        spotter = next((u for u in units if sees(table, u, b) and not fooled(u, bot)), None)
         if spotter is not None:
             place_awareness(table, bot, unit_label(spotter))
 
@@ -144,7 +147,7 @@ def _see_through_door(table: Table, bot: Bot, frm: int, to: int) -> None:
     if floor.in_safe_zone(to) and not floor.in_safe_zone(frm):
         return
     for unit in table.state.security:
-        if not sees(table, unit, frm):
+        if not sees(table, unit, frm) or fooled(unit, bot):
             continue
         u = floor.index[unit.space]
         d = floor.line_direction(u, frm)

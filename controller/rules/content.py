@@ -14,7 +14,7 @@ import msgspec
 from msgspec import Struct
 
 from controller.rules.errors import ContentError
-from controller.rules.model import (CaptainCard, GuardChip, KeypadCard, KeypadColumn, KeypadInput, Mission,
+from controller.rules.model import (CaptainCard, DiceUpgrade, GuardChip, KeypadCard, KeypadColumn, KeypadInput, Mission,
                                     NetworkCard, NetworkMat, NetworkNode, TerminalCard, ThreatCard,
                                     describe_validation_error)
 
@@ -28,6 +28,7 @@ class AgentCard(Struct, forbid_unknown_fields=True):
     name: str
     power: int
     bank: int
+    upgrades: list[DiceUpgrade] = []  # the card's dice upgrade track, bought left to right
 
 
 class ModuleCard(Struct, forbid_unknown_fields=True):

@@ -7,14 +7,18 @@ the security and ping phases read while they are active.
 from __future__ import annotations
 
 from controller.rules.deploy import spawn_guard
-from controller.rules.model import ThreatEvent
+from controller.rules.model import Effect, ThreatEvent
 from controller.rules.network import add_ping, change_ceo_level
 from controller.rules.table import Table
 from controller.rules.threat import change_threat
 
 
 def apply_effect(table: Table, event: ThreatEvent) -> None:
-    effect = event.effect
+    do_effect(table, event.effect, f"threat event at {event.threshold}")
+
+
+def do_effect(table: Table, effect: Effect, reason: str) -> None:
+    """One effect of the vocabulary (threat events, captain chip events); modifiers do nothing here."""
     if effect.kind == "add_ping":
         for _ in range(effect.amount):
             add_ping(table)
@@ -24,4 +28,4 @@ def apply_effect(table: Table, event: ThreatEvent) -> None:
         for _ in range(effect.amount):
             spawn_guard(table, effect.post or "star", table.state.floor.level)
     elif effect.kind == "threat":
-        change_threat(table, effect.amount, f"threat event at {event.threshold}")
+        change_threat(table, effect.amount, reason)

@@ -495,12 +495,63 @@ class GameWon(Event, tag="game_won"):
         return f"The mission is won: {self.reason}!"
 
 
+# -- special characters and agent dice upgrades (feat-characters) ------------------------------------
+class DiceUpgradeBought(Event, tag="dice_upgrade_bought"):
+    bot: str
+    bot_name: str
+    die: str
+    cost: int
+
+    def instruction(self) -> str:
+        return (f"{self.bot_name} activates an upgrade for {self.cost} power: from now on 1 more {self.die} die "
+                f"in the pool.")
+
+
+class DisguiseChanged(Event, tag="disguise_changed"):
+    bot: str
+    bot_name: str
+    chip: str
+    worn: bool
+    reason: str
+
+    def instruction(self) -> str:
+        if self.worn:
+            return f"Put the {self.chip} guard chip on {self.bot_name}: disguised as a guard ({self.reason})."
+        return f"Discard the {self.chip} guard chip from {self.bot_name}: the disguise is lost ({self.reason})."
+
+
+class JoanMoved(Event, tag="joan_moved"):
+    path: list[str]
+    reason: str
+
+    def instruction(self) -> str:
+        return f"Move Joan the drone from {self.path[0]} to {self.path[-1]} ({self.reason})."
+
+
+class JoanCharge(Event, tag="joan_charge"):
+    charged: bool
+    reason: str
+
+    def instruction(self) -> str:
+        return f"Flip Joan to her {'charged' if self.charged else 'depleted'} side ({self.reason})."
+
+
+class JoanStunned(Event, tag="joan_stunned"):
+    unit: str
+    who: str
+    space: str
+
+    def instruction(self) -> str:
+        return f"Joan stuns {self.who} on {self.space}: flip its chip to the stunned side."
+
+
 AnyEvent = (TurnStarted | StepStarted | SlotReached | CaptainChipReached | BotMoved | DoorChanged
             | WallDestroyed | CacheTaken | TerminalChanged | BeadRemoved | ChipChanged | ReserveChanged
             | UnitStruck | UnitRemoved | KeyTaken | GameWon | FloorChanged | BotEscaped | NetworkCardDrawn | NetworkCardDone | KeypadCardPlaced | KeypadResolved | TerminalAccessed | UnitMoved | UnitTurned | UnitStayed | Attacked | BotDetected | BotHidden | BotShutDown
             | AwarenessPlaced | AwarenessCleared | UnitStunEnded | UnitPlaced | PingMoved | PingAdded
             | PingRemoved | DieRolled | Boot | LevelChanged | IpMoved | IpBanned | ThreatChanged
-            | ThreatEventFired | EscalationActive | PowerChanged | Defeat | PhaseStarted)
+            | ThreatEventFired | EscalationActive | PowerChanged | Defeat | PhaseStarted
+            | DiceUpgradeBought | DisguiseChanged | JoanMoved | JoanCharge | JoanStunned)
 
 _list_encoder = msgspec.json.Encoder()
 _list_decoder = msgspec.json.Decoder(list[AnyEvent])

@@ -22,7 +22,7 @@ from controller.rules.floor import Area, Floor, compile_floor
 from controller.rules.missions import applies, done
 from controller.rules.model import Bot, Objective, SecurityUnit
 from controller.rules.setup import floor_state, place_security
-from controller.rules.table import Table
+from controller.rules.table import MEMORY, Table
 from controller.rules.threat import declare_defeat
 
 
@@ -101,6 +101,10 @@ def change_floor(table: Table, final: Bot) -> None:
         space = _place_in(table, new, zone, offset)
         who.space = new.ids[space]
         table.occupant[space] = who
+    memory = next((b for b in state.bots if b.id == MEMORY and b.on_board), None)
+    if state.joan is not None and memory is not None:
+        state.joan.space = memory.space  # type: ignore[assignment]  # Joan climbs with Memory
+        state.joan.charged = True  # "Joan recharges when sharing a space with Memory"
     place_security(table, level)
     table.emit(FloorChanged(floor=new.name, level=level, number=state.floor_number,
                             kept={w.id: w.space or "" for w, _, _ in places}))

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from controller.rules.apcheck import roll_ap
 from controller.rules.awareness import place_awareness, step_bot
+from controller.rules.captain_chip import reach_captain_chip
 from controller.rules.errors import IllegalAction
-from controller.rules.events import (BotMoved, CaptainChipReached, DieRolled, KeypadCardPlaced, KeypadResolved,
+from controller.rules.events import (BotMoved, DieRolled, KeypadCardPlaced, KeypadResolved,
                                      ReserveChanged, SlotReached)
 from controller.rules.floor import edge_id
 from controller.rules.model import Bot, DicePool, KeypadCard, KeypadColumn
@@ -227,7 +228,7 @@ def _resolve_inputs(table: Table, bot: Bot, door: str, card: KeypadCard, there: 
             for s in range(bc.tracker + 1, slot):
                 chip = bc.slots[s]
                 if chip is not None and not chip.degraded and chip.kind == "captain":
-                    table.emit(CaptainChipReached(captain=state.captain.name, text=state.captain.burncycle_action))
+                    reach_captain_chip(table)
             bc.tracker = slot
             table.emit(SlotReached(slot=slot + 1, chip=kind))
         else:

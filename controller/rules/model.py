@@ -41,6 +41,13 @@ class Burncycle(Struct, forbid_unknown_fields=True):
     personal_reserves: dict[str, list[ChipKind]] = {}
 
 
+class DiceUpgrade(Struct, forbid_unknown_fields=True):
+    """One upgrade of an agent card's track: the power it costs and the die it adds to the pool."""
+
+    cost: Annotated[int, Meta(ge=1, le=10)]
+    die: Literal["advanced", "elite"]
+
+
 class Bot(Struct, forbid_unknown_fields=True):
     """An agent or the command module."""
 
@@ -58,6 +65,10 @@ class Bot(Struct, forbid_unknown_fields=True):
     upgrades: list[Literal["swap", "push", "repair"]] = []
     advanced_dice: Annotated[int, Meta(ge=0, le=6)] = 0
     elite_dice: Annotated[int, Meta(ge=0, le=6)] = 0
+    # -- special characters and agent-card dice upgrades (feat-characters) --
+    dice_track: list[DiceUpgrade] = []  # the agent card's upgrade track, bought left to right
+    dice_bought: Annotated[int, Meta(ge=0, le=6)] = 0  # how many of the track's upgrades are activated
+    disguise: GuardChip | None = None  # Interface: the guard chip worn as a disguise
 
     @property
     def detected(self) -> bool:
@@ -179,6 +190,7 @@ class CaptainCard(Struct, forbid_unknown_fields=True):
     patrol: Patrol = "closest_bot"
     abilities: list[str] = []
     burncycle_action: str = ""
+    chip_effect: Effect | None = None  # feat-characters: executed when the tracker reaches the captain chip
     security_detail: list[list[GuardSlot | None]] = []  # rows = floor level 1..3, columns = posts 1..3
     text: str = ""
 
@@ -276,6 +288,7 @@ class PendingMove(Struct, forbid_unknown_fields=True):
 
     ap: Annotated[int, Meta(ge=0)]
     optimized: bool = False
+    steps: dict[str, Annotated[int, Meta(ge=0)]] = {}  # feat-characters: spaces each bot moved in this action
 
 
 KeypadInput = Literal["physical", "tech", "utility", "alarm", "ping", "shock"]
@@ -367,6 +380,14 @@ class RuleOptions(Struct, forbid_unknown_fields=True):
     investigate: Literal["floor", "area"] = "floor"
 
 
+class Drone(Struct, forbid_unknown_fields=True):
+    """Joan, Memory's drone: "Joan is not a bot and does not trigger guard awareness. She has two states:
+    charged and depleted." Memory's player moves her and uses her abilities."""
+
+    space: str
+    charged: bool = True
+
+
 class GameState(Struct, forbid_unknown_fields=True):
     floor: FloorState
     bots: list[Bot]
@@ -405,6 +426,8 @@ class GameState(Struct, forbid_unknown_fields=True):
     # to play, as drawn, so the engine can set them up without reading files
     floor_number: Annotated[int, Meta(ge=1, le=3)] = 1
     later_floors: list[LaterFloor] = []
+    # -- special characters (feat-characters) --
+    joan: Drone | None = None  # Memory's drone, on the floor while Memory is in the team
     version: int = 1
 
     def bot(self, bot_id: str) -> Bot:

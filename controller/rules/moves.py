@@ -17,6 +17,7 @@ from controller.rules.errors import IllegalAction
 from controller.rules.events import (BeadRemoved, BotMoved, CacheTaken, DieRolled, DoorChanged, KeyTaken,
                                      StepStarted, TerminalChanged, UnitMoved)
 from controller.rules.floor import edge_id
+from controller.rules.interface import check_disguised_step, count_step
 from controller.rules.model import Bot, DicePool, PendingMove
 from controller.rules.power import gain_power
 from controller.rules.table import Table, unit_label
@@ -68,6 +69,7 @@ def check_step(table: Table, bot_id: str, to: str) -> tuple[Bot, int, int, str |
     if bot is None:
         raise IllegalAction(f"{bot_id} cannot move now: the player distributes the AP between their agent "
                             f"and the command module")
+    check_disguised_step(table, bot)
     if to not in floor.index:
         raise IllegalAction(f"{to} is not a space of {floor.name}")
     frm, dest = floor.index[bot.space], floor.index[to]  # type: ignore[index]
@@ -97,6 +99,7 @@ def step(table: Table, bot_id: str, to: str, take_cache: bool = False, chip: str
         bot.keys -= 1
         unlock_door(table, door, f"{bot.name} spends a key")
     turn.pending.ap -= 1
+    count_step(table, bot)
     start = bot.space
     mark = len(table.events)
     step_bot(table, bot, dest)
@@ -142,6 +145,7 @@ def swap(table: Table, bot_id: str, other_id: str) -> None:
     turn = table.state.turn
     assert turn is not None and turn.pending is not None
     turn.pending.ap -= 1
+    count_step(table, bot)
     a, b = bot.space, other.space
     # simultaneous: lift both, then put each on the other's space, then look
     del table.occupant[here], table.occupant[there]
@@ -149,6 +153,8 @@ def swap(table: Table, bot_id: str, other_id: str) -> None:
     table.occupant[there], table.occupant[here] = bot, other
     table.emit(BotMoved(bot=bot.id, bot_name=bot.name, path=[a, b]))  # type: ignore[list-item]
     table.emit(BotMoved(bot=other.id, bot_name=other.name, path=[b, a]))  # type: ignore[list-item]
+    entering = bot if table.state.joan is not None and table.state.joan.space == b else other
+    table.pass_joan(entering, a if entering is bot else b)  # type: ignore[arg-type]
     for moved in (bot, other):
         moved.hidden = False
     recheck(table)
@@ -177,6 +183,7 @@ def push(table: Table, bot_id: str, unit_id: str, to: str) -> None:
     turn = state.turn
     assert turn is not None and turn.pending is not None
     turn.pending.ap -= 1 if free else 2
+    count_step(table, bot)
     start, through_door = unit.space, table.floor.edge_between(there, target) == "door"
     facing = unit.facing
     step_unit(table, unit, target)
@@ -204,6 +211,7 @@ def _mover_with_ap(table: Table, bot_id: str, ap: int) -> Bot:
     if bot is None:
         raise IllegalAction(f"{bot_id} cannot move now: the player distributes the AP between their agent "
                             f"and the command module")
+    check_disguised_step(table, bot)
     return bot
 
 
@@ -233,13 +241,14 @@ def unlock_door(table: Table, door: str, reason: str) -> None:
     table.emit(DoorChanged(door=door, unlocked=True, reason=reason))
 
 
-def surveil(table: Table, bot: Bot, area_index: int) -> None:
+def surveil(table: Table, bot: Bot, area_index: int, where: str | None = None) -> None:
     """"Entering a room with a surveillance bead requires immediate surveillance: remove the bead, check the
-    infobar for the number of surveillance dice (1 or 2), roll and resolve them, then resume the move."""
+    infobar for the number of surveillance dice (1 or 2), roll and resolve them, then resume the move."
+    `where` is the space the surveillance is made from when it is not the bot's (Joan's remote surveillance)."""
     state, floor = table.state, table.floor
     area = floor.areas[area_index]
     state.floor.surveillance.remove(floor.ids[area.spaces[0]])
-    table.emit(BeadRemoved(room=area.name, space=bot.space or "-"))
+    table.emit(BeadRemoved(room=area.name, space=where or bot.space or "-"))
     for _ in range(area.surveillance):
         face = table.dice.roll("surveillance die", SURVEILLANCE_FACES)
         table.emit(DieRolled(die="surveillance die", face=face, why=f"surveillance of the {area.name}"))

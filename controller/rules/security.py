@@ -12,6 +12,7 @@ from controller.rules.awareness import clear_awareness_at, recheck, sees, step_u
 from controller.rules.events import (Attacked, BotShutDown, PowerChanged, UnitMoved, UnitStayed,
                                      UnitStunEnded, UnitTurned)
 from controller.rules.floor import OPPOSITE, UNREACHABLE
+from controller.rules.interface import attack_damage, fooled
 from controller.rules.model import Bot, SecurityUnit
 from controller.rules.paths import adjacent_spaces, path_to
 from controller.rules.table import Table, unit_label
@@ -78,7 +79,8 @@ def _pursue_target(table: Table, unit: SecurityUnit) -> Bot | None:
     here = table.floor.index[unit.space]
     best, best_d = None, UNREACHABLE
     for bot in table.active_bots():
-        if not bot.detected or bot.hidden:
+        # "Disguised Interface acts as a guard during the corporation's turn": guards do not pursue it
+        if not bot.detected or bot.hidden or fooled(unit, bot):
             continue
         b = table.floor.index[bot.space]  # type: ignore[index]
         if sees(table, unit, b):
@@ -125,7 +127,9 @@ def _face(table: Table, unit: SecurityUnit, toward: int) -> None:
 
 
 def _attack(table: Table, unit: SecurityUnit, bot: Bot, damage: int, distance: int) -> None:
-    """"Guards deal damage equal to their level (1, 2, or 3); captains deal 3 damage.\""""
+    """"Guards deal damage equal to their level (1, 2, or 3); captains deal 3 damage." A disguised Interface
+    loses the disguise and takes 2 instead."""
+    damage = attack_damage(table, bot, damage)
     old = bot.power
     bot.power = max(0, bot.power - damage)
     table.emit(Attacked(unit=unit.id, who=unit_label(unit), bot=bot.id, bot_name=bot.name,
@@ -213,7 +217,7 @@ def _patrol(table: Table, unit: SecurityUnit) -> bool:
 
 def _patrol_target(table: Table, unit: SecurityUnit) -> Bot | None:
     """Closest Bot: the nearest bot on the floor; the star icon: the command module (while it is in play)."""
-    bots = [b for b in table.active_bots() if not b.hidden]
+    bots = [b for b in table.active_bots() if not b.hidden and not fooled(unit, b)]
     if unit.patrol == "star":
         module = [b for b in bots if b.kind == "module"]
         if module:

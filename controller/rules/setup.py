@@ -12,6 +12,7 @@ from controller.rules.burncycle import MAX_SLOTS, draw_burncycle, regenerate_res
 from controller.rules.content import Content
 from controller.rules.deploy import best_facing, captain_unit, draw_guard, enlist, station
 from controller.rules.dice import Dice, SeededDice
+from controller.rules.drone import place_joan
 from controller.rules.effects import apply_effect
 from controller.rules.errors import RulesError
 from controller.rules.floor import Floor, compile_floor
@@ -209,6 +210,7 @@ def _place_bots(table: Table, content: Content, roster) -> None:
         bots.append(Bot(id="module", kind="module", name=module.name, space=None, power=module.power, bank=10))
     for a in roster:
         bots.append(Bot(id=a.id, kind="agent", name=a.name, space=None, power=a.power, bank=a.bank,
+                        dice_track=list(a.upgrades),
                         # Rescue Rangers: "All agents start with the push ability at no cost."
                         upgrades=["push"] if setup.agents_push else []))
     placed = bots
@@ -231,6 +233,7 @@ def _place_bots(table: Table, content: Content, roster) -> None:
         bot.space = floor.ids[space]
         table.occupant[space] = bot
     state.bots = bots
+    place_joan(state)
 
 
 def _build_burncycle(table: Table, content: Content) -> None:

@@ -12,6 +12,7 @@ from controller.rules.awareness import place_awareness, step_bot
 from controller.rules.errors import IllegalAction
 from controller.rules.events import BotMoved, KeyTaken, UnitRemoved, UnitStruck, WallDestroyed
 from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
+from controller.rules.interface import check_can_disguise, don_disguise
 from controller.rules.model import Bot, DicePool, SecurityUnit
 from controller.rules.moves import current_chip_kind, movers, surveil
 from controller.rules.power import gain_power
@@ -49,8 +50,12 @@ def check_strike_unit(table: Table, bot_id: str, unit_id: str) -> tuple[Bot, Sec
     return bot, unit
 
 
-def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_only: bool = False) -> None:
+def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_only: bool = False,
+                 disguise: bool = False) -> None:
+    """`disguise`: Interface takes the guard's chip as its disguise if the strike shuts the guard down."""
     bot, unit = check_strike_unit(table, bot_id, unit_id)
+    if disguise:
+        check_can_disguise(bot, unit)
     ap = roll_ap(table, dice, _bonus(table), f"strike on {unit_label(unit)}")
     durability = unit.durability
     who = unit_label(unit)
@@ -71,6 +76,8 @@ def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_on
         table.emit(UnitRemoved(unit=unit.id, who=who, space=unit.space))
         gain_power(table, bot, 1, "shut down a security unit")
         _claim_key(table, bot, unit)
+        if disguise:
+            don_disguise(table, bot, unit)
     elif result == "stunned":
         unit.stunned = True
         _claim_key(table, bot, unit)  # "A key held by a stunned guard is also claimed by the striking bot."

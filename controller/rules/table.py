@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import Callable
 
 from controller.rules.dice import Dice
-from controller.rules.events import Event
+from controller.rules.events import Event, JoanCharge, JoanMoved
 from controller.rules.floor import Floor, compile_floor
 from controller.rules.model import Bot, GameState, SecurityUnit, ThreatEvent, copy_state
 
 EffectHandler = Callable[["Table", ThreatEvent], None]
+MEMORY = "memory"  # the agent id in bots.toml of Memory, whose drone is Joan
 
 
 def unit_label(unit: SecurityUnit) -> str:
@@ -61,9 +62,34 @@ class Table:
 
     def move_occupant(self, who: Bot | SecurityUnit, to: int) -> None:
         assert who.space is not None
-        del self.occupant[self.floor.index[who.space]]
+        frm = who.space
+        del self.occupant[self.floor.index[frm]]
         who.space = self.floor.ids[to]
         self.occupant[to] = who
+        self.pass_joan(who, frm)
+
+    def pass_joan(self, who: Bot | SecurityUnit, frm: str) -> None:
+        """A unit has entered a space from `frm`: "Units can pass through Joan via automatic swap", so she
+        takes the space it left; Memory shares her space instead."""
+        joan = self.state.joan
+        if joan is None or joan.space != who.space:
+            return
+        if isinstance(who, Bot) and who.id == MEMORY:
+            self.recharge_joan()
+            return
+        joan.space = frm
+        name = who.name if isinstance(who, Bot) else unit_label(who)
+        self.emit(JoanMoved(path=[who.space, frm], reason=f"automatic swap: {name} passes through"))  # type: ignore[list-item]
+        self.recharge_joan()  # the space left may be Memory's (a swap with her)
+
+    def recharge_joan(self) -> None:
+        """"Joan recharges when sharing a space with Memory.\""""
+        joan = self.state.joan
+        memory = next((b for b in self.state.bots if b.id == MEMORY), None)
+        if joan is not None and memory is not None and memory.on_board and memory.space == joan.space \
+                and not joan.charged:
+            joan.charged = True
+            self.emit(JoanCharge(charged=True, reason="she shares a space with Memory"))
 
     def active_bots(self) -> list[Bot]:
         """Bots on the floor that security can see and attack."""

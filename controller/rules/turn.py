@@ -7,7 +7,8 @@ left to the right, the action step is over and the network step begins.
 
 from __future__ import annotations
 
-from controller.rules.events import (CaptainChipReached, ChipChanged, DieRolled, SlotReached, StepStarted,
+from controller.rules.captain_chip import reach_captain_chip
+from controller.rules.events import (ChipChanged, DieRolled, SlotReached, StepStarted,
                                      TurnStarted)
 from controller.rules.model import Bot, DicePool, GameState, TurnState
 from controller.rules.table import Table
@@ -72,7 +73,7 @@ def _place_tracker(table: Table, start: int) -> None:
             if chip.kind == "captain":
                 # "Captain Action Chip: Its designated event on the Captain card must be executed
                 # immediately when reached, even if the player passes on taking an action with the chip."
-                table.emit(CaptainChipReached(captain=state.captain.name, text=state.captain.burncycle_action))
+                reach_captain_chip(table)
             return
     enter_network(table)
 

@@ -7,9 +7,12 @@ on a node the mat does not have. `check_state` finds every such problem and name
 from __future__ import annotations
 
 from controller.rules.burncycle import MAX_SLOTS
+from controller.rules.dice_upgrades import activated
+from controller.rules.interface import INTERFACE
 from controller.rules.errors import FloorError, StateError
 from controller.rules.floor import MAX_DESTROYED_WALLS, compile_floor
 from controller.rules.model import GameState
+from controller.rules.table import MEMORY
 
 
 
@@ -43,8 +46,20 @@ def state_problems(state: GameState) -> list[str]:
             problems.append(f"{where}: hidden, but {bot.space} is not a hiding spot")
         if bot.shut_down and bot.power != 0:
             problems.append(f"{where}: shut down with {bot.power} power; a bot shuts down at 0")
+        if bot.dice_bought > len(bot.dice_track):
+            problems.append(f"{where}: {bot.dice_bought} dice upgrades activated, but its card prints "
+                            f"{len(bot.dice_track)}")
+        elif bot.dice_track and activated(bot) != (bot.advanced_dice, bot.elite_dice):
+            problems.append(f"{where}: {bot.advanced_dice} advanced and {bot.elite_dice} elite dice, but its "
+                            f"activated upgrades give {activated(bot)[0]} and {activated(bot)[1]}")
+        if bot.disguise is not None and bot.id != INTERFACE:
+            problems.append(f"{where}: only Interface wears a guard disguise")
     if sum(1 for b in state.bots if b.kind == "module") > 1:
         problems.append("bots: more than one command module")
+    if state.joan is not None:
+        on_floor("joan.space", state.joan.space)
+        if MEMORY not in ids:
+            problems.append("joan: Joan the drone is in play only with Memory")
     for k, unit in enumerate(state.security):
         where = f"security[{k}] ({unit.id})"
         if unit.id in ids:

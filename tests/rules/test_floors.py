@@ -11,7 +11,7 @@ from controller.library import floor_text as floor_text_of
 from controller.rules import new_game
 from controller.rules.actions import CorporationTurn, EndTurn, Escape, legal_actions
 from controller.rules.errors import RulesError
-from controller.rules.model import LaterFloor, Mission, MissionFloor, Objective
+from controller.rules.model import Drone, LaterFloor, Mission, MissionFloor, Objective
 
 # Floor 1: a hallway over a safe zone (the stairwell) behind the door C2/C3.
 LOWER = floor_text("""
@@ -157,3 +157,11 @@ def test_a_tower_mission_sets_up_its_later_floors_from_the_content():
             new_game(CONTENT, text, source, players=2, mission="tower-run", seed=1)
     finally:
         broken.floor = "meridian-labs"
+
+
+def test_joan_climbs_with_memory():
+    """Joan "recharges when sharing a space with Memory": she comes up the stairwell on Memory's space."""
+    s = climbing([bot("memory", "B3"), module("D3")], order=["memory"], progress={"terminals:memory": 1})
+    s.joan = Drone(space="A1", charged=False)
+    new, _ = act(s, EndTurn(), ["1"])
+    assert new.joan == Drone(space="B1", charged=True)
