@@ -13,7 +13,7 @@ from typing import Literal
 import msgspec
 from msgspec import Struct
 
-from controller.rules import (burncycle, ipmove, keypad, mission_rules, missions, moves, netcards, strike,
+from controller.rules import (burncycle, cyberspace, ipmove, keypad, mission_rules, missions, moves, netcards, strike,
                               terminal, turn, upgrades)
 from controller.rules.corp import corporation_turn
 from controller.rules.dice import Dice, SeededDice
@@ -124,6 +124,14 @@ class DrawChip(Action, tag="draw_chip"):
     chip: Literal["physical", "tech", "utility", "general"] = "physical"
 
 
+class Hop(Action, tag="hop"):
+    """Preconnaissance: hop into cyberspace from the terminal space the bot is on, through each terminal space
+    of `path` in turn, and jump out on the last (detected, surveilling the room)."""
+
+    bot: str
+    path: list[str]
+
+
 class Pass(Action, tag="pass"):
     """"For every active chip, the player may perform one action or choose to pass.\""""
 
@@ -166,7 +174,7 @@ class Terminal(Action, tag="terminal"):
 
 AnyAction = (BeginActions | BuyUpgrade | UnlockSlot | Reboot | Alter | Move | Step | Swap | Push | Trade | EndMove
              | Strike
-             | StrikeWall | Repair | NetworkCardAction | DrawChip | Pass | NetworkStep | EndTurn | CorporationTurn | Keypad | Terminal)
+             | StrikeWall | Repair | NetworkCardAction | DrawChip | Hop | Pass | NetworkStep | EndTurn | CorporationTurn | Keypad | Terminal)
 
 _action_decoder = msgspec.json.Decoder(AnyAction)
 _action_encoder = msgspec.json.Encoder()
@@ -186,7 +194,7 @@ STEPS: dict[type, tuple[str, ...]] = {
     Alter: ("route", "actions", "end"), Move: ("actions",), Step: ("actions",), EndMove: ("actions",),
     Swap: ("actions",), Push: ("actions",), Trade: ("route", "actions", "end"),
     Strike: ("actions",), StrikeWall: ("actions",), Repair: ("actions",), Pass: ("actions",),
-    NetworkCardAction: ("actions",), DrawChip: ("actions",),
+    NetworkCardAction: ("actions",), DrawChip: ("actions",), Hop: ("actions",),
     NetworkStep: ("network",), EndTurn: ("end",), CorporationTurn: ("corporation",),
     Keypad: ("actions",), Terminal: ("actions",),
 }
@@ -308,6 +316,10 @@ def _dispatch(table: Table, action: Action) -> None:
         mission_rules.chip_for_threat(table, agent, action.chip)
         t.acted = True
         turn.finish_action(table)
+    elif isinstance(action, Hop):
+        cyberspace.hop(table, action.bot, list(action.path))
+        t.acted = True
+        turn.finish_action(table)
     elif isinstance(action, Pass):
         turn.finish_action(table)
     elif isinstance(action, NetworkStep):
@@ -321,6 +333,7 @@ def _dispatch(table: Table, action: Action) -> None:
         turn.degrade(table, None if action.choose is None else action.choose - 1)
         netcards.discard_hand(table, agent)
         upgrades.spend_down(table, agent)
+        mission_rules.end_of_agent_turn(table)
         turn.next_player(table)
 
 
@@ -391,7 +404,7 @@ def legal_actions(state: GameState) -> list[LegalAction]:
                 unit = table.occupant.get(j)
                 if isinstance(unit, SecurityUnit):
                     out.append(LegalAction(Strike(bot=bot.id, unit=unit.id), needs=dice_text,
-                                           cost=f"durability {unit.durability}"))
+                                           cost=f"durability {mission_rules.durability(table, unit)}"))
             if len(state.floor.destroyed_walls) < MAX_DESTROYED_WALLS:
                 for j, kind in table.floor.neighbour[here].values():
                     if kind == "wall" and edge_id(bot.space, table.floor.ids[j]) not in table.destroyed:  # type: ignore[arg-type]
@@ -415,6 +428,14 @@ def legal_actions(state: GameState) -> list[LegalAction]:
             tech = moves.current_chip_kind(table) == "tech"
             out.append(LegalAction(NetworkCardAction(), needs="a card to discard if the hand goes over 3",
                                    cost="then one more unoptimized action" if tech else ""))
+        if cyberspace.can_hop_now(table):
+            for bot in moves.movers(table):
+                here = table.floor.index[bot.space]  # type: ignore[index]
+                if table.floor.feature[here] in ("terminal", "mainframe"):
+                    for to in cyberspace.landings(table, here):
+                        out.append(LegalAction(Hop(bot=bot.id, path=[table.floor.ids[to]]),
+                                               cost="jumping out: detected, surveils the room",
+                                               needs="more terminal spaces to hop on to, if wanted"))
         amount = state.mission.rule(state.calibrated).chip_for_threat
         if amount and not agent.shut_down:
             out.append(LegalAction(DrawChip(), cost=f"+{amount} threat", needs="the chip to draw"))

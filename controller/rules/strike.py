@@ -52,7 +52,7 @@ def check_strike_unit(table: Table, bot_id: str, unit_id: str) -> tuple[Bot, Sec
 def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_only: bool = False) -> None:
     bot, unit = check_strike_unit(table, bot_id, unit_id)
     ap = roll_ap(table, dice, _bonus(table), f"strike on {unit_label(unit)}")
-    durability = unit.durability
+    durability = mission_rules.durability(table, unit)
     who = unit_label(unit)
     if ap >= durability and not stun_only:
         result = "shut down"
@@ -133,7 +133,8 @@ def strike_wall(table: Table, bot_id: str, beyond: str, dice: DicePool, move_thr
     mission_rules.wall_destroyed(table)
     place_awareness(table, bot, f"breaking the wall {wall}")
     target = table.floor.index[beyond]
-    if move_through and target not in table.occupant and not table.over:
+    if move_through and target not in table.occupant and not table.over \
+            and not mission_rules.safe_zone_closed(table, target):
         start = bot.space
         mark = len(table.events)
         step_bot(table, bot, target)
