@@ -419,3 +419,15 @@ def test_durability_on_terminals_only_after_the_calibration():
     s.captain_start = None
     s, _ = act(s, Strike(bot="byte", unit="G1", dice=DicePool(basic=3)), ["2", "2", "1"])
     assert s.security[0].id == "G1"
+
+
+# == TSM-103C's win condition (landing on the core) ================================================
+def test_tsm_dial_out_land_on_the_core_while_all_bots_occupy_terminal_spaces():
+    """Dial Out: "One agent: Land on the network core with their IP while all bots occupy terminal spaces." """
+    s = mission_state("tsm-103c", text=HOPS, bots=[bot("byte", "A1"), module("F1")])
+    s.calibrated = True
+    won, _ = core_landing(s)
+    assert won.outcome == "victory: Dial Out"
+    s.bot("module").space = "B1"
+    s, _ = core_landing(s)
+    assert s.outcome is None
