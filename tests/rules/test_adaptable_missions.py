@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module, network, turn
+from rules_scenarios import CONTENT, bot, captain, floor_text, guard, make_state, module, network, turn
 from turn_scenarios import act, chips, illegal, in_turn, tags
 
 from controller.library import floor_text as shipped_floor
@@ -431,3 +431,22 @@ def test_tsm_dial_out_land_on_the_core_while_all_bots_occupy_terminal_spaces():
     s.bot("module").space = "B1"
     s, _ = core_landing(s)
     assert s.outcome is None
+
+
+# == invariants of the new state ===================================================================
+def test_state_problems_of_the_draw_bag_and_the_objective_beads():
+    """A unit is in the bag or on the floor, never both; objective beads lie on unused command module spaces."""
+    s = rangers([BagUnit(unit="captain")], bots=[bot("byte", "E2"), module("A1")])
+    assert state_problems(s) == []
+    s.security = [captain("C1")]
+    s.draw_bag.append(BagUnit(unit="module"))
+    s.draw_bag.append(BagUnit(unit="guard"))
+    problems = " / ".join(state_problems(s))
+    assert "captain is both in the draw bag and on the floor" in problems
+    assert "command module is both in the draw bag and on the floor" in problems
+    assert "draw_bag[2]: a guard entry holds its guard chip" in problems
+    s = mission_state("preconnaissance", text=MODULE_SPACES, bots=[bot("byte", "C1"), module("A1")])
+    s.objective_beads = ["A1", "B1", "A1"]
+    problems = " / ".join(state_problems(s))
+    assert "B1 is not a command module space" in problems and "used twice" in problems
+
