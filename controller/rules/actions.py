@@ -13,8 +13,8 @@ from typing import Literal
 import msgspec
 from msgspec import Struct
 
-from controller.rules import (burncycle, cyberspace, ipmove, keypad, mission_rules, missions, moves, netcards, strike,
-                              terminal, turn, upgrades)
+from controller.rules import (burncycle, cyberspace, ipmove, keypad, mission_rules, missions, moves, netcards,
+                              strike, terminal, turn, upgrades)
 from controller.rules.corp import corporation_turn
 from controller.rules.dice import Dice, SeededDice
 from controller.rules.effects import apply_effect
