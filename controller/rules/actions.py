@@ -13,8 +13,8 @@ from typing import Literal
 import msgspec
 from msgspec import Struct
 
-from controller.rules import (burncycle, dice_upgrades, drone, floors, ipmove, keypad, mission_rules, missions,
-                              moves, netcards, strike, terminal, turn, upgrades)
+from controller.rules import (burncycle, cyberspace, dice_upgrades, drone, floors, ipmove, keypad, mission_rules,
+                              missions, moves, netcards, strike, terminal, turn, upgrades)
 from controller.rules.corp import corporation_turn
 from controller.rules.dice import Dice, SeededDice
 from controller.rules.effects import apply_effect
@@ -149,6 +149,14 @@ class JoanStun(Action, tag="joan_stun"):
     unit: str
 
 
+class Hop(Action, tag="hop"):
+    """Preconnaissance: hop into cyberspace from the terminal space the bot is on, through each terminal space
+    of `path` in turn, and jump out on the last (detected, surveilling the room)."""
+
+    bot: str
+    path: list[str]
+
+
 class Pass(Action, tag="pass"):
     """"For every active chip, the player may perform one action or choose to pass.\""""
 
@@ -189,9 +197,10 @@ class Terminal(Action, tag="terminal"):
     chip: Literal["physical", "tech", "utility", "general"] | None = None  # a mission's chip for an access
 
 
-AnyAction = (BeginActions | BuyUpgrade | BuyDiceUpgrade | JoanSurveil | JoanStun | UnlockSlot | Reboot | Alter | Move | Step | Swap | Push | Trade | EndMove
-             | Strike
-             | StrikeWall | Repair | NetworkCardAction | DrawChip | Escape | Pass | NetworkStep | EndTurn | CorporationTurn | Keypad | Terminal)
+AnyAction = (BeginActions | BuyUpgrade | BuyDiceUpgrade | JoanSurveil | JoanStun | UnlockSlot | Reboot | Alter | Move
+             | Step | Swap | Push | Trade | EndMove | Strike
+             | StrikeWall | Repair | NetworkCardAction | DrawChip | Escape | Hop | Pass | NetworkStep | EndTurn
+             | CorporationTurn | Keypad | Terminal)
 
 _action_decoder = msgspec.json.Decoder(AnyAction)
 _action_encoder = msgspec.json.Encoder()
@@ -213,6 +222,7 @@ STEPS: dict[type, tuple[str, ...]] = {
     Strike: ("actions",), StrikeWall: ("actions",), Repair: ("actions",), Pass: ("actions",),
     NetworkCardAction: ("actions",), DrawChip: ("actions",), Escape: ("actions",),
     BuyDiceUpgrade: ("route", "end"), JoanSurveil: ("actions",), JoanStun: ("actions",),
+    Hop: ("actions",),
     NetworkStep: ("network",), EndTurn: ("end",), CorporationTurn: ("corporation",),
     Keypad: ("actions",), Terminal: ("actions",),
 }
@@ -356,6 +366,10 @@ def _dispatch(table: Table, action: Action) -> None:
             drone.joan_stuns(table, action.unit)
         t.acted = True
         turn.finish_action(table)
+    elif isinstance(action, Hop):
+        cyberspace.hop(table, action.bot, list(action.path))
+        t.acted = True
+        turn.finish_action(table)
     elif isinstance(action, Pass):
         turn.finish_action(table)
     elif isinstance(action, NetworkStep):
@@ -369,6 +383,7 @@ def _dispatch(table: Table, action: Action) -> None:
         turn.degrade(table, None if action.choose is None else action.choose - 1)
         netcards.discard_hand(table, agent)
         upgrades.spend_down(table, agent)
+        mission_rules.end_of_agent_turn(table)
         if floors.ready_to_advance(table):
             floors.change_floor(table, agent)
         else:
@@ -444,11 +459,12 @@ def legal_actions(state: GameState) -> list[LegalAction]:
             for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed):
                 unit = table.occupant.get(j)
                 if isinstance(unit, SecurityUnit):
+                    durability = mission_rules.durability(table, unit)
                     out.append(LegalAction(Strike(bot=bot.id, unit=unit.id), needs=dice_text,
-                                           cost=f"durability {unit.durability}"))
+                                           cost=f"durability {durability}"))
                     if bot.id == INTERFACE and unit.rank == "guard":
                         out.append(LegalAction(Strike(bot=bot.id, unit=unit.id, disguise=True), needs=dice_text,
-                                               cost=f"durability {unit.durability}; its chip becomes a disguise"))
+                                               cost=f"durability {durability}; its chip becomes a disguise"))
             if len(state.floor.destroyed_walls) < MAX_DESTROYED_WALLS:
                 for j, kind in table.floor.neighbour[here].values():
                     if kind == "wall" and edge_id(bot.space, table.floor.ids[j]) not in table.destroyed:  # type: ignore[arg-type]
@@ -477,6 +493,14 @@ def legal_actions(state: GameState) -> list[LegalAction]:
                 if table.floor.feature[table.floor.index[bot.space]] == "entrance":  # type: ignore[index]
                     out.append(LegalAction(Escape(bot=bot.id), cost="a general action"))
         out.extend(_joan_abilities(table))
+        if cyberspace.can_hop_now(table):
+            for bot in moves.movers(table):
+                here = table.floor.index[bot.space]  # type: ignore[index]
+                if table.floor.feature[here] in ("terminal", "mainframe"):
+                    for to in cyberspace.landings(table, here):
+                        out.append(LegalAction(Hop(bot=bot.id, path=[table.floor.ids[to]]),
+                                               cost="jumping out: detected, surveils the room",
+                                               needs="more terminal spaces to hop on to, if wanted"))
         amount = state.mission.rule(state.calibrated).chip_for_threat
         if amount and not agent.shut_down:
             out.append(LegalAction(DrawChip(), cost=f"+{amount} threat", needs="the chip to draw"))

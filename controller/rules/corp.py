@@ -40,6 +40,8 @@ def corporation_turn(state: GameState, dice: Dice | None = None) -> tuple[GameSt
         # "End-of-round increase equals the player count."
         change_threat(table, table.state.players, f"end of round: threat advances by the player count "
                                                   f"({table.state.players})")
+    if not table.over:
+        mission_rules.end_of_round(table)
     table.state.round += 1
     if isinstance(dice, SeededDice) and dice.seed == state.seed:
         table.state.rolls = dice.rolls

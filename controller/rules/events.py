@@ -486,6 +486,43 @@ class BotEscaped(Event, tag="bot_escaped"):
 
     def instruction(self) -> str:
         return f"{self.bot_name} escapes from {self.space}: take it off the board."
+# -- Adaptable missions (feat-adaptable) --------------------------------------------------------------
+class BeadPlaced(Event, tag="bead_placed"):
+    """A surveilled room becomes unsurveilled again (Rescue Rangers, at the end of a round)."""
+
+    room: str
+    space: str
+
+    def instruction(self) -> str:
+        return f"Place a surveillance bead in the {self.room} (at {self.space}): it is unsurveilled again."
+
+
+class UnitBagged(Event, tag="unit_bagged"):
+    who: str
+    reason: str
+
+    def instruction(self) -> str:
+        return f"Put {self.who} into the draw bag ({self.reason})."
+
+
+class UnitDrawn(Event, tag="unit_drawn"):
+    """A unit drawn from the draw bag onto a terminal space of the room about to be surveilled."""
+
+    who: str
+    space: str
+    facing: str | None = None  # security units only
+
+    def instruction(self) -> str:
+        facing = f", facing {DIRECTION_WORDS[self.facing]}" if self.facing else ""
+        return f"Draw from the draw bag: place {self.who} on the terminal space {self.space}{facing}."
+
+
+class ObjectiveBeadPlaced(Event, tag="objective_bead_placed"):
+    space: str
+    why: str
+
+    def instruction(self) -> str:
+        return f"Place an objective bead on {self.space} ({self.why})."
 
 
 class GameWon(Event, tag="game_won"):
@@ -551,7 +588,8 @@ AnyEvent = (TurnStarted | StepStarted | SlotReached | CaptainChipReached | BotMo
             | AwarenessPlaced | AwarenessCleared | UnitStunEnded | UnitPlaced | PingMoved | PingAdded
             | PingRemoved | DieRolled | Boot | LevelChanged | IpMoved | IpBanned | ThreatChanged
             | ThreatEventFired | EscalationActive | PowerChanged | Defeat | PhaseStarted
-            | DiceUpgradeBought | DisguiseChanged | JoanMoved | JoanCharge | JoanStunned)
+            | DiceUpgradeBought | DisguiseChanged | JoanMoved | JoanCharge | JoanStunned
+            | BeadPlaced | UnitBagged | UnitDrawn | ObjectiveBeadPlaced)
 
 _list_encoder = msgspec.json.Encoder()
 _list_decoder = msgspec.json.Decoder(list[AnyEvent])

@@ -9,6 +9,7 @@ the node the IP stands on.
 
 from __future__ import annotations
 
+from controller.rules import mission_rules
 from controller.rules.errors import IllegalAction
 from controller.rules.events import IpMoved
 from controller.rules.model import IP, GameState, NetworkNode
@@ -83,6 +84,7 @@ def arrive(table: Table, ip: IP, node: NetworkNode, path: list[str], stop_here: 
         return True
     if node.kind == "core":
         # "Layer 4 (The Core): Gain all three benefits, then return IP to access point."
+        mission_rules.ip_on_core(table, ip)
         change_ip_level(table, ip, 1)
         change_threat(table, -1, f"{ip.agent}'s IP reached the core")
         gain_power(table, table.state.bot(ip.agent), 1, "network hub")

@@ -13,6 +13,7 @@ before any die is rolled. Readings are in docs/rules-interpretations.md ("Player
 
 from __future__ import annotations
 
+from controller.rules import mission_rules
 from controller.rules.apcheck import roll_ap
 from controller.rules.awareness import place_awareness, step_bot
 from controller.rules.captain_chip import reach_captain_chip
@@ -262,7 +263,8 @@ def _open(table: Table, bot: Bot, door: str, card: KeypadCard, there: int, appro
     table.emit(KeypadResolved(door=door, card=card.id, bot=bot.id, bot_name=bot.name, approach=approach,
                               unlocked=True, detail=detail))
     unlock_door(table, door, f"keypad action by {bot.name}")  # discards the door's keypad card
-    if not move_through or bot.shut_down or there in table.occupant or table.over:
+    if not move_through or bot.shut_down or there in table.occupant or table.over \
+            or mission_rules.safe_zone_closed(table, there):
         return
     start = bot.space
     mark = len(table.events)

@@ -7,10 +7,14 @@ the corporation turn starting), so no other module needs to know which mission i
 
 from __future__ import annotations
 
+from controller.rules import drawbag
+from controller.rules.awareness import recheck
 from controller.rules.errors import IllegalAction
 from controller.rules.burncycle import add_to_reserve
-from controller.rules.events import IpBanned, StepStarted
-from controller.rules.model import Bot
+from controller.rules.events import BeadPlaced, BotMoved, IpBanned, ObjectiveBeadPlaced, StepStarted
+from controller.rules.floor import UNREACHABLE
+from controller.rules.model import IP, Bot, SecurityUnit
+from controller.rules.security import damage_bot
 from controller.rules.table import Table, unit_label
 from controller.rules.threat import change_threat
 
@@ -87,11 +91,123 @@ def start_of_corporation_turn(table: Table) -> None:
 
 
 def on_calibration(table: Table) -> None:
-    """Preconnaissance's result: "All IPs are immediately banned from the network.\""""
-    if not table.state.mission.rules.calibration_bans_ips:
-        return
-    for ip in table.state.network.ips:
-        if not ip.banned:
-            table.emit(IpBanned(agent=ip.agent, node=ip.node or "-"))
-            ip.banned, ip.node = True, None
+    """The calibration results: Preconnaissance's "All IPs are immediately banned from the network.",
+    Rescue Rangers' "Add the command module to the draw bag." and Do-While-End's eviction from safe zones."""
+    rules = table.state.mission.rules
+    if rules.calibration_bans_ips:
+        for ip in table.state.network.ips:
+            if not ip.banned:
+                table.emit(IpBanned(agent=ip.agent, node=ip.node or "-"))
+                ip.banned, ip.node = True, None
+    if rules.calibration_bags_module:
+        drawbag.bag_module(table)
+    if rules.calibration_evicts_safe_zones:
+        _evict_safe_zones(table)
 
+
+def _evict_safe_zones(table: Table) -> None:
+    """Do-While-End: "Bots in safe zones lose 1 power and are relocated to the closest unoccupied space not in
+    a safe zone." Closest by path distance (doors count as open), ties in reading order."""
+    floor = table.floor
+    D = table.distances()
+    for bot in table.state.bots:
+        if not bot.on_board or not floor.in_safe_zone(floor.index[bot.space]):  # type: ignore[index]
+            continue
+        damage_bot(table, bot, 1, f"{table.state.mission.calibration_name}: bots in safe zones lose 1 power")
+        here = floor.index[bot.space]  # type: ignore[index]
+        free = [s for s in range(len(floor.ids)) if s not in table.occupant and not floor.in_safe_zone(s)
+                and D[here][s] < UNREACHABLE]
+        if not free:
+            continue
+        start = bot.space
+        table.move_occupant(bot, min(free, key=lambda s: (D[here][s], s)))
+        bot.hidden = False
+        table.emit(BotMoved(bot=bot.id, bot_name=bot.name, path=[start, bot.space]))  # type: ignore[list-item]
+    recheck(table)
+
+
+def safe_zone_closed(table: Table, space: int) -> bool:
+    """Do-While-End: "Bots cannot enter safe zones for the remainder of the mission.\""""
+    state = table.state
+    return (state.calibrated and state.mission.rules.calibration_evicts_safe_zones
+            and table.floor.in_safe_zone(space))
+
+
+def check_enter(table: Table, space: int) -> None:
+    if safe_zone_closed(table, space):
+        raise IllegalAction(f"{table.floor.ids[space]} is in a safe zone: after "
+                            f"{table.state.mission.calibration_name}, bots cannot enter safe zones for the "
+                            f"remainder of the mission")
+
+
+def durability(table: Table, unit: SecurityUnit) -> int:
+    """Do-While-End: "Security units have a durability of 5 when occupying terminal spaces.\""""
+    state, floor = table.state, table.floor
+    amount = state.mission.rules.calibration_terminal_durability
+    if amount and state.calibrated and floor.feature[floor.index[unit.space]] in drawbag.TERMINAL_SPACES:
+        return amount
+    return unit.durability
+
+
+def start_of_agent_turn(table: Table, agent: Bot) -> None:
+    """Rescue Rangers' result: "Each agent loses 1 power at the start of their turn until the command module
+    is drawn.\""""
+    amount = table.state.mission.rules.drain_while_module_bagged
+    if amount and agent.on_board and not agent.shut_down and drawbag.module_bagged(table.state):
+        damage_bot(table, agent, amount, "the command module is still in the draw bag")
+
+
+def end_of_round(table: Table) -> None:
+    """Rescue Rangers: "At the end of each round, every unoccupied surveilled room becomes unsurveilled
+    (place a surveillance bead if it gets one)." A room is occupied while any unit (bot or security) is in it."""
+    state, floor = table.state, table.floor
+    if not state.mission.rule(state.calibrated).resurveil_at_round_end:
+        return
+    for area in floor.areas:
+        anchor = floor.ids[area.spaces[0]]
+        if area.kind != "room" or area.surveillance == 0 or anchor in state.floor.surveillance:
+            continue
+        if any(s in table.occupant for s in area.spaces):
+            continue
+        state.floor.surveillance.append(anchor)
+        table.emit(BeadPlaced(room=area.name, space=anchor))
+
+
+def end_of_agent_turn(table: Table) -> None:
+    """Preconnaissance: "Command Module: At the end of three different agent turns, occupy a command module
+    space. The same space cannot be used multiple times. Place an objective bead on spaces that have been used
+    to track." Counted in `progress["module_spaces:module"]`."""
+    state, floor = table.state, table.floor
+    if state.calibrated or not any(o.task.startswith("module_spaces") for o in state.mission.calibrations):
+        return
+    module = next((b for b in state.bots if b.kind == "module" and b.on_board), None)
+    if module is None or module.space in state.objective_beads:
+        return
+    space: str = module.space  # type: ignore[assignment]
+    if floor.feature[floor.index[space]] != "module":
+        return
+    state.objective_beads.append(space)
+    state.progress["module_spaces:module"] = state.progress.get("module_spaces:module", 0) + 1
+    table.emit(ObjectiveBeadPlaced(space=space, why="the command module occupies it at the end of a turn"))
+
+
+def ip_on_core(table: Table, ip: IP) -> None:
+    """Tasks judged when an IP lands on the core: Do-While-End's "Command Module: Occupy the terminal space in
+    the room the captain started in when any IP lands on the core of the network" and Dial Out's "Land on the
+    network core with their IP while all bots occupy terminal spaces"."""
+    state, floor = table.state, table.floor
+    tasks = {o.task for o in (*state.mission.calibrations, *state.mission.win)}
+
+    def on_terminal(bot: Bot) -> bool:
+        return bot.on_board and floor.feature[floor.index[bot.space]] in drawbag.TERMINAL_SPACES  # type: ignore[index]
+
+    task = "module_on_captain_terminal_when_core"
+    if task in tasks and state.captain_start is not None:
+        room = floor.area(floor.index[state.captain_start])
+        module = next((b for b in state.bots if b.kind == "module"), None)
+        if module is not None and on_terminal(module) and floor.index[module.space] in room.spaces:  # type: ignore[index]
+            state.progress[task] = 1
+    task = "core_while_on_terminals"
+    bots = [b for b in state.bots if not b.escaped]
+    if task in tasks and bots and all(on_terminal(b) for b in bots):
+        state.progress[task] = 1

@@ -46,7 +46,7 @@ def done(state: GameState, table: Table, objective: Objective, end_of_turn: bool
     floor = table.floor
     if task in ("terminals", "module_terminals"):
         return _counted(state, objective, "terminals", int(arg or 1))
-    if task in ("network_card", "push_through_door"):
+    if task in ("network_card", "push_through_door", "module_spaces"):
         return _counted(state, objective, task, int(arg or 1))
     if task == "safe_zones":
         # Judged "at the end of a turn", as changing floors is.
@@ -64,8 +64,7 @@ def done(state: GameState, table: Table, objective: Objective, end_of_turn: bool
         return not state.floor.terminals
     if task == "no_caches":
         return not state.floor.caches
-    # Tasks whose counters come from actions not modelled yet (the hop into cyberspace, the command
-    # module's spaces, landing on the core while on terminals) are never complete yet.
+    # Tasks set once when they happen (landing on the core, mission_rules.ip_on_core)
     return state.progress.get(objective.task, 0) >= 1
 
 

@@ -215,6 +215,9 @@ class MissionSetup(Struct, forbid_unknown_fields=True):
     module_start: Literal["hiding_furthest_from_captain"] | None = None
     free_push: bool = False  # "Using push does not require the additional AP."
     agents_push: bool = False  # "All agents start with the push ability at no cost."
+    # Adaptable missions (feat-adaptable): Rescue Rangers' draw bag, filled "After all other setup"
+    bag_captain: bool = False  # "place the captain in the draw bag"
+    bag_guard_levels: list[Annotated[int, Meta(ge=0)]] = []  # guards' levels add up to these, for teams 1-4
 
 
 class MissionRules(Struct, forbid_unknown_fields=True):
@@ -226,6 +229,21 @@ class MissionRules(Struct, forbid_unknown_fields=True):
     ghost_stuns: bool = False  # Ghost in the Dell: IPs on the team's layers stun the Ghosts and the captain
     end_on_calibration: bool = False  # "Ignore Mission Special Rules for the remainder of the mission."
     calibration_bans_ips: bool = False  # "All IPs are immediately banned from the network."
+    # Adaptable missions (feat-adaptable)
+    bag_on_surveil: bool = False  # Rescue Rangers: a unit from the draw bag onto a terminal before surveilling
+    resurveil_at_round_end: bool = False  # Rescue Rangers: unoccupied surveilled rooms get their bead back
+    calibration_bags_module: bool = False  # Rescue Rangers' result: the command module into the draw bag
+    drain_while_module_bagged: int = 0  # Rescue Rangers' result: power each agent loses at the start of a turn
+    hop: bool = False  # Preconnaissance: the hop into cyberspace
+    calibration_evicts_safe_zones: bool = False  # Do-While-End: out of safe zones (-1 power), and kept out
+    calibration_terminal_durability: int = 0  # Do-While-End: security units' durability on terminal spaces
+
+
+class BagUnit(Struct, forbid_unknown_fields=True):
+    """A unit chip in Rescue Rangers' draw bag: the captain, the command module or a guard chip."""
+
+    unit: Literal["captain", "module", "guard"]
+    guard: GuardChip | None = None
 
 
 class MissionFloor(Struct, forbid_unknown_fields=True):
@@ -428,6 +446,10 @@ class GameState(Struct, forbid_unknown_fields=True):
     later_floors: list[LaterFloor] = []
     # -- special characters (feat-characters) --
     joan: Drone | None = None  # Memory's drone, on the floor while Memory is in the team
+    # Adaptable missions (feat-adaptable)
+    draw_bag: list[BagUnit] = []  # Rescue Rangers: units waiting to be drawn onto terminals
+    captain_start: str | None = None  # where the captain was placed at setup (Ghost in the Dell's calibration)
+    objective_beads: list[str] = []  # Preconnaissance: command module spaces already used
     version: int = 1
 
     def bot(self, bot_id: str) -> Bot:

@@ -9,7 +9,7 @@ spent one step at a time (`step`), which is how the table sees it happen and how
 
 from __future__ import annotations
 
-from controller.rules import mission_rules
+from controller.rules import drawbag, mission_rules
 from controller.rules.apcheck import OPTIMIZED_BONUS, roll_ap
 from controller.rules.awareness import place_awareness, recheck, step_bot, step_unit
 from controller.rules.deploy import spawn_guard
@@ -87,6 +87,7 @@ def check_step(table: Table, bot_id: str, to: str) -> tuple[Bot, int, int, str |
         door = edge
     if dest in table.occupant:
         raise IllegalAction(f"{to} is occupied: bots cannot move through other units")
+    mission_rules.check_enter(table, dest)
     return bot, frm, dest, door
 
 
@@ -141,6 +142,7 @@ def swap(table: Table, bot_id: str, other_id: str) -> None:
     if other is None or other is bot:
         raise IllegalAction(f"there is no other bot {other_id} on the floor to swap with")
     there = _neighbour_of(table, bot, other.space, other.name)  # type: ignore[arg-type]
+    mission_rules.check_enter(table, there)
     here = table.floor.index[bot.space]  # type: ignore[index]
     turn = table.state.turn
     assert turn is not None and turn.pending is not None
@@ -173,6 +175,7 @@ def push(table: Table, bot_id: str, unit_id: str, to: str) -> None:
     if unit is None:
         raise IllegalAction(f"there is no security unit {unit_id} on the floor")
     there = _neighbour_of(table, bot, unit.space, unit_label(unit))
+    mission_rules.check_enter(table, there)
     if to not in table.floor.index:
         raise IllegalAction(f"{to} is not a space of {table.floor.name}")
     target = table.floor.index[to]
@@ -247,6 +250,7 @@ def surveil(table: Table, bot: Bot, area_index: int, where: str | None = None) -
     `where` is the space the surveillance is made from when it is not the bot's (Joan's remote surveillance)."""
     state, floor = table.state, table.floor
     area = floor.areas[area_index]
+    drawbag.draw_onto_terminal(table, area)
     state.floor.surveillance.remove(floor.ids[area.spaces[0]])
     table.emit(BeadRemoved(room=area.name, space=where or bot.space or "-"))
     for _ in range(area.surveillance):

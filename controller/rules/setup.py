@@ -11,6 +11,7 @@ from controller.rules.awareness import recheck
 from controller.rules.burncycle import MAX_SLOTS, draw_burncycle, regenerate_reserves
 from controller.rules.content import Content
 from controller.rules.deploy import best_facing, captain_unit, draw_guard, enlist, station
+from controller.rules.drawbag import fill_draw_bag
 from controller.rules.dice import Dice, SeededDice
 from controller.rules.drone import place_joan
 from controller.rules.effects import apply_effect
@@ -64,6 +65,7 @@ def new_game(content: Content, floor_text: str, floor_name: str, players: int, d
     place_security(table, level)
     _place_bots(table, content, roster)
     _build_burncycle(table, content)
+    fill_draw_bag(table)  # Rescue Rangers: "After all other setup, place the captain in the draw bag"
     recheck(table)
     if isinstance(dice, SeededDice):
         state.rolls = dice.rolls
@@ -154,6 +156,7 @@ def place_security(table: Table, level: int) -> None:
     if setup.captain_post:
         space = _captain_space(table, setup.captain_post)
         station(table, captain_unit(state.captain, floor.ids[space], best_facing(table, space)))
+        state.captain_start = floor.ids[space]
     # Ghost in the Dell: "Place two level 3 Ghosts on ghost spaces of your choice."
     ghost_spaces = [s for s in floor.posts.get("ghost", ()) if s not in table.occupant]
     for name in setup.extra_units:
@@ -179,6 +182,7 @@ def place_security(table: Table, level: int) -> None:
                 _new_guard(table, setup.captain_replacement_level, None, spaces[0])
             elif not any(u.rank == "captain" for u in state.security):
                 station(table, captain_unit(state.captain, floor.ids[spaces[0]], best_facing(table, spaces[0])))
+                state.captain_start = floor.ids[spaces[0]]
             continue
         _new_guard(table, slot.level or level, slot.colour, spaces[0], slot.key)
     # "Mandatory Posts (Star): Populated during setup with a guard of the current floor level."
@@ -204,16 +208,16 @@ def _start_spaces(table: Table, count: int, in_safe_zones: bool) -> list[int]:
 def _place_bots(table: Table, content: Content, roster) -> None:
     state, floor = table.state, table.floor
     setup = state.mission.setup
-    bots: list[Bot] = []
-    if setup.command_module:
-        module = content.module
-        bots.append(Bot(id="module", kind="module", name=module.name, space=None, power=module.power, bank=10))
+    # Rescue Rangers: "Do not place the command module." and "The command module's mat and card function as
+    # normal": the module is in the game but off the floor until it is drawn from the draw bag.
+    module = content.module
+    bots: list[Bot] = [Bot(id="module", kind="module", name=module.name, space=None, power=module.power, bank=10)]
     for a in roster:
         bots.append(Bot(id=a.id, kind="agent", name=a.name, space=None, power=a.power, bank=a.bank,
                         dice_track=list(a.upgrades),
                         # Rescue Rangers: "All agents start with the push ability at no cost."
                         upgrades=["push"] if setup.agents_push else []))
-    placed = bots
+    placed = bots if setup.command_module else bots[1:]
     if setup.module_start == "hiding_furthest_from_captain" and setup.command_module:
         # "The command module must start on the hiding spot furthest away from the captain."
         captain = next((u for u in state.security if u.rank == "captain"), None)

@@ -57,7 +57,7 @@ def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_on
     if disguise:
         check_can_disguise(bot, unit)
     ap = roll_ap(table, dice, _bonus(table), f"strike on {unit_label(unit)}")
-    durability = unit.durability
+    durability = mission_rules.durability(table, unit)
     who = unit_label(unit)
     if ap >= durability and not stun_only:
         result = "shut down"
@@ -140,7 +140,8 @@ def strike_wall(table: Table, bot_id: str, beyond: str, dice: DicePool, move_thr
     mission_rules.wall_destroyed(table)
     place_awareness(table, bot, f"breaking the wall {wall}")
     target = table.floor.index[beyond]
-    if move_through and target not in table.occupant and not table.over:
+    if move_through and target not in table.occupant and not table.over \
+            and not mission_rules.safe_zone_closed(table, target):
         start = bot.space
         mark = len(table.events)
         step_bot(table, bot, target)

@@ -7,9 +7,9 @@ left to the right, the action step is over and the network step begins.
 
 from __future__ import annotations
 
+from controller.rules import mission_rules
 from controller.rules.captain_chip import reach_captain_chip
-from controller.rules.events import (ChipChanged, DieRolled, SlotReached, StepStarted,
-                                     TurnStarted)
+from controller.rules.events import ChipChanged, DieRolled, SlotReached, StepStarted, TurnStarted
 from controller.rules.model import Bot, DicePool, GameState, TurnState
 from controller.rules.table import Table
 
@@ -39,6 +39,9 @@ def start_turn(table: Table) -> None:
     assert turn is not None
     turn.step, turn.pool, turn.pending, turn.acted = "route", DicePool(), None, False
     agent = active_agent(state)
+    mission_rules.start_of_agent_turn(table, agent)
+    if table.over:
+        return
     if agent.shut_down or agent.escaped:
         # "Cannot act or advance floors until repaired": nothing to route, roll or degrade.
         table.emit(StepStarted(step="skip", text=f"{agent.name} is {'shut down' if agent.shut_down else 'gone'}: "

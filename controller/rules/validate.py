@@ -105,6 +105,24 @@ def state_problems(state: GameState) -> list[str]:
     if len(net.pings) > net.mat.ping_supply:
         problems.append(f"network.pings: {len(net.pings)} pings, but the supply has {net.mat.ping_supply}")
 
+    # Adaptable missions (feat-adaptable)
+    for k, unit in enumerate(state.draw_bag):
+        if (unit.unit == "guard") != (unit.guard is not None):
+            problems.append(f"draw_bag[{k}]: a guard entry holds its guard chip and only a guard entry does")
+    for kind in ("captain", "module"):
+        if sum(1 for u in state.draw_bag if u.unit == kind) > 1:
+            problems.append(f"draw_bag: more than one {kind}")
+    if any(u.unit == "captain" for u in state.draw_bag) and any(u.rank == "captain" for u in state.security):
+        problems.append("draw_bag: the captain is both in the draw bag and on the floor")
+    if any(u.unit == "module" for u in state.draw_bag) and any(b.kind == "module" and b.on_board for b in state.bots):
+        problems.append("draw_bag: the command module is both in the draw bag and on the floor")
+    on_floor("captain_start", state.captain_start)
+    if len(set(state.objective_beads)) != len(state.objective_beads):
+        problems.append("objective_beads: a command module space is used twice")
+    for space in state.objective_beads:
+        if on_floor("objective_beads", space) and floor.feature[spaces[space]] != "module":
+            problems.append(f"objective_beads: {space} is not a command module space")
+
     if len(state.burncycle.slots) > MAX_SLOTS:
         problems.append(f"burncycle.slots: {len(state.burncycle.slots)} slots; the burncycle has up to 5")
     if len(state.fired_events) != len(set(state.fired_events)) or any(

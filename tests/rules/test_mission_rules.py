@@ -71,7 +71,7 @@ def test_preconnaissance_rules_end_and_ips_are_banned_on_calibration():
     Rules for the remainder of the mission." """
     s = mission_state("preconnaissance", threat=8)
     s.floor.surveillance, s.floor.terminals, s.floor.caches = [], {}, []
-    s.progress["module_spaces:3"] = 1
+    s.progress["module_spaces:module"] = 3
     s.turn.step = "end"
     s, events = act(s, EndTurn(), ["1"])
     assert s.calibrated and all(ip.banned for ip in s.network.ips)

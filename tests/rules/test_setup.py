@@ -259,11 +259,14 @@ def test_rescue_rangers_setup():
     s = game("lobby", mission="rescue-rangers", level=3, captain="fauxbia")
     assert all(u.rank == "guard" for u in s.security)
     assert units_on(s, "post3")[0].level == 2
-    assert all(b.kind == "agent" for b in s.bots)
+    # "The command module's mat and card function as normal": it is in the game, off the floor
+    assert [b.space for b in s.bots if b.kind == "module"] == [None]
+    agents = [b for b in s.bots if b.kind == "agent"]
     f = compile_floor(s.floor.text, s.floor.name)
-    assert all(f.in_safe_zone(f.space(b.space)) for b in s.bots)
+    assert all(f.in_safe_zone(f.space(b.space)) for b in agents)
     s1 = game("lobby", mission="rescue-rangers", level=1)
-    assert all(f.in_safe_zone(f.space(b.space)) for b in s1.bots)  # "Agents start on any safe zone space"
+    # "Agents start on any safe zone space"
+    assert all(f.in_safe_zone(f.space(b.space)) for b in s1.bots if b.kind == "agent")
 
 
 def test_preconnaissance_setup():

@@ -1,0 +1,51 @@
+"""Whole seeded games of the Adaptable missions with the rules of feat-adaptable in force, played by the
+auto-player to a win or a loss, with every invariant holding at the end."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules_scenarios import CONTENT
+
+from controller.library import floor_text
+from controller.rules import copy_state, new_game, state_problems
+from controller.rules.actions import apply_action, legal_actions
+from controller.rules.autoplay import play_game
+
+
+@pytest.mark.parametrize("mission,floor,players,level,seed", [
+    ("rescue-rangers", "meridian-labs", 1, 1, 11),
+    ("rescue-rangers", "meridian-lobby", 4, 3, 12),
+    ("preconnaissance", "meridian-labs", 3, 2, 13),
+    ("ghost-in-the-dell", "meridian-lobby", 2, 3, 14),
+])
+def test_a_seeded_adaptable_game_ends_in_a_win_or_a_loss(mission, floor, players, level, seed):
+    """"Adaptable missions can be played on any floor of any corporation": each mission, set up and played to
+    its end."""
+    text, source = floor_text(floor)
+    start = new_game(CONTENT, text, source, players=players, mission=mission, seed=seed, level=level)
+    final = play_game(start)
+    assert final.outcome is not None and final.outcome.split(":")[0] in ("victory", "defeat")
+    assert state_problems(final) == []
+
+
+@pytest.mark.parametrize("mission", ["rescue-rangers", "preconnaissance", "ghost-in-the-dell"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_legal_play_of_an_adaptable_mission_keeps_every_invariant(mission, seed):
+    """Random legal actions (hops, draws from the bag and the corporation's turns included) never break an
+    invariant nor change the state they are applied to."""
+    text, source = floor_text(["meridian-lobby", "meridian-labs"][seed % 2])
+    state = new_game(CONTENT, text, source, players=1 + seed, mission=mission, seed=seed, level=1 + seed % 3)
+    rng = random.Random(seed)
+    for _ in range(300):
+        if state.outcome is not None:
+            break
+        options = legal_actions(state)
+        assert options, "a game in progress always has a legal action"
+        before = copy_state(state)
+        after, _ = apply_action(state, rng.choice(options).action)
+        assert state == before
+        assert state_problems(after) == []
+        state = after
