@@ -13,8 +13,8 @@ from typing import Literal
 import msgspec
 from msgspec import Struct
 
-from controller.rules import (burncycle, ipmove, keypad, mission_rules, missions, moves, netcards, strike,
-                              terminal, turn, upgrades)
+from controller.rules import (burncycle, equipment, imperatives, inventory, ipmove, keypad, mission_rules, missions,
+                              moves, netcards, strike, terminal, turn, upgrades)
 from controller.rules.corp import corporation_turn
 from controller.rules.dice import Dice, SeededDice
 from controller.rules.effects import apply_effect
@@ -61,6 +61,8 @@ class Step(Action, tag="step"):
     to: str
     take_cache: bool = False
     chip: Literal["physical", "tech", "utility", "general"] | None = None  # a mission's chip for a cache
+    reassemble: bool = False  # Nano: through a locked door, discarding keys, equipment and mods
+    discard: list[str] = []  # cards to let go if the cache's card takes the inventory over 2
 
 
 class Swap(Action, tag="swap"):
@@ -80,11 +82,40 @@ class Push(Action, tag="push"):
 
 
 class Trade(Action, tag="trade"):
-    """Free action: hand keys to an adjacent bot."""
+    """Free action: hand keys, equipment cards and uninstalled mods (by card id) to an adjacent bot; `discard`
+    names the cards either bot lets go when it ends up over 2."""
 
     bot: str
     to: str
-    keys: int = 1
+    keys: int = 0
+    cards: list[str] = []
+    discard: list[str] = []
+
+
+class UseEquipment(Action, tag="use_equipment"):
+    """Free action: the active agent uses an equipment card it holds (`unit` for a stun, `beyond` for a door,
+    `path` for a bonus move)."""
+
+    bot: str
+    card: str
+    unit: str | None = None
+    beyond: str | None = None
+    path: list[str] = []
+
+
+class InstallMod(Action, tag="install_mod"):
+    """"At any time, an agent can install a mod upright to gain its permanent ongoing benefit.\""""
+
+    bot: str
+    card: str
+
+
+class Discard(Action, tag="discard"):
+    """Free action: discard equipment, a mod (an uninstalled one awards its printed power) or an imperative
+    (costs 1 power)."""
+
+    bot: str
+    card: str
 
 
 class EndMove(Action, tag="end_move"):
@@ -130,6 +161,8 @@ class Pass(Action, tag="pass"):
 
 class NetworkStep(Action, tag="network_step"):
     transfers: dict[int, Literal["in", "out"]] = {}  # movement step (1-based) -> transfer direction
+    asterisk: int | None = None  # Nano: the slot (1-5) whose chip counts as general this network step
+    risky: list[str] = []  # Nano's Risky Click: network cards (ids) to ignore, drawing a new one for each
 
 
 class EndTurn(Action, tag="end_turn"):
@@ -162,9 +195,11 @@ class Terminal(Action, tag="terminal"):
     dice: DicePool = msgspec.field(default_factory=DicePool)
     doors: list[str] = []
     chip: Literal["physical", "tech", "utility", "general"] | None = None  # a mission's chip for an access
+    discard: list[str] = []  # cards to let go if a mod drawn takes the inventory over 2
 
 
 AnyAction = (BeginActions | BuyUpgrade | UnlockSlot | Reboot | Alter | Move | Step | Swap | Push | Trade | EndMove
+             | UseEquipment | InstallMod | Discard
              | Strike
              | StrikeWall | Repair | NetworkCardAction | DrawChip | Pass | NetworkStep | EndTurn | CorporationTurn | Keypad | Terminal)
 
@@ -189,6 +224,8 @@ STEPS: dict[type, tuple[str, ...]] = {
     NetworkCardAction: ("actions",), DrawChip: ("actions",),
     NetworkStep: ("network",), EndTurn: ("end",), CorporationTurn: ("corporation",),
     Keypad: ("actions",), Terminal: ("actions",),
+    UseEquipment: ("route", "actions", "end"), InstallMod: ("route", "actions", "end"),
+    Discard: ("route", "actions", "end"),
 }
 STEP_NAMES = {"route": "power routing (step 1)", "actions": "the action step (step 3)",
               "network": "the network step (step 4)", "end": "the end of the turn (step 5)",
@@ -207,15 +244,27 @@ def apply_action(state: GameState, action: Action, dice: Dice | None = None) -> 
         new, events = corporation_turn(state, dice)
         table = Table(new, SeededDice(0), apply_effect, copy=False)
         if not table.over:
+            imperatives.check_imperatives(table)
+        if not table.over:
             turn.after_corporation(table)
         return table.state, events + table.events
     dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
     table = Table(state, dice, apply_effect)
+    ending = turn.active_agent(state).id if isinstance(action, EndTurn) else None
     _dispatch(table, action)
+    imperatives.check_imperatives(table, struck=_striker(table, action), end_of_turn=ending)
     missions.check_mission(table, end_of_turn=isinstance(action, EndTurn))
     if isinstance(dice, SeededDice) and dice.seed == state.seed:
         table.state.rolls = dice.rolls
     return table.state, table.events
+
+
+def _striker(table: Table, action: Action) -> str | None:
+    """The agent that struck a security unit in this action (for imperatives that striking fails)."""
+    if isinstance(action, Strike):
+        bot = next((b for b in table.state.bots if b.id == action.bot), None)
+        return bot.id if bot is not None and bot.kind == "agent" else None
+    return None
 
 
 def _dispatch(table: Table, action: Action) -> None:
@@ -253,7 +302,8 @@ def _dispatch(table: Table, action: Action) -> None:
         if t.pending is not None and t.pending.ap == 0:
             turn.finish_action(table)
     elif isinstance(action, Step):
-        moves.step(table, action.bot, action.to, action.take_cache, action.chip)
+        moves.step(table, action.bot, action.to, action.take_cache, action.chip, action.reassemble,
+                   list(action.discard))
         if t.pending is not None and (t.pending.ap == 0 or not moves.movers(table)):
             turn.finish_action(table)
     elif isinstance(action, (Swap, Push)):
@@ -265,7 +315,21 @@ def _dispatch(table: Table, action: Action) -> None:
             turn.finish_action(table)
     elif isinstance(action, Trade):
         giver = _own_bot(table, action.bot)
-        moves.trade(table, giver.id, action.to, action.keys)
+        moves.trade(table, giver.id, action.to, action.keys, list(action.cards), list(action.discard))
+    elif isinstance(action, UseEquipment):
+        equipment.use_equipment(table, _own_bot(table, action.bot), action.card, action.unit, action.beyond,
+                                list(action.path))
+    elif isinstance(action, InstallMod):
+        bot = next((b for b in state.bots if b.id == action.bot), None)
+        if bot is None or bot.shut_down:
+            raise IllegalAction(f"{action.bot} is not a bot that can act (shut down or unknown)")
+        inventory.install_mod(table, bot, action.card)
+    elif isinstance(action, Discard):
+        bot = _own_bot(table, action.bot)
+        if bot.imperative is not None and bot.imperative.id == action.card:
+            imperatives.discard_imperative(table, bot)
+        else:
+            inventory.discard_card(table, bot, action.card, "discarded")
     elif isinstance(action, EndMove):
         turn.finish_action(table)
     elif isinstance(action, Strike):
@@ -282,7 +346,8 @@ def _dispatch(table: Table, action: Action) -> None:
         t.acted = True
         turn.finish_action(table)
     elif isinstance(action, Terminal):
-        terminal.terminal(table, action.bot, list(action.options), action.dice, list(action.doors), action.chip)
+        terminal.terminal(table, action.bot, list(action.options), action.dice, list(action.doors), action.chip,
+                          list(action.discard))
         t.acted = True
         turn.finish_action(table)
     elif isinstance(action, Repair):
@@ -311,8 +376,9 @@ def _dispatch(table: Table, action: Action) -> None:
     elif isinstance(action, Pass):
         turn.finish_action(table)
     elif isinstance(action, NetworkStep):
-        ipmove.move_ip(table, agent.id, {k - 1: v for k, v in action.transfers.items()})
-        netcards.resolve_network_cards(table, agent)
+        ipmove.move_ip(table, agent.id, {k - 1: v for k, v in action.transfers.items()},
+                       None if action.asterisk is None else action.asterisk - 1)
+        netcards.resolve_network_cards(table, agent, list(action.risky))
         t.step = "end"
         table.emit(StepStarted(step="end", text="End of the turn: degrade the burncycle."))
     elif isinstance(action, EndTurn):

@@ -13,6 +13,7 @@ from controller.rules.errors import IllegalAction
 from controller.rules.events import BotMoved, KeyTaken, UnitRemoved, UnitStruck, WallDestroyed
 from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
 from controller.rules.model import Bot, DicePool, SecurityUnit
+from controller.rules.mods import mod_bonus
 from controller.rules.moves import current_chip_kind, movers, surveil
 from controller.rules.power import gain_power
 from controller.rules.table import Table, unit_label
@@ -51,7 +52,7 @@ def check_strike_unit(table: Table, bot_id: str, unit_id: str) -> tuple[Bot, Sec
 
 def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_only: bool = False) -> None:
     bot, unit = check_strike_unit(table, bot_id, unit_id)
-    ap = roll_ap(table, dice, _bonus(table), f"strike on {unit_label(unit)}")
+    ap = roll_ap(table, dice, _bonus(table) + mod_bonus(bot, "strike_ap"), f"strike on {unit_label(unit)}")
     durability = unit.durability
     who = unit_label(unit)
     if ap >= durability and not stun_only:
@@ -70,6 +71,8 @@ def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_on
         _count_shut_down(table, unit)
         table.emit(UnitRemoved(unit=unit.id, who=who, space=unit.space))
         gain_power(table, bot, 1, "shut down a security unit")
+        key = f"shut_down_by:{bot.id}"
+        table.state.progress[key] = table.state.progress.get(key, 0) + 1
         _claim_key(table, bot, unit)
     elif result == "stunned":
         unit.stunned = True
@@ -121,7 +124,7 @@ def check_strike_wall(table: Table, bot_id: str, beyond: str) -> tuple[Bot, str]
 
 def strike_wall(table: Table, bot_id: str, beyond: str, dice: DicePool, move_through: bool = True) -> None:
     bot, wall = check_strike_wall(table, bot_id, beyond)
-    ap = roll_ap(table, dice, _bonus(table), f"strike on the wall {wall}")
+    ap = roll_ap(table, dice, _bonus(table) + mod_bonus(bot, "strike_ap"), f"strike on the wall {wall}")
     if ap < WALL_DURABILITY:
         # "Failure: No chip is placed and the bot remains undetected."
         return
