@@ -429,7 +429,10 @@ def legal_actions(state: GameState) -> list[LegalAction]:
                 except IllegalAction:
                     continue
                 cache = to in state.floor.caches
-                out.append(LegalAction(Step(bot=bot.id, to=to, take_cache=cache), cost="1 AP"))
+                out.append(LegalAction(Step(bot=bot.id, to=to, take_cache=cache), cost="1 AP",
+                                       needs="cards to discard if the cache's card makes 3" if cache else ""))
+            if "reassemble" in bot.abilities:
+                out.extend(_reassembles(table, bot))
             out.extend(_shoves(table, bot))
         out.append(LegalAction(EndMove()))
         return out
@@ -446,6 +449,7 @@ def legal_actions(state: GameState) -> list[LegalAction]:
     if t.step in ("route", "actions", "end"):
         out.extend(_alter_options(state, agent.id))
         out.extend(_trades(table, agent))
+        out.extend(_inventory_options(state, agent, t.step))
     if t.step == "actions":
         pool = t.pool
         dice_text = f"choose 0-{pool.basic} basic, 0-{pool.advanced} advanced, 0-{pool.elite} elite dice"
@@ -550,13 +554,62 @@ def _shoves(table: Table, bot: Bot) -> list[LegalAction]:
 def _trades(table: Table, agent: Bot) -> list[LegalAction]:
     out: list[LegalAction] = []
     for bot in table.state.bots:
-        if (bot is not agent and bot.kind != "module") or not bot.on_board or bot.shut_down or bot.keys < 1:
+        cards = [c.id for c in bot.equipment + bot.mods]
+        if (bot is not agent and bot.kind != "module") or not bot.on_board or bot.shut_down or (
+                bot.keys < 1 and not cards):
             continue
         here = table.floor.index[bot.space]  # type: ignore[index]
         for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed):
             other = table.occupant.get(j)
             if isinstance(other, Bot):
-                out.append(LegalAction(Trade(bot=bot.id, to=other.id, keys=1), needs=f"keys 1-{bot.keys}"))
+                if bot.keys:
+                    out.append(LegalAction(Trade(bot=bot.id, to=other.id, keys=1), needs=f"keys 1-{bot.keys}"))
+                for card in cards:
+                    full = other.inventory >= inventory.LIMIT
+                    out.append(LegalAction(Trade(bot=bot.id, to=other.id, cards=[card]),
+                                           needs="the card to discard: a bot holds at most 2 equipment and mods"
+                                           if full else ""))
+    return out
+
+
+def _reassembles(table: Table, bot: Bot) -> list[LegalAction]:
+    """Nano's steps through the locked doors next to him (Reassemble)."""
+    out: list[LegalAction] = []
+    floor = table.floor
+    here = floor.index[bot.space]  # type: ignore[index]
+    for j, kind in floor.neighbour[here].values():
+        door = edge_id(bot.space, floor.ids[j])  # type: ignore[arg-type]
+        if kind == "door" and door not in table.unlocked and j not in table.occupant:
+            out.append(LegalAction(Step(bot=bot.id, to=floor.ids[j], reassemble=True), cost="1 AP",
+                                   needs="discards all keys, equipment and mods but the innate mod"))
+    return out
+
+
+def _inventory_options(state: GameState, agent: Bot, step: str) -> list[LegalAction]:
+    """Equipment the active agent can use, mods it can install, cards its player can discard."""
+    out: list[LegalAction] = []
+    if agent.shut_down:
+        return out
+    for card in agent.equipment:
+        kind = card.effect.kind
+        if kind == "pool_dice" and step != "actions":
+            continue
+        needs = {"stun": "an adjacent security unit", "unlock_door": "the space beyond an adjacent locked door",
+                 "bonus_move": "the path"}.get(kind, "")
+        cost = {"single_use": "discard after using", "breakable": "equipment die roll",
+                "counter": f"equipment die {card.die} -> {(card.die or 1) - 1}"}.get(card.category, "")
+        out.append(LegalAction(UseEquipment(bot=agent.id, card=card.id), cost=cost, needs=needs))
+    for mod in agent.mods:
+        out.append(LegalAction(InstallMod(bot=agent.id, card=mod.id)))
+    for bot in [agent] + [b for b in state.bots if b.kind == "module" and not b.shut_down]:
+        for card in bot.equipment:
+            out.append(LegalAction(Discard(bot=bot.id, card=card.id)))
+        for mod in bot.mods:
+            out.append(LegalAction(Discard(bot=bot.id, card=mod.id), cost=f"gain {mod.power} power"))
+        for mod in bot.installed:
+            out.append(LegalAction(Discard(bot=bot.id, card=mod.id), cost="installed: 0 power"))
+    if agent.imperative is not None and agent.power > 1:
+        out.append(LegalAction(Discard(bot=agent.id, card=agent.imperative.id), cost="1 power"))
     return out
 
 

@@ -15,6 +15,8 @@ from controller.rules.dice import Dice, SeededDice
 from controller.rules.effects import apply_effect
 from controller.rules.errors import RulesError
 from controller.rules.floor import Floor, compile_floor
+from controller.rules.imperatives import draw_imperatives
+from controller.rules.inventory import replace_innate
 from controller.rules.model import (IP, Bot, Burncycle, FloorState, GameState, GuardSlot, Network,
                                     NetworkMat, Ping)
 from controller.rules.table import Table
@@ -55,13 +57,15 @@ def new_game(content: Content, floor_text: str, floor_name: str, players: int, d
         burncycle=Burncycle(slots=[]), players=players, difficulty=difficulty,  # type: ignore[arg-type]
         captain=card, mission=quest, guard_bag=list(content.guards), seed=seed,
         keypad_deck=list(content.keypads), terminal_deck=list(content.terminals),
-        network_deck=list(content.network_cards))
+        network_deck=list(content.network_cards), equipment_deck=list(content.equipment),
+        mod_deck=list(content.mods), imperative_deck=list(content.imperatives))
     # Publisher's FAQ: starting above 0, the events already passed never trigger (escalations stay active).
     state.fired_events = events_passed_at_start(state)
     table = Table(state, dice, apply_effect, copy=False)
     _place_security(table, level)
     _place_bots(table, content, roster)
     _build_burncycle(table, content)
+    _equip(table)
     recheck(table)
     if isinstance(dice, SeededDice):
         state.rolls = dice.rolls
@@ -197,7 +201,7 @@ def _place_bots(table: Table, content: Content, roster) -> None:
     for a in roster:
         bots.append(Bot(id=a.id, kind="agent", name=a.name, space=None, power=a.power, bank=a.bank,
                         # Rescue Rangers: "All agents start with the push ability at no cost."
-                        upgrades=["push"] if setup.agents_push else []))
+                        upgrades=["push"] if setup.agents_push else [], abilities=list(a.abilities)))
     placed = bots
     if setup.module_start == "hiding_furthest_from_captain" and setup.command_module:
         # "The command module must start on the hiding spot furthest away from the captain."
@@ -228,3 +232,12 @@ def _build_burncycle(table: Table, content: Content) -> None:
     regenerate_reserves(table)
     state.module_slot_costs = list(content.module.slot_costs)
     state.turn = initial_turn(state)
+
+
+def _equip(table: Table) -> None:
+    """Nano's Transfer Learning: "Nano starts with a random innate installed mod"; then the floor's imperatives:
+    "Agents lacking an imperative card draw one" (every floor starts so, the first included)."""
+    for bot in table.state.bots:
+        if "transfer_learning" in bot.abilities:
+            replace_innate(table, bot)
+    draw_imperatives(table)
