@@ -132,7 +132,6 @@ class Bot(Struct, forbid_unknown_fields=True):
     innate: ModCard | None = None
     imperative: ImperativeCard | None = None
     abilities: list[str] = []
-    used_abilities: list[str] = []  # once-per-turn abilities used this turn (cleared when its turn starts)
 
     @property
     def inventory(self) -> int:
