@@ -8,7 +8,8 @@ import pytest
 from rules_scenarios import CONTENT, bot, guard, make_state, module, of_type
 from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
 
-from controller.rules import StateError, check_state
+from controller.library import shipped_content_texts
+from controller.rules import ContentError, StateError, check_state, parse_content
 from controller.rules.actions import (BeginActions, Discard, EndTurn, InstallMod, Keypad, Move, Step, Strike,
                                       Terminal, Trade, UseEquipment, legal_actions)
 from controller.rules.equipment import EQUIPMENT_FACES
@@ -308,3 +309,24 @@ def test_a_card_in_two_places_is_refused():
     s = holding(equipment=["E04"], equipment_deck=[EQ["E04"]])
     with pytest.raises(StateError, match="E04 is in two places"):
         check_state(s)
+
+
+# -- content ---------------------------------------------------------------------------------------
+def _parse_with(name: str, text: str):
+    texts = shipped_content_texts()
+    texts[name] = text
+    return parse_content(texts)
+
+
+def test_content_errors_name_file_line_and_field():
+    """Content is validated on load: a category that does not exist names the file, the line and the field."""
+    text = shipped_content_texts()["equipment.toml"].replace('category = "single_use"', 'category = "fragile"', 1)
+    with pytest.raises(ContentError, match=r"equipment\.toml:\d+: equipment\[3\]\.category"):
+        _parse_with("equipment.toml", text)
+
+
+def test_a_discard_card_cannot_need_a_target():
+    """"Discard: Trigger immediately when drawn": such a card cannot stun (there is no moment to choose a unit)."""
+    text = shipped_content_texts()["equipment.toml"].replace('effect = { kind = "key" }', 'effect = { kind = "stun" }', 1)
+    with pytest.raises(ContentError, match="equipment E01: a discard card triggers immediately"):
+        _parse_with("equipment.toml", text)
