@@ -490,7 +490,9 @@ def legal_actions(state: GameState) -> list[LegalAction]:
             out.append(LegalAction(DrawChip(), cost=f"+{amount} threat", needs="the chip to draw"))
         out.append(LegalAction(Pass()))
     if t.step == "network":
-        out.append(LegalAction(NetworkStep(), needs="optional transfers along white lines"))
+        extra = "; Asterisk: a slot to treat as general" if "asterisk" in agent.abilities else ""
+        extra += "; Risky Click: cards to ignore" if "risky_click" in agent.abilities else ""
+        out.append(LegalAction(NetworkStep(), needs="optional transfers along white lines" + extra))
     if t.step == "end":
         out.append(LegalAction(EndTurn(), needs="the slot to degrade if the burncycle die shows the chooser face"))
         for up in upgrades.UNIVERSAL_UPGRADES:

@@ -7,7 +7,7 @@ from turn_scenarios import act, chips, illegal, in_turn
 
 from controller.rules import new_game
 from controller.rules.actions import Discard, EndTurn, Move, Step, Strike
-from controller.rules.imperatives import draw_imperative, draw_imperatives
+from controller.rules.imperatives import check_imperatives, draw_imperative, draw_imperatives
 from controller.rules.model import DicePool
 
 IMP = {c.id: c for c in CONTENT.imperatives}
@@ -117,3 +117,13 @@ def test_surveilling_agent_with_an_imperative_draws_none():
     t = table(s)
     draw_imperative(t, t.state.bot("byte"))
     assert t.state.bot("byte").imperative.id == "I01" and len(t.state.imperative_deck) == 1
+
+
+def test_root_access_fails_when_threat_reaches_its_threshold():
+    """I05 fails when threat reaches 15 ("Failing ... an imperative costs 1 power"), checked after the
+    corporation's turn as after every action."""
+    s = with_imperative("I05", threat=14)
+    t = table(s)
+    t.state.threat = 15
+    check_imperatives(t)
+    assert t.state.bot("byte").imperative is None and t.state.bot("byte").power == 4
