@@ -13,8 +13,9 @@ from typing import Literal
 import msgspec
 from msgspec import Struct
 
-from controller.rules import (burncycle, cyberspace, dice_upgrades, drone, floors, ipmove, keypad, mission_rules,
-                              missions, moves, netcards, strike, terminal, turn, upgrades)
+from controller.rules import (burncycle, cyberspace, dice_upgrades, drone, equipment, floors, imperatives, inventory,
+                              ipmove, keypad, mission_rules, missions, moves, netcards, strike, terminal, turn,
+                              upgrades)
 from controller.rules.corp import corporation_turn
 from controller.rules.dice import Dice, SeededDice
 from controller.rules.effects import apply_effect
@@ -69,6 +70,8 @@ class Step(Action, tag="step"):
     to: str
     take_cache: bool = False
     chip: Literal["physical", "tech", "utility", "general"] | None = None  # a mission's chip for a cache
+    reassemble: bool = False  # Nano: through a locked door, discarding keys, equipment and mods
+    discard: list[str] = []  # cards to let go if the cache's card takes the inventory over 2
 
 
 class Swap(Action, tag="swap"):
@@ -88,11 +91,40 @@ class Push(Action, tag="push"):
 
 
 class Trade(Action, tag="trade"):
-    """Free action: hand keys to an adjacent bot."""
+    """Free action: hand keys, equipment cards and uninstalled mods (by card id) to an adjacent bot; `discard`
+    names the cards either bot lets go when it ends up over 2."""
 
     bot: str
     to: str
-    keys: int = 1
+    keys: int = 0
+    cards: list[str] = []
+    discard: list[str] = []
+
+
+class UseEquipment(Action, tag="use_equipment"):
+    """Free action: the active agent uses an equipment card it holds (`unit` for a stun, `beyond` for a door,
+    `path` for a bonus move)."""
+
+    bot: str
+    card: str
+    unit: str | None = None
+    beyond: str | None = None
+    path: list[str] = []
+
+
+class InstallMod(Action, tag="install_mod"):
+    """"At any time, an agent can install a mod upright to gain its permanent ongoing benefit.\""""
+
+    bot: str
+    card: str
+
+
+class Discard(Action, tag="discard"):
+    """Free action: discard equipment, a mod (an uninstalled one awards its printed power) or an imperative
+    (costs 1 power)."""
+
+    bot: str
+    card: str
 
 
 class EndMove(Action, tag="end_move"):
@@ -163,6 +195,8 @@ class Pass(Action, tag="pass"):
 
 class NetworkStep(Action, tag="network_step"):
     transfers: dict[int, Literal["in", "out"]] = {}  # movement step (1-based) -> transfer direction
+    asterisk: int | None = None  # Nano: the slot (1-5) whose chip counts as general this network step
+    risky: list[str] = []  # Nano's Risky Click: network cards (ids) to ignore, drawing a new one for each
 
 
 class EndTurn(Action, tag="end_turn"):
@@ -195,12 +229,13 @@ class Terminal(Action, tag="terminal"):
     dice: DicePool = msgspec.field(default_factory=DicePool)
     doors: list[str] = []
     chip: Literal["physical", "tech", "utility", "general"] | None = None  # a mission's chip for an access
+    discard: list[str] = []  # cards to let go if a mod drawn takes the inventory over 2
 
 
 AnyAction = (BeginActions | BuyUpgrade | BuyDiceUpgrade | JoanSurveil | JoanStun | UnlockSlot | Reboot | Alter | Move
              | Step | Swap | Push | Trade | EndMove | Strike
              | StrikeWall | Repair | NetworkCardAction | DrawChip | Escape | Hop | Pass | NetworkStep | EndTurn
-             | CorporationTurn | Keypad | Terminal)
+             | UseEquipment | InstallMod | Discard | CorporationTurn | Keypad | Terminal)
 
 _action_decoder = msgspec.json.Decoder(AnyAction)
 _action_encoder = msgspec.json.Encoder()
@@ -225,6 +260,8 @@ STEPS: dict[type, tuple[str, ...]] = {
     Hop: ("actions",),
     NetworkStep: ("network",), EndTurn: ("end",), CorporationTurn: ("corporation",),
     Keypad: ("actions",), Terminal: ("actions",),
+    UseEquipment: ("route", "actions", "end"), InstallMod: ("route", "actions", "end"),
+    Discard: ("route", "actions", "end"),
 }
 STEP_NAMES = {"route": "power routing (step 1)", "actions": "the action step (step 3)",
               "network": "the network step (step 4)", "end": "the end of the turn (step 5)",
@@ -243,15 +280,27 @@ def apply_action(state: GameState, action: Action, dice: Dice | None = None) -> 
         new, events = corporation_turn(state, dice)
         table = Table(new, SeededDice(0), apply_effect, copy=False)
         if not table.over:
+            imperatives.check_imperatives(table)
+        if not table.over:
             turn.after_corporation(table)
         return table.state, events + table.events
     dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
     table = Table(state, dice, apply_effect)
+    ending = turn.active_agent(state).id if isinstance(action, EndTurn) else None
     _dispatch(table, action)
+    imperatives.check_imperatives(table, struck=_striker(table, action), end_of_turn=ending)
     missions.check_mission(table, end_of_turn=isinstance(action, EndTurn))
     if isinstance(dice, SeededDice) and dice.seed == state.seed:
         table.state.rolls = dice.rolls
     return table.state, table.events
+
+
+def _striker(table: Table, action: Action) -> str | None:
+    """The agent that struck a security unit in this action (for imperatives that striking fails)."""
+    if isinstance(action, Strike):
+        bot = next((b for b in table.state.bots if b.id == action.bot), None)
+        return bot.id if bot is not None and bot.kind == "agent" else None
+    return None
 
 
 def _dispatch(table: Table, action: Action) -> None:
@@ -296,7 +345,8 @@ def _dispatch(table: Table, action: Action) -> None:
                 raise IllegalAction("Joan is not a bot: she picks up no cache")
             drone.step_joan(table, action.to)
         else:
-            moves.step(table, action.bot, action.to, action.take_cache, action.chip)
+            moves.step(table, action.bot, action.to, action.take_cache, action.chip, action.reassemble,
+                       list(action.discard))
         if t.pending is not None and (t.pending.ap == 0 or not moves.movers(table)):
             turn.finish_action(table)
     elif isinstance(action, (Swap, Push)):
@@ -308,7 +358,21 @@ def _dispatch(table: Table, action: Action) -> None:
             turn.finish_action(table)
     elif isinstance(action, Trade):
         giver = _own_bot(table, action.bot)
-        moves.trade(table, giver.id, action.to, action.keys)
+        moves.trade(table, giver.id, action.to, action.keys, list(action.cards), list(action.discard))
+    elif isinstance(action, UseEquipment):
+        equipment.use_equipment(table, _own_bot(table, action.bot), action.card, action.unit, action.beyond,
+                                list(action.path))
+    elif isinstance(action, InstallMod):
+        bot = next((b for b in state.bots if b.id == action.bot), None)
+        if bot is None or bot.shut_down:
+            raise IllegalAction(f"{action.bot} is not a bot that can act (shut down or unknown)")
+        inventory.install_mod(table, bot, action.card)
+    elif isinstance(action, Discard):
+        bot = _own_bot(table, action.bot)
+        if bot.imperative is not None and bot.imperative.id == action.card:
+            imperatives.discard_imperative(table, bot)
+        else:
+            inventory.discard_card(table, bot, action.card, "discarded")
     elif isinstance(action, EndMove):
         turn.finish_action(table)
     elif isinstance(action, Strike):
@@ -325,7 +389,8 @@ def _dispatch(table: Table, action: Action) -> None:
         t.acted = True
         turn.finish_action(table)
     elif isinstance(action, Terminal):
-        terminal.terminal(table, action.bot, list(action.options), action.dice, list(action.doors), action.chip)
+        terminal.terminal(table, action.bot, list(action.options), action.dice, list(action.doors), action.chip,
+                          list(action.discard))
         t.acted = True
         turn.finish_action(table)
     elif isinstance(action, Repair):
@@ -373,8 +438,9 @@ def _dispatch(table: Table, action: Action) -> None:
     elif isinstance(action, Pass):
         turn.finish_action(table)
     elif isinstance(action, NetworkStep):
-        ipmove.move_ip(table, agent.id, {k - 1: v for k, v in action.transfers.items()})
-        netcards.resolve_network_cards(table, agent)
+        ipmove.move_ip(table, agent.id, {k - 1: v for k, v in action.transfers.items()},
+                       None if action.asterisk is None else action.asterisk - 1)
+        netcards.resolve_network_cards(table, agent, list(action.risky))
         t.step = "end"
         table.emit(StepStarted(step="end", text="End of the turn: degrade the burncycle."))
     elif isinstance(action, EndTurn):
@@ -429,7 +495,10 @@ def legal_actions(state: GameState) -> list[LegalAction]:
                 except IllegalAction:
                     continue
                 cache = to in state.floor.caches
-                out.append(LegalAction(Step(bot=bot.id, to=to, take_cache=cache), cost="1 AP"))
+                out.append(LegalAction(Step(bot=bot.id, to=to, take_cache=cache), cost="1 AP",
+                                       needs="cards to discard if the cache's card makes 3" if cache else ""))
+            if "reassemble" in bot.abilities:
+                out.extend(_reassembles(table, bot))
             out.extend(_shoves(table, bot))
         out.extend(_joan_steps(table))
         out.append(LegalAction(EndMove()))
@@ -449,6 +518,7 @@ def legal_actions(state: GameState) -> list[LegalAction]:
     if t.step in ("route", "actions", "end"):
         out.extend(_alter_options(state, agent.id))
         out.extend(_trades(table, agent))
+        out.extend(_inventory_options(state, agent, t.step))
     if t.step == "actions":
         pool = t.pool
         dice_text = f"choose 0-{pool.basic} basic, 0-{pool.advanced} advanced, 0-{pool.elite} elite dice"
@@ -506,7 +576,9 @@ def legal_actions(state: GameState) -> list[LegalAction]:
             out.append(LegalAction(DrawChip(), cost=f"+{amount} threat", needs="the chip to draw"))
         out.append(LegalAction(Pass()))
     if t.step == "network":
-        out.append(LegalAction(NetworkStep(), needs="optional transfers along white lines"))
+        extra = "; Asterisk: a slot to treat as general" if "asterisk" in agent.abilities else ""
+        extra += "; Risky Click: cards to ignore" if "risky_click" in agent.abilities else ""
+        out.append(LegalAction(NetworkStep(), needs="optional transfers along white lines" + extra))
     if t.step == "end":
         out.append(LegalAction(EndTurn(), needs="the slot to degrade if the burncycle die shows the chooser face"))
         for up in upgrades.UNIVERSAL_UPGRADES:
@@ -632,13 +704,62 @@ def _shoves(table: Table, bot: Bot) -> list[LegalAction]:
 def _trades(table: Table, agent: Bot) -> list[LegalAction]:
     out: list[LegalAction] = []
     for bot in table.state.bots:
-        if (bot is not agent and bot.kind != "module") or not bot.on_board or bot.shut_down or bot.keys < 1:
+        cards = [c.id for c in bot.equipment + bot.mods]
+        if (bot is not agent and bot.kind != "module") or not bot.on_board or bot.shut_down or (
+                bot.keys < 1 and not cards):
             continue
         here = table.floor.index[bot.space]  # type: ignore[index]
         for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed):
             other = table.occupant.get(j)
             if isinstance(other, Bot):
-                out.append(LegalAction(Trade(bot=bot.id, to=other.id, keys=1), needs=f"keys 1-{bot.keys}"))
+                if bot.keys:
+                    out.append(LegalAction(Trade(bot=bot.id, to=other.id, keys=1), needs=f"keys 1-{bot.keys}"))
+                for card in cards:
+                    full = other.inventory >= inventory.LIMIT
+                    out.append(LegalAction(Trade(bot=bot.id, to=other.id, cards=[card]),
+                                           needs="the card to discard: a bot holds at most 2 equipment and mods"
+                                           if full else ""))
+    return out
+
+
+def _reassembles(table: Table, bot: Bot) -> list[LegalAction]:
+    """Nano's steps through the locked doors next to him (Reassemble)."""
+    out: list[LegalAction] = []
+    floor = table.floor
+    here = floor.index[bot.space]  # type: ignore[index]
+    for j, kind in floor.neighbour[here].values():
+        door = edge_id(bot.space, floor.ids[j])  # type: ignore[arg-type]
+        if kind == "door" and door not in table.unlocked and j not in table.occupant:
+            out.append(LegalAction(Step(bot=bot.id, to=floor.ids[j], reassemble=True), cost="1 AP",
+                                   needs="discards all keys, equipment and mods but the innate mod"))
+    return out
+
+
+def _inventory_options(state: GameState, agent: Bot, step: str) -> list[LegalAction]:
+    """Equipment the active agent can use, mods it can install, cards its player can discard."""
+    out: list[LegalAction] = []
+    if agent.shut_down:
+        return out
+    for card in agent.equipment:
+        kind = card.effect.kind
+        if kind == "pool_dice" and step != "actions":
+            continue
+        needs = {"stun": "an adjacent security unit", "unlock_door": "the space beyond an adjacent locked door",
+                 "bonus_move": "the path"}.get(kind, "")
+        cost = {"single_use": "discard after using", "breakable": "equipment die roll",
+                "counter": f"equipment die {card.die} -> {(card.die or 1) - 1}"}.get(card.category, "")
+        out.append(LegalAction(UseEquipment(bot=agent.id, card=card.id), cost=cost, needs=needs))
+    for mod in agent.mods:
+        out.append(LegalAction(InstallMod(bot=agent.id, card=mod.id)))
+    for bot in [agent] + [b for b in state.bots if b.kind == "module" and not b.shut_down]:
+        for card in bot.equipment:
+            out.append(LegalAction(Discard(bot=bot.id, card=card.id)))
+        for mod in bot.mods:
+            out.append(LegalAction(Discard(bot=bot.id, card=mod.id), cost=f"gain {mod.power} power"))
+        for mod in bot.installed:
+            out.append(LegalAction(Discard(bot=bot.id, card=mod.id), cost="installed: 0 power"))
+    if agent.imperative is not None and agent.power > 1:
+        out.append(LegalAction(Discard(bot=agent.id, card=agent.imperative.id), cost="1 power"))
     return out
 
 

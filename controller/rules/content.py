@@ -14,9 +14,12 @@ import msgspec
 from msgspec import Struct
 
 from controller.rules.errors import ContentError
-from controller.rules.model import (CaptainCard, DiceUpgrade, GuardChip, KeypadCard, KeypadColumn, KeypadInput, Mission,
-                                    NetworkCard, NetworkMat, NetworkNode, TerminalCard, ThreatCard,
-                                    describe_validation_error)
+from controller.rules.model import (CaptainCard, DiceUpgrade, EquipmentCard, GuardChip, ImperativeCard, KeypadCard,
+                                    KeypadColumn, KeypadInput, Mission, ModCard, NetworkCard, NetworkMat, NetworkNode,
+                                    TerminalCard, ThreatCard, describe_validation_error)
+
+# Agent-card special rules the engine applies (Robophobia's NANO (Wildcard))
+ABILITIES = ("transfer_learning", "asterisk", "reassemble", "risky_click")
 
 
 class GuardEntry(GuardChip, forbid_unknown_fields=True):
@@ -29,6 +32,7 @@ class AgentCard(Struct, forbid_unknown_fields=True):
     power: int
     bank: int
     upgrades: list[DiceUpgrade] = []  # the card's dice upgrade track, bought left to right
+    abilities: list[str] = []
 
 
 class ModuleCard(Struct, forbid_unknown_fields=True):
@@ -97,6 +101,18 @@ class _NetworkCards(Struct, forbid_unknown_fields=True):
     card: list[NetworkCard]
 
 
+class _Equipment(Struct, forbid_unknown_fields=True):
+    equipment: list[EquipmentCard]
+
+
+class _Mods(Struct, forbid_unknown_fields=True):
+    mod: list[ModCard]
+
+
+class _Imperatives(Struct, forbid_unknown_fields=True):
+    imperative: list[ImperativeCard]
+
+
 FILES = {
     "guards.toml": _Guards,
     "captains.toml": _Captains,
@@ -108,6 +124,9 @@ FILES = {
     "keypads.toml": _Keypads,
     "terminals.toml": _Terminals,
     "network_cards.toml": _NetworkCards,
+    "equipment.toml": _Equipment,
+    "mods.toml": _Mods,
+    "imperatives.toml": _Imperatives,
 }
 
 
@@ -125,6 +144,9 @@ class Content:
     keypads: list[KeypadCard] = field(default_factory=list)  # the keypad deck
     terminals: list[TerminalCard] = field(default_factory=list)  # the terminal deck
     network_cards: list[NetworkCard] = field(default_factory=list)  # the network deck
+    equipment: list[EquipmentCard] = field(default_factory=list)  # the equipment deck
+    mods: list[ModCard] = field(default_factory=list)  # the mod deck
+    imperatives: list[ImperativeCard] = field(default_factory=list)  # the imperative deck
 
 
 def locate(text: str, path: str) -> int:
@@ -230,7 +252,63 @@ def parse_content(texts: dict[str, str]) -> Content:
     if len(set(ids)) != len(ids):
         raise ContentError(f"network_cards.toml: card {next(i for i in ids if ids.count(i) > 1)!r} is listed twice")
     content.network_cards = cards.card
+    for agent in bots.agent:
+        unknown = [a for a in agent.abilities if a not in ABILITIES]
+        if unknown:
+            raise ContentError(f"bots.toml: agent {agent.id}: unknown ability {unknown[0]!r}; the engine knows "
+                               f"{', '.join(ABILITIES)}")
+    content.equipment = _equipment_cards(decode_file("equipment.toml", texts["equipment.toml"], _Equipment))  # type: ignore[arg-type]
+    mods = decode_file("mods.toml", texts["mods.toml"], _Mods)
+    imperatives = decode_file("imperatives.toml", texts["imperatives.toml"], _Imperatives)
+    assert isinstance(mods, _Mods) and isinstance(imperatives, _Imperatives)
+    content.mods = _unique("mods.toml", "mod", mods.mod)
+    content.imperatives = _imperative_cards(imperatives.imperative)
     return content
+
+
+def _unique(name: str, what: str, cards: list) -> list:
+    """Card ids name one card each (inventories, trades and discards refer to cards by id)."""
+    ids = [c.id for c in cards]
+    if len(set(ids)) != len(ids):
+        raise ContentError(f"{name}: {what} {next(i for i in ids if ids.count(i) > 1)!r} is listed twice")
+    if not cards:
+        raise ContentError(f"{name}: the {what} deck needs at least one card")
+    return list(cards)
+
+
+# effects that need a target or the action step, which a card triggering "immediately when drawn" has not
+TARGETED_EFFECTS = ("stun", "unlock_door", "bonus_move", "pool_dice")
+
+
+def _equipment_cards(data: _Equipment) -> list[EquipmentCard]:
+    name = "equipment.toml"
+    cards = _unique(name, "equipment", data.equipment)
+    for card in cards:
+        where = f"{name}: equipment {card.id}"
+        effect = card.effect
+        if (effect.kind == "reserve_chip") != (effect.chip is not None):
+            raise ContentError(f"{where}: `chip` is given for reserve_chip effects and only for them")
+        if (effect.kind == "pool_dice") != (effect.die is not None):
+            raise ContentError(f"{where}: `die` (advanced or elite) is given for pool_dice effects and only for them")
+        if (card.category == "counter") != (card.charges > 0):
+            raise ContentError(f"{where}: `charges` (1-6) is given for counter cards and only for them")
+        if effect.amount_from_die and card.category != "breakable":
+            raise ContentError(f"{where}: only breakable cards roll the equipment die (`amount_from_die`)")
+        if card.category == "discard" and effect.kind in TARGETED_EFFECTS:
+            raise ContentError(f"{where}: a discard card triggers immediately when drawn, so its effect cannot be "
+                               f"{effect.kind}")
+        if card.die is not None:
+            raise ContentError(f"{where}: `die` is the counter's state in play, not printed content")
+    return cards
+
+
+def _imperative_cards(cards: list[ImperativeCard]) -> list[ImperativeCard]:
+    name = "imperatives.toml"
+    for card in _unique(name, "imperative", cards):
+        if (card.fail == "threat") != (card.threshold is not None):
+            raise ContentError(f"{name}: imperative {card.id}: `threshold` is given for fail = \"threat\" and only "
+                               f"for it")
+    return list(cards)
 
 
 def _keypad_cards(data: _Keypads) -> list[KeypadCard]:

@@ -582,7 +582,86 @@ class JoanStunned(Event, tag="joan_stunned"):
         return f"Joan stuns {self.who} on {self.space}: flip its chip to the stunned side."
 
 
-AnyEvent = (TurnStarted | StepStarted | SlotReached | CaptainChipReached | BotMoved | DoorChanged
+# -- inventory: equipment, mods, imperatives (feature: equipment) ------------------------------------------
+DECK_WORDS = {"equipment": "equipment card", "mod": "mod", "imperative": "imperative card"}
+
+
+class CardDrawn(Event, tag="card_drawn"):
+    bot: str
+    bot_name: str
+    deck: str  # "equipment", "mod" or "imperative"
+    card: str
+    name: str
+    text: str
+
+    def instruction(self) -> str:
+        return f"{self.bot_name} draws {DECK_WORDS[self.deck]} {self.card} ({self.name}: {self.text})"
+
+
+class CardDiscarded(Event, tag="card_discarded"):
+    bot: str
+    bot_name: str
+    deck: str
+    card: str
+    name: str
+    reason: str
+
+    def instruction(self) -> str:
+        return f"Discard {self.bot_name}'s {DECK_WORDS[self.deck]} {self.card} ({self.name}): {self.reason}."
+
+
+class CardTraded(Event, tag="card_traded"):
+    bot: str
+    bot_name: str
+    to: str
+    to_name: str
+    card: str
+    name: str
+
+    def instruction(self) -> str:
+        return f"{self.bot_name} hands {self.card} ({self.name}) to {self.to_name}."
+
+
+class ModInstalled(Event, tag="mod_installed"):
+    bot: str
+    bot_name: str
+    card: str
+    name: str
+    innate: bool = False
+
+    def instruction(self) -> str:
+        how = " as its innate mod" if self.innate else ""
+        return f"{self.bot_name} installs mod {self.card} ({self.name}){how}: turn the card upright."
+
+
+class EquipmentUsed(Event, tag="equipment_used"):
+    bot: str
+    bot_name: str
+    card: str
+    name: str
+    text: str
+    die: int | None = None  # a counter's equipment die after the use
+
+    def instruction(self) -> str:
+        left = f" Turn its equipment die to {self.die}." if self.die is not None else ""
+        return f"{self.bot_name} uses {self.card} ({self.name}): {self.text}{left}"
+
+
+class ImperativeResolved(Event, tag="imperative_resolved"):
+    bot: str
+    bot_name: str
+    card: str
+    name: str
+    completed: bool
+    reason: str
+
+    def instruction(self) -> str:
+        what = "completes" if self.completed else "fails"
+        return f"{self.bot_name} {what} imperative {self.card} ({self.name}): {self.reason}. Discard it."
+
+
+AnyEvent = (CardDrawn | CardDiscarded | CardTraded | ModInstalled | EquipmentUsed | ImperativeResolved |
+            TurnStarted | StepStarted | SlotReached | CaptainChipReached | BotMoved | DoorChanged
             | WallDestroyed | CacheTaken | TerminalChanged | BeadRemoved | ChipChanged | ReserveChanged
             | UnitStruck | UnitRemoved | KeyTaken | GameWon | FloorChanged | BotEscaped | NetworkCardDrawn | NetworkCardDone | KeypadCardPlaced | KeypadResolved | TerminalAccessed | UnitMoved | UnitTurned | UnitStayed | Attacked | BotDetected | BotHidden | BotShutDown
             | AwarenessPlaced | AwarenessCleared | UnitStunEnded | UnitPlaced | PingMoved | PingAdded

@@ -19,6 +19,7 @@ from controller.rules.deploy import guard_chip
 from controller.rules.errors import IllegalAction
 from controller.rules.events import BotEscaped, FloorChanged, StepStarted
 from controller.rules.floor import Area, Floor, compile_floor
+from controller.rules.imperatives import draw_imperatives
 from controller.rules.missions import applies, done
 from controller.rules.model import Bot, Objective, SecurityUnit
 from controller.rules.setup import floor_state, place_security
@@ -109,6 +110,8 @@ def change_floor(table: Table, final: Bot) -> None:
     table.emit(FloorChanged(floor=new.name, level=level, number=state.floor_number,
                             kept={w.id: w.space or "" for w, _, _ in places}))
     recheck(table)
+    # 5. "Agents lacking an imperative card draw one."
+    draw_imperatives(table)
     turn.step = "corporation"
     turn.pending = None
     table.emit(StepStarted(step="corporation", text="The corporation's turn (on the new floor)."))

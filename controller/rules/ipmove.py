@@ -20,19 +20,31 @@ from controller.rules.threat import change_threat
 
 
 
-def movement_chips(state: GameState) -> list[str]:
-    """The kinds of the non-degraded chips, left to right: one movement step each."""
-    return [c.kind for c in state.burncycle.slots if c is not None and not c.degraded]
+def movement_chips(state: GameState, asterisk: int | None = None) -> list[str]:
+    """The kinds of the non-degraded chips, left to right: one movement step each. `asterisk` is the slot
+    (0-4) whose chip Nano treats as a general chip."""
+    return ["general" if k == asterisk else c.kind for k, c in enumerate(state.burncycle.slots)
+            if c is not None and not c.degraded]
 
 
-def move_ip(table: Table, agent: str, transfers: dict[int, str]) -> None:
-    """Move the agent's IP once per usable chip; `transfers` maps a step index to "in" or "out"."""
+def move_ip(table: Table, agent: str, transfers: dict[int, str], asterisk: int | None = None) -> None:
+    """Move the agent's IP once per usable chip; `transfers` maps a step index to "in" or "out"; `asterisk`
+    names the slot (0-4) Nano's Asterisk treats as general: "Once per turn during the network step of his turn,
+    Nano may treat one chip in the burncycle as a general action chip." (One network step per turn makes it
+    once per turn.)"""
     state = table.state
+    if asterisk is not None:
+        bot = state.bot(agent)
+        if "asterisk" not in bot.abilities:
+            raise IllegalAction(f"{bot.name} has no Asterisk: only Nano treats a chip as a general action chip")
+        slots = state.burncycle.slots
+        if not 0 <= asterisk < len(slots) or slots[asterisk] is None or slots[asterisk].degraded:  # type: ignore[union-attr]
+            raise IllegalAction(f"slot {asterisk + 1} holds no active chip to treat as a general action chip")
     ip = next((i for i in state.network.ips if i.agent == agent), None)
     if ip is None or ip.banned or ip.node is None:
         return
     by_id = nodes(table)
-    chips = movement_chips(state)
+    chips = movement_chips(state, asterisk)
     for step in transfers:
         if not 0 <= step < len(chips):
             raise IllegalAction(f"there is no movement step {step + 1}: the burncycle grants {len(chips)}")

@@ -22,6 +22,7 @@ from controller.rules.events import (BotMoved, DieRolled, KeypadCardPlaced, Keyp
                                      ReserveChanged, SlotReached)
 from controller.rules.floor import edge_id
 from controller.rules.model import Bot, DicePool, KeypadCard, KeypadColumn
+from controller.rules.mods import mod_bonus
 from controller.rules.moves import current_chip_kind, movers, surveil, unlock_door
 from controller.rules.network import add_ping
 from controller.rules.security import damage_bot
@@ -246,8 +247,8 @@ def _resolve_inputs(table: Table, bot: Bot, door: str, card: KeypadCard, there: 
             # "Ping: The CEO places 1 ping on the core (resolved even if all pings are deployed)": with no
             # ping left in the supply none is placed, and the input still counts as resolved.
             add_ping(table)
-        elif kind == "shock":
-            # "Shock: The acting bot suffers 1 power loss."
+        elif kind == "shock" and not mod_bonus(bot, "ignore_shock"):
+            # "Shock: The acting bot suffers 1 power loss." (an ignore_shock mod spares its agent)
             damage_bot(table, bot, 1, f"keypad shock at the door {door}")
     if table.over:
         return

@@ -46,6 +46,70 @@ class DiceUpgrade(Struct, forbid_unknown_fields=True):
 
     cost: Annotated[int, Meta(ge=1, le=10)]
     die: Literal["advanced", "elite"]
+# -- Inventory, equipment, mods and imperatives (feature: equipment) ---------------------------------------
+EquipmentCategory = Literal["discard", "single_use", "counter", "breakable"]
+EquipmentEffectKind = Literal["power", "threat", "ceo_level", "reserve_chip", "remove_ping", "ip_level", "key",
+                              "clear_awareness", "pool_dice", "stun", "unlock_door", "bonus_move"]
+ModEffectKind = Literal["move_ap", "strike_ap", "terminal_ap", "bank", "advanced_die", "elite_die", "ignore_shock",
+                        "hand_limit"]
+ImperativeGoal = Literal["terminals", "caches", "network_cards", "shut_down", "ip_level", "hidden"]
+ImperativeFailure = Literal["none", "detected", "strike", "threat"]
+
+
+class EquipmentEffect(Struct, forbid_unknown_fields=True):
+    """What using an equipment card does, in the engine's small vocabulary (see docs/content.md)."""
+
+    kind: EquipmentEffectKind
+    amount: Annotated[int, Meta(ge=1, le=10)] = 1
+    chip: Literal["physical", "tech", "utility"] | None = None  # for reserve_chip
+    die: Literal["advanced", "elite"] | None = None  # for pool_dice
+    amount_from_die: bool = False  # breakable cards: the equipment die's value is the amount
+
+
+class EquipmentCard(Struct, forbid_unknown_fields=True):
+    """An equipment card: "Discard: Trigger immediately when drawn, then discard. Single Use: Discard after
+    using. Counter: Uses an equipment die showing charges or values. Breakable: Uses a die."
+    """
+
+    id: str
+    name: str
+    category: EquipmentCategory
+    text: str
+    effect: EquipmentEffect
+    charges: Annotated[int, Meta(ge=0, le=6)] = 0  # counter cards: the value the equipment die starts on
+    die: Annotated[int, Meta(ge=0, le=6)] | None = None  # in play: the counter's equipment die
+
+
+class ModEffect(Struct, forbid_unknown_fields=True):
+    kind: ModEffectKind
+    amount: Annotated[int, Meta(ge=1, le=5)] = 1
+
+
+class ModCard(Struct, forbid_unknown_fields=True):
+    """A mod: "Obtained from terminals. Placed sideways as uninstalled (can be traded; discarding awards printed
+    power)"; installed, its ongoing effect applies to its agent.
+    """
+
+    id: str
+    name: str
+    power: Annotated[int, Meta(ge=0, le=10)]
+    text: str
+    effect: ModEffect
+
+
+class ImperativeCard(Struct, forbid_unknown_fields=True):
+    """An imperative: a goal the engine checks (`goal`, reaching `count`), the power it awards, and what fails
+    it (`fail`, with `threshold` for threat). `base` is the agent's count of the goal when it was drawn."""
+
+    id: str
+    name: str
+    text: str
+    goal: ImperativeGoal
+    count: Annotated[int, Meta(ge=1, le=10)] = 1
+    reward: Annotated[int, Meta(ge=1, le=5)] = 1
+    fail: ImperativeFailure = "none"
+    threshold: Annotated[int, Meta(ge=1, le=26)] | None = None  # fail = "threat": fails when threat reaches it
+    base: Annotated[int, Meta(ge=0)] = 0
 
 
 class Bot(Struct, forbid_unknown_fields=True):
@@ -69,6 +133,19 @@ class Bot(Struct, forbid_unknown_fields=True):
     dice_track: list[DiceUpgrade] = []  # the agent card's upgrade track, bought left to right
     dice_bought: Annotated[int, Meta(ge=0, le=6)] = 0  # how many of the track's upgrades are activated
     disguise: GuardChip | None = None  # Interface: the guard chip worn as a disguise
+    # inventory (feature: equipment): "Each bot has 2 inventory slots for equipment/mods"; Nano's innate mod
+    # "does not take up an inventory slot"; abilities name the agent card's special rules (e.g. Nano's)
+    equipment: list[EquipmentCard] = []
+    mods: list[ModCard] = []  # uninstalled ("placed sideways")
+    installed: list[ModCard] = []
+    innate: ModCard | None = None
+    imperative: ImperativeCard | None = None
+    abilities: list[str] = []
+
+    @property
+    def inventory(self) -> int:
+        """Cards in the 2 inventory slots: equipment and mods, installed or not (the innate mod aside)."""
+        return len(self.equipment) + len(self.mods) + len(self.installed)
 
     @property
     def detected(self) -> bool:
@@ -329,7 +406,7 @@ class KeypadCard(Struct, forbid_unknown_fields=True):
 
 
 TerminalEffectKind = Literal["power", "threat", "unlock_door", "ceo_level", "reserve_chip", "remove_ping",
-                             "ip_level", "key", "clear_awareness"]
+                             "ip_level", "key", "clear_awareness", "mod"]
 
 
 class TerminalEffect(Struct, forbid_unknown_fields=True):
@@ -450,6 +527,13 @@ class GameState(Struct, forbid_unknown_fields=True):
     draw_bag: list[BagUnit] = []  # Rescue Rangers: units waiting to be drawn onto terminals
     captain_start: str | None = None  # where the captain was placed at setup (Ghost in the Dell's calibration)
     objective_beads: list[str] = []  # Preconnaissance: command module spaces already used
+    # decks of equipment, mods and imperatives (feature: equipment): undrawn cards and discards
+    equipment_deck: list[EquipmentCard] = []
+    equipment_discard: list[EquipmentCard] = []
+    mod_deck: list[ModCard] = []
+    mod_discard: list[ModCard] = []
+    imperative_deck: list[ImperativeCard] = []
+    imperative_discard: list[ImperativeCard] = []
     version: int = 1
 
     def bot(self, bot_id: str) -> Bot:

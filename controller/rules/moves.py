@@ -18,6 +18,9 @@ from controller.rules.events import (BeadRemoved, BotMoved, CacheTaken, DieRolle
                                      StepStarted, TerminalChanged, UnitMoved)
 from controller.rules.floor import edge_id
 from controller.rules.interface import check_disguised_step, count_step
+from controller.rules.imperatives import draw_imperative
+from controller.rules.inventory import discard_card, draw_equipment, trade_cards
+from controller.rules.mods import mod_bonus
 from controller.rules.model import Bot, DicePool, PendingMove
 from controller.rules.power import gain_power
 from controller.rules.table import Table, unit_label
@@ -42,7 +45,9 @@ def start_move(table: Table, dice: DicePool) -> None:
     turn = table.state.turn
     assert turn is not None
     optimized = current_chip_kind(table) == "physical"
-    ap = roll_ap(table, dice, OPTIMIZED_BONUS if optimized else 0, "move action")
+    # an installed move_ap mod adds to the AP check of its agent's move actions
+    bonus = (OPTIMIZED_BONUS if optimized else 0) + mod_bonus(active_agent(table.state), "move_ap")
+    ap = roll_ap(table, dice, bonus, "move action")
     turn.pending = PendingMove(ap=ap, optimized=optimized)
     table.emit(StepStarted(step="move", text=f"Move action: {ap} AP to spend"
                                              + (" (optimized, +2)" if optimized else "") + "."))
@@ -56,8 +61,9 @@ def movers(table: Table) -> list[Bot]:
     return out
 
 
-def check_step(table: Table, bot_id: str, to: str) -> tuple[Bot, int, int, str | None]:
-    """Validate one step; returns (bot, from, to, door to open with a key or None)."""
+def check_step(table: Table, bot_id: str, to: str, reassemble: bool = False) -> tuple[Bot, int, int, str | None]:
+    """Validate one step; returns (bot, from, to, door to open with a key or None). With `reassemble`, Nano
+    moves through a locked door without opening it."""
     state, floor = table.state, table.floor
     turn = state.turn
     assert turn is not None
@@ -81,7 +87,12 @@ def check_step(table: Table, bot_id: str, to: str) -> tuple[Bot, int, int, str |
     edge = edge_id(bot.space, to)  # type: ignore[arg-type]
     if kind == "wall" and edge not in table.destroyed:
         raise IllegalAction(f"a wall stands between {bot.space} and {to}: walls block adjacency")
-    if kind == "door" and edge not in table.unlocked:
+    if reassemble and (kind != "door" or edge in table.unlocked):
+        raise IllegalAction(f"no locked door stands between {bot.space} and {to}: Nano reassembles through "
+                            f"locked doors")
+    if reassemble and "reassemble" not in bot.abilities:
+        raise IllegalAction(f"{bot.name} cannot reassemble: only Nano may move through locked doors")
+    if kind == "door" and edge not in table.unlocked and not reassemble:
         if bot.keys < 1:
             raise IllegalAction(f"the door {edge} is locked: locked doors block bot adjacency")
         door = edge
@@ -91,10 +102,13 @@ def check_step(table: Table, bot_id: str, to: str) -> tuple[Bot, int, int, str |
     return bot, frm, dest, door
 
 
-def step(table: Table, bot_id: str, to: str, take_cache: bool = False, chip: str | None = None) -> None:
-    bot, frm, dest, door = check_step(table, bot_id, to)
+def step(table: Table, bot_id: str, to: str, take_cache: bool = False, chip: str | None = None,
+         reassemble: bool = False, discard: list[str] | None = None) -> None:
+    bot, frm, dest, door = check_step(table, bot_id, to, reassemble)
     turn = table.state.turn
     assert turn is not None and turn.pending is not None
+    if reassemble:
+        shed(table, bot)
     if door is not None:
         # Keys "spent during move actions to open adjacent doors on the fly"
         bot.keys -= 1
@@ -105,16 +119,33 @@ def step(table: Table, bot_id: str, to: str, take_cache: bool = False, chip: str
     mark = len(table.events)
     step_bot(table, bot, dest)
     table.events.insert(mark, BotMoved(bot=bot.id, bot_name=bot.name, path=[start, bot.space]))  # type: ignore[list-item]
-    entered(table, bot, take_cache, chip)
+    entered(table, bot, take_cache, chip, discard or [])
 
 
-def entered(table: Table, bot: Bot, take_cache: bool = False, chip: str | None = None) -> None:
+def shed(table: Table, bot: Bot) -> None:
+    """Nano's Reassemble: "When he does so, all keys, equipment, and mods (not including his innate mod) in his
+    inventory are discarded.\""""
+    if bot.keys:
+        bot.keys = 0
+        table.emit(KeyTaken(bot=bot.id, bot_name=bot.name, keys=0))
+    for card in [c.id for c in bot.equipment + bot.mods + bot.installed]:
+        discard_card(table, bot, card, "Nano reassembles through a locked door")
+
+
+def entered(table: Table, bot: Bot, take_cache: bool = False, chip: str | None = None,
+            discard: list[str] | None = None) -> None:
     """What entering a space brings: its cache (if wanted) and the surveillance of an unsurveilled room."""
     state, floor = table.state, table.floor
     if take_cache and bot.space in state.floor.caches:
-        # "During movement, a bot may pick up any cache it enters (optional)."
+        # "When a bot moves onto a cache, it may collect it: discard the chip and draw 1 equipment card into
+        # inventory."
         state.floor.caches.remove(bot.space)  # type: ignore[arg-type]
         table.emit(CacheTaken(bot=bot.id, bot_name=bot.name, space=bot.space))  # type: ignore[arg-type]
+        key = f"caches:{bot.id}"
+        state.progress[key] = state.progress.get(key, 0) + 1
+        draw_equipment(table, bot, discard or [])
+        if table.over:
+            return
         mission_rules.chip_for_access(table, bot, chip)
     area = floor.area(floor.index[bot.space])  # type: ignore[index]
     anchor = floor.ids[area.spaces[0]]
@@ -218,19 +249,26 @@ def _mover_with_ap(table: Table, bot_id: str, ap: int) -> Bot:
     return bot
 
 
-def trade(table: Table, giver_id: str, taker_id: str, keys: int) -> None:
+def trade(table: Table, giver_id: str, taker_id: str, keys: int, cards: list[str] | None = None,
+          discard: list[str] | None = None) -> None:
     """"As a free action, an agent or command module may trade with any adjacent bot. Bots can exchange any
-    quantity of keys, equipment cards, and uninstalled mod cards" (keys are the inventory modelled so far)."""
+    quantity of keys, equipment cards, and uninstalled mod cards currently stored in their inventory." One
+    trade hands things one way; an exchange is a trade each way."""
     bots = {b.id: b for b in table.state.bots}
     giver, taker = bots.get(giver_id), bots.get(taker_id)
     if giver is None or taker is None or giver is taker or not giver.on_board or not taker.on_board:
         raise IllegalAction("a trade is between two different bots on the floor")
     _neighbour_of(table, giver, taker.space, taker.name)  # type: ignore[arg-type]
-    if keys < 1 or giver.keys < keys:
+    if keys < 0 or giver.keys < keys:
         raise IllegalAction(f"{giver.name} holds {giver.keys} keys, not {keys}")
-    giver.keys -= keys
-    taker.keys += keys
-    table.emit(KeyTaken(bot=taker.id, bot_name=taker.name, keys=taker.keys))
+    if not keys and not cards:
+        raise IllegalAction("a trade hands over keys, equipment cards or uninstalled mod cards: name some")
+    if keys:
+        giver.keys -= keys
+        taker.keys += keys
+        table.emit(KeyTaken(bot=taker.id, bot_name=taker.name, keys=taker.keys))
+    if cards:
+        trade_cards(table, giver, taker, list(cards), list(discard or []))
 
 
 def unlock_door(table: Table, door: str, reason: str) -> None:
@@ -282,7 +320,7 @@ def surveil(table: Table, bot: Bot, area_index: int, where: str | None = None) -
                     table.unlocked = frozenset(state.floor.unlocked_doors)
                     table.emit(DoorChanged(door=door, unlocked=False, reason="surveillance autolock"))
                     mission_rules.door_changed(table, door, unlocked=False)
-        elif face == "imperative" and bot.kind == "agent":
-            table.emit(StepStarted(step="imperative", text=f"{bot.name} draws 1 imperative card."))
+        elif face == "imperative":
+            draw_imperative(table, bot)  # "The surveilling agent draws 1 imperative card."
         if table.over:
             return

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from controller.rules.errors import IllegalAction
 from controller.rules.events import NetworkCardDone, NetworkCardDrawn, PingRemoved
+from controller.rules.inventory import replace_innate
 from controller.rules.ipmove import arrive
 from controller.rules.model import IP, Bot, NetworkCard
+from controller.rules.mods import mod_bonus
 from controller.rules.network import change_ceo_level, change_ip_level, nodes
 from controller.rules.power import gain_power
 from controller.rules.table import Table
@@ -25,24 +27,30 @@ def draw_network_card(table: Table, agent: Bot, discard: int | None) -> None:
     state = table.state
     if agent.kind != "agent":
         raise IllegalAction("the command module cannot take a network card action")
-    if not state.network_deck and state.network_discard:
-        # an empty deck is made anew from its discards (rules-interpretations.md)
-        state.network_deck, state.network_discard = state.network_discard, []
-    if not state.network_deck:
+    card = _top_card(table)
+    if card is None:
         raise IllegalAction("the network deck is empty: no network card can be drawn")
-    card = state.network_deck.pop(table.dice.draw("network deck", [c.id for c in state.network_deck]))
     hand = state.network_hands.setdefault(agent.id, [])
     hand.append(card)
     table.emit(NetworkCardDrawn(agent=agent.id, card=card.id, name=card.name, text=card.text))
-    if len(hand) > HAND_LIMIT:
+    if len(hand) > HAND_LIMIT + mod_bonus(agent, "hand_limit"):
         # "Agent hand limit is 3 network cards; excess cards must be discarded immediately."
         k = discard if discard is not None and 0 <= discard < len(hand) else 0
         _discard(table, agent, hand.pop(k), "over the hand limit of 3")
 
 
-def resolve_network_cards(table: Table, agent: Bot) -> None:
-    """Complete every card in the agent's hand whose condition holds now."""
+def resolve_network_cards(table: Table, agent: Bot, risky: list[str] | None = None) -> None:
+    """Complete every card in the agent's hand whose condition holds now. `risky` names the cards Nano ignores
+    with Risky Click: "When resolving a network card, Nano may ignore its effect, draw a new network card, and
+    must resolve the new card effect if possible.\""""
+    risky = list(risky or [])
+    if risky and "risky_click" not in agent.abilities:
+        raise IllegalAction(f"{agent.name} has no Risky Click: only Nano may ignore a network card's effect")
     hand = table.state.network_hands.get(agent.id, [])
+    unknown = [c for c in risky if c not in {card.id for card in hand}]
+    if unknown:
+        raise IllegalAction(f"{agent.name} holds no network card {unknown[0]} to ignore")
+    replaced = False  # "The first time Nano completes a network card on each turn"
     for card in list(hand):
         if table.over:
             return
@@ -50,11 +58,36 @@ def resolve_network_cards(table: Table, agent: Bot) -> None:
         if not _condition(table, card, ip):
             continue
         hand.remove(card)
+        clicked = card.id in risky
+        if clicked:
+            _discard(table, agent, card, "Risky Click: its effect is ignored")
+            card = _top_card(table)
+            if card is None:
+                continue
+            table.emit(NetworkCardDrawn(agent=agent.id, card=card.id, name=card.name, text=card.text))
+            if not _condition(table, card, ip):
+                _discard(table, agent, card, "Risky Click: its effect cannot be resolved")
+                continue
         _effect(table, card, agent, ip)
         key = f"network_card:{agent.id}"
         table.state.progress[key] = table.state.progress.get(key, 0) + 1
         table.state.network_discard.append(card)
         table.emit(NetworkCardDone(agent=agent.id, card=card.id, name=card.name, completed=True))
+        # Transfer Learning: "his innate mod is discarded and a new mod is drawn and installed in its place";
+        # Risky Click: "Nano does not discard his innate mod when using this ability."
+        if "transfer_learning" in agent.abilities and not replaced and not clicked and not table.over:
+            replaced = True
+            replace_innate(table, agent)
+
+
+def _top_card(table: Table) -> NetworkCard | None:
+    """The top network card; an empty deck is made anew from its discards (rules-interpretations.md)."""
+    state = table.state
+    if not state.network_deck and state.network_discard:
+        state.network_deck, state.network_discard = state.network_discard, []
+    if not state.network_deck:
+        return None
+    return state.network_deck.pop(table.dice.draw("network deck", [c.id for c in state.network_deck]))
 
 
 def discard_hand(table: Table, agent: Bot) -> None:

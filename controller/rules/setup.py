@@ -17,6 +17,8 @@ from controller.rules.drone import place_joan
 from controller.rules.effects import apply_effect
 from controller.rules.errors import RulesError
 from controller.rules.floor import Floor, compile_floor
+from controller.rules.imperatives import draw_imperatives
+from controller.rules.inventory import replace_innate
 from controller.rules.model import (IP, Bot, Burncycle, FloorState, GameState, GuardSlot, LaterFloor, Mission,
                                     Network, NetworkMat, Ping)
 from controller.rules.table import Table
@@ -58,13 +60,15 @@ def new_game(content: Content, floor_text: str, floor_name: str, players: int, d
         burncycle=Burncycle(slots=[]), players=players, difficulty=difficulty,  # type: ignore[arg-type]
         captain=card, mission=quest, guard_bag=list(content.guards), seed=seed,
         keypad_deck=list(content.keypads), terminal_deck=list(content.terminals),
-        network_deck=list(content.network_cards), later_floors=later)
+        network_deck=list(content.network_cards), equipment_deck=list(content.equipment),
+        mod_deck=list(content.mods), imperative_deck=list(content.imperatives), later_floors=later)
     # Publisher's FAQ: starting above 0, the events already passed never trigger (escalations stay active).
     state.fired_events = events_passed_at_start(state)
     table = Table(state, dice, apply_effect, copy=False)
     place_security(table, level)
     _place_bots(table, content, roster)
     _build_burncycle(table, content)
+    _equip(table)
     fill_draw_bag(table)  # Rescue Rangers: "After all other setup, place the captain in the draw bag"
     recheck(table)
     if isinstance(dice, SeededDice):
@@ -216,7 +220,7 @@ def _place_bots(table: Table, content: Content, roster) -> None:
         bots.append(Bot(id=a.id, kind="agent", name=a.name, space=None, power=a.power, bank=a.bank,
                         dice_track=list(a.upgrades),
                         # Rescue Rangers: "All agents start with the push ability at no cost."
-                        upgrades=["push"] if setup.agents_push else []))
+                        upgrades=["push"] if setup.agents_push else [], abilities=list(a.abilities)))
     placed = bots if setup.command_module else bots[1:]
     if setup.module_start == "hiding_furthest_from_captain" and setup.command_module:
         # "The command module must start on the hiding spot furthest away from the captain."
@@ -248,3 +252,12 @@ def _build_burncycle(table: Table, content: Content) -> None:
     regenerate_reserves(table)
     state.module_slot_costs = list(content.module.slot_costs)
     state.turn = initial_turn(state)
+
+
+def _equip(table: Table) -> None:
+    """Nano's Transfer Learning: "Nano starts with a random innate installed mod"; then the floor's imperatives:
+    "Agents lacking an imperative card draw one" (every floor starts so, the first included)."""
+    for bot in table.state.bots:
+        if "transfer_learning" in bot.abilities:
+            replace_innate(table, bot)
+    draw_imperatives(table)

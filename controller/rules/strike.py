@@ -14,6 +14,7 @@ from controller.rules.events import BotMoved, KeyTaken, UnitRemoved, UnitStruck,
 from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
 from controller.rules.interface import check_can_disguise, don_disguise
 from controller.rules.model import Bot, DicePool, SecurityUnit
+from controller.rules.mods import mod_bonus
 from controller.rules.moves import current_chip_kind, movers, surveil
 from controller.rules.power import gain_power
 from controller.rules.table import Table, unit_label
@@ -56,7 +57,7 @@ def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_on
     bot, unit = check_strike_unit(table, bot_id, unit_id)
     if disguise:
         check_can_disguise(bot, unit)
-    ap = roll_ap(table, dice, _bonus(table), f"strike on {unit_label(unit)}")
+    ap = roll_ap(table, dice, _bonus(table) + mod_bonus(bot, "strike_ap"), f"strike on {unit_label(unit)}")
     durability = mission_rules.durability(table, unit)
     who = unit_label(unit)
     if ap >= durability and not stun_only:
@@ -75,6 +76,8 @@ def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_on
         _count_shut_down(table, unit)
         table.emit(UnitRemoved(unit=unit.id, who=who, space=unit.space))
         gain_power(table, bot, 1, "shut down a security unit")
+        key = f"shut_down_by:{bot.id}"
+        table.state.progress[key] = table.state.progress.get(key, 0) + 1
         _claim_key(table, bot, unit)
         if disguise:
             don_disguise(table, bot, unit)
@@ -128,7 +131,7 @@ def check_strike_wall(table: Table, bot_id: str, beyond: str) -> tuple[Bot, str]
 
 def strike_wall(table: Table, bot_id: str, beyond: str, dice: DicePool, move_through: bool = True) -> None:
     bot, wall = check_strike_wall(table, bot_id, beyond)
-    ap = roll_ap(table, dice, _bonus(table), f"strike on the wall {wall}")
+    ap = roll_ap(table, dice, _bonus(table) + mod_bonus(bot, "strike_ap"), f"strike on the wall {wall}")
     if ap < WALL_DURABILITY:
         # "Failure: No chip is placed and the bot remains undetected."
         return

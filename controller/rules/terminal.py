@@ -13,17 +13,14 @@ from __future__ import annotations
 
 from controller.rules import mission_rules
 from controller.rules.apcheck import roll_ap
-from controller.rules.awareness import recheck
+from controller.rules.card_effects import apply_card_effect
 from controller.rules.errors import IllegalAction
-from controller.rules.burncycle import add_to_reserve
-from controller.rules.events import AwarenessCleared, KeyTaken, PingRemoved, TerminalAccessed, TerminalChanged
+from controller.rules.events import TerminalAccessed, TerminalChanged
+from controller.rules.inventory import draw_mod
+from controller.rules.mods import mod_bonus
 from controller.rules.model import Bot, DicePool, TerminalCard, TerminalEffect
 from controller.rules.moves import current_chip_kind, movers, unlock_door
-from controller.rules.network import change_ceo_level, change_ip_level, nodes
-from controller.rules.power import gain_power
 from controller.rules.table import Table
-from controller.rules.threat import change_threat
-from controller.rules.turn import active_agent
 
 
 
@@ -75,7 +72,7 @@ def satisfied(requirements: list[int], ap: int) -> list[int]:
 
 
 def terminal(table: Table, bot_id: str, options: list[int], dice: DicePool | None = None,
-             doors: list[str] | None = None, chip: str | None = None) -> None:
+             doors: list[str] | None = None, chip: str | None = None, discard: list[str] | None = None) -> None:
     """A terminal action: reveal, check, resolve the options met, discard the card and the chip."""
     bot, space, _ = check_terminal(table, bot_id, options)
     state = table.state
@@ -86,7 +83,7 @@ def terminal(table: Table, bot_id: str, options: list[int], dice: DicePool | Non
     requirements = [0 if mainframe else card.options[k - 1].ap for k in options]
     # ">> Players may choose to roll 0 dice or decline to apply rolled AP, but the terminal chip is still
     # discarded."
-    ap = roll_ap(table, dice or DicePool(), 0, f"terminal {card.id} on {space}")
+    ap = roll_ap(table, dice or DicePool(), mod_bonus(bot, "terminal_ap"), f"terminal {card.id} on {space}")
     met = [options[k] for k in satisfied(requirements, ap)]
     table.emit(TerminalAccessed(space=space, card=card.id, name=card.name, bot=bot.id, bot_name=bot.name,
                                 options=list(options), ap=ap, resolved=met, mainframe=mainframe))
@@ -99,7 +96,7 @@ def terminal(table: Table, bot_id: str, options: list[int], dice: DicePool | Non
     for k in met:
         if table.over:
             return
-        apply_terminal_effect(table, bot, space, card.options[k - 1].effect, doors or [])
+        apply_terminal_effect(table, bot, space, card.options[k - 1].effect, doors or [], discard or [])
     if not table.over:
         mission_rules.chip_for_access(table, bot, chip)
 
@@ -116,43 +113,19 @@ def room_doors(table: Table, space: str) -> list[str]:
     return out
 
 
-def apply_terminal_effect(table: Table, bot: Bot, space: str, effect: TerminalEffect, doors: list[str]) -> None:
-    state = table.state
+def apply_terminal_effect(table: Table, bot: Bot, space: str, effect: TerminalEffect, doors: list[str],
+                          discard: list[str]) -> None:
     why = f"terminal on {space}"
-    if effect.kind == "power":
-        gain_power(table, bot, effect.amount, why)
-    elif effect.kind == "threat":
-        change_threat(table, -effect.amount, why)
-    elif effect.kind == "unlock_door":
+    if effect.kind == "unlock_door":
         # ">> Unlocking doors via keys during a move action or through terminal cards is not a keypad action."
         locked = room_doors(table, space)
         chosen = [d for d in doors if d in locked] + [d for d in locked if d not in doors]
         for door in chosen[:effect.amount]:
             unlock_door(table, door, why)
-    elif effect.kind == "ceo_level":
-        change_ceo_level(table, -effect.amount)
-    elif effect.kind == "reserve_chip":
-        assert effect.chip is not None
-        add_to_reserve(table, bot, effect.chip)
-    elif effect.kind == "remove_ping":
-        by_id = nodes(table)
-        # the pings on the outermost layer (nearest the access points) go first, then in the state's order
-        ranked = sorted(state.network.pings, key=lambda p: by_id[p.node].layer)
-        for ping in ranked[:effect.amount]:
-            state.network.pings.remove(ping)
-            table.emit(PingRemoved(ping=ping.id, node=ping.node))
-    elif effect.kind == "ip_level":
-        agent = active_agent(state)
-        ip = next((i for i in state.network.ips if i.agent == agent.id and not i.banned), None)
-        if ip is not None:
-            change_ip_level(table, ip, effect.amount)
-    elif effect.kind == "key":
-        bot.keys += effect.amount
-        table.emit(KeyTaken(bot=bot.id, bot_name=bot.name, keys=bot.keys))
-    elif effect.kind == "clear_awareness":
-        if bot.awareness is not None:
-            table.emit(AwarenessCleared(bot=bot.id, bot_name=bot.name, space=bot.awareness, by="the terminal"))
-            bot.awareness = None
-            # "Security awareness is continuously checked at all times": a unit that sees the bot now
-            # detects it again at once.
-            recheck(table)
+    elif effect.kind == "mod":
+        # Mods: "Obtained from terminals."
+        for _ in range(effect.amount):
+            draw_mod(table, bot, discard)
+    else:
+        apply_card_effect(table, bot, effect.kind, effect.amount, effect.chip,
+                          "the terminal" if effect.kind == "clear_awareness" else why)

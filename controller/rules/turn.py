@@ -11,6 +11,7 @@ from controller.rules import mission_rules
 from controller.rules.captain_chip import reach_captain_chip
 from controller.rules.events import ChipChanged, DieRolled, SlotReached, StepStarted, TurnStarted
 from controller.rules.model import Bot, DicePool, GameState, TurnState
+from controller.rules.mods import mod_bonus
 from controller.rules.table import Table
 
 BURNCYCLE_FACES = ("1", "2", "3", "4", "5", "choose")
@@ -58,7 +59,9 @@ def enter_actions(table: Table) -> None:
     turn = state.turn
     assert turn is not None
     agent = active_agent(state)
-    turn.pool = DicePool(basic=agent.power, advanced=agent.advanced_dice, elite=agent.elite_dice)
+    # installed mods add their dice ("an advanced die in the pool")
+    turn.pool = DicePool(basic=agent.power, advanced=agent.advanced_dice + mod_bonus(agent, "advanced_die"),
+                         elite=agent.elite_dice + mod_bonus(agent, "elite_die"))
     turn.step = "actions"
     table.emit(StepStarted(step="actions", text=f"{agent.name}'s dice pool: {turn.pool.basic} basic, "
                                                 f"{turn.pool.advanced} advanced, {turn.pool.elite} elite."))

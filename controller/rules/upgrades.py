@@ -9,6 +9,7 @@ from __future__ import annotations
 from controller.rules.errors import IllegalAction
 from controller.rules.events import PowerChanged, StepStarted
 from controller.rules.model import Bot
+from controller.rules.mods import power_bank
 from controller.rules.power import MAX_POWER
 from controller.rules.table import Table
 
@@ -59,7 +60,8 @@ def repair(table: Table, actor: Bot, target: Bot, amount: int) -> None:
 def spend_down(table: Table, bot: Bot) -> None:
     """"Agents must spend down to their power bank limit at the end of step 5." (A bot repaired above its
     capacity keeps the excess until step 5 of its next turn.) Power not routed is lost."""
-    if bot.kind == "agent" and bot.power > bot.bank:
-        table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=bot.power, new=bot.bank,
+    bank = power_bank(bot)
+    if bot.kind == "agent" and bot.power > bank:
+        table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=bot.power, new=bank,
                                 reason="end of turn: spend down to the power bank limit"))
-        bot.power = bot.bank
+        bot.power = bank

@@ -11,6 +11,7 @@ from controller.rules.dice_upgrades import activated
 from controller.rules.interface import INTERFACE
 from controller.rules.errors import FloorError, StateError
 from controller.rules.floor import MAX_DESTROYED_WALLS, compile_floor
+from controller.rules.inventory import LIMIT, LIMIT_TEXT
 from controller.rules.model import GameState
 from controller.rules.table import MEMORY
 
@@ -123,11 +124,44 @@ def state_problems(state: GameState) -> list[str]:
         if on_floor("objective_beads", space) and floor.feature[spaces[space]] != "module":
             problems.append(f"objective_beads: {space} is not a command module space")
 
+    problems.extend(_inventory_problems(state))
     if len(state.burncycle.slots) > MAX_SLOTS:
         problems.append(f"burncycle.slots: {len(state.burncycle.slots)} slots; the burncycle has up to 5")
     if len(state.fired_events) != len(set(state.fired_events)) or any(
             not 0 <= i < len(state.threat_card.events) for i in state.fired_events):
         problems.append("fired_events: each entry must name a threat event of the card once")
+    return problems
+
+
+def _inventory_problems(state: GameState) -> list[str]:
+    """Inventories and the decks of equipment, mods and imperatives (feature: equipment)."""
+    problems: list[str] = []
+    places: dict[str, list[str]] = {"equipment": [], "mod": [], "imperative": []}
+    for deck in places:
+        for pile in ("deck", "discard"):
+            places[deck] += [c.id for c in getattr(state, f"{deck}_{pile}")]
+    for k, bot in enumerate(state.bots):
+        where = f"bots[{k}] ({bot.id})"
+        if bot.inventory > LIMIT:
+            problems.append(f"{where}: {bot.inventory} cards in inventory; {LIMIT_TEXT}")
+        if bot.kind == "module" and (bot.installed or bot.innate is not None):
+            problems.append(f"{where}: installed mods on the command module, which cannot activate equipment or mods")
+        if bot.kind == "module" and bot.imperative is not None:
+            problems.append(f"{where}: an imperative on the command module; command modules never draw imperatives")
+        for card in bot.equipment:
+            if (card.category == "counter") != (card.die is not None) or (
+                    card.die is not None and not 1 <= card.die <= card.charges):
+                problems.append(f"{where}: equipment {card.id}: a counter's die shows 1-{card.charges} charges, "
+                                f"other cards have no die")
+            if card.category == "discard":
+                problems.append(f"{where}: equipment {card.id} is a discard card, which never stays in inventory")
+        places["equipment"] += [c.id for c in bot.equipment]
+        places["mod"] += [c.id for c in bot.mods + bot.installed] + ([bot.innate.id] if bot.innate else [])
+        places["imperative"] += [bot.imperative.id] if bot.imperative else []
+    for deck, ids in places.items():
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            problems.append(f"{deck} card {twice[0]} is in two places at once (decks, discards, inventories)")
     return problems
 
 

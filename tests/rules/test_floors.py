@@ -165,3 +165,12 @@ def test_joan_climbs_with_memory():
     s.joan = Drone(space="A1", charged=False)
     new, _ = act(s, EndTurn(), ["1"])
     assert new.joan == Drone(space="B1", charged=True)
+
+
+def test_agents_lacking_an_imperative_draw_one_on_the_new_floor():
+    """"Agents lacking an imperative card draw one." (step 5 of changing floors)"""
+    s = climbing([bot("byte", "B3"), module("D3")])
+    s.imperative_deck = list(CONTENT.imperatives)
+    new, events = act(s, EndTurn(), ["1", "I01"])
+    assert new.bot("byte").imperative is not None and new.bot("module").imperative is None
+    assert [e.deck for e in of_type(events, "card_drawn")] == ["imperative"]

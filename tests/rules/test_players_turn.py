@@ -316,8 +316,13 @@ def test_surveillance_autolock():
 
 def test_surveillance_imperative():
     """"Imperative: The surveilling agent draws 1 imperative card.\""""
-    new, events = surveilled(["imperative"])
-    assert [e.step for e in of_type(events, "step_started")].count("imperative") == 1
+    s = moving(text=VAULT, bots=[bot("byte", "B2"), module("A1")], unlocked=["B2/B3"],
+               imperative_deck=list(CONTENT.imperatives[:2]))
+    s.floor.surveillance = ["A3"]
+    s, _ = act(s, Move(dice=DicePool(basic=1)), ["2"])
+    new, events = act(s, Step(bot="byte", to="B3"), ["imperative", CONTENT.imperatives[1].id])
+    assert new.bot("byte").imperative is not None and new.bot("byte").imperative.id == CONTENT.imperatives[1].id
+    assert [e.card for e in of_type(events, "card_drawn")] == [CONTENT.imperatives[1].id]
 
 
 # == strikes =======================================================================================
