@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import heapq
 
-from controller.rules.actions import (Action, Alter, BeginActions, CorporationTurn, EndMove, EndTurn, Escape, Keypad,
-                                      Move, NetworkStep, Pass, Reboot, Repair, Step, Strike, Terminal, apply_action,
+from controller.rules.actions import (Action, Alter, BeginActions, BuyUpgrade, CorporationTurn, EndMove, EndTurn, Escape, Keypad,
+                                      Move, NetworkCardAction, NetworkStep, Push, Pass, Reboot, Repair, Step, Strike, Terminal, apply_action,
                                       legal_actions)
 from controller.rules.awareness import sight
 from controller.rules.dice import SeededDice
@@ -21,7 +21,8 @@ from controller.rules.floor import edge_id
 from controller.rules.floors import can_escape, floor_objectives
 from controller.rules.keypad import column
 from controller.rules.missions import applies, done
-from controller.rules.model import Bot, DicePool, GameState
+from controller.rules.mission_rules import durability
+from controller.rules.model import Bot, DicePool, GameState, SecurityUnit
 from controller.rules.table import Table
 from controller.rules.moves import current_chip_kind, movers
 from controller.rules.errors import RulesError
@@ -33,6 +34,7 @@ CHIP_PREFERENCE = ["physical", "utility", "tech", "general"]
 # Average AP a die adds (a pair of basic blanks makes 1 AP; the elite reroll lifts its die a little)
 AVERAGE_AP = {"basic": 13 / 12, "advanced": 11 / 6, "elite": 2.3}
 WATCHED_COST = 4
+UNIT_COST = 8  # a security unit in the way: walk around it unless that is longer, then push it aside
 DOOR_COST = 5  # opening a locked door takes an action and dice  # a step into a space some guard sees counts as this many
 
 
@@ -44,6 +46,8 @@ class AutoPlayer:
         # path costs by everything they depend on: the floor does not change between most decisions
         self._costs: dict[tuple, dict[int, int]] = {}
         self._zone: dict[str, frozenset[int]] = {}  # per floor: the safe zone the team gathers in, once chosen
+        self._blocked_by_unit = False  # a guard stood in a bot's best way (and it could not push)
+        self._reach: dict[tuple, frozenset[int]] = {}  # spaces from which a zone can be reached, by floor state
         self._trail_of: tuple[int, int, int] | None = None  # the move action the trails belong to
         self._trail: dict[str, set[int]] = {}  # spaces each bot has stood on in this move action
 
@@ -77,6 +81,17 @@ class AutoPlayer:
             return min(alters, key=lambda a: (CHIP_PREFERENCE.index(a.chip), a.source == "team", a.slot))
         if live == 0 and any(isinstance(a, Reboot) for a in legal):
             return Reboot()
+        agent = active_agent(state)
+        # a guard stood in the only way: this agent learns to push
+        push = BuyUpgrade(bot=agent.id, upgrade="push")
+        if self._blocked_by_unit and agent.power >= 4 and push in legal:
+            self._blocked_by_unit = False
+            return push
+        # a team-mate shut down (or the module low) and no repairer yet: this agent learns to repair
+        repair = BuyUpgrade(bot=agent.id, upgrade="repair")
+        if agent.power >= 5 and _needing_repair(state) and repair in legal and \
+                not any("repair" in b.upgrades for b in state.bots if b.kind == "agent" and not b.shut_down):
+            return repair
         return BeginActions()
 
     def _network(self, state: GameState) -> Action:
@@ -96,8 +111,11 @@ class AutoPlayer:
                 continue
             ip = next((i for i in after.network.ips if i.agent == agent.id), None)
             layer = layers.get(ip.node, 0) if ip is not None and ip.node is not None else 0
-            score = (after.outcome is None, -after.threat, layer == 2, ip.level if ip else 0,
-                     after.bot(agent.id).power)
+            # threat now, and the pings that will roll the ping die later: a ping booted is worth more than a
+            # level, a level (to win boots) more than a turn on layer 2
+            level = ip.level if ip is not None and not ip.banned else 0
+            score = (after.outcome is None, -3 * after.threat - 2 * len(after.network.pings) + level
+                     + (layer == 2) + after.bot(agent.id).power, layer == 2)
             if best_score is None or score > best_score:
                 best, best_score = candidate, score
         return best
@@ -115,32 +133,54 @@ class AutoPlayer:
             return {floor.index[s] for s in state.floor.terminals}
         if open_tasks and bot.kind == "module":
             # while the agents work, the module (whose loss is the game's) waits where guards cannot see it
-            return self._team_safe_zone(table) | {s for s in floor.posts.get("hiding", ())
-                                                  if table.occupant.get(s, bot) is bot}
+            return self._team_safe_zone(table)
         if can_escape(table):
             return set(floor.posts.get("entrance", ()))
         return self._team_safe_zone(table)
 
     def _team_safe_zone(self, table: Table) -> frozenset[int]:
         """The one safe zone the whole team gathers in: the cheapest for all bots together when first needed,
-        then kept (guards walking by must not turn the team around), so a door opened by one bot serves all."""
-        if table.floor.source not in self._zone:
-            zones = [a for a in table.floor.areas if a.kind == "safe"]
-            best, best_cost = set(), UNREACHED
-            for zone in zones:
-                spaces = set(zone.spaces)
-                total = 0
-                for bot in table.state.bots:
-                    if bot.on_board and not bot.shut_down:
-                        costs = self._cost_map(table, bot, frozenset(spaces))
-                        total += costs.get(table.floor.index[bot.space], UNREACHED)  # type: ignore[index]
-                if total < best_cost:
-                    best, best_cost = spaces, total
-            zone = best or {s for z in zones for s in z.spaces}
+        then kept (guards walking by must not turn the team around), so a door opened by one bot serves all.
+        A zone whose every way in turns out jammed is given up for the next best."""
+        source = table.floor.source
+        chosen = self._zone.get(source)
+        if chosen is not None and self._open_to_all(table, chosen):
+            return chosen
+        zones = [a for a in table.floor.areas if a.kind == "safe"]
+        doorways = {i for (i, _j) in table.floor.door_edges}
+        best, best_cost = frozenset(), UNREACHED
+        for zone in zones:
             # spaces by a door are the way in for the bots behind: the team fills the zone from the back
-            doorways = {i for (i, _j) in table.floor.door_edges}
-            self._zone[table.floor.source] = frozenset(zone - doorways) or frozenset(zone)
-        return self._zone[table.floor.source]
+            spaces = frozenset(set(zone.spaces) - doorways) or frozenset(zone.spaces)
+            if not self._open_to_all(table, spaces):
+                continue
+            total = sum(self._cost_map(table, bot, spaces).get(table.floor.index[bot.space], UNREACHED)  # type: ignore[index]
+                        for bot in table.state.bots if bot.on_board and not bot.shut_down)
+            if total < best_cost:
+                best, best_cost = spaces, total
+        self._zone[source] = best or frozenset(s for z in zones for s in z.spaces)
+        return self._zone[source]
+
+    def _open_to_all(self, table: Table, zone: frozenset[int]) -> bool:
+        """Every bot on the floor can still get into the zone through walls, destroyed walls and doors
+        whose keypads are not known to be jammed (guards, who move on, are not obstacles here)."""
+        jammed = frozenset(self._jammed(table))
+        key = (table.floor.source, zone, jammed, table.destroyed)
+        reach = self._reach.get(key)
+        if reach is None:
+            floor = table.floor
+            reach, todo = set(zone), list(zone)
+            while todo:
+                u = todo.pop()
+                for _, v in floor.security_neighbours(u, table.destroyed):
+                    if v not in reach and not (jammed and floor.edge_name[(u, v)] in jammed):
+                        reach.add(v)
+                        todo.append(v)
+            if len(self._reach) > 256:
+                self._reach.clear()
+            self._reach[key] = reach = frozenset(reach)
+        return all(table.floor.index[b.space] in reach or b.keys > 0  # type: ignore[index]
+                   for b in table.state.bots if b.on_board and not b.shut_down)
 
     def _bot_distances(self, table: Table, bot: Bot) -> dict[int, int]:
         key = ("distances", bot.id)
@@ -178,11 +218,11 @@ class AutoPlayer:
             if d > dist[u]:
                 continue
             for _, v in floor.security_neighbours(u, table.destroyed):
-                if v in avoid or v in table.occupant and not isinstance(table.occupant[v], Bot):
-                    continue
-                if jammed and floor.edge_name[(u, v)] in jammed:
+                if v in avoid or jammed and floor.edge_name[(u, v)] in jammed:
                     continue
                 nd = d + (WATCHED_COST if u in watched else 1)
+                if u in table.occupant and not isinstance(table.occupant[u], Bot):
+                    nd += UNIT_COST  # a guard in the way is walked around, or pushed aside
                 door = doors.get((u, v))
                 if door is not None and door not in table.unlocked:
                     nd += DOOR_COST
@@ -279,6 +319,10 @@ class AutoPlayer:
         everything = DicePool(basic=pool.basic, advanced=pool.advanced, elite=pool.elite)
         if Move in kinds and self._can_progress(table) and (optimized or _expected(everything) > 0):
             return Move(dice=everything)
+        # a slot with nothing better to do draws a network card: many lower threat or give power when the
+        # network step completes them
+        if NetworkCardAction in kinds and len(table.state.network_hands.get(active_agent(table.state).id, [])) < 3:
+            return NetworkCardAction()
         return Pass()
 
     def _dice_for(self, table: Table, ap: int, bonus: int = 0) -> DicePool:
@@ -306,34 +350,37 @@ class AutoPlayer:
             unit = table.state.unit(action.unit)
             if not bot.detected or unit.stunned:
                 continue
-            need = max(0, unit.durability - 5 - bonus)
+            # "Stun: If the strike fails but comes within 5 AP of the durability value": 1 AP over the average,
+            # the optimized bonus counted once
+            need = max(0, durability(table, unit) - 5)
             dice = self._dice_for(table, need, bonus)
             if bonus + _expected(dice) >= need + 1:
                 return Strike(bot=bot.id, unit=unit.id, dice=dice)
         return None
 
     def _repair(self, table: Table, legal: list) -> Action | None:
-        """Give the command module power when it runs low, keeping 2 for the agent."""
-        module = next((b for b in table.state.bots if b.kind == "module"), None)
-        if module is None or module.power > 2:
-            return None
-        for la in legal:
-            if isinstance(la.action, Repair) and la.action.target == module.id:
-                actor = table.state.bot(la.action.bot)
-                amount = min(actor.power - 2, 10 - module.power)
-                if amount >= 1:
-                    return Repair(bot=actor.id, target=module.id, amount=amount)
+        """Bring a shut-down bot back, or the command module (whose loss is the game's) when it runs low, or
+        a team-mate down to 1 power; the repairer keeps 3."""
+        state = table.state
+        for target in sorted(_needing_repair(state), key=lambda b: (not b.shut_down, b.kind != "module")):
+            for la in legal:
+                if isinstance(la.action, Repair) and la.action.target == target.id:
+                    actor = state.bot(la.action.bot)
+                    amount = min(actor.power - 3, 10 - target.power, 3)
+                    if amount >= 1:
+                        return Repair(bot=actor.id, target=target.id, amount=amount)
         return None
 
     def _wants(self, table: Table, bot: Bot) -> bool:
         return table.floor.index[bot.space] in self._targets(table, bot)  # type: ignore[index]
 
     def _next_space(self, table: Table, bot: Bot) -> tuple[int, str] | None:
-        """The best neighbouring space toward the bot's target, with the kind of edge crossed."""
+        """The best neighbouring space toward the bot's target, with the kind of edge crossed; for a bot
+        at its target that a guard is about to attack, the safest space next to it."""
         here = table.floor.index[bot.space]  # type: ignore[index]
         targets = self._targets(table, bot)
         if here in targets:
-            return None
+            return self._retreat(table, bot, here)
         dist = self._bot_distances(table, bot)
         mine = dist.get(here, UNREACHED)
         ahead = [j for _, j in table.floor.security_neighbours(here, table.destroyed)
@@ -346,8 +393,13 @@ class AutoPlayer:
         watched = self._watched(table)
         options = []
         blocked = self._jammed(table) if bot.keys == 0 else set()
+        trail = self._trail.get(bot.id, set()) if self._trail_of == _move_key(table.state) else set()
         for _, j in table.floor.security_neighbours(here, table.destroyed):
-            if j in table.occupant or dist.get(j, UNREACHED) >= mine or j in self._trail.get(bot.id, ()):
+            unit = isinstance(table.occupant.get(j), SecurityUnit)
+            if (j in table.occupant and not (unit and "push" in bot.upgrades)) or dist.get(j, UNREACHED) >= mine \
+                    or j in trail:
+                if unit and dist.get(j, UNREACHED) < mine:
+                    self._blocked_by_unit = True
                 continue
             if edge_id(bot.space, table.floor.ids[j]) in blocked:  # type: ignore[arg-type]
                 continue
@@ -370,6 +422,25 @@ class AutoPlayer:
                     return bot, table.floor.ids[nxt[0]]
         return None
 
+    def _retreat(self, table: Table, bot: Bot, here: int) -> tuple[int, str] | None:
+        """A step out of a guard's reach: the bot is detected or a guard stands next to it, and a free space
+        nearby is out of sight and no closer to any guard (within the target area when it can)."""
+        guards = [table.floor.index[u.space] for u in table.state.security if not u.stunned]
+        if not guards:
+            return None
+        distances = table.distances()
+        def danger(i: int) -> tuple[bool, int]:
+            return i in self._watched(table), -min(distances[g][i] for g in guards)
+        if not bot.detected and danger(here)[1] < -1:
+            return None
+        targets = self._targets(table, bot)
+        options = [(j not in targets, danger(j), j) for _, j in
+                   table.floor.bot_neighbours(here, table.unlocked, table.destroyed) if j not in table.occupant]
+        if not options:
+            return None
+        _, risk, j = min(options)
+        return (j, table.floor.edge_between(here, j) or "open") if risk < danger(here) else None
+
     def _can_progress(self, table: Table) -> bool:
         for bot in movers(table):
             nxt = self._next_space(table, bot)
@@ -382,18 +453,26 @@ class AutoPlayer:
         """Spend one AP: first on a bot a guard can see, then on the agent while calibrations are open, else
         on the bot farthest from its target."""
         state = table.state
-        move = (state.round, state.turn.active, state.burncycle.tracker)  # type: ignore[union-attr]
+        move = _move_key(state)
         if self._trail_of != move:  # a new move action: a bot never walks back over its own steps in one
             self._trail_of, self._trail = move, {}
         for bot in movers(table):
             self._trail.setdefault(bot.id, set()).add(table.floor.index[bot.space])  # type: ignore[index]
-        steps = {(la.action.bot, la.action.to): la.action for la in legal if isinstance(la.action, Step)}
+        steps: dict[tuple[str, str], Action] = {(la.action.bot, la.action.to): la.action for la in legal
+                                                if isinstance(la.action, Step)}
+        for la in legal:  # a push takes the bot into the unit's space: the step to that space
+            if isinstance(la.action, Push):
+                into = state.unit(la.action.unit).space
+                steps.setdefault((la.action.bot, into), la.action)
         watched = self._watched(table)
         ranked = []
         for bot in movers(table):
             here = table.floor.index[bot.space]  # type: ignore[index]
             nxt = self._next_space(table, bot)
             action = steps.get((bot.id, table.floor.ids[nxt[0]])) if nxt is not None else None
+            last = state.turn.pending is not None and state.turn.pending.ap == 1  # type: ignore[union-attr]
+            if action is not None and last and nxt[0] in watched and here not in watched:  # type: ignore[index]
+                continue  # the last AP would leave the bot in a guard's sight for the corporation's turn
             if action is not None:
                 remaining = self._bot_distances(table, bot).get(here, UNREACHED)
                 # calibrations first: the module's walk to the safe zone can wait for spare AP
@@ -402,6 +481,19 @@ class AutoPlayer:
         if not ranked:
             return EndMove()
         return min(ranked, key=lambda r: r[:4])[4]
+
+
+def _move_key(state: GameState) -> tuple[int, int, int] | None:
+    """Which move action is under way (None between move actions): trails belong to one."""
+    turn = state.turn
+    if turn is None or turn.pending is None:
+        return None
+    return state.round, turn.active, state.burncycle.tracker
+
+
+def _needing_repair(state: GameState) -> list[Bot]:
+    return [b for b in state.bots if b.space is not None and not b.escaped
+            and (b.shut_down or b.power <= (2 if b.kind == "module" else 1))]
 
 
 def _expected(dice: DicePool) -> float:

@@ -14,7 +14,7 @@ from controller.rules import copy_state, encode_state, new_game, state_problems
 from controller.rules.actions import apply_action, legal_actions
 from controller.rules.autoplay import AutoPlayer, play_game
 
-FLOORS = ["meridian-lobby", "meridian-labs"]
+FLOORS = sorted(CONTENT.floors)
 ADAPTABLE = [m for m, mission in CONTENT.missions.items() if mission.adaptable]
 
 

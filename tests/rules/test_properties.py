@@ -17,7 +17,7 @@ from controller.rules import (SeededDice, corporation_turn, decode_state, encode
 from controller.rules.floor import compile_floor
 from controller.rules.model import Ping
 
-FLOORS = ("meridian-lobby", "meridian-labs")
+FLOORS = tuple(sorted(CONTENT.floors))
 SETTINGS = settings(max_examples=100, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
