@@ -567,10 +567,11 @@ def legal_actions(state: GameState) -> list[LegalAction]:
             for bot in moves.movers(table):
                 here = table.floor.index[bot.space]  # type: ignore[index]
                 if table.floor.feature[here] in ("terminal", "mainframe"):
-                    for to in cyberspace.landings(table, here):
-                        out.append(LegalAction(Hop(bot=bot.id, path=[table.floor.ids[to]]),
-                                               cost="jumping out: detected, surveils the room",
-                                               needs="more terminal spaces to hop on to, if wanted"))
+                    for path in cyberspace.hop_paths(table, here).values():
+                        hops = f"{len(path)} hops" if len(path) > 1 else "1 hop"
+                        out.append(LegalAction(Hop(bot=bot.id, path=[table.floor.ids[k] for k in path]),
+                                               cost=f"{hops}; jumping out on {table.floor.ids[path[-1]]}: "
+                                                    "detected, surveils the room"))
         amount = state.mission.rule(state.calibrated).chip_for_threat
         if amount and not agent.shut_down:
             out.append(LegalAction(DrawChip(), cost=f"+{amount} threat", needs="the chip to draw"))
