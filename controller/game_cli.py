@@ -14,16 +14,19 @@ from controller.library import (check_content_file, floor_text, load_content, lo
 from controller.rules import (RulesError, ScriptedDice, SeededDice, corporation_turn, encode_events, encode_state,
                               new_game, state_schema)
 from controller.rules.content import FILES
+from controller.shipped_help import SHIPPED, ShippedContentHelp
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("new-game", help="set up a new game and write its state")
-    p.add_argument("--floor", default="meridian-lobby", help="a shipped floor's name or a .floor file")
+    p = sub.add_parser("new-game", help="set up a new game and write its state", epilog=SHIPPED,
+                       formatter_class=ShippedContentHelp)
+    p.add_argument("--floor", default="meridian-lobby",
+                   help="a shipped floor's name or a .floor file (a mission of several floors: its first)")
     p.add_argument("--players", type=int, default=2, help="1 to 4")
     p.add_argument("--difficulty", default="standard", choices=["simplified", "standard", "seasoned"])
-    p.add_argument("--captain", default="fauxbia")
-    p.add_argument("--mission", default="data-heist")
-    p.add_argument("--agents", help="comma-separated agent ids (default: the first N)")
+    p.add_argument("--captain", default="fauxbia", help="a captain (listed below)")
+    p.add_argument("--mission", default="data-heist", help="a mission's id (listed below)")
+    p.add_argument("--agents", help="comma-separated agent ids (listed below; default: the first N)")
     p.add_argument("--level", type=int, help="Adaptable missions: the level to play (1-3)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", help="write the state here (default: print it)")
@@ -63,8 +66,11 @@ def _new_game(args: argparse.Namespace) -> int:
     data = encode_state(state)
     if args.out:
         write_atomically(args.out, data)
-        print(f"new game on {state.floor.name} (level {state.floor.level}), {args.players} players, "
-              f"{args.difficulty}: {len(state.security)} security units; state written to {args.out}")
+        floors = f", floor 1 of {state.mission.floors}" if state.mission.floors > 1 else ""
+        agents = ", ".join(b.name for b in state.bots if b.kind == "agent")
+        print(f"new game of {state.mission.name} on {state.floor.name} (level {state.floor.level}{floors}), "
+              f"{args.players} players ({agents}), {args.difficulty}: {len(state.security)} security units; "
+              f"state written to {args.out}")
     else:
         sys.stdout.write(data.decode() + "\n")
     return 0

@@ -12,16 +12,20 @@ import msgspec
 from controller.errors import UserError
 from controller.library import floor_text, load_content, load_state, read_text, write_atomically
 from controller.rules import RulesError, ScriptedDice, encode_events, encode_state, new_game
-from controller.rules.actions import STEPS, apply_action, decode_action, legal_actions
+from controller.rules.actions import STEPS, LegalAction, apply_action, decode_action, legal_actions
 from controller.rules.autoplay import play_game
 from controller.rules.model import describe_validation_error
+from controller.shipped_help import SHIPPED, ShippedContentHelp
 
 
 ACTION_NAMES = [kind.__struct_config__.tag for kind in STEPS]
+ACTION_TYPES = {kind.__struct_config__.tag: kind for kind in STEPS}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("act", help="apply one player action to a saved game")
+    p = sub.add_parser("act", help="apply one player action to a saved game",
+                       epilog=f"actions: {', '.join(ACTION_NAMES)} (the fields of each: docs in README.md, "
+                              f"or list the legal ones with `actions STATE`)")
     p.add_argument("state", help="the state file")
     p.add_argument("action", help="the action: a JSON file, or inline JSON such as '{\"action\": \"pass\"}'")
     p.add_argument("--rolls", help="the faces rolled at the table, in order (default: the game's virtual dice)")
@@ -31,8 +35,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("actions", help="list the legal actions of the active player")
     p.add_argument("state", help="the state file")
+    p.add_argument("--text", action="store_true",
+                   help="one line per action: its JSON (ready for `act`), what it costs, what it still needs")
     p.set_defaults(run=_actions)
     register_selfplay(sub)
+
+
+def _fields(tag: str) -> str:
+    """An action's fields as its JSON takes them ("bot, card, unit?": a "?" field may be left out)."""
+    kind = ACTION_TYPES[tag]
+    info = msgspec.structs.fields(kind)
+    return ", ".join(f.encode_name + ("" if f.required else "?") for f in info) or "no fields"
 
 
 def _load_action(text: str):
@@ -44,9 +57,24 @@ def _load_action(text: str):
         if field == "action":
             raise UserError(f"the action names no known action ({message}); actions are: "
                             f"{', '.join(ACTION_NAMES)}") from None
-        raise UserError(f"the action's {field or 'fields'}: {message}") from None
+        tag = _tag_of(raw)
+        if tag not in ACTION_TYPES:
+            raise UserError(f"the action's {field or 'fields'}: {message}") from None
+        if field:
+            raise UserError(f"{tag}: field {field}: {message}") from None
+        raise UserError(f"{tag}: {message} (its fields: {_fields(tag)})") from None
     except msgspec.DecodeError as e:
         raise UserError(f"action: not valid JSON ({e})") from None
+
+
+def _tag_of(raw: str) -> str | None:
+    """The "action" field of a JSON object that decoded as JSON but not as an action."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    tag = data.get("action") if isinstance(data, dict) else None
+    return tag if isinstance(tag, str) else None
 
 
 def _act(args: argparse.Namespace) -> int:
@@ -74,13 +102,36 @@ def _act(args: argparse.Namespace) -> int:
 def _actions(args: argparse.Namespace) -> int:
     state = load_state(args.state)
     listed = legal_actions(state)
+    if args.text:
+        for la in listed:
+            print(_readable(la))
+        return 0
     json.dump([json.loads(msgspec.json.encode(la)) for la in listed], sys.stdout, indent=1)
     sys.stdout.write("\n")
     return 0
 
 
+def _readable(la: LegalAction) -> str:
+    """`{"action": "hop", "bot": "byte", "path": ["F1"]}  cost: 1 hop; ...  needs: ...`: the JSON keeps only
+    the fields that differ from their defaults, so it is short and can be pasted into `act` as it is."""
+    action = la.action
+    shown = {"action": action.__struct_config__.tag}
+    for field in msgspec.structs.fields(action):
+        value = getattr(action, field.name)
+        default = field.default if field.default is not msgspec.NODEFAULT else (
+            field.default_factory() if field.default_factory is not msgspec.NODEFAULT else msgspec.NODEFAULT)
+        if value != default:
+            shown[field.encode_name] = json.loads(msgspec.json.encode(value))
+    line = json.dumps(shown)
+    for label, text in (("cost", la.cost), ("needs", la.needs)):
+        if text:
+            line += f"  {label}: {text}"
+    return line
+
+
 def register_selfplay(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("selfplay", help="play N full seeded games with the auto-player and print the results")
+    p = sub.add_parser("selfplay", help="play N full seeded games with the auto-player and print the results",
+                       epilog=SHIPPED, formatter_class=ShippedContentHelp)
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--seed", type=int, default=0, help="game k is played with seed S+k")
     p.add_argument("--floor", default="meridian-lobby")

@@ -51,6 +51,43 @@ def test_new_game_adaptable_level(tmp_path, capsys):
     assert state.floor.level == 3 and state.threat == 6
 
 
+def test_new_game_tower_run_sets_up_its_later_floor(tmp_path, capsys):
+    """`--mission tower-run`: the players' floor first, the labs to climb to after it, Memory and Interface as
+    chosen agents."""
+    path = tmp_path / "s.json"
+    code, out, _ = run(capsys, "new-game", "--mission", "tower-run", "--agents", "memory,interface", "--seed", 4,
+                       "--out", path)
+    assert code == 0
+    assert "new game of Operation Tower Run on Meridian Tower, Lobby (level 1, floor 1 of 2)" in out
+    assert "(Memory, Interface)" in out
+    state = decode_state(path.read_bytes())
+    assert state.mission.id == "tower-run" and state.floor_number == 1
+    assert [f.name for f in state.later_floors] == ["meridian-labs.floor"]
+    assert state.joan is not None and state.joan.space == state.bot("memory").space
+
+
+@pytest.mark.parametrize("command", ["new-game", "selfplay"])
+def test_help_lists_the_shipped_missions_agents_captains_and_floors(capsys, command):
+    with pytest.raises(SystemExit) as done:
+        run(capsys, command, "--help")
+    out = capsys.readouterr().out
+    assert done.value.code == 0
+    for word in ("tower-run", "Operation Tower Run (2 floors)", "preconnaissance", "(--level 1-3)",
+                 "interface (Interface)", "memory (Memory)", "nano (Nano)", "overseer", "meridian-labs"):
+        assert word in out
+
+
+def test_help_says_so_when_the_shipped_content_does_not_load(monkeypatch):
+    """The lists are read only for `--help`; a broken content file leaves a line saying how to find it."""
+    from controller import shipped_help
+    from controller.errors import UserError
+
+    def broken():
+        raise UserError("missions.toml:3: broken")
+    monkeypatch.setattr(shipped_help, "load_content", broken)
+    assert "validate" in shipped_help.shipped_lists() and "missions.toml:3" in shipped_help.shipped_lists()
+
+
 @pytest.mark.parametrize("argv,words", [
     (["--players", "5"], "player count must be 1 to 4"),
     (["--floor", "no-such-floor"], "unknown floor 'no-such-floor'"),

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import json
+import sys
+import typing
+from pathlib import Path
 
 import pytest
+from msgspec import inspect as mi
 
 from cli_run import refused, run
+from controller import play_cli
 from controller.rules import decode_state
 
 
@@ -72,3 +77,215 @@ def test_selfplay_prints_win_rate_rounds_and_threat(capsys):
 
 def test_selfplay_refuses_a_bad_mission(capsys):
     assert "unknown mission" in refused(capsys, "selfplay", "--games", 1, "--mission", "nope")
+
+
+# -- the actions, events and missions added with equipment, the special characters, Adaptable missions and floors --
+RULES_TESTS = Path(__file__).resolve().parent / "rules"
+if str(RULES_TESTS) not in sys.path:
+    sys.path.insert(0, str(RULES_TESTS))
+
+from rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module  # noqa: E402
+from turn_scenarios import chips, in_turn  # noqa: E402
+
+from controller.rules import encode_state  # noqa: E402
+from controller.rules.actions import (STEPS, BuyDiceUpgrade, Discard, DrawChip, Escape, Hop, InstallMod,  # noqa: E402
+                                      JoanStun, JoanSurveil, NetworkStep, Step, Trade, UseEquipment,
+                                      encode_action)
+from controller.rules.events import AnyEvent  # noqa: E402
+from controller.rules.model import Drone  # noqa: E402
+
+NEW_ACTIONS = [
+    BuyDiceUpgrade(bot="byte"), JoanSurveil(), JoanStun(unit="G1"), Hop(bot="byte", path=["F1", "F4"]),
+    Escape(bot="module"), DrawChip(chip="tech"), UseEquipment(bot="byte", card="E05", unit="G1"),
+    UseEquipment(bot="byte", card="E07", path=["A2", "A3"]), UseEquipment(bot="byte", card="E08", beyond="B3"),
+    InstallMod(bot="byte", card="M01"), Discard(bot="byte", card="I02"),
+    Trade(bot="byte", to="module", cards=["E05"], discard=["M01"]),
+    Step(bot="nano", to="B3", reassemble=True), Step(bot="joan", to="C3"),
+    Step(bot="byte", to="A2", take_cache=True, discard=["E05"]),
+    NetworkStep(transfers={1: "in"}, asterisk=2, risky=["N03"]),
+]
+
+
+@pytest.mark.parametrize("action", NEW_ACTIONS, ids=lambda a: a.__struct_config__.tag)
+def test_every_new_action_decodes_as_it_encodes(action):
+    """What `actions` prints (and any client writes) comes back as the same action through `act`'s reader."""
+    assert play_cli._load_action(encode_action(action).decode()) == action
+
+
+def test_every_action_kind_is_known_to_the_command_line():
+    """`act` names every action of the engine when an action is unknown."""
+    line = play_cli.ACTION_NAMES
+    assert sorted(line) == sorted(kind.__struct_config__.tag for kind in STEPS)
+    for tag in ("hop", "escape", "joan_stun", "joan_surveil", "use_equipment", "install_mod", "discard",
+                "buy_dice_upgrade", "draw_chip"):
+        assert tag in line
+
+
+def _sample(t, name: str):
+    """A value of a field's type for an event built by hand (directions and decks by their keys)."""
+    if name == "facing":
+        return "E"
+    if name == "deck":
+        return "imperative"
+    if isinstance(t, mi.StrType):
+        return "B2"
+    if isinstance(t, mi.IntType):
+        return 2
+    if isinstance(t, mi.BoolType):
+        return True
+    if isinstance(t, mi.ListType):
+        return [_sample(t.item_type, ""), _sample(t.item_type, "")]
+    if isinstance(t, mi.DictType):
+        return {_sample(t.key_type, ""): _sample(t.value_type, "")}
+    if isinstance(t, mi.UnionType):
+        return _sample(next(x for x in t.types if not isinstance(x, mi.NoneType)), name)
+    if isinstance(t, mi.LiteralType):
+        return t.values[0]
+    raise TypeError(f"no sample for {t}")
+
+
+@pytest.mark.parametrize("kind", typing.get_args(AnyEvent), ids=lambda k: k.__struct_config__.tag)
+def test_every_event_phrases_itself_for_act_text(kind):
+    """`act --text` prints `instruction()` of each event: every event type, the new ones included, has one."""
+    fields = {f.name: _sample(f.type, f.name) for f in mi.type_info(kind).fields}
+    text = kind(**fields).instruction()
+    assert text.strip() and "None" not in text
+
+
+# A hallway over a room: terminal spaces A1, F1 and F3 (the room's), entrances A2 and B2.
+TABLE = floor_text("""
++-+-+-+-+-+-+
+|T . . . . T|
++ + + + + + +
+|E E . . . .|
++-+-+-+-+D+-+
+|. . . . . T|
++-+-+-+-+-+-+
+""", """
+A1 hallway "Hall"
+A3 room "Vault" surveillance=1
+""")
+
+
+def _write(tmp_path, name: str, state) -> Path:
+    path = tmp_path / name
+    path.write_bytes(encode_state(state))
+    return path
+
+
+def memorys_turn(tmp_path) -> Path:
+    """Preconnaissance, Memory's action step on a utility chip: Memory on the terminal space A1 holding an
+    Overclock wafer (E06), the command module on D2, Joan charged on C3 next to a guard on D3."""
+    s = make_state(TABLE, bots=[bot("memory", "A1"), module("D2")],
+                   units=[guard("G1", "E3", "W", awareness=0)], slots=chips("utility", "general", "general"))
+    s.floor.surveillance = ["A3"]
+    s.mission = CONTENT.missions["preconnaissance"]
+    s.joan = Drone(space="D3", charged=True)
+    wafer = next(c for c in CONTENT.equipment if c.id == "E06").__copy__()
+    s.bot("memory").equipment = [wafer]
+    return _write(tmp_path, "memory.json", in_turn(s, basic=2))
+
+
+def escaping(tmp_path) -> Path:
+    """Operation Tower Run on its last floor, calibrated: Memory on the entrance A2, the module on B2."""
+    s = make_state(TABLE, bots=[bot("memory", "A2"), module("B2")], slots=chips("general", "general", "general"))
+    s.mission = CONTENT.missions["tower-run"]
+    s.floor_number, s.calibrated = 2, True
+    return _write(tmp_path, "escape.json", in_turn(s))
+
+
+def _listed(capsys, state: Path) -> list[dict]:
+    code, out, _ = run(capsys, "actions", state)
+    assert code == 0
+    return [entry["action"] for entry in json.loads(out)]
+
+
+def _act_listed(capsys, state: Path, action: dict, out: Path) -> str:
+    """Apply an action exactly as `actions` listed it; the instructions `act --text` printed."""
+    code, text, err = run(capsys, "act", state, json.dumps(action), "--out", out, "--text")
+    assert code == 0, err
+    return text
+
+
+def test_end_to_end_equipment_hop_joan_and_escape(capsys, tmp_path):
+    """Through `actions` and `act` only: Memory uses an equipment card, hops into cyberspace, has Joan stun a
+    guard; on the last floor the command module and then Memory escape and the mission is won."""
+    state = memorys_turn(tmp_path)
+    listed = _listed(capsys, state)
+    wafer = {"action": "use_equipment", "bot": "memory", "card": "E06", "unit": None, "beyond": None, "path": []}
+    assert wafer in listed
+    text = _act_listed(capsys, state, wafer, tmp_path / "1.json")
+    assert "Overclock wafer" in text and "Add 1 elite die" in text
+    hops = [a for a in _listed(capsys, tmp_path / "1.json") if a["action"] == "hop"]
+    assert {"action": "hop", "bot": "memory", "path": ["F1", "F3"]} in hops
+    text = _act_listed(capsys, tmp_path / "1.json", {"action": "hop", "bot": "memory", "path": ["F1", "F3"]},
+                       tmp_path / "2.json")
+    assert "Move Memory from A1 to F3" in text and "Remove the surveillance bead of the Vault" in text
+    assert {"action": "joan_stun", "unit": "G1"} in _listed(capsys, tmp_path / "2.json")
+    text = _act_listed(capsys, tmp_path / "2.json", {"action": "joan_stun", "unit": "G1"}, tmp_path / "3.json")
+    assert "Joan stuns" in text and "Flip Joan to her depleted side" in text
+    after = decode_state((tmp_path / "3.json").read_bytes())
+    assert after.bot("memory").space == "F3" and after.bot("memory").equipment == []
+    assert after.turn.pool.elite == 1 and after.unit("G1").stunned and not after.joan.charged
+
+    state = escaping(tmp_path)
+    assert {"action": "escape", "bot": "module"} in _listed(capsys, state)
+    text = _act_listed(capsys, state, {"action": "escape", "bot": "module"}, tmp_path / "4.json")
+    assert "Module escapes from B2: take it off the board." in text
+    text = _act_listed(capsys, tmp_path / "4.json", {"action": "escape", "bot": "memory"}, tmp_path / "5.json")
+    assert "The mission is won" in text
+    assert decode_state((tmp_path / "5.json").read_bytes()).outcome == "victory: Out the Front Door"
+
+
+def test_actions_text_prints_json_ready_for_act_with_cost_and_needs(capsys, tmp_path):
+    """`actions --text`: one line per action, its JSON without default fields, then cost and needs."""
+    state = memorys_turn(tmp_path)
+    code, out, _ = run(capsys, "actions", state, "--text")
+    assert code == 0
+    lines = out.splitlines()
+    assert '{"action": "hop", "bot": "memory", "path": ["F1"]}  cost: 1 hop; jumping out on F1: detected, ' \
+           'surveils the room' in lines
+    assert any(line.startswith('{"action": "use_equipment", "bot": "memory", "card": "E06"}  cost: Overclock wafer')
+               for line in lines)
+    assert '{"action": "joan_stun", "unit": "G1"}  cost: depletes Joan' in lines
+    for line in lines:
+        action = line.split("  cost: ")[0].split("  needs: ")[0]
+        play_cli._load_action(action)
+
+
+@pytest.mark.parametrize("action,words", [
+    ('{"action": "hop", "bot": "memory", "path": "F1"}', "hop: field path: expected `array`"),
+    ('{"action": "hop", "bot": "memory", "path": [1]}', "hop: field path[0]: expected `str`"),
+    ('{"action": "use_equipment", "bot": "memory"}', "use_equipment: object missing required field `card`"),
+    ('{"action": "joan_stun"}', "joan_stun: object missing required field `unit` (its fields: unit)"),
+    ('{"action": "escape", "bot": 3}', "escape: field bot: expected `str`"),
+    ('{"action": "install_mod", "bot": "memory", "card": "M01", "upright": true}', "unknown field `upright`"),
+    ('{"action": "discard", "bot": "memory", "card": ["E06"]}', "discard: field card: expected `str`"),
+    ('{"action": "draw_chip", "chip": "captain"}', "draw_chip: field chip: invalid enum value 'captain'"),
+    ('{"action": "buy_dice_upgrade"}', "buy_dice_upgrade: object missing required field `bot`"),
+    ('{"action": "network_step", "asterisk": "two"}', "network_step: field asterisk: expected `int | null`"),
+    ('{"action": "step", "bot": "nano", "to": "B3", "reassemble": "yes"}', "step: field reassemble"),
+    ('{"action": "trade", "bot": "memory", "to": "module", "keys": "1"}', "trade: field keys: expected `int`"),
+])
+def test_a_malformed_new_action_names_its_field(capsys, tmp_path, action, words):
+    state = memorys_turn(tmp_path)
+    before = state.read_bytes()
+    line = refused(capsys, "act", state, action, "--out", tmp_path / "never.json")
+    assert words in line
+    assert state.read_bytes() == before and not (tmp_path / "never.json").exists()
+
+
+@pytest.mark.parametrize("action,rule", [
+    ('{"action": "hop", "bot": "memory", "path": ["C1"]}', "C1 is not a terminal space"),
+    ('{"action": "hop", "bot": "memory", "path": ["F3"]}', "not in a straight orthogonal or diagonal line"),
+    ('{"action": "use_equipment", "bot": "memory", "card": "E05", "unit": "G1"}', "holds no equipment card E05"),
+    ('{"action": "joan_stun", "unit": "G9"}', "G9"),
+    ('{"action": "escape", "bot": "memory"}', "no escape open"),
+    ('{"action": "install_mod", "bot": "memory", "card": "M01"}', "M01"),
+])
+def test_an_illegal_new_action_exits_2_with_the_rule_and_writes_nothing(capsys, tmp_path, action, rule):
+    state = memorys_turn(tmp_path)
+    before = state.read_bytes()
+    line = refused(capsys, "act", state, action, "--out", tmp_path / "never.json")
+    assert line.startswith("burncycle-table: illegal action: ") and rule in line
+    assert state.read_bytes() == before and not (tmp_path / "never.json").exists()

@@ -22,7 +22,7 @@ from controller.rules.effects import apply_effect
 from controller.rules.errors import IllegalAction
 from controller.rules.events import Event, StepStarted
 from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
-from controller.rules.model import Bot, DicePool, GameState, SecurityUnit
+from controller.rules.model import Bot, DicePool, EquipmentCard, GameState, SecurityUnit
 from controller.rules.interface import INTERFACE
 from controller.rules.table import MEMORY, Table
 
@@ -518,7 +518,7 @@ def legal_actions(state: GameState) -> list[LegalAction]:
     if t.step in ("route", "actions", "end"):
         out.extend(_alter_options(state, agent.id))
         out.extend(_trades(table, agent))
-        out.extend(_inventory_options(state, agent, t.step))
+        out.extend(_inventory_options(table, agent, t.step))
     if t.step == "actions":
         pool = t.pool
         dice_text = f"choose 0-{pool.basic} basic, 0-{pool.advanced} advanced, 0-{pool.elite} elite dice"
@@ -567,10 +567,11 @@ def legal_actions(state: GameState) -> list[LegalAction]:
             for bot in moves.movers(table):
                 here = table.floor.index[bot.space]  # type: ignore[index]
                 if table.floor.feature[here] in ("terminal", "mainframe"):
-                    for to in cyberspace.landings(table, here):
-                        out.append(LegalAction(Hop(bot=bot.id, path=[table.floor.ids[to]]),
-                                               cost="jumping out: detected, surveils the room",
-                                               needs="more terminal spaces to hop on to, if wanted"))
+                    for path in cyberspace.hop_paths(table, here).values():
+                        hops = f"{len(path)} hops" if len(path) > 1 else "1 hop"
+                        out.append(LegalAction(Hop(bot=bot.id, path=[table.floor.ids[k] for k in path]),
+                                               cost=f"{hops}; jumping out on {table.floor.ids[path[-1]]}: "
+                                                    "detected, surveils the room"))
         amount = state.mission.rule(state.calibrated).chip_for_threat
         if amount and not agent.shut_down:
             out.append(LegalAction(DrawChip(), cost=f"+{amount} threat", needs="the chip to draw"))
@@ -704,7 +705,7 @@ def _shoves(table: Table, bot: Bot) -> list[LegalAction]:
 def _trades(table: Table, agent: Bot) -> list[LegalAction]:
     out: list[LegalAction] = []
     for bot in table.state.bots:
-        cards = [c.id for c in bot.equipment + bot.mods]
+        cards = [(c.id, c.name) for c in bot.equipment + bot.mods]
         if (bot is not agent and bot.kind != "module") or not bot.on_board or bot.shut_down or (
                 bot.keys < 1 and not cards):
             continue
@@ -713,10 +714,11 @@ def _trades(table: Table, agent: Bot) -> list[LegalAction]:
             other = table.occupant.get(j)
             if isinstance(other, Bot):
                 if bot.keys:
-                    out.append(LegalAction(Trade(bot=bot.id, to=other.id, keys=1), needs=f"keys 1-{bot.keys}"))
-                for card in cards:
+                    out.append(LegalAction(Trade(bot=bot.id, to=other.id, keys=1), cost="free",
+                                           needs=f"keys 1-{bot.keys}"))
+                for card, name in cards:
                     full = other.inventory >= inventory.LIMIT
-                    out.append(LegalAction(Trade(bot=bot.id, to=other.id, cards=[card]),
+                    out.append(LegalAction(Trade(bot=bot.id, to=other.id, cards=[card]), cost=f"free; {name}",
                                            needs="the card to discard: a bot holds at most 2 equipment and mods"
                                            if full else ""))
     return out
@@ -735,31 +737,58 @@ def _reassembles(table: Table, bot: Bot) -> list[LegalAction]:
     return out
 
 
-def _inventory_options(state: GameState, agent: Bot, step: str) -> list[LegalAction]:
-    """Equipment the active agent can use, mods it can install, cards its player can discard."""
+def _inventory_options(table: Table, agent: Bot, step: str) -> list[LegalAction]:
+    """Equipment the active agent can use, mods it can install, cards its player can discard; each names the
+    card, so the list reads without the deck at hand."""
+    state = table.state
     out: list[LegalAction] = []
     if agent.shut_down:
         return out
     for card in agent.equipment:
-        kind = card.effect.kind
-        if kind == "pool_dice" and step != "actions":
-            continue
-        needs = {"stun": "an adjacent security unit", "unlock_door": "the space beyond an adjacent locked door",
-                 "bonus_move": "the path"}.get(kind, "")
-        cost = {"single_use": "discard after using", "breakable": "equipment die roll",
-                "counter": f"equipment die {card.die} -> {(card.die or 1) - 1}"}.get(card.category, "")
-        out.append(LegalAction(UseEquipment(bot=agent.id, card=card.id), cost=cost, needs=needs))
+        out.extend(_equipment_uses(table, agent, card, step))
     for mod in agent.mods:
-        out.append(LegalAction(InstallMod(bot=agent.id, card=mod.id)))
+        out.append(LegalAction(InstallMod(bot=agent.id, card=mod.id), cost=f"free; {mod.name}: {mod.text}"))
     for bot in [agent] + [b for b in state.bots if b.kind == "module" and not b.shut_down]:
         for card in bot.equipment:
-            out.append(LegalAction(Discard(bot=bot.id, card=card.id)))
+            out.append(LegalAction(Discard(bot=bot.id, card=card.id), cost=f"free; {card.name} is discarded"))
         for mod in bot.mods:
-            out.append(LegalAction(Discard(bot=bot.id, card=mod.id), cost=f"gain {mod.power} power"))
+            out.append(LegalAction(Discard(bot=bot.id, card=mod.id), cost=f"gain {mod.power} power ({mod.name})"))
         for mod in bot.installed:
-            out.append(LegalAction(Discard(bot=bot.id, card=mod.id), cost="installed: 0 power"))
+            out.append(LegalAction(Discard(bot=bot.id, card=mod.id), cost=f"installed: 0 power ({mod.name})"))
     if agent.imperative is not None and agent.power > 1:
-        out.append(LegalAction(Discard(bot=agent.id, card=agent.imperative.id), cost="1 power"))
+        out.append(LegalAction(Discard(bot=agent.id, card=agent.imperative.id),
+                               cost=f"1 power ({agent.imperative.name})"))
+    return out
+
+
+def _equipment_uses(table: Table, agent: Bot, card: EquipmentCard, step: str) -> list[LegalAction]:
+    """One use per target the card can take now: each adjacent security unit for a stun, each adjacent locked
+    door for an unlock, each free adjacent space as the first space of a bonus move (the path may go on)."""
+    kind = card.effect.kind
+    if kind == "pool_dice" and step != "actions":
+        return []
+    cost = card.name + {"single_use": "; discard after using", "breakable": "; rolls the equipment die",
+                        "counter": f"; equipment die {card.die} -> {(card.die or 1) - 1}"}.get(card.category, "")
+    if kind not in ("stun", "unlock_door", "bonus_move"):
+        return [LegalAction(UseEquipment(bot=agent.id, card=card.id), cost=cost)]
+    if not agent.on_board:
+        return []
+    floor = table.floor
+    here = floor.index[agent.space]  # type: ignore[index]
+    out: list[LegalAction] = []
+    if kind == "unlock_door":
+        for j, edge in floor.neighbour[here].values():
+            if edge == "door" and edge_id(agent.space, floor.ids[j]) not in table.unlocked:  # type: ignore[arg-type]
+                out.append(LegalAction(UseEquipment(bot=agent.id, card=card.id, beyond=floor.ids[j]), cost=cost))
+        return out
+    longest = "the rolled value" if card.effect.amount_from_die else str(card.effect.amount)
+    for _, j in floor.bot_neighbours(here, table.unlocked, table.destroyed):
+        other = table.occupant.get(j)
+        if kind == "stun" and isinstance(other, SecurityUnit):
+            out.append(LegalAction(UseEquipment(bot=agent.id, card=card.id, unit=other.id), cost=cost))
+        elif kind == "bonus_move" and other is None:
+            out.append(LegalAction(UseEquipment(bot=agent.id, card=card.id, path=[floor.ids[j]]), cost=cost,
+                                   needs=f"more spaces of the path, up to {longest} in all, if wanted"))
     return out
 
 

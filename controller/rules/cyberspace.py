@@ -44,6 +44,24 @@ def landings(table: Table, frm: int) -> list[int]:
             if s not in table.occupant and in_line(floor, frm, s) and not mission_rules.safe_zone_closed(table, s)]
 
 
+def hop_paths(table: Table, frm: int) -> dict[int, list[int]]:
+    """Every terminal space one hop action can end on, with the fewest hops that reach it (breadth first over
+    the landings). A floor has a handful of terminal spaces, so this stays a few dozen line checks; longer
+    paths to the same space only differ in where the chip passes through cyberspace, which nobody sees."""
+    paths: dict[int, list[int]] = {frm: []}
+    frontier = [frm]
+    while frontier:
+        nxt = []
+        for at in frontier:
+            for to in landings(table, at):
+                if to not in paths:
+                    paths[to] = paths[at] + [to]
+                    nxt.append(to)
+        frontier = nxt
+    del paths[frm]
+    return paths
+
+
 def hop(table: Table, bot_id: str, path: list[str]) -> None:
     state, floor = table.state, table.floor
     if not state.mission.rule(state.calibrated).hop:

@@ -19,7 +19,7 @@ from controller.rules.deploy import guard_chip
 from controller.rules.errors import IllegalAction
 from controller.rules.events import BotEscaped, FloorChanged, StepStarted
 from controller.rules.floor import Area, Floor, compile_floor
-from controller.rules.imperatives import draw_imperatives
+from controller.rules.imperatives import carry_imperatives, draw_imperatives
 from controller.rules.missions import applies, done
 from controller.rules.model import Bot, Objective, SecurityUnit
 from controller.rules.setup import floor_state, place_security
@@ -93,6 +93,7 @@ def change_floor(table: Table, final: Bot) -> None:
     state.floor.unlocked_doors = sorted({_doors_of(new, new_zones[z])[n] for z, n in kept_doors
                                          if z < len(new_zones) and n < len(_doors_of(new, new_zones[z]))})
     state.floor_number += 1
+    carry_imperatives(table)  # cards in the agents' hands are no board components: they stay
     state.progress = {}
     for who in [w for w, _, _ in places]:
         who.space = None if isinstance(who, Bot) else who.space

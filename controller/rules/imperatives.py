@@ -3,7 +3,8 @@ command modules never draw imperatives). Completing an imperative awards the lis
 Failing or discarding an imperative costs 1 power."
 
 Each card names a goal the engine counts from the moment it is drawn (`ImperativeCard.base`) and what fails
-it; `check_imperatives` runs after every action and corporation turn, like the mission check.
+it; `check_imperatives` runs after every action and corporation turn, like the mission check. A card held when
+the team changes floors stays in the agent's hand with what it has counted so far (`ImperativeCard.carried`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,22 @@ def goal_count(table: Table, bot: Bot, goal: str) -> int:
     key = {"terminals": "terminals", "caches": "caches", "network_cards": "network_card",
            "shut_down": "shut_down_by", "hidden": "hidden_turns"}[goal]
     return state.progress.get(f"{key}:{bot.id}", 0)
+
+
+def progress_made(table: Table, bot: Bot, card: ImperativeCard) -> int:
+    """How far the agent has come on its card since drawing it (on this floor and the ones before)."""
+    return goal_count(table, bot, card.goal) - card.base + card.carried
+
+
+def carry_imperatives(table: Table) -> None:
+    """Changing floors: "Remove all other board components" takes no card from an agent's hand, so each
+    imperative stays; the floor's counters are about to be reset, so the count made so far is kept on the card.
+    An IP's network level is no floor counter (the network stays), so that goal needs nothing kept."""
+    for bot in table.state.bots:
+        card = bot.imperative
+        if card is not None and card.goal != "ip_level":
+            card.carried = progress_made(table, bot, card)
+            card.base = 0
 
 
 def draw_imperative(table: Table, bot: Bot) -> None:
@@ -55,7 +72,7 @@ def _settle(table: Table, bot: Bot, completed: bool, reason: str) -> None:
     card = bot.imperative
     assert card is not None
     bot.imperative = None
-    card.base = 0
+    card.base = card.carried = 0
     table.state.imperative_discard.append(card)
     table.emit(ImperativeResolved(bot=bot.id, bot_name=bot.name, card=card.id, name=card.name, completed=completed,
                                   reason=reason))
@@ -92,5 +109,5 @@ def check_imperatives(table: Table, struck: str | None = None, end_of_turn: str 
         if failed:
             _settle(table, bot, False, {"detected": "detected", "strike": "struck a security unit",
                                         "threat": f"threat reached {card.threshold}"}[card.fail])
-        elif goal_count(table, bot, card.goal) - card.base >= card.count:
+        elif progress_made(table, bot, card) >= card.count:
             _settle(table, bot, True, f"reward {card.reward} power")

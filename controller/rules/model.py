@@ -110,6 +110,9 @@ class ImperativeCard(Struct, forbid_unknown_fields=True):
     fail: ImperativeFailure = "none"
     threshold: Annotated[int, Meta(ge=1, le=26)] | None = None  # fail = "threat": fails when threat reaches it
     base: Annotated[int, Meta(ge=0)] = 0
+    # imperatives kept through a floor change (feat-gaps): the count reached on the floors before this one,
+    # whose counters in `GameState.progress` were reset
+    carried: Annotated[int, Meta(ge=0)] = 0
 
 
 class Bot(Struct, forbid_unknown_fields=True):

@@ -12,7 +12,7 @@ from controller.rules.awareness import clear_awareness_at, recheck, sees, step_u
 from controller.rules.events import (Attacked, BotShutDown, PowerChanged, UnitMoved, UnitStayed,
                                      UnitStunEnded, UnitTurned)
 from controller.rules.floor import OPPOSITE, UNREACHABLE
-from controller.rules.interface import attack_damage, fooled
+from controller.rules.interface import attack_damage, fooled, lose_disguise
 from controller.rules.model import Bot, SecurityUnit
 from controller.rules.paths import adjacent_spaces, path_to
 from controller.rules.table import Table, unit_label
@@ -140,9 +140,14 @@ def _attack(table: Table, unit: SecurityUnit, bot: Bot, damage: int, distance: i
 
 def shut_down_bot(table: Table, bot: Bot) -> None:
     """"Bot Shut Down: Power reaches 0. Threat increases by +3; bot chip flips. ... If the command module
-    shuts down, the game is immediately lost.\""""
+    shuts down, the game is immediately lost."
+
+    A disguised Interface loses its disguise however it shuts down: the flipped chip shows a shut-down bot,
+    which acts as nothing during the corporation's turn (docs/rules-interpretations.md, "Special characters").
+    """
     bot.shut_down = True
     bot.hidden = False
+    lose_disguise(table, bot, "shut down: its bot chip flips")
     table.emit(BotShutDown(bot=bot.id, bot_name=bot.name, space=bot.space or "-"))
     if bot.kind == "module":
         declare_defeat(table, "the command module was shut down")

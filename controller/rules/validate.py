@@ -55,6 +55,8 @@ def state_problems(state: GameState) -> list[str]:
                             f"activated upgrades give {activated(bot)[0]} and {activated(bot)[1]}")
         if bot.disguise is not None and bot.id != INTERFACE:
             problems.append(f"{where}: only Interface wears a guard disguise")
+        if bot.disguise is not None and bot.shut_down:
+            problems.append(f"{where}: shut down but disguised; a shut-down bot's chip is flipped, without disguise")
     if sum(1 for b in state.bots if b.kind == "module") > 1:
         problems.append("bots: more than one command module")
     if state.joan is not None:

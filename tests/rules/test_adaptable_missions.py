@@ -10,7 +10,7 @@ from rules_scenarios import CONTENT, bot, captain, floor_text, guard, make_state
 from turn_scenarios import act, chips, illegal, in_turn, tags
 
 from controller.library import floor_text as shipped_floor
-from controller.rules import SeededDice, new_game, state_problems
+from controller.rules import ScriptedDice, SeededDice, new_game, state_problems
 from controller.rules.actions import (EndTurn, Hop, Move, NetworkStep, Pass, Reboot, Step, Strike, apply_action,
                                       legal_actions)
 from controller.rules.floor import compile_floor
@@ -276,10 +276,23 @@ def test_hop_only_on_preconnaissance():
 
 
 def test_preconnaissance_legal_actions_list_the_hops():
-    """`legal_actions` offers one hop per terminal space in line (A1: C3 and F1, not F4)."""
+    """"They may then either hop into cyberspace again (within the same action) or jump out of cyberspace.":
+    `legal_actions` offers one hop per terminal space the action can end on, by the fewest hops (A1: C3 and F1
+    in line, F4 through F1)."""
     hops = [la.action.path for la in legal_actions(hopping()) if isinstance(la.action, Hop)]
-    assert sorted(hops) == [["C3"], ["F1"]]
+    assert sorted(hops) == [["C3"], ["F1"], ["F1", "F4"]]
     assert not [la for la in legal_actions(hopping(chip="general")) if isinstance(la.action, Hop)]
+
+
+def test_preconnaissance_every_listed_hop_is_legal():
+    """"... move it to another unoccupied terminal space": a multi-hop path stops at occupied landings (a guard
+    on F1 leaves only C3, and nothing reaches F4), and each listed hop applies."""
+    s = hopping(units=[guard("G1", "F1", awareness=0)])
+    listed = [la.action for la in legal_actions(s) if isinstance(la.action, Hop)]
+    assert [a.path for a in listed] == [["C3"]]
+    for action in [la.action for la in legal_actions(hopping()) if isinstance(la.action, Hop)]:
+        new, _ = apply_action(hopping(), action, ScriptedDice(["powercell"]))
+        assert new.bot("byte").space == action.path[-1]
 
 
 # Command module spaces on A1, F1 and F2.

@@ -294,7 +294,7 @@ def test_legal_actions_list_uses_installs_and_discards():
     listed = [la for la in legal_actions(s)]
     actions = [la.action for la in listed]
     assert UseEquipment(bot="byte", card="E04") in actions and InstallMod(bot="byte", card="M04") in actions
-    assert next(la for la in listed if la.action == Discard(bot="byte", card="M04")).cost == "gain 3 power"
+    assert next(la for la in listed if la.action == Discard(bot="byte", card="M04")).cost.startswith("gain 3 power")
     assert Trade(bot="byte", to="module", cards=["E04"]) in actions
 
 
@@ -330,3 +330,23 @@ def test_a_discard_card_cannot_need_a_target():
     text = shipped_content_texts()["equipment.toml"].replace('effect = { kind = "key" }', 'effect = { kind = "stun" }', 1)
     with pytest.raises(ContentError, match="equipment E01: a discard card triggers immediately"):
         _parse_with("equipment.toml", text)
+
+
+def test_legal_actions_name_each_target_of_an_equipment_card():
+    """"Blind an adjacent security unit", "unlocks an adjacent locked door", "move up to 3 spaces": the listing
+    offers one use per adjacent unit, per adjacent locked door and per first space of a bonus move, names the
+    card, and every use listed applies as it stands."""
+    s = holding(equipment=["E05", "E08"], byte="B2", module_at="F1", text=DOORS,
+                units=[guard("G1", "B1", "S", awareness=0), guard("G2", "D2", "N", awareness=0)])
+    uses = [la for la in legal_actions(s) if isinstance(la.action, UseEquipment)]
+    assert sorted((la.action.card, la.action.unit, la.action.beyond) for la in uses) == [
+        ("E05", "G1", None), ("E08", None, "B3")]
+    assert all(la.cost.startswith(EQ[la.action.card].name) for la in uses)
+    s = holding(equipment=["E07"], byte="A1", module_at="F1")
+    jumps = [la for la in legal_actions(s) if isinstance(la.action, UseEquipment)]
+    assert sorted(la.action.path for la in jumps) == [["A2"], ["B1"]]
+    assert "up to 3 in all" in jumps[0].needs
+    for la in uses + jumps:
+        start = s if la.action.card == "E07" else holding(equipment=["E05", "E08"], byte="B2", module_at="F1",
+                                                             text=DOORS, units=[guard("G1", "B1", "S", awareness=0)])
+        act(start, la.action)

@@ -9,9 +9,9 @@ from turn_scenarios import act, chips, illegal, in_turn
 
 from controller.library import floor_text as floor_text_of
 from controller.rules import new_game
-from controller.rules.actions import CorporationTurn, EndTurn, Escape, legal_actions
+from controller.rules.actions import CorporationTurn, EndTurn, Escape, Move, Step, legal_actions
 from controller.rules.errors import RulesError
-from controller.rules.model import Drone, LaterFloor, Mission, MissionFloor, Objective
+from controller.rules.model import DicePool, Drone, LaterFloor, Mission, MissionFloor, Objective
 
 # Floor 1: a hallway over a safe zone (the stairwell) behind the door C2/C3.
 LOWER = floor_text("""
@@ -174,3 +174,27 @@ def test_agents_lacking_an_imperative_draw_one_on_the_new_floor():
     new, events = act(s, EndTurn(), ["1", "I01"])
     assert new.bot("byte").imperative is not None and new.bot("module").imperative is None
     assert [e.deck for e in of_type(events, "card_drawn")] == ["imperative"]
+
+
+def test_an_imperative_held_when_changing_floors_stays_with_its_count():
+    """"3. Remove all other board components and reset awareness chips." An imperative is a card in the agent's
+    hand, not a board component: it goes up the stairs, keeps what it has counted (one of Scavenger's 2 caches,
+    collected on the floor below) and is completed by one more cache on the new floor. Holding it, the agent
+    draws none ("5. Agents lacking an imperative card draw one.")."""
+    s = climbing([bot("byte", "B3"), module("D3")], progress={"terminals:byte": 1, "caches:byte": 3})
+    s.bot("byte").imperative = next(c for c in CONTENT.imperatives if c.id == "I02").__copy__()
+    s.bot("byte").imperative.base = 2
+    s.imperative_deck = [c for c in CONTENT.imperatives if c.id != "I02"]
+    new, events = act(s, EndTurn(), ["1"])
+    card = new.bot("byte").imperative
+    assert new.floor_number == 2 and new.progress == {}
+    assert (card.id, card.carried, card.base) == ("I02", 1, 0)
+    assert of_type(events, "card_drawn") == [] and new.imperative_discard == []
+    up = in_turn(new, basic=1)
+    up.floor.caches = ["C1"]
+    up.equipment_deck = [CONTENT.equipment[0]]
+    up, _ = act(up, Move(dice=DicePool(basic=1)), ["1"])
+    up, events = act(up, Step(bot="byte", to="C1", take_cache=True), [CONTENT.equipment[0].id])
+    assert up.bot("byte").imperative is None and up.bot("byte").power == 6
+    assert of_type(events, "imperative_resolved")[0].completed
+    assert [(c.id, c.carried) for c in up.imperative_discard] == [("I02", 0)]

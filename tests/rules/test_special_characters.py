@@ -7,9 +7,9 @@ characters"). Scripted results are given in the order the engine asks for them.
 from __future__ import annotations
 
 from rules_scenarios import CONTENT, bot, captain, guard, make_state, module, of_type, turn
-from turn_scenarios import DOORS, act, chips, illegal, in_turn
-from controller.rules import new_game
-from controller.rules.actions import JoanStun, JoanSurveil, Move, Step, Strike, Swap, legal_actions
+from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
+from controller.rules import new_game, state_problems
+from controller.rules.actions import JoanStun, JoanSurveil, Keypad, Move, Step, Strike, Swap, legal_actions
 from controller.rules.model import DicePool, Drone, GuardChip
 
 DISGUISE = GuardChip(name="Sentry", colour="blue", level=1, awareness=3, movement=2, patrol="pace")
@@ -100,6 +100,29 @@ def test_attacked_disguised_interface_loses_the_disguise_and_takes_2_damage():
     assert attack.damage == 2 and new.bot("interface").power == 3
     assert new.bot("interface").disguise is None
     assert of_type(events, "disguise_changed")[0].worn is False
+
+
+def test_disguised_interface_shut_down_by_a_keypad_shock_loses_the_disguise():
+    """"Bot Shut Down: Power reaches 0. Threat increases by +3; bot chip flips." Only an attack is printed to
+    end the disguise ("If attacked, the disguise is lost"), but a flipped chip shows a shut-down bot: the
+    disguise goes with any shut down, here a keypad shock ("Shock: The acting bot suffers 1 power loss.")."""
+    s = make_state(DOORS, bots=[disguised("B2", power=1), module("F1")],
+                   slots=chips("general", "general", "general"), **decks())
+    s, events = act(in_turn(s), Keypad(bot="interface", beyond="B3"), ["K06", "alarm"])
+    interface = s.bot("interface")
+    assert interface.shut_down and interface.disguise is None and s.threat == 3
+    lost = of_type(events, "disguise_changed")
+    assert [(e.worn, e.reason) for e in lost] == [(False, "shut down: its bot chip flips")]
+    assert of_type(events, "attacked") == []
+
+
+def test_a_shut_down_bot_wearing_a_disguise_is_an_invalid_state():
+    """"bot chip flips": a state with a shut-down, still disguised Interface is refused by the invariants."""
+    down = disguised("C3", power=0)
+    down.shut_down = True
+    s = make_state(bots=[module("F5")])
+    s.bots.append(down)
+    assert any("shut down but disguised" in p for p in state_problems(s))
 
 
 def test_disguised_interface_moves_up_to_the_disguise_movement_value():
