@@ -174,3 +174,13 @@ def test_agents_lacking_an_imperative_draw_one_on_the_new_floor():
     new, events = act(s, EndTurn(), ["1", "I01"])
     assert new.bot("byte").imperative is not None and new.bot("module").imperative is None
     assert [e.deck for e in of_type(events, "card_drawn")] == ["imperative"]
+
+
+def test_destroyed_wall_chips_return_to_the_supply_on_a_new_floor():
+    """">> Maximum limit: Only 3 walls can be destroyed per floor. Destroyed wall chips are returned to the
+    supply when changing floors." (a wall broken on floor 1 is not broken on floor 2, whose count of broken
+    walls starts again at 0)"""
+    s = climbing([bot("byte", "B3"), module("D3")])
+    s.floor.destroyed_walls = ["A2/A3"]
+    new, _ = act(s, EndTurn(), ["1"])
+    assert new.floor.name == "Upper floor" and new.floor.destroyed_walls == []
