@@ -498,6 +498,7 @@ def test_repair_transfers_power_anywhere():
     unlimited and line of sight is not required)\"
     Also: "The acting bot reduces its power bank by any chosen amount and increases the target bot's power by
     that same amount."
+    Also: "Repair (1 Power): Use a general action to transfer power to any bot on the map."
     """
     new, events = act(repairing(), Repair(bot="byte", target="casing", amount=2))
     assert (new.bot("byte").power, new.bot("casing").power) == (3, 5) and new.burncycle.tracker == 1

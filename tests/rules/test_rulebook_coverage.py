@@ -4,11 +4,12 @@ The rulebooks are the specification, and the convention is that each rule test q
 This meta-test closes the loop: it splits both rulebook files into rule sentences (the sentences of paragraphs,
 of bullets and numbered items, the ">>" clarifications and the rows of printed tables) and asserts that each
 is quoted in the docstring of at least one test function under tests/. A sentence counts as quoted when a test
-docstring holds a run of QUOTE_WORDS consecutive words of it, or, for a shorter sentence, the whole sentence
-with its closing punctuation (so "Advance threat by 1." is not matched by any docstring that merely mentions
-advancing threat). Headings (short lines that are neither a sentence, a list item nor a table row) are not
-sentences. What is left and is not a rule is in ALLOWLIST, with the reason; rules the engine does not (yet)
-honour are in NOT_YET, with the reason, so the gap stays visible.
+docstring holds a run of QUOTE_WORDS consecutive words of it that no other rulebook sentence shares, or, for a
+sentence of at most QUOTE_WORDS words, the whole sentence with its closing punctuation (so "Advance threat by
+1." is not matched by any docstring that merely mentions advancing threat). Headings (short lines that are
+neither a sentence, a list item nor a table row) are not sentences. What is left and is not a rule is in
+ALLOWLIST, with the reason; rules the engine does not (yet) honour are in NOT_YET, with the reason, so the gap
+stays visible.
 """
 
 from __future__ import annotations
@@ -191,13 +192,31 @@ def test_docstrings() -> list[str]:
 test_docstrings.__test__ = False  # a helper named like a test, not one
 
 
-def is_quoted(sentence: str, docs_text: str, docs_words: str) -> bool:
-    """A run of QUOTE_WORDS words of a long sentence, or the whole of a short one, appears in a docstring."""
+def windows(sentence: str) -> set[str]:
     tokens = words(sentence)
-    if len(tokens) < QUOTE_WORDS:
+    return {" ".join(tokens[i:i + QUOTE_WORDS]) for i in range(len(tokens) - QUOTE_WORDS + 1)}
+
+
+@lru_cache(maxsize=1)
+def distinctive_windows() -> dict[str, set[str]]:
+    """Each long sentence's runs of words that no other rulebook sentence shares: "If optimized, add +2 AP to
+    the total rolled." (moves) must not count as a quote of the strike's "If the action is optimized, add +2 AP
+    to the total rolled." A sentence whose every run is shared elsewhere keeps them all."""
+    sentences = [s for s in all_rule_sentences() if len(words(s)) > QUOTE_WORDS]
+    seen: dict[str, int] = {}
+    for s in sentences:
+        for w in windows(s):
+            seen[w] = seen.get(w, 0) + 1
+    return {s: ({w for w in windows(s) if seen[w] == 1} or windows(s)) for s in sentences}
+
+
+def is_quoted(sentence: str, docs_text: str, docs_words: str) -> bool:
+    """A distinctive run of QUOTE_WORDS words of a long sentence, or the whole of a short one (with its closing
+    punctuation), appears in a docstring."""
+    if len(words(sentence)) <= QUOTE_WORDS:
         return sentence in docs_text
-    return any(f" {' '.join(tokens[i:i + QUOTE_WORDS])} " in docs_words
-               for i in range(len(tokens) - QUOTE_WORDS + 1))
+    runs = distinctive_windows().get(sentence) or windows(sentence)
+    return any(f" {w} " in docs_words for w in runs)
 
 
 def uncovered() -> list[str]:
@@ -241,3 +260,14 @@ def test_a_short_sentence_needs_its_whole_text_and_a_long_one_six_words():
     assert not is_quoted("advance threat by 1.", text, toks)
     assert is_quoted("advance threat by 1, then all eligible pings transfer outwards.", text, toks)
     assert not is_quoted("threat by 1, then the rest differs entirely.", text, toks)
+
+
+def test_a_run_shared_with_another_sentence_does_not_quote_it():
+    """The move's "If optimized, add +2 AP to the total rolled." quotes the move's sentence, not the strike's
+    "If the action is optimized, add +2 AP to the total rolled." (their shared runs are not distinctive)."""
+    strike = "if the action is optimized, add +2 ap to the total rolled."
+    assert strike in all_rule_sentences()
+    docs = [normalise('"If optimized, add +2 AP to the total rolled."')]
+    text, toks = "\n".join(docs), " " + " | ".join(" ".join(words(d)) for d in docs) + " "
+    assert not is_quoted(strike, text, toks)
+    assert is_quoted("if optimized, add +2 ap to the total rolled.", text, toks)
