@@ -421,7 +421,9 @@ def test_shut_down_takes_the_key():
 
 
 def test_optimized_strike_adds_two():
-    """"When activated on a physical action chip, they are optimized and provide an extra +2 AP\""""
+    """"When activated on a physical action chip, they are optimized and provide an extra +2 AP\"
+    Also: "If the action is optimized, add +2 AP to the total rolled." (8 rolled + 2 = 10, the durability)
+    """
     s = striking([level_guard(1)], slots=chips("physical", "general"))
     new, _ = act(s, Strike(bot="byte", unit="G1", dice=DicePool(basic=4)), ["2"] * 4)
     assert new.security == []

@@ -176,10 +176,12 @@ def all_rule_sentences() -> tuple[str, ...]:
     return tuple(seen)
 
 
-def test_docstrings() -> list[str]:
-    """Docstrings of every test function under tests/, normalised."""
+def docstrings_of_tests() -> list[str]:
+    """Docstrings of every test function under tests/ (but this file's), normalised."""
     found: list[str] = []
     for path in sorted(TESTS.rglob("test_*.py")):
+        if path.resolve() == Path(__file__).resolve():
+            continue  # this file's own examples quote sentences without testing them
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
@@ -187,9 +189,6 @@ def test_docstrings() -> list[str]:
                 if doc:
                     found.append(normalise(doc))
     return found
-
-
-test_docstrings.__test__ = False  # a helper named like a test, not one
 
 
 def windows(sentence: str) -> set[str]:
@@ -220,7 +219,7 @@ def is_quoted(sentence: str, docs_text: str, docs_words: str) -> bool:
 
 
 def uncovered() -> list[str]:
-    docs = test_docstrings()
+    docs = docstrings_of_tests()
     docs_text = "\n".join(docs)
     docs_words = " | ".join(" ".join(words(d)) for d in docs)
     docs_words = f" {docs_words} "
