@@ -57,7 +57,11 @@ def done(state: GameState, table: Table, objective: Objective, end_of_turn: bool
         # "When an agent satisfies escape conditions, it is removed from the board"
         return all(b.escaped for b in state.bots)
     if task == "shut_down":
-        return state.progress.get(f"shut_down:{arg}", 0) >= 1
+        # Ghost in the Dell lists "Shut down a level 3 Ghost." for a level 2+ and again for a level 3+ team:
+        # each task that applies needs its own unit, so a level 3 team shuts down both Ghosts.
+        tasks = state.mission.win if objective in state.mission.win else state.mission.calibrations
+        need = sum(1 for o in tasks if o.task == objective.task and applies(state, o))
+        return state.progress.get(f"shut_down:{arg}", 0) >= max(1, need)
     if task == "no_unsurveilled_rooms":
         return not state.floor.surveillance
     if task == "no_terminals":

@@ -134,7 +134,9 @@ def test_chip_cleared_by_a_unit_passing_over_it():
 # -- Awareness Range ----------------------------------------------------------------------------------
 def test_direct_sight_full_stat_straight_ahead():
     """"Direct Sight: Equal to the full awareness stat in spaces straight ahead in the direction of the
-    unit's facing, within the same area.\""""
+    unit's facing, within the same area.\"
+    Also: "Security units have an awareness stat printed on their chip:"
+    """
     s = make_state(units=[guard("G1", "A5", "N", awareness=3)])
     seen = seen_by(s, "G1")
     assert {"A4", "A3", "A2"} <= seen and "A1" not in seen

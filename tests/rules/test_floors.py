@@ -198,3 +198,11 @@ def test_an_imperative_held_when_changing_floors_stays_with_its_count():
     assert up.bot("byte").imperative is None and up.bot("byte").power == 6
     assert of_type(events, "imperative_resolved")[0].completed
     assert [(c.id, c.carried) for c in up.imperative_discard] == [("I02", 0)]
+def test_destroyed_wall_chips_return_to_the_supply_on_a_new_floor():
+    """">> Maximum limit: Only 3 walls can be destroyed per floor. Destroyed wall chips are returned to the
+    supply when changing floors." (a wall broken on floor 1 is not broken on floor 2, whose count of broken
+    walls starts again at 0)"""
+    s = climbing([bot("byte", "B3"), module("D3")])
+    s.floor.destroyed_walls = ["A2/A3"]
+    new, _ = act(s, EndTurn(), ["1"])
+    assert new.floor.name == "Upper floor" and new.floor.destroyed_walls == []

@@ -92,7 +92,9 @@ def test_other_rolled_icons_are_extra_inputs():
 
 # -- Resolving Inputs ------------------------------------------------------------------------------
 def test_inputs_paid_from_personal_and_team_reserve():
-    """"Physical / Tech / Utility: Discard a matching chip from personal/team reserve\""""
+    """"Physical / Tech / Utility: Discard a matching chip from personal/team reserve\"
+    Also: "Used to alter the burncycle or resolve keypad inputs."
+    """
     s = door_state(personal=["tech"], team=["physical"])
     new, events = act(s, Keypad(bot="byte", beyond="B3"), ["K01", "tech"])
     assert "B2/B3" in new.floor.unlocked_doors
@@ -147,7 +149,9 @@ def test_jumping_over_the_captain_chip_reaches_it():
 
 def test_pay_order_chosen_by_the_player():
     """"Discard a matching chip from personal/team reserve, OR jump the burncycle tracker": `pay` orders the
-    sources; here the jump is preferred to the reserve."""
+    sources; here the jump is preferred to the reserve.
+    Also: "All displayed and rolled inputs must be fulfilled during the same action in any chosen sequence."
+    """
     s = door_state(slots=chips("general", "tech", "general"), personal=["tech"])
     new, _ = act(s, Keypad(bot="byte", beyond="B3", pay=["jump", "personal"]), ["K09"])
     assert new.burncycle.personal_reserves["byte"] == ["tech"]
@@ -157,7 +161,9 @@ def test_pay_order_chosen_by_the_player():
 def test_inputs_that_cannot_all_be_paid_pay_nothing():
     """">> Inputs do not carry over across separate actions; all must be satisfied in one go." K12 prints
     tech and alarm; the die adds physical, which nothing pays: the door stays locked, the tech chip stays in
-    reserve and the alarm is not triggered."""
+    reserve and the alarm is not triggered.
+    Also: "Resolving Inputs: Satisfy every icon in the column."
+    """
     s = door_state(personal=["tech"])
     new, events = act(s, Keypad(bot="byte", beyond="B3"), ["K12", "physical"])
     assert "B2/B3" not in new.floor.unlocked_doors
@@ -245,7 +251,9 @@ def test_unoptimized_cannot_ignore():
 @pytest.mark.parametrize("level,durability", [(1, 4), (2, 6), (3, 8)])
 def test_brute_force_against_durability(level, durability):
     """"Unless the column states "Jam", a bot may attempt to force the door via an AP check: Level 1: 4 AP /
-    Level 2: 6 AP / Level 3: 8 AP\" (K01 is never jammed.)"""
+    Level 2: 6 AP / Level 3: 8 AP\" (K01 is never jammed.)
+    Also: "Brute Force: Pass an AP check against the keypad's durability (if not Jammed)."
+    """
     grid = DOORS.split("grid:\n")[1].split("\nareas:")[0]
     text = floor_text(grid, 'A1 hallway "Hall"\nA3 room "Lab"\nD3 room "Office"', level=level)
     keypad_dice = CONTENT.keypads[0].columns[level - 1].dice
@@ -285,7 +293,9 @@ def test_optimizing_gives_brute_force_no_benefit():
 # -- Keys, abort, success --------------------------------------------------------------------------
 def test_key_unlocks_without_inputs_or_rolls():
     """"A bot in possession of a key may discard it at any point during a keypad action to immediately
-    unlock the door without resolving inputs or rolling AP." (No keypad die is rolled either.)"""
+    unlock the door without resolving inputs or rolling AP." (No keypad die is rolled either.)
+    Also: "Key: Discard a key to unlock the door immediately."
+    """
     s = door_state(byte_kw={})
     s.bot("byte").keys = 1
     new, events = act(s, Keypad(bot="byte", beyond="B3", approach="key"), ["K12"])
@@ -313,11 +323,13 @@ def test_abort_leaves_the_card_and_a_second_attempt_reuses_it():
 
 def test_success_discards_card_and_frees_a_move_through():
     """"Upon success, discard the card, place an unlocked door peg in the board hole, and the bot may take a
-    free move through into an empty space\""""
+    free move through into an empty space\"
+    Also: "Once unlocked, insert an unlocked door peg."
+    """
     s = door_state(byte_kw={})
     s.bot("byte").keys = 1
     new, events = act(s, Keypad(bot="byte", beyond="B3", approach="key"), ["K01"])
-    assert new.bot("byte").space == "B3"
+    assert new.bot("byte").space == "B3" and "B2/B3" in new.floor.unlocked_doors
     assert tags(events).index("door_changed") < tags(events).index("bot_moved")
     assert [c.id for c in new.keypad_discard] == ["K01"] and new.keypads == {}
     assert new.turn.pool.basic == 5  # the free move costs no AP

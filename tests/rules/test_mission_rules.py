@@ -93,7 +93,9 @@ def test_tsm_cache_gives_a_chip_of_choice():
 
 
 def test_tsm_terminal_gives_the_module_a_team_chip():
-    """"... accesses a terminal ... add it to their reserve" (the team reserve is the command module's)."""
+    """"... accesses a terminal ... add it to their reserve" (the team reserve is the command module's).
+    Also: "The team reserve serves as the command module's reserve."
+    """
     s = mission_state("tsm-103c", bots=[bot("byte", "A1"), module("E3")], terminal_deck=list(CONTENT.terminals))
     s.floor.terminals = {"E3": "mainframe"}
     s, _ = act(s, Terminal(bot="module", options=[1], chip="tech"), [CONTENT.terminals[0].id])
@@ -102,7 +104,9 @@ def test_tsm_terminal_gives_the_module_a_team_chip():
 
 def test_tsm_general_action_trades_5_threat_for_a_chip():
     """"As a general action, an agent may advance threat by 5 to draw an action chip of their choice from
-    the supply and add it to their reserve." """
+    the supply and add it to their reserve."
+    Also: "Certain abilities and mission cards may provide other general actions."
+    """
     s = mission_state("tsm-103c", threat=6)
     s, _ = act(s, DrawChip(chip="physical"))
     assert s.threat == 11 and s.burncycle.personal_reserves["byte"] == ["physical"]

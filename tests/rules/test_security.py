@@ -35,7 +35,9 @@ def test_pursue_before_investigate_before_patrol():
     """"Guards activate in strict hierarchical order during the corporation turn: 1. Priority 1: Pursue
     ... 2. Priority 2: Investigate ... 3. Priority 3: Patrol": whatever order the units entered play.
     (Chips are investigated within the unit's area here, RuleOptions.investigate = "area", so that the
-    unit in the other hallway has no target and patrols.)"""
+    unit in the other hallway has no target and patrols.)
+    Also: "1. Security Unit Activation (Pursue, Investigate, Patrol)"
+    """
     s = make_state(TWO_HALLS, bots=[bot("a", "F1", detected=True), bot("b", "F4", awareness="A1")],
                    units=[guard("G1", "C4", "W", awareness=1, movement=1, patrol="pace"),   # patrols
                           guard("G2", "A2", "S", awareness=1, movement=1),                 # investigates A1

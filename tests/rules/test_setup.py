@@ -270,8 +270,8 @@ def test_rescue_rangers_setup():
 
 
 def test_preconnaissance_setup():
-    """Operation Preconnaissance: "Place the captain on hallway security post 3 instead of following the
-    security detail for that post. Set threat to 8.\""""
+    """Operation Preconnaissance: "Mission Setup: Place the captain on hallway security post 3 instead of
+    following the security detail for that post. Set threat to 8.\""""
     s = game("labs", mission="preconnaissance", level=1)
     cap = next(u for u in s.security if u.rank == "captain")
     assert cap.space == feature_spaces(s, "post3")[0]

@@ -49,7 +49,9 @@ def test_shut_down_bot_cannot_be_attacked_again():
 
 
 def test_command_module_shut_down_loses_the_game():
-    """"If the command module shuts down, the game is immediately lost.\""""
+    """"If the command module shuts down, the game is immediately lost.\"
+    Also: "If the command module is shut down, the game is immediately lost."
+    """
     s = make_state(bots=[module("C3", power=1, detected=True), bot("byte", "F1")],
                    units=[guard("G1", "C4", "N", awareness=3)], net=None)
     new, events = turn(s)

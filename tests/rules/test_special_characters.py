@@ -246,7 +246,9 @@ def test_joan_stuns_only_adjacent_guards():
 
 def test_joan_recharges_when_sharing_a_space_with_memory():
     """"Joan recharges when sharing a space with Memory": Memory stepping onto her space, or she onto
-    Memory's, charges her."""
+    Memory's, charges her.
+    Also: "She has two states: charged and depleted."
+    """
     s = memory_state(joan="B1", charged=False, memory_at="A1")
     s, _ = act(s, Move(dice=DicePool(basic=2)), ["1", "1"])
     s, events = act(s, Step(bot="memory", to="B1"))

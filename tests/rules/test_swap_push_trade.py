@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules_scenarios import CONTENT, bot, guard, make_state, module, of_type
 from turn_scenarios import DOORS, act, chips, illegal, in_turn
 
-from controller.rules.actions import Move, Push, Swap, Trade, legal_actions
+from controller.rules.actions import Discard, Move, Push, Swap, Trade, legal_actions
 from controller.rules.model import DicePool
 
 
@@ -100,8 +100,34 @@ def test_trade_only_with_an_adjacent_bot():
 
 
 def test_no_trade_during_a_move():
-    """">> Free actions cannot interrupt movement within an ongoing move action." """
+    """">> Free actions cannot interrupt movement within an ongoing move action."
+    Also: "For instance, two bots cannot trade equipment midway through a move action."
+    """
     s = moving([bot("byte", "A1"), module("B1")])
     s.bot("byte").keys = 1
     s, _ = act(s, Move(dice=DicePool(basic=2)), ["1", "1"])
     illegal(s, Trade(bot="byte", to="module", keys=1), "move action is under way")
+
+
+def test_push_keeps_the_bot_and_the_unit_adjacent():
+    """"Push (1 Power): Spend +1 AP during a move action to shove a security unit to an adjacent empty space,
+    entering its space (causes detection). Adjacency is preserved during movement." (the unit goes to a
+    space next to its own, so it stays next to the bot that took its place; a space two away is refused)"""
+    s = moving([bot("byte", "A1"), module("F5")], units=[guard("G1", "B1", "S", awareness=0)])
+    s.bot("byte").upgrades = ["push"]
+    s, _ = act(s, Move(dice=DicePool(basic=2)), ["1", "1"])
+    illegal(s, Push(bot="byte", unit="G1", to="D1"), "adjacent")
+    s, _ = act(s, Push(bot="byte", unit="G1", to="B2"))
+    assert s.bot("byte").space == "B1" and s.unit("G1").space == "B2"
+
+
+def test_an_uninstalled_mod_is_traded_and_its_discard_pays():
+    """Mods: "Placed sideways as uninstalled (can be traded; discarding awards printed power)." (Byte trades
+    its uninstalled M04 to the module, which discards it for the printed power)"""
+    mod = next(m for m in CONTENT.mods if m.id == "M04")
+    s = moving([bot("byte", "A1"), module("B1", power=3)])
+    s.bot("byte").mods = [mod.__copy__()]
+    s, _ = act(s, Trade(bot="byte", to="module", cards=["M04"]))
+    assert [m.id for m in s.bot("module").mods] == ["M04"] and s.bot("byte").mods == []
+    s, _ = act(s, Discard(bot="module", card="M04"))
+    assert s.bot("module").power == 3 + mod.power and s.bot("module").mods == []

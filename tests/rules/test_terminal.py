@@ -39,7 +39,10 @@ def test_terminal_option_met_resolves_and_everything_is_discarded():
 
 
 def test_terminal_option_missed_still_discards():
-    """"The terminal card and the floor chip are discarded regardless of success.\""""
+    """"The terminal card and the floor chip are discarded regardless of success.\"
+    Also: ">> Selected options cannot be altered after the roll." (the 3 AP rolled would have met option 1's 2 AP,
+    but option 3 was selected)
+    """
     s = on_terminal()
     new, events = act(s, Terminal(bot="byte", options=[3], dice=DicePool(basic=2)), ["T01", "1", "2"])
     assert new.bot("byte").power == 5 and accessed(events).resolved == []
