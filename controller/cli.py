@@ -8,6 +8,7 @@ no traceback ever reaches the person at the table.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from controller.errors import UserError
@@ -40,12 +41,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args) or 0)
+        code = int(args.run(args) or 0)
+        sys.stdout.flush()  # inside the try: a reader that went away is handled below
+        return code
     except UserError as err:
         print(f"burncycle-table: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (`... | head`): stop quietly, and keep Python from complaining at exit
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ Bad input gives exit code 2, one readable line on stderr, no traceback, and writ
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -257,3 +259,13 @@ def test_new_game_unwritable_out(tmp_path, capsys):
     line = refused(capsys, "new-game", "--out", out)
     assert "cannot write" in line and str(out) in line
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    """`... | head`: the program stops quietly when its reader goes away ("No traceback reaches a user")."""
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "schema", "state"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    proc.stdout.close()  # the reader is gone before the program writes
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0 and err == b"", err
