@@ -268,7 +268,10 @@ STEP_NAMES = {"route": "power routing (step 1)", "actions": "the action step (st
               "corporation": "the corporation's turn"}
 
 
-def apply_action(state: GameState, action: Action, dice: Dice | None = None) -> tuple[GameState, list[Event]]:
+def apply_action(state: GameState, action: Action, dice: Dice | None = None, *,
+                 in_place: bool = False) -> tuple[GameState, list[Event]]:
+    """Apply one action; the state passed in is left unchanged, unless `in_place` (self-play, which hands its
+    state over and only plays listed actions, saves the copy: there an illegal action may leave it half-done)."""
     if state.outcome is not None:
         raise IllegalAction(f"the game is over ({state.outcome})")
     if state.turn is None:
@@ -285,7 +288,7 @@ def apply_action(state: GameState, action: Action, dice: Dice | None = None) -> 
             turn.after_corporation(table)
         return table.state, events + table.events
     dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
-    table = Table(state, dice, apply_effect)
+    table = Table(state, dice, apply_effect, copy=not in_place)
     ending = turn.active_agent(state).id if isinstance(action, EndTurn) else None
     _dispatch(table, action)
     imperatives.check_imperatives(table, struck=_striker(table, action), end_of_turn=ending)

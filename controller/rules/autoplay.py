@@ -22,7 +22,7 @@ from controller.rules.floors import can_escape, floor_objectives
 from controller.rules.keypad import column
 from controller.rules.missions import applies, done
 from controller.rules.mission_rules import durability
-from controller.rules.model import Bot, DicePool, GameState, SecurityUnit
+from controller.rules.model import Bot, DicePool, GameState, SecurityUnit, copy_state
 from controller.rules.table import Table
 from controller.rules.moves import current_chip_kind, movers
 from controller.rules.errors import RulesError
@@ -44,10 +44,11 @@ class AutoPlayer:
     def __init__(self) -> None:
         self._memo: dict[object, object] = {}
         # path costs by everything they depend on: the floor does not change between most decisions
-        self._costs: dict[tuple, dict[int, int]] = {}
+        self._costs: dict[tuple, list[int]] = {}
         self._zone: dict[str, frozenset[int]] = {}  # per floor: the safe zone the team gathers in, once chosen
         self._blocked_by_unit = False  # a guard stood in a bot's best way (and it could not push)
-        self._reach: dict[tuple, frozenset[int]] = {}  # spaces from which a zone can be reached, by floor state
+        self._reach: dict[tuple, frozenset[int]] = {}
+        self._graphs: dict[tuple, list[list[tuple[int, int]]]] = {}  # path graphs by floor state  # spaces from which a zone can be reached, by floor state
         self._trail_of: tuple[int, int, int] | None = None  # the move action the trails belong to
         self._trail: dict[str, set[int]] = {}  # spaces each bot has stood on in this move action
 
@@ -154,7 +155,7 @@ class AutoPlayer:
             spaces = frozenset(set(zone.spaces) - doorways) or frozenset(zone.spaces)
             if not self._open_to_all(table, spaces):
                 continue
-            total = sum(self._cost_map(table, bot, spaces).get(table.floor.index[bot.space], UNREACHED)  # type: ignore[index]
+            total = sum(self._cost_map(table, bot, spaces)[table.floor.index[bot.space]]  # type: ignore[index]
                         for bot in table.state.bots if bot.on_board and not bot.shut_down)
             if total < best_cost:
                 best, best_cost = spaces, total
@@ -182,13 +183,13 @@ class AutoPlayer:
         return all(table.floor.index[b.space] in reach or b.keys > 0  # type: ignore[index]
                    for b in table.state.bots if b.on_board and not b.shut_down)
 
-    def _bot_distances(self, table: Table, bot: Bot) -> dict[int, int]:
+    def _bot_distances(self, table: Table, bot: Bot) -> list[int]:
         key = ("distances", bot.id)
         if key not in self._memo:
             self._memo[key] = self._cost_map(table, bot, frozenset(self._targets(table, bot)))
         return self._memo[key]  # type: ignore[return-value]
 
-    def _cost_map(self, table: Table, bot: Bot, targets: frozenset[int]) -> dict[int, int]:
+    def _cost_map(self, table: Table, bot: Bot, targets: frozenset[int]) -> list[int]:
         """Costs to the nearest of `targets`, shared between decisions while the floor stays the same."""
         keys = bot.keys > 0
         units = frozenset(s for s, o in table.occupant.items() if not isinstance(o, Bot))
@@ -202,34 +203,62 @@ class AutoPlayer:
         return costs
 
     def _distances(self, table: Table, targets: set[int], keys: bool,
-                   avoid: frozenset[int] = frozenset()) -> dict[int, int]:
-        """Cost to the nearest target for a bot: a step costs 1, or 4 into a space a guard sees now, and 5
-        more through a locked door (it can be opened, at the price of an action); walls, security units and locked doors whose keypad is known to be
-        jammed (without a key) do not."""
+                   avoid: frozenset[int] = frozenset()) -> list[int]:
+        """Cost to the nearest target for a bot, by space: a step costs 1, or 4 into a space a guard sees now,
+        8 more into a guard's space (walked around, or pushed aside) and 5 more through a locked door (it can
+        be opened, at the price of an action); walls, the `avoid` spaces and locked doors whose keypad is
+        known to be jammed (without a key) do not."""
         floor = table.floor
-        jammed = set() if keys else self._jammed(table)
+        jammed = frozenset() if keys else frozenset(self._jammed(table))
+        graph = self._graph(table, jammed)
         watched = self._watched(table)
-        doors = floor.door_edges
-        dist = {t: 0 for t in targets}
-        heap = [(0, t) for t in targets]
+        step = [WATCHED_COST if i in watched else 1 for i in range(len(floor.ids))]
+        for i, who in table.occupant.items():
+            if not isinstance(who, Bot):
+                step[i] += UNIT_COST
+        dist = [UNREACHED] * len(floor.ids)
+        for i in avoid:
+            dist[i] = -1  # never improved on, so never entered
+        heap = [(0, t) for t in targets if t not in avoid]
+        for _, t in heap:
+            dist[t] = 0
         heapq.heapify(heap)
+        pop, push = heapq.heappop, heapq.heappush
         while heap:
-            d, u = heapq.heappop(heap)
+            d, u = pop(heap)
             if d > dist[u]:
                 continue
-            for _, v in floor.security_neighbours(u, table.destroyed):
-                if v in avoid or jammed and floor.edge_name[(u, v)] in jammed:
-                    continue
-                nd = d + (WATCHED_COST if u in watched else 1)
-                if u in table.occupant and not isinstance(table.occupant[u], Bot):
-                    nd += UNIT_COST  # a guard in the way is walked around, or pushed aside
-                door = doors.get((u, v))
-                if door is not None and door not in table.unlocked:
-                    nd += DOOR_COST
-                if nd < dist.get(v, UNREACHED):
+            base = d + step[u]
+            for v, extra in graph[u]:
+                nd = base + extra
+                if nd < dist[v]:
                     dist[v] = nd
-                    heapq.heappush(heap, (nd, v))
+                    push(heap, (nd, v))
+        for i in avoid:
+            dist[i] = UNREACHED
         return dist
+
+    def _graph(self, table: Table, jammed: frozenset[str]) -> list[list[tuple[int, int]]]:
+        """Each space's ways for a bot's path costs, with the locked-door surcharge: the floor's state
+        changes rarely, so the lists are kept per state of walls, doors and known jams."""
+        key = (table.floor.source, table.destroyed, table.unlocked, jammed)
+        graph = self._graphs.get(key)
+        if graph is None:
+            floor = table.floor
+            graph = []
+            for u in range(len(floor.ids)):
+                ways = []
+                for _, v in floor.security_neighbours(u, table.destroyed):
+                    name = floor.edge_name[(u, v)]
+                    if name in jammed:
+                        continue
+                    door = floor.door_edges.get((u, v))
+                    ways.append((v, DOOR_COST if door is not None and door not in table.unlocked else 0))
+                graph.append(ways)
+            if len(self._graphs) > 64:
+                self._graphs.clear()
+            self._graphs[key] = graph
+        return graph
 
     def _jammed(self, table: Table) -> set[str]:
         """Locked doors this team cannot open now without a key: the card by the door is jammed or too
@@ -382,23 +411,23 @@ class AutoPlayer:
         if here in targets:
             return self._retreat(table, bot, here)
         dist = self._bot_distances(table, bot)
-        mine = dist.get(here, UNREACHED)
+        mine = dist[here]
         ahead = [j for _, j in table.floor.security_neighbours(here, table.destroyed)
-                 if dist.get(j, UNREACHED) < mine]
+                 if dist[j] < mine]
         if ahead and all(isinstance(table.occupant.get(j), Bot) for j in ahead):
             # team-mates stand in every shortest way: walk around them
             others = frozenset(s for s, o in table.occupant.items() if isinstance(o, Bot) and o is not bot)
             dist = self._distances(table, set(targets) - others, bot.keys > 0, avoid=others)
-            mine = dist.get(here, UNREACHED)
+            mine = dist[here]
         watched = self._watched(table)
         options = []
         blocked = self._jammed(table) if bot.keys == 0 else set()
         trail = self._trail.get(bot.id, set()) if self._trail_of == _move_key(table.state) else set()
         for _, j in table.floor.security_neighbours(here, table.destroyed):
             unit = isinstance(table.occupant.get(j), SecurityUnit)
-            if (j in table.occupant and not (unit and "push" in bot.upgrades)) or dist.get(j, UNREACHED) >= mine \
+            if (j in table.occupant and not (unit and "push" in bot.upgrades)) or dist[j] >= mine \
                     or j in trail:
-                if unit and dist.get(j, UNREACHED) < mine:
+                if unit and dist[j] < mine:
                     self._blocked_by_unit = True
                 continue
             if edge_id(bot.space, table.floor.ids[j]) in blocked:  # type: ignore[arg-type]
@@ -474,7 +503,7 @@ class AutoPlayer:
             if action is not None and last and nxt[0] in watched and here not in watched:  # type: ignore[index]
                 continue  # the last AP would leave the bot in a guard's sight for the corporation's turn
             if action is not None:
-                remaining = self._bot_distances(table, bot).get(here, UNREACHED)
+                remaining = self._bot_distances(table, bot)[here]
                 # calibrations first: the module's walk to the safe zone can wait for spare AP
                 errand = not table.state.calibrated and bot.kind == "agent"
                 ranked.append((here not in watched and not bot.detected, not errand, -remaining, bot.kind != "agent", action))
@@ -502,11 +531,13 @@ def _expected(dice: DicePool) -> float:
 
 
 def play_game(state: GameState, player: AutoPlayer | None = None, max_actions: int = 20_000) -> GameState:
-    """Play a game to its end with the game's own seeded dice; returns the final state."""
+    """Play a game to its end with the game's own seeded dice; returns the final state (the one given is left
+    as it was)."""
     player = player or AutoPlayer()
+    state = copy_state(state)
     for _ in range(max_actions):
         if state.outcome is not None:
             return state
-        state, _ = apply_action(state, player.choose(state))
+        state, _ = apply_action(state, player.choose(state), in_place=True)  # the player only picks listed actions
     return state
 

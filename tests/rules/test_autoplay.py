@@ -41,6 +41,14 @@ def test_the_same_seed_plays_the_same_game():
     assert encode_state(a) == encode_state(b)
 
 
+def test_self_play_leaves_the_start_state_as_it_was():
+    """Self-play works on its own copy (it applies its actions in place for speed)."""
+    state = start("meridian-annex", seed=2)
+    before = encode_state(state)
+    final = play_game(state)
+    assert encode_state(state) == before and final.outcome is not None
+
+
 def test_the_auto_player_only_chooses_legal_kinds_of_action():
     """It picks among `legal_actions` (dice counts and choices filled in by it)."""
     state = start("meridian-labs", seed=4)
