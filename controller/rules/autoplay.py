@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import heapq
 
-from controller.rules.actions import (Action, Alter, BeginActions, BuyUpgrade, CorporationTurn, EndMove, EndTurn, Escape, Keypad,
+from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrade, BuyUpgrade, CorporationTurn, EndMove, EndTurn, Escape, Keypad,
                                       Move, NetworkCardAction, NetworkStep, Push, Pass, Reboot, Repair, Step, Strike, Terminal, apply_action,
                                       legal_actions)
 from controller.rules.awareness import sight
@@ -33,9 +33,9 @@ UNREACHED = 1 << 20
 CHIP_PREFERENCE = ["physical", "utility", "tech", "general"]
 # Average AP a die adds (a pair of basic blanks makes 1 AP; the elite reroll lifts its die a little)
 AVERAGE_AP = {"basic": 13 / 12, "advanced": 11 / 6, "elite": 2.3}
-WATCHED_COST = 4
+WATCHED_COST = 8  # a step into a space some guard sees now counts as this many
 UNIT_COST = 8  # a security unit in the way: walk around it unless that is longer, then push it aside
-DOOR_COST = 5  # opening a locked door takes an action and dice  # a step into a space some guard sees counts as this many
+DOOR_COST = 5  # opening a locked door takes an action and dice
 
 
 class AutoPlayer:
@@ -62,7 +62,7 @@ class AutoPlayer:
         if turn.step == "network":
             return self._network(state)
         if turn.step == "end":
-            return EndTurn()
+            return self._spend_down(state)
         table = Table(state, SeededDice(0), apply_effect, copy=False)
         self._memo: dict[object, object] = {}  # what one decision computes more than once
         legal = legal_actions(state)
@@ -94,6 +94,21 @@ class AutoPlayer:
                 not any("repair" in b.upgrades for b in state.bots if b.kind == "agent" and not b.shut_down):
             return repair
         return BeginActions()
+
+    def _spend_down(self, state: GameState) -> Action:
+        """"Agents must spend down to their power bank limit at the end of step 5": power that would be lost
+        buys the agent card's next die upgrade, or the repair upgrade, first."""
+        agent = active_agent(state)
+        spare = agent.power - agent.bank
+        if spare >= 1:
+            legal = [la.action for la in legal_actions(state)]
+            track = agent.dice_track[agent.dice_bought] if agent.dice_bought < len(agent.dice_track) else None
+            if track is not None and track.cost <= spare and BuyDiceUpgrade(bot=agent.id) in legal:
+                return BuyDiceUpgrade(bot=agent.id)
+            repair = BuyUpgrade(bot=agent.id, upgrade="repair")
+            if repair in legal:
+                return repair
+        return EndTurn()
 
     def _network(self, state: GameState) -> Action:
         """Try each single transfer (in or out, at each movement step) and keep the one that leaves threat
@@ -131,13 +146,32 @@ class AutoPlayer:
         # the agents take the team's terminals; the module only its own ("Command Module: Access ...")
         wants_terminal = any((o.qualifier == "module") == (bot.kind == "module") for o in terminal_tasks)
         if wants_terminal and state.floor.terminals:
-            return {floor.index[s] for s in state.floor.terminals}
+            terminals = {floor.index[s] for s in state.floor.terminals}
+            if bot.kind == "agent" and all(o.qualifier != "each" for o in terminal_tasks):
+                # a team task: a terminal another agent is nearer to is theirs, this one takes another
+                claimed = set()
+                for other in state.bots:
+                    if other.kind == "agent" and other is not bot and other.on_board and not other.shut_down:
+                        theirs = self._nearest(table, other, terminals)
+                        if self._cost_to(table, other, theirs) < self._cost_to(table, bot, theirs):
+                            claimed.add(theirs)
+                return terminals - claimed or terminals
+            return terminals
         if open_tasks and bot.kind == "module":
             # while the agents work, the module (whose loss is the game's) waits where guards cannot see it
             return self._team_safe_zone(table)
         if can_escape(table):
             return set(floor.posts.get("entrance", ()))
         return self._team_safe_zone(table)
+
+    @staticmethod
+    def _cost_to(table: Table, bot: Bot, space: int) -> int:
+        """Steps between the bot and a space through doors of any state (the floor's precomputed table: a
+        claim on a terminal needs no more)."""
+        return table.distances()[table.floor.index[bot.space]][space]  # type: ignore[index]
+
+    def _nearest(self, table: Table, bot: Bot, spaces: set[int]) -> int:
+        return min(spaces, key=lambda s: (self._cost_to(table, bot, s), s))
 
     def _team_safe_zone(self, table: Table) -> frozenset[int]:
         """The one safe zone the whole team gathers in: the cheapest for all bots together when first needed,
@@ -192,9 +226,11 @@ class AutoPlayer:
     def _cost_map(self, table: Table, bot: Bot, targets: frozenset[int]) -> list[int]:
         """Costs to the nearest of `targets`, shared between decisions while the floor stays the same."""
         keys = bot.keys > 0
-        units = frozenset(s for s, o in table.occupant.items() if not isinstance(o, Bot))
-        full = (table.floor.source, targets, keys, units, frozenset(self._watched(table)), table.unlocked,
-                table.destroyed, frozenset(self._jammed(table)))
+        if "floor key" not in self._memo:  # what the costs depend on besides the targets, once per decision
+            units = frozenset(s for s, o in table.occupant.items() if not isinstance(o, Bot))
+            self._memo["floor key"] = (table.floor.source, units, frozenset(self._watched(table)), table.unlocked,
+                                       table.destroyed, frozenset(self._jammed(table)))
+        full = (self._memo["floor key"], targets, keys)
         costs = self._costs.get(full)
         if costs is None:
             if len(self._costs) > 512:
@@ -204,7 +240,7 @@ class AutoPlayer:
 
     def _distances(self, table: Table, targets: set[int], keys: bool,
                    avoid: frozenset[int] = frozenset()) -> list[int]:
-        """Cost to the nearest target for a bot, by space: a step costs 1, or 4 into a space a guard sees now,
+        """Cost to the nearest target for a bot, by space: a step costs 1, or 8 into a space a guard sees now,
         8 more into a guard's space (walked around, or pushed aside) and 5 more through a locked door (it can
         be opened, at the price of an action); walls, the `avoid` spaces and locked doors whose keypad is
         known to be jammed (without a key) do not."""
