@@ -199,7 +199,17 @@ class NetworkStep(Action, tag="network_step"):
     risky: list[str] = []  # Nano's Risky Click: network cards (ids) to ignore, drawing a new one for each
 
 
+class Degrade(Action, tag="degrade"):
+    """Step 5 in two parts: roll the burncycle die and degrade now, so that free actions can follow ("at the
+    very end after degrading the burncycle") before `EndTurn` passes the turn."""
+
+    choose: int | None = None  # the slot (1-5) to degrade when the burncycle die shows the chooser face
+
+
 class EndTurn(Action, tag="end_turn"):
+    """Degrade the burncycle (unless `Degrade` already has this turn), discard the network hand, spend power
+    down to the bank and pass the turn."""
+
     choose: int | None = None  # the slot (1-5) to degrade when the burncycle die shows the chooser face
 
 
@@ -234,7 +244,7 @@ class Terminal(Action, tag="terminal"):
 
 AnyAction = (BeginActions | BuyUpgrade | BuyDiceUpgrade | JoanSurveil | JoanStun | UnlockSlot | Reboot | Alter | Move
              | Step | Swap | Push | Trade | EndMove | Strike
-             | StrikeWall | Repair | NetworkCardAction | DrawChip | Escape | Hop | Pass | NetworkStep | EndTurn
+             | StrikeWall | Repair | NetworkCardAction | DrawChip | Escape | Hop | Pass | NetworkStep | Degrade | EndTurn
              | UseEquipment | InstallMod | Discard | CorporationTurn | Keypad | Terminal)
 
 _action_decoder = msgspec.json.Decoder(AnyAction)
@@ -258,7 +268,7 @@ STEPS: dict[type, tuple[str, ...]] = {
     NetworkCardAction: ("actions",), DrawChip: ("actions",), Escape: ("actions",),
     BuyDiceUpgrade: ("route", "end"), JoanSurveil: ("actions",), JoanStun: ("actions",),
     Hop: ("actions",),
-    NetworkStep: ("network",), EndTurn: ("end",), CorporationTurn: ("corporation",),
+    NetworkStep: ("network",), Degrade: ("end",), EndTurn: ("end",), CorporationTurn: ("corporation",),
     Keypad: ("actions",), Terminal: ("actions",),
     UseEquipment: ("route", "actions", "end"), InstallMod: ("route", "actions", "end"),
     Discard: ("route", "actions", "end"),
@@ -443,10 +453,15 @@ def _dispatch(table: Table, action: Action) -> None:
         netcards.resolve_network_cards(table, agent, list(action.risky))
         t.step = "end"
         table.emit(StepStarted(step="end", text="End of the turn: degrade the burncycle."))
+    elif isinstance(action, Degrade):
+        _degrade(table, action.choose)
     elif isinstance(action, EndTurn):
-        if action.choose is not None and not 1 <= action.choose <= 5:
-            raise IllegalAction("the burncycle has slots 1 to 5")
-        turn.degrade(table, None if action.choose is None else action.choose - 1)
+        if not t.degraded:
+            _degrade(table, action.choose)
+        elif action.choose is not None:
+            raise IllegalAction("the burncycle has already degraded this turn: the burncycle die is rolled once, "
+                                "at the end of every turn")
+        t.degraded = False
         netcards.discard_hand(table, agent)
         upgrades.spend_down(table, agent)
         mission_rules.end_of_agent_turn(table)
@@ -454,6 +469,19 @@ def _dispatch(table: Table, action: Action) -> None:
             floors.change_floor(table, agent)
         else:
             turn.next_player(table)
+
+
+def _degrade(table: Table, choose: int | None) -> None:
+    """"At the end of every turn, roll the burncycle die to degrade a slot", once."""
+    t = table.state.turn
+    assert t is not None
+    if t.degraded:
+        raise IllegalAction("the burncycle has already degraded this turn: the burncycle die is rolled once, at "
+                            "the end of every turn")
+    if choose is not None and not 1 <= choose <= 5:
+        raise IllegalAction("the burncycle has slots 1 to 5")
+    turn.degrade(table, None if choose is None else choose - 1)
+    t.degraded = True
 
 
 def _own_bot(table: Table, bot_id: str) -> Bot:
@@ -581,7 +609,12 @@ def legal_actions(state: GameState) -> list[LegalAction]:
         extra += "; Risky Click: cards to ignore" if "risky_click" in agent.abilities else ""
         out.append(LegalAction(NetworkStep(), needs="optional transfers along white lines" + extra))
     if t.step == "end":
-        out.append(LegalAction(EndTurn(), needs="the slot to degrade if the burncycle die shows the chooser face"))
+        if t.degraded:
+            out.append(LegalAction(EndTurn(), cost="the burncycle has degraded: pass the turn"))
+        else:
+            chooser = "the slot to degrade if the burncycle die shows the chooser face"
+            out.append(LegalAction(EndTurn(), needs=chooser))
+            out.append(LegalAction(Degrade(), needs=chooser, cost="free actions may follow before ending the turn"))
         for up in upgrades.UNIVERSAL_UPGRADES:
             if up not in agent.upgrades and agent.power > 1:
                 out.append(LegalAction(BuyUpgrade(bot=agent.id, upgrade=up), cost="1 power"))

@@ -234,7 +234,7 @@ class Effect(Struct, forbid_unknown_fields=True):
     """What a threat event or escalation does, in the engine's small vocabulary."""
 
     kind: Literal["add_ping", "ceo_level", "spawn_guard", "guard_movement", "guard_awareness",
-                  "ping_steps", "threat"]
+                  "ping_steps", "threat", "deactivate_slot"]
     amount: int = 1
     post: str | None = None  # for spawn_guard: "post1".."post3" or "star"
 
@@ -469,6 +469,8 @@ class TurnState(Struct, forbid_unknown_fields=True):
     pending: PendingMove | None = None
     acted: bool = False  # an action-step action was taken this turn (a reboot must come before any)
     extra_action: bool = False  # an optimized network card action grants one more, unoptimized, on this chip
+    # -- free actions after the degrade (feat-notyet) --
+    degraded: bool = False  # step 5's burncycle die has been rolled (Degrade): free actions, then EndTurn
 
 
 class RuleOptions(Struct, forbid_unknown_fields=True):

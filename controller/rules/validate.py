@@ -127,6 +127,9 @@ def state_problems(state: GameState) -> list[str]:
             problems.append(f"objective_beads: {space} is not a command module space")
 
     problems.extend(_inventory_problems(state))
+    if state.turn is not None and state.turn.degraded and state.turn.step != "end":
+        problems.append(f"turn.degraded: the burncycle degrades in step 5 (the end of the turn), not during "
+                        f"{state.turn.step}")
     if len(state.burncycle.slots) > MAX_SLOTS:
         problems.append(f"burncycle.slots: {len(state.burncycle.slots)} slots; the burncycle has up to 5")
     if len(state.fired_events) != len(set(state.fired_events)) or any(
