@@ -21,8 +21,8 @@ from controller.rules.dice import Dice, SeededDice
 from controller.rules.effects import apply_effect
 from controller.rules.errors import IllegalAction
 from controller.rules.events import Event, StepStarted
-from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
-from controller.rules.model import Bot, DicePool, EquipmentCard, GameState, SecurityUnit
+from controller.rules.floor import DIRECTIONS, MAX_DESTROYED_WALLS, edge_id, exterior_wall_id
+from controller.rules.model import Bot, DicePool, Direction, EquipmentCard, GameState, SecurityUnit
 from controller.rules.interface import INTERFACE
 from controller.rules.table import MEMORY, Table
 
@@ -140,10 +140,14 @@ class Strike(Action, tag="strike"):
 
 
 class StrikeWall(Action, tag="strike_wall"):
+    """Strike the wall between `bot` and the space `beyond` it, or the wall on the `side` (N, E, S, W) of the
+    bot's space: an exterior wall when no space lies there (">> Exterior walls can be attacked")."""
+
     bot: str
-    beyond: str  # the space on the other side of the wall
+    beyond: str | None = None  # the space on the other side of the wall
     dice: DicePool = msgspec.field(default_factory=DicePool)
     move_through: bool = True
+    side: Direction | None = None
 
 
 class Repair(Action, tag="repair"):
@@ -390,7 +394,7 @@ def _dispatch(table: Table, action: Action) -> None:
         t.acted = True
         turn.finish_action(table)
     elif isinstance(action, StrikeWall):
-        strike.strike_wall(table, action.bot, action.beyond, action.dice, action.move_through)
+        strike.strike_wall(table, action.bot, action.beyond, action.dice, action.move_through, action.side)
         t.acted = True
         turn.finish_action(table)
     elif isinstance(action, Keypad):
@@ -568,6 +572,11 @@ def legal_actions(state: GameState) -> list[LegalAction]:
                     if kind == "wall" and edge_id(bot.space, table.floor.ids[j]) not in table.destroyed:  # type: ignore[arg-type]
                         out.append(LegalAction(StrikeWall(bot=bot.id, beyond=table.floor.ids[j]), needs=dice_text,
                                                cost="durability 10"))
+                for side in DIRECTIONS:
+                    if side not in table.floor.neighbour[here] and \
+                            exterior_wall_id(bot.space, side) not in table.destroyed:  # type: ignore[arg-type]
+                        out.append(LegalAction(StrikeWall(bot=bot.id, side=side), needs=dice_text,  # type: ignore[arg-type]
+                                               cost="durability 10; an exterior wall: the opening leads nowhere"))
             out.extend(_keypad_options(table, bot, dice_text))
             if bot.space in state.floor.terminals:
                 mainframe = state.floor.terminals[bot.space] == "mainframe"

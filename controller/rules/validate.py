@@ -83,8 +83,9 @@ def state_problems(state: GameState) -> list[str]:
         problems.append(f"floor.destroyed_walls: {len(fs.destroyed_walls)} walls destroyed; "
                         f"only 3 walls can be destroyed per floor")
     for wall in fs.destroyed_walls:
-        if wall not in floor.interior_walls:
-            problems.append(f"floor.destroyed_walls: {wall!r} is not a wall between two spaces of {floor.name}")
+        if wall not in floor.interior_walls and wall not in floor.exterior_walls:
+            problems.append(f"floor.destroyed_walls: {wall!r} is neither a wall between two spaces of {floor.name} "
+                            f"nor an exterior wall")
     for space in list(fs.terminals) + fs.caches:
         on_floor("floor.terminals/caches", space)
     for space in fs.surveillance:

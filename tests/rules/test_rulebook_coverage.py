@@ -114,10 +114,6 @@ NOT_YET: dict[str, str] = {
     "powers that explicitly modify agent movement (e.g., casing's pressure die) cannot be applied to the "
     "command module.": "no agent power that modifies movement exists yet (a move_ap mod modifies the roll, "
                        "see docs/rules-interpretations.md)",
-    # StrikeWall names the wall by the space beyond it; an exterior wall has no space beyond.
-    "exterior walls can be attacked, but openings lead nowhere unless granted a specific rule by the mission "
-    "card.": "striking an exterior wall is not possible: the action names the wall by the space beyond it",
-    "exterior-facing door arrows are ignored.": "goes with striking exterior walls (not implemented)",
 }
 
 
