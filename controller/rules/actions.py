@@ -13,7 +13,7 @@ from typing import Literal
 import msgspec
 from msgspec import Struct
 
-from controller.rules import (burncycle, cyberspace, dice_upgrades, drone, equipment, floors, imperatives, inventory,
+from controller.rules import (agent_dice, burncycle, cyberspace, dice_upgrades, drone, equipment, floors, imperatives, inventory,
                               ipmove, keypad, mission_rules, missions, moves, netcards, strike, terminal, turn,
                               upgrades)
 from controller.rules.corp import corporation_turn
@@ -351,7 +351,7 @@ def _dispatch(table: Table, action: Action) -> None:
     elif isinstance(action, Move):
         moves.start_move(table, action.dice)
         t.acted = True
-        if t.pending is not None and t.pending.ap == 0:
+        if t.pending is not None and moves.ap_left(table) == 0:
             turn.finish_action(table)
     elif isinstance(action, Step):
         if action.bot == drone.JOAN:
@@ -361,14 +361,14 @@ def _dispatch(table: Table, action: Action) -> None:
         else:
             moves.step(table, action.bot, action.to, action.take_cache, action.chip, action.reassemble,
                        list(action.discard))
-        if t.pending is not None and (t.pending.ap == 0 or not moves.movers(table)):
+        if t.pending is not None and moves.ap_left(table) == 0:
             turn.finish_action(table)
     elif isinstance(action, (Swap, Push)):
         if isinstance(action, Swap):
             moves.swap(table, action.bot, action.other)
         else:
             moves.push(table, action.bot, action.unit, action.to)
-        if t.pending is not None and (t.pending.ap == 0 or not moves.movers(table)):
+        if t.pending is not None and moves.ap_left(table) == 0:
             turn.finish_action(table)
     elif isinstance(action, Trade):
         giver = _own_bot(table, action.bot)
@@ -554,6 +554,9 @@ def legal_actions(state: GameState) -> list[LegalAction]:
     if t.step == "actions":
         pool = t.pool
         dice_text = f"choose 0-{pool.basic} basic, 0-{pool.advanced} advanced, 0-{pool.elite} elite dice"
+        if pool.proprietary and agent.proprietary_die is not None:
+            dice_text += (f"; 0-1 {agent.proprietary_die} die (proprietary: {agent.name}'s, with "
+                          f"{agent_dice.USE_TEXT[agent_dice.USE[agent.proprietary_die]]})")
         if moves.movers(table):
             out.append(LegalAction(Move(), needs=dice_text))
         for bot in moves.movers(table):
@@ -734,9 +737,9 @@ def _shoves(table: Table, bot: Bot) -> list[LegalAction]:
     here = table.floor.index[bot.space]  # type: ignore[index]
     for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed):
         other = table.occupant.get(j)
-        if isinstance(other, Bot) and "swap" in bot.upgrades and t.pending.ap >= 1:
+        if isinstance(other, Bot) and "swap" in bot.upgrades and moves.ap_for(table, bot) >= 1:
             out.append(LegalAction(Swap(bot=bot.id, other=other.id), cost="1 AP"))
-        if isinstance(other, SecurityUnit) and "push" in bot.upgrades and t.pending.ap >= push_ap:
+        if isinstance(other, SecurityUnit) and "push" in bot.upgrades and moves.ap_for(table, bot) >= push_ap:
             for _, k in table.floor.security_neighbours(j, table.destroyed):
                 if k not in table.occupant:
                     out.append(LegalAction(Push(bot=bot.id, unit=other.id, to=table.floor.ids[k]),

@@ -7,6 +7,7 @@ accumulated across multiple actions."
 from __future__ import annotations
 
 from controller.rules import mission_rules
+from controller.rules.agent_dice import pool_dice, roll_proprietary
 from controller.rules.apcheck import OPTIMIZED_BONUS, roll_ap
 from controller.rules.awareness import place_awareness, step_bot
 from controller.rules.errors import IllegalAction
@@ -153,7 +154,9 @@ def _check_wall_limit(table: Table) -> None:
 def strike_wall(table: Table, bot_id: str, beyond: str | None, dice: DicePool, move_through: bool = True,
                 side: str | None = None) -> None:
     bot, wall, target = check_strike_wall(table, bot_id, beyond, side)
-    ap = roll_ap(table, dice, _bonus(table) + mod_bonus(bot, "strike_ap"), f"strike on the wall {wall}")
+    lift = roll_proprietary(table, bot, dice, "force", f"strike on the wall {wall}")  # Bit's lift die
+    ap = lift + roll_ap(table, pool_dice(dice), _bonus(table) + mod_bonus(bot, "strike_ap"),
+                        f"strike on the wall {wall}")
     if ap < WALL_DURABILITY:
         # "Failure: No chip is placed and the bot remains undetected."
         return

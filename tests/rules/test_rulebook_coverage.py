@@ -106,15 +106,7 @@ ALLOWLIST: dict[str, str] = {
 }
 
 # Rule sentences the engine does not honour yet, each with why (the lead decides). Keys as in ALLOWLIST.
-NOT_YET: dict[str, str] = {
-    # The agents' own card abilities (proprietary dice, movement powers) are not modelled: the bot cards in
-    # bots.toml have power, bank and dice upgrades only (Nano and the special characters excepted).
-    "certain agents possess proprietary dice (e.g., casing's pressure die, bit's lift die) that are only used "
-    "when playing as an agent.": "agents' proprietary dice are not modelled (no content, no die)",
-    "powers that explicitly modify agent movement (e.g., casing's pressure die) cannot be applied to the "
-    "command module.": "no agent power that modifies movement exists yet (a move_ap mod modifies the roll, "
-                       "see docs/rules-interpretations.md)",
-}
+NOT_YET: dict[str, str] = {}
 
 
 def normalise(text: str) -> str:
