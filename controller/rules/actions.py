@@ -554,12 +554,13 @@ def legal_actions(state: GameState) -> list[LegalAction]:
     if t.step == "actions":
         pool = t.pool
         dice_text = f"choose 0-{pool.basic} basic, 0-{pool.advanced} advanced, 0-{pool.elite} elite dice"
-        if pool.proprietary and agent.proprietary_die is not None:
-            dice_text += (f"; 0-1 {agent.proprietary_die} die (proprietary: {agent.name}'s, with "
-                          f"{agent_dice.USE_TEXT[agent_dice.USE[agent.proprietary_die]]})")
+        # the agent's proprietary die, offered with the AP checks it joins (agent_dice.py)
+        die_use = agent_dice.USE[agent.proprietary_die] if pool.proprietary and agent.proprietary_die else None
+        die_text = f"; 0-1 {agent.proprietary_die} die ({agent.name}'s proprietary die)"
         if moves.movers(table):
-            out.append(LegalAction(Move(), needs=dice_text))
+            out.append(LegalAction(Move(), needs=dice_text + (die_text if die_use == "move" else "")))
         for bot in moves.movers(table):
+            force_text = dice_text + (die_text if die_use == "force" and bot is agent else "")
             here = table.floor.index[bot.space]  # type: ignore[index]
             for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed):
                 unit = table.occupant.get(j)
@@ -573,14 +574,14 @@ def legal_actions(state: GameState) -> list[LegalAction]:
             if len(state.floor.destroyed_walls) < MAX_DESTROYED_WALLS:
                 for j, kind in table.floor.neighbour[here].values():
                     if kind == "wall" and edge_id(bot.space, table.floor.ids[j]) not in table.destroyed:  # type: ignore[arg-type]
-                        out.append(LegalAction(StrikeWall(bot=bot.id, beyond=table.floor.ids[j]), needs=dice_text,
+                        out.append(LegalAction(StrikeWall(bot=bot.id, beyond=table.floor.ids[j]), needs=force_text,
                                                cost="durability 10"))
                 for side in DIRECTIONS:
                     if side not in table.floor.neighbour[here] and \
                             exterior_wall_id(bot.space, side) not in table.destroyed:  # type: ignore[arg-type]
-                        out.append(LegalAction(StrikeWall(bot=bot.id, side=side), needs=dice_text,  # type: ignore[arg-type]
+                        out.append(LegalAction(StrikeWall(bot=bot.id, side=side), needs=force_text,  # type: ignore[arg-type]
                                                cost="durability 10; an exterior wall: the opening leads nowhere"))
-            out.extend(_keypad_options(table, bot, dice_text))
+            out.extend(_keypad_options(table, bot, force_text))
             if bot.space in state.floor.terminals:
                 mainframe = state.floor.terminals[bot.space] == "mainframe"
                 cost = "0 AP (mainframe)" if mainframe else "the option's AP"

@@ -166,10 +166,15 @@ def test_bits_lift_die_helps_force_a_door():
 
 def test_legal_actions_name_the_die():
     """"Certain agents possess proprietary dice ... that are only used when playing as an agent." (the dice
-    the player may choose include the agent's own die while it is in the pool)"""
+    the player may choose include the agent's own die while it is in the pool, with the AP checks it joins:
+    Casing's with a move action; Bit's with Bit's strikes on walls, not the module's, and not with a move)"""
     s = casing_and_module()
     move = next(la for la in legal_actions(s) if isinstance(la.action, Move))
     assert "0-1 pressure die" in move.needs
+    listed = legal_actions(bit_at(module_at="F5"))
+    walls = {la.action.bot: la.needs for la in listed if isinstance(la.action, StrikeWall)}
+    assert "0-1 lift die" in walls["bit"] and "lift" not in walls["module"]
+    assert "lift" not in next(la for la in listed if isinstance(la.action, Move)).needs
 
 
 def test_proprietary_state_invariants():
