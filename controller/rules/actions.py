@@ -13,9 +13,9 @@ from typing import Literal
 import msgspec
 from msgspec import Struct
 
-from controller.rules import (agent_dice, burncycle, cyberspace, dice_upgrades, drone, equipment, floors, imperatives, inventory,
-                              ipmove, keypad, mission_rules, missions, moves, netcards, strike, terminal, turn,
-                              upgrades)
+from controller.rules import (agent_dice, burncycle, cyberspace, dice_upgrades, drone, equipment, floors,
+                              imperatives, inventory, ipmove, keypad, mission_rules, missions, moves, netcards, strike,
+                              terminal, turn, upgrades)
 from controller.rules.corp import corporation_turn
 from controller.rules.dice import Dice, SeededDice
 from controller.rules.effects import apply_effect
@@ -248,8 +248,8 @@ class Terminal(Action, tag="terminal"):
 
 AnyAction = (BeginActions | BuyUpgrade | BuyDiceUpgrade | JoanSurveil | JoanStun | UnlockSlot | Reboot | Alter | Move
              | Step | Swap | Push | Trade | EndMove | Strike
-             | StrikeWall | Repair | NetworkCardAction | DrawChip | Escape | Hop | Pass | NetworkStep | Degrade | EndTurn
-             | UseEquipment | InstallMod | Discard | CorporationTurn | Keypad | Terminal)
+             | StrikeWall | Repair | NetworkCardAction | DrawChip | Escape | Hop | Pass | NetworkStep | Degrade
+             | EndTurn             | UseEquipment | InstallMod | Discard | CorporationTurn | Keypad | Terminal)
 
 _action_decoder = msgspec.json.Decoder(AnyAction)
 _action_encoder = msgspec.json.Encoder()

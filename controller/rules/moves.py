@@ -53,9 +53,9 @@ def start_move(table: Table, dice: DicePool) -> None:
     agent_ap = roll_proprietary(table, agent, dice, "move", "move action")
     ap = roll_ap(table, pool_dice(dice), bonus, "move action")
     turn.pending = PendingMove(ap=ap, optimized=optimized, agent_ap=agent_ap)
+    bonus_text = " (optimized, +2)" if optimized else ""
     only = f" and {agent_ap} AP only {agent.name} may spend ({agent.proprietary_die} die)" if agent_ap else ""
-    table.emit(StepStarted(step="move", text=f"Move action: {ap} AP to spend" + (" (optimized, +2)" if optimized else "")
-                                             + only + "."))
+    table.emit(StepStarted(step="move", text=f"Move action: {ap} AP to spend{bonus_text}{only}."))
 
 
 def ap_for(table: Table, bot: Bot) -> int:
