@@ -249,7 +249,7 @@ class Terminal(Action, tag="terminal"):
 AnyAction = (BeginActions | BuyUpgrade | BuyDiceUpgrade | JoanSurveil | JoanStun | UnlockSlot | Reboot | Alter | Move
              | Step | Swap | Push | Trade | EndMove | Strike
              | StrikeWall | Repair | NetworkCardAction | DrawChip | Escape | Hop | Pass | NetworkStep | Degrade
-             | EndTurn             | UseEquipment | InstallMod | Discard | CorporationTurn | Keypad | Terminal)
+             | EndTurn | UseEquipment | InstallMod | Discard | CorporationTurn | Keypad | Terminal)
 
 _action_decoder = msgspec.json.Decoder(AnyAction)
 _action_encoder = msgspec.json.Encoder()
