@@ -105,10 +105,10 @@ def test_new_game_bad_input(tmp_path, capsys, argv, words):
 
 def test_new_game_broken_floor_file(tmp_path, capsys):
     floor = tmp_path / "broken.floor"
-    floor.write_text("name: Broken\nlevel: 1\ngrid:\n+-+-+\nDE .|\n+-+-+\nareas:\n  A1 hallway\n")
+    floor.write_text("name: Broken\nlevel: 1\ngrid:\n+-+-+\n E .|\n+-+-+\nareas:\n  A1 hallway\n")
     out = tmp_path / "state.json"
     line = refused(capsys, "new-game", "--floor", floor, "--out", out)
-    assert f"{floor}:5:1: a door on an outer edge of A1" in line
+    assert f"{floor}:5:1: an opening on the outer edge of A1" in line
     assert not out.exists()
 
 

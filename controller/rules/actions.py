@@ -13,16 +13,16 @@ from typing import Literal
 import msgspec
 from msgspec import Struct
 
-from controller.rules import (burncycle, cyberspace, dice_upgrades, drone, equipment, floors, imperatives, inventory,
-                              ipmove, keypad, mission_rules, missions, moves, netcards, strike, terminal, turn,
-                              upgrades)
+from controller.rules import (agent_dice, burncycle, cyberspace, dice_upgrades, drone, equipment, floors,
+                              imperatives, inventory, ipmove, keypad, mission_rules, missions, moves, netcards, strike,
+                              terminal, turn, upgrades)
 from controller.rules.corp import corporation_turn
 from controller.rules.dice import Dice, SeededDice
 from controller.rules.effects import apply_effect
 from controller.rules.errors import IllegalAction
 from controller.rules.events import Event, StepStarted
-from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
-from controller.rules.model import Bot, DicePool, EquipmentCard, GameState, SecurityUnit
+from controller.rules.floor import DIRECTIONS, MAX_DESTROYED_WALLS, edge_id, exterior_wall_id
+from controller.rules.model import Bot, DicePool, Direction, EquipmentCard, GameState, SecurityUnit
 from controller.rules.interface import INTERFACE
 from controller.rules.table import MEMORY, Table
 
@@ -140,10 +140,14 @@ class Strike(Action, tag="strike"):
 
 
 class StrikeWall(Action, tag="strike_wall"):
+    """Strike the wall between `bot` and the space `beyond` it, or the wall on the `side` (N, E, S, W) of the
+    bot's space: an exterior wall when no space lies there (">> Exterior walls can be attacked")."""
+
     bot: str
-    beyond: str  # the space on the other side of the wall
+    beyond: str | None = None  # the space on the other side of the wall
     dice: DicePool = msgspec.field(default_factory=DicePool)
     move_through: bool = True
+    side: Direction | None = None
 
 
 class Repair(Action, tag="repair"):
@@ -199,7 +203,17 @@ class NetworkStep(Action, tag="network_step"):
     risky: list[str] = []  # Nano's Risky Click: network cards (ids) to ignore, drawing a new one for each
 
 
+class Degrade(Action, tag="degrade"):
+    """Step 5 in two parts: roll the burncycle die and degrade now, so that free actions can follow ("at the
+    very end after degrading the burncycle") before `EndTurn` passes the turn."""
+
+    choose: int | None = None  # the slot (1-5) to degrade when the burncycle die shows the chooser face
+
+
 class EndTurn(Action, tag="end_turn"):
+    """Degrade the burncycle (unless `Degrade` already has this turn), discard the network hand, spend power
+    down to the bank and pass the turn."""
+
     choose: int | None = None  # the slot (1-5) to degrade when the burncycle die shows the chooser face
 
 
@@ -234,8 +248,8 @@ class Terminal(Action, tag="terminal"):
 
 AnyAction = (BeginActions | BuyUpgrade | BuyDiceUpgrade | JoanSurveil | JoanStun | UnlockSlot | Reboot | Alter | Move
              | Step | Swap | Push | Trade | EndMove | Strike
-             | StrikeWall | Repair | NetworkCardAction | DrawChip | Escape | Hop | Pass | NetworkStep | EndTurn
-             | UseEquipment | InstallMod | Discard | CorporationTurn | Keypad | Terminal)
+             | StrikeWall | Repair | NetworkCardAction | DrawChip | Escape | Hop | Pass | NetworkStep | Degrade
+             | EndTurn | UseEquipment | InstallMod | Discard | CorporationTurn | Keypad | Terminal)
 
 _action_decoder = msgspec.json.Decoder(AnyAction)
 _action_encoder = msgspec.json.Encoder()
@@ -258,7 +272,7 @@ STEPS: dict[type, tuple[str, ...]] = {
     NetworkCardAction: ("actions",), DrawChip: ("actions",), Escape: ("actions",),
     BuyDiceUpgrade: ("route", "end"), JoanSurveil: ("actions",), JoanStun: ("actions",),
     Hop: ("actions",),
-    NetworkStep: ("network",), EndTurn: ("end",), CorporationTurn: ("corporation",),
+    NetworkStep: ("network",), Degrade: ("end",), EndTurn: ("end",), CorporationTurn: ("corporation",),
     Keypad: ("actions",), Terminal: ("actions",),
     UseEquipment: ("route", "actions", "end"), InstallMod: ("route", "actions", "end"),
     Discard: ("route", "actions", "end"),
@@ -340,7 +354,7 @@ def _dispatch(table: Table, action: Action) -> None:
     elif isinstance(action, Move):
         moves.start_move(table, action.dice)
         t.acted = True
-        if t.pending is not None and t.pending.ap == 0:
+        if t.pending is not None and moves.ap_left(table) == 0:
             turn.finish_action(table)
     elif isinstance(action, Step):
         if action.bot == drone.JOAN:
@@ -350,14 +364,14 @@ def _dispatch(table: Table, action: Action) -> None:
         else:
             moves.step(table, action.bot, action.to, action.take_cache, action.chip, action.reassemble,
                        list(action.discard))
-        if t.pending is not None and (t.pending.ap == 0 or not moves.movers(table)):
+        if t.pending is not None and moves.ap_left(table) == 0:
             turn.finish_action(table)
     elif isinstance(action, (Swap, Push)):
         if isinstance(action, Swap):
             moves.swap(table, action.bot, action.other)
         else:
             moves.push(table, action.bot, action.unit, action.to)
-        if t.pending is not None and (t.pending.ap == 0 or not moves.movers(table)):
+        if t.pending is not None and moves.ap_left(table) == 0:
             turn.finish_action(table)
     elif isinstance(action, Trade):
         giver = _own_bot(table, action.bot)
@@ -383,7 +397,7 @@ def _dispatch(table: Table, action: Action) -> None:
         t.acted = True
         turn.finish_action(table)
     elif isinstance(action, StrikeWall):
-        strike.strike_wall(table, action.bot, action.beyond, action.dice, action.move_through)
+        strike.strike_wall(table, action.bot, action.beyond, action.dice, action.move_through, action.side)
         t.acted = True
         turn.finish_action(table)
     elif isinstance(action, Keypad):
@@ -446,10 +460,15 @@ def _dispatch(table: Table, action: Action) -> None:
         netcards.resolve_network_cards(table, agent, list(action.risky))
         t.step = "end"
         table.emit(StepStarted(step="end", text="End of the turn: degrade the burncycle."))
+    elif isinstance(action, Degrade):
+        _degrade(table, action.choose)
     elif isinstance(action, EndTurn):
-        if action.choose is not None and not 1 <= action.choose <= 5:
-            raise IllegalAction("the burncycle has slots 1 to 5")
-        turn.degrade(table, None if action.choose is None else action.choose - 1)
+        if not t.degraded:
+            _degrade(table, action.choose)
+        elif action.choose is not None:
+            raise IllegalAction("the burncycle has already degraded this turn: the burncycle die is rolled once, "
+                                "at the end of every turn")
+        t.degraded = False
         netcards.discard_hand(table, agent)
         upgrades.spend_down(table, agent)
         mission_rules.end_of_agent_turn(table)
@@ -457,6 +476,19 @@ def _dispatch(table: Table, action: Action) -> None:
             floors.change_floor(table, agent)
         else:
             turn.next_player(table)
+
+
+def _degrade(table: Table, choose: int | None) -> None:
+    """"At the end of every turn, roll the burncycle die to degrade a slot", once."""
+    t = table.state.turn
+    assert t is not None
+    if t.degraded:
+        raise IllegalAction("the burncycle has already degraded this turn: the burncycle die is rolled once, at "
+                            "the end of every turn")
+    if choose is not None and not 1 <= choose <= 5:
+        raise IllegalAction("the burncycle has slots 1 to 5")
+    turn.degrade(table, None if choose is None else choose - 1)
+    t.degraded = True
 
 
 def _own_bot(table: Table, bot_id: str) -> Bot:
@@ -525,9 +557,13 @@ def legal_actions(state: GameState) -> list[LegalAction]:
     if t.step == "actions":
         pool = t.pool
         dice_text = f"choose 0-{pool.basic} basic, 0-{pool.advanced} advanced, 0-{pool.elite} elite dice"
+        # the agent's proprietary die, offered with the AP checks it joins (agent_dice.py)
+        die_use = agent_dice.USE[agent.proprietary_die] if pool.proprietary and agent.proprietary_die else None
+        die_text = f"; 0-1 {agent.proprietary_die} die ({agent.name}'s proprietary die)"
         if moves.movers(table):
-            out.append(LegalAction(Move(), needs=dice_text))
+            out.append(LegalAction(Move(), needs=dice_text + (die_text if die_use == "move" else "")))
         for bot in moves.movers(table):
+            force_text = dice_text + (die_text if die_use == "force" and bot is agent else "")
             here = table.floor.index[bot.space]  # type: ignore[index]
             for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed):
                 unit = table.occupant.get(j)
@@ -541,9 +577,14 @@ def legal_actions(state: GameState) -> list[LegalAction]:
             if len(state.floor.destroyed_walls) < MAX_DESTROYED_WALLS:
                 for j, kind in table.floor.neighbour[here].values():
                     if kind == "wall" and edge_id(bot.space, table.floor.ids[j]) not in table.destroyed:  # type: ignore[arg-type]
-                        out.append(LegalAction(StrikeWall(bot=bot.id, beyond=table.floor.ids[j]), needs=dice_text,
+                        out.append(LegalAction(StrikeWall(bot=bot.id, beyond=table.floor.ids[j]), needs=force_text,
                                                cost="durability 10"))
-            out.extend(_keypad_options(table, bot, dice_text))
+                for side in DIRECTIONS:
+                    if side not in table.floor.neighbour[here] and \
+                            exterior_wall_id(bot.space, side) not in table.destroyed:  # type: ignore[arg-type]
+                        out.append(LegalAction(StrikeWall(bot=bot.id, side=side), needs=force_text,  # type: ignore[arg-type]
+                                               cost="durability 10; an exterior wall: the opening leads nowhere"))
+            out.extend(_keypad_options(table, bot, force_text))
             if bot.space in state.floor.terminals:
                 mainframe = state.floor.terminals[bot.space] == "mainframe"
                 cost = "0 AP (mainframe)" if mainframe else "the option's AP"
@@ -584,7 +625,12 @@ def legal_actions(state: GameState) -> list[LegalAction]:
         extra += "; Risky Click: cards to ignore" if "risky_click" in agent.abilities else ""
         out.append(LegalAction(NetworkStep(), needs="optional transfers along white lines" + extra))
     if t.step == "end":
-        out.append(LegalAction(EndTurn(), needs="the slot to degrade if the burncycle die shows the chooser face"))
+        if t.degraded:
+            out.append(LegalAction(EndTurn(), cost="the burncycle has degraded: pass the turn"))
+        else:
+            chooser = "the slot to degrade if the burncycle die shows the chooser face"
+            out.append(LegalAction(EndTurn(), needs=chooser))
+            out.append(LegalAction(Degrade(), needs=chooser, cost="free actions may follow before ending the turn"))
         for up in upgrades.UNIVERSAL_UPGRADES:
             if up not in agent.upgrades and agent.power > 1:
                 out.append(LegalAction(BuyUpgrade(bot=agent.id, upgrade=up), cost="1 power"))
@@ -695,9 +741,9 @@ def _shoves(table: Table, bot: Bot) -> list[LegalAction]:
     here = table.floor.index[bot.space]  # type: ignore[index]
     for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed):
         other = table.occupant.get(j)
-        if isinstance(other, Bot) and "swap" in bot.upgrades and t.pending.ap >= 1:
+        if isinstance(other, Bot) and "swap" in bot.upgrades and moves.ap_for(table, bot) >= 1:
             out.append(LegalAction(Swap(bot=bot.id, other=other.id), cost="1 AP"))
-        if isinstance(other, SecurityUnit) and "push" in bot.upgrades and t.pending.ap >= push_ap:
+        if isinstance(other, SecurityUnit) and "push" in bot.upgrades and moves.ap_for(table, bot) >= push_ap:
             for _, k in table.floor.security_neighbours(j, table.destroyed):
                 if k not in table.occupant:
                     out.append(LegalAction(Push(bot=bot.id, unit=other.id, to=table.floor.ids[k]),

@@ -39,6 +39,10 @@ def check_pool(pool: DicePool, wanted: DicePool) -> None:
 def roll_ap(table: Table, wanted: DicePool, bonus: int, why: str) -> int:
     """Roll the chosen dice from the active pool and total the AP (the dice leave the pool)."""
     assert table.state.turn is not None
+    if wanted.proprietary:
+        # the callers whose check a proprietary die joins roll it first (agent_dice) and pass the rest
+        raise IllegalAction(f"no proprietary die joins the AP check of a {why}: Casing's pressure die joins move "
+                            f"actions, Bit's lift die strikes on walls and brute force")
     pool = table.state.turn.pool
     check_pool(pool, wanted)
     pool.basic -= wanted.basic

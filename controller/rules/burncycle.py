@@ -149,3 +149,19 @@ def unlock_slot(table: Table, payers: dict[str, int], active: Bot) -> None:
         bc.slots.append(None)
     bc.slots[slot] = Chip(kind="general")
     table.emit(ChipChanged(slot=slot + 1, chip="general", degraded=False, reason=f"slot unlocked for {cost} power"))
+
+
+def deactivate_slot(table: Table, reason: str) -> None:
+    """"If an event deactivates a slot, remove its peg and return its chip to the supply." The event takes the
+    rightmost slot that has a peg (the last one unlocked, which unlocking buys back at its printed cost) and
+    leaves the last peg in place, so the burncycle keeps a slot to act on."""
+    slots = table.state.burncycle.slots
+    pegged = [k for k, chip in enumerate(slots) if chip is not None]
+    if len(pegged) < 2:
+        return
+    slot = pegged[-1]
+    chip = slots[slot]
+    assert chip is not None
+    slots[slot] = None
+    table.emit(ChipChanged(slot=slot + 1, chip="none", degraded=False,
+                           reason=f"{reason}: its peg is removed and its {chip.kind} chip returns to the supply"))

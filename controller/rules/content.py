@@ -16,7 +16,7 @@ from msgspec import Struct
 from controller.rules.errors import ContentError
 from controller.rules.model import (CaptainCard, DiceUpgrade, EquipmentCard, GuardChip, ImperativeCard, KeypadCard,
                                     KeypadColumn, KeypadInput, Mission, ModCard, NetworkCard, NetworkMat, NetworkNode,
-                                    TerminalCard, ThreatCard, describe_validation_error)
+                                    ProprietaryDie, TerminalCard, ThreatCard, describe_validation_error)
 
 # Agent-card special rules the engine applies (Robophobia's NANO (Wildcard))
 ABILITIES = ("transfer_learning", "asterisk", "reassemble", "risky_click")
@@ -33,6 +33,7 @@ class AgentCard(Struct, forbid_unknown_fields=True):
     bank: int
     upgrades: list[DiceUpgrade] = []  # the card's dice upgrade track, bought left to right
     abilities: list[str] = []
+    die: ProprietaryDie | None = None  # the card's proprietary die (agent_dice.py), e.g. Casing's pressure die
 
 
 class ModuleCard(Struct, forbid_unknown_fields=True):

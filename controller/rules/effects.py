@@ -6,6 +6,7 @@ the security and ping phases read while they are active.
 
 from __future__ import annotations
 
+from controller.rules.burncycle import deactivate_slot
 from controller.rules.deploy import spawn_guard
 from controller.rules.model import Effect, ThreatEvent
 from controller.rules.network import add_ping, change_ceo_level
@@ -29,3 +30,6 @@ def do_effect(table: Table, effect: Effect, reason: str) -> None:
             spawn_guard(table, effect.post or "star", table.state.floor.level)
     elif effect.kind == "threat":
         change_threat(table, effect.amount, reason)
+    elif effect.kind == "deactivate_slot":
+        for _ in range(effect.amount):
+            deactivate_slot(table, reason)

@@ -309,9 +309,14 @@ class DoorChanged(Event, tag="door_changed"):
 
 
 class WallDestroyed(Event, tag="wall_destroyed"):
-    wall: str
+    wall: str  # 'C4/C5' between two spaces, or 'A1/N' for the exterior wall on a side of a space
 
     def instruction(self) -> str:
+        space, _, side = self.wall.partition("/")
+        sides = {"N": "north", "E": "east", "S": "south", "W": "west"}
+        if side in sides:
+            return (f"Place a destroyed wall chip on the exterior wall {sides[side]} of {space} (the opening "
+                    f"leads nowhere).")
         return f"Place a destroyed wall chip on the wall {self.wall}."
 
 

@@ -47,6 +47,12 @@ def edge_id(a: str, b: str) -> str:
     return f"{a}/{b}" if ra <= rb else f"{b}/{a}"
 
 
+def exterior_wall_id(space: str, side: str) -> str:
+    """The name of the exterior wall on one side of a space, e.g. 'A1/N' (no space has a one-letter name
+    without a number, so it never looks like an edge between two spaces)."""
+    return f"{space}/{side}"
+
+
 class Floor:
     """Compiled floor: index-based lookups for everything the engine asks of the geometry."""
 
@@ -95,6 +101,10 @@ class Floor:
             pair: name for pair, name in self.edge_name.items() if self.edges[(min(pair), max(pair))] == "door"}
         self.interior_walls: frozenset[str] = frozenset(self.edge_name[e] for e, k in self.edges.items()
                                                         if k == "wall")
+        # ">> Exterior walls can be attacked": the mat edge (or a void) on a side of a space with no neighbour
+        # there, named by the space and the side, e.g. 'A1/N'
+        self.exterior_walls: frozenset[str] = frozenset(
+            exterior_wall_id(self.ids[i], d) for i in range(n) for d in DIRECTIONS if d not in self.neighbour[i])
 
         # "Security Units: Locked doors DO NOT block security unit adjacency": doors of any state
         # join spaces for guards, walls never do (destroyed walls are added per game state).

@@ -188,10 +188,9 @@ def parse_floor(text: str, source: str = "<floor>") -> FloorPlan:
             return None
         if a_in != b_in:
             inner = a if a_in else b
-            assert inner is not None
-            if kind == "door":
-                raise err(gr, gc, f"a door on an outer edge of {space_name(*inner)}: doors must join two spaces")
+            # ">> Exterior-facing door arrows are ignored.": a door drawn on the outer edge is a wall
             if kind == "open":
+                assert inner is not None
                 raise err(gr, gc, f"an opening on the outer edge of {space_name(*inner)}: "
                                   f"the edge of the floor must be a wall")
             return None

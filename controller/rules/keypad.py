@@ -14,6 +14,7 @@ before any die is rolled. Readings are in docs/rules-interpretations.md ("Player
 from __future__ import annotations
 
 from controller.rules import mission_rules
+from controller.rules.agent_dice import pool_dice, roll_proprietary
 from controller.rules.apcheck import roll_ap
 from controller.rules.awareness import place_awareness, step_bot
 from controller.rules.captain_chip import reach_captain_chip
@@ -137,7 +138,9 @@ def keypad(table: Table, bot_id: str, beyond: str, approach: str, dice: DicePool
         return
     if approach == "brute_force":
         # ">> Optimizing a keypad action provides no benefit when using brute force."
-        ap = roll_ap(table, dice or DicePool(), 0, f"brute force on the door {door}")
+        wanted = dice or DicePool()
+        lift = roll_proprietary(table, bot, wanted, "force", f"brute force on the door {door}")  # Bit's lift die
+        ap = lift + roll_ap(table, pool_dice(wanted), 0, f"brute force on the door {door}")
         if ap >= col.durability:
             _open(table, bot, door, card, there, "brute_force", f"{ap} AP against {col.durability}", move_through)
         else:

@@ -41,6 +41,10 @@ class Burncycle(Struct, forbid_unknown_fields=True):
     personal_reserves: dict[str, list[ChipKind]] = {}
 
 
+# -- agents' proprietary dice (feat-notyet): the die an agent card may print, e.g. Casing's pressure die --
+ProprietaryDie = Literal["pressure", "lift"]
+
+
 class DiceUpgrade(Struct, forbid_unknown_fields=True):
     """One upgrade of an agent card's track: the power it costs and the die it adds to the pool."""
 
@@ -144,6 +148,8 @@ class Bot(Struct, forbid_unknown_fields=True):
     innate: ModCard | None = None
     imperative: ImperativeCard | None = None
     abilities: list[str] = []
+    # -- agents' proprietary dice (feat-notyet) --
+    proprietary_die: ProprietaryDie | None = None  # "only used when playing as an agent"
 
     @property
     def inventory(self) -> int:
@@ -234,7 +240,7 @@ class Effect(Struct, forbid_unknown_fields=True):
     """What a threat event or escalation does, in the engine's small vocabulary."""
 
     kind: Literal["add_ping", "ceo_level", "spawn_guard", "guard_movement", "guard_awareness",
-                  "ping_steps", "threat"]
+                  "ping_steps", "threat", "deactivate_slot"]
     amount: int = 1
     post: str | None = None  # for spawn_guard: "post1".."post3" or "star"
 
@@ -379,14 +385,20 @@ class DicePool(Struct, forbid_unknown_fields=True):
     basic: Annotated[int, Meta(ge=0)] = 0
     advanced: Annotated[int, Meta(ge=0)] = 0
     elite: Annotated[int, Meta(ge=0)] = 0
+    # -- agents' proprietary dice (feat-notyet): the agent's own die, in the pool of its turn until rolled --
+    proprietary: Annotated[int, Meta(ge=0, le=1)] = 0
 
 
 class PendingMove(Struct, forbid_unknown_fields=True):
-    """A move action under way: the AP rolled (plus the optimized bonus) not yet spent on steps."""
+    """A move action under way: the AP rolled (plus the optimized bonus) not yet spent on steps; `agent_ap`
+    is kept apart because the command module cannot spend it."""
 
     ap: Annotated[int, Meta(ge=0)]
     optimized: bool = False
     steps: dict[str, Annotated[int, Meta(ge=0)]] = {}  # feat-characters: spaces each bot moved in this action
+    # -- agents' proprietary dice (feat-notyet): AP of a die that modifies agent movement (Casing's pressure
+    # die), which only the agent may spend
+    agent_ap: Annotated[int, Meta(ge=0)] = 0
 
 
 KeypadInput = Literal["physical", "tech", "utility", "alarm", "ping", "shock"]
@@ -469,6 +481,8 @@ class TurnState(Struct, forbid_unknown_fields=True):
     pending: PendingMove | None = None
     acted: bool = False  # an action-step action was taken this turn (a reboot must come before any)
     extra_action: bool = False  # an optimized network card action grants one more, unoptimized, on this chip
+    # -- free actions after the degrade (feat-notyet) --
+    degraded: bool = False  # step 5's burncycle die has been rolled (Degrade): free actions, then EndTurn
 
 
 class RuleOptions(Struct, forbid_unknown_fields=True):

@@ -10,6 +10,7 @@ spent one step at a time (`step`), which is how the table sees it happen and how
 from __future__ import annotations
 
 from controller.rules import drawbag, mission_rules
+from controller.rules.agent_dice import pool_dice, roll_proprietary
 from controller.rules.apcheck import OPTIMIZED_BONUS, roll_ap
 from controller.rules.awareness import place_awareness, recheck, step_bot, step_unit
 from controller.rules.deploy import spawn_guard
@@ -45,12 +46,53 @@ def start_move(table: Table, dice: DicePool) -> None:
     turn = table.state.turn
     assert turn is not None
     optimized = current_chip_kind(table) == "physical"
+    agent = active_agent(table.state)
     # an installed move_ap mod adds to the AP check of its agent's move actions
-    bonus = (OPTIMIZED_BONUS if optimized else 0) + mod_bonus(active_agent(table.state), "move_ap")
-    ap = roll_ap(table, dice, bonus, "move action")
-    turn.pending = PendingMove(ap=ap, optimized=optimized)
-    table.emit(StepStarted(step="move", text=f"Move action: {ap} AP to spend"
-                                             + (" (optimized, +2)" if optimized else "") + "."))
+    bonus = (OPTIMIZED_BONUS if optimized else 0) + mod_bonus(agent, "move_ap")
+    # Casing's pressure die: AP only the agent may spend
+    agent_ap = roll_proprietary(table, agent, dice, "move", "move action")
+    ap = roll_ap(table, pool_dice(dice), bonus, "move action")
+    turn.pending = PendingMove(ap=ap, optimized=optimized, agent_ap=agent_ap)
+    bonus_text = " (optimized, +2)" if optimized else ""
+    only = f" and {agent_ap} AP only {agent.name} may spend ({agent.proprietary_die} die)" if agent_ap else ""
+    table.emit(StepStarted(step="move", text=f"Move action: {ap} AP to spend{bonus_text}{only}."))
+
+
+def ap_for(table: Table, bot: Bot) -> int:
+    """AP of the move action under way that this bot may spend: the agent spends its proprietary die's AP too
+    (">> Powers that explicitly modify agent movement ... cannot be applied to the command module")."""
+    pending = table.state.turn.pending  # type: ignore[union-attr]
+    assert pending is not None
+    return pending.ap + (pending.agent_ap if bot.kind == "agent" else 0)
+
+
+def ap_left(table: Table) -> int:
+    """AP of the move action under way that a bot able to move now may still spend (0 ends the action)."""
+    bots = movers(table)
+    return max((ap_for(table, b) for b in bots), default=0)
+
+
+def spend_ap(table: Table, bot: Bot, ap: int) -> None:
+    """The agent spends its own AP (the proprietary die's) first: the shared AP stay for the module."""
+    pending = table.state.turn.pending  # type: ignore[union-attr]
+    assert pending is not None
+    own = min(pending.agent_ap, ap) if bot.kind == "agent" else 0
+    pending.agent_ap -= own
+    pending.ap -= ap - own
+
+
+def _check_ap(table: Table, bot: Bot, ap: int) -> None:
+    """Refuse a step the bot has no AP for, naming the agent-only AP when that is what is left."""
+    if ap_for(table, bot) >= ap:
+        return
+    pending = table.state.turn.pending  # type: ignore[union-attr]
+    assert pending is not None
+    if pending.agent_ap:
+        agent = active_agent(table.state)
+        raise IllegalAction(f"{pending.ap} AP left that {bot.name} may spend: the {pending.agent_ap} AP of "
+                            f"{agent.name}'s {agent.proprietary_die} die move only {agent.name} (powers that "
+                            f"explicitly modify agent movement cannot be applied to the command module)")
+    raise IllegalAction(f"this needs {ap} AP of the move action; {pending.ap} left")
 
 
 def movers(table: Table) -> list[Bot]:
@@ -69,12 +111,13 @@ def check_step(table: Table, bot_id: str, to: str, reassemble: bool = False) -> 
     assert turn is not None
     if turn.pending is None:
         raise IllegalAction("no move action is under way: roll a move action first")
-    if turn.pending.ap < 1:
+    if turn.pending.ap + turn.pending.agent_ap < 1:
         raise IllegalAction("no AP left in this move action: each AP allows a bot to move 1 space")
     bot = next((b for b in movers(table) if b.id == bot_id), None)
     if bot is None:
         raise IllegalAction(f"{bot_id} cannot move now: the player distributes the AP between their agent "
                             f"and the command module")
+    _check_ap(table, bot, 1)
     check_disguised_step(table, bot)
     if to not in floor.index:
         raise IllegalAction(f"{to} is not a space of {floor.name}")
@@ -105,15 +148,13 @@ def check_step(table: Table, bot_id: str, to: str, reassemble: bool = False) -> 
 def step(table: Table, bot_id: str, to: str, take_cache: bool = False, chip: str | None = None,
          reassemble: bool = False, discard: list[str] | None = None) -> None:
     bot, frm, dest, door = check_step(table, bot_id, to, reassemble)
-    turn = table.state.turn
-    assert turn is not None and turn.pending is not None
     if reassemble:
         shed(table, bot)
     if door is not None:
         # Keys "spent during move actions to open adjacent doors on the fly"
         bot.keys -= 1
         unlock_door(table, door, f"{bot.name} spends a key")
-    turn.pending.ap -= 1
+    spend_ap(table, bot, 1)
     count_step(table, bot)
     start = bot.space
     mark = len(table.events)
@@ -175,9 +216,7 @@ def swap(table: Table, bot_id: str, other_id: str) -> None:
     there = _neighbour_of(table, bot, other.space, other.name)  # type: ignore[arg-type]
     mission_rules.check_enter(table, there)
     here = table.floor.index[bot.space]  # type: ignore[index]
-    turn = table.state.turn
-    assert turn is not None and turn.pending is not None
-    turn.pending.ap -= 1
+    spend_ap(table, bot, 1)
     count_step(table, bot)
     a, b = bot.space, other.space
     # simultaneous: lift both, then put each on the other's space, then look
@@ -214,9 +253,7 @@ def push(table: Table, bot_id: str, unit_id: str, to: str) -> None:
         raise IllegalAction(f"{to} is not adjacent to {unit_label(unit)}: a push shoves it to an adjacent space")
     if target in table.occupant:
         raise IllegalAction(f"{to} is occupied: a push shoves the unit to an adjacent empty space")
-    turn = state.turn
-    assert turn is not None and turn.pending is not None
-    turn.pending.ap -= 1 if free else 2
+    spend_ap(table, bot, 1 if free else 2)
     count_step(table, bot)
     start, through_door = unit.space, table.floor.edge_between(there, target) == "door"
     facing = unit.facing
@@ -239,12 +276,11 @@ def _mover_with_ap(table: Table, bot_id: str, ap: int) -> Bot:
     assert turn is not None
     if turn.pending is None:
         raise IllegalAction("swap and push happen during a move action: roll a move action first")
-    if turn.pending.ap < ap:
-        raise IllegalAction(f"this needs {ap} AP of the move action; {turn.pending.ap} left")
     bot = next((b for b in movers(table) if b.id == bot_id), None)
     if bot is None:
         raise IllegalAction(f"{bot_id} cannot move now: the player distributes the AP between their agent "
                             f"and the command module")
+    _check_ap(table, bot, ap)
     check_disguised_step(table, bot)
     return bot
 

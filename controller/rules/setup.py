@@ -220,7 +220,8 @@ def _place_bots(table: Table, content: Content, roster) -> None:
         bots.append(Bot(id=a.id, kind="agent", name=a.name, space=None, power=a.power, bank=a.bank,
                         dice_track=list(a.upgrades),
                         # Rescue Rangers: "All agents start with the push ability at no cost."
-                        upgrades=["push"] if setup.agents_push else [], abilities=list(a.abilities)))
+                        upgrades=["push"] if setup.agents_push else [], abilities=list(a.abilities),
+                        proprietary_die=a.die))
     placed = bots if setup.command_module else bots[1:]
     if setup.module_start == "hiding_furthest_from_captain" and setup.command_module:
         # "The command module must start on the hiding spot furthest away from the captain."

@@ -7,11 +7,12 @@ accumulated across multiple actions."
 from __future__ import annotations
 
 from controller.rules import mission_rules
+from controller.rules.agent_dice import pool_dice, roll_proprietary
 from controller.rules.apcheck import OPTIMIZED_BONUS, roll_ap
 from controller.rules.awareness import place_awareness, step_bot
 from controller.rules.errors import IllegalAction
 from controller.rules.events import BotMoved, KeyTaken, UnitRemoved, UnitStruck, WallDestroyed
-from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
+from controller.rules.floor import DIRECTIONS, MAX_DESTROYED_WALLS, edge_id, exterior_wall_id
 from controller.rules.interface import check_can_disguise, don_disguise
 from controller.rules.model import Bot, DicePool, SecurityUnit
 from controller.rules.mods import mod_bonus
@@ -111,27 +112,51 @@ def _claim_key(table: Table, bot: Bot, unit: SecurityUnit) -> None:
         table.emit(KeyTaken(bot=bot.id, bot_name=bot.name, keys=bot.keys))
 
 
-def check_strike_wall(table: Table, bot_id: str, beyond: str) -> tuple[Bot, str]:
-    """The wall between the bot and the space `beyond` it."""
+def check_strike_wall(table: Table, bot_id: str, beyond: str | None,
+                      side: str | None = None) -> tuple[Bot, str, int | None]:
+    """The wall between the bot and the space `beyond` it, or on the bot's `side` (N, E, S, W): the wall to
+    the space there, or, with no space there, an exterior wall. Returns (bot, wall, the space beyond or
+    None for an exterior wall)."""
     bot = striker(table, bot_id)
     floor = table.floor
+    here = floor.index[bot.space]  # type: ignore[index]
+    if (beyond is None) == (side is None):
+        raise IllegalAction("name the wall by the space beyond it or by the side of the bot's space it is on")
+    if side is not None:
+        if side not in DIRECTIONS:
+            raise IllegalAction(f"{side!r} is not a side of a space: N, E, S or W")
+        if side not in floor.neighbour[here]:
+            wall = exterior_wall_id(bot.space, side)  # type: ignore[arg-type]
+            if wall in table.destroyed:
+                raise IllegalAction(f"the exterior wall {wall} is already destroyed")
+            _check_wall_limit(table)
+            return bot, wall, None
+        beyond = floor.ids[floor.neighbour[here][side][0]]
+    assert beyond is not None
     if beyond not in floor.index:
         raise IllegalAction(f"{beyond} is not a space of {floor.name}")
-    kind = floor.edge_between(floor.index[bot.space], floor.index[beyond])  # type: ignore[index]
+    kind = floor.edge_between(here, floor.index[beyond])
     wall = edge_id(bot.space, beyond)  # type: ignore[arg-type]
     if kind == "door":
         raise IllegalAction(f"{wall} is a door: bots cannot strike a wall segment that already contains a door")
     if kind != "wall" or wall in table.destroyed:
         raise IllegalAction(f"no wall stands between {bot.space} and {beyond}: a bot adjacent to a wall may "
                             f"attempt to destroy it")
+    _check_wall_limit(table)
+    return bot, wall, floor.index[beyond]
+
+
+def _check_wall_limit(table: Table) -> None:
     if len(table.state.floor.destroyed_walls) >= MAX_DESTROYED_WALLS:
         raise IllegalAction("only 3 walls can be destroyed per floor")
-    return bot, wall
 
 
-def strike_wall(table: Table, bot_id: str, beyond: str, dice: DicePool, move_through: bool = True) -> None:
-    bot, wall = check_strike_wall(table, bot_id, beyond)
-    ap = roll_ap(table, dice, _bonus(table) + mod_bonus(bot, "strike_ap"), f"strike on the wall {wall}")
+def strike_wall(table: Table, bot_id: str, beyond: str | None, dice: DicePool, move_through: bool = True,
+                side: str | None = None) -> None:
+    bot, wall, target = check_strike_wall(table, bot_id, beyond, side)
+    lift = roll_proprietary(table, bot, dice, "force", f"strike on the wall {wall}")  # Bit's lift die
+    ap = lift + roll_ap(table, pool_dice(dice), _bonus(table) + mod_bonus(bot, "strike_ap"),
+                        f"strike on the wall {wall}")
     if ap < WALL_DURABILITY:
         # "Failure: No chip is placed and the bot remains undetected."
         return
@@ -142,7 +167,11 @@ def strike_wall(table: Table, bot_id: str, beyond: str, dice: DicePool, move_thr
     table.emit(WallDestroyed(wall=wall))
     mission_rules.wall_destroyed(table)
     place_awareness(table, bot, f"breaking the wall {wall}")
-    target = table.floor.index[beyond]
+    # ">> Exterior walls can be attacked, but openings lead nowhere unless granted a specific rule by the
+    # mission card": no shipped mission grants one, so there is no free move out
+    if target is None:
+        return
+    beyond = table.floor.ids[target]
     if move_through and target not in table.occupant and not table.over \
             and not mission_rules.safe_zone_closed(table, target):
         start = bot.space

@@ -61,10 +61,12 @@ def enter_actions(table: Table) -> None:
     agent = active_agent(state)
     # installed mods add their dice ("an advanced die in the pool")
     turn.pool = DicePool(basic=agent.power, advanced=agent.advanced_dice + mod_bonus(agent, "advanced_die"),
-                         elite=agent.elite_dice + mod_bonus(agent, "elite_die"))
+                         elite=agent.elite_dice + mod_bonus(agent, "elite_die"),
+                         proprietary=1 if agent.proprietary_die is not None else 0)  # agent_dice.py
     turn.step = "actions"
+    own = f", 1 {agent.proprietary_die} die" if agent.proprietary_die is not None else ""
     table.emit(StepStarted(step="actions", text=f"{agent.name}'s dice pool: {turn.pool.basic} basic, "
-                                                f"{turn.pool.advanced} advanced, {turn.pool.elite} elite."))
+                                                f"{turn.pool.advanced} advanced, {turn.pool.elite} elite{own}."))
     _place_tracker(table, 0)
 
 

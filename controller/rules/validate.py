@@ -6,6 +6,7 @@ on a node the mat does not have. `check_state` finds every such problem and name
 
 from __future__ import annotations
 
+from controller.rules.agent_dice import USE
 from controller.rules.burncycle import MAX_SLOTS
 from controller.rules.dice_upgrades import activated
 from controller.rules.interface import INTERFACE
@@ -83,8 +84,9 @@ def state_problems(state: GameState) -> list[str]:
         problems.append(f"floor.destroyed_walls: {len(fs.destroyed_walls)} walls destroyed; "
                         f"only 3 walls can be destroyed per floor")
     for wall in fs.destroyed_walls:
-        if wall not in floor.interior_walls:
-            problems.append(f"floor.destroyed_walls: {wall!r} is not a wall between two spaces of {floor.name}")
+        if wall not in floor.interior_walls and wall not in floor.exterior_walls:
+            problems.append(f"floor.destroyed_walls: {wall!r} is neither a wall between two spaces of {floor.name} "
+                            f"nor an exterior wall")
     for space in list(fs.terminals) + fs.caches:
         on_floor("floor.terminals/caches", space)
     for space in fs.surveillance:
@@ -127,11 +129,36 @@ def state_problems(state: GameState) -> list[str]:
             problems.append(f"objective_beads: {space} is not a command module space")
 
     problems.extend(_inventory_problems(state))
+    problems.extend(_proprietary_problems(state))
+    if state.turn is not None and state.turn.degraded and state.turn.step != "end":
+        problems.append(f"turn.degraded: the burncycle degrades in step 5 (the end of the turn), not during "
+                        f"{state.turn.step}")
     if len(state.burncycle.slots) > MAX_SLOTS:
         problems.append(f"burncycle.slots: {len(state.burncycle.slots)} slots; the burncycle has up to 5")
     if len(state.fired_events) != len(set(state.fired_events)) or any(
             not 0 <= i < len(state.threat_card.events) for i in state.fired_events):
         problems.append("fired_events: each entry must name a threat event of the card once")
+    return problems
+
+
+def _proprietary_problems(state: GameState) -> list[str]:
+    """Agents' proprietary dice (feat-notyet): on agent cards only, in the pool of their own agent's turn, and
+    agent-only move AP only from a die that modifies movement."""
+    problems: list[str] = []
+    for k, bot in enumerate(state.bots):
+        if bot.proprietary_die is not None and bot.kind != "agent":
+            problems.append(f"bots[{k}] ({bot.id}): a proprietary die on the command module; proprietary dice are "
+                            f"only used when playing as an agent")
+    turn = state.turn
+    if turn is None or turn.step == "corporation" or turn.active >= len(turn.order):
+        return problems
+    agent = next((b for b in state.bots if b.id == turn.order[turn.active]), None)
+    die = agent.proprietary_die if agent is not None else None
+    if turn.pool.proprietary and die is None:
+        problems.append("turn.pool.proprietary: a proprietary die in the pool of an agent whose card has none")
+    if turn.pending is not None and turn.pending.agent_ap and (die is None or USE[die] != "move"):
+        problems.append("turn.pending.agent_ap: AP only the agent may spend, but its card has no die that "
+                        "modifies movement")
     return problems
 
 

@@ -34,29 +34,30 @@ def test_good_floor_parses():
     assert f.ids == ["A1", "B1", "C1", "A2", "B2", "C2"] and len(f.areas) == 2
 
 
-def test_door_on_outer_edge():
-    """A door on an outer edge: "a door on an outer edge of A1: doors must join two spaces\""""
-    e = error_of(floor_text("""
+def test_door_on_outer_edge_is_ignored():
+    """">> Exterior-facing door arrows are ignored." (a door drawn on the outer edge of A1 is read as the wall
+    it stands in: A1 has no neighbour to the west, and its west side is an exterior wall)"""
+    f = parse(floor_text("""
     +-+-+-+
     DE . .|
     +-+D+-+
     |. . .|
     +-+-+-+
     """, "A1 hallway\nA2 room"))
-    assert (e.line, e.column) == (GRID_LINE + 1, 1)
-    assert "door on an outer edge of A1" in e.message
-    assert str(e).startswith(f"bad.floor:{GRID_LINE + 1}:1: ")
+    a1 = f.space("A1")
+    assert "W" not in f.neighbour[a1] and "A1/W" in f.exterior_walls
+    assert f.doors == ("B1/B2",)
 
 
-def test_door_on_outer_edge_next_to_void():
-    """A door between a space and a void (#) is on the floor's outer edge too."""
-    e = error_of(floor_text("""
+def test_door_on_outer_edge_next_to_void_is_ignored():
+    """">> Exterior-facing door arrows are ignored." (a door between a space and a void (#) is on the floor's
+    outer edge too: B1's east side is an exterior wall)"""
+    f = parse(floor_text("""
     +-+-+-+
     |E .D#|
     +-+-+-+
     """, "A1 hallway"))
-    assert (e.line, e.column) == (GRID_LINE + 1, 5)
-    assert "outer edge of B1" in e.message
+    assert f.ids == ["A1", "B1"] and "B1/E" in f.exterior_walls and f.doors == ()
 
 
 def test_opening_on_outer_edge():

@@ -106,27 +106,7 @@ ALLOWLIST: dict[str, str] = {
 }
 
 # Rule sentences the engine does not honour yet, each with why (the lead decides). Keys as in ALLOWLIST.
-NOT_YET: dict[str, str] = {
-    # The agents' own card abilities (proprietary dice, movement powers) are not modelled: the bot cards in
-    # bots.toml have power, bank and dice upgrades only (Nano and the special characters excepted).
-    "certain agents possess proprietary dice (e.g., casing's pressure die, bit's lift die) that are only used "
-    "when playing as an agent.": "agents' proprietary dice are not modelled (no content, no die)",
-    "powers that explicitly modify agent movement (e.g., casing's pressure die) cannot be applied to the "
-    "command module.": "no agent power that modifies movement exists yet (a move_ap mod modifies the roll, "
-                       "see docs/rules-interpretations.md)",
-    # No shipped event deactivates a slot, and the engine has no such effect.
-    "if an event deactivates a slot, remove its peg and return its chip to the supply.":
-        "no threat event, captain card or mission deactivates a slot; the effect is not implemented",
-    # StrikeWall names the wall by the space beyond it; an exterior wall has no space beyond.
-    "exterior walls can be attacked, but openings lead nowhere unless granted a specific rule by the mission "
-    "card.": "striking an exterior wall is not possible: the action names the wall by the space beyond it",
-    "exterior-facing door arrows are ignored.": "goes with striking exterior walls (not implemented)",
-    # EndTurn rolls the burncycle die, degrades and passes the turn in one action.
-    "free actions are permitted at the very beginning of a turn before taking any action-step actions, or at "
-    "the very end after degrading the burncycle.": "the beginning holds (power routing allows alter and "
-    "trade), but there is no moment after the degrade: EndTurn degrades and passes the turn at once; a step "
-    "between them would change the turn flow autoplay drives",
-}
+NOT_YET: dict[str, str] = {}
 
 
 def normalise(text: str) -> str:

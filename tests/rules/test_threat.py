@@ -1,9 +1,9 @@
 """Rulebook "Threat & Defeat Conditions", "Difficulty Levels", the publisher's FAQ on starting threat, and
 Fauxbia's burncycle action.
 
-The shipped standard card: events at 4 (a ping), 8 (a guard), 12 (CEO +1), 16 (two pings), 20 (a guard),
-23 (CEO +2); escalations at 6 (+1 awareness), 14 (+1 ping step), 18 (+1 movement). The simplified card has
-no events and escalations at 10 (+1 awareness) and 18 (+1 movement).
+The shipped standard card: events at 4 (a ping), 8 (a guard), 12 (CEO +1), 16 (two pings), 18 (a slot loses
+its peg), 20 (a guard), 23 (CEO +2); escalations at 6 (+1 awareness), 14 (+1 ping step), 18 (+1 movement).
+The simplified card has no events and escalations at 10 (+1 awareness) and 18 (+1 movement).
 """
 
 from __future__ import annotations
