@@ -14,6 +14,7 @@ import heapq
 from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrade, BuyUpgrade, CorporationTurn, EndMove, EndTurn, Escape, Keypad,
                                       Move, NetworkCardAction, NetworkStep, Push, Pass, Reboot, Repair, Step, Strike, Terminal, apply_action,
                                       legal_actions)
+from controller.rules.agent_dice import USE
 from controller.rules.awareness import sight
 from controller.rules.dice import SeededDice
 from controller.rules.effects import apply_effect
@@ -32,7 +33,7 @@ from controller.rules.turn import active_agent, usable
 UNREACHED = 1 << 20
 CHIP_PREFERENCE = ["physical", "utility", "tech", "general"]
 # Average AP a die adds (a pair of basic blanks makes 1 AP; the elite reroll lifts its die a little)
-AVERAGE_AP = {"basic": 13 / 12, "advanced": 11 / 6, "elite": 2.3}
+AVERAGE_AP = {"basic": 13 / 12, "advanced": 11 / 6, "elite": 2.3, "proprietary": 2.0}
 WATCHED_COST = 8  # a step into a space some guard sees now counts as this many
 UNIT_COST = 8  # a security unit in the way: walk around it unless that is longer, then push it aside
 DOOR_COST = 5  # opening a locked door takes an action and dice
@@ -108,7 +109,14 @@ class AutoPlayer:
             repair = BuyUpgrade(bot=agent.id, upgrade="repair")
             if repair in legal:
                 return repair
-        return EndTurn()
+        # should the burncycle die show the chooser face: the captain chip first (its event works against the
+        # team), then a general chip, keeping the chips that optimize actions
+        usable_slots = [k for k in range(len(state.burncycle.slots)) if usable(state, k)]
+        if not usable_slots:
+            return EndTurn()
+        worth = {"captain": 0, "general": 1, "tech": 2, "utility": 3, "physical": 4}
+        slot = min(usable_slots, key=lambda k: (worth[state.burncycle.slots[k].kind], -k))  # type: ignore[union-attr]
+        return EndTurn(choose=slot + 1)
 
     def _network(self, state: GameState) -> Action:
         """Try each single transfer (in or out, at each movement step) and keep the one that leaves threat
@@ -369,6 +377,8 @@ class AutoPlayer:
                 durability = 2 + 2 * table.state.floor.level
                 need = self._dice_for(table, durability)
                 if _expected(need) >= durability:
+                    if bot.kind == "agent" and USE.get(bot.proprietary_die or "") == "force":
+                        need.proprietary = table.state.turn.pool.proprietary  # type: ignore[union-attr]  # Bit's lift die
                     return Keypad(bot=bot.id, beyond=beyond, approach="brute_force", dice=need)
             door = edge_id(bot.space, beyond)  # type: ignore[arg-type]
             card = table.state.keypads.get(door)
@@ -381,7 +391,8 @@ class AutoPlayer:
         pool = table.state.turn.pool  # type: ignore[union-attr]
         # rolled AP cannot be saved: a move rolls the whole pool (later chips can still open doors with
         # keys or inputs, access terminals, or move on an optimized +2)
-        everything = DicePool(basic=pool.basic, advanced=pool.advanced, elite=pool.elite)
+        own = pool.proprietary if USE.get(active_agent(table.state).proprietary_die or "") == "move" else 0
+        everything = DicePool(basic=pool.basic, advanced=pool.advanced, elite=pool.elite, proprietary=own)
         if Move in kinds and self._can_progress(table) and (optimized or _expected(everything) > 0):
             return Move(dice=everything)
         # a slot with nothing better to do draws a network card: many lower threat or give power when the
