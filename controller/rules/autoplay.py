@@ -12,13 +12,14 @@ from __future__ import annotations
 import heapq
 
 from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrade, BuyUpgrade, CorporationTurn, EndMove, EndTurn, Escape, Keypad,
-                                      Move, NetworkCardAction, NetworkStep, Push, Pass, Reboot, Repair, Step, Strike, Terminal, apply_action,
+                                      Move, NetworkCardAction, NetworkStep, Push, StrikeWall, UnlockSlot, Pass, Reboot, Repair, Step, Strike, Terminal, apply_action,
                                       legal_actions)
 from controller.rules.agent_dice import USE
 from controller.rules.awareness import sight
+from controller.rules.burncycle import next_slot_cost
 from controller.rules.dice import SeededDice
 from controller.rules.effects import apply_effect
-from controller.rules.floor import edge_id
+from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
 from controller.rules.floors import can_escape, floor_objectives
 from controller.rules.keypad import column
 from controller.rules.missions import applies, done
@@ -37,6 +38,7 @@ AVERAGE_AP = {"basic": 13 / 12, "advanced": 11 / 6, "elite": 2.3, "proprietary":
 WATCHED_COST = 8  # a step into a space some guard sees now counts as this many
 UNIT_COST = 8  # a security unit in the way: walk around it unless that is longer, then push it aside
 DOOR_COST = 5  # opening a locked door takes an action and dice
+WALL_COST = 12  # breaking a wall (10 AP): only for a bot that has no other way
 
 
 class AutoPlayer:
@@ -84,6 +86,9 @@ class AutoPlayer:
         if live == 0 and any(isinstance(a, Reboot) for a in legal):
             return Reboot()
         agent = active_agent(state)
+        unlock = self._fourth_slot(state, legal)
+        if unlock is not None:
+            return unlock
         # a guard stood in the only way: this agent learns to push
         push = BuyUpgrade(bot=agent.id, upgrade="push")
         if self._blocked_by_unit and agent.power >= 4 and push in legal:
@@ -95,6 +100,19 @@ class AutoPlayer:
                 not any("repair" in b.upgrades for b in state.bots if b.kind == "agent" and not b.shut_down):
             return repair
         return BeginActions()
+
+    @staticmethod
+    def _fourth_slot(state: GameState, legal: list[Action]) -> Action | None:
+        """A fourth burncycle slot on the first turn, 3 power from the module and 1 from the agent: one more
+        action every turn (a network card, a move on a physical chip) and a reboot, with its threat, a turn
+        later each time; measured, it more than doubles the wins of self-play."""
+        module = next((b for b in state.bots if b.kind == "module" and b.on_board), None)
+        agent = active_agent(state)
+        if state.round > 1 or module is None or module.power < 6 or agent.power < 4 \
+                or sum(1 for c in state.burncycle.slots if c is not None) != 3 \
+                or not any(isinstance(a, UnlockSlot) for a in legal) or next_slot_cost(state) != 4:
+            return None
+        return UnlockSlot(payers={"module": 3, agent.id: 1})
 
     def _spend_down(self, state: GameState) -> Action:
         """"Agents must spend down to their power bank limit at the end of step 5": power that would be lost
@@ -247,14 +265,14 @@ class AutoPlayer:
         return costs
 
     def _distances(self, table: Table, targets: set[int], keys: bool,
-                   avoid: frozenset[int] = frozenset()) -> list[int]:
+                   avoid: frozenset[int] = frozenset(), walls: bool = False) -> list[int]:
         """Cost to the nearest target for a bot, by space: a step costs 1, or 8 into a space a guard sees now,
         8 more into a guard's space (walked around, or pushed aside) and 5 more through a locked door (it can
         be opened, at the price of an action); walls, the `avoid` spaces and locked doors whose keypad is
         known to be jammed (without a key) do not."""
         floor = table.floor
         jammed = frozenset() if keys else frozenset(self._jammed(table))
-        graph = self._graph(table, jammed)
+        graph = self._graph(table, jammed, walls)
         watched = self._watched(table)
         step = [WATCHED_COST if i in watched else 1 for i in range(len(floor.ids))]
         for i, who in table.occupant.items():
@@ -282,10 +300,11 @@ class AutoPlayer:
             dist[i] = UNREACHED
         return dist
 
-    def _graph(self, table: Table, jammed: frozenset[str]) -> list[list[tuple[int, int]]]:
-        """Each space's ways for a bot's path costs, with the locked-door surcharge: the floor's state
-        changes rarely, so the lists are kept per state of walls, doors and known jams."""
-        key = (table.floor.source, table.destroyed, table.unlocked, jammed)
+    def _graph(self, table: Table, jammed: frozenset[str], walls: bool = False) -> list[list[tuple[int, int]]]:
+        """Each space's ways for a bot's path costs, with the locked-door surcharge (and, for a bot with no
+        other way, interior walls to break at WALL_COST): the floor's state changes rarely, so the lists are
+        kept per state of walls, doors and known jams."""
+        key = (table.floor.source, table.destroyed, table.unlocked, jammed, walls)
         graph = self._graphs.get(key)
         if graph is None:
             floor = table.floor
@@ -298,6 +317,9 @@ class AutoPlayer:
                         continue
                     door = floor.door_edges.get((u, v))
                     ways.append((v, DOOR_COST if door is not None and door not in table.unlocked else 0))
+                if walls:
+                    ways.extend((v, WALL_COST) for v, kind in floor.neighbour[u].values()
+                                if kind == "wall" and floor.edge_name[(u, v)] not in table.destroyed)
                 graph.append(ways)
             if len(self._graphs) > 64:
                 self._graphs.clear()
@@ -387,6 +409,9 @@ class AutoPlayer:
             if "inputs" in approaches and (card is None or not set(column(table, card).inputs)
                                            & {"physical", "tech", "utility"}):
                 return Keypad(bot=bot.id, beyond=beyond, approach="inputs")
+        wall = self._wall_in_the_way(table, legal)
+        if wall is not None:
+            return wall
         optimized = current_chip_kind(table) == "physical"
         pool = table.state.turn.pool  # type: ignore[union-attr]
         # rolled AP cannot be saved: a move rolls the whole pool (later chips can still open doors with
@@ -466,11 +491,18 @@ class AutoPlayer:
             others = frozenset(s for s, o in table.occupant.items() if isinstance(o, Bot) and o is not bot)
             dist = self._distances(table, set(targets) - others, bot.keys > 0, avoid=others)
             mine = dist[here]
+        walls = mine >= UNREACHED and len(table.destroyed) < MAX_DESTROYED_WALLS
+        if walls:  # shut in (an autolock, a jammed keypad): the way out is through a wall
+            dist = self._distances(table, set(targets), bot.keys > 0, walls=True)
+            mine = dist[here]
         watched = self._watched(table)
         options = []
         blocked = self._jammed(table) if bot.keys == 0 else set()
         trail = self._trail.get(bot.id, set()) if self._trail_of == _move_key(table.state) else set()
-        for _, j in table.floor.security_neighbours(here, table.destroyed):
+        ways = table.floor.security_neighbours(here, table.destroyed)
+        if walls:
+            ways = ways + [(d, j) for d, (j, kind) in table.floor.neighbour[here].items() if kind == "wall"]
+        for _, j in ways:
             unit = isinstance(table.occupant.get(j), SecurityUnit)
             if (j in table.occupant and not (unit and "push" in bot.upgrades)) or dist[j] >= mine \
                     or j in trail:
@@ -480,7 +512,9 @@ class AutoPlayer:
             if edge_id(bot.space, table.floor.ids[j]) in blocked:  # type: ignore[arg-type]
                 continue
             kind = table.floor.edge_between(here, j) or "open"
-            cost = dist[j] + (WATCHED_COST if j in watched else 1)
+            if kind == "wall" and table.floor.edge_name[(here, j)] in table.destroyed:
+                kind = "open"
+            cost = dist[j] + (WATCHED_COST if j in watched else 1) + (WALL_COST if kind == "wall" else 0)
             if kind == "door" and table.floor.edge_name[(here, j)] not in table.unlocked:
                 cost += DOOR_COST
             options.append((cost, j in watched, j, kind))
@@ -496,6 +530,25 @@ class AutoPlayer:
                 door = edge_id(bot.space, table.floor.ids[nxt[0]])  # type: ignore[arg-type]
                 if door not in table.unlocked:
                     return bot, table.floor.ids[nxt[0]]
+        return None
+
+    def _wall_in_the_way(self, table: Table, legal: list) -> Action | None:
+        """A bot shut in strikes the wall on its way out when the dice it can roll now make 10 AP likely
+        ("Striking a wall with 10+ AP places a destroyed wall chip")."""
+        bonus = 2 if current_chip_kind(table) == "physical" else 0
+        for bot in movers(table):
+            nxt = self._next_space(table, bot)
+            if nxt is None or nxt[1] != "wall":
+                continue
+            beyond = table.floor.ids[nxt[0]]
+            if not any(isinstance(la.action, StrikeWall) and la.action.bot == bot.id and la.action.beyond == beyond
+                       for la in legal):
+                continue
+            dice = self._dice_for(table, 10, bonus)
+            if bot.kind == "agent" and USE.get(bot.proprietary_die or "") == "force":
+                dice.proprietary = table.state.turn.pool.proprietary  # type: ignore[union-attr]
+            if bonus + _expected(dice) >= 10:
+                return StrikeWall(bot=bot.id, beyond=beyond, dice=dice)
         return None
 
     def _retreat(self, table: Table, bot: Bot, here: int) -> tuple[int, str] | None:
