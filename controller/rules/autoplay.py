@@ -28,6 +28,7 @@ from controller.rules.model import Bot, DicePool, GameState, SecurityUnit, copy_
 from controller.rules.table import Table
 from controller.rules.moves import current_chip_kind, movers
 from controller.rules.errors import RulesError
+from controller.rules.events import IpMoved
 from controller.rules.ipmove import movement_chips
 from controller.rules.turn import active_agent, usable
 
@@ -142,13 +143,23 @@ class AutoPlayer:
         power highest."""
         agent = active_agent(state)
         steps = len(movement_chips(state))
-        candidates = [NetworkStep()] + [NetworkStep(transfers={k: d}) for k in range(1, steps + 1)
-                                        for d in ("in", "out")]
         layers = {n.id: n.layer for n in state.network.mat.nodes}
+        straight = apply_action(state, NetworkStep(), SeededDice(state.seed, state.rolls))
+        # a transfer starts from a node the IP passes anyway: only the directions its white lines offer
+        by_id = {n.id: n for n in state.network.mat.nodes}
+        ip = next((i for i in state.network.ips if i.agent == agent.id), None)
+        passed = {ip.node} if ip is not None and ip.node is not None else set()
+        for event in straight[1]:
+            if isinstance(event, IpMoved) and event.agent == agent.id:
+                passed.update(event.path)
+        ways = [d for d, attr in (("in", "inward"), ("out", "outward"))
+                if any(getattr(by_id[n], attr) for n in passed if n in by_id)]
+        candidates = [NetworkStep()] + [NetworkStep(transfers={k: d}) for k in range(1, steps + 1) for d in ways]
         best, best_score = candidates[0], None
         for candidate in candidates:
             try:
-                after, _ = apply_action(state, candidate, SeededDice(state.seed, state.rolls))
+                after, _ = straight if not candidate.transfers else \
+                    apply_action(state, candidate, SeededDice(state.seed, state.rolls))
             except RulesError:
                 continue
             ip = next((i for i in after.network.ips if i.agent == agent.id), None)
@@ -164,6 +175,13 @@ class AutoPlayer:
 
     # -- where to go --------------------------------------------------------------------------------
     def _targets(self, table: Table, bot: Bot) -> set[int]:
+        key = ("targets", bot.id)
+        if key not in self._memo:
+            self._memo[key] = self._find_targets(table, bot)
+        return self._memo[key]  # type: ignore[return-value]
+
+    def _find_targets(self, table: Table, bot: Bot) -> set[int]:
+        """Where the bot heads now: a terminal for an open terminal task, a safe zone, an entrance to escape."""
         state, floor = table.state, table.floor
         # the tasks of now: this floor's objectives on the way up the tower, then the last floor's calibrations
         tasks = floor_objectives(table) if state.later_floors else [] if state.calibrated else state.mission.calibrations
@@ -478,6 +496,12 @@ class AutoPlayer:
     def _next_space(self, table: Table, bot: Bot) -> tuple[int, str] | None:
         """The best neighbouring space toward the bot's target, with the kind of edge crossed; for a bot
         at its target that a guard is about to attack, the safest space next to it."""
+        key = ("next", bot.id)
+        if key not in self._memo:
+            self._memo[key] = self._find_next_space(table, bot)
+        return self._memo[key]  # type: ignore[return-value]
+
+    def _find_next_space(self, table: Table, bot: Bot) -> tuple[int, str] | None:
         here = table.floor.index[bot.space]  # type: ignore[index]
         targets = self._targets(table, bot)
         if here in targets:
