@@ -13,7 +13,7 @@ from controller.errors import UserError
 from controller.library import floor_text, load_content, load_state, read_text, write_atomically
 from controller.rules import RulesError, ScriptedDice, encode_events, encode_state, new_game
 from controller.rules.actions import STEPS, LegalAction, apply_action, decode_action, legal_actions
-from controller.rules.autoplay import play_game
+from controller.rules.autoplay import play, play_game
 from controller.rules.model import describe_validation_error
 from controller.shipped_help import SHIPPED, ShippedContentHelp
 
@@ -140,6 +140,8 @@ def register_selfplay(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--difficulty", default="standard", choices=["simplified", "standard", "seasoned"])
     p.add_argument("--captain", default="fauxbia")
+    p.add_argument("--narrate", action="store_true",
+                   help="print every game as it is played: each event as an instruction to the players")
     p.set_defaults(run=_selfplay)
 
 
@@ -156,7 +158,19 @@ def _selfplay(args: argparse.Namespace) -> int:
                              args.seed + k, level=args.level)
         except RulesError as e:
             raise UserError(str(e)) from None
-        final = play_game(state)
+        if args.narrate:
+            print(f"== game {k + 1}: {state.mission.name} on {state.floor.name}, seed {args.seed + k}")
+            final, round_ = state, 0
+            for _, events, final in play(state):
+                if final.round != round_ and final.outcome is None:
+                    round_ = final.round
+                    print(f"-- round {round_}: threat {final.threat} --")
+                for event in events:
+                    print(event.instruction())
+            print(f"== {final.outcome or 'unfinished'}")
+            print()
+        else:
+            final = play_game(state)
         outcomes[final.outcome or "unfinished"] += 1
         rounds.append(final.round)
         threats.append(final.threat)

@@ -75,6 +75,18 @@ def test_selfplay_prints_win_rate_rounds_and_threat(capsys):
     assert "win rate:" in out and "average rounds:" in out and "average threat at the end:" in out
 
 
+def test_selfplay_narrates_a_game_as_instructions(capsys):
+    """A convention demo: the auto-player's game told round by round, as the table would be told to play it."""
+    code, out, _ = run(capsys, "selfplay", "--games", 1, "--seed", 4, "--narrate", "--floor", "meridian-annex")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("== game 1: Operation Data Heist on Meridian Tower, Annex, seed 4")
+    assert "-- round 1: threat 0 --" in lines and "The corporation's turn." in lines
+    assert any(line.startswith("Move Byte from ") for line in lines)
+    ending = next(line for line in lines if line.startswith("== ") and "game 1" not in line)
+    assert ending.startswith(("== victory", "== defeat"))
+    assert "1 games of data-heist on meridian-annex" in out  # the summary follows the story
+
+
 def test_selfplay_refuses_a_bad_mission(capsys):
     assert "unknown mission" in refused(capsys, "selfplay", "--games", 1, "--mission", "nope")
 

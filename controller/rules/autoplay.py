@@ -10,6 +10,7 @@ step out of every guard's sight when two steps are equally short. It only ever c
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterator
 
 from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrade, BuyUpgrade, CorporationTurn, EndMove, EndTurn, Escape, Keypad,
                                       Move, NetworkCardAction, NetworkStep, Push, StrikeWall, UnlockSlot, Pass, Reboot, Repair, Step, Strike, Terminal, apply_action,
@@ -28,7 +29,7 @@ from controller.rules.model import Bot, DicePool, GameState, SecurityUnit, copy_
 from controller.rules.table import Table
 from controller.rules.moves import current_chip_kind, movers
 from controller.rules.errors import RulesError
-from controller.rules.events import IpMoved
+from controller.rules.events import Event, IpMoved
 from controller.rules.ipmove import movement_chips
 from controller.rules.turn import active_agent, usable
 
@@ -654,14 +655,23 @@ def _expected(dice: DicePool) -> float:
     return sum(AVERAGE_AP[grade] * getattr(dice, grade) for grade in AVERAGE_AP)
 
 
-def play_game(state: GameState, player: AutoPlayer | None = None, max_actions: int = 20_000) -> GameState:
-    """Play a game to its end with the game's own seeded dice; returns the final state (the one given is left
-    as it was)."""
+def play(state: GameState, player: AutoPlayer | None = None,
+         max_actions: int = 20_000) -> Iterator[tuple[Action, list[Event], GameState]]:
+    """Play a game with the game's own seeded dice, one action at a time: each action, its events and the state
+    after it (the state given is left as it was; the states yielded are one game's, changed as it goes on)."""
     player = player or AutoPlayer()
     state = copy_state(state)
     for _ in range(max_actions):
         if state.outcome is not None:
-            return state
-        state, _ = apply_action(state, player.choose(state), in_place=True)  # the player only picks listed actions
-    return state
+            return
+        action = player.choose(state)
+        state, events = apply_action(state, action, in_place=True)  # the player only picks listed actions
+        yield action, events, state
 
+
+def play_game(state: GameState, player: AutoPlayer | None = None, max_actions: int = 20_000) -> GameState:
+    """Play a game to its end; returns the final state (the one given is left as it was)."""
+    final = state
+    for _, _, final in play(state, player, max_actions):
+        pass
+    return final
