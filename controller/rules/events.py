@@ -170,12 +170,13 @@ class Boot(Event, tag="boot"):
     agent_level: int
     ceo_level: int
     winner: str  # "agent" or "ceo"
+    agent_name: str = ""  # the agent's name, for the instruction (older logs: the id)
 
     def instruction(self) -> str:
         if self.winner == "ceo":
-            return (f"Boot on {self.node}: the CEO (level {self.ceo_level}) beats {self.agent}'s IP "
+            return (f"Boot on {self.node}: the CEO (level {self.ceo_level}) beats {self.agent_name or self.agent}'s IP "
                     f"(level {self.agent_level}); return the IP to its access point.")
-        return (f"Boot on {self.node}: {self.agent}'s IP (level {self.agent_level}) beats the ping "
+        return (f"Boot on {self.node}: {self.agent_name or self.agent}'s IP (level {self.agent_level}) beats the ping "
                 f"(CEO level {self.ceo_level}); remove the ping.")
 
 
@@ -183,9 +184,10 @@ class LevelChanged(Event, tag="level_changed"):
     who: str  # "ceo" or an agent id
     old: int
     new: int
+    who_name: str = ""  # the agent's name, for the instruction
 
     def instruction(self) -> str:
-        whose = "the CEO's" if self.who == "ceo" else f"{self.who}'s"
+        whose = "the CEO's" if self.who == "ceo" else f"{self.who_name or self.who}'s"
         return f"Set {whose} network level to {self.new}."
 
 
@@ -193,17 +195,19 @@ class IpMoved(Event, tag="ip_moved"):
     agent: str
     path: list[str]
     reason: str
+    agent_name: str = ""  # the agent's name, for the instruction (older logs: the id)
 
     def instruction(self) -> str:
-        return f"Move {self.agent}'s IP from {self.path[0]} to {self.path[-1]} ({self.reason})."
+        return f"Move {self.agent_name or self.agent}'s IP from {self.path[0]} to {self.path[-1]} ({self.reason})."
 
 
 class IpBanned(Event, tag="ip_banned"):
     agent: str
     node: str
+    agent_name: str = ""  # the agent's name, for the instruction (older logs: the id)
 
     def instruction(self) -> str:
-        return f"A ping passed {self.agent}'s empty access point {self.node}: remove {self.agent}'s IP (banned until a reboot)."
+        return f"A ping passed {self.agent_name or self.agent}'s empty access point {self.node}: remove {self.agent_name or self.agent}'s IP (banned until a reboot)."
 
 
 class ThreatChanged(Event, tag="threat_changed"):
@@ -454,9 +458,10 @@ class NetworkCardDrawn(Event, tag="network_card_drawn"):
     card: str
     name: str
     text: str
+    agent_name: str = ""  # the agent's name, for the instruction (older logs: the id)
 
     def instruction(self) -> str:
-        return f"{self.agent} draws network card {self.card} ({self.name}: {self.text})"
+        return f"{self.agent_name or self.agent} draws network card {self.card} ({self.name}: {self.text})"
 
 
 class NetworkCardDone(Event, tag="network_card_done"):
@@ -465,11 +470,12 @@ class NetworkCardDone(Event, tag="network_card_done"):
     name: str
     completed: bool
     reason: str = ""
+    agent_name: str = ""  # the agent's name, for the instruction (older logs: the id)
 
     def instruction(self) -> str:
         if self.completed:
-            return f"{self.agent} completes network card {self.card} ({self.name}): discard it."
-        return f"Discard {self.agent}'s network card {self.card} ({self.name}): {self.reason}."
+            return f"{self.agent_name or self.agent} completes network card {self.card} ({self.name}): discard it."
+        return f"Discard {self.agent_name or self.agent}'s network card {self.card} ({self.name}): {self.reason}."
 
 
 class FloorChanged(Event, tag="floor_changed"):

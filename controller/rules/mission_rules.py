@@ -97,7 +97,7 @@ def on_calibration(table: Table) -> None:
     if rules.calibration_bans_ips:
         for ip in table.state.network.ips:
             if not ip.banned:
-                table.emit(IpBanned(agent=ip.agent, node=ip.node or "-"))
+                table.emit(IpBanned(agent=ip.agent, node=ip.node or "-", agent_name=table.name_of(ip.agent)))
                 ip.banned, ip.node = True, None
     if rules.calibration_bags_module:
         drawbag.bag_module(table)

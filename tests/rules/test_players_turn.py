@@ -712,6 +712,15 @@ def test_general_chip_moves_one_node():
     assert ip_of(new).node == "L1-02"
 
 
+def test_ip_instructions_name_the_agent():
+    """Agents are represented by coloured IP pegs: the instructions name the agent ("Byte's IP"), the events
+    keep its id for the machines that read them."""
+    new, events = act(networking(chips("tech")), NetworkStep())
+    texts = [e.instruction() for e in events]
+    assert "Set Byte's network level to 2." in texts
+    assert of_type(events, "level_changed")[0].who == "byte"
+
+
 def test_extended_movement_stops_at_a_hub():
     """"physical, tech, and utility chips grant extended movement" "Movement proceeds clockwise until
     reaching a hub, ping, or matching action node." "Layer 1 Hub: Increase network level by 1.\""""
