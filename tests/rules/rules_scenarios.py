@@ -44,6 +44,19 @@ def floor_text(grid: str, areas: str = "A1 hallway", level: int = 1, name: str =
     return f"name: {name}\nlevel: {level}\n\ngrid:\n{grid}\n\nareas:\n{area_lines}\n"
 
 
+# A hallway with a safe zone (C2-D2) walled off beside it: bots are placed, not walked, into the zone.
+SAFE_BESIDE_HALL = floor_text("""
++-+-+-+-+
+|E . . .|
++ + +-+-+
+|. .|. .|
++-+-+-+-+
+""", """
+A1 hallway "Hall"
+C2 safe "Safe zone"
+""")
+
+
 def floor_of(text: str):
     return compile_floor(text, "test.floor")
 

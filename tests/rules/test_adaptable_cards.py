@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from rules_scenarios import CONTENT, bot, captain, floor_text, guard, make_state, module, network, table, turn
+from rules_scenarios import SAFE_BESIDE_HALL as SAFE
 from turn_scenarios import act, illegal, in_turn
 
 from controller.rules import RulesError, new_game
@@ -64,18 +65,6 @@ def test_rescue_rangers_agents_have_push_for_free_and_the_module_card_works():
     assert all(a.upgrades == ["push"] and a.power == cards[a.id].power for a in agents)
     assert len([c for c in s.burncycle.slots if c is not None]) == CONTENT.module.active_slots
     assert s.bot("module").power == CONTENT.module.power and s.bot("module").space is None
-
-
-SAFE = floor_text("""
-+-+-+-+-+
-|E . . .|
-+ + +-+-+
-|. .|. .|
-+-+-+-+-+
-""", """
-A1 hallway "Hall"
-C2 safe "Safe zone"
-""")
 
 
 @pytest.mark.parametrize("mission", ["rescue-rangers", "preconnaissance"])

@@ -7,6 +7,7 @@ Every test quotes the sentence it checks.
 from __future__ import annotations
 
 from rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module, table
+from rules_scenarios import SAFE_BESIDE_HALL as SAFE
 from turn_scenarios import DOORS, act, chips, illegal, in_turn
 
 from controller.rules import new_game
@@ -138,19 +139,6 @@ def test_strike_ap_is_not_accumulated_across_actions():
     s, events = act(s, Strike(bot="byte", unit="G1", dice=DicePool(basic=2)), ["2", "2"])
     assert s.security[0].space == "C4" and not s.security[0].stunned
     assert [e.result for e in events if type(e).__name__ == "UnitStruck"] == ["no effect"]
-
-
-# A safe zone (C2-D2) walled off from the hallway row above it.
-SAFE = floor_text("""
-+-+-+-+-+
-|E . . .|
-+ + +-+-+
-|. .|. .|
-+-+-+-+-+
-""", """
-A1 hallway "Hall"
-C2 safe "Safe zone"
-""")
 
 
 def test_breaking_a_wall_inside_a_safe_zone_detects_the_bot_there():

@@ -3,23 +3,13 @@
 from __future__ import annotations
 
 from rules_scenarios import CONTENT, bot, floor_text, make_state, module
+from rules_scenarios import SAFE_BESIDE_HALL as SAFE
 from turn_scenarios import act, in_turn
 
 from controller.rules.actions import EndTurn, Pass
 from controller.rules.events import GameWon
 from controller.rules.model import Mission, Objective
 
-# A hallway with a safe zone walled off beside it (bots are placed, not walked, in these tests).
-SAFE = floor_text("""
-+-+-+-+-+
-|E . . .|
-+ + +-+-+
-|. .|. .|
-+-+-+-+-+
-""", """
-A1 hallway "Hall"
-C2 safe "Safe zone"
-""")
 
 HEIST = Mission(
     id="test-heist", name="Test heist", win_name="Clean Exit",
