@@ -16,15 +16,25 @@ from stats import percentile
 from controller.library import floor_text, load_content
 from controller.rules import copy_state, new_game
 from controller.rules.actions import apply_action, legal_actions
+from controller.rules.autoplay import play
 
 
 def sample_states(count: int, seed: int = 5) -> list:
-    """States met in play: random legal actions from seeded new games on both shipped floors."""
+    """States met in play, from seeded new games on every shipped floor: half from the auto-player's games
+    (moves under way, late rounds), half from random legal actions."""
     content = load_content()
     rng = random.Random(seed)
     states = []
+    while len(states) < count // 2:
+        text, src = floor_text(rng.choice(sorted(content.floors)))
+        start = new_game(content, text, src, players=rng.randint(1, 4), seed=rng.randrange(10**6))
+        for _, _, state in play(start):
+            if len(states) >= count // 2:
+                break
+            if rng.random() < 0.1:
+                states.append(copy_state(state))
     while len(states) < count:
-        name = rng.choice(["meridian-lobby", "meridian-labs"])
+        name = rng.choice(sorted(content.floors))
         text, src = floor_text(name)
         state = new_game(content, text, src, players=rng.randint(1, 4), seed=rng.randrange(10**6))
         for _ in range(60):
@@ -55,6 +65,14 @@ def main() -> None:
     print(f"legal actions over {len(states)} states: median {med * 1000:.3f} ms, p99 {p99 * 1000:.3f} ms")
     print(f"baseline (copy of the state): median {bmed * 1000:.3f} ms, p99 {bp99 * 1000:.3f} ms")
     print(f"ratio: median {med / bmed:.2f}x, p99 {p99 / bp99:.2f}x")
+    # the median hides how different the steps are: the action step lists by far the most
+    by_step: dict[str, list[float]] = {}
+    for s, took in zip(states, listing):
+        step = "move under way" if s.turn.pending is not None else s.turn.step
+        by_step.setdefault(step, []).append(took)
+    for step, times in sorted(by_step.items()):
+        print(f"  {step:15s} {len(times):5d} states: median {statistics.median(times) * 1000:.3f} ms, "
+              f"p99 {percentile(times, 0.99) * 1000:.3f} ms")
 
 
 if __name__ == "__main__":
