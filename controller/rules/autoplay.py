@@ -213,8 +213,8 @@ class AutoPlayer:
         open_tasks = [o for o in tasks if applies(state, o) and not done(state, table, o, False)]
         terminal_tasks = [o for o in open_tasks if o.task.split(":")[0] in ("terminals", "module_terminals")]
         # the agents take the team's terminals; the module only its own ("Command Module: Access ...")
-        wants_terminal = any((o.qualifier == "module") == (bot.kind == "module") for o in terminal_tasks)
-        if wants_terminal and state.floor.terminals:
+        wants_terminal = state.floor.terminals and any(self._takes_terminal(table, bot, o) for o in terminal_tasks)
+        if wants_terminal:
             terminals = {floor.index[s] for s in state.floor.terminals}
             if bot.kind == "agent" and all(o.qualifier != "each" for o in terminal_tasks):
                 # a team task: a terminal another agent is nearer to is theirs, this one takes another
@@ -235,6 +235,18 @@ class AutoPlayer:
         if can_escape(table):
             return set(floor.posts.get("entrance", ()))
         return self._team_safe_zone(table)
+
+    def _takes_terminal(self, table: Table, bot: Bot, objective: Objective) -> bool:
+        """Whether the bot accesses terminals for this task: the module for its own ("Command Module: Access
+        ..."), the agents for the team's, and for an "each" task an agent until it has its own count (then it
+        goes ahead to the safe zone). Sending only as many agents as a team task still misses was measured
+        worse: a second agent on its way to a terminal is the team's spare."""
+        if (objective.qualifier == "module") != (bot.kind == "module"):
+            return False
+        if objective.qualifier != "each":
+            return True
+        need = int(objective.task.partition(":")[2] or 1)
+        return table.state.progress.get(f"terminals:{bot.id}", 0) < need
 
     def _task_targets(self, table: Table, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """Where the Adaptable missions' other tasks send the bot (empty: none of them needs it): each task
