@@ -184,6 +184,8 @@ class AutoPlayer:
         """How far in the IP is steered: to the core (layer 4) when landing there completes a task now, to the
         layer next to it while such a task waits for the bots' places (a landing too early is wasted), else
         nowhere in particular."""
+        if not any(o.task in CORE_TASKS for o in (*state.mission.calibrations, *state.mission.win)):
+            return 0
         table = Table(state, SeededDice(0), apply_effect, copy=False)
         tasks = {o.task for o in (*(() if state.calibrated else state.mission.calibrations), *state.mission.win)
                  if applies(state, o) and not done(state, table, o, False)}
