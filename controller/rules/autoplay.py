@@ -53,7 +53,7 @@ class AutoPlayer:
         # path costs by everything they depend on: the floor does not change between most decisions
         self._costs: dict[tuple, list[int]] = {}
         self._zone: dict[str, frozenset[int]] = {}  # per floor: the safe zone the team gathers in, once chosen
-        self._blocked_by_unit = False  # a guard stood in a bot's best way (and it could not push)
+        self._blocked_by_unit: set[str] = set()  # bots a guard stood in the best way of (they could not push)
         self._reach: dict[tuple, frozenset[int]] = {}
         self._graphs: dict[tuple, list[list[tuple[int, int]]]] = {}  # path graphs by floor state  # spaces from which a zone can be reached, by floor state
         self._trail_of: tuple[int, int, int] | None = None  # the move action the trails belong to
@@ -96,8 +96,14 @@ class AutoPlayer:
         # a guard stood in the only way: this agent learns to push
         push = BuyUpgrade(bot=agent.id, upgrade="push")
         if self._blocked_by_unit and agent.power >= 4 and push in legal:
-            self._blocked_by_unit = False
+            self._blocked_by_unit.clear()
             return push
+        # the module behind a guard that waits for it (a Closest Bot patrol at the only door) would wait for
+        # ever: it learns to push itself
+        module_push = BuyUpgrade(bot="module", upgrade="push")
+        if "module" in self._blocked_by_unit and module_push in legal and state.bot("module").power >= 3:
+            self._blocked_by_unit.discard("module")
+            return module_push
         # a team-mate shut down (or the module low) and no repairer yet: this agent learns to repair
         repair = BuyUpgrade(bot=agent.id, upgrade="repair")
         if agent.power >= 5 and _needing_repair(state) and repair in legal and \
@@ -638,7 +644,7 @@ class AutoPlayer:
             if (j in table.occupant and not (unit and "push" in bot.upgrades)) or dist[j] >= mine \
                     or j in trail:
                 if unit and dist[j] < mine:
-                    self._blocked_by_unit = True
+                    self._blocked_by_unit.add(bot.id)
                 continue
             if edge_id(bot.space, table.floor.ids[j]) in blocked:  # type: ignore[arg-type]
                 continue

@@ -121,9 +121,12 @@ def test_a_module_space_counts_once_the_module_ends_a_turn_on_it():
     assert not (isinstance(action, Step) and action.bot == "module")
 
 
-def test_ghost_in_the_dell_games_that_sat_in_the_safe_zones_now_end():
+@pytest.mark.parametrize("players,seed", [(2, 0), (1, 34)])
+def test_ghost_in_the_dell_games_that_stalled_now_end(players, seed):
     """Do-While-End sends the module to the terminal space of the captain's start room (the IPs steer for the
-    core meanwhile): seed 0 on the annex used to be a game of some 270 rounds of bots drawing network cards in
-    the safe zones."""
-    final = play_game(start("meridian-annex", "ghost-in-the-dell", seed=0, level=1), max_actions=4000)
+    core meanwhile): with 2 players, seed 0 on the annex used to be a game of some 270 rounds of bots drawing
+    network cards in the safe zones; alone, seed 34 left the module behind the Lab's door for good, a Hound
+    waiting outside for it (the module now learns to push)."""
+    final = play_game(start("meridian-annex", "ghost-in-the-dell", seed=seed, players=players, level=1),
+                      max_actions=4000)
     assert final.outcome is not None and final.round < 60
