@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrade, BuyUpgrade, CorporationTurn, EndMove, EndTurn, Escape, Keypad,
                                       Move, NetworkCardAction, NetworkStep, Push, StrikeWall, UnlockSlot, Pass, Reboot, Repair, Step, Strike, Terminal, apply_action,
                                       legal_actions)
+from controller.rules import drawbag
 from controller.rules.agent_dice import USE
 from controller.rules.awareness import sight
 from controller.rules.burncycle import next_slot_cost
@@ -25,7 +26,7 @@ from controller.rules.floors import can_escape, floor_objectives
 from controller.rules.keypad import column
 from controller.rules.missions import applies, done
 from controller.rules.mission_rules import durability
-from controller.rules.model import Bot, DicePool, GameState, SecurityUnit, copy_state
+from controller.rules.model import Bot, DicePool, GameState, Objective, SecurityUnit, copy_state
 from controller.rules.table import Table
 from controller.rules.moves import current_chip_kind, movers
 from controller.rules.errors import RulesError
@@ -40,6 +41,7 @@ AVERAGE_AP = {"basic": 13 / 12, "advanced": 11 / 6, "elite": 2.3, "proprietary":
 WATCHED_COST = 8  # a step into a space some guard sees now counts as this many
 UNIT_COST = 8  # a security unit in the way: walk around it unless that is longer, then push it aside
 DOOR_COST = 5  # opening a locked door takes an action and dice
+CORE_TASKS = ("module_on_captain_terminal_when_core", "core_while_on_terminals")  # done by landing on the core
 WALL_COST = 12  # breaking a wall (10 AP): only for a bot that has no other way
 
 
@@ -51,7 +53,7 @@ class AutoPlayer:
         # path costs by everything they depend on: the floor does not change between most decisions
         self._costs: dict[tuple, list[int]] = {}
         self._zone: dict[str, frozenset[int]] = {}  # per floor: the safe zone the team gathers in, once chosen
-        self._blocked_by_unit = False  # a guard stood in a bot's best way (and it could not push)
+        self._blocked_by_unit: set[str] = set()  # bots a guard stood in the best way of (they could not push)
         self._reach: dict[tuple, frozenset[int]] = {}
         self._graphs: dict[tuple, list[list[tuple[int, int]]]] = {}  # path graphs by floor state  # spaces from which a zone can be reached, by floor state
         self._trail_of: tuple[int, int, int] | None = None  # the move action the trails belong to
@@ -94,8 +96,14 @@ class AutoPlayer:
         # a guard stood in the only way: this agent learns to push
         push = BuyUpgrade(bot=agent.id, upgrade="push")
         if self._blocked_by_unit and agent.power >= 4 and push in legal:
-            self._blocked_by_unit = False
+            self._blocked_by_unit.clear()
             return push
+        # the module behind a guard that waits for it (a Closest Bot patrol at the only door) would wait for
+        # ever: it learns to push itself
+        module_push = BuyUpgrade(bot="module", upgrade="push")
+        if "module" in self._blocked_by_unit and module_push in legal and state.bot("module").power >= 3:
+            self._blocked_by_unit.discard("module")
+            return module_push
         # a team-mate shut down (or the module low) and no repairer yet: this agent learns to repair
         repair = BuyUpgrade(bot=agent.id, upgrade="repair")
         if agent.power >= 5 and _needing_repair(state) and repair in legal and \
@@ -141,7 +149,8 @@ class AutoPlayer:
     def _network(self, state: GameState) -> Action:
         """Try each single transfer (in or out, at each movement step) and keep the one that leaves threat
         lowest, then keeps the IP on layer 2 (whose hubs reduce threat), then the IP's level and the agent's
-        power highest."""
+        power highest; a landing on the core that completes a task comes before all of it, and while such a
+        task is open each layer further in counts."""
         agent = active_agent(state)
         steps = len(movement_chips(state))
         layers = {n.id: n.layer for n in state.network.mat.nodes}
@@ -155,6 +164,7 @@ class AutoPlayer:
                 passed.update(event.path)
         ways = [d for d, attr in (("in", "inward"), ("out", "outward"))
                 if any(getattr(by_id[n], attr) for n in passed if n in by_id)]
+        deepest = self._deepest_layer(state)
         candidates = [NetworkStep()] + [NetworkStep(transfers={k: d}) for k in range(1, steps + 1) for d in ways]
         best, best_score = candidates[0], None
         for candidate in candidates:
@@ -168,11 +178,33 @@ class AutoPlayer:
             # threat now, and the pings that will roll the ping die later: a ping booted is worth more than a
             # level, a level (to win boots) more than a turn on layer 2
             level = ip.level if ip is not None and not ip.banned else 0
-            score = (after.outcome is None, -3 * after.threat - 2 * len(after.network.pings) + level
-                     + (layer == 2) + after.bot(agent.id).power, layer == 2)
+            score = (after.outcome is None, sum(after.progress.get(t, 0) for t in CORE_TASKS),
+                     -3 * after.threat - 2 * len(after.network.pings) + level + (layer == 2)
+                     + after.bot(agent.id).power + 4 * min(layer, deepest), layer == 2)
             if best_score is None or score > best_score:
                 best, best_score = candidate, score
         return best
+
+    @staticmethod
+    def _deepest_layer(state: GameState) -> int:
+        """How far in the IP is steered: to the core (layer 4) when landing there completes a task now, to the
+        layer next to it while such a task waits for the bots' places (a landing too early is wasted), else
+        nowhere in particular."""
+        if not any(o.task in CORE_TASKS for o in (*state.mission.calibrations, *state.mission.win)):
+            return 0
+        table = Table(state, SeededDice(0), apply_effect, copy=False)
+        tasks = {o.task for o in (*(() if state.calibrated else state.mission.calibrations), *state.mission.win)
+                 if applies(state, o) and not done(state, table, o, False)}
+        floor = table.floor
+        on = {b.id: b.on_board and floor.feature[floor.index[b.space]] in drawbag.TERMINAL_SPACES  # type: ignore[index]
+              for b in state.bots if not b.escaped}
+        if "module_on_captain_terminal_when_core" in tasks and state.captain_start is not None:
+            room = floor.area(floor.index[state.captain_start]).spaces
+            module = next((b for b in state.bots if b.kind == "module" and b.on_board), None)
+            return 4 if module is not None and on[module.id] and floor.index[module.space] in room else 3  # type: ignore[index]
+        if "core_while_on_terminals" in tasks and state.calibrated:
+            return 4 if all(on.values()) else 3
+        return 0
 
     # -- where to go --------------------------------------------------------------------------------
     def _targets(self, table: Table, bot: Bot) -> set[int]:
@@ -189,8 +221,8 @@ class AutoPlayer:
         open_tasks = [o for o in tasks if applies(state, o) and not done(state, table, o, False)]
         terminal_tasks = [o for o in open_tasks if o.task.split(":")[0] in ("terminals", "module_terminals")]
         # the agents take the team's terminals; the module only its own ("Command Module: Access ...")
-        wants_terminal = any((o.qualifier == "module") == (bot.kind == "module") for o in terminal_tasks)
-        if wants_terminal and state.floor.terminals:
+        wants_terminal = state.floor.terminals and any(self._takes_terminal(table, bot, o) for o in terminal_tasks)
+        if wants_terminal:
             terminals = {floor.index[s] for s in state.floor.terminals}
             if bot.kind == "agent" and all(o.qualifier != "each" for o in terminal_tasks):
                 # a team task: a terminal another agent is nearer to is theirs, this one takes another
@@ -202,12 +234,84 @@ class AutoPlayer:
                             claimed.add(theirs)
                 return terminals - claimed or terminals
             return terminals
+        errand = self._task_targets(table, bot, open_tasks)
+        if errand:
+            return errand
         if open_tasks and bot.kind == "module":
             # while the agents work, the module (whose loss is the game's) waits where guards cannot see it
             return self._team_safe_zone(table)
         if can_escape(table):
             return set(floor.posts.get("entrance", ()))
         return self._team_safe_zone(table)
+
+    def _takes_terminal(self, table: Table, bot: Bot, objective: Objective) -> bool:
+        """Whether the bot accesses terminals for this task: the module for its own ("Command Module: Access
+        ..."), the agents for the team's, and for an "each" task an agent until it has its own count (then it
+        goes ahead to the safe zone). Sending only as many agents as a team task still misses was measured
+        worse: a second agent on its way to a terminal is the team's spare."""
+        if (objective.qualifier == "module") != (bot.kind == "module"):
+            return False
+        if objective.qualifier != "each":
+            return True
+        need = int(objective.task.partition(":")[2] or 1)
+        return table.state.progress.get(f"terminals:{bot.id}", 0) < need
+
+    def _task_targets(self, table: Table, bot: Bot, open_tasks: list[Objective]) -> set[int]:
+        """Where the Adaptable missions' other tasks send the bot (empty: none of them needs it): each task
+        names the spaces that complete it, the bot walks there like to a terminal."""
+        state, floor = table.state, table.floor
+        mine = {o.task.split(":")[0] for o in open_tasks if (o.qualifier == "module") == (bot.kind == "module")}
+        if "module_spaces" in mine:
+            # "occupy a command module space; the same space cannot be used twice"
+            return {s for s in floor.posts.get("module", ()) if floor.ids[s] not in state.objective_beads}
+        if "module_on_captain_terminal_when_core" in mine and state.captain_start is not None:
+            return self._captain_terminals(table)
+        if "no_unsurveilled_rooms" in mine:
+            return self._bead_rooms(table, terminal=False)
+        if not state.calibrated or state.later_floors:
+            return set()
+        if drawbag.module_bagged(state) and bot.kind == "agent":
+            # Rescue Rangers: "Before surveilling a room with at least one terminal space, draw a unit from the
+            # bag": the module comes out only where a terminal room is surveilled
+            return self._bead_rooms(table, terminal=True)
+        wins = {o.task for o in state.mission.win if applies(state, o) and not done(state, table, o, False)}
+        if "core_while_on_terminals" in wins:
+            # "Land on the network core with their IP while all bots occupy terminal spaces"
+            return {s for s in self._terminal_spaces(table) if table.occupant.get(s) in (None, bot)}
+        prey = [u for u in state.security if any(_is_prey(table, u, w) for w in wins)]
+        if prey and bot.kind == "agent":
+            return {j for u in prey for _, j in floor.bot_neighbours(floor.index[u.space], table.unlocked,
+                                                                      table.destroyed)}
+        if state.mission.rules.calibration_evicts_safe_zones:
+            # "Bots cannot enter safe zones for the remainder of the mission": the module keeps out of the fight
+            return {floor.index[bot.space]}  # type: ignore[index]
+        return set()
+
+    @staticmethod
+    def _terminal_spaces(table: Table) -> set[int]:
+        floor = table.floor
+        return {s for kind in drawbag.TERMINAL_SPACES for s in floor.posts.get(kind, ())}
+
+    def _captain_terminals(self, table: Table) -> set[int]:
+        """Do-While-End: "Occupy the terminal space in the room the captain started in", whichever the
+        room holds."""
+        floor = table.floor
+        room = floor.area(floor.index[table.state.captain_start])  # type: ignore[index]
+        return self._terminal_spaces(table) & set(room.spaces)
+
+    def _bead_rooms(self, table: Table, terminal: bool) -> set[int]:
+        """The spaces of the rooms that still hold a surveillance bead ("Entering a room with a surveillance
+        bead requires immediate surveillance"), only those with a free terminal space when `terminal`."""
+        floor, beads = table.floor, set(table.state.floor.surveillance)
+        terminals = self._terminal_spaces(table) if terminal else set()
+        spaces: set[int] = set()
+        for area in floor.areas:
+            if area.kind != "room" or floor.ids[area.spaces[0]] not in beads:
+                continue
+            if terminal and not any(s in terminals and s not in table.occupant for s in area.spaces):
+                continue
+            spaces.update(area.spaces)
+        return spaces
 
     @staticmethod
     def _cost_to(table: Table, bot: Bot, space: int) -> int:
@@ -459,15 +563,23 @@ class AutoPlayer:
         return picked
 
     def _strike(self, table: Table, legal: list) -> Action | None:
-        """Strike a unit next to a detected bot when the dice can at least stun it (durability - 5)."""
+        """Strike a unit a win task asks for when the dice can shut it down, else a unit next to a detected
+        bot when the dice can at least stun it (durability - 5)."""
         bonus = 2 if table.state.burncycle.slots[table.state.burncycle.tracker] is not None and \
             table.state.burncycle.slots[table.state.burncycle.tracker].kind == "physical" else 0  # type: ignore[union-attr]
+        wins = [o.task for o in table.state.mission.win if applies(table.state, o)] if table.state.calibrated else []
         for la in legal:
             action = la.action
             if not isinstance(action, Strike):
                 continue
             bot = table.state.bot(action.bot)
             unit = table.state.unit(action.unit)
+            if any(_is_prey(table, unit, w) for w in wins):
+                # a win task's unit: shut it down when the dice make it likely, else wait for a better chip
+                dice = self._dice_for(table, durability(table, unit), bonus)
+                if bonus + _expected(dice) >= durability(table, unit):
+                    return Strike(bot=bot.id, unit=unit.id, dice=dice)
+                continue
             if not bot.detected or unit.stunned:
                 continue
             # "Stun: If the strike fails but comes within 5 AP of the durability value": 1 AP over the average,
@@ -532,7 +644,7 @@ class AutoPlayer:
             if (j in table.occupant and not (unit and "push" in bot.upgrades)) or dist[j] >= mine \
                     or j in trail:
                 if unit and dist[j] < mine:
-                    self._blocked_by_unit = True
+                    self._blocked_by_unit.add(bot.id)
                 continue
             if edge_id(bot.space, table.floor.ids[j]) in blocked:  # type: ignore[arg-type]
                 continue
@@ -643,6 +755,19 @@ def _move_key(state: GameState) -> tuple[int, int, int] | None:
     if turn is None or turn.pending is None:
         return None
     return state.round, turn.active, state.burncycle.tracker
+
+
+def _is_prey(table: Table, unit: SecurityUnit, task: str) -> bool:
+    """The unit a `shut_down:*` win task asks for ("Shut down the captain", "a level 3 Ghost", "a guard while
+    it occupies a terminal space")."""
+    kind, _, what = task.partition(":")
+    if kind != "shut_down":
+        return False
+    if what == "captain":
+        return unit.rank == "captain"
+    if what == "ghost":
+        return unit.chip == "Ghost"
+    return unit.rank == "guard" and table.floor.feature[table.floor.index[unit.space]] in drawbag.TERMINAL_SPACES
 
 
 def _needing_repair(state: GameState) -> list[Bot]:

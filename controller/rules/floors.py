@@ -97,12 +97,15 @@ def change_floor(table: Table, final: Bot) -> None:
     state.progress = {}
     for who in [w for w, _, _ in places]:
         who.space = None if isinstance(who, Bot) else who.space
+    # the guards kept in safe zones still name spaces of the old floor: off the table until placed below
+    kept_units, state.security = state.security, []
     table.refresh()
     for who, z, offset in places:
         zone = new_zones[min(z, len(new_zones) - 1)] if new_zones else None
         space = _place_in(table, new, zone, offset)
         who.space = new.ids[space]
         table.occupant[space] = who
+    state.security = kept_units
     memory = next((b for b in state.bots if b.id == MEMORY and b.on_board), None)
     if state.joan is not None and memory is not None:
         state.joan.space = memory.space  # type: ignore[assignment]  # Joan climbs with Memory

@@ -7,12 +7,16 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rules_scenarios import CONTENT
+from rules_scenarios import CONTENT, bot, make_state, module
+from rules_scenarios import floor_text as rules_floor_text
+from turn_scenarios import chips, in_turn
 
 from controller.library import floor_text
 from controller.rules import copy_state, encode_state, new_game, state_problems
 from controller.rules.actions import apply_action, legal_actions
+from controller.rules.actions import Step
 from controller.rules.autoplay import AutoPlayer, play_game
+from controller.rules.model import PendingMove
 
 FLOORS = sorted(CONTENT.floors)
 ADAPTABLE = [m for m, mission in CONTENT.missions.items() if mission.adaptable]
@@ -82,3 +86,47 @@ def test_random_legal_play_keeps_every_invariant(seed, floor, players, difficult
         assert 0 <= state_after.threat <= 26
         assert all(0 <= b.power <= 10 for b in state_after.bots)
         state = state_after
+
+
+# Command module spaces on A1, F1 and F2; the module stands between A1 (already used) and F1.
+MODULE_SPACES = rules_floor_text("""
++-+-+-+-+-+-+
+|m . . . . m|
++ + + + + + +
+|. E . . . m|
++-+-+-+-+-+-+
+""", "A1 hallway")
+
+
+def test_the_module_walks_to_a_module_space_not_yet_used():
+    """Preconnaissance's Surprise Inspection: "Command Module: At the end of three different agent turns, occupy
+    a command module space. The same space cannot be used multiple times." A1 holds an objective bead, so the
+    module, one step from it, heads east for F1 instead."""
+    s = make_state(MODULE_SPACES, bots=[bot("byte", "B2"), module("B1")], slots=chips("general", "general"))
+    s.mission = CONTENT.missions["preconnaissance"]
+    s.objective_beads = ["A1"]
+    s = in_turn(s)
+    s.turn.pending = PendingMove(ap=1)
+    action = AutoPlayer().choose(s)
+    assert action == Step(bot="module", to="C1")
+
+
+def test_a_module_space_counts_once_the_module_ends_a_turn_on_it():
+    """The module standing on an unused module space stays there: the end of the agent's turn counts it."""
+    s = make_state(MODULE_SPACES, bots=[bot("byte", "B2"), module("F1")], slots=chips("general", "general"))
+    s.mission = CONTENT.missions["preconnaissance"]
+    s = in_turn(s)
+    s.turn.pending = PendingMove(ap=1)
+    action = AutoPlayer().choose(s)
+    assert not (isinstance(action, Step) and action.bot == "module")
+
+
+@pytest.mark.parametrize("players,seed", [(2, 0), (1, 34)])
+def test_ghost_in_the_dell_games_that_stalled_now_end(players, seed):
+    """Do-While-End sends the module to the terminal space of the captain's start room (the IPs steer for the
+    core meanwhile): with 2 players, seed 0 on the annex used to be a game of some 270 rounds of bots drawing
+    network cards in the safe zones; alone, seed 34 left the module behind the Lab's door for good, a Hound
+    waiting outside for it (the module now learns to push)."""
+    final = play_game(start("meridian-annex", "ghost-in-the-dell", seed=seed, players=players, level=1),
+                      max_actions=4000)
+    assert final.outcome is not None and final.round < 60

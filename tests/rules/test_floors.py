@@ -82,6 +82,30 @@ def test_unlocked_safe_zone_doors_stay_unlocked_and_the_rest_is_cleared():
     assert all(b.awareness is None for b in new.bots)
 
 
+# Floor 2 of two rows: no space of it is named E3.
+LOW_CEILING = floor_text("""
++-+-+-+-+-+
+|. . . . .|
++-+D+-+-+-+
+|. . E E .|
++-+-+-+-+-+
+""", """
+A1 safe "Stairs"
+A2 hallway "Upper hall"
+""", level=2, name="Low floor")
+
+
+def test_a_guard_kept_in_the_stairwell_comes_along_when_the_new_floor_has_no_space_of_its_old_name():
+    """"Record ... bot/guard locations inside safe zones." "Set up the new floor according to the floorplan
+    book, placing returning units in corresponding safe zones." The guard on E3 below stands on E1 above, a
+    floor on which no space is named E3."""
+    s = climbing([bot("byte", "B3"), module("C3")], units=[guard("G1", "E3", facing="E", awareness=1)])
+    s.later_floors = [LaterFloor(name="low.floor", text=LOW_CEILING)]
+    new, _ = act(s, EndTurn(), ["1"])
+    assert new.floor.name == "Low floor"
+    assert [(u.id, u.space) for u in new.security if u.id == "G1"] == [("G1", "E1")]
+
+
 def test_turn_order_resets_after_the_final_turn():
     """"Assign the corporation marker to the player who took the final turn. Turn order resets so the player to
     their left becomes first player.\""""
