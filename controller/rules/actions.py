@@ -663,8 +663,9 @@ def _joan_steps(table: Table) -> list[LegalAction]:
 
 def _joan_abilities(table: Table) -> list[LegalAction]:
     joan = table.state.joan
-    if joan is None or not joan.charged or turn.active_agent(table.state).id != MEMORY:
-        return []
+    memory = turn.active_agent(table.state)
+    if joan is None or not joan.charged or memory.id != MEMORY or memory.shut_down:
+        return []  # a shut-down Memory "cannot act until repaired", nor direct Joan
     out = []
     try:
         drone.surveil_room(table)

@@ -140,7 +140,7 @@ class AutoPlayer:
         # should the burncycle die show the chooser face: the captain chip first (its event works against the
         # team), then a general chip, keeping the chips that optimize actions
         usable_slots = [k for k in range(len(state.burncycle.slots)) if usable(state, k)]
-        if not usable_slots:
+        if not usable_slots or state.turn.degraded:  # type: ignore[union-attr]  # a degrade already rolled
             return EndTurn()
         worth = {"captain": 0, "general": 1, "tech": 2, "utility": 3, "physical": 4}
         slot = min(usable_slots, key=lambda k: (worth[state.burncycle.slots[k].kind], -k))  # type: ignore[union-attr]

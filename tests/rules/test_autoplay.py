@@ -65,14 +65,20 @@ def test_the_auto_player_only_chooses_legal_kinds_of_action():
         state, _ = apply_action(state, action)
 
 
-@settings(max_examples=25, deadline=None)
+AGENTS = [a.id for a in CONTENT.agents]
+
+
+@settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), floor=st.sampled_from(FLOORS), players=st.integers(1, 4),
-       difficulty=st.sampled_from(["simplified", "standard", "seasoned"]))
-def test_random_legal_play_keeps_every_invariant(seed, floor, players, difficulty):
-    """Random legal actions (the corporation's turns included) never break an invariant nor change the state
-    they are applied to."""
+       difficulty=st.sampled_from(["simplified", "standard", "seasoned"]),
+       mission=st.sampled_from(sorted(CONTENT.missions)), roster=st.permutations(AGENTS))
+def test_random_legal_play_keeps_every_invariant(seed, floor, players, difficulty, mission, roster):
+    """Random legal actions (the corporation's turns included), with any agents (Nano, Memory and Joan,
+    Interface among them) on any mission, never break an invariant nor change the state they are applied to."""
     text, source = floor_text(floor)
-    state = new_game(CONTENT, text, source, players=players, difficulty=difficulty, seed=seed)
+    level = 1 + seed % 3 if CONTENT.missions[mission].adaptable else None
+    state = new_game(CONTENT, text, source, players=players, difficulty=difficulty, seed=seed, mission=mission,
+                     agents=roster[:players], level=level)
     rng = random.Random(seed)
     for _ in range(150):
         if state.outcome is not None:

@@ -236,6 +236,14 @@ def test_joan_stuns_an_adjacent_guard_without_detection_or_threat():
     assert of_type(events, "bot_detected") == [] and of_type(events, "joan_stunned")[0].unit == "G1"
 
 
+def test_a_shut_down_memory_directs_no_joan():
+    """"Bot Shut Down: ... Cannot act ... until repaired": Memory shut down mid-turn lists no Joan ability."""
+    s = memory_state(joan="C3", units=[guard("G1", "C4", "N")])
+    s.bot("memory").power, s.bot("memory").shut_down = 0, True
+    assert not [la for la in legal_actions(s) if isinstance(la.action, (JoanStun, JoanSurveil))]
+    illegal(s, JoanStun(unit="G1"), "shut down")
+
+
 def test_joan_stuns_only_adjacent_guards():
     s = memory_state(joan="C2", units=[guard("G1", "C4", "N"), captain("D2", "N")])
     illegal(s, JoanStun(unit="G1"), "not adjacent to Joan")
