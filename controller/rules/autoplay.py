@@ -400,7 +400,7 @@ class AutoPlayer:
         step = [WATCHED_COST if i in watched else 1 for i in range(len(floor.ids))]
         for i, who in table.occupant.items():
             if not isinstance(who, Bot):
-                step[i] += UNIT_COST
+                step[i] += UNIT_COST + WATCHED_COST  # a push always detects: as a step into sight, and more
         dist = [UNREACHED] * len(floor.ids)
         for i in avoid:
             dist[i] = -1  # never improved on, so never entered
