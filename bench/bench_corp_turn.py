@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import time
 
-from stats import percentile
+from stats import report, time_pairs
 
 from controller.library import floor_text, load_content
 from controller.rules import SeededDice, copy_state, corporation_turn, encode_state, new_game
 from controller.rules.awareness import step_bot
+from controller.rules.floor import compile_floor
 from controller.rules.deploy import captain_unit, guard_unit
 from controller.rules.effects import apply_effect
 from controller.rules.model import GameState, Ping
@@ -91,28 +91,12 @@ def main() -> None:
         s.seed = k
         starts.append(wander(s, rng) if k % 2 else s)
 
-    copy_times, turn_times = [], []
-    for s in starts:
-        t0 = time.perf_counter()
-        copy_state(s)
-        t1 = time.perf_counter()
-        corporation_turn(s)
-        t2 = time.perf_counter()
-        copy_times.append(t1 - t0)
-        turn_times.append(t2 - t1)
-
-    def ms(x: float) -> str:
-        return f"{x * 1000:.3f} ms"
-
-    med_turn, p99_turn = statistics.median(turn_times), percentile(turn_times, 0.99)
-    med_copy, p99_copy = statistics.median(copy_times), percentile(copy_times, 0.99)
-    print(f"floor: {len(base.floor.text)} chars, 320 spaces; guards: "
+    turn_times, copy_times = time_pairs(starts, corporation_turn, copy_state)
+    print(f"floor: {len(base.floor.text)} chars, {len(compile_floor(base.floor.text).ids)} spaces; guards: "
           f"{sum(u.rank == 'guard' for u in base.security)}, captain: "
           f"{sum(u.rank == 'captain' for u in base.security)}, bots: {len(base.bots)}, pings: {len(base.network.pings)}")
     print(f"state size: {size} bytes of JSON")
-    print(f"one corporation turn ({args.samples} samples): median {ms(med_turn)}, p99 {ms(p99_turn)}")
-    print(f"baseline (copy of the state): median {ms(med_copy)}, p99 {ms(p99_copy)}")
-    print(f"ratio turn/baseline: median {med_turn / med_copy:.2f}x, p99 {p99_turn / p99_copy:.2f}x")
+    report(f"one corporation turn ({args.samples} samples)", turn_times, "copy of the state", copy_times)
 
     rng = random.Random(11)
     state = copy_state(base)

@@ -9,9 +9,8 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import time
 
-from stats import percentile
+from stats import percentile, report, time_pairs
 
 from controller.library import floor_text, load_content
 from controller.rules import copy_state, new_game
@@ -51,20 +50,8 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=3000)
     args = parser.parse_args()
     states = sample_states(args.samples)
-    listing, copying = [], []
-    for s in states:
-        t0 = time.perf_counter()
-        copy_state(s)
-        t1 = time.perf_counter()
-        legal_actions(s)
-        t2 = time.perf_counter()
-        copying.append(t1 - t0)
-        listing.append(t2 - t1)
-    med, p99 = statistics.median(listing), percentile(listing, 0.99)
-    bmed, bp99 = statistics.median(copying), percentile(copying, 0.99)
-    print(f"legal actions over {len(states)} states: median {med * 1000:.3f} ms, p99 {p99 * 1000:.3f} ms")
-    print(f"baseline (copy of the state): median {bmed * 1000:.3f} ms, p99 {bp99 * 1000:.3f} ms")
-    print(f"ratio: median {med / bmed:.2f}x, p99 {p99 / bp99:.2f}x")
+    listing, copying = time_pairs(states, legal_actions, copy_state)
+    report(f"legal actions over {len(states)} states", listing, "copy of the state", copying)
     # the median hides how different the steps are: the action step lists by far the most
     by_step: dict[str, list[float]] = {}
     for s, took in zip(states, listing):
