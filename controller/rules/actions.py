@@ -8,6 +8,7 @@ state passed in is never changed.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Literal
 
 import msgspec
@@ -667,11 +668,9 @@ def _joan_abilities(table: Table) -> list[LegalAction]:
     if joan is None or not joan.charged or memory.id != MEMORY or memory.shut_down:
         return []  # a shut-down Memory "cannot act until repaired", nor direct Joan
     out = []
-    try:
+    with suppress(IllegalAction):  # no room with a bead where she stands
         drone.surveil_room(table)
         out.append(LegalAction(JoanSurveil(), cost="depletes Joan", needs="surveillance die rolls"))
-    except IllegalAction:
-        pass
     for _, j in table.floor.bot_neighbours(table.floor.index[joan.space], table.unlocked, table.destroyed):
         unit = table.occupant.get(j)
         if isinstance(unit, SecurityUnit) and unit.rank == "guard" and not unit.stunned:

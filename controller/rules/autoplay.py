@@ -12,9 +12,10 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterator
 
-from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrade, BuyUpgrade, CorporationTurn, EndMove, EndTurn, Escape, Keypad,
-                                      Move, NetworkCardAction, NetworkStep, Push, StrikeWall, UnlockSlot, Pass, Reboot, Repair, Step, Strike, Terminal, apply_action,
-                                      legal_actions)
+from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrade, BuyUpgrade, CorporationTurn,
+                                      EndMove, EndTurn, Escape, Keypad, Move, NetworkCardAction, NetworkStep, Pass,
+                                      Push, Reboot, Repair, Step, Strike, StrikeWall, Terminal, UnlockSlot,
+                                      apply_action, legal_actions)
 from controller.rules import drawbag
 from controller.rules.agent_dice import USE
 from controller.rules.awareness import sight
@@ -113,16 +114,19 @@ class AutoPlayer:
 
     @staticmethod
     def _fourth_slot(state: GameState, legal: list[Action]) -> Action | None:
-        """A fourth burncycle slot on the first turn, 3 power from the module and 1 from the agent: one more
-        action every turn (a network card, a move on a physical chip) and a reboot, with its threat, a turn
-        later each time; measured, it more than doubles the wins of self-play."""
+        """A fourth burncycle slot on the first turn, paid by the module down to 3 power and 1 from the agent:
+        one more action every turn (a network card, a move on a physical chip) and a reboot, with its threat, a
+        turn later each time; measured, it more than doubles the wins of self-play."""
         module = next((b for b in state.bots if b.kind == "module" and b.on_board), None)
         agent = active_agent(state)
-        if state.round > 1 or module is None or module.power < 6 or agent.power < 4 \
+        if state.round > 1 or module is None or agent.power < 4 \
                 or sum(1 for c in state.burncycle.slots if c is not None) != 3 \
-                or not any(isinstance(a, UnlockSlot) for a in legal) or next_slot_cost(state) != 4:
+                or not any(isinstance(a, UnlockSlot) for a in legal):
             return None
-        return UnlockSlot(payers={"module": 3, agent.id: 1})
+        cost = next_slot_cost(state)
+        if module.power - (cost - 1) < 3:
+            return None
+        return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
 
     def _spend_down(self, state: GameState) -> Action:
         """"Agents must spend down to their power bank limit at the end of step 5": power that would be lost

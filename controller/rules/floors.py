@@ -90,14 +90,15 @@ def change_floor(table: Table, final: Bot) -> None:
     level = new.level
     state.floor = floor_state(new, level)
     new_zones = _safe_zones(new)
-    state.floor.unlocked_doors = sorted({_doors_of(new, new_zones[z])[n] for z, n in kept_doors
-                                         if z < len(new_zones) and n < len(_doors_of(new, new_zones[z]))})
+    new_doors = [_doors_of(new, zone) for zone in new_zones]
+    state.floor.unlocked_doors = sorted({new_doors[z][n] for z, n in kept_doors
+                                         if z < len(new_doors) and n < len(new_doors[z])})
     state.floor_number += 1
     carry_imperatives(table)  # cards in the agents' hands are no board components: they stay
     state.progress = {}
-    for who in [w for w, _, _ in places]:
-        who.space = None if isinstance(who, Bot) else who.space
-    # the guards kept in safe zones still name spaces of the old floor: off the table until placed below
+    # the bots and guards kept in safe zones still name spaces of the old floor: off the table until placed
+    for bot in state.bots:
+        bot.space = None if bot.on_board else bot.space
     kept_units, state.security = state.security, []
     table.refresh()
     for who, z, offset in places:

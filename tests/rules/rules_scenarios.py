@@ -9,10 +9,12 @@ stands on the floor; the content (network mat, threat cards, captains) is the sh
 
 from __future__ import annotations
 
+import random
 import textwrap
 
 from controller.library import load_content
-from controller.rules import ScriptedDice, corporation_turn, state_problems
+from controller.rules import ScriptedDice, copy_state, corporation_turn, state_problems
+from controller.rules.actions import apply_action, legal_actions
 from controller.rules.effects import apply_effect
 from controller.rules.floor import compile_floor
 from controller.rules.model import (IP, Bot, Burncycle, Chip, FloorState, GameState, Mission, Network,
@@ -155,3 +157,23 @@ def of_type(events, name: str) -> list:
 def moves_of(events, unit_id: str) -> list:
     return [e for e in of_type(events, "unit_moved") if e.unit == unit_id]
 
+
+
+def play_randomly(state: GameState, seed: int, actions: int) -> GameState:
+    """Up to `actions` random legal actions (the corporation's turns included), checking after each that a game
+    in progress always offers one, that the action left the state it was given unchanged, and that every
+    invariant holds; returns the last state."""
+    rng = random.Random(seed)
+    for _ in range(actions):
+        if state.outcome is not None:
+            break
+        options = legal_actions(state)
+        assert options, "a game in progress always has a legal action"
+        before = copy_state(state)
+        after, _ = apply_action(state, rng.choice(options).action)
+        assert state == before
+        assert state_problems(after) == []
+        assert 0 <= after.threat <= 26
+        assert all(0 <= b.power <= 10 for b in after.bots)
+        state = after
+    return state

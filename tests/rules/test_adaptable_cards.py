@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules_scenarios import CONTENT, bot, captain, floor_text, guard, make_state, module, network, table, turn
+from rules_scenarios import CONTENT, bot, captain, guard, make_state, module, network, table, turn
 from rules_scenarios import SAFE_BESIDE_HALL as SAFE
 from turn_scenarios import act, illegal, in_turn
 

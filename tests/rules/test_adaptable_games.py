@@ -3,15 +3,12 @@ auto-player to a win or a loss, with every invariant holding at the end."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from rules_scenarios import CONTENT
+from rules_scenarios import CONTENT, play_randomly
 
 from controller.library import floor_text
-from controller.rules import copy_state, new_game, state_problems
-from controller.rules.actions import apply_action, legal_actions
+from controller.rules import new_game, state_problems
 from controller.rules.autoplay import play_game
 
 
@@ -38,14 +35,4 @@ def test_random_legal_play_of_an_adaptable_mission_keeps_every_invariant(mission
     invariant nor change the state they are applied to."""
     text, source = floor_text(["meridian-lobby", "meridian-labs"][seed % 2])
     state = new_game(CONTENT, text, source, players=1 + seed, mission=mission, seed=seed, level=1 + seed % 3)
-    rng = random.Random(seed)
-    for _ in range(300):
-        if state.outcome is not None:
-            break
-        options = legal_actions(state)
-        assert options, "a game in progress always has a legal action"
-        before = copy_state(state)
-        after, _ = apply_action(state, rng.choice(options).action)
-        assert state == before
-        assert state_problems(after) == []
-        state = after
+    play_randomly(state, seed, 300)

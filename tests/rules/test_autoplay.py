@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rules_scenarios import CONTENT, bot, make_state, module
+from rules_scenarios import CONTENT, bot, make_state, module, play_randomly
 from rules_scenarios import floor_text as rules_floor_text
 from turn_scenarios import chips, in_turn
 
 from controller.library import floor_text
-from controller.rules import copy_state, encode_state, new_game, state_problems
-from controller.rules.actions import apply_action, legal_actions
-from controller.rules.actions import Step
+from controller.rules import encode_state, new_game, state_problems
+from controller.rules.actions import Step, apply_action, legal_actions
 from controller.rules.autoplay import AutoPlayer, play_game
 from controller.rules.model import PendingMove
 
@@ -79,19 +76,7 @@ def test_random_legal_play_keeps_every_invariant(seed, floor, players, difficult
     level = 1 + seed % 3 if CONTENT.missions[mission].adaptable else None
     state = new_game(CONTENT, text, source, players=players, difficulty=difficulty, seed=seed, mission=mission,
                      agents=roster[:players], level=level)
-    rng = random.Random(seed)
-    for _ in range(150):
-        if state.outcome is not None:
-            break
-        options = legal_actions(state)
-        assert options, "a game in progress always has a legal action"
-        before = copy_state(state)
-        state_after, _ = apply_action(state, rng.choice(options).action)
-        assert state == before
-        assert state_problems(state_after) == []
-        assert 0 <= state_after.threat <= 26
-        assert all(0 <= b.power <= 10 for b in state_after.bots)
-        state = state_after
+    play_randomly(state, seed, 150)
 
 
 # Command module spaces on A1, F1 and F2; the module stands between A1 (already used) and F1.

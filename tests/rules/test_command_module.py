@@ -6,7 +6,7 @@ Every test quotes the sentence it checks.
 
 from __future__ import annotations
 
-from rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module, table
+from rules_scenarios import CONTENT, bot, guard, make_state, module, table
 from rules_scenarios import SAFE_BESIDE_HALL as SAFE
 from turn_scenarios import DOORS, act, chips, illegal, in_turn
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from rules_scenarios import CONTENT, bot, captain, floor_text, guard, make_state, module, network, turn
 from turn_scenarios import DOORS, act, chips, illegal, in_turn
 

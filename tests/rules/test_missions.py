@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules_scenarios import CONTENT, bot, floor_text, make_state, module
+from rules_scenarios import CONTENT, bot, make_state, module
 from rules_scenarios import SAFE_BESIDE_HALL as SAFE
 from turn_scenarios import act, in_turn
 
