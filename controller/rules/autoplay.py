@@ -28,6 +28,7 @@ from controller.rules.keypad import column
 from controller.rules.missions import applies, done
 from controller.rules.mission_rules import durability
 from controller.rules.model import Bot, DicePool, GameState, Objective, SecurityUnit, copy_state
+from controller.rules.security import movement_of
 from controller.rules.table import Table
 from controller.rules.moves import current_chip_kind, movers
 from controller.rules.errors import RulesError
@@ -603,7 +604,7 @@ class AutoPlayer:
                 if isinstance(la.action, Repair) and la.action.target == target.id:
                     actor = state.bot(la.action.bot)
                     amount = min(actor.power - 3, 10 - target.power, 3)
-                    if amount >= 1:
+                    if amount >= 1 and not (target.shut_down and _in_harms_way(table, target, amount)):
                         return Repair(bot=actor.id, target=target.id, amount=amount)
         return None
 
@@ -622,6 +623,8 @@ class AutoPlayer:
         here = table.floor.index[bot.space]  # type: ignore[index]
         targets = self._targets(table, bot)
         if here in targets:
+            if bot.space in table.state.floor.terminals and _later_slot(table.state):
+                return None  # a later chip of this turn accesses the terminal: stepping off would waste it
             return self._retreat(table, bot, here)
         dist = self._bot_distances(table, bot)
         mine = dist[here]
@@ -772,6 +775,23 @@ def _is_prey(table: Table, unit: SecurityUnit, task: str) -> bool:
     if what == "ghost":
         return unit.chip == "Ghost"
     return unit.rank == "guard" and table.floor.feature[table.floor.index[unit.space]] in drawbag.TERMINAL_SPACES
+
+
+def _in_harms_way(table: Table, bot: Bot, power: int) -> bool:
+    """A detected bot a guard can walk up to and shut down again in the coming corporation turn: reviving it
+    with `power` only buys another "Threat increases by +3"."""
+    if not bot.detected:
+        return False
+    here = table.floor.index[bot.space]  # type: ignore[index]
+    distances = table.distances()
+    return any(not u.stunned and u.damage >= power
+               and distances[table.floor.index[u.space]][here] <= movement_of(table, u) + 1
+               for u in table.state.security)
+
+
+def _later_slot(state: GameState) -> bool:
+    """Whether a usable chip is left after the one under the tracker in this turn."""
+    return any(usable(state, k) for k in range(state.burncycle.tracker + 1, len(state.burncycle.slots)))
 
 
 def _needing_repair(state: GameState) -> list[Bot]:
