@@ -120,11 +120,19 @@ class AutoPlayer:
         turn later each time; measured, it more than doubles the wins of self-play."""
         module = next((b for b in state.bots if b.kind == "module" and b.on_board), None)
         agent = active_agent(state)
-        if state.round > 1 or module is None or agent.power < 4 \
+        if state.round > 1 or agent.power < 4 \
                 or sum(1 for c in state.burncycle.slots if c is not None) != 3 \
                 or not any(isinstance(a, UnlockSlot) for a in legal):
             return None
         cost = next_slot_cost(state)
+        if module is None:
+            # no module on the floor (Rescue Rangers): the agents share the cost, each keeping 3 power
+            payers: dict[str, int] = {agent.id: 1}
+            for bot in sorted((b for b in state.bots if b.kind == "agent" and b.on_board), key=lambda b: -b.power):
+                share = min(cost - sum(payers.values()), bot.power - 3 - payers.get(bot.id, 0))
+                if share > 0:
+                    payers[bot.id] = payers.get(bot.id, 0) + share
+            return UnlockSlot(payers=payers) if sum(payers.values()) == cost else None
         if module.power - (cost - 1) < 3:
             return None
         return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
