@@ -300,6 +300,14 @@ class AutoPlayer:
             return {floor.index[bot.space]}  # type: ignore[index]
         return set()
 
+    def _module_errand(self, table: Table) -> bool:
+        """Whether an open calibration is the command module's own to do."""
+        if "module errand" not in self._memo:
+            self._memo["module errand"] = any(
+                o.qualifier == "module" and applies(table.state, o) and not done(table.state, table, o, False)
+                for o in table.state.mission.calibrations)
+        return self._memo["module errand"]  # type: ignore[return-value]
+
     @staticmethod
     def _terminal_spaces(table: Table) -> set[int]:
         floor = table.floor
@@ -756,8 +764,9 @@ class AutoPlayer:
                 continue  # the last AP would leave the bot in a guard's sight for the corporation's turn
             if action is not None:
                 remaining = self._bot_distances(table, bot)[here]
-                # calibrations first: the module's walk to the safe zone can wait for spare AP
-                errand = not table.state.calibrated and bot.kind == "agent"
+                # calibrations first: the module's walk to the safe zone can wait for spare AP, its own
+                # calibration task ("Command Module: ...") cannot
+                errand = not table.state.calibrated and (bot.kind == "agent" or self._module_errand(table))
                 ranked.append((here not in watched and not bot.detected, not errand, -remaining, bot.kind != "agent", action))
         if not ranked:
             return EndMove()
