@@ -103,7 +103,7 @@ class AutoPlayer:
         # the module behind a guard that waits for it (a Closest Bot patrol at the only door) would wait for
         # ever: it learns to push itself
         module_push = BuyUpgrade(bot="module", upgrade="push")
-        if "module" in self._blocked_by_unit and module_push in legal and state.bot("module").power >= 3:
+        if "module" in self._blocked_by_unit and module_push in legal and state.bot("module").power >= 5:
             self._blocked_by_unit.discard("module")
             return module_push
         # a team-mate shut down (or the module low) and no repairer yet: this agent learns to repair
@@ -135,6 +135,10 @@ class AutoPlayer:
             return UnlockSlot(payers=payers) if sum(payers.values()) == cost else None
         if module.power - (cost - 1) < 3:
             return None
+        if any(o.qualifier == "module" and applies(state, o) for o in state.mission.calibrations):
+            # the module has its own errand out on the floor: its power is its health there, so the agent
+            # pays, keeping 3 for its dice, or the slot waits
+            return UnlockSlot(payers={agent.id: cost}) if agent.power - cost >= 3 else None
         return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
 
     def _spend_down(self, state: GameState) -> Action:
@@ -641,6 +645,8 @@ class AutoPlayer:
         if here in targets:
             if bot.space in table.state.floor.terminals and _later_slot(table.state):
                 return None  # a later chip of this turn accesses the terminal: stepping off would waste it
+            if bot.kind == "module" and table.floor.feature[here] == "module":
+                return None  # "At the end of three different agent turns, occupy a command module space"
             return self._retreat(table, bot, here)
         dist = self._bot_distances(table, bot)
         mine = dist[here]
