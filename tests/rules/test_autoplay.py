@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rules_scenarios import CONTENT, bot, make_state, module, play_randomly
+from rules_scenarios import CONTENT, bot, guard, make_state, module, play_randomly
 from rules_scenarios import floor_text as rules_floor_text
-from turn_scenarios import chips, in_turn
+from turn_scenarios import DOORS, chips, in_turn
 
 from controller.library import floor_text
 from controller.rules import encode_state, new_game, state_problems
-from controller.rules.actions import Step, apply_action, legal_actions
+from controller.rules.actions import Repair, Step, UnlockSlot, apply_action, legal_actions
 from controller.rules.autoplay import AutoPlayer, play_game
 from controller.rules.model import PendingMove
 
@@ -121,3 +121,116 @@ def test_ghost_in_the_dell_games_that_stalled_now_end(players, seed):
     final = play_game(start("meridian-annex", "ghost-in-the-dell", seed=seed, players=players, level=1),
                       max_actions=4000)
     assert final.outcome is not None and final.round < 60
+
+
+def test_a_module_space_is_held_with_a_guard_next_to_it():
+    """A guard next to the module would make it step away from any other target, but a command module space
+    only counts "at the end of three different agent turns": the module stays."""
+    s = make_state(MODULE_SPACES, bots=[bot("byte", "B2"), module("F1", detected=True)],
+                   units=[guard("G1", "E1", facing="E")], slots=chips("general", "general"))
+    s.mission = CONTENT.missions["preconnaissance"]
+    s = in_turn(s)
+    s.turn.pending = PendingMove(ap=1)
+    action = AutoPlayer().choose(s)
+    assert not (isinstance(action, Step) and action.bot == "module")
+
+
+def on_the_office_terminal(slots):
+    """Byte, detected, on the terminal E3 it came for ("Any bots: access at least 2 terminals"), a guard right
+    next to it; a move action under way with 2 AP."""
+    s = make_state(DOORS, bots=[bot("byte", "E3", detected=True), module("A1")],
+                   units=[guard("G1", "E4", facing="N")], slots=slots, unlocked=["E2/E3"])
+    s.mission = CONTENT.missions["data-heist"]
+    s.floor.terminals = {"E3": "standard"}
+    s = in_turn(s)
+    s.turn.pending = PendingMove(ap=2)
+    return s
+
+
+def test_a_bot_on_its_terminal_stays_while_a_later_chip_can_access_it():
+    """"A bot occupying a terminal chip may take a terminal action": with a chip still to come this turn, the
+    bot keeps the terminal instead of stepping back from the guard (and losing the access)."""
+    action = AutoPlayer().choose(on_the_office_terminal(chips("general", "general")))
+    assert not (isinstance(action, Step) and action.bot == "byte")
+
+
+def test_on_the_last_chip_a_bot_steps_back_from_the_guard():
+    """With no chip left to access the terminal this turn, the bot next to a guard steps out of its reach."""
+    action = AutoPlayer().choose(on_the_office_terminal(chips("general")))
+    assert isinstance(action, Step) and action.bot == "byte"
+
+
+def reviving(guard_space: str):
+    """Casing (repair upgrade, 5 power) may repair Byte, shut down and detected on A1."""
+    casing = bot("casing", "F5")
+    casing.upgrades = ["repair"]
+    s = make_state(bots=[bot("byte", "A1", power=0, shut_down=True, detected=True), casing, module("F1")],
+                   units=[guard("G1", guard_space, facing="N", level=2)], slots=chips("general", "general"))
+    s.mission = CONTENT.missions["data-heist"]
+    return in_turn(s, order=["casing", "byte"])
+
+
+def test_a_bot_is_not_revived_into_a_guards_attack():
+    """"Bot Shut Down: Power reaches 0. Threat increases by +3": 2 power repaired into a bot a level 2 guard
+    stands next to would only be attacked away again, for another +3 threat."""
+    action = AutoPlayer().choose(reviving("A2"))
+    assert not isinstance(action, Repair)
+
+
+def test_a_bot_out_of_reach_is_revived():
+    action = AutoPlayer().choose(reviving("F3"))
+    assert action == Repair(bot="casing", target="byte", amount=2)
+
+
+def routing(mission: str, bots):
+    s = make_state(bots=bots, slots=chips("general", "general", "general"), module_slot_costs=[4, 6], players=2)
+    s.mission = CONTENT.missions[mission]
+    return in_turn(s, step="route")
+
+
+def test_without_a_command_module_the_agents_share_the_fourth_slot():
+    """Rescue Rangers: "Do not place the command module." and "The command module's mat and card function as
+    normal": the fourth slot's 4 power comes from the agents ("provided at least 1 power is paid by the
+    command module or the active agent"), each keeping 3."""
+    action = AutoPlayer().choose(routing("rescue-rangers", [bot("byte", "A1", power=5), bot("casing", "B1", power=6)]))
+    assert isinstance(action, UnlockSlot) and sum(action.payers.values()) == 4
+    assert action.payers.get("byte", 0) >= 1 and all(p <= {"byte": 2, "casing": 3}[b] for b, p in action.payers.items())
+
+
+@pytest.mark.parametrize("mission,payers", [("data-heist", {"module": 3, "byte": 1}),
+                                            ("preconnaissance", {"byte": 4})])
+def test_a_module_with_its_own_errand_keeps_its_power(mission, payers):
+    """The module pays most of the fourth slot while it waits in a safe zone; with its own task out on the floor
+    ("Command Module: ... occupy a command module space") its power is its health, so the agent pays."""
+    action = AutoPlayer().choose(routing(mission, [bot("byte", "A1", power=8), module("B1", power=6)]))
+    assert action == UnlockSlot(payers=payers)
+
+
+# MODULE_SPACES over a Lab that still holds its surveillance bead, its door E2/E3 unlocked
+MODULE_SPACES_AND_LAB = rules_floor_text("""
++-+-+-+-+-+-+
+|m . . . . m|
++ + + + + + +
+|. E . . . m|
++-+-+-+-+D+-+
+|. . . . . .|
++-+-+-+-+-+-+
+""", """
+A1 hallway
+A3 room "Lab" surveillance=1
+""")
+
+
+def test_the_module_walks_for_its_own_calibration_before_an_agent_nearer_its_goal():
+    """With 1 AP left, the module (four steps from a command module space) gets it rather than Byte, one step
+    from the Lab it is to surveil: "Command Module: At the end of three different agent turns, occupy a command
+    module space" is a calibration as much as "Have no unsurveilled rooms on the floor"."""
+    s = make_state(MODULE_SPACES_AND_LAB, bots=[bot("byte", "E2"), module("B1")], slots=chips("general", "general"),
+                   unlocked=["E2/E3"])
+    s.mission = CONTENT.missions["preconnaissance"]
+    s.objective_beads = ["A1", "F2"]
+    s.floor.surveillance = ["A3"]
+    s = in_turn(s)
+    s.turn.pending = PendingMove(ap=1)
+    action = AutoPlayer().choose(s)
+    assert action == Step(bot="module", to="C1")
