@@ -135,7 +135,7 @@ class AutoPlayer:
             return UnlockSlot(payers=payers) if sum(payers.values()) == cost else None
         if module.power - (cost - 1) < 3:
             return None
-        if any(o.qualifier == "module" and applies(state, o) for o in state.mission.calibrations):
+        if _module_calibrations(state):
             # the module has its own errand out on the floor: its power is its health there, so the agent
             # pays, keeping 3 for its dice, or the slot waits
             return UnlockSlot(payers={agent.id: cost}) if agent.power - cost >= 3 else None
@@ -307,9 +307,8 @@ class AutoPlayer:
     def _module_errand(self, table: Table) -> bool:
         """Whether an open calibration is the command module's own to do."""
         if "module errand" not in self._memo:
-            self._memo["module errand"] = any(
-                o.qualifier == "module" and applies(table.state, o) and not done(table.state, table, o, False)
-                for o in table.state.mission.calibrations)
+            self._memo["module errand"] = any(not done(table.state, table, o, False)
+                                              for o in _module_calibrations(table.state))
         return self._memo["module errand"]  # type: ignore[return-value]
 
     @staticmethod
@@ -798,6 +797,11 @@ def _is_prey(table: Table, unit: SecurityUnit, task: str) -> bool:
     if what == "ghost":
         return unit.chip == "Ghost"
     return unit.rank == "guard" and table.floor.feature[table.floor.index[unit.space]] in drawbag.TERMINAL_SPACES
+
+
+def _module_calibrations(state: GameState) -> list[Objective]:
+    """The calibrations that are the command module's own ("Command Module: ...") for this team."""
+    return [o for o in state.mission.calibrations if o.qualifier == "module" and applies(state, o)]
 
 
 def _in_harms_way(table: Table, bot: Bot, power: int) -> bool:

@@ -59,6 +59,16 @@ C2 safe "Safe zone"
 """)
 
 
+# Command module spaces on A1, F1 and F2 (Preconnaissance's Surprise Inspection).
+MODULE_SPACES = floor_text("""
++-+-+-+-+-+-+
+|m . . . . m|
++ + + + + + +
+|. E . . . m|
++-+-+-+-+-+-+
+""", "A1 hallway")
+
+
 def floor_of(text: str):
     return compile_floor(text, "test.floor")
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules_scenarios import CONTENT, bot, captain, floor_text, guard, make_state, module, network, turn
+from rules_scenarios import (CONTENT, MODULE_SPACES, bot, captain, floor_text, guard, make_state, module,
+                             network, turn)
 from turn_scenarios import act, chips, illegal, in_turn, tags
 
 from controller.library import floor_text as shipped_floor
@@ -293,16 +294,6 @@ def test_preconnaissance_every_listed_hop_is_legal():
     for action in [la.action for la in legal_actions(hopping()) if isinstance(la.action, Hop)]:
         new, _ = apply_action(hopping(), action, ScriptedDice(["powercell"]))
         assert new.bot("byte").space == action.path[-1]
-
-
-# Command module spaces on A1, F1 and F2.
-MODULE_SPACES = floor_text("""
-+-+-+-+-+-+-+
-|m . . . . m|
-+ + + + + + +
-|. E . . . m|
-+-+-+-+-+-+-+
-""", "A1 hallway")
 
 
 def test_preconnaissance_command_module_spaces_at_the_end_of_three_turns():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rules_scenarios import CONTENT, bot, guard, make_state, module, play_randomly
+from rules_scenarios import CONTENT, MODULE_SPACES, bot, guard, make_state, module, play_randomly
 from rules_scenarios import floor_text as rules_floor_text
 from turn_scenarios import DOORS, chips, in_turn
 
@@ -77,16 +77,6 @@ def test_random_legal_play_keeps_every_invariant(seed, floor, players, difficult
     state = new_game(CONTENT, text, source, players=players, difficulty=difficulty, seed=seed, mission=mission,
                      agents=roster[:players], level=level)
     play_randomly(state, seed, 150)
-
-
-# Command module spaces on A1, F1 and F2; the module stands between A1 (already used) and F1.
-MODULE_SPACES = rules_floor_text("""
-+-+-+-+-+-+-+
-|m . . . . m|
-+ + + + + + +
-|. E . . . m|
-+-+-+-+-+-+-+
-""", "A1 hallway")
 
 
 def test_the_module_walks_to_a_module_space_not_yet_used():
