@@ -93,7 +93,10 @@ def arrive(table: Table, ip: IP, node: NetworkNode, path: list[str], stop_here: 
     ping = next((p for p in state.network.pings if p.node == node.id), None)
     if ping is not None:
         resolve_boot(table, ip, ping)
-        return True
+        if ip.node != node.id:
+            return True  # booted: back at its access point
+        # the IP won and stands on the node the ping held: it has reached it ("Layer 4 (The Core): Gain all
+        # three benefits, then return IP to access point.", and a hub's benefit likewise)
     if node.kind == "core":
         # "Layer 4 (The Core): Gain all three benefits, then return IP to access point."
         mission_rules.ip_on_core(table, ip)

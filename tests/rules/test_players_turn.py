@@ -768,6 +768,34 @@ def test_the_core_gives_all_three_then_back_to_access_point():
     assert ip.node == "L1-01" and ip.level == 2 and new.threat == 2 and new.bot("byte").power == 6
 
 
+def test_the_core_reached_by_winning_a_boot_still_gives_all_three():
+    """"When an IP and ping occupy the same node, compare network levels." with "Layer 4 (The Core): Gain all
+    three benefits, then return IP to access point.": an IP that wins the boot on the core has reached it (it
+    was left standing in the core, where no clockwise line leads on, for the rest of the game)."""
+    s = networking(chips("general"), ips={"byte": "L3-01"}, pings=["CORE"], levels={"byte": 4})
+    new, events = act(s, NetworkStep(transfers={1: "in"}))
+    assert of_type(events, "boot")[0].winner == "agent" and new.network.pings == []
+    ip = ip_of(new)
+    assert ip.node == "L1-01" and ip.level == 4 and new.threat == 2 and new.bot("byte").power == 6
+
+
+def test_a_hub_reached_by_winning_a_boot_gives_its_benefit():
+    """"Movement proceeds clockwise until reaching a hub, ping" "Layer 3 Hub: Gain 1 power.": the IP that wins
+    the boot on a hub stands on the hub and gains its benefit."""
+    s = networking(chips("general"), ips={"byte": "L3-01"}, pings=["L3-02"], levels={"byte": 4})
+    new, events = act(s, NetworkStep())
+    assert of_type(events, "boot")[0].winner == "agent"
+    assert ip_of(new).node == "L3-02" and new.bot("byte").power == 6
+
+
+def test_an_ip_booted_on_a_hub_gains_nothing_there():
+    """"The lower level is booted": a booted IP goes back to its access point and the hub gives it nothing."""
+    s = networking(chips("general"), ips={"byte": "L3-01"}, pings=["L3-02"], levels={"byte": 1})
+    new, events = act(s, NetworkStep())
+    assert of_type(events, "boot")[0].winner == "ceo"
+    assert ip_of(new).node == "L1-01" and new.bot("byte").power == 5
+
+
 def test_transfer_along_a_white_line_then_move_clockwise():
     """"IPs can transfer across layers along white lines once per movement step." (The transfer comes before
     the chip's clockwise movement: L1-04 in to L2-03, then one node to L2-04.)"""
