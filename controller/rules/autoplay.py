@@ -45,6 +45,7 @@ UNIT_COST = 8  # a security unit in the way: walk around it unless that is longe
 DOOR_COST = 5  # opening a locked door takes an action and dice
 CORE_TASKS = ("module_on_captain_terminal_when_core", "core_while_on_terminals")  # done by landing on the core
 WALL_COST = 12  # breaking a wall (10 AP): only for a bot that has no other way
+MODULE_REACH = 4  # Do-While-End: steps from the captain within which the module pushes and strikes it
 
 
 class AutoPlayer:
@@ -95,8 +96,19 @@ class AutoPlayer:
         unlock = self._fourth_slot(state, legal)
         if unlock is not None:
             return unlock
-        # a guard stood in the only way: this agent learns to push
+        # a guard stood in the only way, or the win's unit is to be pushed onto a terminal: this agent
+        # learns to push
         push = BuyUpgrade(bot=agent.id, upgrade="push")
+        table = Table(state, SeededDice(0), apply_effect, copy=False)
+        self._memo = {}
+        shove = self._shove(table)
+        if shove is not None:
+            module_push = BuyUpgrade(bot="module", upgrade="push")
+            prey = [shove[0]]
+            if module_push in legal and self._module_in_reach(table, prey) and state.bot("module").power >= 3:
+                return module_push
+            if push in legal and agent.power >= 3:
+                return push
         if self._blocked_by_unit and agent.power >= 4 and push in legal:
             self._blocked_by_unit.clear()
             return push
@@ -172,6 +184,9 @@ class AutoPlayer:
         steps = len(movement_chips(state))
         layers = {n.id: n.layer for n in state.network.mat.nodes}
         straight = apply_action(state, NetworkStep(), SeededDice(state.seed, state.rolls))
+        # Do-While-End done: the captain stays stunned, where it can be pushed and struck, while an IP holds
+        # each of the team's layers
+        stun = state.mission.rules.ghost_stuns and state.calibrated
         # a transfer starts from a node the IP passes anyway: only the directions its white lines offer
         by_id = {n.id: n for n in state.network.mat.nodes}
         ip = next((i for i in state.network.ips if i.agent == agent.id), None)
@@ -195,7 +210,9 @@ class AutoPlayer:
             # threat now, and the pings that will roll the ping die later: a ping booted is worth more than a
             # level, a level (to win boots) more than a turn on layer 2
             level = ip.level if ip is not None and not ip.banned else 0
+            held = {layers.get(i.node) for i in after.network.ips if i.node is not None and not i.banned}
             score = (after.outcome is None, sum(after.progress.get(t, 0) for t in CORE_TASKS),
+                     stun and set(range(1, state.players + 1)) <= held,
                      -3 * after.threat - 2 * len(after.network.pings) + level + (layer == 2)
                      + after.bot(agent.id).power + 4 * min(layer, deepest), layer == 2)
             if best_score is None or score > best_score:
@@ -296,13 +313,89 @@ class AutoPlayer:
             # "Land on the network core with their IP while all bots occupy terminal spaces"
             return {s for s in self._terminal_spaces(table) if table.occupant.get(s) in (None, bot)}
         prey = [u for u in state.security if any(_is_prey(table, u, w) for w in wins)]
-        if prey and bot.kind == "agent":
+        if prey and bot.kind == "agent" and self._module_in_reach(table, prey):
+            # the module at the captain pushes and strikes with this agent's dice: the agent's power is the
+            # strike's AP, kept out of the guards' reach
+            return self._cover(table, bot)
+        if prey and (bot.kind == "agent" or self._module_in_reach(table, prey)):
+            shove = self._shove(table)
+            if shove is not None:
+                # "Security units have a durability of 5 when occupying terminal spaces": the agent gets
+                # behind the unit to push it onto a terminal
+                unit, onto = shove
+                at = floor.index[unit.space]
+                return {j for _, j in floor.bot_neighbours(at, table.unlocked, table.destroyed) if j != onto} \
+                    or {at}
             return {j for u in prey for _, j in floor.bot_neighbours(floor.index[u.space], table.unlocked,
                                                                       table.destroyed)}
         if state.mission.rules.calibration_evicts_safe_zones:
-            # "Bots cannot enter safe zones for the remainder of the mission": the module keeps out of the fight
-            return {floor.index[bot.space]}  # type: ignore[index]
+            # "Bots cannot enter safe zones for the remainder of the mission": the module keeps out of the fight,
+            # off the terminal spaces a unit is to be pushed onto
+            here = floor.index[bot.space]  # type: ignore[index]
+            if state.mission.rules.calibration_terminal_durability and here in self._terminal_spaces(table):
+                terminals = self._terminal_spaces(table)
+                return {j for _, j in floor.bot_neighbours(here, table.unlocked, table.destroyed)
+                        if j not in terminals and j not in table.occupant} or {here}
+            return {here}
         return set()
+
+    @staticmethod
+    def _module_in_reach(table: Table, prey: list[SecurityUnit]) -> bool:
+        """The module within a few steps of a unit the win asks for ("Either the agent or the command module
+        may strike an adjacent target"): Do-While-End leaves it in the captain's room."""
+        module = next((b for b in table.state.bots if b.kind == "module" and b.on_board), None)
+        if module is None or not table.state.mission.rules.calibration_terminal_durability:
+            return False
+        here = table.floor.index[module.space]  # type: ignore[index]
+        return any(table.distances()[here][table.floor.index[u.space]] <= MODULE_REACH for u in prey)
+
+    def _cover(self, table: Table, bot: Bot) -> set[int]:
+        """Free spaces no awake security unit sees or stands next to (the bot's own space when it is one)."""
+        floor, watched = table.floor, self._watched(table)
+        near = {j for u in table.state.security if not u.stunned
+                for _, j in floor.security_neighbours(floor.index[u.space], table.destroyed)}
+        here = floor.index[bot.space]  # type: ignore[index]
+        spaces = {i for i in range(len(floor.ids)) if i not in watched and i not in near
+                  and table.occupant.get(i) in (None, bot) and not floor.in_safe_zone(i)}
+        return spaces or {here}
+
+    @staticmethod
+    def _prey_struck_here(table: Table) -> bool:
+        """A unit the win asks for stands where its durability is low ("a durability of 5 when occupying
+        terminal spaces")."""
+        state = table.state
+        if not (state.calibrated and state.mission.rules.calibration_terminal_durability):
+            return False
+        wins = [o.task for o in state.mission.win if applies(state, o)]
+        return any(durability(table, u) < u.durability and any(_is_prey(table, u, w) for w in wins)
+                   for u in state.security)
+
+    def _shove(self, table: Table) -> tuple[SecurityUnit, int] | None:
+        """Do-While-End's endgame: the win's unit nearest to a terminal space (off one) and the space to push it
+        to, one step along its shortest way there ("shove a security unit to an adjacent empty space")."""
+        if "shove" in self._memo:
+            return self._memo["shove"]  # type: ignore[return-value]
+        state, floor = table.state, table.floor
+        found = None
+        if state.calibrated and state.mission.rules.calibration_terminal_durability:
+            wins = [o.task for o in state.mission.win if applies(state, o)]
+            terminals = self._terminal_spaces(table)
+            free = {t for t in terminals if not isinstance(table.occupant.get(t), SecurityUnit)
+                    and not (isinstance(table.occupant.get(t), Bot) and table.occupant[t].kind == "agent")}
+            distances = table.distances()
+            best = None
+            for unit in state.security:
+                at = floor.index[unit.space]
+                if at in terminals or not any(_is_prey(table, unit, w) for w in wins) or not free:
+                    continue
+                target = min(free, key=lambda t: distances[at][t])
+                ways = [j for _, j in floor.security_neighbours(at, table.destroyed)
+                        if distances[j][target] < distances[at][target]]
+                if ways and (best is None or distances[at][target] < best[0]):
+                    best = (distances[at][target], unit, min(ways))
+            found = (best[1], best[2]) if best is not None else None
+        self._memo["shove"] = found
+        return found
 
     def _module_errand(self, table: Table) -> bool:
         """Whether an open calibration is the command module's own to do."""
@@ -646,6 +739,10 @@ class AutoPlayer:
                 return None  # a later chip of this turn accesses the terminal: stepping off would waste it
             if bot.kind == "module" and table.floor.feature[here] == "module":
                 return None  # "At the end of three different agent turns, occupy a command module space"
+            if self._shove(table) is not None or self._prey_struck_here(table):
+                # behind the unit to be pushed, or beside it on its terminal: the push or the strike waits for
+                # the AP of a later chip
+                return None
             return self._retreat(table, bot, here)
         dist = self._bot_distances(table, bot)
         mine = dist[here]
@@ -752,6 +849,12 @@ class AutoPlayer:
             self._trail_of, self._trail = move, {}
         for bot in movers(table):
             self._trail.setdefault(bot.id, set()).add(table.floor.index[bot.space])  # type: ignore[index]
+        shove = self._shove(table)
+        if shove is not None:
+            unit, onto = shove
+            for la in legal:
+                if isinstance(la.action, Push) and la.action.unit == unit.id and la.action.to == table.floor.ids[onto]:
+                    return la.action
         steps: dict[tuple[str, str], Action] = {(la.action.bot, la.action.to): la.action for la in legal
                                                 if isinstance(la.action, Step)}
         for la in legal:  # a push takes the bot into the unit's space: the step to that space
@@ -765,17 +868,21 @@ class AutoPlayer:
             nxt = self._next_space(table, bot)
             action = steps.get((bot.id, table.floor.ids[nxt[0]])) if nxt is not None else None
             last = state.turn.pending is not None and state.turn.pending.ap == 1  # type: ignore[union-attr]
-            if action is not None and last and nxt[0] in watched and here not in watched:  # type: ignore[index]
+            if action is not None and last and nxt[0] in watched and here not in watched \
+                    and not (shove is not None and bot.kind == "module"):  # type: ignore[index]
                 continue  # the last AP would leave the bot in a guard's sight for the corporation's turn
             if action is not None:
                 remaining = self._bot_distances(table, bot)[here]
                 # calibrations first: the module's walk to the safe zone can wait for spare AP, its own
                 # calibration task ("Command Module: ...") cannot
                 errand = not table.state.calibrated and (bot.kind == "agent" or self._module_errand(table))
-                ranked.append((here not in watched and not bot.detected, not errand, -remaining, bot.kind != "agent", action))
+                # Do-While-End's endgame: the module beside the captain pushes it before anyone else walks
+                actor = shove is not None and bot.kind == "module" and self._module_in_reach(table, [shove[0]])
+                ranked.append((not actor, here not in watched and not bot.detected, not errand, -remaining,
+                               bot.kind != "agent", action))
         if not ranked:
             return EndMove()
-        return min(ranked, key=lambda r: r[:4])[4]
+        return min(ranked, key=lambda r: r[:5])[5]
 
 
 def _move_key(state: GameState) -> tuple[int, int, int] | None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rules_scenarios import CONTENT, MODULE_SPACES, bot, guard, make_state, module, play_randomly
+from rules_scenarios import CONTENT, MODULE_SPACES, bot, captain, guard, make_state, module, network, play_randomly
 from rules_scenarios import floor_text as rules_floor_text
 from turn_scenarios import DOORS, chips, in_turn
 
 from controller.library import floor_text
 from controller.rules import encode_state, new_game, state_problems
-from controller.rules.actions import Repair, Step, UnlockSlot, apply_action, legal_actions
+from controller.rules.actions import (BuyUpgrade, Push, Repair, Step, Strike, UnlockSlot, apply_action,
+                                      legal_actions)
 from controller.rules.autoplay import AutoPlayer, play_game
 from controller.rules.model import PendingMove
 
@@ -224,3 +225,86 @@ def test_the_module_walks_for_its_own_calibration_before_an_agent_nearer_its_goa
     s.turn.pending = PendingMove(ap=1)
     action = AutoPlayer().choose(s)
     assert action == Step(bot="module", to="C1")
+
+
+# == Ghost in the Dell's endgame ("Puppet Without a Ghost") ========================================
+# A hallway with the Office's terminal space on D1; the captain stands beside it on C1.
+OFFICE_TERMINAL = rules_floor_text("""
++-+-+-+-+-+-+-+-+
+|E . . T . . . .|
++ + + + + + + + +
+|. . . . . . . .|
++-+-+-+-+-+-+-+-+
+""")
+
+
+def puppet(module_space: str, captain_space: str = "C1", step: str = "actions", upgrades=("push",),
+           slots=None, ips=None):
+    """Do-While-End done ("Security units have a durability of 5 when occupying terminal spaces"), the captain
+    stunned, Byte far off on H2."""
+    mod = module(module_space)
+    mod.upgrades = list(upgrades)
+    s = make_state(OFFICE_TERMINAL, bots=[bot("byte", "H2"), mod],
+                   units=[captain(captain_space, facing="S", stunned=True)],
+                   slots=slots or chips("general", "general", "general"),
+                   net=network(["byte"], ips=ips))
+    s.mission = CONTENT.missions["ghost-in-the-dell"]
+    s.calibrated = True
+    s.captain_start = "D1"
+    s.round = 5
+    return in_turn(s, step=step)
+
+
+def test_the_module_beside_the_captain_pushes_it_onto_the_terminal():
+    """Puppet Without a Ghost: "Shut down the captain", whose durability is 5 on a terminal space; "Push ...
+    shove a security unit to an adjacent empty space": the module next to it pushes it onto D1 (Byte, far off,
+    would have walked)."""
+    s = puppet("B1")
+    s.turn.pending = PendingMove(ap=3)
+    assert AutoPlayer().choose(s) == Push(bot="module", unit="CAP", to="D1")
+
+
+def test_the_captain_two_steps_off_is_pushed_along_its_way():
+    """The captain on B1, two steps from the terminal space D1: the module walks behind it, then pushes it one
+    step along the way."""
+    s = puppet("E2", captain_space="B1")
+    s.turn.pending = PendingMove(ap=6)
+    player = AutoPlayer()
+    for _ in range(6):
+        action = player.choose(s)
+        s, _ = apply_action(s, action)
+        if isinstance(action, Push):
+            break
+    assert action == Push(bot="module", unit="CAP", to="C1")
+
+
+def test_the_pushed_captain_is_struck_on_its_terminal():
+    """Once on D1 the captain's durability is 5: a later chip strikes it with the pool (5 basic dice and a
+    physical chip's +2), and the win follows."""
+    s = puppet("B1", slots=chips("general", "physical"))
+    s.turn.pending = PendingMove(ap=2)
+    player = AutoPlayer()
+    s, _ = apply_action(s, player.choose(s))
+    assert s.unit("CAP").space == "D1"
+    for _ in range(4):
+        action = player.choose(s)
+        if isinstance(action, Strike):
+            break
+        s, _ = apply_action(s, action)
+    assert isinstance(action, Strike) and action.unit == "CAP"
+
+
+def test_the_module_learns_to_push_for_the_endgame():
+    """"Upgrades on the command module can be purchased using power from any combination of bots": the module
+    within reach of the captain buys push before the actions."""
+    s = puppet("B1", step="route", upgrades=())
+    assert AutoPlayer().choose(s) == BuyUpgrade(bot="module", upgrade="push")
+
+
+def test_after_do_while_end_the_ip_holds_layer_one():
+    """"if there is at least one IP on each of the layers indicated by player count, the level 3 Ghosts and the
+    captain are stunned": after the calibration the IP stays on layer 1 (keeping the captain still for the
+    push and the strike) instead of crossing to layer 2 for its hubs."""
+    s = puppet("B1", step="network", ips={"byte": "L1-04"})
+    action = AutoPlayer().choose(s)
+    assert action.transfers == {}
