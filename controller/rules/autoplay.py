@@ -45,6 +45,7 @@ UNIT_COST = 8  # a security unit in the way: walk around it unless that is longe
 DOOR_COST = 5  # opening a locked door takes an action and dice
 CORE_TASKS = ("module_on_captain_terminal_when_core", "core_while_on_terminals")  # done by landing on the core
 WALL_COST = 12  # breaking a wall (10 AP): only for a bot that has no other way
+PREY_MARGIN = 1  # AP short of a win's unit's durability a strike on it may still expect
 MODULE_REACH = 4  # Do-While-End: steps from the captain within which the module pushes and strikes it
 
 
@@ -324,8 +325,9 @@ class AutoPlayer:
                 # behind the unit to push it onto a terminal
                 unit, onto = shove
                 at = floor.index[unit.space]
-                return {j for _, j in floor.bot_neighbours(at, table.unlocked, table.destroyed) if j != onto} \
-                    or {at}
+                terminals = self._terminal_spaces(table)
+                return {j for _, j in floor.bot_neighbours(at, table.unlocked, table.destroyed)
+                        if j != onto and j not in terminals} or {at}
             return {j for u in prey for _, j in floor.bot_neighbours(floor.index[u.space], table.unlocked,
                                                                       table.destroyed)}
         if state.mission.rules.calibration_evicts_safe_zones:
@@ -692,9 +694,10 @@ class AutoPlayer:
             bot = table.state.bot(action.bot)
             unit = table.state.unit(action.unit)
             if any(_is_prey(table, unit, w) for w in wins):
-                # a win task's unit: shut it down when the dice make it likely, else wait for a better chip
+                # a win task's unit: shut it down when the dice make it a fair chance, else wait for a better
+                # chip
                 dice = self._dice_for(table, durability(table, unit), bonus)
-                if bonus + _expected(dice) >= durability(table, unit):
+                if bonus + _expected(dice) >= durability(table, unit) - PREY_MARGIN:
                     return Strike(bot=bot.id, unit=unit.id, dice=dice)
                 continue
             if not bot.detected or unit.stunned:
@@ -764,8 +767,11 @@ class AutoPlayer:
         ways = table.floor.security_neighbours(here, table.destroyed)
         if walls:
             ways = ways + [(d, j) for d, (j, kind) in table.floor.neighbour[here].items() if kind == "wall"]
+        shoved = self._shove(table)
         for _, j in ways:
             unit = isinstance(table.occupant.get(j), SecurityUnit)
+            if unit and shoved is not None and table.occupant[j] is shoved[0]:
+                continue  # the unit being shoved toward a terminal is walked around, not pushed aside
             if (j in table.occupant and not (unit and "push" in bot.upgrades)) or dist[j] >= mine \
                     or j in trail:
                 if unit and dist[j] < mine:
@@ -858,7 +864,8 @@ class AutoPlayer:
         steps: dict[tuple[str, str], Action] = {(la.action.bot, la.action.to): la.action for la in legal
                                                 if isinstance(la.action, Step)}
         for la in legal:  # a push takes the bot into the unit's space: the step to that space
-            if isinstance(la.action, Push):
+            # (never the unit being shoved toward a terminal: only the push along its way moves it)
+            if isinstance(la.action, Push) and not (shove is not None and la.action.unit == shove[0].id):
                 into = state.unit(la.action.unit).space
                 steps.setdefault((la.action.bot, into), la.action)
         watched = self._watched(table)
