@@ -10,6 +10,7 @@ step out of every guard's sight when two steps are equally short. It only ever c
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections.abc import Iterator
 
 from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrade, BuyUpgrade, CorporationTurn,
@@ -198,7 +199,12 @@ class AutoPlayer:
         ways = [d for d, attr in (("in", "inward"), ("out", "outward"))
                 if any(getattr(by_id[n], attr) for n in passed if n in by_id)]
         deepest = self._deepest_layer(state)
+        to_core = _core_distances(state)
         candidates = [NetworkStep()] + [NetworkStep(transfers={k: d}) for k in range(1, steps + 1) for d in ways]
+        if deepest >= 3:
+            # headed for the core: several transfers inward in one network step
+            candidates += [NetworkStep(transfers={k + 1: "in" for k, inward in enumerate(combo) if inward})
+                           for combo in itertools.product((False, True), repeat=steps) if sum(combo) > 1]
         best, best_score = candidates[0], None
         for candidate in candidates:
             try:
@@ -211,11 +217,16 @@ class AutoPlayer:
             # threat now, and the pings that will roll the ping die later: a ping booted is worth more than a
             # level, a level (to win boots) more than a turn on layer 2
             level = ip.level if ip is not None and not ip.banned else 0
+            # on the way to the core what counts is how few nodes are left: white lines inward leave from a few
+            # nodes only, and a chip's extended movement runs past them
+            node = ip.node if ip is not None and not ip.banned else None
+            inward = 4 * min(layer, deepest) if deepest < 3 or node is None else \
+                4 * deepest - 2 * min(to_core.get(node, UNREACHED), 14)
             held = {layers.get(i.node) for i in after.network.ips if i.node is not None and not i.banned}
             score = (after.outcome is None, sum(after.progress.get(t, 0) for t in CORE_TASKS),
                      stun and set(range(1, state.players + 1)) <= held,
                      -3 * after.threat - 2 * len(after.network.pings) + level + (layer == 2)
-                     + after.bot(agent.id).power + 4 * min(layer, deepest), layer == 2)
+                     + after.bot(agent.id).power + inward, layer == 2)
             if best_score is None or score > best_score:
                 best, best_score = candidate, score
         return best
@@ -911,6 +922,24 @@ def _is_prey(table: Table, unit: SecurityUnit, task: str) -> bool:
     if what == "ghost":
         return unit.chip == "Ghost"
     return unit.rank == "guard" and table.floor.feature[table.floor.index[unit.space]] in drawbag.TERMINAL_SPACES
+
+
+def _core_distances(state: GameState) -> dict[str, int]:
+    """Nodes an IP passes on its way to the core (clockwise and inward), from each node of the mat."""
+    back: dict[str, list[str]] = {}
+    for node in state.network.mat.nodes:
+        for nxt in (node.next, node.inward):
+            if nxt is not None:
+                back.setdefault(nxt, []).append(node.id)
+    core = next(n.id for n in state.network.mat.nodes if n.kind == "core")
+    dist, todo = {core: 0}, [core]
+    while todo:
+        here = todo.pop(0)
+        for prev in back.get(here, ()):
+            if prev not in dist:
+                dist[prev] = dist[here] + 1
+                todo.append(prev)
+    return dist
 
 
 def _module_calibrations(state: GameState) -> list[Objective]:

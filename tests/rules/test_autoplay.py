@@ -308,3 +308,16 @@ def test_after_do_while_end_the_ip_holds_layer_one():
     s = puppet("B1", step="network", ips={"byte": "L1-04"})
     action = AutoPlayer().choose(s)
     assert action.transfers == {}
+
+
+def test_two_transfers_in_one_network_step_land_on_the_core():
+    """Do-While-End: "Occupy the terminal space in the room the captain started in when any IP lands on the
+    core": with the module on that terminal and the IP on L2-12, "IPs can transfer across layers along white
+    lines once per movement step" twice (L2-12 in to L3-08, on to L3-01, in to the core)."""
+    s = puppet("D1", captain_space="G1", step="network", ips={"byte": "L2-12"},
+               slots=chips("general", "general"))
+    s.calibrated = False
+    action = AutoPlayer().choose(s)
+    assert action.transfers == {1: "in", 2: "in"}
+    after, _ = apply_action(s, action)
+    assert after.calibrated
