@@ -47,6 +47,8 @@ DOOR_COST = 5  # opening a locked door takes an action and dice
 CORE_TASKS = ("module_on_captain_terminal_when_core", "core_while_on_terminals")  # done by landing on the core
 WALL_COST = 12  # breaking a wall (10 AP): only for a bot that has no other way
 PREY_MARGIN = 1  # AP short of a win's unit's durability a strike on it may still expect
+HIDING_REACH = 4  # Do-While-End: steps from the captain's terminal of a hiding spot the module waits on
+CORE_REACH = 12  # nodes from the core beyond which no network step lands there
 MODULE_REACH = 4  # Do-While-End: steps from the captain within which the module pushes and strikes it
 
 
@@ -63,6 +65,7 @@ class AutoPlayer:
         self._graphs: dict[tuple, list[list[tuple[int, int]]]] = {}  # path graphs by floor state  # spaces from which a zone can be reached, by floor state
         self._trail_of: tuple[int, int, int] | None = None  # the move action the trails belong to
         self._trail: dict[str, set[int]] = {}  # spaces each bot has stood on in this move action
+        self._plans: dict[tuple, bool] = {}  # per turn: whether the active agent's IP can land on the core
 
     def choose(self, state: GameState) -> Action:
         turn = state.turn
@@ -311,7 +314,14 @@ class AutoPlayer:
             # "occupy a command module space; the same space cannot be used twice"
             return {s for s in floor.posts.get("module", ()) if floor.ids[s] not in state.objective_beads}
         if "module_on_captain_terminal_when_core" in mine and state.captain_start is not None:
-            return self._captain_terminals(table)
+            terminals = self._captain_terminals(table)
+            hiding = self._hiding_near(table, bot, terminals)
+            if not hiding or self._core_in_reach(table) or floor.index[bot.space] in terminals:  # type: ignore[index]
+                return terminals
+            # "when any IP lands on the core": until the IP can land in this turn's network step, the module
+            # waits hidden near the terminal ("When entered by an undetected bot (or outside enemy awareness),
+            # the bot hides and cannot be detected via awareness") instead of standing in the captain's room
+            return hiding
         if "no_unsurveilled_rooms" in mine:
             return self._bead_rooms(table, terminal=False)
         if not state.calibrated or state.later_floors:
@@ -409,6 +419,46 @@ class AutoPlayer:
             found = (best[1], best[2]) if best is not None else None
         self._memo["shove"] = found
         return found
+
+    def _core_in_reach(self, table: Table) -> bool:
+        """Whether the active agent's IP can land on the core in this turn's network step (some choice of
+        transfers inward, tried on a copy of the game)."""
+        state = table.state
+        key = ("core in reach", state.round, state.turn.active)  # type: ignore[union-attr]
+        if key not in self._plans:
+            agent = active_agent(state)
+            core = next(n.id for n in state.network.mat.nodes if n.kind == "core")
+            ip = next((i for i in state.network.ips if i.agent == agent.id), None)
+            reach = False
+            if ip is not None and ip.node is not None and not ip.banned \
+                    and _core_distances(state).get(ip.node, UNREACHED) <= CORE_REACH:
+                trial = copy_state(state)
+                trial.turn.step, trial.turn.pending = "network", None  # type: ignore[union-attr]
+                steps = len(movement_chips(trial))
+                for combo in itertools.product((False, True), repeat=steps):
+                    try:
+                        _, events = apply_action(trial, NetworkStep(transfers={k + 1: "in" for k, inward
+                                                                               in enumerate(combo) if inward}),
+                                                 SeededDice(state.seed, state.rolls))
+                    except RulesError:
+                        continue
+                    if any(isinstance(e, IpMoved) and e.agent == agent.id and core in e.path for e in events):
+                        reach = True
+                        break
+            if len(self._plans) > 64:
+                self._plans.clear()
+            self._plans[key] = reach
+        return self._plans[key]
+
+    @staticmethod
+    def _hiding_near(table: Table, bot: Bot, terminals: set[int]) -> set[int]:
+        """The free hiding spots within a move of the terminals (the one the bot hides on, if it does)."""
+        floor, distances = table.floor, table.distances()
+        here = floor.index[bot.space]  # type: ignore[index]
+        if bot.hidden:
+            return {here}
+        return {s for s in floor.posts.get("hiding", ()) if table.occupant.get(s) in (None, bot)
+                and min(distances[s][t] for t in terminals) <= HIDING_REACH}
 
     def _module_errand(self, table: Table) -> bool:
         """Whether an open calibration is the command module's own to do."""

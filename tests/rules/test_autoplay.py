@@ -321,3 +321,47 @@ def test_two_transfers_in_one_network_step_land_on_the_core():
     assert action.transfers == {1: "in", 2: "in"}
     after, _ = apply_action(s, action)
     assert after.calibrated
+
+
+# A hallway with the captain's terminal space on F1 and a hiding spot on B1
+HIDEOUT = rules_floor_text("""
++-+-+-+-+-+-+
+|E H . . . T|
++ + + + + + +
+|. . . . . .|
++-+-+-+-+-+-+
+""")
+
+
+def waiting_for_the_core(ip: str):
+    """Do-While-End still open, the module on C2 with 2 AP to spend, Byte's IP on `ip`."""
+    s = make_state(HIDEOUT, bots=[bot("byte", "A2"), module("C2")], units=[captain("F2", facing="E", stunned=True)],
+                   slots=chips("general", "general"), net=network(["byte"], ips={"byte": ip}))
+    s.mission = CONTENT.missions["ghost-in-the-dell"]
+    s.captain_start = "F1"
+    s.round = 3
+    s = in_turn(s)
+    s.turn.pending = PendingMove(ap=2)
+    return s
+
+
+def walk(s, player, actions=2):
+    for _ in range(actions):
+        s, _ = apply_action(s, player.choose(s))
+    return s
+
+
+def test_the_module_waits_hidden_while_the_ip_cannot_land_on_the_core():
+    """"Occupy the terminal space in the room the captain started in when any IP lands on the core": while
+    the IP is far from the core, the module waits on a hiding spot near the terminal ("When entered by an
+    undetected bot ..., the bot hides and cannot be detected via awareness")."""
+    s = walk(waiting_for_the_core("L1-01"), AutoPlayer())
+    module_bot = s.bot("module")
+    assert module_bot.space == "B1" and module_bot.hidden
+
+
+def test_the_module_steps_onto_the_terminal_when_the_ip_can_land():
+    """With the IP one white line from the core (L3-01, a general chip to come), the module heads for the
+    terminal space in the same turn: two steps on, two from F1."""
+    s = walk(waiting_for_the_core("L3-01"), AutoPlayer())
+    assert s.bot("module").space in ("D1", "E2")
