@@ -104,13 +104,14 @@ class AutoPlayer:
         # a guard stood in the only way, or the win's unit is to be pushed onto a terminal: this agent
         # learns to push
         push = BuyUpgrade(bot=agent.id, upgrade="push")
-        table = Table(state, SeededDice(0), apply_effect, copy=False)
-        self._memo = {}
-        shove = self._shove(table)
+        shove = None
+        if state.calibrated and state.mission.rules.calibration_terminal_durability:
+            self._memo = {}
+            shove = self._shove(Table(state, SeededDice(0), apply_effect, copy=False))
         if shove is not None:
             module_push = BuyUpgrade(bot="module", upgrade="push")
-            prey = [shove[0]]
-            if module_push in legal and self._module_in_reach(table, prey) and state.bot("module").power >= 3:
+            table = Table(state, SeededDice(0), apply_effect, copy=False)
+            if module_push in legal and self._module_in_reach(table, [shove[0]]) and state.bot("module").power >= 3:
                 return module_push
             if push in legal and agent.power >= 3:
                 return push
@@ -202,7 +203,7 @@ class AutoPlayer:
         ways = [d for d, attr in (("in", "inward"), ("out", "outward"))
                 if any(getattr(by_id[n], attr) for n in passed if n in by_id)]
         deepest = self._deepest_layer(state)
-        to_core = _core_distances(state)
+        to_core = _core_distances(state) if deepest >= 3 else {}
         candidates = [NetworkStep()] + [NetworkStep(transfers={k: d}) for k in range(1, steps + 1) for d in ways]
         if deepest >= 3:
             # headed for the core: several transfers inward in one network step
@@ -225,7 +226,8 @@ class AutoPlayer:
             node = ip.node if ip is not None and not ip.banned else None
             inward = 4 * min(layer, deepest) if deepest < 3 or node is None else \
                 4 * deepest - 2 * min(to_core.get(node, UNREACHED), 14)
-            held = {layers.get(i.node) for i in after.network.ips if i.node is not None and not i.banned}
+            held = {layers.get(i.node) for i in after.network.ips if i.node is not None and not i.banned} \
+                if stun else set()
             score = (after.outcome is None, sum(after.progress.get(t, 0) for t in CORE_TASKS),
                      stun and set(range(1, state.players + 1)) <= held,
                      -3 * after.threat - 2 * len(after.network.pings) + level + (layer == 2)
