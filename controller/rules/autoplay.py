@@ -351,7 +351,8 @@ class AutoPlayer:
                 terminals = self._terminal_spaces(table)
                 return {j for _, j in floor.bot_neighbours(at, table.unlocked, table.destroyed)
                         if j != onto and j not in terminals} or {at}
-            return {j for u in prey for _, j in floor.bot_neighbours(floor.index[u.space], table.unlocked,
+            weak = [u for u in prey if durability(table, u) < u.durability] or prey
+            return {j for u in weak for _, j in floor.bot_neighbours(floor.index[u.space], table.unlocked,
                                                                       table.destroyed)}
         if state.mission.rules.calibration_evicts_safe_zones:
             # "Bots cannot enter safe zones for the remainder of the mission": the module keeps out of the fight,
@@ -402,7 +403,9 @@ class AutoPlayer:
             return self._memo["shove"]  # type: ignore[return-value]
         state, floor = table.state, table.floor
         found = None
-        if state.calibrated and state.mission.rules.calibration_terminal_durability:
+        # a unit already on a terminal is struck before another is shoved
+        if state.calibrated and state.mission.rules.calibration_terminal_durability \
+                and not self._prey_struck_here(table):
             wins = [o.task for o in state.mission.win if applies(state, o)]
             terminals = self._terminal_spaces(table)
             free = {t for t in terminals if not isinstance(table.occupant.get(t), SecurityUnit)

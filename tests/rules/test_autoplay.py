@@ -365,3 +365,31 @@ def test_the_module_steps_onto_the_terminal_when_the_ip_can_land():
     terminal space in the same turn: two steps on, two from F1."""
     s = walk(waiting_for_the_core("L3-01"), AutoPlayer())
     assert s.bot("module").space in ("D1", "E2")
+
+
+TWO_TERMINALS = rules_floor_text("""
++-+-+-+-+-+-+-+-+
+|E . . T . . T .|
++ + + + + + + + +
+|. . . . . . . .|
++-+-+-+-+-+-+-+-+
+""")
+
+
+def test_a_unit_on_a_terminal_is_struck_before_another_is_shoved():
+    """Two players: "Shut down the captain" and "Shut down a level 3 Ghost". With a Ghost already on the
+    terminal space D1 (durability 5), the module beside it stays for the strike instead of walking off to shove
+    the captain (on H2) toward the terminal space G1."""
+    ghost_unit = guard("G1", "D1", facing="S", level=3, stunned=True)
+    ghost_unit.chip, ghost_unit.durability = "Ghost", 20
+    mod = module("C1")
+    mod.upgrades = ["push"]
+    s = make_state(TWO_TERMINALS, bots=[bot("byte", "A2"), bot("casing", "B2"), mod],
+                   units=[ghost_unit, captain("H2", facing="S", stunned=True)], players=2,
+                   slots=chips("general", "general", "general"), net=network(["byte", "casing"]))
+    s.mission = CONTENT.missions["ghost-in-the-dell"]
+    s.calibrated, s.captain_start, s.round = True, "D1", 5
+    s = in_turn(s)
+    s.turn.pending = PendingMove(ap=2)
+    action = AutoPlayer().choose(s)
+    assert not (isinstance(action, (Step, Push)) and action.bot == "module")
