@@ -204,7 +204,13 @@ class AutoPlayer:
                 if any(getattr(by_id[n], attr) for n in passed if n in by_id)]
         deepest = self._deepest_layer(state)
         to_core = _core_distances(state) if deepest >= 3 else {}
-        candidates = [NetworkStep()] + [NetworkStep(transfers={k: d}) for k in range(1, steps + 1) for d in ways]
+        # a single transfer leaves from the node its movement step starts on in the straight run: only those
+        # with a white line that way are tried (each try copies the game)
+        starts = [e.path[0] for e in straight[1] if isinstance(e, IpMoved) and e.agent == agent.id
+                  and (e.reason == "network step" or e.reason.endswith(" chip"))]
+        lines = {"in": "inward", "out": "outward"}
+        candidates = [NetworkStep()] + [NetworkStep(transfers={k: d}) for k in range(1, steps + 1) for d in ways
+                                        if len(starts) != steps or getattr(by_id[starts[k - 1]], lines[d])]
         if deepest >= 3:
             # headed for the core: several transfers inward in one network step
             candidates += [NetworkStep(transfers={k + 1: "in" for k, inward in enumerate(combo) if inward})
