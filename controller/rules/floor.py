@@ -40,8 +40,10 @@ class Area:
         return self.kind in ("room", "safe")
 
 
+@lru_cache(maxsize=4096)
 def edge_id(a: str, b: str) -> str:
-    """A stable name for the edge between two spaces, e.g. 'C4/C5' (order-independent)."""
+    """A stable name for the edge between two spaces, e.g. 'C4/C5' (order-independent); kept, as the engine
+    and the auto-player name the same few hundred edges over and over."""
     ra, rb = parse_space(a), parse_space(b)
     assert ra is not None and rb is not None
     return f"{a}/{b}" if ra <= rb else f"{b}/{a}"
