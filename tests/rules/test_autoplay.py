@@ -13,7 +13,7 @@ from controller.library import floor_text
 from controller.rules import encode_state, new_game, state_problems
 from controller.rules.actions import (BuyUpgrade, Push, Repair, Step, Strike, UnlockSlot, apply_action,
                                       legal_actions)
-from controller.rules.autoplay import AutoPlayer, play_game
+from controller.rules.autoplay import AutoPlayer, play, play_game
 from controller.rules.model import PendingMove
 
 FLOORS = sorted(CONTENT.floors)
@@ -393,3 +393,16 @@ def test_a_unit_on_a_terminal_is_struck_before_another_is_shoved():
     s.turn.pending = PendingMove(ap=2)
     action = AutoPlayer().choose(s)
     assert not (isinstance(action, (Step, Push)) and action.bot == "module")
+
+
+def test_the_auto_player_wins_ghost_in_the_dell():
+    """Puppet Without a Ghost, played through: alone on the annex (level 1, seed 40) the module hides by the
+    Server closet, steps onto its terminal as the IP lands on the core, then shoves the captain onto that
+    terminal and shuts it down ("Level 1+ team, one bot: Shut down the captain.")."""
+    moves = []
+    final = None
+    for action, _events, final in play(start("meridian-annex", "ghost-in-the-dell", seed=40, players=1, level=1)):
+        if isinstance(action, (Push, Strike)) and getattr(action, "unit", None) == "CAP":
+            moves.append(type(action).__name__)
+    assert final.outcome == "victory: Puppet Without a Ghost"
+    assert final.progress["shut_down_by:module"] == 1 and moves[-1] == "Strike" and "Push" in moves
