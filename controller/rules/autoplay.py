@@ -104,16 +104,15 @@ class AutoPlayer:
         # a guard stood in the only way, or the win's unit is to be pushed onto a terminal: this agent
         # learns to push
         push = BuyUpgrade(bot=agent.id, upgrade="push")
-        shove = None
         if state.calibrated and state.mission.rules.calibration_terminal_durability:
             self._memo = {}
-            shove = self._shove(Table(state, SeededDice(0), apply_effect, copy=False))
-        if shove is not None:
-            module_push = BuyUpgrade(bot="module", upgrade="push")
             table = Table(state, SeededDice(0), apply_effect, copy=False)
-            if module_push in legal and self._module_in_reach(table, [shove[0]]) and state.bot("module").power >= 3:
+            shove = self._shove(table)
+            module_push = BuyUpgrade(bot="module", upgrade="push")
+            if shove is not None and module_push in legal and self._module_in_reach(table, [shove[0]]) \
+                    and state.bot("module").power >= 3:
                 return module_push
-            if push in legal and agent.power >= 3:
+            if shove is not None and push in legal and agent.power >= 3:
                 return push
         if self._blocked_by_unit and agent.power >= 4 and push in legal:
             self._blocked_by_unit.clear()
