@@ -14,13 +14,14 @@ import itertools
 from collections.abc import Iterator
 
 from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrade, BuyUpgrade, CorporationTurn,
-                                      EndMove, EndTurn, Escape, Keypad, Move, NetworkCardAction, NetworkStep, Pass,
-                                      Push, Reboot, Repair, Step, Strike, StrikeWall, Terminal, UnlockSlot,
+                                      EndMove, EndTurn, Escape, Hop, Keypad, Move, NetworkCardAction, NetworkStep,
+                                      Pass, Push, Reboot, Repair, Step, Strike, StrikeWall, Terminal, UnlockSlot,
                                       apply_action, legal_actions)
 from controller.rules import drawbag
 from controller.rules.agent_dice import USE
 from controller.rules.awareness import sight
 from controller.rules.burncycle import next_slot_cost
+from controller.rules.cyberspace import hop_paths
 from controller.rules.dice import SeededDice
 from controller.rules.effects import apply_effect
 from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
@@ -94,7 +95,11 @@ class AutoPlayer:
                   and state.burncycle.slots[a.slot - 1] is not None
                   and state.burncycle.slots[a.slot - 1].degraded]  # type: ignore[union-attr]
         if alters:
-            return min(alters, key=lambda a: (CHIP_PREFERENCE.index(a.chip), a.source == "team", a.slot))
+            preference = CHIP_PREFERENCE
+            if self._waiting_to_hop(state):
+                # Preconnaissance: a bot on a terminal space a hop leaves from needs a utility or tech chip
+                preference = ["utility", "tech", "physical", "general"]
+            return min(alters, key=lambda a: (preference.index(a.chip), a.source == "team", a.slot))
         if live == 0 and any(isinstance(a, Reboot) for a in legal):
             return Reboot()
         agent = active_agent(state)
@@ -330,7 +335,7 @@ class AutoPlayer:
             # the bot hides and cannot be detected via awareness") instead of standing in the captain's room
             return hiding
         if "no_unsurveilled_rooms" in mine:
-            return self._bead_rooms(table, terminal=False)
+            return self._bead_rooms(table, terminal=False) | self._hop_launches(table, bot)
         if not state.calibrated or state.later_floors:
             return set()
         if drawbag.module_bagged(state) and bot.kind == "agent":
@@ -684,6 +689,9 @@ class AutoPlayer:
                 module_out = all(b.escaped for b in bots if b.kind == "module")
                 if bot_id == "module" or module_out or len(staying) > 1:
                     return action
+        hop = self._hop(table, legal)
+        if hop is not None:
+            return hop
         terminals = [la.action for la in legal if isinstance(la.action, Terminal)]
         for bot in movers(table):
             if bot.space in table.state.floor.terminals and terminals and \
@@ -738,6 +746,51 @@ class AutoPlayer:
         if NetworkCardAction in kinds and len(table.state.network_hands.get(active_agent(table.state).id, [])) < 3:
             return NetworkCardAction()
         return Pass()
+
+    def _waiting_to_hop(self, state: GameState) -> bool:
+        """A bot stands on a terminal space from which a hop lands in a room still to be surveilled."""
+        if not state.mission.rule(state.calibrated).hop or not state.floor.surveillance:
+            return False
+        table = Table(state, SeededDice(0), apply_effect, copy=False)
+        return any(b.on_board and table.floor.index[b.space] in self._hop_launches(table, b)  # type: ignore[index]
+                   for b in movers(table))
+
+    def _hop_launches(self, table: Table, bot: Bot) -> set[int]:
+        """Preconnaissance: the terminal spaces from which a hop lands in a room that still holds a bead."""
+        state, floor = table.state, table.floor
+        if not state.mission.rule(state.calibrated).hop:
+            return set()
+        beads = set(state.floor.surveillance)
+        launches = set()
+        for start in self._terminal_spaces(table):
+            if table.occupant.get(start) not in (None, bot):
+                continue
+            for end in hop_paths(table, start):
+                room = floor.area(end)
+                if end != start and room.kind == "room" and floor.ids[room.spaces[0]] in beads \
+                        and start not in room.spaces:
+                    launches.add(start)
+                    break
+        return launches
+
+    def _hop(self, table: Table, legal: list) -> Action | None:
+        """Preconnaissance: "hop into cyberspace" from the terminal space a bot stands on to one in a room that
+        still holds a surveillance bead; jumping out there "surveil[s] the room they are in" without opening a
+        door ("Whenever a non-safe zone door is unlocked ... advance threat by 3")."""
+        state, floor = table.state, table.floor
+        beads = set(state.floor.surveillance)
+        if not beads:
+            return None
+        best = None
+        for la in legal:
+            action = la.action
+            if not isinstance(action, Hop):
+                continue
+            room = floor.area(floor.index[action.path[-1]])
+            if room.kind == "room" and floor.ids[room.spaces[0]] in beads and \
+                    (best is None or len(action.path) < len(best.path)):
+                best = action
+        return best
 
     def _dice_for(self, table: Table, ap: int, bonus: int = 0) -> DicePool:
         """Enough of the pool to expect `ap` (best dice first), or all of it."""

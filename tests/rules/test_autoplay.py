@@ -11,9 +11,10 @@ from turn_scenarios import DOORS, chips, in_turn
 
 from controller.library import floor_text
 from controller.rules import encode_state, new_game, state_problems
-from controller.rules.actions import (BuyUpgrade, Push, Repair, Step, Strike, UnlockSlot, apply_action,
-                                      legal_actions)
+from controller.rules.actions import (Alter, BuyUpgrade, Hop, Push, Repair, Step, Strike, UnlockSlot,
+                                      apply_action, legal_actions)
 from controller.rules.autoplay import AutoPlayer, play, play_game
+from controller.rules.dice import ScriptedDice
 from controller.rules.model import PendingMove
 
 FLOORS = sorted(CONTENT.floors)
@@ -406,3 +407,56 @@ def test_the_auto_player_wins_ghost_in_the_dell():
             moves.append(type(action).__name__)
     assert final.outcome == "victory: Puppet Without a Ghost"
     assert final.progress["shut_down_by:module"] == 1 and moves[-1] == "Strike" and "Push" in moves
+
+
+# == Preconnaissance's hop into cyberspace ===========================================================
+# Terminal spaces on A1 (hallway), C3 (the Lab, on A1's diagonal) and F4 (the Office, under F1)
+HOP_FLOOR = rules_floor_text("""
++-+-+-+-+-+-+
+|T . . . . T|
++ + + + + + +
+|E . . . . .|
++-+D+-+-+D+-+
+|. . T|. . .|
++ + + + + + +
+|. . .|. . T|
++-+-+-+-+-+-+
+""", """
+A1 hallway "Hall"
+A3 room "Lab" surveillance=1
+D3 room "Office" surveillance=1
+""")
+
+
+def surprise_inspection(at: str, chip: str = "tech", beads=("A3", "D3")):
+    s = make_state(HOP_FLOOR, bots=[bot("byte", at), module("B2")], slots=chips(chip, "general"))
+    s.mission = CONTENT.missions["preconnaissance"]
+    s.floor.surveillance = list(beads)
+    return in_turn(s)
+
+
+def test_a_bot_on_a_terminal_hops_into_a_room_to_surveil_it():
+    """Surprise Inspection: "Have no unsurveilled rooms on the floor", and every door unlocked costs 3 threat:
+    on A1 with a tech chip, Byte hops into the Lab ("If they jump out, they ... surveil the room they are in")
+    instead of walking to its door."""
+    assert AutoPlayer().choose(surprise_inspection("A1")) == Hop(bot="byte", path=["C3"])
+
+
+def test_a_bot_walks_to_the_terminal_a_hop_leaves_from():
+    """With a general chip (no hop), Byte on B1 heads for A1, the terminal space from which the Lab is a hop
+    away, rather than for a door (the Lab's door B2/B3 is right below it)."""
+    s = surprise_inspection("B1", chip="general", beads=("A3",))
+    s.bot("module").space = "E2"
+    player = AutoPlayer()
+    s, _ = apply_action(s, player.choose(s), ScriptedDice(["1", "1", "1", "1", "1"]))
+    assert player.choose(s) == Step(bot="byte", to="A1")
+
+
+def test_a_bot_waiting_to_hop_alters_in_a_tech_chip():
+    """"Altering as a free action" from the reserve: a degraded slot usually takes a physical chip (+2 AP on
+    every move), but with Byte on a terminal space a hop leaves from, a tech chip ("an optimized tech action to
+    hop into cyberspace")."""
+    s = surprise_inspection("A1", chip="-general")
+    s.burncycle.team_reserve = ["physical", "tech"]
+    s.turn.step = "route"
+    assert AutoPlayer().choose(s) == Alter(slot=1, chip="tech", source="team")
