@@ -69,6 +69,25 @@ MODULE_SPACES = floor_text("""
 """, "A1 hallway")
 
 
+# Preconnaissance's hops: terminal spaces on A1 and F1 (the hallway), C3 (the Lab, on A1's diagonal) and F4
+# (the Office, under F1).
+HOPS = floor_text("""
++-+-+-+-+-+-+
+|T . . . . T|
++ + + + + + +
+|E . . . . .|
++-+D+-+-+D+-+
+|. . T|. . .|
++ + + + + + +
+|. . .|. . T|
++-+-+-+-+-+-+
+""", """
+A1 hallway "Hall"
+A3 room "Lab" surveillance=1
+D3 room "Office" surveillance=1
+""")
+
+
 def floor_of(text: str):
     return compile_floor(text, "test.floor")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules_scenarios import (CONTENT, MODULE_SPACES, bot, captain, floor_text, guard, make_state, module,
+from rules_scenarios import (CONTENT, HOPS, MODULE_SPACES, bot, captain, floor_text, guard, make_state, module,
                              network, turn)
 from turn_scenarios import act, chips, illegal, in_turn, tags
 
@@ -202,23 +202,6 @@ def test_rescue_rangers_star_patrol_is_closest_bot_until_the_module_is_in_play()
 
 # == Preconnaissance ===============================================================================
 # Terminal spaces on A1, F1 (hallway), C3 (Lab) and F4 (Office); the wall F2/F3 lies between F1 and F4.
-HOPS = floor_text("""
-+-+-+-+-+-+-+
-|T . . . . T|
-+ + + + + + +
-|E . . . . .|
-+-+D+-+-+D+-+
-|. . T|. . .|
-+ + + + + + +
-|. . .|. . T|
-+-+-+-+-+-+-+
-""", """
-A1 hallway "Hall"
-A3 room "Lab" surveillance=1
-D3 room "Office" surveillance=1
-""")
-
-
 def hopping(chip="utility", mission="preconnaissance", at="A1", units=None):
     s = mission_state(mission, text=HOPS, bots=[bot("byte", at), module("B2")], slots=chips(chip, "general"),
                       units=units)

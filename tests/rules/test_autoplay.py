@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rules_scenarios import CONTENT, MODULE_SPACES, bot, captain, guard, make_state, module, network, play_randomly
+from rules_scenarios import (CONTENT, HOPS, MODULE_SPACES, bot, captain, guard, make_state, module, network,
+                             play_randomly)
 from rules_scenarios import floor_text as rules_floor_text
 from turn_scenarios import DOORS, chips, in_turn
 
@@ -410,26 +411,8 @@ def test_the_auto_player_wins_ghost_in_the_dell():
 
 
 # == Preconnaissance's hop into cyberspace ===========================================================
-# Terminal spaces on A1 (hallway), C3 (the Lab, on A1's diagonal) and F4 (the Office, under F1)
-HOP_FLOOR = rules_floor_text("""
-+-+-+-+-+-+-+
-|T . . . . T|
-+ + + + + + +
-|E . . . . .|
-+-+D+-+-+D+-+
-|. . T|. . .|
-+ + + + + + +
-|. . .|. . T|
-+-+-+-+-+-+-+
-""", """
-A1 hallway "Hall"
-A3 room "Lab" surveillance=1
-D3 room "Office" surveillance=1
-""")
-
-
 def surprise_inspection(at: str, chip: str = "tech", beads=("A3", "D3")):
-    s = make_state(HOP_FLOOR, bots=[bot("byte", at), module("B2")], slots=chips(chip, "general"))
+    s = make_state(HOPS, bots=[bot("byte", at), module("B2")], slots=chips(chip, "general"))
     s.mission = CONTENT.missions["preconnaissance"]
     s.floor.surveillance = list(beads)
     return in_turn(s)
