@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import weakref
 from collections.abc import Iterator
 
 from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrade, BuyUpgrade, CorporationTurn,
@@ -24,7 +25,7 @@ from controller.rules.burncycle import next_slot_cost
 from controller.rules.cyberspace import hop_paths
 from controller.rules.dice import SeededDice
 from controller.rules.effects import apply_effect
-from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
+from controller.rules.floor import MAX_DESTROYED_WALLS, Floor, edge_id
 from controller.rules.floors import can_escape, floor_objectives
 from controller.rules.keypad import column
 from controller.rules.missions import applies, done
@@ -51,6 +52,8 @@ PREY_MARGIN = 1  # AP short of a win's unit's durability a strike on it may stil
 HIDING_REACH = 4  # Do-While-End: steps from the captain's terminal of a hiding spot the module waits on
 CORE_REACH = 12  # nodes from the core beyond which no network step lands there
 MODULE_REACH = 4  # Do-While-End: steps from the captain within which the module pushes and strikes it
+# path graphs by floor and the state of its walls, doors and known jams: shared by every game on the floor
+_GRAPHS: weakref.WeakKeyDictionary[Floor, dict[tuple, list[list[tuple[int, int]]]]] = weakref.WeakKeyDictionary()
 
 
 class AutoPlayer:
@@ -62,8 +65,7 @@ class AutoPlayer:
         self._costs: dict[tuple, list[int]] = {}
         self._zone: dict[str, frozenset[int]] = {}  # per floor: the safe zone the team gathers in, once chosen
         self._blocked_by_unit: set[str] = set()  # bots a guard stood in the best way of (they could not push)
-        self._reach: dict[tuple, frozenset[int]] = {}
-        self._graphs: dict[tuple, list[list[tuple[int, int]]]] = {}  # path graphs by floor state  # spaces from which a zone can be reached, by floor state
+        self._reach: dict[tuple, frozenset[int]] = {}  # spaces from which a zone can be reached, by floor state
         self._trail_of: tuple[int, int, int] | None = None  # the move action the trails belong to
         self._trail: dict[str, set[int]] = {}  # spaces each bot has stood on in this move action
         self._plans: dict[tuple, bool] = {}  # per turn: whether the active agent's IP can land on the core
@@ -567,19 +569,20 @@ class AutoPlayer:
             self._memo[key] = self._cost_map(table, bot, frozenset(self._targets(table, bot)))
         return self._memo[key]  # type: ignore[return-value]
 
-    def _cost_map(self, table: Table, bot: Bot, targets: frozenset[int]) -> list[int]:
+    def _cost_map(self, table: Table, bot: Bot, targets: frozenset[int], avoid: frozenset[int] = frozenset(),
+                  walls: bool = False) -> list[int]:
         """Costs to the nearest of `targets`, shared between decisions while the floor stays the same."""
         keys = bot.keys > 0
         if "floor key" not in self._memo:  # what the costs depend on besides the targets, once per decision
             units = frozenset(s for s, o in table.occupant.items() if not isinstance(o, Bot))
             self._memo["floor key"] = (table.floor.source, units, frozenset(self._watched(table)), table.unlocked,
                                        table.destroyed, frozenset(self._jammed(table)))
-        full = (self._memo["floor key"], targets, keys)
+        full = (self._memo["floor key"], targets, keys, avoid, walls)
         costs = self._costs.get(full)
         if costs is None:
             if len(self._costs) > 512:
                 self._costs.clear()
-            costs = self._costs[full] = self._distances(table, set(targets), keys)
+            costs = self._costs[full] = self._distances(table, set(targets), keys, avoid, walls)
         return costs
 
     def _distances(self, table: Table, targets: set[int], keys: bool,
@@ -622,10 +625,11 @@ class AutoPlayer:
         """Each space's ways for a bot's path costs, with the locked-door surcharge (and, for a bot with no
         other way, interior walls to break at WALL_COST): the floor's state changes rarely, so the lists are
         kept per state of walls, doors and known jams."""
-        key = (table.floor.source, table.destroyed, table.unlocked, jammed, walls)
-        graph = self._graphs.get(key)
+        floor = table.floor
+        graphs = _GRAPHS.setdefault(floor, {})
+        key = (table.destroyed, table.unlocked, jammed, walls)
+        graph = graphs.get(key)
         if graph is None:
-            floor = table.floor
             graph = []
             for u in range(len(floor.ids)):
                 ways = []
@@ -639,9 +643,9 @@ class AutoPlayer:
                     ways.extend((v, WALL_COST) for v, kind in floor.neighbour[u].values()
                                 if kind == "wall" and floor.edge_name[(u, v)] not in table.destroyed)
                 graph.append(ways)
-            if len(self._graphs) > 64:
-                self._graphs.clear()
-            self._graphs[key] = graph
+            if len(graphs) > 64:
+                graphs.clear()
+            graphs[key] = graph
         return graph
 
     def _jammed(self, table: Table) -> set[str]:
@@ -878,11 +882,11 @@ class AutoPlayer:
         if ahead and all(isinstance(table.occupant.get(j), Bot) for j in ahead):
             # team-mates stand in every shortest way: walk around them
             others = frozenset(s for s, o in table.occupant.items() if isinstance(o, Bot) and o is not bot)
-            dist = self._distances(table, set(targets) - others, bot.keys > 0, avoid=others)
+            dist = self._cost_map(table, bot, frozenset(targets) - others, avoid=others)
             mine = dist[here]
         walls = mine >= UNREACHED and len(table.destroyed) < MAX_DESTROYED_WALLS
         if walls:  # shut in (an autolock, a jammed keypad): the way out is through a wall
-            dist = self._distances(table, set(targets), bot.keys > 0, walls=True)
+            dist = self._cost_map(table, bot, frozenset(targets), walls=True)
             mine = dist[here]
         watched = self._watched(table)
         options = []
