@@ -159,9 +159,11 @@ class AutoPlayer:
             return UnlockSlot(payers=payers) if sum(payers.values()) == cost else None
         if module.power - (cost - 1) < 3:
             return None
-        if _module_calibrations(state):
+        if _module_calibrations(state) and not (state.players > 1 and _module_tasks(state) == {"module_spaces"}):
             # the module has its own errand out on the floor: its power is its health there, so the agent
-            # pays, keeping 3 for its dice, or the slot waits
+            # pays, keeping 3 for its dice, or the slot waits. Preconnaissance's module spaces with two players
+            # or more are the exception: the module pays as usual (measured: calibrations 6% -> 16% on the
+            # annex; a reboot, 2 threat there, comes a turn later each time)
             return UnlockSlot(payers={agent.id: cost}) if agent.power - cost >= 3 else None
         return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
 
@@ -1062,6 +1064,11 @@ def _core_distances(state: GameState) -> dict[str, int]:
 def _module_calibrations(state: GameState) -> list[Objective]:
     """The calibrations that are the command module's own ("Command Module: ...") for this team."""
     return [o for o in state.mission.calibrations if o.qualifier == "module" and applies(state, o)]
+
+
+def _module_tasks(state: GameState) -> set[str]:
+    """The kinds of the module's own calibration tasks ("Command Module: ...")."""
+    return {o.task.split(":")[0] for o in _module_calibrations(state)}
 
 
 def _in_harms_way(table: Table, bot: Bot, power: int) -> bool:

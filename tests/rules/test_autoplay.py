@@ -175,8 +175,8 @@ def test_a_bot_out_of_reach_is_revived():
     assert action == Repair(bot="casing", target="byte", amount=2)
 
 
-def routing(mission: str, bots):
-    s = make_state(bots=bots, slots=chips("general", "general", "general"), module_slot_costs=[4, 6], players=2)
+def routing(mission: str, bots, players: int = 2):
+    s = make_state(bots=bots, slots=chips("general", "general", "general"), module_slot_costs=[4, 6], players=players)
     s.mission = CONTENT.missions[mission]
     return in_turn(s, step="route")
 
@@ -190,13 +190,24 @@ def test_without_a_command_module_the_agents_share_the_fourth_slot():
     assert action.payers.get("byte", 0) >= 1 and all(p <= {"byte": 2, "casing": 3}[b] for b, p in action.payers.items())
 
 
-@pytest.mark.parametrize("mission,payers", [("data-heist", {"module": 3, "byte": 1}),
-                                            ("preconnaissance", {"byte": 4})])
-def test_a_module_with_its_own_errand_keeps_its_power(mission, payers):
+@pytest.mark.parametrize("mission,players,payers", [("data-heist", 2, {"module": 3, "byte": 1}),
+                                                    ("ghost-in-the-dell", 2, {"byte": 4}),
+                                                    ("preconnaissance", 1, {"byte": 4})])
+def test_a_module_with_its_own_errand_keeps_its_power(mission, players, payers):
     """The module pays most of the fourth slot while it waits in a safe zone; with its own task out on the floor
-    ("Command Module: ... occupy a command module space") its power is its health, so the agent pays."""
-    action = AutoPlayer().choose(routing(mission, [bot("byte", "A1", power=8), module("B1", power=6)]))
+    ("Command Module: Occupy the terminal space in the room the captain started in", "Command Module: ...
+    occupy a command module space") its power is its health, so the agent pays."""
+    action = AutoPlayer().choose(routing(mission, [bot("byte", "A1", power=8), module("B1", power=6)], players))
     assert action == UnlockSlot(payers=payers)
+
+
+def test_two_players_module_spaces_leave_the_module_paying_the_fourth_slot():
+    """Preconnaissance with two players: the team has 26 - 8 threat for the whole mission, 2 a round and 2 a
+    reboot ("Advance threat by the player count"); a fourth slot puts each reboot a turn later, and measured
+    it is worth more than the module's power on its three command module spaces (calibrations 6% -> 16%)."""
+    bots = [bot("byte", "A1", power=8), bot("casing", "A2", power=5), module("B1", power=6)]
+    action = AutoPlayer().choose(routing("preconnaissance", bots))
+    assert action == UnlockSlot(payers={"module": 3, "byte": 1})
 
 
 # MODULE_SPACES over a Lab that still holds its surveillance bead, its door E2/E3 unlocked
