@@ -10,16 +10,16 @@ step out of every guard's sight when two steps are equally short. It only ever c
 from __future__ import annotations
 
 import heapq
-import itertools
 import weakref
 from collections.abc import Iterator
 
 from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrade, BuyUpgrade, CorporationTurn,
-                                      EndMove, EndTurn, Escape, Hop, Keypad, Move, NetworkCardAction, NetworkStep,
-                                      Pass, Push, Reboot, Repair, Step, Strike, StrikeWall, Terminal, UnlockSlot,
-                                      apply_action, legal_actions)
+                                      EndMove, EndTurn, Escape, Hop, Keypad, Move, NetworkCardAction, Pass, Push,
+                                      Reboot, Repair, Step, Strike, StrikeWall, Terminal, UnlockSlot, apply_action,
+                                      legal_actions)
 from controller.rules import drawbag
 from controller.rules.agent_dice import USE
+from controller.rules.autoplay_network import core_in_reach, network_step
 from controller.rules.awareness import sight
 from controller.rules.burncycle import next_slot_cost
 from controller.rules.cyberspace import hop_paths
@@ -34,9 +34,7 @@ from controller.rules.model import Bot, DicePool, GameState, Objective, Security
 from controller.rules.security import movement_of
 from controller.rules.table import Table
 from controller.rules.moves import current_chip_kind, movers
-from controller.rules.errors import RulesError
-from controller.rules.events import Event, IpMoved
-from controller.rules.ipmove import movement_chips
+from controller.rules.events import Event
 from controller.rules.turn import active_agent, usable
 
 UNREACHED = 1 << 20
@@ -46,11 +44,9 @@ AVERAGE_AP = {"basic": 13 / 12, "advanced": 11 / 6, "elite": 2.3, "proprietary":
 WATCHED_COST = 8  # a step into a space some guard sees now counts as this many
 UNIT_COST = 8  # a security unit in the way: walk around it unless that is longer, then push it aside
 DOOR_COST = 5  # opening a locked door takes an action and dice
-CORE_TASKS = ("module_on_captain_terminal_when_core", "core_while_on_terminals")  # done by landing on the core
 WALL_COST = 12  # breaking a wall (10 AP): only for a bot that has no other way
 PREY_MARGIN = 1  # AP short of a win's unit's durability a strike on it may still expect
 HIDING_REACH = 4  # Do-While-End: steps from the captain's terminal of a hiding spot the module waits on
-CORE_REACH = 12  # nodes from the core beyond which no network step lands there
 MODULE_REACH = 4  # Do-While-End: steps from the captain within which the module pushes and strikes it
 # path graphs by floor and the state of its walls, doors and known jams: shared by every game on the floor
 _GRAPHS: weakref.WeakKeyDictionary[Floor, dict[tuple, list[list[tuple[int, int]]]]] = weakref.WeakKeyDictionary()
@@ -78,7 +74,7 @@ class AutoPlayer:
         if turn.step == "route":
             return self._route(state)
         if turn.step == "network":
-            return self._network(state)
+            return network_step(state)
         if turn.step == "end":
             return self._spend_down(state)
         table = Table(state, SeededDice(0), apply_effect, copy=False)
@@ -188,88 +184,6 @@ class AutoPlayer:
         worth = {"captain": 0, "general": 1, "tech": 2, "utility": 3, "physical": 4}
         slot = min(usable_slots, key=lambda k: (worth[state.burncycle.slots[k].kind], -k))  # type: ignore[union-attr]
         return EndTurn(choose=slot + 1)
-
-    def _network(self, state: GameState) -> Action:
-        """Try each single transfer (in or out, at each movement step) and keep the one that leaves threat
-        lowest, then keeps the IP on layer 2 (whose hubs reduce threat), then the IP's level and the agent's
-        power highest; a landing on the core that completes a task comes before all of it, and while such a
-        task is open each layer further in counts."""
-        agent = active_agent(state)
-        steps = len(movement_chips(state))
-        layers = {n.id: n.layer for n in state.network.mat.nodes}
-        straight = apply_action(state, NetworkStep(), SeededDice(state.seed, state.rolls))
-        # Do-While-End done: the captain stays stunned, where it can be pushed and struck, while an IP holds
-        # each of the team's layers
-        stun = state.mission.rules.ghost_stuns and state.calibrated
-        # a transfer starts from a node the IP passes anyway: only the directions its white lines offer
-        by_id = {n.id: n for n in state.network.mat.nodes}
-        ip = next((i for i in state.network.ips if i.agent == agent.id), None)
-        passed = {ip.node} if ip is not None and ip.node is not None else set()
-        for event in straight[1]:
-            if isinstance(event, IpMoved) and event.agent == agent.id:
-                passed.update(event.path)
-        ways = [d for d, attr in (("in", "inward"), ("out", "outward"))
-                if any(getattr(by_id[n], attr) for n in passed if n in by_id)]
-        deepest = self._deepest_layer(state)
-        to_core = _core_distances(state) if deepest >= 3 else {}
-        # a single transfer leaves from the node its movement step starts on in the straight run: only those
-        # with a white line that way are tried (each try copies the game)
-        starts = [e.path[0] for e in straight[1] if isinstance(e, IpMoved) and e.agent == agent.id
-                  and (e.reason == "network step" or e.reason.endswith(" chip"))]
-        lines = {"in": "inward", "out": "outward"}
-        candidates = [NetworkStep()] + [NetworkStep(transfers={k: d}) for k in range(1, steps + 1) for d in ways
-                                        if len(starts) != steps or getattr(by_id[starts[k - 1]], lines[d])]
-        if deepest >= 3:
-            # headed for the core: several transfers inward in one network step
-            candidates += [NetworkStep(transfers={k + 1: "in" for k, inward in enumerate(combo) if inward})
-                           for combo in itertools.product((False, True), repeat=steps) if sum(combo) > 1]
-        best, best_score = candidates[0], None
-        for candidate in candidates:
-            try:
-                after, _ = straight if not candidate.transfers else \
-                    apply_action(state, candidate, SeededDice(state.seed, state.rolls))
-            except RulesError:
-                continue
-            ip = next((i for i in after.network.ips if i.agent == agent.id), None)
-            layer = layers.get(ip.node, 0) if ip is not None and ip.node is not None else 0
-            # threat now, and the pings that will roll the ping die later: a ping booted is worth more than a
-            # level, a level (to win boots) more than a turn on layer 2
-            level = ip.level if ip is not None and not ip.banned else 0
-            # on the way to the core what counts is how few nodes are left: white lines inward leave from a few
-            # nodes only, and a chip's extended movement runs past them
-            node = ip.node if ip is not None and not ip.banned else None
-            inward = 4 * min(layer, deepest) if deepest < 3 or node is None else \
-                4 * deepest - 2 * min(to_core.get(node, UNREACHED), 14)
-            held = {layers.get(i.node) for i in after.network.ips if i.node is not None and not i.banned} \
-                if stun else set()
-            score = (after.outcome is None, sum(after.progress.get(t, 0) for t in CORE_TASKS),
-                     stun and set(range(1, state.players + 1)) <= held,
-                     -3 * after.threat - 2 * len(after.network.pings) + level + (layer == 2)
-                     + after.bot(agent.id).power + inward, layer == 2)
-            if best_score is None or score > best_score:
-                best, best_score = candidate, score
-        return best
-
-    @staticmethod
-    def _deepest_layer(state: GameState) -> int:
-        """How far in the IP is steered: to the core (layer 4) when landing there completes a task now, to the
-        layer next to it while such a task waits for the bots' places (a landing too early is wasted), else
-        nowhere in particular."""
-        if not any(o.task in CORE_TASKS for o in (*state.mission.calibrations, *state.mission.win)):
-            return 0
-        table = Table(state, SeededDice(0), apply_effect, copy=False)
-        tasks = {o.task for o in (*(() if state.calibrated else state.mission.calibrations), *state.mission.win)
-                 if applies(state, o) and not done(state, table, o, False)}
-        floor = table.floor
-        on = {b.id: b.on_board and floor.feature[floor.index[b.space]] in drawbag.TERMINAL_SPACES  # type: ignore[index]
-              for b in state.bots if not b.escaped}
-        if "module_on_captain_terminal_when_core" in tasks and state.captain_start is not None:
-            room = floor.area(floor.index[state.captain_start]).spaces
-            module = next((b for b in state.bots if b.kind == "module" and b.on_board), None)
-            return 4 if module is not None and on[module.id] and floor.index[module.space] in room else 3  # type: ignore[index]
-        if "core_while_on_terminals" in tasks and state.calibrated:
-            return 4 if all(on.values()) else 3
-        return 0
 
     # -- where to go --------------------------------------------------------------------------------
     def _targets(self, table: Table, bot: Bot) -> set[int]:
@@ -440,33 +354,13 @@ class AutoPlayer:
         return found
 
     def _core_in_reach(self, table: Table) -> bool:
-        """Whether the active agent's IP can land on the core in this turn's network step (some choice of
-        transfers inward, tried on a copy of the game)."""
+        """Whether the active agent's IP can land on the core in this turn's network step (kept for the turn)."""
         state = table.state
         key = ("core in reach", state.round, state.turn.active)  # type: ignore[union-attr]
         if key not in self._plans:
-            agent = active_agent(state)
-            core = next(n.id for n in state.network.mat.nodes if n.kind == "core")
-            ip = next((i for i in state.network.ips if i.agent == agent.id), None)
-            reach = False
-            if ip is not None and ip.node is not None and not ip.banned \
-                    and _core_distances(state).get(ip.node, UNREACHED) <= CORE_REACH:
-                trial = copy_state(state)
-                trial.turn.step, trial.turn.pending = "network", None  # type: ignore[union-attr]
-                steps = len(movement_chips(trial))
-                for combo in itertools.product((False, True), repeat=steps):
-                    try:
-                        _, events = apply_action(trial, NetworkStep(transfers={k + 1: "in" for k, inward
-                                                                               in enumerate(combo) if inward}),
-                                                 SeededDice(state.seed, state.rolls))
-                    except RulesError:
-                        continue
-                    if any(isinstance(e, IpMoved) and e.agent == agent.id and core in e.path for e in events):
-                        reach = True
-                        break
             if len(self._plans) > 64:
                 self._plans.clear()
-            self._plans[key] = reach
+            self._plans[key] = core_in_reach(state)
         return self._plans[key]
 
     @staticmethod
@@ -1041,24 +935,6 @@ def _is_prey(table: Table, unit: SecurityUnit, task: str) -> bool:
     if what == "ghost":
         return unit.chip == "Ghost"
     return unit.rank == "guard" and table.floor.feature[table.floor.index[unit.space]] in drawbag.TERMINAL_SPACES
-
-
-def _core_distances(state: GameState) -> dict[str, int]:
-    """Nodes an IP passes on its way to the core (clockwise and inward), from each node of the mat."""
-    back: dict[str, list[str]] = {}
-    for node in state.network.mat.nodes:
-        for nxt in (node.next, node.inward):
-            if nxt is not None:
-                back.setdefault(nxt, []).append(node.id)
-    core = next(n.id for n in state.network.mat.nodes if n.kind == "core")
-    dist, todo = {core: 0}, [core]
-    while todo:
-        here = todo.pop(0)
-        for prev in back.get(here, ()):
-            if prev not in dist:
-                dist[prev] = dist[here] + 1
-                todo.append(prev)
-    return dist
 
 
 def _module_calibrations(state: GameState) -> list[Objective]:
