@@ -517,10 +517,11 @@ class AutoPlayer:
             dist[i] = UNREACHED
         return dist
 
-    def _graph(self, table: Table, jammed: frozenset[str], walls: bool = False) -> list[list[tuple[int, int]]]:
+    @staticmethod
+    def _graph(table: Table, jammed: frozenset[str], walls: bool = False) -> list[list[tuple[int, int]]]:
         """Each space's ways for a bot's path costs, with the locked-door surcharge (and, for a bot with no
         other way, interior walls to break at WALL_COST): the floor's state changes rarely, so the lists are
-        kept per state of walls, doors and known jams."""
+        kept per floor and state of walls, doors and known jams, for every player and game (`_GRAPHS`)."""
         floor = table.floor
         graphs = _GRAPHS.setdefault(floor, {})
         key = (table.destroyed, table.unlocked, jammed, walls)
