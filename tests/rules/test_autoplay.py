@@ -191,12 +191,14 @@ def test_without_a_command_module_the_agents_share_the_fourth_slot():
 
 
 @pytest.mark.parametrize("mission,players,payers", [("data-heist", 2, {"module": 3, "byte": 1}),
+                                                    ("data-heist", 1, {"byte": 4}),
                                                     ("ghost-in-the-dell", 2, {"byte": 4}),
                                                     ("preconnaissance", 1, {"byte": 4})])
 def test_a_module_with_its_own_errand_keeps_its_power(mission, players, payers):
     """The module pays most of the fourth slot while it waits in a safe zone; with its own task out on the floor
     ("Command Module: Occupy the terminal space in the room the captain started in", "Command Module: ...
-    occupy a command module space") its power is its health, so the agent pays."""
+    occupy a command module space"), or crossing the floor beside a lone agent, its power is its health, so
+    the agent pays."""
     action = AutoPlayer().choose(routing(mission, [bot("byte", "A1", power=8), module("B1", power=6)], players))
     assert action == UnlockSlot(payers=payers)
 
