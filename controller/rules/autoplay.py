@@ -909,7 +909,11 @@ class AutoPlayer:
                 remaining = self._bot_distances(table, bot)[here]
                 # calibrations first: the module's walk to the safe zone can wait for spare AP, its own
                 # calibration task ("Command Module: ...") cannot
-                errand = not table.state.calibrated and (bot.kind == "agent" or self._module_errand(table))
+                # (an agent only heading for the safe zone has no calibration work: TSM-103C's agents push and
+                # complete network cards, the module's terminals come first)
+                errand = not table.state.calibrated and (
+                    self._module_errand(table) if bot.kind == "module"
+                    else self._targets(table, bot) != self._team_safe_zone(table))
                 # Do-While-End's endgame: the module beside the captain pushes it before anyone else walks
                 actor = shove is not None and bot.kind == "module" and self._module_in_reach(table, [shove[0]])
                 ranked.append((not actor, here not in watched and not bot.detected, not errand, -remaining,

@@ -242,6 +242,33 @@ def test_the_module_walks_for_its_own_calibration_before_an_agent_nearer_its_goa
     assert action == Step(bot="module", to="C1")
 
 
+# A hallway with a terminal space on G1 and a safe zone (H2) behind the door G2/H2 at its east end.
+TERMINAL_AND_ZONE = rules_floor_text("""
++-+-+-+-+-+-+-+-+
+|E . . . . . T .|
++ + + + + + + +-+
+|. . . . . . .D.|
++-+-+-+-+-+-+-+-+
+""", """
+A1 hallway
+H2 safe "Safe zone"
+""")
+
+
+def test_the_modules_terminals_come_before_an_agent_walking_to_the_safe_zone():
+    """TSM-103C: "Command Module: Access at least 3 terminals." is the module's calibration; Byte's own
+    ("push a security unit through a door", "Complete at least 1 network card") send it nowhere on the
+    floor, so its walk to the safe zone waits and the last AP takes the module toward the terminal."""
+    s = make_state(TERMINAL_AND_ZONE, bots=[bot("byte", "A2"), module("D1")], slots=chips("general", "general"),
+                   unlocked=["G2/H2"])
+    s.floor.terminals = {"G1": "standard"}
+    s.mission = CONTENT.missions["tsm-103c"]
+    s = in_turn(s)
+    s.turn.pending = PendingMove(ap=1)
+    action = AutoPlayer().choose(s)
+    assert action == Step(bot="module", to="E1")
+
+
 # == Ghost in the Dell's endgame ("Puppet Without a Ghost") ========================================
 # A hallway with the Office's terminal space on D1; the captain stands beside it on C1.
 OFFICE_TERMINAL = rules_floor_text("""
