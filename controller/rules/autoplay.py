@@ -9,8 +9,6 @@ step out of every guard's sight when two steps are equally short. It only ever c
 
 from __future__ import annotations
 
-import heapq
-import weakref
 from collections.abc import Iterator
 
 from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrade, BuyUpgrade, CorporationTurn,
@@ -20,12 +18,13 @@ from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrad
 from controller.rules import drawbag
 from controller.rules.agent_dice import USE
 from controller.rules.autoplay_network import core_in_reach, network_step
-from controller.rules.awareness import sight
+from controller.rules.autoplay_paths import (AVERAGE_AP, DOOR_COST, UNREACHED, WALL_COST, WATCHED_COST, PathCosts,
+                                             expected_ap)
 from controller.rules.burncycle import next_slot_cost
 from controller.rules.cyberspace import hop_paths
 from controller.rules.dice import SeededDice
 from controller.rules.effects import apply_effect
-from controller.rules.floor import MAX_DESTROYED_WALLS, Floor, edge_id
+from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
 from controller.rules.floors import can_escape, floor_objectives
 from controller.rules.keypad import column
 from controller.rules.missions import applies, done
@@ -37,31 +36,18 @@ from controller.rules.moves import current_chip_kind, movers
 from controller.rules.events import Event
 from controller.rules.turn import active_agent, usable
 
-UNREACHED = 1 << 20
 CHIP_PREFERENCE = ["physical", "utility", "tech", "general"]
-# Average AP a die adds (a pair of basic blanks makes 1 AP; the elite reroll lifts its die a little)
-AVERAGE_AP = {"basic": 13 / 12, "advanced": 11 / 6, "elite": 2.3, "proprietary": 2.0}
-WATCHED_COST = 8  # a step into a space some guard sees now counts as this many
-UNIT_COST = 8  # a security unit in the way: walk around it unless that is longer, then push it aside
-DOOR_COST = 5  # opening a locked door takes an action and dice
-WALL_COST = 12  # breaking a wall (10 AP): only for a bot that has no other way
 PREY_MARGIN = 1  # AP short of a win's unit's durability a strike on it may still expect
 HIDING_REACH = 4  # Do-While-End: steps from the captain's terminal of a hiding spot the module waits on
 MODULE_REACH = 4  # Do-While-End: steps from the captain within which the module pushes and strikes it
-# path graphs by floor and the state of its walls, doors and known jams: shared by every game on the floor
-_GRAPHS: weakref.WeakKeyDictionary[Floor, dict[tuple, list[list[tuple[int, int]]]]] = weakref.WeakKeyDictionary()
 
 
-class AutoPlayer:
+class AutoPlayer(PathCosts):
     """Chooses the next action for whoever is to act (the corporation's turn included)."""
 
     def __init__(self) -> None:
-        self._memo: dict[object, object] = {}
-        # path costs by everything they depend on: the floor does not change between most decisions
-        self._costs: dict[tuple, list[int]] = {}
-        self._zone: dict[str, frozenset[int]] = {}  # per floor: the safe zone the team gathers in, once chosen
+        super().__init__()
         self._blocked_by_unit: set[str] = set()  # bots a guard stood in the best way of (they could not push)
-        self._reach: dict[tuple, frozenset[int]] = {}  # spaces from which a zone can be reached, by floor state
         self._trail_of: tuple[int, int, int] | None = None  # the move action the trails belong to
         self._trail: dict[str, set[int]] = {}  # spaces each bot has stood on in this move action
         self._plans: dict[tuple, bool] = {}  # per turn: whether the active agent's IP can land on the core
@@ -407,177 +393,11 @@ class AutoPlayer:
             spaces.update(area.spaces)
         return spaces
 
-    @staticmethod
-    def _cost_to(table: Table, bot: Bot, space: int) -> int:
-        """Steps between the bot and a space through doors of any state (the floor's precomputed table: a
-        claim on a terminal needs no more)."""
-        return table.distances()[table.floor.index[bot.space]][space]  # type: ignore[index]
-
-    def _nearest(self, table: Table, bot: Bot, spaces: set[int]) -> int:
-        return min(spaces, key=lambda s: (self._cost_to(table, bot, s), s))
-
-    def _team_safe_zone(self, table: Table) -> frozenset[int]:
-        """The one safe zone the whole team gathers in: the cheapest for all bots together when first needed,
-        then kept (guards walking by must not turn the team around), so a door opened by one bot serves all.
-        A zone whose every way in turns out jammed is given up for the next best."""
-        source = table.floor.source
-        chosen = self._zone.get(source)
-        if chosen is not None and self._open_to_all(table, chosen):
-            return chosen
-        zones = [a for a in table.floor.areas if a.kind == "safe"]
-        doorways = {i for (i, _j) in table.floor.door_edges}
-        best, best_cost = frozenset(), UNREACHED
-        for zone in zones:
-            # spaces by a door are the way in for the bots behind: the team fills the zone from the back
-            spaces = frozenset(set(zone.spaces) - doorways) or frozenset(zone.spaces)
-            if not self._open_to_all(table, spaces):
-                continue
-            total = sum(self._cost_map(table, bot, spaces)[table.floor.index[bot.space]]  # type: ignore[index]
-                        for bot in table.state.bots if bot.on_board and not bot.shut_down)
-            if total < best_cost:
-                best, best_cost = spaces, total
-        self._zone[source] = best or frozenset(s for z in zones for s in z.spaces)
-        return self._zone[source]
-
-    def _open_to_all(self, table: Table, zone: frozenset[int]) -> bool:
-        """Every bot on the floor can still get into the zone through walls, destroyed walls and doors
-        whose keypads are not known to be jammed (guards, who move on, are not obstacles here)."""
-        jammed = frozenset(self._jammed(table))
-        key = (table.floor.source, zone, jammed, table.destroyed)
-        reach = self._reach.get(key)
-        if reach is None:
-            floor = table.floor
-            reach, todo = set(zone), list(zone)
-            while todo:
-                u = todo.pop()
-                for _, v in floor.security_neighbours(u, table.destroyed):
-                    if v not in reach and not (jammed and floor.edge_name[(u, v)] in jammed):
-                        reach.add(v)
-                        todo.append(v)
-            if len(self._reach) > 256:
-                self._reach.clear()
-            self._reach[key] = reach = frozenset(reach)
-        return all(table.floor.index[b.space] in reach or b.keys > 0  # type: ignore[index]
-                   for b in table.state.bots if b.on_board and not b.shut_down)
-
     def _bot_distances(self, table: Table, bot: Bot) -> list[int]:
         key = ("distances", bot.id)
         if key not in self._memo:
             self._memo[key] = self._cost_map(table, bot, frozenset(self._targets(table, bot)))
         return self._memo[key]  # type: ignore[return-value]
-
-    def _cost_map(self, table: Table, bot: Bot, targets: frozenset[int], avoid: frozenset[int] = frozenset(),
-                  walls: bool = False) -> list[int]:
-        """Costs to the nearest of `targets`, shared between decisions while the floor stays the same."""
-        keys = bot.keys > 0
-        if "floor key" not in self._memo:  # what the costs depend on besides the targets, once per decision
-            units = frozenset(s for s, o in table.occupant.items() if not isinstance(o, Bot))
-            self._memo["floor key"] = (table.floor.source, units, frozenset(self._watched(table)), table.unlocked,
-                                       table.destroyed, frozenset(self._jammed(table)))
-        full = (self._memo["floor key"], targets, keys, avoid, walls)
-        costs = self._costs.get(full)
-        if costs is None:
-            if len(self._costs) > 512:
-                self._costs.clear()
-            costs = self._costs[full] = self._distances(table, set(targets), keys, avoid, walls)
-        return costs
-
-    def _distances(self, table: Table, targets: set[int], keys: bool,
-                   avoid: frozenset[int] = frozenset(), walls: bool = False) -> list[int]:
-        """Cost to the nearest target for a bot, by space: a step costs 1, or 8 into a space a guard sees now,
-        8 more into a guard's space (walked around, or pushed aside) and 5 more through a locked door (it can
-        be opened, at the price of an action); walls, the `avoid` spaces and locked doors whose keypad is
-        known to be jammed (without a key) do not."""
-        floor = table.floor
-        jammed = frozenset() if keys else frozenset(self._jammed(table))
-        graph = self._graph(table, jammed, walls)
-        watched = self._watched(table)
-        step = [WATCHED_COST if i in watched else 1 for i in range(len(floor.ids))]
-        for i, who in table.occupant.items():
-            if not isinstance(who, Bot):
-                step[i] += UNIT_COST + WATCHED_COST  # a push always detects: as a step into sight, and more
-        dist = [UNREACHED] * len(floor.ids)
-        for i in avoid:
-            dist[i] = -1  # never improved on, so never entered
-        heap = [(0, t) for t in targets if t not in avoid]
-        for _, t in heap:
-            dist[t] = 0
-        heapq.heapify(heap)
-        pop, push = heapq.heappop, heapq.heappush
-        while heap:
-            d, u = pop(heap)
-            if d > dist[u]:
-                continue
-            base = d + step[u]
-            for v, extra in graph[u]:
-                nd = base + extra
-                if nd < dist[v]:
-                    dist[v] = nd
-                    push(heap, (nd, v))
-        for i in avoid:
-            dist[i] = UNREACHED
-        return dist
-
-    @staticmethod
-    def _graph(table: Table, jammed: frozenset[str], walls: bool = False) -> list[list[tuple[int, int]]]:
-        """Each space's ways for a bot's path costs, with the locked-door surcharge (and, for a bot with no
-        other way, interior walls to break at WALL_COST): the floor's state changes rarely, so the lists are
-        kept per floor and state of walls, doors and known jams, for every player and game (`_GRAPHS`)."""
-        floor = table.floor
-        graphs = _GRAPHS.setdefault(floor, {})
-        key = (table.destroyed, table.unlocked, jammed, walls)
-        graph = graphs.get(key)
-        if graph is None:
-            graph = []
-            for u in range(len(floor.ids)):
-                ways = []
-                for _, v in floor.security_neighbours(u, table.destroyed):
-                    name = floor.edge_name[(u, v)]
-                    if name in jammed:
-                        continue
-                    door = floor.door_edges.get((u, v))
-                    ways.append((v, DOOR_COST if door is not None and door not in table.unlocked else 0))
-                if walls:
-                    ways.extend((v, WALL_COST) for v, kind in floor.neighbour[u].values()
-                                if kind == "wall" and floor.edge_name[(u, v)] not in table.destroyed)
-                graph.append(ways)
-            if len(graphs) > 64:
-                graphs.clear()
-            graphs[key] = graph
-        return graph
-
-    def _jammed(self, table: Table) -> set[str]:
-        """Locked doors this team cannot open now without a key: the card by the door is jammed or too
-        strong for the active agent's dice, and its chip inputs cannot be paid from the reserves."""
-        if "jammed" in self._memo:
-            return self._memo["jammed"]  # type: ignore[return-value]
-        state = table.state
-        agent = active_agent(state)
-        dice = DicePool(basic=agent.power, advanced=agent.advanced_dice, elite=agent.elite_dice)
-        reserves = list(state.burncycle.team_reserve) + list(state.burncycle.personal_reserves.get(agent.id, []))
-        shut = set()
-        for door, card in state.keypads.items():
-            if door in table.unlocked:
-                continue
-            col = column(table, card)
-            forced = not col.jam and _expected(dice) >= col.durability
-            needed = [i for i in col.inputs if i in ("physical", "tech", "utility")]
-            payable = all(needed.count(k) <= reserves.count(k) for k in set(needed))
-            if not forced and not payable:
-                shut.add(door)
-        self._memo["jammed"] = shut
-        return shut
-
-    def _watched(self, table: Table) -> set[int]:
-        if "watched" in self._memo:
-            return self._memo["watched"]  # type: ignore[return-value]
-        seen: set[int] = set()
-        for unit in table.state.security:
-            if not unit.stunned:
-                seen |= sight(table.floor, table.floor.index[unit.space], unit.facing, unit.awareness,
-                              table.state.rules.peripheral)
-        self._memo["watched"] = seen
-        return seen
 
     # -- the action step ----------------------------------------------------------------------------
     def _action(self, table: Table, legal: list) -> Action:
@@ -621,7 +441,7 @@ class AutoPlayer:
                 # "Level 1: 4 AP / Level 2: 6 AP / Level 3: 8 AP"
                 durability = 2 + 2 * table.state.floor.level
                 need = self._dice_for(table, durability)
-                if _expected(need) >= durability:
+                if expected_ap(need) >= durability:
                     if bot.kind == "agent" and USE.get(bot.proprietary_die or "") == "force":
                         need.proprietary = table.state.turn.pool.proprietary  # type: ignore[union-attr]  # Bit's lift die
                     return Keypad(bot=bot.id, beyond=beyond, approach="brute_force", dice=need)
@@ -641,7 +461,7 @@ class AutoPlayer:
         # keys or inputs, access terminals, or move on an optimized +2)
         own = pool.proprietary if USE.get(active_agent(table.state).proprietary_die or "") == "move" else 0
         everything = DicePool(basic=pool.basic, advanced=pool.advanced, elite=pool.elite, proprietary=own)
-        if Move in kinds and self._can_progress(table) and (optimized or _expected(everything) > 0):
+        if Move in kinds and self._can_progress(table) and (optimized or expected_ap(everything) > 0):
             return Move(dice=everything)
         # a slot with nothing better to do draws a network card: many lower threat or give power when the
         # network step completes them
@@ -723,7 +543,7 @@ class AutoPlayer:
                 # a win task's unit: shut it down when the dice make it a fair chance, else wait for a better
                 # chip
                 dice = self._dice_for(table, durability(table, unit), bonus)
-                if bonus + _expected(dice) >= durability(table, unit) - PREY_MARGIN:
+                if bonus + expected_ap(dice) >= durability(table, unit) - PREY_MARGIN:
                     return Strike(bot=bot.id, unit=unit.id, dice=dice)
                 continue
             if not bot.detected or unit.stunned:
@@ -732,7 +552,7 @@ class AutoPlayer:
             # the optimized bonus counted once
             need = max(0, durability(table, unit) - 5)
             dice = self._dice_for(table, need, bonus)
-            if bonus + _expected(dice) >= need + 1:
+            if bonus + expected_ap(dice) >= need + 1:
                 return Strike(bot=bot.id, unit=unit.id, dice=dice)
         return None
 
@@ -841,7 +661,7 @@ class AutoPlayer:
             dice = self._dice_for(table, 10, bonus)
             if bot.kind == "agent" and USE.get(bot.proprietary_die or "") == "force":
                 dice.proprietary = table.state.turn.pool.proprietary  # type: ignore[union-attr]
-            if bonus + _expected(dice) >= 10:
+            if bonus + expected_ap(dice) >= 10:
                 return StrikeWall(bot=bot.id, beyond=beyond, dice=dice)
         return None
 
@@ -973,11 +793,6 @@ def _later_slot(state: GameState) -> bool:
 def _needing_repair(state: GameState) -> list[Bot]:
     return [b for b in state.bots if b.space is not None and not b.escaped
             and (b.shut_down or b.power <= (2 if b.kind == "module" else 1))]
-
-
-def _expected(dice: DicePool) -> float:
-    """Average AP of a roll."""
-    return sum(AVERAGE_AP[grade] * getattr(dice, grade) for grade in AVERAGE_AP)
 
 
 def play(state: GameState, player: AutoPlayer | None = None,
