@@ -82,6 +82,12 @@ def test_random_legal_play_keeps_every_invariant(seed, floor, players, difficult
     play_randomly(state, seed, 150)
 
 
+def mid_move(state, ap: int):
+    """The state in the active player's turn, a move action under way with `ap` AP left to spend."""
+    state = in_turn(state)
+    state.turn.pending = PendingMove(ap=ap)
+    return state
+
 def test_the_module_walks_to_a_module_space_not_yet_used():
     """Preconnaissance's Surprise Inspection: "Command Module: At the end of three different agent turns, occupy
     a command module space. The same space cannot be used multiple times." A1 holds an objective bead, so the
@@ -89,8 +95,7 @@ def test_the_module_walks_to_a_module_space_not_yet_used():
     s = make_state(MODULE_SPACES, bots=[bot("byte", "B2"), module("B1")], slots=chips("general", "general"))
     s.mission = CONTENT.missions["preconnaissance"]
     s.objective_beads = ["A1"]
-    s = in_turn(s)
-    s.turn.pending = PendingMove(ap=1)
+    s = mid_move(s, ap=1)
     action = AutoPlayer().choose(s)
     assert action == Step(bot="module", to="C1")
 
@@ -99,8 +104,7 @@ def test_a_module_space_counts_once_the_module_ends_a_turn_on_it():
     """The module standing on an unused module space stays there: the end of the agent's turn counts it."""
     s = make_state(MODULE_SPACES, bots=[bot("byte", "B2"), module("F1")], slots=chips("general", "general"))
     s.mission = CONTENT.missions["preconnaissance"]
-    s = in_turn(s)
-    s.turn.pending = PendingMove(ap=1)
+    s = mid_move(s, ap=1)
     action = AutoPlayer().choose(s)
     assert not (isinstance(action, Step) and action.bot == "module")
 
@@ -122,8 +126,7 @@ def test_a_module_space_is_held_with_a_guard_next_to_it():
     s = make_state(MODULE_SPACES, bots=[bot("byte", "B2"), module("F1", detected=True)],
                    units=[guard("G1", "E1", facing="E")], slots=chips("general", "general"))
     s.mission = CONTENT.missions["preconnaissance"]
-    s = in_turn(s)
-    s.turn.pending = PendingMove(ap=1)
+    s = mid_move(s, ap=1)
     action = AutoPlayer().choose(s)
     assert not (isinstance(action, Step) and action.bot == "module")
 
@@ -135,8 +138,7 @@ def on_the_office_terminal(slots):
                    units=[guard("G1", "E4", facing="N")], slots=slots, unlocked=["E2/E3"])
     s.mission = CONTENT.missions["data-heist"]
     s.floor.terminals = {"E3": "standard"}
-    s = in_turn(s)
-    s.turn.pending = PendingMove(ap=2)
+    s = mid_move(s, ap=2)
     return s
 
 
@@ -236,8 +238,7 @@ def test_the_module_walks_for_its_own_calibration_before_an_agent_nearer_its_goa
     s.mission = CONTENT.missions["preconnaissance"]
     s.objective_beads = ["A1", "F2"]
     s.floor.surveillance = ["A3"]
-    s = in_turn(s)
-    s.turn.pending = PendingMove(ap=1)
+    s = mid_move(s, ap=1)
     action = AutoPlayer().choose(s)
     assert action == Step(bot="module", to="C1")
 
@@ -263,8 +264,7 @@ def test_the_modules_terminals_come_before_an_agent_walking_to_the_safe_zone():
                    unlocked=["G2/H2"])
     s.floor.terminals = {"G1": "standard"}
     s.mission = CONTENT.missions["tsm-103c"]
-    s = in_turn(s)
-    s.turn.pending = PendingMove(ap=1)
+    s = mid_move(s, ap=1)
     action = AutoPlayer().choose(s)
     assert action == Step(bot="module", to="E1")
 
@@ -382,8 +382,7 @@ def waiting_for_the_core(ip: str):
     s.mission = CONTENT.missions["ghost-in-the-dell"]
     s.captain_start = "F1"
     s.round = 3
-    s = in_turn(s)
-    s.turn.pending = PendingMove(ap=2)
+    s = mid_move(s, ap=2)
     return s
 
 
@@ -431,8 +430,7 @@ def test_a_unit_on_a_terminal_is_struck_before_another_is_shoved():
                    slots=chips("general", "general", "general"), net=network(["byte", "casing"]))
     s.mission = CONTENT.missions["ghost-in-the-dell"]
     s.calibrated, s.captain_start, s.round = True, "D1", 5
-    s = in_turn(s)
-    s.turn.pending = PendingMove(ap=2)
+    s = mid_move(s, ap=2)
     action = AutoPlayer().choose(s)
     assert not (isinstance(action, (Step, Push)) and action.bot == "module")
 
