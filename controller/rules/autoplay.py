@@ -50,6 +50,7 @@ class AutoPlayer(MissionErrands):
     def choose(self, state: GameState) -> Action:
         turn = state.turn
         assert turn is not None
+        self._memo = {}  # a new decision: nothing computed for the last one holds
         if turn.step == "corporation":
             return CorporationTurn()
         if turn.step == "route":
@@ -59,7 +60,6 @@ class AutoPlayer(MissionErrands):
         if turn.step == "end":
             return self._spend_down(state)
         table = Table(state, SeededDice(0), apply_effect, copy=False)
-        self._memo: dict[object, object] = {}  # what one decision computes more than once
         legal = legal_actions(state)
         if turn.pending is not None:
             return self._step(table, legal)
@@ -89,7 +89,6 @@ class AutoPlayer(MissionErrands):
         # learns to push
         push = BuyUpgrade(bot=agent.id, upgrade="push")
         if state.calibrated and state.mission.rules.calibration_terminal_durability:
-            self._memo = {}
             table = Table(state, SeededDice(0), apply_effect, copy=False)
             shove = self._shove(table)
             module_push = BuyUpgrade(bot="module", upgrade="push")

@@ -57,6 +57,11 @@ class PathCosts:
         """The one safe zone the whole team gathers in: the cheapest for all bots together when first needed,
         then kept (guards walking by must not turn the team around), so a door opened by one bot serves all.
         A zone whose every way in turns out jammed is given up for the next best."""
+        if "zone" not in self._memo:  # asked for every bot and step of a decision
+            self._memo["zone"] = self._choose_safe_zone(table)
+        return self._memo["zone"]  # type: ignore[return-value]
+
+    def _choose_safe_zone(self, table: Table) -> frozenset[int]:
         source = table.floor.source
         chosen = self._zone.get(source)
         if chosen is not None and self._open_to_all(table, chosen):
