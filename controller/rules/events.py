@@ -497,7 +497,7 @@ class BotEscaped(Event, tag="bot_escaped"):
 
     def instruction(self) -> str:
         return f"{self.bot_name} escapes from {self.space}: take it off the board."
-# -- Adaptable missions (feat-adaptable) --------------------------------------------------------------
+# -- Adaptable missions ---------------------------------------------------------------------------------------
 class BeadPlaced(Event, tag="bead_placed"):
     """A surveilled room becomes unsurveilled again (Rescue Rangers, at the end of a round)."""
 
@@ -543,7 +543,7 @@ class GameWon(Event, tag="game_won"):
         return f"The mission is won: {self.reason}!"
 
 
-# -- special characters and agent dice upgrades (feat-characters) ------------------------------------
+# -- special characters and agent dice upgrades ---------------------------------------------------------------
 class DiceUpgradeBought(Event, tag="dice_upgrade_bought"):
     bot: str
     bot_name: str
@@ -593,7 +593,7 @@ class JoanStunned(Event, tag="joan_stunned"):
         return f"Joan stuns {self.who} on {self.space}: flip its chip to the stunned side."
 
 
-# -- inventory: equipment, mods, imperatives (feature: equipment) ------------------------------------------
+# -- inventory: equipment, mods, imperatives ------------------------------------------------------------------
 DECK_WORDS = {"equipment": "equipment card", "mod": "mod", "imperative": "imperative card"}
 
 

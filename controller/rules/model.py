@@ -41,7 +41,7 @@ class Burncycle(Struct, forbid_unknown_fields=True):
     personal_reserves: dict[str, list[ChipKind]] = {}
 
 
-# -- agents' proprietary dice (feat-notyet): the die an agent card may print, e.g. Casing's pressure die --
+# -- agents' proprietary dice: the die an agent card may print, e.g. Casing's pressure die --
 ProprietaryDie = Literal["pressure", "lift"]
 
 
@@ -114,7 +114,7 @@ class ImperativeCard(Struct, forbid_unknown_fields=True):
     fail: ImperativeFailure = "none"
     threshold: Annotated[int, Meta(ge=1, le=26)] | None = None  # fail = "threat": fails when threat reaches it
     base: Annotated[int, Meta(ge=0)] = 0
-    # imperatives kept through a floor change (feat-gaps): the count reached on the floors before this one,
+    # imperatives kept through a floor change: the count reached on the floors before this one,
     # whose counters in `GameState.progress` were reset
     carried: Annotated[int, Meta(ge=0)] = 0
 
@@ -136,7 +136,7 @@ class Bot(Struct, forbid_unknown_fields=True):
     upgrades: list[Literal["swap", "push", "repair"]] = []
     advanced_dice: Annotated[int, Meta(ge=0, le=6)] = 0
     elite_dice: Annotated[int, Meta(ge=0, le=6)] = 0
-    # -- special characters and agent-card dice upgrades (feat-characters) --
+    # -- special characters and agent-card dice upgrades --
     dice_track: list[DiceUpgrade] = []  # the agent card's upgrade track, bought left to right
     dice_bought: Annotated[int, Meta(ge=0, le=6)] = 0  # how many of the track's upgrades are activated
     disguise: GuardChip | None = None  # Interface: the guard chip worn as a disguise
@@ -148,7 +148,7 @@ class Bot(Struct, forbid_unknown_fields=True):
     innate: ModCard | None = None
     imperative: ImperativeCard | None = None
     abilities: list[str] = []
-    # -- agents' proprietary dice (feat-notyet) --
+    # -- agents' proprietary dice --
     proprietary_die: ProprietaryDie | None = None  # "only used when playing as an agent"
 
     @property
@@ -276,7 +276,7 @@ class CaptainCard(Struct, forbid_unknown_fields=True):
     patrol: Patrol = "closest_bot"
     abilities: list[str] = []
     burncycle_action: str = ""
-    chip_effect: Effect | None = None  # feat-characters: executed when the tracker reaches the captain chip
+    chip_effect: Effect | None = None  # executed when the tracker reaches the captain chip
     security_detail: list[list[GuardSlot | None]] = []  # rows = floor level 1..3, columns = posts 1..3
     text: str = ""
 
@@ -301,7 +301,7 @@ class MissionSetup(Struct, forbid_unknown_fields=True):
     module_start: Literal["hiding_furthest_from_captain"] | None = None
     free_push: bool = False  # "Using push does not require the additional AP."
     agents_push: bool = False  # "All agents start with the push ability at no cost."
-    # Adaptable missions (feat-adaptable): Rescue Rangers' draw bag, filled "After all other setup"
+    # Adaptable missions: Rescue Rangers' draw bag, filled "After all other setup"
     bag_captain: bool = False  # "place the captain in the draw bag"
     bag_guard_levels: list[Annotated[int, Meta(ge=0)]] = []  # guards' levels add up to these, for teams 1-4
 
@@ -315,7 +315,7 @@ class MissionRules(Struct, forbid_unknown_fields=True):
     ghost_stuns: bool = False  # Ghost in the Dell: IPs on the team's layers stun the Ghosts and the captain
     end_on_calibration: bool = False  # "Ignore Mission Special Rules for the remainder of the mission."
     calibration_bans_ips: bool = False  # "All IPs are immediately banned from the network."
-    # Adaptable missions (feat-adaptable)
+    # Adaptable missions
     bag_on_surveil: bool = False  # Rescue Rangers: a unit from the draw bag onto a terminal before surveilling
     resurveil_at_round_end: bool = False  # Rescue Rangers: unoccupied surveilled rooms get their bead back
     calibration_bags_module: bool = False  # Rescue Rangers' result: the command module into the draw bag
@@ -385,7 +385,7 @@ class DicePool(Struct, forbid_unknown_fields=True):
     basic: Annotated[int, Meta(ge=0)] = 0
     advanced: Annotated[int, Meta(ge=0)] = 0
     elite: Annotated[int, Meta(ge=0)] = 0
-    # -- agents' proprietary dice (feat-notyet): the agent's own die, in the pool of its turn until rolled --
+    # -- agents' proprietary dice: the agent's own die, in the pool of its turn until rolled --
     proprietary: Annotated[int, Meta(ge=0, le=1)] = 0
 
 
@@ -395,8 +395,8 @@ class PendingMove(Struct, forbid_unknown_fields=True):
 
     ap: Annotated[int, Meta(ge=0)]
     optimized: bool = False
-    steps: dict[str, Annotated[int, Meta(ge=0)]] = {}  # feat-characters: spaces each bot moved in this action
-    # -- agents' proprietary dice (feat-notyet): AP of a die that modifies agent movement (Casing's pressure
+    steps: dict[str, Annotated[int, Meta(ge=0)]] = {}  # spaces each bot moved in this action
+    # -- agents' proprietary dice: AP of a die that modifies agent movement (Casing's pressure
     # die), which only the agent may spend
     agent_ap: Annotated[int, Meta(ge=0)] = 0
 
@@ -481,7 +481,7 @@ class TurnState(Struct, forbid_unknown_fields=True):
     pending: PendingMove | None = None
     acted: bool = False  # an action-step action was taken this turn (a reboot must come before any)
     extra_action: bool = False  # an optimized network card action grants one more, unoptimized, on this chip
-    # -- free actions after the degrade (feat-notyet) --
+    # -- free actions after the degrade --
     degraded: bool = False  # step 5's burncycle die has been rolled (Degrade): free actions, then EndTurn
 
 
@@ -538,9 +538,9 @@ class GameState(Struct, forbid_unknown_fields=True):
     # to play, as drawn, so the engine can set them up without reading files
     floor_number: Annotated[int, Meta(ge=1, le=3)] = 1
     later_floors: list[LaterFloor] = []
-    # -- special characters (feat-characters) --
+    # -- special characters --
     joan: Drone | None = None  # Memory's drone, on the floor while Memory is in the team
-    # Adaptable missions (feat-adaptable)
+    # Adaptable missions
     draw_bag: list[BagUnit] = []  # Rescue Rangers: units waiting to be drawn onto terminals
     captain_start: str | None = None  # where the captain was placed at setup (Ghost in the Dell's calibration)
     objective_beads: list[str] = []  # Preconnaissance: command module spaces already used

@@ -110,7 +110,7 @@ def state_problems(state: GameState) -> list[str]:
     if len(net.pings) > net.mat.ping_supply:
         problems.append(f"network.pings: {len(net.pings)} pings, but the supply has {net.mat.ping_supply}")
 
-    # Adaptable missions (feat-adaptable)
+    # Adaptable missions
     for k, unit in enumerate(state.draw_bag):
         if (unit.unit == "guard") != (unit.guard is not None):
             problems.append(f"draw_bag[{k}]: a guard entry holds its guard chip and only a guard entry does")
@@ -142,7 +142,7 @@ def state_problems(state: GameState) -> list[str]:
 
 
 def _proprietary_problems(state: GameState) -> list[str]:
-    """Agents' proprietary dice (feat-notyet): on agent cards only, in the pool of their own agent's turn, and
+    """Agents' proprietary dice: on agent cards only, in the pool of their own agent's turn, and
     agent-only move AP only from a die that modifies movement."""
     problems: list[str] = []
     for k, bot in enumerate(state.bots):

@@ -1,5 +1,5 @@
-"""Whole seeded games of the Adaptable missions with the rules of feat-adaptable in force, played by the
-auto-player to a win or a loss, with every invariant holding at the end."""
+"""Whole seeded games of the Adaptable missions, their special rules in force, played by the auto-player to a
+win or a loss, with every invariant holding at the end."""
 
 from __future__ import annotations
 
