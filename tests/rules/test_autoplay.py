@@ -269,6 +269,25 @@ def test_the_modules_terminals_come_before_an_agent_walking_to_the_safe_zone():
     assert action == Step(bot="module", to="E1")
 
 
+@pytest.mark.parametrize("players, round_, watcher, walker", [
+    (2, 1, None, "module"),  # its way: five steps and the locked door, no guard's sight
+    (1, 1, None, "byte"),  # the lone agent's pool goes to its terminal
+    (2, 2, None, "byte"),  # only the first round
+    (2, 1, guard("g1", "F2", facing="N"), "byte"),  # F1 is in sight, F2 is the guard's: no way round
+])
+def test_the_module_crosses_first_in_the_first_round_while_no_guard_sees_its_way(players, round_, watcher, walker):
+    """Data Heist: "Any bots: access at least 2 terminals" is the agents' work, but in the first round of a game
+    of two players or more, the module takes the AP first when nothing but a locked door stands between it and
+    the safe zone."""
+    agents = [bot("byte", "A2"), bot("casing", "A1")][:players]
+    s = make_state(TERMINAL_AND_ZONE, bots=[*agents, module("B1")], units=[watcher] if watcher else [],
+                   players=players, slots=chips("general", "general"), round=round_)
+    s.floor.terminals = {"G1": "standard"}
+    s.mission = CONTENT.missions["data-heist"]
+    s = mid_move(s, ap=3)
+    assert AutoPlayer().choose(s).bot == walker
+
+
 # == Ghost in the Dell's endgame ("Puppet Without a Ghost") ========================================
 # A hallway with the Office's terminal space on D1; the captain stands beside it on C1.
 OFFICE_TERMINAL = rules_floor_text("""
