@@ -288,6 +288,24 @@ def test_the_module_crosses_first_in_the_first_round_while_no_guard_sees_its_way
     assert AutoPlayer().choose(s).bot == walker
 
 
+@pytest.mark.parametrize("byte_at, guard_at, calibrated, strikes", [
+    ("H2", "G2", True, True),  # in the safe zone, its target: nowhere to walk, the pool stuns the guard
+    ("C1", "C2", False, False),  # on its way to the terminal on G1: the pool walks it out of reach
+])
+def test_a_detected_bot_stuns_the_guard_beside_it_only_at_its_target(byte_at, guard_at, calibrated, strikes):
+    """"Stun: If the strike fails but comes within 5 AP of the durability value, the attacker may choose to stun
+    the unit instead. Flip the guard chip over; it will not activate on the corporation's next turn": one
+    turn only, so a bot still on its way does not spend its pool on it."""
+    s = make_state(TERMINAL_AND_ZONE, bots=[bot("byte", byte_at, detected=True), module("A1")],
+                   units=[guard("g1", guard_at, facing="E")], slots=chips("general", "general"), unlocked=["G2/H2"])
+    s.floor.terminals = {} if calibrated else {"G1": "standard"}
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = calibrated
+    s = in_turn(s, basic=6)
+    assert any(isinstance(la.action, Strike) for la in legal_actions(s))
+    assert isinstance(AutoPlayer().choose(s), Strike) is strikes
+
+
 # == Ghost in the Dell's endgame ("Puppet Without a Ghost") ========================================
 # A hallway with the Office's terminal space on D1; the captain stands beside it on C1.
 OFFICE_TERMINAL = rules_floor_text("""
