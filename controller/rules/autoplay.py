@@ -383,6 +383,14 @@ class AutoPlayer(MissionErrands):
             others = frozenset(s for s, o in table.occupant.items() if isinstance(o, Bot) and o is not bot)
             dist = self._cost_map(table, bot, frozenset(targets) - others, avoid=others)
             mine = dist[here]
+        elif ahead and "push" not in bot.upgrades and all(j in table.occupant for j in ahead):
+            # a guard stands in every shortest way and this bot cannot push it aside: it takes the way around
+            # when there is one rather than wait beside the guard for it to move (measured, Data Heist on the
+            # lobby and the annex, one and two players, 2800 games: wins 580 -> 608)
+            others = frozenset(s for s, o in table.occupant.items() if o is not bot)
+            around = self._cost_map(table, bot, frozenset(targets) - others, avoid=others)
+            if around[here] < UNREACHED:
+                dist, mine = around, around[here]
         walls = mine >= UNREACHED and len(table.destroyed) < MAX_DESTROYED_WALLS
         if walls:  # shut in (an autolock, a jammed keypad): the way out is through a wall
             dist = self._cost_map(table, bot, frozenset(targets), walls=True)

@@ -306,6 +306,40 @@ def test_a_detected_bot_stuns_the_guard_beside_it_only_at_its_target(byte_at, gu
     assert isinstance(AutoPlayer().choose(s), Strike) is strikes
 
 
+# A hallway with a terminal space on A1 and an opening at each end into the row below; a safe zone on M2.
+LONG_WAY_ROUND = rules_floor_text("""
++-+-+-+-+-+-+-+-+-+-+-+-+-+
+|T . . . . . . . . . . . E|
++ +-+-+-+-+-+-+-+-+-+-+ +-+
+|. . . . . . . . . . . .D.|
++-+-+-+-+-+-+-+-+-+-+-+-+-+
+""", """
+A1 hallway
+M2 safe "Safe zone"
+""")
+
+
+@pytest.mark.parametrize("upgrades, pushes", [
+    ([], False),  # no push: the long way round, through L2 and L1
+    (["push"], True),  # "shove a security unit to an adjacent empty space, entering its space"
+])
+def test_a_bot_that_cannot_push_takes_the_way_around_a_guard(upgrades, pushes):
+    """The guard on A2 stands in the only short way to the terminal on A1 ("Bots cannot pass through" units).
+    A bot without push walks the long way round instead of waiting beside it; one with push shoves it."""
+    byte = bot("byte", "B2")
+    byte.upgrades = list(upgrades)
+    s = make_state(LONG_WAY_ROUND, bots=[byte, module("M2")], units=[guard("g1", "A2", facing="S")],
+                   slots=chips("general", "general"))
+    s.floor.terminals = {"A1": "standard"}
+    s.mission = CONTENT.missions["data-heist"]
+    s = mid_move(s, ap=3)
+    chosen = AutoPlayer().choose(s)
+    if pushes:
+        assert isinstance(chosen, Push) and (chosen.bot, chosen.unit) == ("byte", "g1")
+    else:
+        assert chosen == Step(bot="byte", to="C2")
+
+
 # == Ghost in the Dell's endgame ("Puppet Without a Ghost") ========================================
 # A hallway with the Office's terminal space on D1; the captain stands beside it on C1.
 OFFICE_TERMINAL = rules_floor_text("""
