@@ -740,6 +740,8 @@ def _shoves(table: Table, bot: Bot) -> list[LegalAction]:
         return out  # "moves up to the disguise's movement value"
     here = table.floor.index[bot.space]  # type: ignore[index]
     for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed):
+        if mission_rules.safe_zone_closed(table, j):
+            continue  # both enter the space: "Bots cannot enter safe zones for the remainder of the mission"
         other = table.occupant.get(j)
         if isinstance(other, Bot) and "swap" in bot.upgrades and moves.ap_for(table, bot) >= 1:
             out.append(LegalAction(Swap(bot=bot.id, other=other.id), cost="1 AP"))

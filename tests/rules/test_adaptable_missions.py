@@ -12,7 +12,7 @@ from turn_scenarios import act, chips, illegal, in_turn, tags
 
 from controller.library import floor_text as shipped_floor
 from controller.rules import ScriptedDice, SeededDice, new_game, state_problems
-from controller.rules.actions import (EndTurn, Hop, Move, NetworkStep, Pass, Reboot, Step, Strike, apply_action,
+from controller.rules.actions import (EndTurn, Hop, Move, NetworkStep, Pass, Push, Reboot, Step, Strike, apply_action,
                                       legal_actions)
 from controller.rules.floor import compile_floor
 from controller.rules.model import BagUnit, DicePool
@@ -384,6 +384,19 @@ def test_do_while_end_result_bots_cannot_enter_safe_zones():
     s, _ = act(s, Move(dice=DicePool(basic=1)), ["1"])
     illegal(s, Step(bot="byte", to="C2"), "cannot enter safe zones")
     assert not [la for la in legal_actions(s) if isinstance(la.action, Step) and la.action.to in ("C2", "D2")]
+
+
+def test_do_while_end_result_bots_cannot_push_their_way_into_a_safe_zone():
+    """Result: "Bots cannot enter safe zones for the remainder of the mission." A push enters the shoved unit's
+    space ("shove a security unit to an adjacent empty space, entering its space"), so a guard standing in the
+    safe zone is not pushed: the push is neither listed nor allowed."""
+    s, _ = act(calibrating_ghost(), Pass())
+    s.security.append(guard("G1", "C2", "S", awareness=0))
+    s.bot("byte").upgrades.append("push")
+    s = in_turn(s)
+    s, _ = act(s, Move(dice=DicePool(basic=2)), ["1", "1"])
+    assert not [la for la in legal_actions(s) if isinstance(la.action, Push)]
+    illegal(s, Push(bot="byte", unit="G1", to="D2"), "cannot enter safe zones")
 
 
 def test_do_while_end_result_security_on_terminals_has_durability_5():
