@@ -340,6 +340,36 @@ def test_a_bot_that_cannot_push_takes_the_way_around_a_guard(upgrades, pushes):
         assert chosen == Step(bot="byte", to="C2")
 
 
+@pytest.mark.parametrize("players, power, buys", [
+    (1, 3, True),  # the lone agent low: the module learns to repair it
+    (1, 4, False),
+    (2, 3, False),  # with a team-mate, a repairer is an agent whose own dice it costs (down to 1 power only)
+])
+def test_with_one_player_the_module_buys_repair_for_the_lone_agent(players, power, buys):
+    """"Repair (1 Power): Use a general action to transfer power to any bot on the map." With one player the
+    module acts only in the lone agent's turns, and a shut-down agent "Cannot act ... until repaired"."""
+    agents = [bot("byte", "A2", power=power), bot("casing", "A1")][:players]
+    s = make_state(TERMINAL_AND_ZONE, bots=[*agents, module("H2")], players=players,
+                   slots=chips("general", "general", "general"), round=2)
+    s.floor.terminals = {"G1": "standard"}
+    s.mission = CONTENT.missions["data-heist"]
+    s = in_turn(s, step="route")
+    assert (AutoPlayer().choose(s) == BuyUpgrade(bot="module", upgrade="repair")) is buys
+
+
+def test_with_one_player_the_module_repairs_the_lone_agent_keeping_3():
+    """"The acting bot reduces its power bank by any chosen amount and increases the target bot's power by
+    that same amount": the module (6 power) gives the lone agent, down to 3, three of them."""
+    mod = module("H2")
+    mod.upgrades = ["repair"]
+    s = make_state(TERMINAL_AND_ZONE, bots=[bot("byte", "A2", power=3), mod],
+                   slots=chips("general", "general", "general"), round=2)
+    s.floor.terminals = {"G1": "standard"}
+    s.mission = CONTENT.missions["data-heist"]
+    s = in_turn(s, basic=3)
+    assert AutoPlayer().choose(s) == Repair(bot="module", target="byte", amount=3)
+
+
 # == Ghost in the Dell's endgame ("Puppet Without a Ghost") ========================================
 # A hallway with the Office's terminal space on D1; the captain stands beside it on C1.
 OFFICE_TERMINAL = rules_floor_text("""
