@@ -541,14 +541,13 @@ class AutoPlayer(MissionErrands):
             return EndMove()
         return min(ranked, key=lambda r: r[:5])[5]
 
-
     def _crosses_first(self, table: Table, module: Bot, cost: int) -> bool:
         """In the first round, with two players or more, the module walks before the agents when no guard sees
-        its way to the team's safe zone (its cost is its steps and one locked door at most): it gets there before
-        the guards move and the agents' detections stir them, and the zone's door is opened (or found jammed)
-        while the team's pools are fresh. Measured, Data Heist with two players on the lobby, 700 seeds: wins
-        22% -> 31%; the annex and the labs (a guard sees the way) are unchanged; with one player the lone
-        agent's pool is better spent on its terminals (lobby, 300 seeds: 19% -> 16%)."""
+        its way to the team's safe zone (its cost is its steps and one locked door at most): it crosses the
+        hallways before the guards move and the agents' detections stir them, instead of later in their sight.
+        Measured, Data Heist with two players on the lobby, 700 seeds: wins 22% -> 31%; the annex and the labs
+        (a guard sees the way) are unchanged; with one player the lone agent's pool is better spent on its
+        terminals (lobby, 300 seeds: 19% -> 16%)."""
         if table.state.round > 1 or table.state.players < 2:
             return False
         here = table.floor.index[module.space]  # type: ignore[index]
