@@ -18,7 +18,8 @@ from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrad
 from controller.rules.agent_dice import USE
 from controller.rules.autoplay_missions import MissionErrands, is_prey, module_calibrations, module_tasks
 from controller.rules.autoplay_network import network_step
-from controller.rules.autoplay_paths import AVERAGE_AP, DOOR_COST, UNREACHED, WALL_COST, WATCHED_COST, expected_ap
+from controller.rules.autoplay_paths import (AVERAGE_AP, DOOR_COST, FORCE_MARGIN, UNREACHED, WALL_COST, WATCHED_COST,
+                                             expected_ap)
 from controller.rules.burncycle import next_slot_cost
 from controller.rules.dice import SeededDice
 from controller.rules.effects import apply_effect
@@ -275,7 +276,7 @@ class AutoPlayer(MissionErrands):
                 # "Level 1: 4 AP / Level 2: 6 AP / Level 3: 8 AP"
                 durability = 2 + 2 * table.state.floor.level
                 need = self._dice_for(table, durability)
-                if expected_ap(need) >= durability:
+                if expected_ap(need) >= durability - FORCE_MARGIN:
                     if bot.kind == "agent" and USE.get(bot.proprietary_die or "") == "force":
                         need.proprietary = table.state.turn.pool.proprietary  # type: ignore[union-attr]  # Bit's lift die
                     return Keypad(bot=bot.id, beyond=beyond, approach="brute_force", dice=need)

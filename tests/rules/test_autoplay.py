@@ -8,11 +8,11 @@ from hypothesis import given, settings, strategies as st
 from rules_scenarios import (CONTENT, HOPS, MODULE_SPACES, bot, captain, guard, make_state, module, network,
                              play_randomly)
 from rules_scenarios import floor_text as rules_floor_text
-from turn_scenarios import DOORS, chips, in_turn
+from turn_scenarios import DOORS, chips, decks, in_turn
 
 from controller.library import floor_text
 from controller.rules import encode_state, new_game, state_problems
-from controller.rules.actions import (Alter, BuyUpgrade, Hop, Push, Repair, Step, Strike, UnlockSlot,
+from controller.rules.actions import (Alter, BuyUpgrade, Hop, Keypad, Push, Repair, Step, Strike, UnlockSlot,
                                       apply_action, legal_actions)
 from controller.rules.autoplay import AutoPlayer, play, play_game
 from controller.rules.dice import ScriptedDice
@@ -368,6 +368,22 @@ def test_with_one_player_the_module_repairs_the_lone_agent_keeping_3():
     s.mission = CONTENT.missions["data-heist"]
     s = in_turn(s, basic=3)
     assert AutoPlayer().choose(s) == Repair(bot="module", target="byte", amount=3)
+
+
+@pytest.mark.parametrize("dice, approach", [
+    (3, "brute_force"),  # 3.25 AP on average, within 1 of the floor's 4: about 3 tries in 10 succeed
+    (2, "inputs"),  # too far off: the unknown card's inputs instead
+])
+def test_a_bot_brute_forces_a_door_when_its_dice_come_within_1_ap(dice, approach):
+    """"Brute Force: Pass an AP check against the keypad's durability (if not Jammed)." "Level 1: 4 AP". Byte
+    stands by the Office's door on its way to the terminal on E3."""
+    s = make_state(DOORS, bots=[bot("byte", "E2"), module("A1")], slots=chips("general", "general"),
+                   **decks())
+    s.floor.terminals = {"E3": "standard"}
+    s.mission = CONTENT.missions["data-heist"]
+    s = in_turn(s, basic=dice)
+    chosen = AutoPlayer().choose(s)
+    assert isinstance(chosen, Keypad) and chosen.approach == approach
 
 
 # == Ghost in the Dell's endgame ("Puppet Without a Ghost") ========================================
