@@ -25,7 +25,7 @@ from controller.rules.dice import SeededDice
 from controller.rules.effects import apply_effect
 from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
 from controller.rules.floors import can_escape, floor_objectives
-from controller.rules.keypad import column
+from controller.rules.keypad import chip_inputs_payable
 from controller.rules.missions import applies, done
 from controller.rules.mission_rules import durability
 from controller.rules.model import Bot, DicePool, GameState, Objective, SecurityUnit, copy_state
@@ -282,10 +282,9 @@ class AutoPlayer(MissionErrands):
                     return Keypad(bot=bot.id, beyond=beyond, approach="brute_force", dice=need)
             door = edge_id(bot.space, beyond)  # type: ignore[arg-type]
             card = table.state.keypads.get(door)
-            # inputs only when every printed one can be paid without chips (alarm, ping, shock), or the card
-            # is still unknown
-            if "inputs" in approaches and (card is None or not set(column(table, card).inputs)
-                                           & {"physical", "tech", "utility"}):
+            # inputs when the card is still unknown, or its printed chip inputs can be paid from the reserves or
+            # by jumping the tracker ahead to a matching chip
+            if "inputs" in approaches and (card is None or chip_inputs_payable(table, card)):
                 return Keypad(bot=bot.id, beyond=beyond, approach="inputs")
         wall = self._wall_in_the_way(table, legal)
         if wall is not None:

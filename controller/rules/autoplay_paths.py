@@ -13,7 +13,7 @@ import weakref
 
 from controller.rules.awareness import sight
 from controller.rules.floor import Floor
-from controller.rules.keypad import column
+from controller.rules.keypad import chip_inputs_payable, column
 from controller.rules.model import Bot, DicePool
 from controller.rules.table import Table
 from controller.rules.turn import active_agent
@@ -189,22 +189,20 @@ class PathCosts:
 
     def _jammed(self, table: Table) -> set[str]:
         """Locked doors this team cannot open now without a key: the card by the door is jammed or too
-        strong for the active agent's dice, and its chip inputs cannot be paid from the reserves."""
+        strong for the active agent's dice, and its chip inputs cannot be paid from the reserves or by jumping
+        the tracker."""
         if "jammed" in self._memo:
             return self._memo["jammed"]  # type: ignore[return-value]
         state = table.state
         agent = active_agent(state)
         dice = DicePool(basic=agent.power, advanced=agent.advanced_dice, elite=agent.elite_dice)
-        reserves = list(state.burncycle.team_reserve) + list(state.burncycle.personal_reserves.get(agent.id, []))
         shut = set()
         for door, card in state.keypads.items():
             if door in table.unlocked:
                 continue
             col = column(table, card)
             forced = not col.jam and expected_ap(dice) >= col.durability - FORCE_MARGIN
-            needed = [i for i in col.inputs if i in ("physical", "tech", "utility")]
-            payable = all(needed.count(k) <= reserves.count(k) for k in set(needed))
-            if not forced and not payable:
+            if not forced and not chip_inputs_payable(table, card):
                 shut.add(door)
         self._memo["jammed"] = shut
         return shut

@@ -184,6 +184,17 @@ def _plan(table: Table, inputs: list[str], order: list[str]) -> tuple[list[tuple
     return payments, None
 
 
+def chip_inputs_payable(table: Table, card: KeypadCard) -> bool:
+    """Whether the chip inputs printed in the card's column can all be paid now ("Discard a matching chip from
+    personal/team reserve, OR jump the burncycle tracker ahead to a matching chip to the right of the current
+    slot"), one of them ignored when the action would be optimized; the keypad dice may still add more."""
+    inputs = [i for i in column(table, card).inputs if i in CHIP_INPUTS]
+    if _plan(table, inputs, list(PAY_SOURCES))[1] is None:
+        return True
+    return current_chip_kind(table) == "utility" and any(
+        _plan(table, inputs[:k] + inputs[k + 1:], list(PAY_SOURCES))[1] is None for k in range(len(inputs)))
+
+
 def _choose_ignored(table: Table, bot: Bot, inputs: list[str], wanted: str | None, order: list[str]) -> int:
     """The input an optimized keypad action ignores ("If optimized, the player may ignore any single input"):
     the one named in the action when it is among the inputs, else the engine's choice: an input that cannot

@@ -386,6 +386,22 @@ def test_a_bot_brute_forces_a_door_when_its_dice_come_within_1_ap(dice, approach
     assert isinstance(chosen, Keypad) and chosen.approach == approach
 
 
+@pytest.mark.parametrize("slots, tries", [
+    (("general", "general", "physical"), True),  # "OR jump the burncycle tracker ahead to a matching chip"
+    (("general", "general", "general"), False),  # nothing to pay the physical input with
+])
+def test_a_bot_pays_a_jammed_keypads_inputs_by_jumping_the_tracker(slots, tries):
+    """K11 states "Jam" on floor 1 (no brute force) and prints a physical input: Byte, by the Office's door on
+    its way to the terminal on E3, resolves the inputs when a physical chip lies to the right of the tracker."""
+    s = make_state(DOORS, bots=[bot("byte", "E2"), module("A1")], slots=chips(*slots), **decks())
+    s.keypads["E2/E3"] = next(c for c in CONTENT.keypads if c.id == "K11")
+    s.floor.terminals = {"E3": "standard"}
+    s.mission = CONTENT.missions["data-heist"]
+    s = in_turn(s, basic=5)
+    chosen = AutoPlayer().choose(s)
+    assert (chosen == Keypad(bot="byte", beyond="E3", approach="inputs")) is tries
+
+
 # == Ghost in the Dell's endgame ("Puppet Without a Ghost") ========================================
 # A hallway with the Office's terminal space on D1; the captain stands beside it on C1.
 OFFICE_TERMINAL = rules_floor_text("""

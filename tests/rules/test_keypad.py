@@ -11,7 +11,10 @@ import pytest
 from rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module, network, of_type
 from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn, tags
 from controller.rules.actions import Keypad, Move, Step, legal_actions
-from controller.rules.keypad import KEYPAD_FACES
+from controller.rules.dice import SeededDice
+from controller.rules.effects import apply_effect
+from controller.rules.keypad import KEYPAD_FACES, chip_inputs_payable
+from controller.rules.table import Table
 from controller.rules.model import DicePool
 
 
@@ -111,6 +114,24 @@ def test_inputs_paid_by_jumping_the_tracker_forfeits_skipped_actions():
     assert "B2/B3" in new.floor.unlocked_doors
     assert [e.slot for e in of_type(events, "slot_reached")] == [3, 4]
     assert new.burncycle.tracker == 3 and new.turn.step == "actions"
+
+
+@pytest.mark.parametrize("card_id, slots, tracker, personal, payable", [
+    ("K11", ("general", "general", "physical"), 0, [], True),  # a jump to slot 3
+    ("K11", ("physical", "general", "general"), 0, [], False),  # the tracker's own chip cannot pay
+    ("K11", ("general", "general", "general"), 0, ["physical"], True),  # the personal reserve
+    ("K07", ("general", "general", "general"), 0, ["tech"], False),  # physical and tech: no physical chip
+    ("K07", ("utility", "general", "general"), 0, ["tech"], True),  # optimized: the physical input ignored
+])
+def test_chip_inputs_payable_names_what_an_inputs_attempt_could_pay(card_id, slots, tracker, personal, payable):
+    """"Physical / Tech / Utility: Discard a matching chip from personal/team reserve, OR jump the burncycle
+    tracker ahead to a matching chip to the right of the current slot"; ">> The action chip currently holding
+    the burncycle tracker cannot be used to pay for an input"; "If optimized, the player may ignore any single
+    input." K11 prints a physical input on floor 1, K07 a physical and a tech one."""
+    s = door_state(slots=chips(*slots), tracker=tracker, personal=personal)
+    s.keypads["B2/B3"] = next(c for c in CONTENT.keypads if c.id == card_id)
+    table = Table(s, SeededDice(0), apply_effect, copy=False)
+    assert chip_inputs_payable(table, s.keypads["B2/B3"]) is payable
 
 
 def test_jump_to_the_last_chip_ends_the_action_step():
