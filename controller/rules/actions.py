@@ -782,9 +782,14 @@ def _reassembles(table: Table, bot: Bot) -> list[LegalAction]:
     here = floor.index[bot.space]  # type: ignore[index]
     for j, kind in floor.neighbour[here].values():
         door = edge_id(bot.space, floor.ids[j])  # type: ignore[arg-type]
-        if kind == "door" and door not in table.unlocked and j not in table.occupant:
-            out.append(LegalAction(Step(bot=bot.id, to=floor.ids[j], reassemble=True), cost="1 AP",
-                                   needs="discards all keys, equipment and mods but the innate mod"))
+        if kind != "door" or door in table.unlocked or j in table.occupant:
+            continue
+        try:
+            moves.check_step(table, bot.id, floor.ids[j], reassemble=True)  # the step's own rules (a closed zone)
+        except IllegalAction:
+            continue
+        out.append(LegalAction(Step(bot=bot.id, to=floor.ids[j], reassemble=True), cost="1 AP",
+                               needs="discards all keys, equipment and mods but the innate mod"))
     return out
 
 

@@ -399,6 +399,20 @@ def test_do_while_end_result_bots_cannot_push_their_way_into_a_safe_zone():
     illegal(s, Push(bot="byte", unit="G1", to="D2"), "cannot enter safe zones")
 
 
+def test_do_while_end_result_nano_cannot_reassemble_into_a_safe_zone():
+    """Result: "Bots cannot enter safe zones for the remainder of the mission." Nano's Reassemble ("Nano may
+    move through locked doors") is a step like any other: not through the zone's locked door either."""
+    nano = bot("nano", "C1")
+    nano.abilities = ["reassemble"]
+    s = ghost([nano, module("A1")], text=SAFE)
+    s.captain_start = None
+    s.calibrated = True
+    s = in_turn(s)
+    s, _ = act(s, Move(dice=DicePool(basic=1)), ["1"])
+    assert not [la for la in legal_actions(s) if isinstance(la.action, Step) and la.action.to == "C2"]
+    illegal(s, Step(bot="nano", to="C2", reassemble=True), "cannot enter safe zones")
+
+
 def test_do_while_end_result_security_on_terminals_has_durability_5():
     """Result: "Security units have a durability of 5 when occupying terminal spaces." (a level 3 Ghost on the
     terminal space D1 shuts down to 5 AP)"""
