@@ -324,8 +324,10 @@ M2 safe "Safe zone"
     (["push"], True),  # "shove a security unit to an adjacent empty space, entering its space"
 ])
 def test_a_bot_that_cannot_push_takes_the_way_around_a_guard(upgrades, pushes):
-    """The guard on A2 stands in the only short way to the terminal on A1 ("Bots cannot pass through" units).
-    A bot without push walks the long way round instead of waiting beside it; one with push shoves it."""
+    """The guard on A2 stands in the only short way to the terminal on A1, and a bot enters a unit's space only
+    by pushing it ("Push (1 Power): Spend +1 AP during a move action to shove a security unit to an adjacent
+    empty space, entering its space"). A bot without push walks the long way round instead of waiting beside
+    the guard; one with push shoves it."""
     byte = bot("byte", "B2")
     byte.upgrades = list(upgrades)
     s = make_state(LONG_WAY_ROUND, bots=[byte, module("M2")], units=[guard("g1", "A2", facing="S")],
