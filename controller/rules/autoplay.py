@@ -118,7 +118,7 @@ class AutoPlayer(MissionErrands):
             return repair
         # one player: the module acts only in the lone agent's turns, so the agent shut down ends the team's
         # turns; the module learns to repair and keeps the agent's power up
-        module = next((b for b in state.bots if b.kind == "module" and b.on_board), None)
+        module = state.module_on_board()
         repair_by_module = BuyUpgrade(bot="module", upgrade="repair")
         if state.players == 1 and module is not None and module.power >= 5 and repair_by_module in legal \
                 and agent.power <= LONE_AGENT_LOW:
@@ -130,7 +130,7 @@ class AutoPlayer(MissionErrands):
         """A fourth burncycle slot on the first turn, paid by the module down to 3 power and 1 from the agent
         (two players or more): one more action every turn (a network card, a move on a physical chip) and a
         reboot, with its threat, a turn later each time; measured, it more than doubles the wins of self-play."""
-        module = next((b for b in state.bots if b.kind == "module" and b.on_board), None)
+        module = state.module_on_board()
         agent = active_agent(state)
         if state.round > 1 or agent.power < 4 \
                 or sum(1 for c in state.burncycle.slots if c is not None) != 3 \
@@ -284,7 +284,7 @@ class AutoPlayer(MissionErrands):
             card = table.state.keypads.get(door)
             # inputs when the card is still unknown, or its printed chip inputs can be paid from the reserves or
             # by jumping the tracker ahead to a matching chip
-            if "inputs" in approaches and (card is None or chip_inputs_payable(table, card)):
+            if "inputs" in approaches and (card is None or chip_inputs_payable(table, bot, card)):
                 return Keypad(bot=bot.id, beyond=beyond, approach="inputs")
         wall = self._wall_in_the_way(table, legal)
         if wall is not None:

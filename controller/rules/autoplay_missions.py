@@ -94,7 +94,7 @@ class MissionErrands(PathCosts):
     def _module_in_reach(table: Table, prey: list[SecurityUnit]) -> bool:
         """The module within a few steps of a unit the win asks for ("Either the agent or the command module
         may strike an adjacent target"): Do-While-End leaves it in the captain's room."""
-        module = next((b for b in table.state.bots if b.kind == "module" and b.on_board), None)
+        module = table.state.module_on_board()
         if module is None or not table.state.mission.rules.calibration_terminal_durability:
             return False
         here = table.floor.index[module.space]  # type: ignore[index]

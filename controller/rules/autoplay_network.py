@@ -103,7 +103,7 @@ def deepest_layer(state: GameState) -> int:
           for b in state.bots if not b.escaped}
     if "module_on_captain_terminal_when_core" in tasks and state.captain_start is not None:
         room = floor.area(floor.index[state.captain_start]).spaces
-        module = next((b for b in state.bots if b.kind == "module" and b.on_board), None)
+        module = state.module_on_board()
         return 4 if module is not None and on[module.id] and floor.index[module.space] in room else 3  # type: ignore[index]
     if "core_while_on_terminals" in tasks and state.calibrated:
         return 4 if all(on.values()) else 3

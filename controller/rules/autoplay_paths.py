@@ -202,7 +202,7 @@ class PathCosts:
                 continue
             col = column(table, card)
             forced = not col.jam and expected_ap(dice) >= col.durability - FORCE_MARGIN
-            if not forced and not chip_inputs_payable(table, card):
+            if not forced and not chip_inputs_payable(table, agent, card):
                 shut.add(door)
         self._memo["jammed"] = shut
         return shut

@@ -184,15 +184,16 @@ def _plan(table: Table, inputs: list[str], order: list[str]) -> tuple[list[tuple
     return payments, None
 
 
-def chip_inputs_payable(table: Table, card: KeypadCard) -> bool:
-    """Whether the chip inputs printed in the card's column can all be paid now ("Discard a matching chip from
-    personal/team reserve, OR jump the burncycle tracker ahead to a matching chip to the right of the current
-    slot"), one of them ignored when the action would be optimized; the keypad dice may still add more."""
-    inputs = [i for i in column(table, card).inputs if i in CHIP_INPUTS]
-    if _plan(table, inputs, list(PAY_SOURCES))[1] is None:
-        return True
-    return current_chip_kind(table) == "utility" and any(
-        _plan(table, inputs[:k] + inputs[k + 1:], list(PAY_SOURCES))[1] is None for k in range(len(inputs)))
+def chip_inputs_payable(table: Table, bot: Bot, card: KeypadCard) -> bool:
+    """Whether an inputs attempt by `bot` now would pay every chip input printed in the card's column ("Discard
+    a matching chip from personal/team reserve, OR jump the burncycle tracker ahead to a matching chip to the
+    right of the current slot"), ignoring the input an optimized action would ignore; the keypad dice may still
+    add more. The same choices as `_resolve_inputs` makes."""
+    inputs = list(column(table, card).inputs)
+    order = list(PAY_SOURCES)
+    if current_chip_kind(table) == "utility" and inputs:
+        inputs.pop(_choose_ignored(table, bot, inputs, None, order))
+    return _plan(table, inputs, order)[1] is None
 
 
 def _choose_ignored(table: Table, bot: Bot, inputs: list[str], wanted: str | None, order: list[str]) -> int:

@@ -180,7 +180,7 @@ def end_of_agent_turn(table: Table) -> None:
     state, floor = table.state, table.floor
     if state.calibrated or not any(o.task.startswith("module_spaces") for o in state.mission.calibrations):
         return
-    module = next((b for b in state.bots if b.kind == "module" and b.on_board), None)
+    module = state.module_on_board()
     if module is None or module.space in state.objective_beads:
         return
     space: str = module.space  # type: ignore[assignment]

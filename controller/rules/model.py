@@ -559,6 +559,10 @@ class GameState(Struct, forbid_unknown_fields=True):
                 return b
         raise KeyError(bot_id)
 
+    def module_on_board(self) -> Bot | None:
+        """The command module when it stands on the floor (not in Rescue Rangers' draw bag, not escaped)."""
+        return next((b for b in self.bots if b.kind == "module" and b.on_board), None)
+
     def unit(self, unit_id: str) -> SecurityUnit:
         for u in self.security:
             if u.id == unit_id:

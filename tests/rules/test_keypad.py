@@ -131,7 +131,7 @@ def test_chip_inputs_payable_names_what_an_inputs_attempt_could_pay(card_id, slo
     s = door_state(slots=chips(*slots), tracker=tracker, personal=personal)
     s.keypads["B2/B3"] = next(c for c in CONTENT.keypads if c.id == card_id)
     table = Table(s, SeededDice(0), apply_effect, copy=False)
-    assert chip_inputs_payable(table, s.keypads["B2/B3"]) is payable
+    assert chip_inputs_payable(table, s.bot("byte"), s.keypads["B2/B3"]) is payable
 
 
 def test_jump_to_the_last_chip_ends_the_action_step():
