@@ -41,6 +41,12 @@ PREY_MARGIN = 1  # AP short of a win's unit's durability a strike on it may stil
 # and the annex: wins 123 -> 144 of 800 games, seeds 2000-2399, and 92 -> 98 of 600, seeds 1000-1299; from 4
 # power: 120 of 800. Two players keep 1, as their repairer is a team-mate whose own dice it costs)
 LONE_AGENT_LOW = 3
+# on the way home: an agent in the team's safe zone gives a team-mate still out on the floor with less than
+# STRAGGLER_TOP_UP power (its dice) up to that, keeping the 1 the rules ask for (measured, Data Heist, two and three
+# players on the lobby and the annex, seeds 1000-1299: wins 222 -> 261 of 1200; topping up to 3, 5, 7 or 9,
+# keeping 2 or 3: between the two)
+STRAGGLER_TOP_UP = 6
+STRAGGLER_KEEP = 1
 
 
 class AutoPlayer(MissionErrands):
@@ -116,6 +122,11 @@ class AutoPlayer(MissionErrands):
         if agent.power >= 5 and _needing_repair(state) and repair in legal and \
                 not any("repair" in b.upgrades for b in state.bots if b.kind == "agent" and not b.shut_down):
             return repair
+        # an agent home in the safe zone learns to repair for a team-mate still out with few dice
+        if agent.power >= STRAGGLER_KEEP + 2 and repair in legal and agent.on_board:
+            table = Table(state, SeededDice(0), apply_effect, copy=False)
+            if self._stragglers(table) and self._home(table, agent):
+                return repair
         # one player: the module acts only in the lone agent's turns, so the agent shut down ends the team's
         # turns; the module learns to repair and keeps the agent's power up
         module = state.module_on_board()
@@ -359,7 +370,32 @@ class AutoPlayer(MissionErrands):
                     amount = min(actor.power - 3, 10 - target.power, 3)
                     if amount >= 1 and not (target.shut_down and _in_harms_way(table, target, amount)):
                         return Repair(bot=actor.id, target=target.id, amount=amount)
+        # an agent home in the team's safe zone has no use for its dice but the module's steps: the team-mate
+        # still out, whose power is its pool, walks home faster with them
+        for target in self._stragglers(table):
+            for la in legal:
+                if isinstance(la.action, Repair) and la.action.target == target.id:
+                    actor = state.bot(la.action.bot)
+                    if actor.kind != "agent" or not self._home(table, actor):
+                        continue
+                    amount = min(actor.power - STRAGGLER_KEEP, STRAGGLER_TOP_UP - target.power)
+                    if amount >= 1:
+                        return Repair(bot=actor.id, target=target.id, amount=amount)
         return None
+
+    def _stragglers(self, table: Table) -> list[Bot]:
+        """The agents still out of the team's safe zone on the way home (the calibrations done) with less than
+        STRAGGLER_TOP_UP power: few dice, so the slowest home."""
+        if not table.state.calibrated:
+            return []
+        return [b for b in table.state.bots if b.kind == "agent" and b.on_board and not b.shut_down
+                and b.power < STRAGGLER_TOP_UP and not self._home(table, b)]
+
+    def _home(self, table: Table, bot: Bot) -> bool:
+        """Whether the bot stands in the team's safe zone (its doorways included)."""
+        zone = self._team_safe_zone(table)
+        return bool(zone) and bot.space is not None and \
+            table.floor.area_of[table.floor.index[bot.space]] == table.floor.area_of[next(iter(zone))]
 
     def _wants(self, table: Table, bot: Bot) -> bool:
         return table.floor.index[bot.space] in self._targets(table, bot)  # type: ignore[index]

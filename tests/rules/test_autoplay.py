@@ -372,6 +372,42 @@ def test_with_one_player_the_module_repairs_the_lone_agent_keeping_3():
     assert AutoPlayer().choose(s) == Repair(bot="module", target="byte", amount=3)
 
 
+def straggling_home(casing_power: int, calibrated: bool = True, step: str = "actions", upgrades=("repair",)):
+    """Byte home in the one-space safe zone H2 with 5 power, Casing still out on A2, the module on F2."""
+    byte = bot("byte", "H2")
+    byte.upgrades = list(upgrades)
+    s = make_state(TERMINAL_AND_ZONE, bots=[byte, bot("casing", "A2", power=casing_power), module("F2")],
+                   players=2, slots=chips("general", "general", "general"), round=3)
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = calibrated
+    return in_turn(s, step=step, basic=5)
+
+
+@pytest.mark.parametrize("casing_power, calibrated, gives", [
+    (2, True, 4),  # Casing gets up to 6 power, Byte keeps 1
+    (4, True, 2),
+    (6, True, None),  # a full pool: nothing to give
+    (2, False, None),  # the calibrations still open: Casing is not on its way home
+])
+def test_an_agent_home_in_the_safe_zone_gives_its_power_to_a_team_mate_still_out(casing_power, calibrated, gives):
+    """"The acting bot reduces its power bank by any chosen amount and increases the target bot's power by
+    that same amount. The acting bot must retain at least 1 power." An agent's power is its dice pool: Byte, home,
+    has no use for its dice but the module's steps, and Casing walks home faster with them."""
+    chosen = AutoPlayer().choose(straggling_home(casing_power, calibrated))
+    if gives is None:
+        assert not isinstance(chosen, Repair)
+    else:
+        assert chosen == Repair(bot="byte", target="casing", amount=gives)
+
+
+@pytest.mark.parametrize("casing_power, buys", [(2, True), (6, False)])
+def test_an_agent_home_in_the_safe_zone_buys_repair_for_a_team_mate_still_out(casing_power, buys):
+    """"Bots can acquire universal upgrades for 1 power each": Byte, home with 5 power, learns to repair for
+    Casing, still out with few dice."""
+    s = straggling_home(casing_power, step="route", upgrades=())
+    assert (AutoPlayer().choose(s) == BuyUpgrade(bot="byte", upgrade="repair")) is buys
+
+
 @pytest.mark.parametrize("dice, approach", [
     (3, "brute_force"),  # 3.25 AP on average, within 1 of the floor's 4: about 3 tries in 10 succeed
     (2, "inputs"),  # too far off: the unknown card's inputs instead
