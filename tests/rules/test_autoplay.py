@@ -155,9 +155,9 @@ def test_on_the_last_chip_a_bot_steps_back_from_the_guard():
     assert isinstance(action, Step) and action.bot == "byte"
 
 
-def reviving(guard_space: str):
+def reviving(guard_space: str, power: int = 5):
     """Casing (repair upgrade, 5 power) may repair Byte, shut down and detected on A1."""
-    casing = bot("casing", "F5")
+    casing = bot("casing", "F5", power=power)
     casing.upgrades = ["repair"]
     s = make_state(bots=[bot("byte", "A1", power=0, shut_down=True, detected=True), casing, module("F1")],
                    units=[guard("G1", guard_space, facing="N", level=2)], slots=chips("general", "general"))
@@ -165,11 +165,20 @@ def reviving(guard_space: str):
     return in_turn(s, order=["casing", "byte"])
 
 
-def test_a_bot_is_not_revived_into_a_guards_attack():
-    """"Bot Shut Down: Power reaches 0. Threat increases by +3": 2 power repaired into a bot a level 2 guard
-    stands next to would only be attacked away again, for another +3 threat."""
-    action = AutoPlayer().choose(reviving("A2"))
-    assert not isinstance(action, Repair)
+@pytest.mark.parametrize("power, revives", [
+    (5, 3),  # 3 power lives through the level 2 guard's hit; Casing keeps 2
+    (3, None),  # Casing could give 2 at most (it keeps 1): Byte would only be attacked away again
+])
+def test_a_bot_is_revived_with_enough_to_live_through_the_guards_attack(power, revives):
+    """"Bot Shut Down: Power reaches 0. Threat increases by +3"; "The acting bot must retain at least 1 power."
+    Byte revived with 2 power next to a level 2 guard would be shut down again at once, for another +3 threat;
+    left shut down it never gets home ("All bots simultaneously: occupy safe zones"), so Casing gives it enough
+    to live through the hit when it can, and nothing when it cannot."""
+    action = AutoPlayer().choose(reviving("A2", power))
+    if revives is None:
+        assert not isinstance(action, Repair)
+    else:
+        assert action == Repair(bot="casing", target="byte", amount=revives)
 
 
 def test_a_bot_out_of_reach_is_revived():
