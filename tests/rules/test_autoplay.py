@@ -417,6 +417,21 @@ def test_an_agent_home_in_the_safe_zone_buys_repair_for_a_team_mate_still_out(ca
     assert (AutoPlayer().choose(s) == BuyUpgrade(bot="byte", upgrade="repair")) is buys
 
 
+@pytest.mark.parametrize("module_at, repairs", [("H2", False), ("F2", True)])
+def test_a_low_module_home_in_the_safe_zone_is_not_repaired(module_at, repairs):
+    """"Guards outside safe zones cannot see into them": the module, down to 2 power in the team's safe zone
+    (H2), needs no repair there and Byte keeps its dice; out in the hallway (F2) it gets 2 power."""
+    byte = bot("byte", "A2")
+    byte.upgrades = ["repair"]
+    s = make_state(TERMINAL_AND_ZONE, bots=[byte, bot("casing", "A1", power=6), module(module_at, power=2)],
+                   players=2, slots=chips("general", "general", "general"), round=3)
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    chosen = AutoPlayer().choose(in_turn(s, basic=5))
+    assert (chosen == Repair(bot="byte", target="module", amount=2)) is repairs
+    assert not isinstance(chosen, Repair) or repairs
+
+
 @pytest.mark.parametrize("dice, approach", [
     (3, "brute_force"),  # 3.25 AP on average, within 1 of the floor's 4: about 3 tries in 10 succeed
     (2, "inputs"),  # too far off: the unknown card's inputs instead
