@@ -47,6 +47,10 @@ LONE_AGENT_LOW = 3
 # seeds 2000-2299; topping up to 3, 5, 7 or 9, or keeping 2 or 3, measured no better)
 STRAGGLER_TOP_UP = 6
 STRAGGLER_KEEP = 1
+# one player: the module staying in the team's safe zone, where no guard outside sees it, tops the lone agent up
+# to this, keeping 1 (measured, Data Heist alone on the lobby and the annex: wins 101 -> 109, 109 -> 112 and
+# 118 -> 126 of 600 games, seeds 1000-1299, 2000-2299 and 3000-3299)
+LONE_AGENT_TOP_UP = 8
 
 
 class AutoPlayer(MissionErrands):
@@ -362,7 +366,8 @@ class AutoPlayer(MissionErrands):
 
     def _repair(self, table: Table, legal: list) -> Action | None:
         """Bring a shut-down bot back, or the command module (whose loss is the game's) when it runs low, or
-        a team-mate down to 1 power; the repairer keeps 3, or 1 when a shut-down bot needs more to live through
+        a team-mate down to 1 power (a lone agent to 3, whom the module staying in the safe zone, safe there,
+        tops up to LONE_AGENT_TOP_UP keeping 1); the repairer keeps 3, or 1 when a shut-down bot needs more to live through
         the guard beside it (left shut down, it never gets home: measured, Data Heist, two and three players on
         the lobby and the annex: wins 256 -> 265 of 1200 games, seeds 1000-1299, and 250 -> 259, seeds
         2000-2299)."""
@@ -372,6 +377,8 @@ class AutoPlayer(MissionErrands):
                 if isinstance(la.action, Repair) and la.action.target == target.id:
                     actor = state.bot(la.action.bot)
                     amount = min(actor.power - 3, 10 - target.power, 3)
+                    if state.players == 1 and actor.kind == "module" and self._staying_home(table, actor):
+                        amount = min(actor.power - 1, LONE_AGENT_TOP_UP - target.power)
                     if target.shut_down and _in_harms_way(table, target, amount):
                         # revived with that, the guard beside it shuts it down again at once (another +3
                         # threat): it gets enough to live through the hit, the repairer keeping the 1 the rules
@@ -403,8 +410,7 @@ class AutoPlayer(MissionErrands):
         agent_low = LONE_AGENT_LOW if state.players == 1 else 1
         return [b for b in state.bots if b.space is not None and not b.escaped
                 and (b.shut_down or b.power <= (2 if b.kind == "module" else agent_low))
-                and not (b.kind == "module" and not b.shut_down and self._home(table, b)
-                         and self._targets(table, b) == self._team_safe_zone(table))]
+                and not (b.kind == "module" and not b.shut_down and self._staying_home(table, b))]
 
     def _stragglers(self, table: Table) -> list[Bot]:
         """The agents still out of the team's safe zone on the way home (the calibrations done) with less than
@@ -413,6 +419,10 @@ class AutoPlayer(MissionErrands):
             return []
         return [b for b in table.state.bots if b.kind == "agent" and b.on_board and not b.shut_down
                 and b.power < STRAGGLER_TOP_UP and not self._home(table, b)]
+
+    def _staying_home(self, table: Table, bot: Bot) -> bool:
+        """Whether the bot stands in the team's safe zone and stays there (it is its target)."""
+        return self._home(table, bot) and self._targets(table, bot) == self._team_safe_zone(table)
 
     def _home(self, table: Table, bot: Bot) -> bool:
         """Whether the bot stands in the team's safe zone (its doorways included)."""

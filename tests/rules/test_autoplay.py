@@ -368,17 +368,23 @@ def test_with_one_player_the_module_buys_repair_for_the_lone_agent(players, powe
     assert (AutoPlayer().choose(s) == BuyUpgrade(bot="module", upgrade="repair")) is buys
 
 
-def test_with_one_player_the_module_repairs_the_lone_agent_keeping_3():
+@pytest.mark.parametrize("module_at, amount", [
+    ("F2", 3),  # out in the hallway its power is its health: it keeps 3
+    ("H2", 5),  # staying in the safe zone no guard outside sees it: it keeps 1 and tops Byte up to 8
+])
+def test_with_one_player_the_module_repairs_the_lone_agent(module_at, amount):
     """"The acting bot reduces its power bank by any chosen amount and increases the target bot's power by
-    that same amount": the module (6 power) gives the lone agent, down to 3, three of them."""
-    mod = module("H2")
+    that same amount. The acting bot must retain at least 1 power." The module (6 power) gives the lone agent,
+    down to 3, three of them on its way, five from the safe zone ("Guards outside safe zones cannot see into
+    them")."""
+    mod = module(module_at)
     mod.upgrades = ["repair"]
     s = make_state(TERMINAL_AND_ZONE, bots=[bot("byte", "A2", power=3), mod],
                    slots=chips("general", "general", "general"), round=2)
     s.floor.terminals = {"G1": "standard"}
     s.mission = CONTENT.missions["data-heist"]
     s = in_turn(s, basic=3)
-    assert AutoPlayer().choose(s) == Repair(bot="module", target="byte", amount=3)
+    assert AutoPlayer().choose(s) == Repair(bot="module", target="byte", amount=amount)
 
 
 def straggling_home(casing_power: int, calibrated: bool = True, step: str = "actions", upgrades=("repair",)):
