@@ -426,9 +426,11 @@ class AutoPlayer(MissionErrands):
 
     def _home(self, table: Table, bot: Bot) -> bool:
         """Whether the bot stands in the team's safe zone (its doorways included)."""
+        return bot.space is not None and self._in_team_zone(table, table.floor.index[bot.space])
+
+    def _in_team_zone(self, table: Table, space: int) -> bool:
         zone = self._team_safe_zone(table)
-        return bool(zone) and bot.space is not None and \
-            table.floor.area_of[table.floor.index[bot.space]] == table.floor.area_of[next(iter(zone))]
+        return bool(zone) and table.floor.area_of[space] == table.floor.area_of[next(iter(zone))]
 
     def _wants(self, table: Table, bot: Bot) -> bool:
         return table.floor.index[bot.space] in self._targets(table, bot)  # type: ignore[index]
@@ -579,8 +581,13 @@ class AutoPlayer(MissionErrands):
         steps: dict[tuple[str, str], Action] = {(la.action.bot, la.action.to): la.action for la in legal
                                                 if isinstance(la.action, Step)}
         for la in legal:  # a push takes the bot into the unit's space: the step to that space
-            # (never the unit being shoved toward a terminal: only the push along its way moves it)
-            if isinstance(la.action, Push) and not (shove is not None and la.action.unit == shove[0].id):
+            # (never the unit being shoved toward a terminal: only the push along its way moves it; never a
+            # unit shoved into the team's safe zone, whose only shelter is that "Guards outside safe zones
+            # cannot see into them": inside, it sees and attacks every bot there. Measured, Data Heist, one
+            # to three players on the lobby and the annex: wins 1156 -> 1194 of 5400 games, seeds 1000-1299,
+            # 2000-2299 and 3000-3299, the annex +43, the lobby -5)
+            if isinstance(la.action, Push) and not (shove is not None and la.action.unit == shove[0].id) \
+                    and not self._in_team_zone(table, table.floor.index[la.action.to]):
                 into = state.unit(la.action.unit).space
                 steps.setdefault((la.action.bot, into), la.action)
         watched = self._watched(table)

@@ -438,6 +438,36 @@ def test_a_low_module_home_in_the_safe_zone_is_not_repaired(module_at, repairs):
     assert not isinstance(chosen, Repair) or repairs
 
 
+ZONE_AT_THE_END = rules_floor_text("""
++-+-+-+-+-+-+
+|E . . . .|.|
++ + + + + + +
+|. . . . .D.|
++-+-+-+-+-+-+
+""", """
+A1 hallway
+F1 safe "Safe zone"
+""")
+
+
+def test_a_guard_is_never_pushed_into_the_teams_safe_zone():
+    """"Push (1 Power): Spend +1 AP during a move action to shove a security unit to an adjacent empty space";
+    "Guards outside safe zones cannot see into them". A guard blocks the doorway E2 of the safe zone where the
+    module waits (F1); Casing stands on E1, so the only space to shove it to is F2, inside the zone, where it
+    would see and attack the module: Byte waits instead."""
+    byte = bot("byte", "D2")
+    byte.upgrades = ["push"]
+    s = make_state(ZONE_AT_THE_END, bots=[byte, bot("casing", "E1", power=6), module("F1")], players=2,
+                   units=[guard("g1", "E2", facing="W")], slots=chips("general", "general", "general"), round=3,
+                   unlocked=["E2/F2"])
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    assert [la.action for la in legal_actions(mid_move(in_turn(s, basic=5), ap=3)) if isinstance(la.action, Push)] \
+        == [Push(bot="byte", unit="g1", to="F2")]
+    chosen = AutoPlayer().choose(mid_move(in_turn(s, basic=5), ap=3))
+    assert not isinstance(chosen, Push)
+
+
 @pytest.mark.parametrize("dice, approach", [
     (3, "brute_force"),  # 3.25 AP on average, within 1 of the floor's 4: about 3 tries in 10 succeed
     (2, "inputs"),  # too far off: the unknown card's inputs instead
