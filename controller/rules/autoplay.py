@@ -504,7 +504,12 @@ class AutoPlayer(MissionErrands):
                 cost += DOOR_COST
             options.append((cost, j in watched, j, kind))
         if not options:
-            return None
+            # no step brings it nearer (a guard in the only way out, a door it cannot open): an agent a guard is
+            # about to attack steps out of its reach meanwhile instead of taking the hit round after round
+            # (measured, Data Heist, one to three players on the lobby and the annex: wins 1194 -> 1270 of 5400
+            # games, seeds 1000-1299, 2000-2299 and 3000-3299; the module stepping back too: one player on the
+            # lobby lost 6 in 300 twice)
+            return self._retreat(table, bot, here) if bot.kind == "agent" else None
         _, _, j, kind = min(options)
         return j, kind
 

@@ -468,6 +468,32 @@ def test_a_guard_is_never_pushed_into_the_teams_safe_zone():
     assert not isinstance(chosen, Push)
 
 
+GUARDED_CLOSET = rules_floor_text("""
++-+-+-+-+-+-+
+|E . . . . .|
++D+-+-+-+D+-+
+|. . .|. . .|
++-+-+-+-+-+-+
+""", """
+A1 hallway
+A2 safe "Safe zone"
+D2 room "Closet"
+""")
+
+
+def test_an_agent_whose_only_way_out_a_guard_holds_steps_out_of_its_reach():
+    """"Pursue: Security units with detected bots in their awareness move via the shortest path to become
+    adjacent and attack." Byte, detected in the closet on its way home, has no push and the guard stands in
+    the closet's only doorway: it steps back from the guard instead of waiting beside it for the attack."""
+    s = make_state(GUARDED_CLOSET, bots=[bot("byte", "E2", detected=True), module("A2")], players=1,
+                   units=[guard("g1", "E1", facing="S")], slots=chips("general", "general", "general"), round=3,
+                   unlocked=["A1/A2", "E1/E2"])
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    chosen = AutoPlayer().choose(mid_move(in_turn(s, basic=5), ap=3))
+    assert isinstance(chosen, Step) and chosen.bot == "byte" and chosen.to in ("D2", "F2")
+
+
 @pytest.mark.parametrize("dice, approach", [
     (3, "brute_force"),  # 3.25 AP on average, within 1 of the floor's 4: about 3 tries in 10 succeed
     (2, "inputs"),  # too far off: the unknown card's inputs instead
