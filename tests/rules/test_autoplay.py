@@ -15,8 +15,10 @@ from controller.rules import encode_state, new_game, state_problems
 from controller.rules.actions import (Alter, BuyUpgrade, Hop, Keypad, Push, Repair, Step, Strike, UnlockSlot,
                                       apply_action, legal_actions)
 from controller.rules.autoplay import AutoPlayer, play, play_game
-from controller.rules.dice import ScriptedDice
+from controller.rules.dice import ScriptedDice, SeededDice
+from controller.rules.effects import apply_effect
 from controller.rules.model import PendingMove
+from controller.rules.table import Table
 
 FLOORS = sorted(CONTENT.floors)
 ADAPTABLE = [m for m, mission in CONTENT.missions.items() if mission.adaptable]
@@ -492,6 +494,36 @@ def test_an_agent_whose_only_way_out_a_guard_holds_steps_out_of_its_reach():
     s.calibrated = True
     chosen = AutoPlayer().choose(mid_move(in_turn(s, basic=5), ap=3))
     assert isinstance(chosen, Step) and chosen.bot == "byte" and chosen.to in ("D2", "F2")
+
+
+LONG_HALL = rules_floor_text("""
++-+-+-+-+-+-+-+-+-+-+-+-+
+|E . . . . . . . . . . .|
++D+-+-+-+-+-+-+-+-+-+-+-+
+|. .|# # # # # # # # # # 
++-+-+ + + + + + + + + + +
+""", """
+A1 hallway
+A2 safe "Safe zone"
+""")
+
+
+@pytest.mark.parametrize("bit_at, heads_for", [
+    ("B1", {"B2"}),  # 8 steps to J1 and 11 back to the zone: Bit goes ahead to the safe zone
+    ("H1", {"J1", "K1"}),  # a trip of 13 steps: Bit is the team's spare on the terminals
+])
+def test_with_three_players_an_agent_the_terminals_do_not_need_goes_ahead_home_from_afar(bit_at, heads_for):
+    """"Any bots: access at least 2 terminals." Byte and Casing stand next to the two terminals (J1, K1); Bit,
+    the third agent, would walk the long hallway there and back."""
+    s = make_state(LONG_HALL, bots=[bot("byte", "I1"), bot("casing", "L1"), bot("bit", bit_at), module("B2")],
+                   players=3, slots=chips("general", "general", "general"), round=2, unlocked=["A1/A2"])
+    s.floor.terminals = {"J1": "standard", "K1": "standard"}
+    s.mission = CONTENT.missions["data-heist"]
+    s = in_turn(s, basic=5, order=["bit", "byte", "casing"])
+    player = AutoPlayer()
+    player._memo = {}
+    table = Table(s, SeededDice(0), apply_effect, copy=False)
+    assert {table.floor.ids[i] for i in player._targets(table, s.bot("bit"))} == heads_for
 
 
 @pytest.mark.parametrize("dice, approach", [
