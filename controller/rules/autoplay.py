@@ -388,10 +388,11 @@ class AutoPlayer(MissionErrands):
     def _repair(self, table: Table, legal: list) -> Action | None:
         """Bring a shut-down bot back, or the command module (whose loss is the game's) when it runs low, or
         a team-mate down to 1 power (a lone agent to 3, whom the module staying in the safe zone, safe there,
-        tops up to LONE_AGENT_TOP_UP keeping 1); the repairer keeps 3, or 1 when a shut-down bot needs more to live through
-        the guard beside it (left shut down, it never gets home: measured, Data Heist, two and three players on
-        the lobby and the annex: wins 256 -> 265 of 1200 games, seeds 1000-1299, and 250 -> 259, seeds
-        2000-2299)."""
+        tops up to LONE_AGENT_TOP_UP keeping 1); the repairer keeps 3, or 1 when a shut-down bot needs more to
+        live through the guard beside it (left shut down, it never gets home: measured, Data Heist, two and
+        three players on the lobby and the annex: wins 256 -> 265 of 1200 games, seeds 1000-1299, and
+        250 -> 259, seeds 2000-2299). Then an agent home in the team's safe zone tops up a team-mate still
+        out (`_stragglers`)."""
         state = table.state
         for target in sorted(self._needing_repair(table), key=lambda b: (not b.shut_down, b.kind != "module")):
             for la in legal:
