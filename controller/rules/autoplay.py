@@ -101,11 +101,11 @@ class AutoPlayer(MissionErrands):
         unlock = self._fourth_slot(state, legal)
         if unlock is not None:
             return unlock
+        table = Table(state, SeededDice(0), apply_effect, copy=False)
         # a guard stood in the only way, or the win's unit is to be pushed onto a terminal: this agent
         # learns to push
         push = BuyUpgrade(bot=agent.id, upgrade="push")
         if state.calibrated and state.mission.rules.calibration_terminal_durability:
-            table = Table(state, SeededDice(0), apply_effect, copy=False)
             shove = self._shove(table)
             module_push = BuyUpgrade(bot="module", upgrade="push")
             if shove is not None and module_push in legal and self._module_in_reach(table, [shove[0]]) \
@@ -124,15 +124,13 @@ class AutoPlayer(MissionErrands):
             return module_push
         # a team-mate shut down (or the module low) and no repairer yet: this agent learns to repair
         repair = BuyUpgrade(bot=agent.id, upgrade="repair")
-        if agent.power >= 5 and self._needing_repair(Table(state, SeededDice(0), apply_effect, copy=False)) \
-                and repair in legal and \
+        if agent.power >= 5 and repair in legal and self._needing_repair(table) and \
                 not any("repair" in b.upgrades for b in state.bots if b.kind == "agent" and not b.shut_down):
             return repair
         # an agent home in the safe zone learns to repair for a team-mate still out with few dice
-        if agent.power >= STRAGGLER_KEEP + 2 and repair in legal and agent.on_board:
-            table = Table(state, SeededDice(0), apply_effect, copy=False)
-            if self._stragglers(table) and self._home(table, agent):
-                return repair
+        if agent.power >= STRAGGLER_KEEP + 2 and repair in legal and self._home(table, agent) \
+                and self._stragglers(table):
+            return repair
         # one player: the module acts only in the lone agent's turns, so the agent shut down ends the team's
         # turns; the module learns to repair and keeps the agent's power up
         module = state.module_on_board()
@@ -256,8 +254,11 @@ class AutoPlayer(MissionErrands):
         need = int(objective.task.partition(":")[2] or 1)
         got = sum(v for k, v in table.state.progress.items() if k.startswith("terminals:"))
         terminals = {table.floor.index[s] for s in table.state.floor.terminals}
-        agents = sorted((b for b in table.state.bots if b.kind == "agent" and b.on_board and not b.shut_down),
-                        key=lambda b: (min(self._cost_to(table, b, t) for t in terminals), b.id))
+        if "nearest to terminals" not in self._memo:
+            self._memo["nearest to terminals"] = sorted(
+                (b for b in table.state.bots if b.kind == "agent" and b.on_board and not b.shut_down),
+                key=lambda b: (min(self._cost_to(table, b, t) for t in terminals), b.id))
+        agents: list[Bot] = self._memo["nearest to terminals"]  # type: ignore[assignment]
         zone = self._team_safe_zone(table)
         if bot in agents[:max(need - got, 0)] or not zone:
             return False
@@ -394,32 +395,30 @@ class AutoPlayer(MissionErrands):
         250 -> 259, seeds 2000-2299). Then an agent home in the team's safe zone tops up a team-mate still
         out (`_stragglers`)."""
         state = table.state
+        repairers: dict[str, list[Bot]] = {}  # by target: the bots a listed Repair lets act
+        for la in legal:
+            if isinstance(la.action, Repair):
+                repairers.setdefault(la.action.target, []).append(state.bot(la.action.bot))
         for target in sorted(self._needing_repair(table), key=lambda b: (not b.shut_down, b.kind != "module")):
-            for la in legal:
-                if isinstance(la.action, Repair) and la.action.target == target.id:
-                    actor = state.bot(la.action.bot)
-                    amount = min(actor.power - 3, 10 - target.power, 3)
-                    if state.players == 1 and actor.kind == "module" and self._staying_home(table, actor):
-                        amount = min(actor.power - 1, LONE_AGENT_TOP_UP - target.power)
-                    if target.shut_down and _in_harms_way(table, target, amount):
-                        # revived with that, the guard beside it shuts it down again at once (another +3
-                        # threat): it gets enough to live through the hit, the repairer keeping the 1 the rules
-                        # ask for, or none
-                        amount = next((a for a in range(max(amount + 1, 1), min(actor.power, 11 - target.power))
-                                       if not _in_harms_way(table, target, a)), 0)
-                    if amount >= 1:
-                        return Repair(bot=actor.id, target=target.id, amount=amount)
+            for actor in repairers.get(target.id, ()):
+                amount = min(actor.power - 3, 10 - target.power, 3)
+                if state.players == 1 and actor.kind == "module" and self._staying_home(table, actor):
+                    amount = min(actor.power - 1, LONE_AGENT_TOP_UP - target.power)
+                if target.shut_down and _in_harms_way(table, target, amount):
+                    # revived with that, the guard beside it shuts it down again at once (another +3 threat):
+                    # it gets enough to live through the hit, the repairer keeping the 1 the rules ask for, or
+                    # none
+                    amount = next((a for a in range(max(amount + 1, 1), min(actor.power, 11 - target.power))
+                                   if not _in_harms_way(table, target, a)), 0)
+                if amount >= 1:
+                    return Repair(bot=actor.id, target=target.id, amount=amount)
         # an agent home in the team's safe zone has no use for its dice but the module's steps: the team-mate
         # still out, whose power is its pool, walks home faster with them
         for target in self._stragglers(table):
-            for la in legal:
-                if isinstance(la.action, Repair) and la.action.target == target.id:
-                    actor = state.bot(la.action.bot)
-                    if actor.kind != "agent" or not self._home(table, actor):
-                        continue
-                    amount = min(actor.power - STRAGGLER_KEEP, STRAGGLER_TOP_UP - target.power)
-                    if amount >= 1:
-                        return Repair(bot=actor.id, target=target.id, amount=amount)
+            for actor in repairers.get(target.id, ()):
+                amount = min(actor.power - STRAGGLER_KEEP, STRAGGLER_TOP_UP - target.power)
+                if actor.kind == "agent" and amount >= 1 and self._home(table, actor):
+                    return Repair(bot=actor.id, target=target.id, amount=amount)
         return None
 
     def _needing_repair(self, table: Table) -> list[Bot]:
@@ -451,8 +450,9 @@ class AutoPlayer(MissionErrands):
         return bot.space is not None and self._in_team_zone(table, table.floor.index[bot.space])
 
     def _in_team_zone(self, table: Table, space: int) -> bool:
-        zone = self._team_safe_zone(table)
-        return bool(zone) and table.floor.area_of[space] == table.floor.area_of[next(iter(zone))]
+        """Whether the space lies in the area of the team's safe zone (in any zone's, when none is open)."""
+        area_of = table.floor.area_of
+        return area_of[space] in {area_of[z] for z in self._team_safe_zone(table)}
 
     def _wants(self, table: Table, bot: Bot) -> bool:
         return table.floor.index[bot.space] in self._targets(table, bot)  # type: ignore[index]
