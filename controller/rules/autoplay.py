@@ -52,6 +52,10 @@ STRAGGLER_KEEP = 1
 # 118 -> 126 of 600 games, seeds 1000-1299, 2000-2299 and 3000-3299)
 LONE_AGENT_TOP_UP = 8
 SPARE_TRIP = 18  # steps: an agent the terminals do not need goes ahead home when its round trip is longer
+# the team reboots before a turn that has at most this many usable chips: one action left is most often too few
+# to get a bot out of a guard's reach or through a door, and the reboot's threat (the player count) is cheaper
+# than a lost turn (measured, Data Heist, 1-3 players on the lobby and the annex: see the rules interpretations)
+REBOOT_AT = 1
 
 
 class AutoPlayer(MissionErrands):
@@ -82,7 +86,7 @@ class AutoPlayer(MissionErrands):
         return self._action(table, legal)
 
     def _route(self, state: GameState) -> Action:
-        """Reboot when the burncycle has no usable chip left (threat is the price)."""
+        """Reboot when the burncycle has at most REBOOT_AT usable chips left (threat is the price)."""
         live = sum(1 for k in range(len(state.burncycle.slots)) if usable(state, k))
         legal = [la.action for la in legal_actions(state)]
         # reserve chips replace degraded ones for free (physical first: +2 AP on every move)
@@ -95,7 +99,8 @@ class AutoPlayer(MissionErrands):
                 # Preconnaissance: a bot on a terminal space a hop leaves from needs a utility or tech chip
                 preference = ["utility", "tech", "physical", "general"]
             return min(alters, key=lambda a: (preference.index(a.chip), a.source == "team", a.slot))
-        if live == 0 and any(isinstance(a, Reboot) for a in legal):
+        active = sum(1 for c in state.burncycle.slots if c is not None)
+        if live <= REBOOT_AT and live < active and any(isinstance(a, Reboot) for a in legal):
             return Reboot()
         agent = active_agent(state)
         unlock = self._fourth_slot(state, legal)

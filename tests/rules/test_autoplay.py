@@ -12,7 +12,7 @@ from turn_scenarios import DOORS, chips, decks, in_turn
 
 from controller.library import floor_text
 from controller.rules import encode_state, new_game, state_problems
-from controller.rules.actions import (Alter, BuyUpgrade, Hop, Keypad, Push, Repair, Step, Strike, UnlockSlot,
+from controller.rules.actions import (Alter, BuyUpgrade, Hop, Keypad, Push, Reboot, Repair, Step, Strike, UnlockSlot,
                                       apply_action, legal_actions)
 from controller.rules.autoplay import AutoPlayer, play, play_game
 from controller.rules.dice import ScriptedDice, SeededDice
@@ -192,6 +192,21 @@ def routing(mission: str, bots, players: int = 2):
     s = make_state(bots=bots, slots=chips("general", "general", "general"), module_slot_costs=[4, 6], players=players)
     s.mission = CONTENT.missions[mission]
     return in_turn(s, step="route")
+
+
+@pytest.mark.parametrize("players", [1, 2])
+@pytest.mark.parametrize("slots,reboots", [(("-", "-", "-"), True), (("-", "-", "general"), True),
+                                           (("-", "captain", "-"), True), (("-", "general", "tech"), False)])
+def test_the_team_reboots_with_one_usable_chip_left(players, slots, reboots):
+    """"Rebooting can be declared before any player's turn": with one action left a bot can rarely get out of a
+    guard's reach or through a door, and the reboot's price ("Advance threat by the player count") is cheaper
+    than the turn lost; with two chips left the team plays on."""
+    agents = [bot("byte", "A1", power=5), bot("casing", "A2", power=5)][:players]
+    s = routing("data-heist", [*agents, module("B1")], players)
+    s.burncycle.slots = chips(*slots)
+    s.round = 3
+    action = AutoPlayer().choose(s)
+    assert isinstance(action, Reboot) == reboots
 
 
 def test_without_a_command_module_the_agents_share_the_fourth_slot():
@@ -725,12 +740,12 @@ def test_a_unit_on_a_terminal_is_struck_before_another_is_shoved():
 
 
 def test_the_auto_player_wins_ghost_in_the_dell():
-    """Puppet Without a Ghost, played through: alone on the annex (level 1, seed 40) the module hides by the
+    """Puppet Without a Ghost, played through: alone on the annex (level 1, seed 173) the module hides by the
     Server closet, steps onto its terminal as the IP lands on the core, then shoves the captain onto that
     terminal and shuts it down ("Level 1+ team, one bot: Shut down the captain.")."""
     moves = []
     final = None
-    for action, _events, final in play(start("meridian-annex", "ghost-in-the-dell", seed=40, players=1, level=1)):
+    for action, _events, final in play(start("meridian-annex", "ghost-in-the-dell", seed=173, players=1, level=1)):
         if isinstance(action, (Push, Strike)) and getattr(action, "unit", None) == "CAP":
             moves.append(type(action).__name__)
     assert final.outcome == "victory: Puppet Without a Ghost"
