@@ -739,6 +739,16 @@ def test_a_unit_on_a_terminal_is_struck_before_another_is_shoved():
     assert not (isinstance(action, (Step, Push)) and action.bot == "module")
 
 
+def test_the_auto_player_wins_the_tower_run():
+    """Operation Tower Run, played through with two players (seed 571): a terminal on the lobby, the team
+    gathered in a safe zone to change floors ("all bots in safe zones at the end of a turn"), two terminals on
+    the labs, then "Each bot: escape from an entrance space, the command module before the last agent"."""
+    final = play_game(start("meridian-lobby", "tower-run", seed=571, players=2))
+    assert final.outcome == "victory: Out the Front Door"
+    assert final.later_floors == [] and final.floor.name == "Meridian Tower, Labs"
+    assert all(b.escaped for b in final.bots)
+
+
 def test_the_auto_player_wins_ghost_in_the_dell():
     """Puppet Without a Ghost, played through: alone on the annex (level 1, seed 173) the module hides by the
     Server closet, steps onto its terminal as the IP lands on the core, then shoves the captain onto that
