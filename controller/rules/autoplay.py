@@ -20,7 +20,7 @@ from controller.rules.autoplay_missions import MissionErrands, is_prey, module_c
 from controller.rules.autoplay_network import network_step
 from controller.rules.autoplay_paths import (AVERAGE_AP, DOOR_COST, FORCE_MARGIN, UNREACHED, WALL_COST, WATCHED_COST,
                                              expected_ap)
-from controller.rules.burncycle import next_slot_cost
+from controller.rules.burncycle import active_slot_count, next_slot_cost
 from controller.rules.dice import SeededDice
 from controller.rules.effects import apply_effect
 from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
@@ -99,8 +99,7 @@ class AutoPlayer(MissionErrands):
                 # Preconnaissance: a bot on a terminal space a hop leaves from needs a utility or tech chip
                 preference = ["utility", "tech", "physical", "general"]
             return min(alters, key=lambda a: (preference.index(a.chip), a.source == "team", a.slot))
-        active = sum(1 for c in state.burncycle.slots if c is not None)
-        if live <= REBOOT_AT and live < active and any(isinstance(a, Reboot) for a in legal):
+        if live <= REBOOT_AT and live < active_slot_count(state) and any(isinstance(a, Reboot) for a in legal):
             return Reboot()
         agent = active_agent(state)
         unlock = self._fourth_slot(state, legal)
@@ -153,7 +152,7 @@ class AutoPlayer(MissionErrands):
         module = state.module_on_board()
         agent = active_agent(state)
         if state.round > 1 or agent.power < 4 \
-                or sum(1 for c in state.burncycle.slots if c is not None) != 3 \
+                or active_slot_count(state) != 3 \
                 or not any(isinstance(a, UnlockSlot) for a in legal):
             return None
         cost = next_slot_cost(state)

@@ -13,8 +13,9 @@ MAX_SLOTS = 5
 RESERVE_CHOICES = ("physical", "tech", "utility")
 
 
-def active_slot_count(table: Table) -> int:
-    return sum(1 for c in table.state.burncycle.slots if c is not None)
+def active_slot_count(state: GameState) -> int:
+    """Slots with a peg (a chip, active or degraded): what a reboot fills and the next unlock adds to."""
+    return sum(1 for c in state.burncycle.slots if c is not None)
 
 
 def draw_burncycle(table: Table, active: int) -> None:
@@ -68,7 +69,7 @@ def reboot(table: Table) -> None:
     state = table.state
     if state.mission.no_reboot:
         raise IllegalAction(f"{state.mission.name}: the burncycle cannot be rebooted")
-    active = active_slot_count(table)
+    active = active_slot_count(table.state)
     draw_burncycle(table, active)
     for k, chip in enumerate(state.burncycle.slots):
         if chip is not None:
@@ -113,7 +114,7 @@ def alter(table: Table, agent: Bot, slot: int, kind: str, source: str) -> None:
 
 def next_slot_cost(state: GameState) -> int:
     """The power printed on the command module card for the next slot (the last costs are printed in order)."""
-    unlocked = sum(1 for c in state.burncycle.slots if c is not None)
+    unlocked = active_slot_count(state)
     if unlocked >= MAX_SLOTS:
         raise IllegalAction("all 5 burncycle slots are already unlocked")
     costs = state.module_slot_costs
