@@ -19,7 +19,7 @@ from controller.rules.agent_dice import USE
 from controller.rules.autoplay_missions import MissionErrands, is_prey, module_calibrations, module_tasks
 from controller.rules.autoplay_network import network_step
 from controller.rules.autoplay_paths import (AVERAGE_AP, DOOR_COST, FORCE_MARGIN, UNREACHED, WALL_COST, WATCHED_COST,
-                                             expected_ap)
+                                             expected_ap, passes_doors)
 from controller.rules.burncycle import active_slot_count, next_slot_cost
 from controller.rules.dice import SeededDice
 from controller.rules.effects import apply_effect
@@ -507,7 +507,7 @@ class AutoPlayer(MissionErrands):
             mine = dist[here]
         watched = self._watched(table)
         options = []
-        blocked = self._jammed(table) if bot.keys == 0 else set()
+        blocked = self._jammed(table) if bot.keys == 0 and not passes_doors(bot) else set()
         trail = self._trail.get(bot.id, set()) if self._trail_of == _move_key(table.state) else set()
         ways = table.floor.security_neighbours(here, table.destroyed)
         if walls:
@@ -528,7 +528,7 @@ class AutoPlayer(MissionErrands):
             if kind == "wall" and table.floor.edge_name[(here, j)] in table.destroyed:
                 kind = "open"
             cost = dist[j] + (WATCHED_COST if j in watched else 1) + (WALL_COST if kind == "wall" else 0)
-            if kind == "door" and table.floor.edge_name[(here, j)] not in table.unlocked:
+            if kind == "door" and table.floor.edge_name[(here, j)] not in table.unlocked and not passes_doors(bot):
                 cost += DOOR_COST
             options.append((cost, j in watched, j, kind))
         if not options:
@@ -544,7 +544,7 @@ class AutoPlayer(MissionErrands):
     def _door_in_the_way(self, table: Table) -> tuple[Bot, str] | None:
         for bot in movers(table):
             nxt = self._next_space(table, bot)
-            if nxt is not None and nxt[1] == "door":
+            if nxt is not None and nxt[1] == "door" and not passes_doors(bot):
                 door = edge_id(bot.space, table.floor.ids[nxt[0]])  # type: ignore[arg-type]
                 if door not in table.unlocked:
                     return bot, table.floor.ids[nxt[0]]
@@ -592,7 +592,7 @@ class AutoPlayer(MissionErrands):
         for bot in movers(table):
             nxt = self._next_space(table, bot)
             if nxt is not None and (nxt[1] != "door" or edge_id(bot.space, table.floor.ids[nxt[0]])  # type: ignore[arg-type]
-                                    in table.unlocked or bot.keys > 0):
+                                    in table.unlocked or bot.keys > 0 or passes_doors(bot)):
                 return True
         return False
 

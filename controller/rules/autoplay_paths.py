@@ -34,6 +34,12 @@ FORCE_MARGIN = 1
 _GRAPHS: weakref.WeakKeyDictionary[Floor, dict[tuple, list[list[tuple[int, int]]]]] = weakref.WeakKeyDictionary()
 
 
+def passes_doors(bot: Bot) -> bool:
+    """Nano's Reassemble: "Nano may move through locked doors" (for 1 AP, like any step), so no door is
+    in his way: he never opens one, which leaves it locked (no Preconnaissance threat, no autolock to undo)."""
+    return "reassemble" in bot.abilities
+
+
 def expected_ap(dice: DicePool) -> float:
     """Average AP of a roll."""
     return sum(AVERAGE_AP[grade] * getattr(dice, grade) for grade in AVERAGE_AP)
@@ -104,13 +110,13 @@ class PathCosts:
             if len(self._reach) > 256:
                 self._reach.clear()
             self._reach[key] = reach = frozenset(reach)
-        return all(table.floor.index[b.space] in reach or b.keys > 0  # type: ignore[index]
+        return all(table.floor.index[b.space] in reach or passes_doors(b) or b.keys > 0  # type: ignore[index]
                    for b in table.state.bots if b.on_board and not b.shut_down)
 
     def _cost_map(self, table: Table, bot: Bot, targets: frozenset[int], avoid: frozenset[int] = frozenset(),
                   walls: bool = False) -> list[int]:
         """Costs to the nearest of `targets`, shared between decisions while the floor stays the same."""
-        keys = bot.keys > 0
+        keys = "reassemble" if passes_doors(bot) else bot.keys > 0
         if "floor key" not in self._memo:  # what the costs depend on besides the targets, once per decision
             units = frozenset(s for s, o in table.occupant.items() if not isinstance(o, Bot))
             self._memo["floor key"] = (table.floor.source, units, frozenset(self._watched(table)), table.unlocked,
@@ -123,15 +129,16 @@ class PathCosts:
             costs = self._costs[full] = self._distances(table, set(targets), keys, avoid, walls)
         return costs
 
-    def _distances(self, table: Table, targets: set[int], keys: bool,
+    def _distances(self, table: Table, targets: set[int], keys: bool | str,
                    avoid: frozenset[int] = frozenset(), walls: bool = False) -> list[int]:
         """Cost to the nearest target for a bot, by space: a step costs 1, or 8 into a space a guard sees now,
         8 more into a guard's space (walked around, or pushed aside) and 5 more through a locked door (it can
-        be opened, at the price of an action); walls, the `avoid` spaces and locked doors whose keypad is
-        known to be jammed (without a key) do not."""
+        be opened, at the price of an action; nothing more for Nano, who reassembles through it: `keys` is
+        "reassemble"); walls, the `avoid` spaces and locked doors whose keypad is known to be jammed (without a
+        key) do not."""
         floor = table.floor
         jammed = frozenset() if keys else frozenset(self._jammed(table))
-        graph = self._graph(table, jammed, walls)
+        graph = self._graph(table, jammed, walls, keys == "reassemble")
         watched = self._watched(table)
         step = [WATCHED_COST if i in watched else 1 for i in range(len(floor.ids))]
         for i, who in table.occupant.items():
@@ -160,13 +167,15 @@ class PathCosts:
         return dist
 
     @staticmethod
-    def _graph(table: Table, jammed: frozenset[str], walls: bool = False) -> list[list[tuple[int, int]]]:
-        """Each space's ways for a bot's path costs, with the locked-door surcharge (and, for a bot with no
-        other way, interior walls to break at WALL_COST): the floor's state changes rarely, so the lists are
-        kept per floor and state of walls, doors and known jams, for every player and game (`_GRAPHS`)."""
+    def _graph(table: Table, jammed: frozenset[str], walls: bool = False,
+               reassemble: bool = False) -> list[list[tuple[int, int]]]:
+        """Each space's ways for a bot's path costs, with the locked-door surcharge (none for Nano, who
+        reassembles through) and, for a bot with no other way, interior walls to break at WALL_COST: the
+        floor's state changes rarely, so the lists are kept per floor and state of walls, doors and known jams,
+        for every player and game (`_GRAPHS`)."""
         floor = table.floor
         graphs = _GRAPHS.setdefault(floor, {})
-        key = (table.destroyed, table.unlocked, jammed, walls)
+        key = (table.destroyed, table.unlocked, jammed, walls, reassemble)
         graph = graphs.get(key)
         if graph is None:
             graph = []
@@ -177,7 +186,8 @@ class PathCosts:
                     if name in jammed:
                         continue
                     door = floor.door_edges.get((u, v))
-                    ways.append((v, DOOR_COST if door is not None and door not in table.unlocked else 0))
+                    locked = door is not None and door not in table.unlocked and not reassemble
+                    ways.append((v, DOOR_COST if locked else 0))
                 if walls:
                     ways.extend((v, WALL_COST) for v, kind in floor.neighbour[u].values()
                                 if kind == "wall" and floor.edge_name[(u, v)] not in table.destroyed)
