@@ -795,3 +795,25 @@ def test_a_bot_waiting_to_hop_alters_in_a_tech_chip():
     s.burncycle.team_reserve = ["physical", "tech"]
     s.turn.step = "route"
     assert AutoPlayer().choose(s) == Alter(slot=1, chip="tech", source="team")
+
+
+# == Nano ============================================================================================
+@pytest.mark.parametrize("agent, first", [
+    ("nano", "move"),  # "Nano may move through locked doors": no keypad to open
+    ("byte", "keypad"),  # any other bot opens the door first
+])
+def test_nano_walks_through_the_locked_door_on_his_way(agent, first):
+    """"Reassemble: Nano may move through locked doors." Nano by the Office's locked door on his way to the
+    terminal on E3 rolls a move and steps through it; Byte, in his place, opens the door."""
+    walker = bot(agent, "E2")
+    if agent == "nano":
+        walker.abilities = ["reassemble"]
+    s = make_state(DOORS, bots=[walker, module("A1")], slots=chips("general", "general"), **decks())
+    s.floor.terminals = {"E3": "standard"}
+    s.mission = CONTENT.missions["data-heist"]
+    s = in_turn(s, basic=3)
+    chosen = AutoPlayer().choose(s)
+    assert type(chosen).__name__.lower() == first
+    if agent == "nano":
+        s.turn.pending = PendingMove(ap=3)
+        assert AutoPlayer().choose(s) == Step(bot="nano", to="E3", reassemble=True)
