@@ -15,7 +15,7 @@ import time
 
 from controller.library import floor_text, load_content
 from controller.rules import corporation_turn, new_game
-from controller.rules.autoplay import play_game
+from controller.rules.autoplay import play_game, team
 
 
 def main() -> None:
@@ -26,7 +26,9 @@ def main() -> None:
     args = parser.parse_args()
     content = load_content()
     text, source = floor_text(args.floor)
-    starts = [new_game(content, text, source, players=args.players, seed=k) for k in range(args.games)]
+    # the team `selfplay` plays with: the auto-player's choice of agents
+    starts = [new_game(content, text, source, players=args.players, seed=k, agents=team(args.players))
+              for k in range(args.games)]
     times, rounds, threats, wins = [], [], [], 0
     t0 = time.perf_counter()
     for state in starts:
@@ -48,8 +50,9 @@ def main() -> None:
     baseline = time.perf_counter() - b0
 
     ordered = sorted(times)
-    print(f"{args.games} complete games of {starts[0].mission.name} on {args.floor}, {args.players} players: "
-          f"{total:.1f} s")
+    names = ", ".join(b.name for b in starts[0].bots if b.kind == "agent")
+    print(f"{args.games} complete games of {starts[0].mission.name} on {args.floor}, {args.players} players "
+          f"({names}): {total:.1f} s")
     print(f"per game: median {statistics.median(times) * 1000:.1f} ms, "
           f"p99 {ordered[int(0.99 * (len(ordered) - 1))] * 1000:.1f} ms")
     print(f"win rate {wins / args.games:.1%}, average rounds {sum(rounds) / len(rounds):.1f}, "

@@ -13,7 +13,7 @@ from controller.errors import UserError
 from controller.library import floor_text, load_content, load_state, read_text, write_atomically
 from controller.rules import RulesError, ScriptedDice, encode_events, encode_state, new_game
 from controller.rules.actions import STEPS, LegalAction, apply_action, decode_action, legal_actions
-from controller.rules.autoplay import play, play_game
+from controller.rules.autoplay import TEAM, play, play_game, team
 from controller.rules.model import describe_validation_error
 from controller.shipped_help import SHIPPED, ShippedContentHelp
 
@@ -140,6 +140,8 @@ def register_selfplay(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--difficulty", default="standard", choices=["simplified", "standard", "seasoned"])
     p.add_argument("--captain", default="fauxbia")
+    p.add_argument("--agents", help="comma-separated agent ids (default: the auto-player's team, "
+                                    f"the first N of {', '.join(TEAM)})")
     p.add_argument("--narrate", action="store_true",
                    help="print every game as it is played: each event as an instruction to the players")
     p.set_defaults(run=_selfplay)
@@ -150,12 +152,13 @@ def _selfplay(args: argparse.Namespace) -> int:
         raise UserError("--games must be at least 1")
     content = load_content()
     text, source = floor_text(args.floor)
+    agents = args.agents.split(",") if args.agents else team(args.players)
     outcomes: Counter[str] = Counter()
     rounds, threats = [], []
     for k in range(args.games):
         try:
             state = new_game(content, text, source, args.players, args.difficulty, args.captain, args.mission,
-                             args.seed + k, level=args.level)
+                             args.seed + k, agents, args.level)
         except RulesError as e:
             raise UserError(str(e)) from None
         if args.narrate:
@@ -175,8 +178,9 @@ def _selfplay(args: argparse.Namespace) -> int:
         rounds.append(final.round)
         threats.append(final.threat)
     wins = sum(n for o, n in outcomes.items() if o.startswith("victory"))
-    print(f"{args.games} games of {args.mission} on {args.floor}, {args.players} players, {args.difficulty}, "
-          f"seeds {args.seed}-{args.seed + args.games - 1}")
+    names = ", ".join(b.name for b in state.bots if b.kind == "agent")
+    print(f"{args.games} games of {args.mission} on {args.floor}, {args.players} players ({names}), "
+          f"{args.difficulty}, seeds {args.seed}-{args.seed + args.games - 1}")
     print(f"win rate: {wins / args.games:.1%} ({wins} of {args.games})")
     print(f"average rounds: {sum(rounds) / len(rounds):.1f}; average threat at the end: "
           f"{sum(threats) / len(threats):.1f}")

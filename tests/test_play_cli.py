@@ -81,10 +81,23 @@ def test_selfplay_narrates_a_game_as_instructions(capsys):
     lines = out.splitlines()
     assert code == 0 and lines[0].startswith("== game 1: Operation Data Heist on Meridian Tower, Annex, seed 4")
     assert "-- round 1: threat 0 --" in lines and "The corporation's turn." in lines
-    assert any(line.startswith("Move Byte from ") for line in lines)
+    assert any(line.startswith("Move Nano from ") for line in lines)  # the auto-player's team
     ending = next(line for line in lines if line.startswith("== ") and "game 1" not in line)
     assert ending.startswith(("== victory", "== defeat"))
     assert "1 games of data-heist on meridian-annex" in out  # the summary follows the story
+
+
+@pytest.mark.parametrize("named, team", [
+    ([], "(Nano, Casing)"),  # the auto-player's choice: Nano's Reassemble takes him through locked doors
+    (["--agents", "byte,bit"], "(Byte, Bit)"),
+])
+def test_selfplay_plays_the_auto_players_team_or_the_agents_named(capsys, named, team):
+    code, out, _ = run(capsys, "selfplay", "--games", 1, "--seed", 3, *named)
+    assert code == 0 and f"1 games of data-heist on meridian-lobby, 2 players {team}" in out
+
+
+def test_selfplay_refuses_an_unknown_agent(capsys):
+    assert "unknown agent 'zz'" in refused(capsys, "selfplay", "--games", 1, "--agents", "byte,zz")
 
 
 def test_selfplay_refuses_a_bad_mission(capsys):

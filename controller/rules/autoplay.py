@@ -56,6 +56,17 @@ SPARE_TRIP = 18  # steps: an agent the terminals do not need goes ahead home whe
 # to get a bot out of a guard's reach or through a door, and the reboot's threat (the player count) is cheaper
 # than a lost turn (measured, Data Heist, 1-3 players on the lobby and the annex: see the rules interpretations)
 REBOOT_AT = 1
+# the agents the auto-player picks, first to last: Nano, whose Reassemble takes him through locked doors (no
+# keypad's dice, inputs or alarms), then Casing, whose pressure die adds move AP. Measured, Data Heist, seeds
+# 100-159, against the first agents of the box (Byte, Casing, Bit): alone on the lobby, the annex and the labs,
+# wins 19 -> 46, 11 -> 18 and 1 -> 11 of 60; two players (Nano with Casing) 32 -> 38 on the lobby and 21 -> 33
+# on the annex, where Nano with Byte, Bit, Memory or Interface won 13-32. The rest follow in the box's order.
+TEAM = ("nano", "casing", "byte", "bit")
+
+
+def team(players: int) -> list[str]:
+    """The agents the auto-player plays a game of `players` with, when the players name none."""
+    return list(TEAM[:players])
 
 
 class AutoPlayer(MissionErrands):
