@@ -11,7 +11,7 @@ from __future__ import annotations
 from controller.rules import drawbag
 from controller.rules.actions import Action, Hop
 from controller.rules.autoplay_network import core_in_reach
-from controller.rules.autoplay_paths import PathCosts
+from controller.rules.autoplay_paths import PathCosts, passes_doors
 from controller.rules.cyberspace import hop_paths
 from controller.rules.dice import SeededDice
 from controller.rules.effects import apply_effect
@@ -50,6 +50,18 @@ class MissionErrands(PathCosts):
             # the bot hides and cannot be detected via awareness") instead of standing in the captain's room
             return hiding
         if "no_unsurveilled_rooms" in mine:
+            if passes_doors(bot) and not _hop_chip_at_hand(state, bot):
+                # Nano walks into the rooms through their locked doors (no door opened, no threat) rather than
+                # wait on a terminal space for a chip to hop on (measured, Preconnaissance alone on the annex,
+                # seeds 100-159: calibrations 5% -> 12%)
+                return self._bead_rooms(table, terminal=False)
+            if bot.kind == "agent" and not passes_doors(bot) and any(
+                    passes_doors(b) for b in state.bots if b.on_board and not b.shut_down):
+                # the rooms are Nano's: each door another agent opens costs 3 threat, so it waits in the safe
+                # zone, moving the module, and is home when the calibration comes (measured, two players on the
+                # annex: wins 0 -> 3 of 60 with Byte, seeds 100-159, and 1 -> 5 with Casing, seeds 200-259,
+                # though calibrations fell from about 40% to 17%)
+                return set()
             return self._bead_rooms(table, terminal=False) | self._hop_launches(table, bot)
         if not state.calibrated or state.later_floors:
             return set()
@@ -247,6 +259,14 @@ class MissionErrands(PathCosts):
                     (best is None or len(action.path) < len(best.path)):
                 best = action
         return best
+
+
+def _hop_chip_at_hand(state: GameState, bot: Bot) -> bool:
+    """A utility or tech chip, which a hop is taken on, in the burncycle or the bot's reserves."""
+    kinds = {"utility", "tech"}
+    return any(c is not None and not c.degraded and c.kind in kinds for c in state.burncycle.slots) or \
+        any(k in kinds for k in state.burncycle.team_reserve) or \
+        any(k in kinds for k in state.burncycle.personal_reserves.get(bot.id, []))
 
 
 def is_prey(table: Table, unit: SecurityUnit, task: str) -> bool:

@@ -817,3 +817,62 @@ def test_nano_walks_through_the_locked_door_on_his_way(agent, first):
     if agent == "nano":
         s.turn.pending = PendingMove(ap=3)
         assert AutoPlayer().choose(s) == Step(bot="nano", to="E3", reassemble=True)
+
+
+# The hop floor with a safe zone ("Stairs") in place of the Office.
+HOPS_AND_STAIRS = rules_floor_text("""
++-+-+-+-+-+-+
+|T . . . . T|
++ + + + + + +
+|E . . . . .|
++-+D+-+-+D+-+
+|. . T|. . .|
++ + + + + + +
+|. . .|. . T|
++-+-+-+-+-+-+
+""", """
+A1 hallway "Hall"
+A3 room "Lab" surveillance=1
+D3 safe "Stairs"
+""")
+
+
+def nano_inspecting(chip: str, nano_shut_down: bool = False):
+    nano = bot("nano", "D2", power=0 if nano_shut_down else 5, shut_down=nano_shut_down)
+    nano.abilities = ["reassemble"]
+    s = make_state(HOPS_AND_STAIRS, bots=[nano, bot("casing", "E1"), module("B1")],
+                   slots=chips(chip, "general"))
+    s.mission = CONTENT.missions["preconnaissance"]
+    s.floor.surveillance = ["A3"]
+    return in_turn(s)
+
+
+def targets_of(s, bot_id: str) -> set[str]:
+    player = AutoPlayer()
+    player._memo = {}
+    table = Table(s, SeededDice(0), apply_effect, copy=False)
+    return {table.floor.ids[i] for i in player._targets(table, s.bot(bot_id))}
+
+
+LAB = {"A3", "B3", "C3", "A4", "B4", "C4"}
+
+
+@pytest.mark.parametrize("chip, targets", [
+    ("general", LAB),  # no chip to hop on: Nano walks into the Lab through its locked door
+    ("tech", LAB | {"A1", "F1", "F4"}),  # a tech chip at hand: the terminals a hop into the Lab leaves from too
+])
+def test_nano_walks_into_the_rooms_unless_a_hop_chip_is_at_hand(chip, targets):
+    """Surprise Inspection: "Have no unsurveilled rooms on the floor"; "Reassemble: Nano may move through locked
+    doors", so no door is unlocked ("Whenever a non-safe zone door is unlocked ... advance threat by 3").
+    (F1 and F4 reach the Lab's terminal in two hops, by A1.)"""
+    assert targets_of(nano_inspecting(chip), "nano") == targets
+
+
+@pytest.mark.parametrize("nano_shut_down, heads_for", [
+    (False, {"D3", "F3", "D4", "E4", "F4"}),  # the Stairs but the space by their door: the rooms are Nano's
+    (True, LAB | {"A1", "F1", "F4"}),  # Nano shut down: Casing surveils the rooms itself
+])
+def test_with_nano_on_the_floor_the_other_agents_leave_the_rooms_to_him(nano_shut_down, heads_for):
+    """"Whenever a non-safe zone door is unlocked or a wall is destroyed, advance threat by 3": Casing would
+    have to open the Lab's door; Nano walks through it. Casing waits in the safe zone."""
+    assert targets_of(nano_inspecting("tech", nano_shut_down=nano_shut_down), "casing") == heads_for
