@@ -14,7 +14,7 @@ from controller.library import floor_text
 from controller.rules import encode_state, new_game, state_problems
 from controller.rules.actions import (Alter, BuyUpgrade, Hop, Keypad, Push, Reboot, Repair, Step, Strike, UnlockSlot,
                                       apply_action, legal_actions)
-from controller.rules.autoplay import AutoPlayer, play, play_game
+from controller.rules.autoplay import AutoPlayer, play, play_game, team
 from controller.rules.dice import ScriptedDice, SeededDice
 from controller.rules.effects import apply_effect
 from controller.rules.model import PendingMove
@@ -24,9 +24,10 @@ FLOORS = sorted(CONTENT.floors)
 ADAPTABLE = [m for m, mission in CONTENT.missions.items() if mission.adaptable]
 
 
-def start(floor: str, mission: str = "data-heist", seed: int = 1, players: int = 2, level: int | None = None):
+def start(floor: str, mission: str = "data-heist", seed: int = 1, players: int = 2, level: int | None = None,
+          agents: list[str] | None = None):
     text, source = floor_text(floor)
-    return new_game(CONTENT, text, source, players=players, mission=mission, seed=seed, level=level)
+    return new_game(CONTENT, text, source, players=players, mission=mission, seed=seed, level=level, agents=agents)
 
 
 @pytest.mark.parametrize("floor", FLOORS)
@@ -876,3 +877,17 @@ def test_with_nano_on_the_floor_the_other_agents_leave_the_rooms_to_him(nano_shu
     """"Whenever a non-safe zone door is unlocked or a wall is destroyed, advance threat by 3": Casing would
     have to open the Lab's door; Nano walks through it. Casing waits in the safe zone."""
     assert targets_of(nano_inspecting("tech", nano_shut_down=nano_shut_down), "casing") == heads_for
+
+
+def test_the_auto_player_wins_preconnaissance():
+    """Operation Preconnaissance with the auto-player's team (Nano and Casing) on the annex, seed 233: Nano
+    walks into the rooms through their locked doors ("Nano may move through locked doors"), so no door is
+    unlocked before "Have no unsurveilled rooms on the floor" ("Whenever a non-safe zone door is unlocked ...
+    advance threat by 3"); then "All bots simultaneously: Occupy safe zones"."""
+    reassembled, door_threat, final = 0, 0, None
+    for action, events, final in play(start("meridian-annex", "preconnaissance", seed=233, level=1, agents=team(2))):
+        reassembled += isinstance(action, Step) and action.reassemble
+        door_threat += sum(e.new - e.old for e in events if type(e).__name__ == "ThreatChanged"
+                           and "Preconnaissance" in e.reason and e.new > e.old)
+    assert final.outcome == "victory: Without a Trace"
+    assert reassembled >= 3 and door_threat == 0
