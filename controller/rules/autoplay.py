@@ -539,7 +539,8 @@ class AutoPlayer(MissionErrands):
             if kind == "wall" and table.floor.edge_name[(here, j)] in table.destroyed:
                 kind = "open"
             cost = dist[j] + (WATCHED_COST if j in watched else 1) + (WALL_COST if kind == "wall" else 0)
-            if kind == "door" and table.floor.edge_name[(here, j)] not in table.unlocked and not passes_doors(bot):
+            if kind == "door" and table.floor.edge_name[(here, j)] not in table.unlocked and \
+                    (unit or not passes_doors(bot)):
                 cost += DOOR_COST
             options.append((cost, j in watched, j, kind))
         if not options:
@@ -555,11 +556,18 @@ class AutoPlayer(MissionErrands):
     def _door_in_the_way(self, table: Table) -> tuple[Bot, str] | None:
         for bot in movers(table):
             nxt = self._next_space(table, bot)
-            if nxt is not None and nxt[1] == "door" and not passes_doors(bot):
+            if nxt is not None and nxt[1] == "door" and self._opens_doors(table, bot, nxt[0]):
                 door = edge_id(bot.space, table.floor.ids[nxt[0]])  # type: ignore[arg-type]
                 if door not in table.unlocked:
                     return bot, table.floor.ids[nxt[0]]
         return None
+
+    @staticmethod
+    def _opens_doors(table: Table, bot: Bot, beyond: int) -> bool:
+        """Whether the bot opens a locked door before stepping through to `beyond`: any bot but Nano, and Nano
+        too when a unit stands beyond it (he cannot reassemble into its space, and the locked door blocks his
+        adjacency for a push)."""
+        return not passes_doors(bot) or isinstance(table.occupant.get(beyond), SecurityUnit)
 
     def _wall_in_the_way(self, table: Table, legal: list) -> Action | None:
         """A bot shut in strikes the wall on its way out when the dice it can roll now make 10 AP likely
@@ -603,7 +611,7 @@ class AutoPlayer(MissionErrands):
         for bot in movers(table):
             nxt = self._next_space(table, bot)
             if nxt is not None and (nxt[1] != "door" or edge_id(bot.space, table.floor.ids[nxt[0]])  # type: ignore[arg-type]
-                                    in table.unlocked or bot.keys > 0 or passes_doors(bot)):
+                                    in table.unlocked or bot.keys > 0 or not self._opens_doors(table, bot, nxt[0])):
                 return True
         return False
 
@@ -633,7 +641,15 @@ class AutoPlayer(MissionErrands):
             if isinstance(la.action, Push) and not (shove is not None and la.action.unit == shove[0].id) \
                     and not self._in_team_zone(table, table.floor.index[la.action.to]):
                 into = state.unit(la.action.unit).space
-                steps.setdefault((la.action.bot, into), la.action)
+                # the unit goes where it is least in the bot's way: shoved onward along the bot's path, it
+                # stood in the way again (a guard shoved out through the only door of Nano's room, round after
+                # round)
+                pusher = state.bot(la.action.bot)
+                ahead = self._bot_distances(table, pusher)
+                known = steps.get((la.action.bot, into))
+                if known is None or (isinstance(known, Push) and ahead[table.floor.index[la.action.to]]
+                                     > ahead[table.floor.index[known.to]]):
+                    steps[(la.action.bot, into)] = la.action
         watched = self._watched(table)
         ranked = []
         for bot in movers(table):

@@ -138,12 +138,15 @@ class PathCosts:
         key) do not."""
         floor = table.floor
         jammed = frozenset() if keys else frozenset(self._jammed(table))
-        graph = self._graph(table, jammed, walls, keys == "reassemble")
+        reassemble = keys == "reassemble"
+        graph = self._graph(table, jammed, walls, reassemble)
         watched = self._watched(table)
         step = [WATCHED_COST if i in watched else 1 for i in range(len(floor.ids))]
+        units = set()
         for i, who in table.occupant.items():
             if not isinstance(who, Bot):
                 step[i] += UNIT_COST + WATCHED_COST  # a push always detects: as a step into sight, and more
+                units.add(i)
         dist = [UNREACHED] * len(floor.ids)
         for i in avoid:
             dist[i] = -1  # never improved on, so never entered
@@ -159,6 +162,10 @@ class PathCosts:
             base = d + step[u]
             for v, extra in graph[u]:
                 nd = base + extra
+                if reassemble and u in units and floor.door_edges.get((v, u)) not in (None, *table.unlocked):
+                    # Nano cannot reassemble into a unit's space, nor push it through the locked door (it
+                    # blocks his adjacency): he opens that door like any bot
+                    nd += DOOR_COST
                 if nd < dist[v]:
                     dist[v] = nd
                     push(heap, (nd, v))

@@ -891,3 +891,62 @@ def test_the_auto_player_wins_preconnaissance():
                            and "Preconnaissance" in e.reason and e.new > e.old)
     assert final.outcome == "victory: Without a Trace"
     assert reassembled >= 3 and door_threat == 0
+
+
+ZONE_BEYOND_A_GUARD = rules_floor_text("""
++-+-+-+-+-+
+|. . . . .|
++-+-+D+-+-+
+|E . . . .|
++ + + + + +
+|. . . . .|
++ + + + + +
+|. . . . .|
++-+-+-+-+-+
+""", """
+A1 safe "Safe zone"
+A2 hallway
+""")
+
+
+def test_a_guard_is_pushed_out_of_the_way_not_along_it():
+    """"Push (1 Power): Spend +1 AP during a move action to shove a security unit to an adjacent empty space".
+    A guard stands on C3 in Byte's way home (C4, C3, C2, the zone's door): shoved onto C2 it would stand in the
+    way again, so it is shoved aside, onto B3 or D3."""
+    byte = bot("byte", "C4")
+    byte.upgrades = ["push"]
+    s = make_state(ZONE_BEYOND_A_GUARD, bots=[byte, module("A1")], units=[guard("g1", "C3", facing="N")],
+                   slots=chips("general", "general", "general"), round=3, unlocked=["C1/C2"])
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    pushes = [la.action.to for la in legal_actions(mid_move(in_turn(s, basic=5), ap=3)) if isinstance(la.action, Push)]
+    assert pushes[0] == "C2" and set(pushes) == {"C2", "B3", "D3"}
+    chosen = AutoPlayer().choose(mid_move(in_turn(s, basic=5), ap=3))
+    assert isinstance(chosen, Push) and chosen.to in ("B3", "D3")
+
+
+def test_nano_opens_a_locked_door_a_guard_stands_beyond():
+    """Nano in the Office, the Lab still to surveil ("Have no unsurveilled rooms on the floor"): the guard on
+    E2, beyond the Office's only door, blocks his Reassemble ("Bots cannot move through ... other units") and,
+    the locked door blocking his adjacency, his push. He opens the door first (then the guard can be pushed)
+    instead of rolling moves he cannot use, round after round."""
+    nano = bot("nano", "E3")
+    nano.abilities = ["reassemble"]
+    nano.upgrades = ["push"]
+    s = make_state(DOORS, bots=[nano, module("A1")], units=[guard("g1", "E2", facing="W")],
+                   slots=chips("general", "general"), **decks())
+    s.mission = CONTENT.missions["preconnaissance"]
+    s.floor.surveillance = ["A3"]
+    chosen = AutoPlayer().choose(in_turn(s, basic=5))
+    assert isinstance(chosen, Keypad) and chosen.bot == "nano" and chosen.beyond == "E2"
+
+
+@pytest.mark.parametrize("floor, mission, seed, level", [
+    ("meridian-annex", "data-heist", 61, None),  # a guard pushed out through the door of Nano's room came back in
+    ("meridian-labs", "rescue-rangers", 2, 1),  # a guard camped beyond the locked door of Nano's room
+])
+def test_games_where_nano_was_shut_in_now_end(floor, mission, seed, level):
+    """Alone with Nano, these games used to run thousands of rounds (the network held the threat down) while
+    Nano rolled moves he could not use; now he opens the door, or shoves the guard aside, and the game ends."""
+    final = play_game(start(floor, mission, seed=seed, players=1, level=level, agents=team(1)))
+    assert final.outcome is not None and final.round < 60
