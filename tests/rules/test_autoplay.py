@@ -751,15 +751,17 @@ def test_the_auto_player_wins_the_tower_run():
 
 
 def test_the_auto_player_wins_ghost_in_the_dell():
-    """Puppet Without a Ghost, played through: alone on the annex (level 1, seed 173) the module hides by the
-    Server closet, steps onto its terminal as the IP lands on the core, then shoves the captain onto that
-    terminal and shuts it down ("Level 1+ team, one bot: Shut down the captain.")."""
+    """Puppet Without a Ghost, played through: alone on the annex with the auto-player's team (Nano; level 1,
+    seed 47) the module steps onto the terminal of the captain's room as the IP lands on the core, then shoves
+    the captain onto that terminal and shuts it down ("Level 1+ team, one bot: Shut down the captain.")."""
     moves = []
     final = None
-    for action, _events, final in play(start("meridian-annex", "ghost-in-the-dell", seed=173, players=1, level=1)):
+    for action, _events, final in play(start("meridian-annex", "ghost-in-the-dell", seed=47, players=1, level=1,
+                                              agents=team(1))):
         if isinstance(action, (Push, Strike)) and getattr(action, "unit", None) == "CAP":
             moves.append(type(action).__name__)
     assert final.outcome == "victory: Puppet Without a Ghost"
+    assert final.progress["module_on_captain_terminal_when_core"] == 1
     assert final.progress["shut_down_by:module"] == 1 and moves[-1] == "Strike" and "Push" in moves
 
 
