@@ -823,21 +823,8 @@ def test_nano_walks_through_the_locked_door_on_his_way(agent, first):
 
 
 # The hop floor with a safe zone ("Stairs") in place of the Office.
-HOPS_AND_STAIRS = rules_floor_text("""
-+-+-+-+-+-+-+
-|T . . . . T|
-+ + + + + + +
-|E . . . . .|
-+-+D+-+-+D+-+
-|. . T|. . .|
-+ + + + + + +
-|. . .|. . T|
-+-+-+-+-+-+-+
-""", """
-A1 hallway "Hall"
-A3 room "Lab" surveillance=1
-D3 safe "Stairs"
-""")
+HOPS_AND_STAIRS = HOPS.replace('D3 room "Office" surveillance=1', 'D3 safe "Stairs"')
+assert HOPS_AND_STAIRS != HOPS
 
 
 def nano_inspecting(chip: str, nano_shut_down: bool = False):
