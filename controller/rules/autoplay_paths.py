@@ -35,8 +35,9 @@ _GRAPHS: weakref.WeakKeyDictionary[Floor, dict[tuple, list[list[tuple[int, int]]
 
 
 def passes_doors(bot: Bot) -> bool:
-    """Nano's Reassemble: "Nano may move through locked doors" (for 1 AP, like any step), so no door is
-    in his way: he never opens one, which leaves it locked (no Preconnaissance threat, no autolock to undo)."""
+    """Nano's Reassemble: "Nano may move through locked doors" (for 1 AP, like any step), so a locked door is
+    not in his way and stays locked (no Preconnaissance threat, no autolock to undo); he opens one only when a
+    unit stands beyond it (`AutoPlayer._opens_doors`)."""
     return "reassemble" in bot.abilities
 
 
