@@ -19,13 +19,13 @@ from controller.rules.agent_dice import USE
 from controller.rules.autoplay_missions import MissionErrands, is_prey, module_calibrations, module_tasks
 from controller.rules.autoplay_network import network_step
 from controller.rules.autoplay_paths import (AVERAGE_AP, DOOR_COST, FORCE_MARGIN, UNREACHED, WALL_COST, WATCHED_COST,
-                                             expected_ap, passes_doors)
+                                             door_passage, expected_ap, passes_doors)
 from controller.rules.burncycle import active_slot_count, next_slot_cost
 from controller.rules.dice import SeededDice
 from controller.rules.effects import apply_effect
 from controller.rules.floor import MAX_DESTROYED_WALLS, edge_id
 from controller.rules.floors import can_escape, floor_objectives
-from controller.rules.keypad import chip_inputs_payable
+from controller.rules.keypad import brute_force_durability, chip_inputs_payable
 from controller.rules.missions import applies, done
 from controller.rules.mission_rules import durability
 from controller.rules.model import Bot, DicePool, GameState, Objective, SecurityUnit, copy_state
@@ -326,8 +326,7 @@ class AutoPlayer(MissionErrands):
             if "key" in approaches:
                 return Keypad(bot=bot.id, beyond=beyond, approach="key")
             if "brute_force" in approaches:
-                # "Level 1: 4 AP / Level 2: 6 AP / Level 3: 8 AP"
-                durability = 2 + 2 * table.state.floor.level
+                durability = brute_force_durability(table, edge_id(bot.space, beyond))  # type: ignore[arg-type]
                 need = self._dice_for(table, durability)
                 if expected_ap(need) >= durability - FORCE_MARGIN:
                     if bot.kind == "agent" and USE.get(bot.proprietary_die or "") == "force":
@@ -518,7 +517,7 @@ class AutoPlayer(MissionErrands):
             mine = dist[here]
         watched = self._watched(table)
         options = []
-        blocked = self._jammed(table) if bot.keys == 0 and not passes_doors(bot) else set()
+        blocked = self._jammed(table) if door_passage(bot) == "keypad" else set()
         trail = self._trail.get(bot.id, set()) if self._trail_of == _move_key(table.state) else set()
         ways = table.floor.security_neighbours(here, table.destroyed)
         if walls:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import heapq
 import weakref
+from typing import Literal
 
 from controller.rules.awareness import sight
 from controller.rules.floor import Floor
@@ -32,6 +33,15 @@ WALL_COST = 12  # breaking a wall (10 AP): only for a bot that has no other way
 FORCE_MARGIN = 1
 # path graphs by floor and the state of its walls, doors and known jams: shared by every game on the floor
 _GRAPHS: weakref.WeakKeyDictionary[Floor, dict[tuple, list[list[tuple[int, int]]]]] = weakref.WeakKeyDictionary()
+
+
+# how a bot gets through a locked door: Nano reassembles through, a bot with a key spends it, any other opens the
+# keypad (which a jammed card shuts)
+DoorPassage = Literal["reassemble", "key", "keypad"]
+
+
+def door_passage(bot: Bot) -> DoorPassage:
+    return "reassemble" if passes_doors(bot) else "key" if bot.keys > 0 else "keypad"
 
 
 def passes_doors(bot: Bot) -> bool:
@@ -111,35 +121,34 @@ class PathCosts:
             if len(self._reach) > 256:
                 self._reach.clear()
             self._reach[key] = reach = frozenset(reach)
-        return all(table.floor.index[b.space] in reach or passes_doors(b) or b.keys > 0  # type: ignore[index]
+        return all(table.floor.index[b.space] in reach or door_passage(b) != "keypad"  # type: ignore[index]
                    for b in table.state.bots if b.on_board and not b.shut_down)
 
     def _cost_map(self, table: Table, bot: Bot, targets: frozenset[int], avoid: frozenset[int] = frozenset(),
                   walls: bool = False) -> list[int]:
         """Costs to the nearest of `targets`, shared between decisions while the floor stays the same."""
-        keys = "reassemble" if passes_doors(bot) else bot.keys > 0
+        doors = door_passage(bot)
         if "floor key" not in self._memo:  # what the costs depend on besides the targets, once per decision
             units = frozenset(s for s, o in table.occupant.items() if not isinstance(o, Bot))
             self._memo["floor key"] = (table.floor.source, units, frozenset(self._watched(table)), table.unlocked,
                                        table.destroyed, frozenset(self._jammed(table)))
-        full = (self._memo["floor key"], targets, keys, avoid, walls)
+        full = (self._memo["floor key"], targets, doors, avoid, walls)
         costs = self._costs.get(full)
         if costs is None:
             if len(self._costs) > 512:
                 self._costs.clear()
-            costs = self._costs[full] = self._distances(table, set(targets), keys, avoid, walls)
+            costs = self._costs[full] = self._distances(table, set(targets), doors, avoid, walls)
         return costs
 
-    def _distances(self, table: Table, targets: set[int], keys: bool | str,
+    def _distances(self, table: Table, targets: set[int], doors: DoorPassage,
                    avoid: frozenset[int] = frozenset(), walls: bool = False) -> list[int]:
         """Cost to the nearest target for a bot, by space: a step costs 1, or 8 into a space a guard sees now,
         8 more into a guard's space (walked around, or pushed aside) and 5 more through a locked door (it can
-        be opened, at the price of an action; nothing more for Nano, who reassembles through it: `keys` is
-        "reassemble"); walls, the `avoid` spaces and locked doors whose keypad is known to be jammed (without a
-        key) do not."""
+        be opened, at the price of an action; nothing more for Nano, who reassembles through it); walls, the
+        `avoid` spaces and locked doors whose keypad is known to be jammed (for a bot without a key) do not."""
         floor = table.floor
-        jammed = frozenset() if keys else frozenset(self._jammed(table))
-        reassemble = keys == "reassemble"
+        jammed = frozenset() if doors != "keypad" else frozenset(self._jammed(table))
+        reassemble = doors == "reassemble"
         graph = self._graph(table, jammed, walls, reassemble)
         watched = self._watched(table)
         step = [WATCHED_COST if i in watched else 1 for i in range(len(floor.ids))]
@@ -161,12 +170,15 @@ class PathCosts:
             if d > dist[u]:
                 continue
             base = d + step[u]
+            # Nano cannot reassemble into a unit's space, nor push it through a locked door (which blocks his
+            # adjacency): into a unit's space he opens that door like any bot
+            unit_here = reassemble and u in units
             for v, extra in graph[u]:
                 nd = base + extra
-                if reassemble and u in units and floor.door_edges.get((v, u)) not in (None, *table.unlocked):
-                    # Nano cannot reassemble into a unit's space, nor push it through the locked door (it
-                    # blocks his adjacency): he opens that door like any bot
-                    nd += DOOR_COST
+                if unit_here:
+                    door = floor.door_edges.get((v, u))
+                    if door is not None and door not in table.unlocked:
+                        nd += DOOR_COST
                 if nd < dist[v]:
                     dist[v] = nd
                     push(heap, (nd, v))

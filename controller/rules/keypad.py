@@ -13,6 +13,8 @@ before any die is rolled. Readings are in docs/rules-interpretations.md ("Player
 
 from __future__ import annotations
 
+from itertools import chain
+
 from controller.rules import mission_rules
 from controller.rules.agent_dice import pool_dice, roll_proprietary
 from controller.rules.apcheck import roll_ap
@@ -61,6 +63,17 @@ def column(table: Table, card: KeypadCard) -> KeypadColumn:
     """"The column used corresponds to the current floor number (Floor 1, 2, or 3).\""""
     level = table.state.floor.level
     return card.columns[min(level, len(card.columns)) - 1]
+
+
+def brute_force_durability(table: Table, door: str) -> int:
+    """The AP a brute force on the door needs: its card's column, or for a door whose card is still to be drawn
+    any card's, as every card prints the same per floor ("Level 1: 4 AP / Level 2: 6 AP / Level 3: 8 AP")."""
+    state = table.state
+    card = state.keypads.get(door) or next(chain(state.keypad_deck, state.keypad_discard, state.keypads.values()),
+                                          None)
+    if card is None:
+        raise IllegalAction("the keypad deck is empty: no keypad card can be drawn for the door")
+    return column(table, card).durability
 
 
 def card_for(table: Table, door: str) -> KeypadCard:

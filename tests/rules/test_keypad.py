@@ -13,7 +13,7 @@ from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn, tags
 from controller.rules.actions import Keypad, Move, Step, legal_actions
 from controller.rules.dice import SeededDice
 from controller.rules.effects import apply_effect
-from controller.rules.keypad import KEYPAD_FACES, chip_inputs_payable
+from controller.rules.keypad import KEYPAD_FACES, brute_force_durability, chip_inputs_payable
 from controller.rules.table import Table
 from controller.rules.model import DicePool
 
@@ -71,6 +71,18 @@ def test_brute_force_durability_by_level_in_every_card():
     """"Level 1: 4 AP / Level 2: 6 AP / Level 3: 8 AP\""""
     for card in CONTENT.keypads:
         assert [c.durability for c in card.columns] == [4, 6, 8]
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_brute_force_durability_of_a_door_with_or_without_its_card(level):
+    """"Level 1: 4 AP / Level 2: 6 AP / Level 3: 8 AP": the door's own card once placed, any card before (the
+    auto-player judges a brute force before the card is drawn)."""
+    s = door_state(floor_text(DOORS.split("grid:\n")[1].split("\nareas:")[0], 'A1 hallway "Hall"\nA3 room "Lab"\n'
+                              'D3 room "Office"', level=level))
+    table = Table(s, SeededDice(0), apply_effect, copy=False)
+    assert brute_force_durability(table, "B2/B3") == 2 + 2 * level
+    s.keypads["B2/B3"] = s.keypad_deck[0]
+    assert brute_force_durability(table, "B2/B3") == s.keypad_deck[0].columns[level - 1].durability
 
 
 def test_automatic_unlock_opens_instantly():
