@@ -62,6 +62,7 @@ REBOOT_AT = 1
 # wins 19 -> 46, 11 -> 18 and 1 -> 11 of 60; two players (Nano with Casing) 32 -> 38 on the lobby and 21 -> 33
 # on the annex, where Nano with Byte, Bit, Memory or Interface won 13-32. The rest follow in the box's order.
 TEAM = ("nano", "casing", "byte", "bit")
+PUSH_BUY = 3  # TSM-103C: steps from a unit to push through a door within which an agent buys the push upgrade
 
 
 def team(players: int) -> list[str]:
@@ -128,6 +129,9 @@ class AutoPlayer(MissionErrands):
                 return module_push
             if shove is not None and push in legal and agent.power >= 3:
                 return push
+        if push in legal and agent.power >= 3 and self._pushes_through_door(table, agent) and \
+                self._near_door_push(table, agent):
+            return push
         if self._blocked_by_unit and agent.power >= 4 and push in legal:
             self._blocked_by_unit.clear()
             return push
@@ -177,6 +181,12 @@ class AutoPlayer(MissionErrands):
             return UnlockSlot(payers=payers) if sum(payers.values()) == cost else None
         if module.power - (cost - 1) < 3:
             return None
+        if state.mission.no_reboot:
+            # TSM-103C: "The burncycle cannot be rebooted", and an unlocked slot "immediately receive[s] a
+            # general action chip": the module pays even with its own errand, as the chip and the slot are what
+            # walk it to its terminals (measured, 240 games on the three floors, one and two players, seeds
+            # 100-139: its terminal accesses 61 -> 167; paying 2 and the agent 2: 119)
+            return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
         if state.players == 1 or (module_calibrations(state) and module_tasks(state) != {"module_spaces"}):
             # the module has its own errand out on the floor, or crosses it beside a lone agent: its power is
             # its health there, so the agent pays, keeping 3 for its dice, or the slot waits (measured with one
@@ -646,8 +656,12 @@ class AutoPlayer(MissionErrands):
                 pusher = state.bot(la.action.bot)
                 ahead = self._bot_distances(table, pusher)
                 known = steps.get((la.action.bot, into))
-                if known is None or (isinstance(known, Push) and ahead[table.floor.index[la.action.to]]
-                                     > ahead[table.floor.index[known.to]]):
+                # TSM-103C: "push a security unit through a door" while the pusher still has it to do
+                through = self._pushes_through_door(table, pusher)
+                def rank(push: Push) -> tuple[bool, int]:
+                    crossing = table.floor.edge_between(table.floor.index[into], table.floor.index[push.to])
+                    return through and crossing == "door", ahead[table.floor.index[push.to]]
+                if known is None or (isinstance(known, Push) and rank(la.action) > rank(known)):
                     steps[(la.action.bot, into)] = la.action
         watched = self._watched(table)
         ranked = []
@@ -675,6 +689,21 @@ class AutoPlayer(MissionErrands):
         if not ranked:
             return EndMove()
         return min(ranked, key=lambda r: r[:5])[5]
+
+    @staticmethod
+    def _pushes_through_door(table: Table, bot: Bot) -> bool:
+        """Whether the bot still has TSM-103C's "Use the push ability to push a security unit through a door"
+        to do."""
+        state = table.state
+        return not state.calibrated and bot.kind == "agent" and \
+            any(o.task == "push_through_door" and applies(state, o) for o in state.mission.calibrations) and \
+            state.progress.get(f"push_through_door:{bot.id}", 0) < 1
+
+    def _near_door_push(self, table: Table, agent: Bot) -> bool:
+        """A unit to push through a door within PUSH_BUY steps: the push upgrade is bought when it is used,
+        its power (the agent's dice) kept till then."""
+        here = table.floor.index[agent.space]  # type: ignore[index]
+        return any(table.distances()[here][u] <= PUSH_BUY for u in self.door_pushes(table))
 
     def _crosses_first(self, table: Table, module: Bot, cost: int) -> bool:
         """In the first round, with two players or more, the module walks before the agents when no guard sees

@@ -232,6 +232,23 @@ def test_a_module_with_its_own_errand_keeps_its_power(mission, players, payers):
     assert action == UnlockSlot(payers=payers)
 
 
+@pytest.mark.parametrize("players", [1, 2])
+def test_without_reboots_the_module_pays_the_fourth_slot_for_its_chip(players):
+    """TSM-103C: "The burncycle cannot be rebooted." and "Unlocked slots immediately receive a general action
+    chip from the supply": the module pays the fourth slot even with its own terminals to access ("Command
+    Module: Access at least 3 terminals."), the agent the 1 power the rules ask of it ("provided at least 1
+    power is paid by the command module or the active agent"); one player too, where the lone agent would
+    otherwise pay it all."""
+    action = AutoPlayer().choose(routing("tsm-103c", [bot("byte", "A1", power=5), module("B1", power=6)], players))
+    assert action == UnlockSlot(payers={"module": 3, "byte": 1})
+
+
+def test_without_reboots_the_module_keeps_3_power_after_the_fourth_slot():
+    """The module's power is its health: with 5 it would be left with 2 and the slot waits."""
+    action = AutoPlayer().choose(routing("tsm-103c", [bot("byte", "A1", power=5), module("B1", power=5)], 2))
+    assert not isinstance(action, UnlockSlot)
+
+
 def test_two_players_module_spaces_leave_the_module_paying_the_fourth_slot():
     """Preconnaissance with two players: the team has 26 - 8 threat for the whole mission, 2 a round and 2 a
     reboot ("Advance threat by the player count"); a fourth slot puts each reboot a turn later, and measured
@@ -939,3 +956,67 @@ def test_games_where_nano_was_shut_in_now_end(floor, mission, seed, level):
     Nano rolled moves he could not use; now he opens the door, or shoves the guard aside, and the game ends."""
     final = play_game(start(floor, mission, seed=seed, players=1, level=level, agents=team(1)))
     assert final.outcome is not None and final.round < 60
+
+
+# A hallway over a Closet whose door is B2/B3: a guard standing on B2 can be pushed through it
+CLOSET_DOOR = rules_floor_text("""
++-+-+-+-+-+-+-+
+|. . . . . . E|
++ + + + + + + +
+|. . . . . . .|
++-+D+-+-+-+-+-+
+|. . . . . . .|
++-+-+-+-+-+-+-+
+""", """
+A1 hallway
+A3 room "Closet"
+""")
+
+
+def pushing_through(module_terminals: int, upgrades=("push",), step: str = "actions", byte_at: str = "B1",
+                    pushed: int = 0):
+    byte = bot("byte", byte_at)
+    byte.upgrades = list(upgrades)
+    s = make_state(CLOSET_DOOR, bots=[byte, module("G1")], units=[guard("g1", "B2", facing="E")],
+                   slots=chips("general", "general", "general"), round=3)
+    s.mission = CONTENT.missions["tsm-103c"]
+    s.progress = {"terminals:module": module_terminals, "push_through_door:byte": pushed}
+    return in_turn(s, basic=5, step=step)
+
+
+@pytest.mark.parametrize("module_terminals, heads_for", [
+    (3, {"B2"}),  # the module has its terminals: Byte goes for the guard beside the Closet's door
+    (1, set()),  # the module's walk comes first: Byte only heads for the safe zone
+])
+def test_an_agent_goes_to_push_a_unit_through_a_door_once_the_module_has_its_terminals(module_terminals, heads_for):
+    """TSM-103C: "Each agent: Use the push ability to push a security unit through a door." ("shove a security
+    unit to an adjacent empty space"; a guard passes doors). While "Command Module: Access at least 3
+    terminals." is open the agent's walks would share the move AP the module's walk needs, so the push
+    waits."""
+    targets = targets_of(pushing_through(module_terminals), "byte")
+    assert ("B2" in targets) == bool(heads_for)
+    if heads_for:
+        assert targets == heads_for
+
+
+@pytest.mark.parametrize("pushed, through", [(0, True), (1, False)])
+def test_an_agent_pushes_the_unit_through_the_door_while_its_push_is_owed(pushed, through):
+    """TSM-103C: "Each agent: Use the push ability to push a security unit through a door.": of the spaces the
+    guard on B2 can be shoved to (A2, C2 and B3 beyond the door), the push takes it through the door while
+    Byte still owes it, and out of Byte's way otherwise."""
+    s = mid_move(pushing_through(3, pushed=pushed), ap=3)
+    pushes = {la.action.to for la in legal_actions(s) if isinstance(la.action, Push)}
+    assert pushes == {"A2", "C2", "B3"}
+    chosen = AutoPlayer().choose(s)
+    if through:
+        assert chosen == Push(bot="byte", unit="g1", to="B3")
+    else:
+        assert not (isinstance(chosen, Push) and chosen.to == "B3")
+
+
+@pytest.mark.parametrize("byte_at, buys", [("B1", True), ("E2", True), ("F2", False), ("F1", False)])
+def test_an_agent_buys_push_beside_a_unit_to_push_through_a_door(byte_at, buys):
+    """"Push (1 Power)": bought when a unit beside a door is within 3 steps, the power (the agent's dice) kept
+    until then."""
+    s = pushing_through(3, upgrades=(), step="route", byte_at=byte_at)
+    assert (AutoPlayer().choose(s) == BuyUpgrade(bot="byte", upgrade="push")) is buys
