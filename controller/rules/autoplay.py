@@ -690,20 +690,11 @@ class AutoPlayer(MissionErrands):
             return EndMove()
         return min(ranked, key=lambda r: r[:5])[5]
 
-    @staticmethod
-    def _pushes_through_door(table: Table, bot: Bot) -> bool:
-        """Whether the bot still has TSM-103C's "Use the push ability to push a security unit through a door"
-        to do."""
-        state = table.state
-        return not state.calibrated and bot.kind == "agent" and \
-            any(o.task == "push_through_door" and applies(state, o) for o in state.mission.calibrations) and \
-            state.progress.get(f"push_through_door:{bot.id}", 0) < 1
-
     def _near_door_push(self, table: Table, agent: Bot) -> bool:
         """A unit to push through a door within PUSH_BUY steps: the push upgrade is bought when it is used,
         its power (the agent's dice) kept till then."""
         here = table.floor.index[agent.space]  # type: ignore[index]
-        return any(table.distances()[here][u] <= PUSH_BUY for u in self.door_pushes(table))
+        return any(table.distances()[here][u] <= PUSH_BUY for u in self._door_pushes(table))
 
     def _crosses_first(self, table: Table, module: Bot, cost: int) -> bool:
         """In the first round, with two players or more, the module walks before the agents when no guard sees

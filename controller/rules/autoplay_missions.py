@@ -63,14 +63,13 @@ class MissionErrands(PathCosts):
                 # though calibrations fell from about 40% to 17%)
                 return set()
             return self._bead_rooms(table, terminal=False) | self._hop_launches(table, bot)
-        if "push_through_door" in mine and state.progress.get(f"push_through_door:{bot.id}", 0) < 1 \
-                and not self._module_errand(table):
+        if self._pushes_through_door(table, bot) and not self._module_errand(table):
             # "Each agent: Use the push ability to push a security unit through a door": the agent walks into
             # a unit that stands beside a door with a free space beyond it, once the module has its terminals
             # (the agent's walks share the move AP the module's walk needs: measured, 240 games on the three
             # floors, one and two players, seeds 100-139, pushing from the start cut the module's terminal
             # accesses 167 -> 121, pushing after them 167 -> 166, agents who pushed 2 -> 6 of 360)
-            return self.door_pushes(table)
+            return self._door_pushes(table)
         if not state.calibrated or state.later_floors:
             return set()
         if drawbag.module_bagged(state) and bot.kind == "agent":
@@ -111,7 +110,16 @@ class MissionErrands(PathCosts):
         return set()
 
     @staticmethod
-    def door_pushes(table: Table) -> set[int]:
+    def _pushes_through_door(table: Table, bot: Bot) -> bool:
+        """Whether the bot still owes TSM-103C's "Each agent: Use the push ability to push a security unit
+        through a door"."""
+        state = table.state
+        return not state.calibrated and bot.kind == "agent" and \
+            any(o.task == "push_through_door" and applies(state, o) for o in state.mission.calibrations) and \
+            state.progress.get(f"push_through_door:{bot.id}", 0) < 1
+
+    @staticmethod
+    def _door_pushes(table: Table) -> set[int]:
         """The spaces of the units a push can shove through a door: a free space lies beyond a door of theirs
         ("shove a security unit to an adjacent empty space"; guards pass doors, locked or not)."""
         floor = table.floor
