@@ -650,18 +650,9 @@ class AutoPlayer(MissionErrands):
             if isinstance(la.action, Push) and not (shove is not None and la.action.unit == shove[0].id) \
                     and not self._in_team_zone(table, table.floor.index[la.action.to]):
                 into = state.unit(la.action.unit).space
-                # the unit goes where it is least in the bot's way: shoved onward along the bot's path, it
-                # stood in the way again (a guard shoved out through the only door of Nano's room, round after
-                # round)
-                pusher = state.bot(la.action.bot)
-                ahead = self._bot_distances(table, pusher)
                 known = steps.get((la.action.bot, into))
-                # TSM-103C: "push a security unit through a door" while the pusher still has it to do
-                through = self._pushes_through_door(table, pusher)
-                def rank(push: Push) -> tuple[bool, int]:
-                    crossing = table.floor.edge_between(table.floor.index[into], table.floor.index[push.to])
-                    return through and crossing == "door", ahead[table.floor.index[push.to]]
-                if known is None or (isinstance(known, Push) and rank(la.action) > rank(known)):
+                if known is None or (isinstance(known, Push) and
+                                     self._push_rank(table, la.action) > self._push_rank(table, known)):
                     steps[(la.action.bot, into)] = la.action
         watched = self._watched(table)
         ranked = []
@@ -689,6 +680,17 @@ class AutoPlayer(MissionErrands):
         if not ranked:
             return EndMove()
         return min(ranked, key=lambda r: r[:5])[5]
+
+    def _push_rank(self, table: Table, push: Push) -> tuple[bool, int]:
+        """How good a space `push.to` is for the shoved unit: through a door while the pusher still owes
+        TSM-103C's "push a security unit through a door", then where it is least in the pusher's way (shoved
+        onward along the bot's path, it stood in the way again: a guard shoved out through the only door of
+        Nano's room, round after round)."""
+        floor = table.floor
+        pusher = table.state.bot(push.bot)
+        at, to = floor.index[table.state.unit(push.unit).space], floor.index[push.to]
+        through = floor.edge_between(at, to) == "door" and self._pushes_through_door(table, pusher)
+        return through, self._bot_distances(table, pusher)[to]
 
     def _near_door_push(self, table: Table, agent: Bot) -> bool:
         """A unit to push through a door within PUSH_BUY steps: the push upgrade is bought when it is used,
