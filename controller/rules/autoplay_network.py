@@ -30,8 +30,8 @@ FAR = 1 << 20  # nodes to the core from a node that has no way there
 def network_step(state: GameState) -> NetworkStep:
     """Try each single transfer (in or out, at each movement step) and keep the one that leaves threat
     lowest, then keeps the IP on layer 2 (whose hubs reduce threat), then the IP's level and the agent's
-    power highest; a landing on the core that completes a task comes before all of it, and while such a
-    task is open each layer further in counts."""
+    power highest; a landing that wins the mission, then one on the core that completes a task, comes before
+    all of it, and while such a task is open each layer further in counts."""
     agent = active_agent(state)
     steps = len(movement_chips(state))
     layers = {n.id: n.layer for n in state.network.mat.nodes}
@@ -80,7 +80,9 @@ def network_step(state: GameState) -> NetworkStep:
             4 * deepest - 2 * min(to_core.get(node, FAR), 14)
         held = {layers.get(i.node) for i in after.network.ips if i.node is not None and not i.banned} \
             if stun else set()
-        score = (after.outcome is None, sum(after.progress.get(t, 0) for t in CORE_TASKS),
+        # a landing that wins the mission (Dial Out) before all else, then any step that does not lose it
+        won = (after.outcome or "").startswith("victory")
+        score = (won, won or after.outcome is None, sum(after.progress.get(t, 0) for t in CORE_TASKS),
                  stun and set(range(1, state.players + 1)) <= held,
                  -3 * after.threat - 2 * len(after.network.pings) + level + (layer == 2)
                  + after.bot(agent.id).power + inward, layer == 2)

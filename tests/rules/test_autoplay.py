@@ -739,6 +739,26 @@ TWO_TERMINALS = rules_floor_text("""
 """)
 
 
+@pytest.mark.parametrize("module_at, lands", [("G1", True), ("F1", False)])
+def test_dial_out_the_network_step_lands_on_the_core_that_wins(module_at, lands):
+    """TSM-103C, Dial Out: "One agent: Land on the network core with their IP while all bots occupy terminal
+    spaces." Byte on D1 and the module on G1 both on terminal spaces, Byte's IP on L3-08 with two chips: the
+    second movement step passes L3-01, whose white line leads to the core ("IPs can transfer across layers
+    along white lines once per movement step"), and the landing wins. Off a terminal space the module makes
+    the landing no win, and the IP keeps to layer 3 for a later turn."""
+    s = make_state(TWO_TERMINALS, bots=[bot("byte", "D1"), module(module_at)], slots=chips("general", "general"),
+                   net=network(["byte"], ips={"byte": "L3-08"}, levels={"byte": 6}))
+    s.mission = CONTENT.missions["tsm-103c"]
+    s.calibrated = True
+    s.round = 6
+    s = in_turn(s, step="network")
+    action = AutoPlayer().choose(s)
+    after, _ = apply_action(s, action)
+    assert (after.outcome == "victory: Dial Out") == lands
+    if lands:
+        assert action.transfers == {2: "in"}
+
+
 def test_a_unit_on_a_terminal_is_struck_before_another_is_shoved():
     """Two players: "Shut down the captain" and "Shut down a level 3 Ghost". With a Ghost already on the
     terminal space D1 (durability 5), the module beside it stays for the strike instead of walking off to shove
