@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrade, BuyUpgrade, CorporationTurn,
-                                      EndMove, EndTurn, Escape, Keypad, Move, NetworkCardAction, Pass, Push,
+                                      DrawChip, EndMove, EndTurn, Escape, Keypad, Move, NetworkCardAction, Pass, Push,
                                       Reboot, Repair, Step, Strike, StrikeWall, Terminal, UnlockSlot, apply_action,
                                       legal_actions)
 from controller.rules.agent_dice import USE
@@ -62,6 +62,8 @@ REBOOT_AT = 1
 # wins 19 -> 46, 11 -> 18 and 1 -> 11 of 60; two players (Nano with Casing) 32 -> 38 on the lobby and 21 -> 33
 # on the annex, where Nano with Byte, Bit, Memory or Interface won 13-32. The rest follow in the box's order.
 TEAM = ("nano", "casing", "byte", "bit")
+# TSM-103C: the threat up to which a chip drawn for 5 threat is worth it (the mission's start, 6, plus one draw)
+DRAW_CHIP_THREAT = 11
 PUSH_BUY = 3  # TSM-103C: steps from a unit to push through a door within which an agent buys the push upgrade
 
 
@@ -361,9 +363,23 @@ class AutoPlayer(MissionErrands):
             return Move(dice=everything)
         # a slot with nothing better to do draws a network card: many lower threat or give power when the
         # network step completes them
+        if not optimized and self._draws_chip(table, legal):
+            return DrawChip(chip="physical")
         if NetworkCardAction in kinds and len(table.state.network_hands.get(active_agent(table.state).id, [])) < 3:
             return NetworkCardAction()
         return Pass()
+
+    @staticmethod
+    def _draws_chip(table: Table, legal: list) -> bool:
+        """TSM-103C: "As a general action, an agent may advance threat by 5 to draw an action chip of their
+        choice": a chip with nothing better to do draws a physical chip while threat stays within
+        DRAW_CHIP_THREAT. The burncycle cannot be rebooted, so each chip drawn early is a physical chip's +2 AP
+        on a move for every turn it lives, and the network cards' threat reductions have the turns to win the
+        5 back; drawn late it buys one action (measured, 240 games on the three floors, one and two players,
+        seeds 100-139: the module's three terminals 0 -> 15, the first calibrations, 4; up to threat 16, 11
+        and none; up to 22, 3 and none)."""
+        return table.state.threat + table.state.mission.rules.chip_for_threat <= DRAW_CHIP_THREAT and \
+            any(isinstance(la.action, DrawChip) for la in legal)
 
     def _dice_for(self, table: Table, ap: int, bonus: int = 0) -> DicePool:
         """Enough of the pool to expect `ap` (best dice first), or all of it."""

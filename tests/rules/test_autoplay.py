@@ -12,12 +12,12 @@ from turn_scenarios import DOORS, chips, decks, in_turn
 
 from controller.library import floor_text
 from controller.rules import encode_state, new_game, state_problems
-from controller.rules.actions import (Alter, BuyUpgrade, Hop, Keypad, Push, Reboot, Repair, Step, Strike, UnlockSlot,
+from controller.rules.actions import (Alter, BuyUpgrade, DrawChip, Hop, Keypad, Push, Reboot, Repair, Step, Strike, UnlockSlot,
                                       apply_action, legal_actions)
 from controller.rules.autoplay import AutoPlayer, play, play_game, team
 from controller.rules.dice import ScriptedDice, SeededDice
 from controller.rules.effects import apply_effect
-from controller.rules.model import PendingMove
+from controller.rules.model import DicePool, PendingMove
 from controller.rules.table import Table
 
 FLOORS = sorted(CONTENT.floors)
@@ -1002,6 +1002,27 @@ def pushing_through(module_terminals: int, upgrades=("push",), step: str = "acti
     s.mission = CONTENT.missions["tsm-103c"]
     s.progress = {"terminals:module": module_terminals, "push_through_door:byte": pushed}
     return in_turn(s, basic=5, step=step)
+
+
+@pytest.mark.parametrize("threat, chip, draws", [
+    (6, "general", True),  # the mission's start: 6 + 5 stays within 11
+    (7, "general", False),  # 12 would be past it: a network card instead
+    (6, "physical", False),  # a physical chip's +2 AP moves a bot instead
+])
+def test_a_spare_chip_draws_a_physical_chip_for_threat_early_in_tsm(threat, chip, draws):
+    """TSM-103C: "As a general action, an agent may advance threat by 5 to draw an action chip of their choice
+    from the supply and add it to their reserve." With the dice spent, a general chip draws a physical chip
+    while threat stays within DRAW_CHIP_THREAT; "The burncycle cannot be rebooted", so that chip is what
+    keeps the moves going."""
+    s = pushing_through(1)
+    s.threat = threat
+    s.burncycle.slots = chips(chip, "general", "general")
+    s.turn.pool = DicePool()
+    action = AutoPlayer().choose(s)
+    assert (action == DrawChip(chip="physical")) == draws
+    if draws:
+        after, _ = apply_action(s, action)
+        assert after.threat == threat + 5 and after.burncycle.personal_reserves["byte"] == ["physical"]
 
 
 @pytest.mark.parametrize("module_terminals, heads_for", [
