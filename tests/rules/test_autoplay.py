@@ -759,6 +759,50 @@ def test_dial_out_the_network_step_lands_on_the_core_that_wins(module_at, lands)
         assert action.transfers == {2: "in"}
 
 
+def dialling_out(agent: str, ip: str, slots, step: str = "network"):
+    """TSM-103C calibrated: `agent` on the terminal space D1, the module on G1 (both "occupy terminal spaces"),
+    the agent's IP on `ip` at level 6."""
+    caller = bot(agent, "D1")
+    if agent == "nano":
+        caller.abilities = ["asterisk"]
+    s = make_state(TWO_TERMINALS, bots=[caller, module("G1")], slots=slots,
+                   net=network([agent], ips={agent: ip}, levels={agent: 6}))
+    s.mission = CONTENT.missions["tsm-103c"]
+    s.calibrated = True
+    s.round = 6
+    return in_turn(s, step=step)
+
+
+@pytest.mark.parametrize("agent, lands", [("nano", True), ("byte", False)])
+def test_nanos_asterisk_stops_the_ip_where_the_white_line_leads_to_the_core(agent, lands):
+    """"Asterisk: Once per turn during the network step of his turn, Nano may treat one chip in the burncycle as a
+    general action chip": from L3-08 a physical chip's extended movement runs past L3-01 ("Movement proceeds
+    clockwise until reaching a hub, ping, or matching action node"), a general chip moves 1 node and stops
+    there, and the next step takes the white line to the core: Dial Out is won. Byte, without Asterisk,
+    cannot land this turn."""
+    s = dialling_out(agent, "L3-08", chips("physical", "physical"))
+    action = AutoPlayer().choose(s)
+    after, _ = apply_action(s, action)
+    assert (after.outcome == "victory: Dial Out") == lands
+    if lands:
+        assert action.asterisk == 1 and action.transfers == {2: "in"}
+
+
+@pytest.mark.parametrize("calibrated, stays", [(True, True), (False, False)])
+def test_a_bot_holds_its_terminal_space_for_dial_out(calibrated, stays):
+    """Dial Out: "Land on the network core with their IP while all bots occupy terminal spaces": after the
+    calibration Byte, on the terminal space D1 beside a guard, keeps his place for the landing. Before it, his
+    target elsewhere, the same guard sends him a step out of its reach."""
+    s = dialling_out("byte", "L2-11", chips("general", "general"), step="actions")
+    s.security = [guard("g1", "D2", facing="S")]
+    s.calibrated = calibrated
+    if not calibrated:
+        s.progress = {"terminals:module": 3, "network_card:byte": 1}  # the push through a door is left
+    s = mid_move(s, ap=2)
+    action = AutoPlayer().choose(s)
+    assert (not (isinstance(action, Step) and action.bot == "byte")) == stays
+
+
 def test_a_unit_on_a_terminal_is_struck_before_another_is_shoved():
     """Two players: "Shut down the captain" and "Shut down a level 3 Ghost". With a Ghost already on the
     terminal space D1 (durability 5), the module beside it stays for the strike instead of walking off to shove
