@@ -1069,16 +1069,18 @@ def test_a_spare_chip_draws_a_physical_chip_for_threat_early_in_tsm(threat, chip
         assert after.threat == threat + 5 and after.burncycle.personal_reserves["byte"] == ["physical"]
 
 
-@pytest.mark.parametrize("module_terminals, heads_for", [
-    (3, {"B2"}),  # the module has its terminals: Byte goes for the guard beside the Closet's door
-    (1, set()),  # the module's walk comes first: Byte only heads for the safe zone
+@pytest.mark.parametrize("module_terminals, byte_at, heads_for", [
+    (3, "E1", {"B2"}),  # the module has its terminals: Byte goes for the guard beside the Closet's door
+    (1, "E1", set()),  # the module's walk comes first: Byte, three steps off, only heads for the safe zone
+    (1, "B1", {"B2"}),  # the guard is right beside Byte: pushed on the way, the module's walk or not
 ])
-def test_an_agent_goes_to_push_a_unit_through_a_door_once_the_module_has_its_terminals(module_terminals, heads_for):
+def test_an_agent_goes_to_push_a_unit_through_a_door_once_the_module_has_its_terminals(module_terminals, byte_at,
+                                                                                      heads_for):
     """TSM-103C: "Each agent: Use the push ability to push a security unit through a door." ("shove a security
     unit to an adjacent empty space"; a guard passes doors). While "Command Module: Access at least 3
     terminals." is open the agent's walks would share the move AP the module's walk needs, so the push
-    waits."""
-    targets = targets_of(pushing_through(module_terminals), "byte")
+    waits, unless the unit stands right beside the agent (PUSH_ON_THE_WAY)."""
+    targets = targets_of(pushing_through(module_terminals, byte_at=byte_at), "byte")
     assert ("B2" in targets) == bool(heads_for)
     if heads_for:
         assert targets == heads_for
