@@ -831,6 +831,18 @@ def test_the_auto_player_wins_the_tower_run():
     assert all(b.escaped for b in final.bots)
 
 
+@pytest.mark.parametrize("floor, seed", [("meridian-labs", 639), ("meridian-lobby", 727)])
+def test_the_auto_player_wins_tsm_103c(floor, seed):
+    """Operation Module TSM-103C, played through alone with the auto-player's team (Nano; level 1): "Command
+    Module: Access at least 3 terminals", Nano's push of a unit through a door and his network card calibrate,
+    then "One agent: Land on the network core with their IP while all bots occupy terminal spaces."
+    """
+    final = play_game(start(floor, "tsm-103c", seed=seed, players=1, level=1, agents=team(1)))
+    assert final.outcome == "victory: Dial Out"
+    assert final.calibrated and final.progress["terminals:module"] >= 3
+    assert final.progress["push_through_door:nano"] == 1 and final.progress["core_while_on_terminals"] == 1
+
+
 def test_the_auto_player_wins_ghost_in_the_dell():
     """Puppet Without a Ghost, played through: alone on the annex with the auto-player's team (Nano; level 1,
     seed 47) the module steps onto the terminal of the captain's room as the IP lands on the core, then shoves
