@@ -361,8 +361,8 @@ class AutoPlayer(MissionErrands):
         everything = DicePool(basic=pool.basic, advanced=pool.advanced, elite=pool.elite, proprietary=own)
         if Move in kinds and self._can_progress(table) and (optimized or expected_ap(everything) > 0):
             return Move(dice=everything)
-        # a slot with nothing better to do draws a network card: many lower threat or give power when the
-        # network step completes them
+        # a slot with nothing better to do draws a chip for threat in TSM-103C, early on, else a network card:
+        # many lower threat or give power when the network step completes them
         if not optimized and self._draws_chip(table, legal):
             return DrawChip(chip="physical")
         if NetworkCardAction in kinds and len(table.state.network_hands.get(active_agent(table.state).id, [])) < 3:

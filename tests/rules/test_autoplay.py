@@ -12,8 +12,8 @@ from turn_scenarios import DOORS, chips, decks, in_turn
 
 from controller.library import floor_text
 from controller.rules import encode_state, new_game, state_problems
-from controller.rules.actions import (Alter, BuyUpgrade, DrawChip, Hop, Keypad, Push, Reboot, Repair, Step, Strike, UnlockSlot,
-                                      apply_action, legal_actions)
+from controller.rules.actions import (Alter, BuyUpgrade, DrawChip, Hop, Keypad, Push, Reboot, Repair, Step, Strike,
+                                      UnlockSlot, apply_action, legal_actions)
 from controller.rules.autoplay import AutoPlayer, play, play_game, team
 from controller.rules.dice import ScriptedDice, SeededDice
 from controller.rules.effects import apply_effect
