@@ -131,8 +131,10 @@ class AutoPlayer(MissionErrands):
                 return module_push
             if shove is not None and push in legal and agent.power >= 3:
                 return push
+        # TSM-103C: the push upgrade is bought when it is used, within PUSH_BUY steps of a unit to push through a
+        # door, the agent's power (its dice) kept till then
         if push in legal and agent.power >= 3 and self._pushes_through_door(table, agent) and \
-                self._near_door_push(table, agent):
+                self._door_pushes(table, near=agent, within=PUSH_BUY):
             return push
         if self._blocked_by_unit and agent.power >= 4 and push in legal:
             self._blocked_by_unit.clear()
@@ -719,12 +721,6 @@ class AutoPlayer(MissionErrands):
         at, to = floor.index[table.state.unit(push.unit).space], floor.index[push.to]
         through = floor.edge_between(at, to) == "door" and self._pushes_through_door(table, pusher)
         return through, self._bot_distances(table, pusher)[to]
-
-    def _near_door_push(self, table: Table, agent: Bot) -> bool:
-        """A unit to push through a door within PUSH_BUY steps: the push upgrade is bought when it is used,
-        its power (the agent's dice) kept till then."""
-        here = table.floor.index[agent.space]  # type: ignore[index]
-        return any(table.distances()[here][u] <= PUSH_BUY for u in self._door_pushes(table))
 
     def _crosses_first(self, table: Table, module: Bot, cost: int) -> bool:
         """In the first round, with two players or more, the module walks before the agents when no guard sees

@@ -70,14 +70,12 @@ class MissionErrands(PathCosts):
             # (the agent's walks share the move AP the module's walk needs: measured, 240 games on the three
             # floors, one and two players, seeds 100-139, pushing from the start cut the module's terminal
             # accesses 167 -> 121, pushing after them 167 -> 166, agents who pushed 2 -> 6 of 360)
-            pushes = self._door_pushes(table)
             if not self._module_errand(table):
-                return pushes
+                return self._door_pushes(table)
             # before that, a unit right beside the agent is pushed on the way: a step or two of AP, not the
             # walk there (measured, 1200 games on the three floors, one and two players: calibrations 8 -> 16
             # on seeds 100-299 and 10 -> 18 on seeds 300-499; within 2 steps 15 and 14, within 4 steps 11)
-            here = floor.index[bot.space]  # type: ignore[index]
-            beside = {u for u in pushes if table.distances()[here][u] <= PUSH_ON_THE_WAY}
+            beside = self._door_pushes(table, near=bot, within=PUSH_ON_THE_WAY)
             if beside:
                 return beside
         if not state.calibrated or state.later_floors:
@@ -129,13 +127,17 @@ class MissionErrands(PathCosts):
             state.progress.get(f"push_through_door:{bot.id}", 0) < 1
 
     @staticmethod
-    def _door_pushes(table: Table) -> set[int]:
+    def _door_pushes(table: Table, near: Bot | None = None, within: int = 0) -> set[int]:
         """The spaces of the units a push can shove through a door: a free space lies beyond a door of theirs
-        ("shove a security unit to an adjacent empty space"; guards pass doors, locked or not)."""
+        ("shove a security unit to an adjacent empty space"; guards pass doors, locked or not); with `near`,
+        only those within `within` steps of that bot."""
         floor = table.floor
+        here = floor.index[near.space] if near is not None else None  # type: ignore[index]
         spaces = set()
         for unit in table.state.security:
             at = floor.index[unit.space]
+            if here is not None and table.distances()[here][at] > within:
+                continue
             if any(floor.edge_between(at, j) == "door" and j not in table.occupant
                    for _, j in floor.security_neighbours(at, table.destroyed)):
                 spaces.add(at)

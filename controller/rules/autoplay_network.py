@@ -64,10 +64,10 @@ def network_step(state: GameState) -> NetworkStep:
     if deepest == 4 and "asterisk" in agent.abilities:
         # the landing is what is left: "Nano may treat one chip in the burncycle as a general action chip", whose
         # single node stops the IP on a node with a white line inward that a chip's extended movement runs past
-        kept = [k + 1 for k, chip in enumerate(state.burncycle.slots)
+        extended = [k + 1 for k, chip in enumerate(state.burncycle.slots)
                 if chip is not None and not chip.degraded and chip.kind != "general"]
         candidates += [NetworkStep(asterisk=slot, transfers={k + 1: "in" for k, inward in enumerate(combo) if inward})
-                       for slot in kept for combo in itertools.product((False, True), repeat=steps)]
+                       for slot in extended for combo in itertools.product((False, True), repeat=steps)]
     best, best_score = candidates[0], None
     for candidate in candidates:
         try:
