@@ -18,11 +18,11 @@ from stats import report, time_pairs
 
 from controller.library import floor_text, load_content
 from controller.rules import SeededDice, copy_state, corporation_turn, encode_state, new_game
-from controller.rules.awareness import step_bot
-from controller.rules.floor import compile_floor
-from controller.rules.deploy import captain_unit, guard_unit
-from controller.rules.effects import apply_effect
-from controller.rules.model import GameState, Ping
+from controller.rules.board.awareness import step_bot
+from controller.rules.board.geometry import compile_floor
+from controller.rules.corporation.deploy import captain_unit, guard_unit
+from controller.rules.corporation.threat_effects import apply_effect
+from controller.rules.state import GameState, Ping
 from controller.rules.table import Table
 
 

@@ -15,7 +15,7 @@ from stats import percentile, report, time_pairs
 from controller.library import floor_text, load_content
 from controller.rules import copy_state, new_game
 from controller.rules.actions import apply_action, legal_actions
-from controller.rules.autoplay import play
+from controller.autoplay.player import play
 
 
 def sample_states(count: int, seed: int = 5) -> list:

@@ -15,7 +15,7 @@ import time
 
 from controller.library import floor_text, load_content
 from controller.rules import corporation_turn, new_game
-from controller.rules.autoplay import play_game, team
+from controller.autoplay.player import play_game, team
 
 
 def main() -> None:

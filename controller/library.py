@@ -16,8 +16,8 @@ from controller.errors import UserError
 from controller.rules import (Content, GameState, RulesError, check_state, compile_floor, decode_state,
                               parse_content)
 from controller.rules.content import FILES
-from controller.rules.floor import Floor
-from controller.rules.model import describe_validation_error
+from controller.rules.board.geometry import Floor
+from controller.rules.state import describe_validation_error
 
 CONTENT = resources.files("controller.content")
 

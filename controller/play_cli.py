@@ -13,8 +13,8 @@ from controller.errors import UserError
 from controller.library import floor_text, load_content, load_state, read_text, write_atomically
 from controller.rules import RulesError, ScriptedDice, encode_events, encode_state, new_game
 from controller.rules.actions import STEPS, LegalAction, apply_action, decode_action, legal_actions
-from controller.rules.autoplay import TEAM, play, play_game, team
-from controller.rules.model import describe_validation_error
+from controller.autoplay.player import TEAM, play, play_game, team
+from controller.rules.state import describe_validation_error
 from controller.shipped_help import SHIPPED, ShippedContentHelp
 
 

@@ -117,7 +117,7 @@ from controller.rules.actions import (STEPS, BuyDiceUpgrade, Discard, DrawChip, 
                                       JoanStun, JoanSurveil, NetworkStep, Step, Trade, UseEquipment,
                                       encode_action)
 from controller.rules.events import AnyEvent  # noqa: E402
-from controller.rules.model import Drone  # noqa: E402
+from controller.rules.state import Drone  # noqa: E402
 
 NEW_ACTIONS = [
     BuyDiceUpgrade(bot="byte"), JoanSurveil(), JoanStun(unit="G1"), Hop(bot="byte", path=["F1", "F4"]),

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from controller.rules.floor import Floor
+from controller.rules.board.geometry import Floor
 from vision.config import ANCHOR_PLACES, BoardGeometry
 
 

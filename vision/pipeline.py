@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from controller.rules.floor import Floor
+from controller.rules.board.geometry import Floor
 from vision.calibration import CameraCalibration
 from vision.config import VisionConfig
 from vision.detect import MarkerDetection, MarkerDetector

@@ -8,7 +8,7 @@ to translate an observation into the state's unit ids.
 
 from __future__ import annotations
 
-from controller.rules.model import GameState
+from controller.rules.state import GameState
 from vision.config import VisionConfig
 
 

@@ -5,15 +5,15 @@ serializable values and never do I/O. Randomness comes only through a `Dice`.
 """
 
 from controller.rules.content import Content, parse_content
-from controller.rules.corp import corporation_turn
+from controller.rules.corporation.turn import corporation_turn
 from controller.rules.dice import Dice, ScriptedDice, SeededDice
 from controller.rules.errors import (ContentError, DiceExhausted, FloorError, IllegalAction, RulesError,
                                      StateError)
 from controller.rules.events import Event, decode_events, encode_events
-from controller.rules.floor import Floor, compile_floor
-from controller.rules.model import GameState, copy_state, decode_state, encode_state, state_schema
-from controller.rules.setup import new_game
-from controller.rules.threat import active_escalations
+from controller.rules.board.geometry import Floor, compile_floor
+from controller.rules.state import GameState, copy_state, decode_state, encode_state, state_schema
+from controller.rules.game_setup import new_game
+from controller.rules.corporation.threat import active_escalations
 from controller.rules.validate import check_state, state_problems
 
 __all__ = [

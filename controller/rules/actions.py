@@ -14,17 +14,18 @@ from typing import Literal
 import msgspec
 from msgspec import Struct
 
-from controller.rules import (agent_dice, burncycle, cyberspace, dice_upgrades, drone, equipment, floors,
-                              imperatives, inventory, ipmove, keypad, mission_rules, missions, moves, netcards, strike,
-                              terminal, turn, upgrades)
-from controller.rules.corp import corporation_turn
+from controller.rules.characters import memory_drone, proprietary_dice
+from controller.rules.players import burncycle, dice_upgrades, keypads as keypad, moves, network_moves, steps as turn, strikes, terminals as terminal, upgrades
+from controller.rules.missions import cyberspace, floor_change, objectives, special_rules
+from controller.rules.cards import equipment, imperatives, inventory, network_cards
+from controller.rules.corporation.turn import corporation_turn
 from controller.rules.dice import Dice, SeededDice
-from controller.rules.effects import apply_effect
+from controller.rules.corporation.threat_effects import apply_effect
 from controller.rules.errors import IllegalAction
 from controller.rules.events import Event, StepStarted
-from controller.rules.floor import DIRECTIONS, MAX_DESTROYED_WALLS, edge_id, exterior_wall_id
-from controller.rules.model import Bot, DicePool, Direction, EquipmentCard, GameState, SecurityUnit
-from controller.rules.interface import INTERFACE
+from controller.rules.board.geometry import DIRECTIONS, MAX_DESTROYED_WALLS, edge_id, exterior_wall_id
+from controller.rules.state import Bot, DicePool, Direction, EquipmentCard, GameState, SecurityUnit
+from controller.rules.characters.interface import INTERFACE
 from controller.rules.table import MEMORY, Table
 
 
@@ -307,7 +308,7 @@ def apply_action(state: GameState, action: Action, dice: Dice | None = None, *,
     ending = turn.active_agent(state).id if isinstance(action, EndTurn) else None
     _dispatch(table, action)
     imperatives.check_imperatives(table, struck=_striker(table, action), end_of_turn=ending)
-    missions.check_mission(table, end_of_turn=isinstance(action, EndTurn))
+    objectives.check_mission(table, end_of_turn=isinstance(action, EndTurn))
     if isinstance(dice, SeededDice) and dice.seed == state.seed:
         table.state.rolls = dice.rolls
     return table.state, table.events
@@ -358,10 +359,10 @@ def _dispatch(table: Table, action: Action) -> None:
         if t.pending is not None and moves.ap_left(table) == 0:
             turn.finish_action(table)
     elif isinstance(action, Step):
-        if action.bot == drone.JOAN:
+        if action.bot == memory_drone.JOAN:
             if action.take_cache:
                 raise IllegalAction("Joan is not a bot: she picks up no cache")
-            drone.step_joan(table, action.to)
+            memory_drone.step_joan(table, action.to)
         else:
             moves.step(table, action.bot, action.to, action.take_cache, action.chip, action.reassemble,
                        list(action.discard))
@@ -394,11 +395,11 @@ def _dispatch(table: Table, action: Action) -> None:
     elif isinstance(action, EndMove):
         turn.finish_action(table)
     elif isinstance(action, Strike):
-        strike.strike_unit(table, action.bot, action.unit, action.dice, action.stun_only, action.disguise)
+        strikes.strike_unit(table, action.bot, action.unit, action.dice, action.stun_only, action.disguise)
         t.acted = True
         turn.finish_action(table)
     elif isinstance(action, StrikeWall):
-        strike.strike_wall(table, action.bot, action.beyond, action.dice, action.move_through, action.side)
+        strikes.strike_wall(table, action.bot, action.beyond, action.dice, action.move_through, action.side)
         t.acted = True
         turn.finish_action(table)
     elif isinstance(action, Keypad):
@@ -424,29 +425,29 @@ def _dispatch(table: Table, action: Action) -> None:
         # "Optimized: In addition to drawing the card, the player may immediately take an extra unoptimized
         # action without moving the burncycle tracker."
         optimized = moves.current_chip_kind(table) == "tech"
-        netcards.draw_network_card(table, agent, action.discard)
+        network_cards.draw_network_card(table, agent, action.discard)
         t.acted = True
         if optimized:
             t.extra_action = True
         else:
             turn.finish_action(table)
     elif isinstance(action, DrawChip):
-        mission_rules.chip_for_threat(table, agent, action.chip)
+        special_rules.chip_for_threat(table, agent, action.chip)
         t.acted = True
         turn.finish_action(table)
     elif isinstance(action, Escape):
         bot = next((b for b in moves.movers(table) if b.id == action.bot), None)
         if bot is None:
             raise IllegalAction(f"{action.bot} cannot act now: the player's agent or the command module escapes")
-        floors.escape(table, bot)
+        floor_change.escape(table, bot)
         t.acted = True
         if not table.over:
             turn.finish_action(table)
     elif isinstance(action, (JoanSurveil, JoanStun)):
         if isinstance(action, JoanSurveil):
-            drone.joan_surveils(table)
+            memory_drone.joan_surveils(table)
         else:
-            drone.joan_stuns(table, action.unit)
+            memory_drone.joan_stuns(table, action.unit)
         t.acted = True
         turn.finish_action(table)
     elif isinstance(action, Hop):
@@ -456,9 +457,9 @@ def _dispatch(table: Table, action: Action) -> None:
     elif isinstance(action, Pass):
         turn.finish_action(table)
     elif isinstance(action, NetworkStep):
-        ipmove.move_ip(table, agent.id, {k - 1: v for k, v in action.transfers.items()},
+        network_moves.move_ip(table, agent.id, {k - 1: v for k, v in action.transfers.items()},
                        None if action.asterisk is None else action.asterisk - 1)
-        netcards.resolve_network_cards(table, agent, list(action.risky))
+        network_cards.resolve_network_cards(table, agent, list(action.risky))
         t.step = "end"
         table.emit(StepStarted(step="end", text="End of the turn: degrade the burncycle."))
     elif isinstance(action, Degrade):
@@ -470,11 +471,11 @@ def _dispatch(table: Table, action: Action) -> None:
             raise IllegalAction("the burncycle has already degraded this turn: the burncycle die is rolled once, "
                                 "at the end of every turn")
         t.degraded = False
-        netcards.discard_hand(table, agent)
+        network_cards.discard_hand(table, agent)
         upgrades.spend_down(table, agent)
-        mission_rules.end_of_agent_turn(table)
-        if floors.ready_to_advance(table):
-            floors.change_floor(table, agent)
+        special_rules.end_of_agent_turn(table)
+        if floor_change.ready_to_advance(table):
+            floor_change.change_floor(table, agent)
         else:
             turn.next_player(table)
 
@@ -558,8 +559,8 @@ def legal_actions(state: GameState) -> list[LegalAction]:
     if t.step == "actions":
         pool = t.pool
         dice_text = f"choose 0-{pool.basic} basic, 0-{pool.advanced} advanced, 0-{pool.elite} elite dice"
-        # the agent's proprietary die, offered with the AP checks it joins (agent_dice.py)
-        die_use = agent_dice.USE[agent.proprietary_die] if pool.proprietary and agent.proprietary_die else None
+        # the agent's proprietary die, offered with the AP checks it joins (proprietary_dice.py)
+        die_use = proprietary_dice.USE[agent.proprietary_die] if pool.proprietary and agent.proprietary_die else None
         die_text = f"; 0-1 {agent.proprietary_die} die ({agent.name}'s proprietary die)"
         if moves.movers(table):
             out.append(LegalAction(Move(), needs=dice_text + (die_text if die_use == "move" else "")))
@@ -569,7 +570,7 @@ def legal_actions(state: GameState) -> list[LegalAction]:
             for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed):
                 unit = table.occupant.get(j)
                 if isinstance(unit, SecurityUnit):
-                    durability = mission_rules.durability(table, unit)
+                    durability = special_rules.durability(table, unit)
                     out.append(LegalAction(Strike(bot=bot.id, unit=unit.id), needs=dice_text,
                                            cost=f"durability {durability}"))
                     if bot.id == INTERFACE and unit.rank == "guard":
@@ -603,7 +604,7 @@ def legal_actions(state: GameState) -> list[LegalAction]:
             tech = moves.current_chip_kind(table) == "tech"
             out.append(LegalAction(NetworkCardAction(), needs="a card to discard if the hand goes over 3",
                                    cost="then one more unoptimized action" if tech else ""))
-        if floors.can_escape(table):
+        if floor_change.can_escape(table):
             for bot in moves.movers(table):
                 if table.floor.feature[table.floor.index[bot.space]] == "entrance":  # type: ignore[index]
                     out.append(LegalAction(Escape(bot=bot.id), cost="a general action"))
@@ -655,10 +656,10 @@ def _joan_steps(table: Table) -> list[LegalAction]:
     for _, j in table.floor.bot_neighbours(table.floor.index[joan.space], table.unlocked, table.destroyed):
         to = table.floor.ids[j]
         try:
-            drone.check_joan_step(table, to)
+            memory_drone.check_joan_step(table, to)
         except IllegalAction:
             continue
-        out.append(LegalAction(Step(bot=drone.JOAN, to=to), cost="1 AP"))
+        out.append(LegalAction(Step(bot=memory_drone.JOAN, to=to), cost="1 AP"))
     return out
 
 
@@ -669,7 +670,7 @@ def _joan_abilities(table: Table) -> list[LegalAction]:
         return []  # a shut-down Memory "cannot act until repaired", nor direct Joan
     out = []
     with suppress(IllegalAction):  # no room with a bead where she stands
-        drone.surveil_room(table)
+        memory_drone.surveil_room(table)
         out.append(LegalAction(JoanSurveil(), cost="depletes Joan", needs="surveillance die rolls"))
     for _, j in table.floor.bot_neighbours(table.floor.index[joan.space], table.unlocked, table.destroyed):
         unit = table.occupant.get(j)
@@ -740,7 +741,7 @@ def _shoves(table: Table, bot: Bot) -> list[LegalAction]:
         return out  # "moves up to the disguise's movement value"
     here = table.floor.index[bot.space]  # type: ignore[index]
     for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed):
-        if mission_rules.safe_zone_closed(table, j):
+        if special_rules.safe_zone_closed(table, j):
             continue  # both enter the space: "Bots cannot enter safe zones for the remainder of the mission"
         other = table.occupant.get(j)
         if isinstance(other, Bot) and "swap" in bot.upgrades and moves.ap_for(table, bot) >= 1:

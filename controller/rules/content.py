@@ -14,7 +14,7 @@ import msgspec
 from msgspec import Struct
 
 from controller.rules.errors import ContentError
-from controller.rules.model import (CaptainCard, DiceUpgrade, EquipmentCard, GuardChip, ImperativeCard, KeypadCard,
+from controller.rules.state import (CaptainCard, DiceUpgrade, EquipmentCard, GuardChip, ImperativeCard, KeypadCard,
                                     KeypadColumn, KeypadInput, Mission, ModCard, NetworkCard, NetworkMat, NetworkNode,
                                     ProprietaryDie, TerminalCard, ThreatCard, describe_validation_error)
 

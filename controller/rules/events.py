@@ -10,7 +10,7 @@ from __future__ import annotations
 import msgspec
 from msgspec import Struct
 
-from controller.rules.floor import DIRECTION_WORDS
+from controller.rules.board.geometry import DIRECTION_WORDS
 
 
 class Event(Struct, tag_field="type", forbid_unknown_fields=True):

@@ -10,8 +10,8 @@ from typing import Callable
 
 from controller.rules.dice import Dice
 from controller.rules.events import Event, JoanCharge, JoanMoved
-from controller.rules.floor import Floor, compile_floor
-from controller.rules.model import Bot, GameState, SecurityUnit, ThreatEvent, copy_state
+from controller.rules.board.geometry import Floor, compile_floor
+from controller.rules.state import Bot, GameState, SecurityUnit, ThreatEvent, copy_state
 
 EffectHandler = Callable[["Table", ThreatEvent], None]
 MEMORY = "memory"  # the agent id in bots.toml of Memory, whose drone is Joan

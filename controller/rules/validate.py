@@ -6,14 +6,14 @@ on a node the mat does not have. `check_state` finds every such problem and name
 
 from __future__ import annotations
 
-from controller.rules.agent_dice import USE
-from controller.rules.burncycle import MAX_SLOTS
-from controller.rules.dice_upgrades import activated
-from controller.rules.interface import INTERFACE
+from controller.rules.characters.proprietary_dice import USE
+from controller.rules.players.burncycle import MAX_SLOTS
+from controller.rules.players.dice_upgrades import activated
+from controller.rules.characters.interface import INTERFACE
 from controller.rules.errors import FloorError, StateError
-from controller.rules.floor import MAX_DESTROYED_WALLS, compile_floor
-from controller.rules.inventory import LIMIT, LIMIT_TEXT
-from controller.rules.model import GameState
+from controller.rules.board.geometry import MAX_DESTROYED_WALLS, compile_floor
+from controller.rules.cards.inventory import LIMIT, LIMIT_TEXT
+from controller.rules.state import GameState
 from controller.rules.table import MEMORY
 
 

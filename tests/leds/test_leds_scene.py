@@ -9,7 +9,7 @@ from controller.leds.render import render
 from controller.leds.scene import LedScene, Link, Outcome, SlotChip, scene_from_state
 from controller.library import floor_text, load_content
 from controller.rules import active_escalations, new_game
-from controller.rules.model import Chip
+from controller.rules.state import Chip
 
 
 @pytest.fixture(scope="module")

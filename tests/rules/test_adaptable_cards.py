@@ -15,9 +15,9 @@ from turn_scenarios import act, illegal, in_turn
 
 from controller.rules import RulesError, new_game
 from controller.rules.actions import EndTurn, Reboot
-from controller.rules.floor import compile_floor
-from controller.rules.missions import done
-from controller.rules.model import Objective
+from controller.rules.board.geometry import compile_floor
+from controller.rules.missions.objectives import done
+from controller.rules.state import Objective
 
 LOBBY, LABS = CONTENT.floors["meridian-lobby"], CONTENT.floors["meridian-labs"]
 

@@ -9,7 +9,7 @@ from rules_scenarios import CONTENT, play_randomly
 
 from controller.library import floor_text
 from controller.rules import new_game, state_problems
-from controller.rules.autoplay import play_game
+from controller.autoplay.player import play_game
 
 
 @pytest.mark.parametrize("mission,floor,players,level,seed", [

@@ -14,8 +14,8 @@ from controller.library import floor_text as shipped_floor
 from controller.rules import ScriptedDice, SeededDice, new_game, state_problems
 from controller.rules.actions import (EndTurn, Hop, Move, NetworkStep, Pass, Push, Reboot, Step, Strike, apply_action,
                                       legal_actions)
-from controller.rules.floor import compile_floor
-from controller.rules.model import BagUnit, DicePool
+from controller.rules.board.geometry import compile_floor
+from controller.rules.state import BagUnit, DicePool
 
 # Two rooms under a hallway; the Office (D3-F4) has a terminal space on F4, the Lab (A3-C4) none.
 ROOMS = floor_text("""

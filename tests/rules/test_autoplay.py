@@ -14,10 +14,10 @@ from controller.library import floor_text
 from controller.rules import encode_state, new_game, state_problems
 from controller.rules.actions import (Alter, BuyUpgrade, DrawChip, Hop, Keypad, Push, Reboot, Repair, Step, Strike,
                                       UnlockSlot, apply_action, legal_actions)
-from controller.rules.autoplay import AutoPlayer, play, play_game, team
+from controller.autoplay.player import AutoPlayer, play, play_game, team
 from controller.rules.dice import ScriptedDice, SeededDice
-from controller.rules.effects import apply_effect
-from controller.rules.model import DicePool, PendingMove
+from controller.rules.corporation.threat_effects import apply_effect
+from controller.rules.state import DicePool, PendingMove
 from controller.rules.table import Table
 
 FLOORS = sorted(CONTENT.floors)

@@ -4,9 +4,9 @@ Zones", "Awareness in Hiding Spots" and "Hiding Spots"): one scenario per senten
 from __future__ import annotations
 
 from rules_scenarios import (bot, floor_text, guard, make_state, moves_of, of_type, table, turn)
-from controller.rules.awareness import sight, step_bot
-from controller.rules.floor import compile_floor
-from controller.rules.model import RuleOptions
+from controller.rules.board.awareness import sight, step_bot
+from controller.rules.board.geometry import compile_floor
+from controller.rules.state import RuleOptions
 
 
 def seen_by(state, unit_id: str) -> set[str]:
@@ -324,7 +324,7 @@ def test_enemy_entering_hiding_spot_detects_bot():
     s = make_state(HIDE, bots=[bot("byte", "C2", hidden=True)],
                    units=[guard("G1", "A2", "E", awareness=4, movement=1, patrol="pace")])
     t = table(s)
-    from controller.rules.awareness import step_unit
+    from controller.rules.board.awareness import step_unit
     step_unit(t, t.state.unit("G1"), t.floor.space("B2"))
     b = t.state.bot("byte")
     assert b.detected and not b.hidden

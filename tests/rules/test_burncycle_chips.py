@@ -16,7 +16,7 @@ from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn, tags
 from controller.rules.actions import (Alter, EndTurn, Keypad, Move, NetworkCardAction, NetworkStep, Pass, Reboot,
                                       Repair, Strike, StrikeWall, Terminal, Trade, UnlockSlot,
                                       legal_actions)
-from controller.rules.model import Chip, ChipKind, DicePool
+from controller.rules.state import Chip, ChipKind, DicePool
 
 
 def test_five_varieties_of_action_chips():

@@ -13,9 +13,9 @@ from turn_scenarios import DOORS, act, chips, illegal, in_turn
 from controller.rules import new_game
 from controller.rules.actions import (BeginActions, EndTurn, Move, NetworkStep, Pass, Repair, Step, Strike,
                                       StrikeWall)
-from controller.rules.imperatives import draw_imperative
-from controller.rules.model import DicePool
-from controller.rules.network import add_ping
+from controller.rules.cards.imperatives import draw_imperative
+from controller.rules.state import DicePool
+from controller.rules.corporation.pings import add_ping
 
 
 def two_players(step: str = "actions", **kw):

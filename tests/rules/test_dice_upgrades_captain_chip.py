@@ -10,7 +10,7 @@ from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
 from controller.rules import new_game
 from controller.rules.actions import (BeginActions, BuyDiceUpgrade, EndTurn, Keypad, Move, Pass, Step,
                                       legal_actions)
-from controller.rules.model import DicePool, DiceUpgrade
+from controller.rules.state import DicePool, DiceUpgrade
 
 TRACK = [DiceUpgrade(cost=2, die="advanced"), DiceUpgrade(cost=3, die="elite")]
 

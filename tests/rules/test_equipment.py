@@ -12,8 +12,8 @@ from controller.library import shipped_content_texts
 from controller.rules import ContentError, StateError, check_state, parse_content
 from controller.rules.actions import (BeginActions, Discard, EndTurn, InstallMod, Keypad, Move, Step, Strike,
                                       Terminal, Trade, UseEquipment, legal_actions)
-from controller.rules.equipment import EQUIPMENT_FACES
-from controller.rules.model import DicePool
+from controller.rules.cards.equipment import EQUIPMENT_FACES
+from controller.rules.state import DicePool
 
 EQ = {c.id: c for c in CONTENT.equipment}
 MODS = {c.id: c for c in CONTENT.mods}

@@ -6,7 +6,7 @@ import pytest
 
 from rules_scenarios import floor_text
 from controller.rules.errors import FloorError
-from controller.rules.floor import compile_floor
+from controller.rules.board.geometry import compile_floor
 
 GOOD = """
 +-+-+-+

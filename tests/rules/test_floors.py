@@ -11,7 +11,7 @@ from controller.library import floor_text as floor_text_of
 from controller.rules import new_game
 from controller.rules.actions import CorporationTurn, EndTurn, Escape, Move, Step, legal_actions
 from controller.rules.errors import RulesError
-from controller.rules.model import DicePool, Drone, LaterFloor, Mission, MissionFloor, Objective
+from controller.rules.state import DicePool, Drone, LaterFloor, Mission, MissionFloor, Objective
 
 # Floor 1: a hallway over a safe zone (the stairwell) behind the door C2/C3.
 LOWER = floor_text("""

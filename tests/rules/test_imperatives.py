@@ -7,8 +7,8 @@ from turn_scenarios import act, chips, illegal, in_turn
 
 from controller.rules import new_game
 from controller.rules.actions import Discard, EndTurn, Move, Step, Strike
-from controller.rules.imperatives import check_imperatives, draw_imperative, draw_imperatives
-from controller.rules.model import DicePool
+from controller.rules.cards.imperatives import check_imperatives, draw_imperative, draw_imperatives
+from controller.rules.state import DicePool
 
 IMP = {c.id: c for c in CONTENT.imperatives}
 

@@ -12,10 +12,10 @@ from rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module,
 from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn, tags
 from controller.rules.actions import Keypad, Move, Step, legal_actions
 from controller.rules.dice import SeededDice
-from controller.rules.effects import apply_effect
-from controller.rules.keypad import KEYPAD_FACES, brute_force_durability, chip_inputs_payable
+from controller.rules.corporation.threat_effects import apply_effect
+from controller.rules.players.keypads import KEYPAD_FACES, brute_force_durability, chip_inputs_payable
 from controller.rules.table import Table
-from controller.rules.model import DicePool
+from controller.rules.state import DicePool
 
 
 def door_state(text: str = DOORS, slots=None, tracker: int = 0, personal=None, team=None, byte_kw=None,

@@ -6,7 +6,7 @@ from rules_scenarios import CONTENT, bot, captain, floor_text, guard, make_state
 from turn_scenarios import DOORS, act, chips, illegal, in_turn
 
 from controller.rules.actions import DrawChip, EndTurn, Move, Step, StrikeWall, Terminal
-from controller.rules.model import DicePool
+from controller.rules.state import DicePool
 
 # A safe zone beside the hallway, behind the door C1/C2.
 SAFE_DOOR = floor_text("""

@@ -8,7 +8,7 @@ from turn_scenarios import act, in_turn
 
 from controller.rules.actions import EndTurn, Pass
 from controller.rules.events import GameWon
-from controller.rules.model import Mission, Objective
+from controller.rules.state import Mission, Objective
 
 
 HEIST = Mission(
@@ -89,7 +89,7 @@ def test_module_qualifier_counts_only_the_command_module():
     """"Command Module: Access at least 3 terminals." counts the command module's accesses alone."""
     mission = CONTENT.missions["tsm-103c"]
     module_task = next(o for o in mission.calibrations if o.qualifier == "module")
-    from controller.rules.missions import done
+    from controller.rules.missions.objectives import done
     from rules_scenarios import table
     state = heist_state({"module": "C2", "byte": "D2"}, progress={"terminals:byte": 5})
     assert not done(state, table(state), module_task, True)
@@ -100,7 +100,7 @@ def test_module_qualifier_counts_only_the_command_module():
 def test_each_agent_network_card_and_push_tasks_count_per_agent():
     """TSM-103C: "Each agent: Complete at least 1 network card." and "Each agent: Use the push ability to push
     a security unit through a door." count what each agent did."""
-    from controller.rules.missions import done
+    from controller.rules.missions.objectives import done
     from rules_scenarios import table
     mission = CONTENT.missions["tsm-103c"]
     card_task = next(o for o in mission.calibrations if o.task.startswith("network_card"))

@@ -7,7 +7,7 @@ from turn_scenarios import DOORS, act, chips, illegal, in_turn
 
 from controller.rules import new_game
 from controller.rules.actions import Discard, Move, NetworkStep, Step, legal_actions
-from controller.rules.model import DicePool
+from controller.rules.state import DicePool
 
 MODS = {c.id: c for c in CONTENT.mods}
 CARDS = {c.id: c for c in CONTENT.network_cards}

@@ -13,7 +13,7 @@ import pytest
 
 from rules_scenarios import bot, make_state, network, of_type, table, turn
 from controller.rules import DiceExhausted
-from controller.rules.network import PING_FACES, resolve_ping_face
+from controller.rules.corporation.pings import PING_FACES, resolve_ping_face
 
 
 def pings_at(state) -> dict[str, str]:

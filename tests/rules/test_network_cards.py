@@ -9,8 +9,8 @@ from turn_scenarios import act, chips, in_turn
 
 from controller.rules.actions import EndTurn, Move, NetworkCardAction, NetworkStep, Pass
 from controller.rules import IllegalAction
-from controller.rules.model import DicePool
-from controller.rules.netcards import draw_network_card
+from controller.rules.state import DicePool
+from controller.rules.cards.network_cards import draw_network_card
 
 CARDS = {c.id: c for c in CONTENT.network_cards}
 

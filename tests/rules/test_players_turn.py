@@ -15,7 +15,7 @@ from turn_scenarios import DOORS, act, chips, illegal, in_turn
 from controller.rules.actions import (Alter, BeginActions, BuyUpgrade, CorporationTurn, EndMove, EndTurn, Move,
                                       NetworkStep, Pass, Reboot, Repair, Step, Strike, StrikeWall, UnlockSlot,
                                       legal_actions)
-from controller.rules.model import DicePool, Mission
+from controller.rules.state import DicePool, Mission
 
 
 def two_players(step: str = "route", slots=None, **kw):
@@ -369,7 +369,7 @@ def test_guard_durability_by_level(level, durability):
 
 def test_guard_units_entering_play_get_their_level_durability():
     """"Level 1 Guard: 10 AP / Level 2 Guard: 15 AP / Level 3 Guard: 20 AP\""""
-    from controller.rules.deploy import guard_unit
+    from controller.rules.corporation.deploy import guard_unit
     chips_by_level = {c.level: c for c in CONTENT.guards}
     assert [guard_unit(chips_by_level[k], 1, "A1", "N").durability for k in (1, 2, 3)] == [10, 15, 20]
 

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from rules_scenarios import CONTENT
 from controller.rules import (SeededDice, corporation_turn, decode_state, encode_events, encode_state,
                               new_game, state_problems)
-from controller.rules.floor import compile_floor
-from controller.rules.model import Ping
+from controller.rules.board.geometry import compile_floor
+from controller.rules.state import Ping
 
 FLOORS = tuple(sorted(CONTENT.floors))
 SETTINGS = settings(max_examples=100, deadline=None, derandomize=True,

@@ -13,8 +13,8 @@ from rules_scenarios import CONTENT, bot, guard, make_state, module
 from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
 from controller.rules import StateError, check_state
 from controller.rules.actions import BeginActions, Keypad, Move, Step, Strike, StrikeWall, Swap, legal_actions
-from controller.rules.agent_dice import FACES
-from controller.rules.model import DicePool, PendingMove
+from controller.rules.characters.proprietary_dice import FACES
+from controller.rules.state import DicePool, PendingMove
 
 def casing_and_module(step="actions", slots=None, **kw):
     """Casing on C3 and the module on D3 of the open hallway, Casing's pressure die in the pool."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from rules_scenarios import (CONTENT, bot, captain, floor_text, guard, make_state, module, moves_of, of_type,
                       turn)
-from controller.rules.deploy import captain_unit, guard_unit
-from controller.rules.floor import compile_floor
-from controller.rules.model import RuleOptions
+from controller.rules.corporation.deploy import captain_unit, guard_unit
+from controller.rules.board.geometry import compile_floor
+from controller.rules.state import RuleOptions
 
 
 def order_of_moves(events) -> list[str]:

@@ -7,7 +7,7 @@ import pytest
 
 from rules_scenarios import CONTENT, floor_text
 from controller.rules import RulesError, encode_state, new_game, state_problems
-from controller.rules.floor import compile_floor
+from controller.rules.board.geometry import compile_floor
 
 LOBBY, LABS = CONTENT.floors["meridian-lobby"], CONTENT.floors["meridian-labs"]
 

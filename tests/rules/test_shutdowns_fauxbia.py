@@ -94,7 +94,7 @@ def test_stunned_unit_ignores_awareness():
                           captain("F1", "S", movement=0, stunned=True)],
                    captain_card="fauxbia")
     from rules_scenarios import table
-    from controller.rules.awareness import recheck
+    from controller.rules.board.awareness import recheck
     t = table(s)
     recheck(t)
     assert not t.state.bot("byte").detected

@@ -10,7 +10,7 @@ from rules_scenarios import CONTENT, bot, captain, guard, make_state, module, of
 from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
 from controller.rules import new_game, state_problems
 from controller.rules.actions import JoanStun, JoanSurveil, Keypad, Move, Step, Strike, Swap, legal_actions
-from controller.rules.model import DicePool, Drone, GuardChip
+from controller.rules.state import DicePool, Drone, GuardChip
 
 DISGUISE = GuardChip(name="Sentry", colour="blue", level=1, awareness=3, movement=2, patrol="pace")
 

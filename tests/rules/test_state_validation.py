@@ -15,7 +15,7 @@ import pytest
 from rules_scenarios import CONTENT, bot, floor_text, guard, make_state
 from controller.errors import UserError
 from controller.library import load_state
-from controller.rules.model import Ping
+from controller.rules.state import Ping
 from controller.rules import StateError, check_state, decode_state, encode_state, new_game
 
 

@@ -6,7 +6,7 @@ from rules_scenarios import CONTENT, bot, guard, make_state, module, of_type
 from turn_scenarios import DOORS, act, chips, illegal, in_turn
 
 from controller.rules.actions import Discard, Move, Push, Swap, Trade, legal_actions
-from controller.rules.model import DicePool
+from controller.rules.state import DicePool
 
 
 def moving(bots, units=None, text="", basic=5, **kw):

@@ -10,7 +10,7 @@ import pytest
 from rules_scenarios import CONTENT, bot, guard, make_state, module, network, of_type
 from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
 from controller.rules.actions import Terminal, legal_actions
-from controller.rules.model import DicePool
+from controller.rules.state import DicePool
 
 
 def on_terminal(slots=None, kind: str = "standard", byte_kw=None, units=None, **kw):

@@ -12,8 +12,8 @@ import pytest
 
 from rules_scenarios import CONTENT, bot, guard, make_state, network, of_type, table, turn
 from controller.rules import active_escalations, new_game
-from controller.rules.model import Chip
-from controller.rules.threat import change_threat
+from controller.rules.state import Chip
+from controller.rules.corporation.threat import change_threat
 
 
 def bump(state, *deltas, rolls=None):

@@ -12,7 +12,7 @@ import math
 import cv2
 import numpy as np
 
-from controller.rules.floor import Floor
+from controller.rules.board.geometry import Floor
 from vision.config import DICTIONARIES, VisionConfig
 from vision.layout import TableLayout
 from vision.synth.scene import Scene

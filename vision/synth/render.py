@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from controller.rules.floor import Floor
+from controller.rules.board.geometry import Floor
 from vision.config import VisionConfig
 from vision.layout import TableLayout
 from vision.synth.board import BoardRenderer, marker_cells

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from controller.rules.floor import Floor
-from controller.rules.model import GameState
+from controller.rules.board.geometry import Floor
+from controller.rules.state import GameState
 from vision.config import VisionConfig
 from vision.roster import chips_for_state
 

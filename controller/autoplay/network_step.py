@@ -1,0 +1,164 @@
+"""The auto-player's network step: where the active agent's IP goes along the burncycle's chips.
+
+Every choice of transfers is tried on a copy of the game (the engine is pure), and the one kept leaves threat
+lowest, then holds the team's layers for Ghost in the Dell's stun, then the IP's level, layer 2's hubs and the
+agent's power; a landing on the core that completes a task comes first, and while such a task is open what
+counts is how few nodes are left to the core.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from controller.rules.missions import draw_bag
+from controller.rules.actions import NetworkStep, apply_action
+from controller.rules.dice import SeededDice
+from controller.rules.corporation.threat_effects import apply_effect
+from controller.rules.errors import RulesError
+from controller.rules.events import IpMoved
+from controller.rules.players.network_moves import movement_chips
+from controller.rules.missions.objectives import applies, done
+from controller.rules.state import GameState, copy_state
+from controller.rules.table import Table
+from controller.rules.players.steps import active_agent
+
+CORE_TASKS = ("module_on_captain_terminal_when_core", "core_while_on_terminals")  # done by landing on the core
+CORE_REACH = 12  # nodes from the core beyond which no network step lands there
+FAR = 1 << 20  # nodes to the core from a node that has no way there
+
+
+def network_step(state: GameState) -> NetworkStep:
+    """Try each single transfer (in or out, at each movement step) and keep the one that leaves threat
+    lowest, then keeps the IP on layer 2 (whose hubs reduce threat), then the IP's level and the agent's
+    power highest; a landing that wins the mission, then one on the core that completes a task, comes before
+    all of it, and while such a task is open each layer further in counts."""
+    agent = active_agent(state)
+    steps = len(movement_chips(state))
+    layers = {n.id: n.layer for n in state.network.mat.nodes}
+    straight = apply_action(state, NetworkStep(), SeededDice(state.seed, state.rolls))
+    # Do-While-End done: the captain stays stunned, where it can be pushed and struck, while an IP holds
+    # each of the team's layers
+    stun = state.mission.rules.ghost_stuns and state.calibrated
+    # a transfer starts from a node the IP passes anyway: only the directions its white lines offer
+    by_id = {n.id: n for n in state.network.mat.nodes}
+    ip = next((i for i in state.network.ips if i.agent == agent.id), None)
+    passed = {ip.node} if ip is not None and ip.node is not None else set()
+    for event in straight[1]:
+        if isinstance(event, IpMoved) and event.agent == agent.id:
+            passed.update(event.path)
+    ways = [d for d, attr in (("in", "inward"), ("out", "outward"))
+            if any(getattr(by_id[n], attr) for n in passed if n in by_id)]
+    deepest = deepest_layer(state)
+    to_core = core_distances(state) if deepest >= 3 else {}
+    # a single transfer leaves from the node its movement step starts on in the straight run: only those
+    # with a white line that way are tried (each try copies the game)
+    starts = [e.path[0] for e in straight[1] if isinstance(e, IpMoved) and e.agent == agent.id
+              and (e.reason == "network step" or e.reason.endswith(" chip"))]
+    lines = {"in": "inward", "out": "outward"}
+    candidates = [NetworkStep()] + [NetworkStep(transfers={k: d}) for k in range(1, steps + 1) for d in ways
+                                    if len(starts) != steps or getattr(by_id[starts[k - 1]], lines[d])]
+    if deepest >= 3:
+        # headed for the core: several transfers inward in one network step
+        candidates += [NetworkStep(transfers={k + 1: "in" for k, inward in enumerate(combo) if inward})
+                       for combo in itertools.product((False, True), repeat=steps) if sum(combo) > 1]
+    if deepest == 4 and "asterisk" in agent.abilities:
+        # the landing is what is left: "Nano may treat one chip in the burncycle as a general action chip", whose
+        # single node stops the IP on a node with a white line inward that a chip's extended movement runs past
+        extended = [k + 1 for k, chip in enumerate(state.burncycle.slots)
+                if chip is not None and not chip.degraded and chip.kind != "general"]
+        candidates += [NetworkStep(asterisk=slot, transfers={k + 1: "in" for k, inward in enumerate(combo) if inward})
+                       for slot in extended for combo in itertools.product((False, True), repeat=steps)]
+    best, best_score = candidates[0], None
+    for candidate in candidates:
+        try:
+            after, _ = straight if not candidate.transfers and candidate.asterisk is None else \
+                apply_action(state, candidate, SeededDice(state.seed, state.rolls))
+        except RulesError:
+            continue
+        ip = next((i for i in after.network.ips if i.agent == agent.id), None)
+        layer = layers.get(ip.node, 0) if ip is not None and ip.node is not None else 0
+        # threat now, and the pings that will roll the ping die later: a ping booted is worth more than a
+        # level, a level (to win boots) more than a turn on layer 2
+        level = ip.level if ip is not None and not ip.banned else 0
+        # on the way to the core what counts is how few nodes are left: white lines inward leave from a few
+        # nodes only, and a chip's extended movement runs past them
+        node = ip.node if ip is not None and not ip.banned else None
+        inward = 4 * min(layer, deepest) if deepest < 3 or node is None else \
+            4 * deepest - 2 * min(to_core.get(node, FAR), 14)
+        held = {layers.get(i.node) for i in after.network.ips if i.node is not None and not i.banned} \
+            if stun else set()
+        # a landing that wins the mission (Dial Out) before all else, then any step that does not lose it; with
+        # the bots in their places, the nodes left to the core before threat (measured from the 30 calibrations
+        # of 3600 games of TSM-103C, 20 plays each: wins 1 -> 9 of 600 with Nano's Asterisk, 21 with the bots
+        # holding their terminal spaces)
+        won = (after.outcome or "").startswith("victory")
+        landing = -min(to_core.get(node, FAR), 14) if deepest == 4 and node is not None else 0
+        score = (won, won or after.outcome is None, sum(after.progress.get(t, 0) for t in CORE_TASKS), landing,
+                 stun and set(range(1, state.players + 1)) <= held,
+                 -3 * after.threat - 2 * len(after.network.pings) + level + (layer == 2)
+                 + after.bot(agent.id).power + inward, layer == 2)
+        if best_score is None or score > best_score:
+            best, best_score = candidate, score
+    return best
+
+
+def deepest_layer(state: GameState) -> int:
+    """How far in the IP is steered: to the core (layer 4) when landing there completes a task now, to the
+    layer next to it while such a task waits for the bots' places (a landing too early is wasted), else
+    nowhere in particular."""
+    if not any(o.task in CORE_TASKS for o in (*state.mission.calibrations, *state.mission.win)):
+        return 0
+    table = Table(state, SeededDice(0), apply_effect, copy=False)
+    tasks = {o.task for o in (*(() if state.calibrated else state.mission.calibrations), *state.mission.win)
+             if applies(state, o) and not done(state, table, o, False)}
+    floor = table.floor
+    on = {b.id: b.on_board and floor.feature[floor.index[b.space]] in draw_bag.TERMINAL_SPACES  # type: ignore[index]
+          for b in state.bots if not b.escaped}
+    if "module_on_captain_terminal_when_core" in tasks and state.captain_start is not None:
+        room = floor.area(floor.index[state.captain_start]).spaces
+        module = state.module_on_board()
+        return 4 if module is not None and on[module.id] and floor.index[module.space] in room else 3  # type: ignore[index]
+    if "core_while_on_terminals" in tasks and state.calibrated:
+        return 4 if all(on.values()) else 3
+    return 0
+
+
+def core_in_reach(state: GameState) -> bool:
+    """Whether the active agent's IP can land on the core in this turn's network step: some choice of
+    transfers inward, tried on a copy of the game."""
+    agent = active_agent(state)
+    core = next(n.id for n in state.network.mat.nodes if n.kind == "core")
+    ip = next((i for i in state.network.ips if i.agent == agent.id), None)
+    if ip is None or ip.node is None or ip.banned or core_distances(state).get(ip.node, FAR) > CORE_REACH:
+        return False
+    trial = copy_state(state)
+    trial.turn.step, trial.turn.pending = "network", None  # type: ignore[union-attr]
+    steps = len(movement_chips(trial))
+    for combo in itertools.product((False, True), repeat=steps):
+        try:
+            _, events = apply_action(trial, NetworkStep(transfers={k + 1: "in" for k, inward in enumerate(combo)
+                                                                   if inward}),
+                                     SeededDice(state.seed, state.rolls))
+        except RulesError:
+            continue
+        if any(isinstance(e, IpMoved) and e.agent == agent.id and core in e.path for e in events):
+            return True
+    return False
+
+
+def core_distances(state: GameState) -> dict[str, int]:
+    """Nodes an IP passes on its way to the core (clockwise and inward), from each node of the mat."""
+    back: dict[str, list[str]] = {}
+    for node in state.network.mat.nodes:
+        for nxt in (node.next, node.inward):
+            if nxt is not None:
+                back.setdefault(nxt, []).append(node.id)
+    core = next(n.id for n in state.network.mat.nodes if n.kind == "core")
+    dist, todo = {core: 0}, [core]
+    while todo:
+        here = todo.pop(0)
+        for prev in back.get(here, ()):
+            if prev not in dist:
+                dist[prev] = dist[here] + 1
+                todo.append(prev)
+    return dist

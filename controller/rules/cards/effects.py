@@ -1,0 +1,58 @@
+"""The effects that terminal and equipment cards share, in the engine's small vocabulary.
+
+A card that says "gain 1 power" or "take 1 key" means the same whether a terminal or a cache gave it, so
+both decks resolve these kinds here; what only one deck prints (a terminal's doors of its room, an
+equipment card's stun) stays with that deck.
+"""
+
+from __future__ import annotations
+
+from controller.rules.board.awareness import recheck
+from controller.rules.players.burncycle import add_to_reserve
+from controller.rules.events import AwarenessCleared, KeyTaken, PingRemoved
+from controller.rules.state import Bot
+from controller.rules.corporation.pings import change_ceo_level, change_ip_level, nodes
+from controller.rules.players.power_gain import gain_power
+from controller.rules.table import Table
+from controller.rules.corporation.threat import change_threat
+from controller.rules.players.steps import active_agent
+
+SHARED_KINDS = ("power", "threat", "ceo_level", "reserve_chip", "remove_ping", "ip_level", "key", "clear_awareness")
+
+
+def apply_card_effect(table: Table, bot: Bot, kind: str, amount: int, chip: str | None, why: str) -> None:
+    """Resolve one of SHARED_KINDS for `bot` (the bot at the terminal, or the one holding the card)."""
+    state = table.state
+    if kind == "power":
+        gain_power(table, bot, amount, why)
+    elif kind == "threat":
+        change_threat(table, -amount, why)
+    elif kind == "ceo_level":
+        change_ceo_level(table, -amount)
+    elif kind == "reserve_chip":
+        assert chip is not None
+        add_to_reserve(table, bot, chip)
+    elif kind == "remove_ping":
+        by_id = nodes(table)
+        # the pings on the outermost layer (nearest the access points) go first, then in the state's order
+        ranked = sorted(state.network.pings, key=lambda p: by_id[p.node].layer)
+        for ping in ranked[:amount]:
+            state.network.pings.remove(ping)
+            table.emit(PingRemoved(ping=ping.id, node=ping.node))
+    elif kind == "ip_level":
+        agent = active_agent(state)
+        ip = next((i for i in state.network.ips if i.agent == agent.id and not i.banned), None)
+        if ip is not None:
+            change_ip_level(table, ip, amount)
+    elif kind == "key":
+        bot.keys += amount
+        table.emit(KeyTaken(bot=bot.id, bot_name=bot.name, keys=bot.keys))
+    elif kind == "clear_awareness":
+        if bot.awareness is not None:
+            table.emit(AwarenessCleared(bot=bot.id, bot_name=bot.name, space=bot.awareness, by=why))
+            bot.awareness = None
+            # "Security awareness is continuously checked at all times": a unit that sees the bot now
+            # detects it again at once.
+            recheck(table)
+    else:
+        raise ValueError(f"{kind!r} is not an effect cards share")

@@ -1,0 +1,139 @@
+"""Using equipment cards ("Equipment Cards"): a free action of the agent that holds the card.
+
+"Single Use: Discard after using. Counter: Uses an equipment die showing charges or values. Breakable: Uses a
+die. If the rolled result displays a hazard icon in the corner, discard the card after resolving." Discard cards
+never reach the inventory (they trigger when drawn, in `inventory.draw_equipment`). The command module "can
+carry keys, equipment, and uninstalled mods, but cannot activate equipment or mods".
+"""
+
+from __future__ import annotations
+
+from controller.rules.board.awareness import step_bot
+from controller.rules.cards.effects import SHARED_KINDS, apply_card_effect
+from controller.rules.errors import IllegalAction
+from controller.rules.events import BotMoved, DieRolled, EquipmentUsed, StepStarted
+from controller.rules.board.geometry import edge_id
+from controller.rules.cards.inventory import discard_card
+from controller.rules.state import Bot, EquipmentCard, SecurityUnit
+from controller.rules.players.moves import entered, unlock_door
+from controller.rules.table import Table, unit_label
+
+# The equipment die: values with the hazard icon in the corner on two faces (dice.toml `equipment`).
+EQUIPMENT_FACES = ("1+hazard", "2", "2", "3", "3", "4+hazard")
+
+
+def face_value(face: str) -> tuple[int, bool]:
+    """(value, hazard) of an equipment die face such as "4+hazard"."""
+    value, _, hazard = face.partition("+")
+    return int(value), hazard == "hazard"
+
+
+def check_use(table: Table, bot: Bot, card_id: str) -> EquipmentCard:
+    if bot.kind != "agent":
+        raise IllegalAction("the command module can carry equipment, but cannot activate equipment or mods")
+    card = next((c for c in bot.equipment if c.id == card_id), None)
+    if card is None:
+        raise IllegalAction(f"{bot.name} holds no equipment card {card_id}")
+    if card.effect.kind == "pool_dice" and (table.state.turn is None or table.state.turn.step != "actions"):
+        raise IllegalAction("dice join the pool in the action step: the pool is built in step 2")
+    return card
+
+
+def use_equipment(table: Table, bot: Bot, card_id: str, unit: str | None = None, beyond: str | None = None,
+                  path: list[str] | None = None) -> None:
+    """Use a card: `unit` is the adjacent security unit a stun targets, `beyond` the space past the adjacent
+    locked door to unlock, `path` the spaces of a bonus move in order."""
+    card = check_use(table, bot, card_id)
+    effect = card.effect
+    amount, hazard = effect.amount, False
+    if card.category == "breakable":
+        face = table.dice.roll("equipment die", EQUIPMENT_FACES)
+        table.emit(DieRolled(die="equipment die", face=face, why=f"{card.name}"))
+        value, hazard = face_value(face)
+        if effect.amount_from_die:
+            amount = value
+    target = _target(table, bot, card, unit, beyond, path or [], amount)
+    if card.category == "counter":
+        assert card.die is not None
+        card.die -= 1
+    table.emit(EquipmentUsed(bot=bot.id, bot_name=bot.name, card=card.id, name=card.name, text=card.text,
+                             die=card.die if card.category == "counter" else None))
+    _resolve(table, bot, card, amount, target)
+    if card in bot.equipment and (card.category == "single_use" or hazard
+                                  or (card.category == "counter" and card.die == 0)):
+        reason = {"single_use": "single use: discard after using", "counter": "its equipment die is spent",
+                  "breakable": "the equipment die shows the hazard icon"}[card.category]
+        discard_card(table, bot, card.id, reason)
+
+
+def _target(table: Table, bot: Bot, card: EquipmentCard, unit: str | None, beyond: str | None,
+            path: list[str], amount: int) -> object:
+    """Check the card's target before anything resolves (an illegal use changes nothing)."""
+    floor = table.floor
+    kind = card.effect.kind
+    if bot.space is None or not bot.on_board:
+        if kind in ("stun", "unlock_door", "bonus_move"):
+            raise IllegalAction(f"{bot.name} is not on the floor")
+        return None
+    here = floor.index[bot.space]
+    near = {j for _, j in floor.bot_neighbours(here, table.unlocked, table.destroyed)}
+    if kind == "stun":
+        target = next((u for u in table.state.security if u.id == unit), None)
+        if target is None or floor.index[target.space] not in near:
+            raise IllegalAction(f"{card.name} stuns an adjacent security unit: name one next to {bot.name}")
+        return target
+    if kind == "unlock_door":
+        if beyond is None or beyond not in floor.index:
+            raise IllegalAction(f"{card.name} unlocks an adjacent locked door: name the space beyond it")
+        door = edge_id(bot.space, beyond)
+        if floor.edge_between(here, floor.index[beyond]) != "door" or door in table.unlocked:
+            raise IllegalAction(f"no locked door stands between {bot.space} and {beyond}")
+        return door
+    if kind == "bonus_move":
+        if not 1 <= len(path) <= amount:
+            raise IllegalAction(f"{card.name} moves up to {amount} spaces: give a path of 1 to {amount} spaces")
+        at = here
+        for space in path:
+            if space not in floor.index:
+                raise IllegalAction(f"{space} is not a space of {floor.name}")
+            nxt = floor.index[space]
+            if nxt not in {j for _, j in floor.bot_neighbours(at, table.unlocked, table.destroyed)}:
+                raise IllegalAction(f"{space} is not adjacent to the space before it: bots cannot move through "
+                                    f"walls or locked doors (and a bonus move is no move action: no keys)")
+            if nxt in table.occupant and table.occupant[nxt] is not bot:
+                raise IllegalAction(f"{space} is occupied: bots cannot move through other units")
+            at = nxt
+        return path
+    return None
+
+
+def _resolve(table: Table, bot: Bot, card: EquipmentCard, amount: int, target: object) -> None:
+    effect = card.effect
+    why = f"equipment {card.name}"
+    if effect.kind in SHARED_KINDS:
+        apply_card_effect(table, bot, effect.kind, amount, effect.chip, why)
+    elif effect.kind == "pool_dice":
+        turn = table.state.turn
+        assert turn is not None and effect.die is not None
+        setattr(turn.pool, effect.die, getattr(turn.pool, effect.die) + amount)
+        table.emit(StepStarted(step="pool", text=f"Add {amount} {effect.die} "
+                                                 f"{'die' if amount == 1 else 'dice'} to {bot.name}'s pool."))
+    elif effect.kind == "stun":
+        assert isinstance(target, SecurityUnit)
+        target.stunned = True
+        table.emit(StepStarted(step="stunned", text=f"Flip {unit_label(target)} face down: it is stunned."))
+    elif effect.kind == "unlock_door":
+        assert isinstance(target, str)
+        unlock_door(table, target, why)
+    elif effect.kind == "bonus_move":
+        # ">> Movement awarded outside of standard move actions (such as bonus movement from gear or abilities)
+        # does not count as a move action."
+        assert isinstance(target, list)
+        for space in target:
+            if table.over or bot.shut_down:
+                return
+            start = bot.space
+            mark = len(table.events)
+            step_bot(table, bot, table.floor.index[space])
+            table.events.insert(mark, BotMoved(bot=bot.id, bot_name=bot.name, path=[start, space]))  # type: ignore[list-item]
+            entered(table, bot)

@@ -1,0 +1,113 @@
+"""Imperatives: "Cards imposing conditions on agents. Drawn at the start of each floor (limit 1 per agent;
+command modules never draw imperatives). Completing an imperative awards the listed power immediately.
+Failing or discarding an imperative costs 1 power."
+
+Each card names a goal the engine counts from the moment it is drawn (`ImperativeCard.base`) and what fails
+it; `check_imperatives` runs after every action and corporation turn, like the mission check. A card held when
+the team changes floors stays in the agent's hand with what it has counted so far (`ImperativeCard.carried`).
+"""
+
+from __future__ import annotations
+
+from controller.rules.errors import IllegalAction
+from controller.rules.events import CardDrawn, ImperativeResolved
+from controller.rules.cards.inventory import draw
+from controller.rules.state import Bot, ImperativeCard
+from controller.rules.players.power_gain import gain_power
+from controller.rules.corporation.security import damage_bot
+from controller.rules.table import Table
+
+FAIL_COST = 1  # "Failing or discarding an imperative costs 1 power."
+
+
+def goal_count(table: Table, bot: Bot, goal: str) -> int:
+    """How far the agent has come on a goal, from the counters its actions keep in `state.progress`."""
+    state = table.state
+    if goal == "ip_level":
+        ip = next((i for i in state.network.ips if i.agent == bot.id and not i.banned), None)
+        return ip.level if ip is not None else 0
+    key = {"terminals": "terminals", "caches": "caches", "network_cards": "network_card",
+           "shut_down": "shut_down_by", "hidden": "hidden_turns"}[goal]
+    return state.progress.get(f"{key}:{bot.id}", 0)
+
+
+def progress_made(table: Table, bot: Bot, card: ImperativeCard) -> int:
+    """How far the agent has come on its card since drawing it (on this floor and the ones before)."""
+    return goal_count(table, bot, card.goal) - card.base + card.carried
+
+
+def carry_imperatives(table: Table) -> None:
+    """Changing floors: "Remove all other board components" takes no card from an agent's hand, so each
+    imperative stays; the floor's counters are about to be reset, so the count made so far is kept on the card.
+    An IP's network level is no floor counter (the network stays), so that goal needs nothing kept."""
+    for bot in table.state.bots:
+        card = bot.imperative
+        if card is not None and card.goal != "ip_level":
+            card.carried = progress_made(table, bot, card)
+            card.base = 0
+
+
+def draw_imperative(table: Table, bot: Bot) -> None:
+    """One imperative for an agent without one: "limit 1 per agent; command modules never draw imperatives".
+    An agent already holding one draws none (the limit)."""
+    if bot.kind != "agent" or bot.imperative is not None or bot.escaped:
+        return
+    card = draw(table, "imperative")
+    if card is None:
+        return
+    assert isinstance(card, ImperativeCard)
+    card.base = 0 if card.goal == "ip_level" else goal_count(table, bot, card.goal)
+    bot.imperative = card
+    table.emit(CardDrawn(bot=bot.id, bot_name=bot.name, deck="imperative", card=card.id, name=card.name,
+                         text=card.text))
+
+
+def draw_imperatives(table: Table) -> None:
+    """Setting up a floor ("Changing Floors", step 5): "Agents lacking an imperative card draw one.\""""
+    for bot in table.state.bots:
+        draw_imperative(table, bot)
+
+
+def _settle(table: Table, bot: Bot, completed: bool, reason: str) -> None:
+    card = bot.imperative
+    assert card is not None
+    bot.imperative = None
+    card.base = card.carried = 0
+    table.state.imperative_discard.append(card)
+    table.emit(ImperativeResolved(bot=bot.id, bot_name=bot.name, card=card.id, name=card.name, completed=completed,
+                                  reason=reason))
+    if completed:
+        gain_power(table, bot, card.reward, f"imperative {card.name} completed")
+    else:
+        damage_bot(table, bot, FAIL_COST, f"imperative {card.name} failed")
+
+
+def discard_imperative(table: Table, bot: Bot) -> None:
+    """"Failing or discarding an imperative costs 1 power." Power is health: the engine refuses a discard
+    that would spend the agent's last power (as it refuses such an upgrade)."""
+    if bot.imperative is None:
+        raise IllegalAction(f"{bot.name} holds no imperative card")
+    if bot.power <= FAIL_COST:
+        raise IllegalAction(f"{bot.name} has {bot.power} power: discarding an imperative costs 1 power, and 0 power "
+                            f"is a shut down")
+    _settle(table, bot, False, "discarded (costs 1 power)")
+
+
+def check_imperatives(table: Table, struck: str | None = None, end_of_turn: str | None = None) -> None:
+    """Complete or fail the agents' imperatives: `struck` names the agent that struck a security unit in this
+    action, `end_of_turn` the agent whose turn just ended."""
+    state = table.state
+    for bot in state.bots:
+        card = bot.imperative
+        if card is None or table.over or bot.shut_down:
+            continue
+        if card.goal == "hidden" and end_of_turn == bot.id and bot.hidden:
+            key = f"hidden_turns:{bot.id}"
+            state.progress[key] = state.progress.get(key, 0) + 1
+        failed = ((card.fail == "detected" and bot.detected) or (card.fail == "strike" and struck == bot.id)
+                  or (card.fail == "threat" and card.threshold is not None and state.threat >= card.threshold))
+        if failed:
+            _settle(table, bot, False, {"detected": "detected", "strike": "struck a security unit",
+                                        "threat": f"threat reached {card.threshold}"}[card.fail])
+        elif progress_made(table, bot, card) >= card.count:
+            _settle(table, bot, True, f"reward {card.reward} power")

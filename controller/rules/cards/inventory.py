@@ -1,0 +1,173 @@
+"""What a bot carries: equipment cards and mods in its 2 inventory slots, Nano's innate mod, and the decks
+they come from.
+
+"Each bot has 2 inventory slots for equipment/mods, and unlimited space for key chips." Every way a card
+arrives (a cache, a terminal, a trade) ends with `enforce_limit`, so a state never holds a bot over the
+limit: the cards to let go are named in the action, else the cards that just arrived go back out.
+"""
+
+from __future__ import annotations
+
+from controller.rules.cards.effects import apply_card_effect
+from controller.rules.errors import IllegalAction
+from controller.rules.events import CardDiscarded, CardDrawn, CardTraded, ModInstalled
+from controller.rules.state import Bot, EquipmentCard, ImperativeCard, ModCard
+from controller.rules.players.power_gain import gain_power
+from controller.rules.table import Table
+
+LIMIT = 2
+LIMIT_TEXT = "a bot holds at most 2 equipment and mods"
+
+
+def draw(table: Table, deck: str) -> EquipmentCard | ModCard | ImperativeCard | None:
+    """The top card of a deck ("equipment", "mod" or "imperative"); an empty deck is made anew from its
+    discards (every draw goes through the dice, which is the shuffle). None when no card is left at all."""
+    state = table.state
+    cards, discards = f"{deck}_deck", f"{deck}_discard"
+    if not getattr(state, cards) and getattr(state, discards):
+        setattr(state, cards, getattr(state, discards))
+        setattr(state, discards, [])
+    pile = getattr(state, cards)
+    if not pile:
+        return None
+    return pile.pop(table.dice.draw(f"{deck} deck", [c.id for c in pile]))
+
+
+def draw_equipment(table: Table, bot: Bot, discard: list[str]) -> None:
+    """"When a bot moves onto a cache, it may collect it: discard the chip and draw 1 equipment card into
+    inventory." A Discard card triggers at once ("Trigger immediately when drawn, then discard")."""
+    card = draw(table, "equipment")
+    if card is None:
+        return
+    assert isinstance(card, EquipmentCard)
+    table.emit(CardDrawn(bot=bot.id, bot_name=bot.name, deck="equipment", card=card.id, name=card.name,
+                         text=card.text))
+    if card.category == "discard":
+        effect = card.effect
+        apply_card_effect(table, bot, effect.kind, effect.amount, effect.chip, f"equipment {card.name}")
+        table.state.equipment_discard.append(card)
+        table.emit(CardDiscarded(bot=bot.id, bot_name=bot.name, deck="equipment", card=card.id, name=card.name,
+                                 reason="a discard card triggers immediately when drawn"))
+        return
+    if card.category == "counter":
+        card.die = card.charges
+    bot.equipment.append(card)
+    enforce_limit(table, bot, discard, [card.id])
+
+
+def draw_mod(table: Table, bot: Bot, discard: list[str]) -> None:
+    """A mod from the deck, "Placed sideways as uninstalled"."""
+    card = draw(table, "mod")
+    if card is None:
+        return
+    assert isinstance(card, ModCard)
+    table.emit(CardDrawn(bot=bot.id, bot_name=bot.name, deck="mod", card=card.id, name=card.name, text=card.text))
+    bot.mods.append(card)
+    enforce_limit(table, bot, discard, [card.id])
+
+
+def holding(bot: Bot, card_id: str) -> tuple[list, EquipmentCard | ModCard] | None:
+    """The inventory list holding the card and the card, or None (the innate mod is not in the inventory)."""
+    for pile in (bot.equipment, bot.mods, bot.installed):
+        for card in pile:
+            if card.id == card_id:
+                return pile, card
+    return None
+
+
+def discard_card(table: Table, bot: Bot, card_id: str, reason: str) -> None:
+    """Discard equipment or a mod. "discarding awards printed power" for an uninstalled mod; "discarding
+    them yields 0 power" for installed ones. Nano's "innate mod cannot be discarded voluntarily or by another
+    in-game effect"."""
+    if bot.innate is not None and bot.innate.id == card_id:
+        raise IllegalAction(f"{bot.name}'s innate mod cannot be discarded voluntarily or by another in-game effect")
+    found = holding(bot, card_id)
+    if found is None:
+        raise IllegalAction(f"{bot.name} holds no card {card_id}")
+    pile, card = found
+    pile.remove(card)
+    state = table.state
+    if isinstance(card, EquipmentCard):
+        card.die = None
+        state.equipment_discard.append(card)
+        table.emit(CardDiscarded(bot=bot.id, bot_name=bot.name, deck="equipment", card=card.id, name=card.name,
+                                 reason=reason))
+        return
+    state.mod_discard.append(card)
+    uninstalled = pile is bot.mods
+    table.emit(CardDiscarded(bot=bot.id, bot_name=bot.name, deck="mod", card=card.id, name=card.name,
+                             reason=reason + ("" if uninstalled else " (installed: 0 power)")))
+    if uninstalled and card.power:
+        gain_power(table, bot, card.power, f"discarded mod {card.name}")
+
+
+def enforce_limit(table: Table, bot: Bot, named: list[str], newest: list[str]) -> None:
+    """Discard down to 2: the cards named by the player first, then the cards that just arrived (last first),
+    then the bot's own from the last one. ">> Discarding an uninstalled mod in this manner still awards the
+    power value printed on the card.\""""
+    if bot.inventory <= LIMIT:
+        return
+    held = [c.id for c in bot.equipment + bot.mods + bot.installed]
+    order = [c for c in named if c in held] + [c for c in reversed(newest) if c in held] + list(reversed(held))
+    for card_id in dict.fromkeys(order):
+        if bot.inventory <= LIMIT:
+            return
+        discard_card(table, bot, card_id, LIMIT_TEXT)
+
+
+def install_mod(table: Table, bot: Bot, card_id: str) -> None:
+    """"At any time, an agent can install a mod upright to gain its permanent ongoing benefit".
+    The command module "cannot activate equipment or mods"."""
+    if bot.kind != "agent":
+        raise IllegalAction("the command module can carry uninstalled mods, but cannot activate equipment or mods")
+    card = next((m for m in bot.mods if m.id == card_id), None)
+    if card is None:
+        installed = any(m.id == card_id for m in bot.installed)
+        raise IllegalAction(f"mod {card_id} is already installed" if installed else
+                            f"{bot.name} holds no uninstalled mod {card_id}")
+    bot.mods.remove(card)
+    bot.installed.append(card)
+    table.emit(ModInstalled(bot=bot.id, bot_name=bot.name, card=card.id, name=card.name))
+
+
+def replace_innate(table: Table, bot: Bot) -> None:
+    """Nano's Transfer Learning: "his innate mod is discarded and a new mod is drawn and installed in its
+    place" (the discard is the ability's own, not one the innate mod forbids)."""
+    old = bot.innate
+    card = draw(table, "mod")
+    if card is None:
+        return
+    assert isinstance(card, ModCard)
+    if old is not None:
+        table.state.mod_discard.append(old)
+        table.emit(CardDiscarded(bot=bot.id, bot_name=bot.name, deck="mod", card=old.id, name=old.name,
+                                 reason="Transfer Learning replaces the innate mod"))
+    bot.innate = card
+    table.emit(CardDrawn(bot=bot.id, bot_name=bot.name, deck="mod", card=card.id, name=card.name, text=card.text))
+    table.emit(ModInstalled(bot=bot.id, bot_name=bot.name, card=card.id, name=card.name, innate=True))
+
+
+def trade_cards(table: Table, giver: Bot, taker: Bot, cards: list[str], discard: list[str]) -> None:
+    """"Bots can exchange any quantity of keys, equipment cards, and uninstalled mod cards" (">> Once a mod card
+    is installed, it can never be traded"); then ">> any bot whose inventory holds more than 2 total mods and
+    equipment must discard down to the maximum hand limit of 2\""""
+    moving: list[EquipmentCard | ModCard] = []
+    for card_id in cards:
+        card = next((c for c in giver.equipment + giver.mods if c.id == card_id), None)
+        if card is None:
+            installed = any(m.id == card_id for m in giver.installed) or (
+                giver.innate is not None and giver.innate.id == card_id)
+            raise IllegalAction(f"mod {card_id} is installed: once a mod card is installed, it can never be traded"
+                                if installed else f"{giver.name} holds no equipment or uninstalled mod {card_id}")
+        moving.append(card)
+    for card in moving:
+        if isinstance(card, EquipmentCard):
+            giver.equipment.remove(card)
+            taker.equipment.append(card)
+        else:
+            giver.mods.remove(card)
+            taker.mods.append(card)
+        table.emit(CardTraded(bot=giver.id, bot_name=giver.name, to=taker.id, to_name=taker.name, card=card.id,
+                              name=card.name))
+    enforce_limit(table, taker, discard, [c.id for c in moving])
+    enforce_limit(table, giver, discard, [])

@@ -1,0 +1,149 @@
+"""Network card actions, and the cards' resolution in the network step.
+
+"An agent may execute a network card action from any position on the floor; the command module cannot take
+this action: Draw 1 network card ... Agent hand limit is 3 network cards; excess cards must be discarded
+immediately. At the end of your turn, all unplayed network cards are discarded ... Network cards are
+resolved during the network step of the turn." A card is completed when its condition holds in the network
+step (after the IP has moved); completed cards count for missions ("Complete at least 1 network card").
+"""
+
+from __future__ import annotations
+
+from controller.rules.errors import IllegalAction
+from controller.rules.events import NetworkCardDone, NetworkCardDrawn, PingRemoved
+from controller.rules.cards.inventory import replace_innate
+from controller.rules.players.network_moves import arrive
+from controller.rules.state import IP, Bot, NetworkCard
+from controller.rules.cards.mods import mod_bonus
+from controller.rules.corporation.pings import change_ceo_level, change_ip_level, nodes
+from controller.rules.players.power_gain import gain_power
+from controller.rules.table import Table
+from controller.rules.corporation.threat import change_threat
+
+HAND_LIMIT = 3
+
+
+def draw_network_card(table: Table, agent: Bot, discard: int | None) -> None:
+    state = table.state
+    if agent.kind != "agent":
+        raise IllegalAction("the command module cannot take a network card action")
+    card = _top_card(table)
+    if card is None:
+        raise IllegalAction("the network deck is empty: no network card can be drawn")
+    hand = state.network_hands.setdefault(agent.id, [])
+    hand.append(card)
+    table.emit(NetworkCardDrawn(agent=agent.id, card=card.id, name=card.name, text=card.text,
+                                    agent_name=agent.name))
+    if len(hand) > HAND_LIMIT + mod_bonus(agent, "hand_limit"):
+        # "Agent hand limit is 3 network cards; excess cards must be discarded immediately."
+        k = discard if discard is not None and 0 <= discard < len(hand) else 0
+        _discard(table, agent, hand.pop(k), "over the hand limit of 3")
+
+
+def resolve_network_cards(table: Table, agent: Bot, risky: list[str] | None = None) -> None:
+    """Complete every card in the agent's hand whose condition holds now. `risky` names the cards Nano ignores
+    with Risky Click: "When resolving a network card, Nano may ignore its effect, draw a new network card, and
+    must resolve the new card effect if possible.\""""
+    risky = list(risky or [])
+    if risky and "risky_click" not in agent.abilities:
+        raise IllegalAction(f"{agent.name} has no Risky Click: only Nano may ignore a network card's effect")
+    hand = table.state.network_hands.get(agent.id, [])
+    unknown = [c for c in risky if c not in {card.id for card in hand}]
+    if unknown:
+        raise IllegalAction(f"{agent.name} holds no network card {unknown[0]} to ignore")
+    replaced = False  # "The first time Nano completes a network card on each turn"
+    for card in list(hand):
+        if table.over:
+            return
+        ip = next((i for i in table.state.network.ips if i.agent == agent.id), None)
+        if not _condition(table, card, ip):
+            continue
+        hand.remove(card)
+        clicked = card.id in risky
+        if clicked:
+            _discard(table, agent, card, "Risky Click: its effect is ignored")
+            card = _top_card(table)
+            if card is None:
+                continue
+            table.emit(NetworkCardDrawn(agent=agent.id, card=card.id, name=card.name, text=card.text,
+                                    agent_name=agent.name))
+            if not _condition(table, card, ip):
+                _discard(table, agent, card, "Risky Click: its effect cannot be resolved")
+                continue
+        _effect(table, card, agent, ip)
+        key = f"network_card:{agent.id}"
+        table.state.progress[key] = table.state.progress.get(key, 0) + 1
+        table.state.network_discard.append(card)
+        table.emit(NetworkCardDone(agent=agent.id, card=card.id, name=card.name, completed=True,
+                                       agent_name=agent.name))
+        # Transfer Learning: "his innate mod is discarded and a new mod is drawn and installed in its place";
+        # Risky Click: "Nano does not discard his innate mod when using this ability."
+        if "transfer_learning" in agent.abilities and not replaced and not clicked and not table.over:
+            replaced = True
+            replace_innate(table, agent)
+
+
+def _top_card(table: Table) -> NetworkCard | None:
+    """The top network card; an empty deck is made anew from its discards (rules-interpretations.md)."""
+    state = table.state
+    if not state.network_deck and state.network_discard:
+        state.network_deck, state.network_discard = state.network_discard, []
+    if not state.network_deck:
+        return None
+    return state.network_deck.pop(table.dice.draw("network deck", [c.id for c in state.network_deck]))
+
+
+def discard_hand(table: Table, agent: Bot) -> None:
+    """"At the end of your turn, all unplayed network cards are discarded and do not carry over.\""""
+    hand = table.state.network_hands.pop(agent.id, [])
+    for card in hand:
+        _discard(table, agent, card, "not completed by the end of the turn")
+
+
+def _discard(table: Table, agent: Bot, card: NetworkCard, reason: str) -> None:
+    table.state.network_discard.append(card)
+    table.emit(NetworkCardDone(agent=agent.id, card=card.id, name=card.name, completed=False, reason=reason,
+                                   agent_name=agent.name))
+
+
+def _condition(table: Table, card: NetworkCard, ip: IP | None) -> bool:
+    if card.condition == "none":
+        return True
+    if ip is None or ip.banned or ip.node is None:
+        return False
+    node = nodes(table)[ip.node]
+    return {"ip_on_layer_2": node.layer == 2, "ip_on_layer_3": node.layer == 3,
+            "ip_on_hub": node.kind == "hub", "ip_level_3": ip.level >= 3}[card.condition]
+
+
+def _effect(table: Table, card: NetworkCard, agent: Bot, ip: IP | None) -> None:
+    state = table.state
+    net = state.network
+    if card.effect == "threat":
+        change_threat(table, -card.amount, f"network card {card.name}")
+    elif card.effect == "power":
+        gain_power(table, agent, card.amount, f"network card {card.name}")
+    elif card.effect == "ceo_level":
+        change_ceo_level(table, -card.amount)
+    elif ip is None or ip.banned or ip.node is None:
+        return  # the IP effects need an IP on the mat
+    elif card.effect == "ip_level":
+        change_ip_level(table, ip, card.amount)
+    elif card.effect == "remove_ping":
+        by_id = nodes(table)
+        reach, here = [ip.node], ip.node
+        for _ in range(2):
+            here = by_id[here].next  # type: ignore[assignment]
+            if here is None:
+                break
+            reach.append(here)
+        ping = next((p for n in reach for p in net.pings if p.node == n), None)
+        if ping is not None:
+            net.pings.remove(ping)
+            table.emit(PingRemoved(ping=ping.id, node=ping.node))
+    elif card.effect == "ip_inward":
+        node = nodes(table)[ip.node]
+        if node.inward is not None:
+            path = [ip.node, node.inward]
+            ip.node = node.inward
+            arrive(table, ip, nodes(table)[node.inward], path, stop_here=True)

@@ -1,0 +1,1 @@
+"""The special characters: Interface's disguise, Memory's drone Joan, agents' proprietary dice."""

@@ -1,0 +1,135 @@
+"""Memory & Joan the Drone: "Joan is not a bot and does not trigger guard awareness. She has two states:
+charged and depleted. Depleted by surveilling or stunning guards via abilities, Joan recharges when sharing
+a space with Memory. Units can pass through Joan via automatic swap."
+
+The readings (docs/rules-interpretations.md, "Special characters"): Joan is a token on the floor
+(`GameState.joan`), not a unit: nothing sees her and she holds no awareness chip. Memory's player spends
+move-action AP on her steps as on the command module's; walls and locked doors stop her, and she enters
+no space held by a unit other than Memory. A unit entering her space swaps her onto the space it left
+(`Table.move_occupant`, through which every unit moves).
+Her abilities are actions of Memory's action step: surveil the room she is in (its surveillance dice are
+rolled as if Memory had entered it) or stun a guard adjacent to her; each depletes her.
+"""
+
+from __future__ import annotations
+
+from controller.rules.errors import IllegalAction
+from controller.rules.events import JoanCharge, JoanMoved, JoanStunned
+from controller.rules.state import Bot, Drone, GameState, SecurityUnit
+from controller.rules.players.moves import surveil
+from controller.rules.table import MEMORY, Table, unit_label
+
+JOAN = "joan"  # her name in Step actions
+
+
+def memory_of(state: GameState) -> Bot | None:
+    return next((b for b in state.bots if b.id == MEMORY), None)
+
+
+def place_joan(state: GameState) -> None:
+    """Setup: Joan starts charged, sharing Memory's space."""
+    memory = memory_of(state)
+    if memory is not None and memory.space is not None:
+        state.joan = Drone(space=memory.space)
+
+
+def commander(table: Table) -> tuple[Bot, Drone]:
+    """Memory, when it is her player's turn and she can act, and Joan."""
+    state = table.state
+    turn = state.turn
+    memory = memory_of(state)
+    if state.joan is None or memory is None:
+        raise IllegalAction("Joan the drone is not in play: she comes with Memory")
+    if turn is None or turn.order[turn.active] != MEMORY:
+        raise IllegalAction("Joan acts on Memory's turn")
+    if not memory.on_board or memory.shut_down:
+        raise IllegalAction("Memory is shut down: it cannot act until repaired")
+    return memory, state.joan
+
+
+def check_joan_step(table: Table, to: str) -> int:
+    """Validate one step of Joan's within Memory's move action; returns the destination's index."""
+    _, joan = commander(table)
+    turn = table.state.turn
+    assert turn is not None
+    if turn.pending is None or turn.pending.ap < 1:
+        raise IllegalAction("no AP left in this move action: each AP allows a step")
+    floor = table.floor
+    if to not in floor.index:
+        raise IllegalAction(f"{to} is not a space of {floor.name}")
+    dest = floor.index[to]
+    here = floor.index[joan.space]
+    if dest not in {j for _, j in floor.bot_neighbours(here, table.unlocked, table.destroyed)}:
+        raise IllegalAction(f"{to} is not adjacent to Joan on {joan.space}: walls and locked doors block her")
+    other = table.occupant.get(dest)
+    if other is not None and not (isinstance(other, Bot) and other.id == MEMORY):
+        raise IllegalAction(f"{to} is occupied: Joan shares a space only with Memory")
+    return dest
+
+
+def step_joan(table: Table, to: str) -> None:
+    check_joan_step(table, to)
+    joan = table.state.joan
+    turn = table.state.turn
+    assert joan is not None and turn is not None and turn.pending is not None
+    turn.pending.ap -= 1
+    frm, joan.space = joan.space, to
+    table.emit(JoanMoved(path=[frm, to], reason="Memory spends move AP"))
+    table.recharge_joan()
+
+
+def _charged(table: Table) -> tuple[Bot, Drone]:
+    memory, joan = commander(table)
+    if not joan.charged:
+        raise IllegalAction("Joan is depleted: she recharges when sharing a space with Memory")
+    return memory, joan
+
+
+def _deplete(table: Table, joan: Drone, why: str) -> None:
+    joan.charged = False
+    table.emit(JoanCharge(charged=False, reason=why))
+
+
+def surveil_room(table: Table) -> int:
+    """The room Joan can surveil now (its area index); raises when there is none."""
+    _, joan = _charged(table)
+    floor = table.floor
+    area = floor.area(floor.index[joan.space])
+    if area.kind != "room" or floor.ids[area.spaces[0]] not in table.state.floor.surveillance:
+        raise IllegalAction(f"Joan on {joan.space} is not in a room that still holds a surveillance bead")
+    return area.index
+
+
+def joan_surveils(table: Table) -> None:
+    """Joan surveils the room she is in: remove the bead and roll its surveillance dice, as if Memory had
+    entered it (a powercell powers Memory)."""
+    area = surveil_room(table)
+    memory, joan = _charged(table)
+    _deplete(table, joan, "she surveilled a room")
+    surveil(table, memory, area, where=joan.space)
+
+
+def stun_target(table: Table, unit_id: str) -> SecurityUnit:
+    _, joan = _charged(table)
+    unit = next((u for u in table.state.security if u.id == unit_id), None)
+    if unit is None:
+        raise IllegalAction(f"there is no security unit {unit_id} on the floor")
+    if unit.rank != "guard":
+        raise IllegalAction("Joan stuns guards, not the captain")
+    if unit.stunned:
+        raise IllegalAction(f"{unit_label(unit)} is already stunned")
+    floor = table.floor
+    here = floor.index[joan.space]
+    if floor.index[unit.space] not in {j for _, j in floor.bot_neighbours(here, table.unlocked, table.destroyed)}:
+        raise IllegalAction(f"{unit_label(unit)} is not adjacent to Joan on {joan.space}")
+    return unit
+
+
+def joan_stuns(table: Table, unit_id: str) -> None:
+    """Joan stuns an adjacent guard: it skips the corporation's next activation, as a stunned unit does.
+    Joan is not a bot, so nobody is detected and threat does not advance."""
+    unit = stun_target(table, unit_id)
+    _, joan = _charged(table)
+    unit.stunned = True
+    table.emit(JoanStunned(unit=unit.id, who=unit_label(unit), space=unit.space))
+    _deplete(table, joan, "she stunned a guard")

@@ -1,0 +1,1 @@
+"""The corporation's turn: security activation, units entering play, pings, threat and its events."""

@@ -1,0 +1,21 @@
+"""The captain action chip: "Its designated event on the Captain card must be executed immediately when
+reached, even if the player passes on taking an action with the chip."
+
+A captain card's event is data: `chip_effect` (an Effect of the threat cards' vocabulary) is executed each
+time the tracker reaches the chip, by stepping onto it or by jumping over it to pay a keypad input. A
+card may instead describe a lasting effect that holds while the chip is active (Fauxbia's "the next threat
+escalation is considered active", read by `threat.active_escalations`), so it has no `chip_effect`.
+"""
+
+from __future__ import annotations
+
+from controller.rules.corporation.threat_effects import do_effect
+from controller.rules.events import CaptainChipReached
+from controller.rules.table import Table
+
+
+def reach_captain_chip(table: Table) -> None:
+    captain = table.state.captain
+    table.emit(CaptainChipReached(captain=captain.name, text=captain.burncycle_action))
+    if captain.chip_effect is not None and not table.over:
+        do_effect(table, captain.chip_effect, f"{captain.name}'s captain chip event")

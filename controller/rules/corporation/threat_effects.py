@@ -1,0 +1,35 @@
+"""What threat events do when they fire, in the engine's small effect vocabulary.
+
+Escalations (guard_movement, guard_awareness, ping_steps) do nothing when reached: they are modifiers that
+the security and ping phases read while they are active.
+"""
+
+from __future__ import annotations
+
+from controller.rules.players.burncycle import deactivate_slot
+from controller.rules.corporation.deploy import spawn_guard
+from controller.rules.state import Effect, ThreatEvent
+from controller.rules.corporation.pings import add_ping, change_ceo_level
+from controller.rules.table import Table
+from controller.rules.corporation.threat import change_threat
+
+
+def apply_effect(table: Table, event: ThreatEvent) -> None:
+    do_effect(table, event.effect, f"threat event at {event.threshold}")
+
+
+def do_effect(table: Table, effect: Effect, reason: str) -> None:
+    """One effect of the vocabulary (threat events, captain chip events); modifiers do nothing here."""
+    if effect.kind == "add_ping":
+        for _ in range(effect.amount):
+            add_ping(table)
+    elif effect.kind == "ceo_level":
+        change_ceo_level(table, effect.amount)
+    elif effect.kind == "spawn_guard":
+        for _ in range(effect.amount):
+            spawn_guard(table, effect.post or "star", table.state.floor.level)
+    elif effect.kind == "threat":
+        change_threat(table, effect.amount, reason)
+    elif effect.kind == "deactivate_slot":
+        for _ in range(effect.amount):
+            deactivate_slot(table, reason)

@@ -1,0 +1,48 @@
+"""The corporation turn: "1. Security Unit Activation (Pursue, Investigate, Patrol) 2. Ping Activation
+3. Threat Advancement"."""
+
+from __future__ import annotations
+
+from controller.rules.missions import special_rules
+from controller.rules.board.awareness import recheck
+from controller.rules.dice import Dice, SeededDice
+from controller.rules.corporation.threat_effects import apply_effect
+from controller.rules.errors import IllegalAction
+from controller.rules.events import Event, PhaseStarted
+from controller.rules.state import GameState
+from controller.rules.corporation.pings import activate_pings
+from controller.rules.corporation.security import activate_security
+from controller.rules.table import Table
+from controller.rules.corporation.threat import change_threat
+
+
+def corporation_turn(state: GameState, dice: Dice | None = None) -> tuple[GameState, list[Event]]:
+    """Resolve one corporation turn; returns the new state and what happened. `state` is left unchanged.
+
+    Without dice, the game's own seeded dice continue where the state's roll count left them, so a saved
+    game replays the same rolls.
+    """
+    if state.outcome is not None:
+        raise IllegalAction(f"the game is over ({state.outcome}); no more corporation turns")
+    dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
+    table = Table(state, dice, apply_effect)
+    special_rules.start_of_corporation_turn(table)
+    table.emit(PhaseStarted(phase="security activation"))
+    # "Security awareness is continuously checked at all times, during any phase or turn.": a bot the
+    # players left in a unit's sight is detected before the units activate, so it can be pursued.
+    recheck(table)
+    activate_security(table)
+    if not table.over:
+        table.emit(PhaseStarted(phase="ping activation"))
+        activate_pings(table)
+    if not table.over:
+        table.emit(PhaseStarted(phase="threat advancement"))
+        # "End-of-round increase equals the player count."
+        change_threat(table, table.state.players, f"end of round: threat advances by the player count "
+                                                  f"({table.state.players})")
+    if not table.over:
+        special_rules.end_of_round(table)
+    table.state.round += 1
+    if isinstance(dice, SeededDice) and dice.seed == state.seed:
+        table.state.rolls = dice.rolls
+    return table.state, table.events

@@ -1,0 +1,264 @@
+"""Setup: a legal starting state from a floor, a team, a difficulty, a captain and a mission.
+
+Every draw (guard chips, the burncycle bag) goes through the dice, so the same seed builds the same table.
+Where the rulebook leaves a choice to the players ("a safe zone space of their choice"), setup takes the
+first option in reading order; the players can move chips before the first turn if they want otherwise.
+"""
+
+from __future__ import annotations
+
+from controller.rules.board.awareness import recheck
+from controller.rules.players.burncycle import MAX_SLOTS, draw_burncycle, regenerate_reserves
+from controller.rules.content import Content
+from controller.rules.corporation.deploy import best_facing, captain_unit, draw_guard, enlist, station
+from controller.rules.missions.draw_bag import fill_draw_bag
+from controller.rules.dice import Dice, SeededDice
+from controller.rules.characters.memory_drone import place_joan
+from controller.rules.corporation.threat_effects import apply_effect
+from controller.rules.errors import RulesError
+from controller.rules.board.geometry import Floor, compile_floor
+from controller.rules.cards.imperatives import draw_imperatives
+from controller.rules.cards.inventory import replace_innate
+from controller.rules.state import (IP, Bot, Burncycle, FloorState, GameState, GuardSlot, LaterFloor, Mission,
+                                    Network, NetworkMat, Ping)
+from controller.rules.table import Table
+from controller.rules.corporation.threat import events_passed_at_start
+from controller.rules.players.steps import initial_turn
+
+
+
+def new_game(content: Content, floor_text: str, floor_name: str, players: int, difficulty: str = "standard",
+             captain: str = "fauxbia", mission: str = "data-heist", seed: int = 0,
+             agents: list[str] | None = None, level: int | None = None, dice: Dice | None = None) -> GameState:
+    floor = compile_floor(floor_text, floor_name)
+    if not 1 <= players <= 4:
+        raise RulesError(f"player count must be 1 to 4, not {players}")
+    if difficulty not in ("simplified", "standard", "seasoned"):
+        raise RulesError(f"difficulty must be simplified, standard or seasoned, not {difficulty!r}")
+    card = content.captains.get(captain.lower())
+    if card is None:
+        raise RulesError(f"unknown captain {captain!r}; the content has {', '.join(content.captains)}")
+    quest = content.missions.get(mission)
+    if quest is None:
+        raise RulesError(f"unknown mission {mission!r}; the content has {', '.join(content.missions)}")
+    if level is not None and not quest.adaptable:
+        raise RulesError("only Adaptable missions choose a level; other missions use the floor's own level")
+    # Adaptable: "Use the level chosen as the floor number for all rules and game effects that rely on
+    # floor number (including security detail, keypad level, and guard durability)."
+    level = level or floor.level
+    if not 1 <= level <= 3:
+        raise RulesError(f"level must be 1, 2 or 3, not {level}")
+    dice = dice or SeededDice(seed)
+    roster = _choose_agents(content, players, agents)
+    later = _later_floors(content, quest)
+
+    state = GameState(
+        floor=floor_state(floor, level),
+        bots=[], security=[], network=_network(content.network, roster),
+        threat=quest.setup.start_threat,
+        threat_card=content.threat_cards["simplified" if difficulty == "simplified" else "standard"],
+        burncycle=Burncycle(slots=[]), players=players, difficulty=difficulty,  # type: ignore[arg-type]
+        captain=card, mission=quest, guard_bag=list(content.guards), seed=seed,
+        keypad_deck=list(content.keypads), terminal_deck=list(content.terminals),
+        network_deck=list(content.network_cards), equipment_deck=list(content.equipment),
+        mod_deck=list(content.mods), imperative_deck=list(content.imperatives), later_floors=later)
+    # Publisher's FAQ: starting above 0, the events already passed never trigger (escalations stay active).
+    state.fired_events = events_passed_at_start(state)
+    table = Table(state, dice, apply_effect, copy=False)
+    place_security(table, level)
+    _place_bots(table, content, roster)
+    _build_burncycle(table, content)
+    _equip(table)
+    fill_draw_bag(table)  # Rescue Rangers: "After all other setup, place the captain in the draw bag"
+    recheck(table)
+    if isinstance(dice, SeededDice):
+        state.rolls = dice.rolls
+    return state
+
+
+def _later_floors(content: Content, mission: Mission) -> list[LaterFloor]:
+    """The floors after the first, as the mission's floor plan names them (the players choose the first)."""
+    later = []
+    for k, step in enumerate(mission.floor_plan[1:], 2):
+        text = content.floors.get(step.floor)
+        if text is None:
+            raise RulesError(f"mission {mission.id} plays floor {k} on {step.floor!r}, which the content does not "
+                             f"have; floors: {', '.join(sorted(content.floors)) or 'none'}")
+        later.append(LaterFloor(name=f"{step.floor}.floor", text=text))
+    return later
+
+
+def _choose_agents(content: Content, players: int, agents: list[str] | None):
+    by_id = {a.id: a for a in content.agents}
+    if agents:
+        unknown = [a for a in agents if a not in by_id]
+        if unknown:
+            raise RulesError(f"unknown agent {unknown[0]!r}; choose from {', '.join(by_id)}")
+        if len(agents) != players:
+            raise RulesError(f"{players} players need {players} agents, {len(agents)} were named")
+        return [by_id[a] for a in agents]
+    return content.agents[:players]
+
+
+def floor_state(floor: Floor, level: int) -> FloorState:
+    terminals: dict[str, str] = {}
+    for i, f in enumerate(floor.feature):
+        if f in ("terminal", "mainframe"):
+            terminals[floor.ids[i]] = "mainframe" if f == "mainframe" else "standard"
+    return FloorState(
+        name=floor.name, level=level, text=floor.source, terminals=terminals,  # type: ignore[arg-type]
+        caches=[floor.ids[i] for i, f in enumerate(floor.feature) if f == "cache"],
+        surveillance=[floor.ids[a.spaces[0]] for a in floor.areas if a.kind == "room" and a.surveillance > 0])
+
+
+def _network(mat: NetworkMat, roster) -> Network:
+    """Each agent takes the next free seat's access point; its IP starts there at level 1."""
+    nodes = [n.__copy__() for n in mat.nodes]
+    seats = sorted((n for n in nodes if n.kind == "access"), key=lambda n: n.agent or "")
+    if len(seats) < len(roster):
+        raise RulesError(f"the network mat has {len(seats)} access points for {len(roster)} agents")
+    for node, agent in zip(seats, roster):
+        node.agent = agent.id
+    for node in seats[len(roster):]:
+        node.agent = None
+    ips = [IP(agent=a.id, node=node.id) for node, a in zip(seats, roster)]
+    pings = [Ping(id=f"P{k}", node=n) for k, n in enumerate(mat.start_pings, 1)]
+    return Network(mat=NetworkMat(name=mat.name, nodes=nodes, ping_supply=mat.ping_supply,
+                                  ping_die=list(mat.ping_die), start_pings=list(mat.start_pings)),
+                   ips=ips, pings=pings)
+
+
+def _new_guard(table: Table, slot_level: int, colour: str | None, space: int, key: bool = False) -> None:
+    chip = draw_guard(table, slot_level, colour) or draw_guard(table, slot_level)
+    if chip is None:
+        raise RulesError(f"the guard bag has no level {slot_level} chip left for {table.floor.ids[space]}")
+    enlist(table, chip, space, key)
+
+
+def _captain_space(table: Table, where: str) -> int:
+    floor = table.floor
+    if where == "captain":
+        # Ghost in the Dell: "place the captain on its captain space [of the executive office]. If not, place
+        # the captain on any captain space in a room with a terminal."
+        spaces = floor.posts.get("captain", ())
+        office = [s for s in spaces if "executive" in floor.area(s).name.lower()]
+        with_terminal = [s for s in spaces if any(floor.feature[x] in ("terminal", "mainframe")
+                                                   for x in floor.area(s).spaces)]
+        choice = (office or with_terminal or list(spaces))
+        if not choice:
+            raise RulesError(f"the mission places the captain on a captain space, but {floor.name} has none")
+        return choice[0]
+    posts = floor.posts.get(where, ())
+    if not posts:
+        raise RulesError(f"the mission places the captain on {where}, but {floor.name} has none")
+    return posts[0]
+
+
+def place_security(table: Table, level: int) -> None:
+    state, floor = table.state, table.floor
+    setup = state.mission.setup
+    if setup.captain_post:
+        space = _captain_space(table, setup.captain_post)
+        station(table, captain_unit(state.captain, floor.ids[space], best_facing(table, space)))
+        state.captain_start = floor.ids[space]
+    # Ghost in the Dell: "Place two level 3 Ghosts on ghost spaces of your choice."
+    ghost_spaces = [s for s in floor.posts.get("ghost", ()) if s not in table.occupant]
+    for name in setup.extra_units:
+        if not ghost_spaces:
+            raise RulesError(f"{floor.name} has too few ghost spaces (G) for the mission's {name}s")
+        chip = next((c for c in state.guard_bag if c.name == name), None)
+        if chip is None:
+            raise RulesError(f"the guard bag has no {name} chip left")
+        state.guard_bag.remove(chip)
+        enlist(table, chip, ghost_spaces.pop(0))
+    # "Hallway Posts (1-3): Populated according to the Captain's security detail chart."
+    row: list[GuardSlot | None] = state.captain.security_detail[level - 1] if state.captain.security_detail else []
+    for k, slot in enumerate(row, 1):
+        post = f"post{k}"
+        spaces = [s for s in floor.posts.get(post, ()) if s not in table.occupant]
+        if slot is None or (not slot.colour and not slot.captain) or not spaces:
+            continue
+        if setup.captain_post == post:
+            continue  # "Place the captain on hallway security post 3 instead of following the security detail"
+        if slot.captain:
+            if setup.captain_replacement_level:
+                # "If the captain is in the security detail, use a level N guard in its place."
+                _new_guard(table, setup.captain_replacement_level, None, spaces[0])
+            elif not any(u.rank == "captain" for u in state.security):
+                station(table, captain_unit(state.captain, floor.ids[spaces[0]], best_facing(table, spaces[0])))
+                state.captain_start = floor.ids[spaces[0]]
+            continue
+        _new_guard(table, slot.level or level, slot.colour, spaces[0], slot.key)
+    # "Mandatory Posts (Star): Populated during setup with a guard of the current floor level."
+    for space in floor.posts.get("star", ()):
+        if space not in table.occupant:
+            _new_guard(table, level, None, space)
+
+
+def _start_spaces(table: Table, count: int, in_safe_zones: bool) -> list[int]:
+    floor = table.floor
+    if in_safe_zones:
+        spaces = [s for a in floor.areas if a.kind == "safe" for s in a.spaces]
+        where = "safe zone"
+    else:
+        spaces = list(floor.posts.get("entrance", ()))
+        where = "entrance"
+    free = [s for s in spaces if s not in table.occupant]
+    if len(free) < count:
+        raise RulesError(f"{floor.name} has {len(free)} free {where} spaces for {count} bots")
+    return free[:count]
+
+
+def _place_bots(table: Table, content: Content, roster) -> None:
+    state, floor = table.state, table.floor
+    setup = state.mission.setup
+    # Rescue Rangers: "Do not place the command module." and "The command module's mat and card function as
+    # normal": the module is in the game but off the floor until it is drawn from the draw bag.
+    module = content.module
+    bots: list[Bot] = [Bot(id="module", kind="module", name=module.name, space=None, power=module.power, bank=10)]
+    for a in roster:
+        bots.append(Bot(id=a.id, kind="agent", name=a.name, space=None, power=a.power, bank=a.bank,
+                        dice_track=list(a.upgrades),
+                        # Rescue Rangers: "All agents start with the push ability at no cost."
+                        upgrades=["push"] if setup.agents_push else [], abilities=list(a.abilities),
+                        proprietary_die=a.die))
+    placed = bots if setup.command_module else bots[1:]
+    if setup.module_start == "hiding_furthest_from_captain" and setup.command_module:
+        # "The command module must start on the hiding spot furthest away from the captain."
+        captain = next((u for u in state.security if u.rank == "captain"), None)
+        hiding = [s for s in floor.posts.get("hiding", ()) if s not in table.occupant]
+        if captain is None or not hiding:
+            raise RulesError(f"{floor.name} needs a captain and a free hiding spot for this mission's setup")
+        D = table.distances()
+        c = floor.index[captain.space]
+        bots[0].space = floor.ids[max(hiding, key=lambda s: (D[c][s], -s))]
+        table.occupant[floor.index[bots[0].space]] = bots[0]
+        placed = bots[1:]
+    # Adaptable missions: "Unless otherwise stated, bots start on a safe zone space of their choice when
+    # playing on floors 2 and 3" (the chosen level is the floor number); on level 1 they start at the
+    # entrance, unless the mission itself starts them in safe zones.
+    in_safe_zones = setup.safe_zone_start or (state.mission.adaptable and state.floor.level >= 2)
+    for bot, space in zip(placed, _start_spaces(table, len(placed), in_safe_zones)):
+        bot.space = floor.ids[space]
+        table.occupant[space] = bot
+    state.bots = bots
+    place_joan(state)
+
+
+def _build_burncycle(table: Table, content: Content) -> None:
+    """Burncycle creation and the first reserves, then the first player's turn."""
+    state = table.state
+    state.burncycle = Burncycle(slots=[])
+    draw_burncycle(table, min(MAX_SLOTS, state.mission.setup.active_slots or content.module.active_slots))
+    regenerate_reserves(table)
+    state.module_slot_costs = list(content.module.slot_costs)
+    state.turn = initial_turn(state)
+
+
+def _equip(table: Table) -> None:
+    """Nano's Transfer Learning: "Nano starts with a random innate installed mod"; then the floor's imperatives:
+    "Agents lacking an imperative card draw one" (every floor starts so, the first included)."""
+    for bot in table.state.bots:
+        if "transfer_learning" in bot.abilities:
+            replace_innate(table, bot)
+    draw_imperatives(table)

@@ -1,0 +1,1 @@
+"""Missions: objectives, special rules, the draw bag, the hop into cyberspace, changing floors and escape."""

@@ -1,0 +1,103 @@
+"""Operation Preconnaissance's hop into cyberspace: from terminal space to terminal space along straight lines.
+
+"As an optimized utility action, a bot may take an optimized tech action to hop into cyberspace. This allows
+them to pick up their bot chip and move it to another unoccupied terminal space that is in a straight
+orthogonal or diagonal line from the terminal space they were on. They may then either hop into cyberspace
+again (within the same action) or jump out of cyberspace. If they jump out, they become detected, surveil the
+room they are in if it is unsurveilled, and end the action."
+
+A hop action names every terminal space hopped to, in order; the bot jumps out on the last one. It is taken
+on a utility or a tech chip (either way optimized); walls and units between two terminal spaces do not stop
+a hop, only an occupied landing space does.
+"""
+
+from __future__ import annotations
+
+from controller.rules.missions import special_rules
+from controller.rules.board.awareness import place_awareness, step_bot
+from controller.rules.missions.draw_bag import TERMINAL_SPACES
+from controller.rules.errors import IllegalAction
+from controller.rules.events import BotMoved
+from controller.rules.board.geometry import Floor
+from controller.rules.state import Bot
+from controller.rules.players.moves import current_chip_kind, movers, surveil
+from controller.rules.table import Table
+
+HOP_CHIPS = ("utility", "tech")
+
+
+def can_hop_now(table: Table) -> bool:
+    """The mission allows hops (Preconnaissance, until calibrated) and the tracker is on a chip that hops."""
+    state = table.state
+    return state.mission.rule(state.calibrated).hop and current_chip_kind(table) in HOP_CHIPS
+
+
+def in_line(floor: Floor, a: int, b: int) -> bool:
+    (ra, ca), (rb, cb) = floor.coords[a], floor.coords[b]
+    return a != b and (ra == rb or ca == cb or abs(ra - rb) == abs(ca - cb))
+
+
+def landings(table: Table, frm: int) -> list[int]:
+    """Unoccupied terminal spaces in a straight orthogonal or diagonal line from `frm`."""
+    floor = table.floor
+    return [s for s in floor.posts.get("terminal", ()) + floor.posts.get("mainframe", ())
+            if s not in table.occupant and in_line(floor, frm, s) and not special_rules.safe_zone_closed(table, s)]
+
+
+def hop_paths(table: Table, frm: int) -> dict[int, list[int]]:
+    """Every terminal space one hop action can end on, with the fewest hops that reach it (breadth first over
+    the landings). A floor has a handful of terminal spaces, so this stays a few dozen line checks; longer
+    paths to the same space only differ in where the chip passes through cyberspace, which nobody sees."""
+    paths: dict[int, list[int]] = {frm: []}
+    frontier = [frm]
+    while frontier:
+        nxt = []
+        for at in frontier:
+            for to in landings(table, at):
+                if to not in paths:
+                    paths[to] = paths[at] + [to]
+                    nxt.append(to)
+        frontier = nxt
+    del paths[frm]
+    return paths
+
+
+def hop(table: Table, bot_id: str, path: list[str]) -> None:
+    state, floor = table.state, table.floor
+    if not state.mission.rule(state.calibrated).hop:
+        raise IllegalAction(f"{state.mission.name} has no hop into cyberspace"
+                            + (" (its special rules ended with the calibration)" if state.calibrated else ""))
+    if current_chip_kind(table) not in HOP_CHIPS:
+        raise IllegalAction("hopping into cyberspace is an optimized utility (or optimized tech) action: the "
+                            "tracker must stand on a utility or tech chip")
+    bot: Bot | None = next((b for b in movers(table) if b.id == bot_id), None)
+    if bot is None:
+        raise IllegalAction(f"{bot_id} cannot act now: the active player's agent or the command module hops")
+    here = floor.index[bot.space]  # type: ignore[index]
+    if floor.feature[here] not in TERMINAL_SPACES:
+        raise IllegalAction(f"{bot.name} is not on a terminal space: a hop starts from the terminal space the "
+                            f"bot is on")
+    if not path:
+        raise IllegalAction("a hop names at least one terminal space to move to")
+    start, at = bot.space, here
+    for to in path:
+        if to not in floor.index:
+            raise IllegalAction(f"{to} is not a space of {floor.name}")
+        nxt = floor.index[to]
+        if floor.feature[nxt] not in TERMINAL_SPACES:
+            raise IllegalAction(f"{to} is not a terminal space: a hop moves the bot to another terminal space")
+        if not in_line(floor, at, nxt):
+            raise IllegalAction(f"{to} is not in a straight orthogonal or diagonal line from {floor.ids[at]}")
+        occupant = table.occupant.get(nxt)
+        if occupant is not None and occupant is not bot:
+            raise IllegalAction(f"{to} is occupied: a hop lands on an unoccupied terminal space")
+        special_rules.check_enter(table, nxt)
+        at = nxt
+    # out of cyberspace on the last space: it is seen there, and nowhere along the way
+    if at != here:
+        step_bot(table, bot, at)
+    table.emit(BotMoved(bot=bot.id, bot_name=bot.name, path=[start, *path]))  # type: ignore[list-item]
+    place_awareness(table, bot, "jumping out of cyberspace")
+    area = floor.area(at)
+    if floor.ids[area.spaces[0]] in state.floor.surveillance and not table.over:
+        surveil(table, bot, area.index)

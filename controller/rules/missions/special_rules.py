@@ -1,0 +1,213 @@
+"""Mission special rules that change how the game plays, applied from the mission's data (`Mission.rules`).
+
+The Adaptable missions' printed rules are kept as text in `Mission.special_rules`; the ones the engine
+enforces are flags here, each hooked where the thing it reacts to happens (a door unlocked, a cache taken,
+the corporation turn starting), so no other module needs to know which mission is being played.
+"""
+
+from __future__ import annotations
+
+from controller.rules.missions import draw_bag
+from controller.rules.board.awareness import recheck
+from controller.rules.errors import IllegalAction
+from controller.rules.players.burncycle import add_to_reserve
+from controller.rules.events import BeadPlaced, BotMoved, IpBanned, ObjectiveBeadPlaced, StepStarted
+from controller.rules.board.geometry import UNREACHABLE
+from controller.rules.state import IP, Bot, SecurityUnit
+from controller.rules.corporation.security import damage_bot
+from controller.rules.table import Table, unit_label
+from controller.rules.corporation.threat import change_threat
+
+CHOOSABLE = ("physical", "tech", "utility", "general")
+
+
+def _rules(table: Table):
+    return table.state.mission.rule(table.state.calibrated)
+
+
+def door_changed(table: Table, door: str, unlocked: bool) -> None:
+    """Preconnaissance: "Whenever a non-safe zone door is unlocked or a wall is destroyed, advance threat by 3.
+    Whenever an unlocked non-safe zone door is locked, reduce threat by 3.\""""
+    amount = _rules(table).door_threat
+    if not amount:
+        return
+    floor = table.floor
+    a, b = (floor.index[s] for s in door.split("/"))
+    if floor.in_safe_zone(a) or floor.in_safe_zone(b):
+        return
+    change_threat(table, amount if unlocked else -amount,
+                  f"{table.state.mission.name}: a door {'unlocked' if unlocked else 'locked'}")
+
+
+def wall_destroyed(table: Table) -> None:
+    amount = _rules(table).door_threat
+    if amount:
+        change_threat(table, amount, f"{table.state.mission.name}: a wall destroyed")
+
+
+def chip_for_access(table: Table, bot: Bot, chip: str | None) -> None:
+    """TSM-103C: "After a bot collects a cache or accesses a terminal, they may draw an action chip of their
+    choice from the supply and add it to their reserve." (None: the engine takes a physical chip.)"""
+    if not _rules(table).chip_for_access:
+        return
+    _add_chip(table, bot, chip or "physical")
+
+
+def chip_for_threat(table: Table, agent: Bot, chip: str) -> None:
+    """TSM-103C: "As a general action, an agent may advance threat by 5 to draw an action chip of their
+    choice from the supply and add it to their reserve.\""""
+    amount = _rules(table).chip_for_threat
+    if not amount:
+        raise IllegalAction(f"{table.state.mission.name} has no general action that trades threat for a chip")
+    if agent.kind != "agent":
+        raise IllegalAction("only an agent may take this general action")
+    change_threat(table, amount, f"{agent.name} draws an action chip")
+    if not table.over:
+        _add_chip(table, agent, chip)
+
+
+def _add_chip(table: Table, bot: Bot, chip: str) -> None:
+    if chip not in CHOOSABLE:
+        raise IllegalAction(f"{chip!r} is not an action chip in the supply (physical, tech, utility, general)")
+    add_to_reserve(table, bot, chip)
+
+
+def start_of_corporation_turn(table: Table) -> None:
+    """Ghost in the Dell: "At the start of the corporation's turn, if there is at least one IP on each of the
+    layers indicated by player count, the level 3 Ghosts and the captain are stunned and threat advances by
+    1" (level 1: layer 1; 2: layers 1 and 2; 3: layers 1-3; 4: layers 1-4)."""
+    if not _rules(table).ghost_stuns:
+        return
+    state = table.state
+    layer_of = {n.id: n.layer for n in state.network.mat.nodes}
+    held = {layer_of[ip.node] for ip in state.network.ips if ip.node is not None and not ip.banned}
+    if not set(range(1, state.players + 1)) <= held:
+        return
+    for unit in state.security:
+        if (unit.rank == "captain" or unit.chip == "Ghost") and not unit.stunned:
+            unit.stunned = True
+            table.emit(StepStarted(step="stunned", text=f"Flip {unit_label(unit)} face down: it is stunned."))
+    change_threat(table, 1, f"{state.mission.name}: IPs on the team's layers")
+
+
+def on_calibration(table: Table) -> None:
+    """The calibration results: Preconnaissance's "All IPs are immediately banned from the network.",
+    Rescue Rangers' "Add the command module to the draw bag." and Do-While-End's eviction from safe zones."""
+    rules = table.state.mission.rules
+    if rules.calibration_bans_ips:
+        for ip in table.state.network.ips:
+            if not ip.banned:
+                table.emit(IpBanned(agent=ip.agent, node=ip.node or "-", agent_name=table.name_of(ip.agent)))
+                ip.banned, ip.node = True, None
+    if rules.calibration_bags_module:
+        draw_bag.bag_module(table)
+    if rules.calibration_evicts_safe_zones:
+        _evict_safe_zones(table)
+
+
+def _evict_safe_zones(table: Table) -> None:
+    """Do-While-End: "Bots in safe zones lose 1 power and are relocated to the closest unoccupied space not in
+    a safe zone." Closest by path distance (doors count as open), ties in reading order."""
+    floor = table.floor
+    D = table.distances()
+    for bot in table.state.bots:
+        if not bot.on_board or not floor.in_safe_zone(floor.index[bot.space]):  # type: ignore[index]
+            continue
+        damage_bot(table, bot, 1, f"{table.state.mission.calibration_name}: bots in safe zones lose 1 power")
+        here = floor.index[bot.space]  # type: ignore[index]
+        free = [s for s in range(len(floor.ids)) if s not in table.occupant and not floor.in_safe_zone(s)
+                and D[here][s] < UNREACHABLE]
+        if not free:
+            continue
+        start = bot.space
+        table.move_occupant(bot, min(free, key=lambda s: (D[here][s], s)))
+        bot.hidden = False
+        table.emit(BotMoved(bot=bot.id, bot_name=bot.name, path=[start, bot.space]))  # type: ignore[list-item]
+    recheck(table)
+
+
+def safe_zone_closed(table: Table, space: int) -> bool:
+    """Do-While-End: "Bots cannot enter safe zones for the remainder of the mission.\""""
+    state = table.state
+    return (state.calibrated and state.mission.rules.calibration_evicts_safe_zones
+            and table.floor.in_safe_zone(space))
+
+
+def check_enter(table: Table, space: int) -> None:
+    if safe_zone_closed(table, space):
+        raise IllegalAction(f"{table.floor.ids[space]} is in a safe zone: after "
+                            f"{table.state.mission.calibration_name}, bots cannot enter safe zones for the "
+                            f"remainder of the mission")
+
+
+def durability(table: Table, unit: SecurityUnit) -> int:
+    """Do-While-End: "Security units have a durability of 5 when occupying terminal spaces.\""""
+    state, floor = table.state, table.floor
+    amount = state.mission.rules.calibration_terminal_durability
+    if amount and state.calibrated and floor.feature[floor.index[unit.space]] in draw_bag.TERMINAL_SPACES:
+        return amount
+    return unit.durability
+
+
+def start_of_agent_turn(table: Table, agent: Bot) -> None:
+    """Rescue Rangers' result: "Each agent loses 1 power at the start of their turn until the command module
+    is drawn.\""""
+    amount = table.state.mission.rules.drain_while_module_bagged
+    if amount and agent.on_board and not agent.shut_down and draw_bag.module_bagged(table.state):
+        damage_bot(table, agent, amount, "the command module is still in the draw bag")
+
+
+def end_of_round(table: Table) -> None:
+    """Rescue Rangers: "At the end of each round, every unoccupied surveilled room becomes unsurveilled
+    (place a surveillance bead if it gets one)." A room is occupied while any unit (bot or security) is in it."""
+    state, floor = table.state, table.floor
+    if not state.mission.rule(state.calibrated).resurveil_at_round_end:
+        return
+    for area in floor.areas:
+        anchor = floor.ids[area.spaces[0]]
+        if area.kind != "room" or area.surveillance == 0 or anchor in state.floor.surveillance:
+            continue
+        if any(s in table.occupant for s in area.spaces):
+            continue
+        state.floor.surveillance.append(anchor)
+        table.emit(BeadPlaced(room=area.name, space=anchor))
+
+
+def end_of_agent_turn(table: Table) -> None:
+    """Preconnaissance: "Command Module: At the end of three different agent turns, occupy a command module
+    space. The same space cannot be used multiple times. Place an objective bead on spaces that have been used
+    to track." Counted in `progress["module_spaces:module"]`."""
+    state, floor = table.state, table.floor
+    if state.calibrated or not any(o.task.startswith("module_spaces") for o in state.mission.calibrations):
+        return
+    module = state.module_on_board()
+    if module is None or module.space in state.objective_beads:
+        return
+    space: str = module.space  # type: ignore[assignment]
+    if floor.feature[floor.index[space]] != "module":
+        return
+    state.objective_beads.append(space)
+    state.progress["module_spaces:module"] = state.progress.get("module_spaces:module", 0) + 1
+    table.emit(ObjectiveBeadPlaced(space=space, why="the command module occupies it at the end of a turn"))
+
+
+def ip_on_core(table: Table, ip: IP) -> None:
+    """Tasks judged when an IP lands on the core: Do-While-End's "Command Module: Occupy the terminal space in
+    the room the captain started in when any IP lands on the core of the network" and Dial Out's "Land on the
+    network core with their IP while all bots occupy terminal spaces"."""
+    state, floor = table.state, table.floor
+    tasks = {o.task for o in (*state.mission.calibrations, *state.mission.win)}
+
+    def on_terminal(bot: Bot) -> bool:
+        return bot.on_board and floor.feature[floor.index[bot.space]] in draw_bag.TERMINAL_SPACES  # type: ignore[index]
+
+    task = "module_on_captain_terminal_when_core"
+    if task in tasks and state.captain_start is not None:
+        room = floor.area(floor.index[state.captain_start])
+        module = next((b for b in state.bots if b.kind == "module"), None)
+        if module is not None and on_terminal(module) and floor.index[module.space] in room.spaces:  # type: ignore[index]
+            state.progress[task] = 1
+    task = "core_while_on_terminals"
+    bots = [b for b in state.bots if not b.escaped]
+    if task in tasks and bots and all(on_terminal(b) for b in bots):
+        state.progress[task] = 1

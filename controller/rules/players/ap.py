@@ -1,0 +1,69 @@
+"""Action dice and AP checks.
+
+"Basic Dice (1, 1, 1, 1, 2, blank) / Advanced Dice (1, 1, 2, 2, 2, 3) / Elite Dice (2, 2, 2, 2, 3, reroll)".
+"Unused blanks from basic dice can be spent in pairs (2 blanks = 1 AP)" and "Reroll symbols on elite dice
+allow rerolling any die before totaling AP": the engine rerolls the die showing the least AP (a blank
+counts as half), which is the choice that can only help the player.
+"""
+
+from __future__ import annotations
+
+from controller.rules.errors import IllegalAction
+from controller.rules.events import DieRolled
+from controller.rules.state import DicePool
+from controller.rules.table import Table
+
+FACES = {
+    "basic": ("1", "1", "1", "1", "2", "blank"),
+    "advanced": ("1", "1", "2", "2", "2", "3"),
+    "elite": ("2", "2", "2", "2", "3", "reroll"),
+}
+# "If optimized, add +2 AP to the total rolled."
+OPTIMIZED_BONUS = 2
+
+
+def _worth(face: str) -> float:
+    if face.isdigit():
+        return float(face)
+    return 0.5 if face == "blank" else 0.0
+
+
+def check_pool(pool: DicePool, wanted: DicePool) -> None:
+    for grade in ("basic", "advanced", "elite"):
+        have, want = getattr(pool, grade), getattr(wanted, grade)
+        if want > have:
+            raise IllegalAction(f"the dice pool holds {have} {grade} dice, not {want}: a player builds the pool "
+                                f"in step 2 and rolled dice return to the supply")
+
+
+def roll_ap(table: Table, wanted: DicePool, bonus: int, why: str) -> int:
+    """Roll the chosen dice from the active pool and total the AP (the dice leave the pool)."""
+    assert table.state.turn is not None
+    if wanted.proprietary:
+        # the callers whose check a proprietary die joins roll it first (agent_dice) and pass the rest
+        raise IllegalAction(f"no proprietary die joins the AP check of a {why}: Casing's pressure die joins move "
+                            f"actions, Bit's lift die strikes on walls and brute force")
+    pool = table.state.turn.pool
+    check_pool(pool, wanted)
+    pool.basic -= wanted.basic
+    pool.advanced -= wanted.advanced
+    pool.elite -= wanted.elite
+    rolled: list[tuple[str, str]] = []
+    for grade in ("basic", "advanced", "elite"):
+        for _ in range(getattr(wanted, grade)):
+            face = table.dice.roll(f"{grade} die", FACES[grade])
+            table.emit(DieRolled(die=f"{grade} die", face=face, why=why))
+            rolled.append((grade, face))
+    rerolls = sum(1 for _, f in rolled if f == "reroll")
+    for _ in range(rerolls):
+        candidates = [k for k, (_, f) in enumerate(rolled) if f != "reroll"]
+        if not candidates:
+            break
+        k = min(candidates, key=lambda i: (_worth(rolled[i][1]), i))
+        grade = rolled[k][0]
+        face = table.dice.roll(f"{grade} die", FACES[grade])
+        table.emit(DieRolled(die=f"{grade} die", face=face, why=f"{why}: reroll"))
+        rolled[k] = (grade, face)
+    total = sum(int(f) for _, f in rolled if f.isdigit())
+    blanks = sum(1 for _, f in rolled if f == "blank")
+    return total + blanks // 2 + bonus

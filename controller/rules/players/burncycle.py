@@ -1,0 +1,169 @@
+"""The burncycle track: creating it from the bag, reserves, rebooting, altering and unlocking slots."""
+
+from __future__ import annotations
+
+from controller.rules.errors import IllegalAction
+from controller.rules.events import ChipChanged, IpMoved, LevelChanged, ReserveChanged
+from controller.rules.state import Bot, Chip, GameState
+from controller.rules.corporation.pings import access_point
+from controller.rules.table import Table
+from controller.rules.corporation.threat import change_threat
+
+MAX_SLOTS = 5
+RESERVE_CHOICES = ("physical", "tech", "utility")
+
+
+def active_slot_count(state: GameState) -> int:
+    """Slots with a peg (a chip, active or degraded): what a reboot fills and the next unlock adds to."""
+    return sum(1 for c in state.burncycle.slots if c is not None)
+
+
+def draw_burncycle(table: Table, active: int) -> None:
+    """"Place the captain chip and general action chips into the bag equal to the number of active slots.
+    Draw and place them left-to-right.\""""
+    bag = ["captain"] + ["general"] * (active - 1)
+    slots: list[Chip | None] = []
+    while bag:
+        slots.append(Chip(kind=bag.pop(table.dice.draw("burncycle bag", bag))))  # type: ignore[arg-type]
+    slots += [None] * (MAX_SLOTS - active)
+    table.state.burncycle.slots = slots
+    table.state.burncycle.tracker = 0
+
+
+def regenerate_reserves(table: Table) -> None:
+    """"Reserves are created during burncycle creation and reboots from outdoor spaces and occupied rooms":
+    a bot standing in a room or outdoor segment whose infobar shows a chip adds it to its reserve (agents to
+    their personal reserve, the command module to the team reserve, which is its reserve)."""
+    state, floor = table.state, table.floor
+    team: list[str] = []
+    personal: dict[str, list[str]] = {}
+    for bot in state.bots:
+        if not bot.on_board:
+            continue
+        area = floor.area(floor.index[bot.space])  # type: ignore[index]
+        if area.reserve:
+            (team if bot.kind == "module" else personal.setdefault(bot.id, [])).append(area.reserve)
+    if state.mission.adaptable:
+        # "each safe zone that has at least 1 bot occupying it will grant 1 action chip of the team's choice"
+        zones = sorted({floor.area_of[floor.index[b.space]] for b in state.bots  # type: ignore[index]
+                        if b.on_board and floor.in_safe_zone(floor.index[b.space])})  # type: ignore[index]
+        team += [RESERVE_CHOICES[k % len(RESERVE_CHOICES)] for k in range(len(zones))]
+    state.burncycle.team_reserve = team  # type: ignore[assignment]
+    state.burncycle.personal_reserves = personal  # type: ignore[assignment]
+
+
+def add_to_reserve(table: Table, bot: Bot, chip: str) -> None:
+    """A chip into the bot's reserve: an agent's personal one, or the team reserve for the command module
+    ("The team reserve serves as the command module's reserve")."""
+    bc = table.state.burncycle
+    owner = "team" if bot.kind == "module" else bot.id
+    reserve = bc.team_reserve if owner == "team" else bc.personal_reserves.setdefault(bot.id, [])
+    reserve.append(chip)  # type: ignore[arg-type]
+    table.emit(ReserveChanged(owner=owner, chips=list(reserve)))
+
+
+def reboot(table: Table) -> None:
+    """"Clear all chips from the burncycle and all reserves to the supply. Place the captain chip and general
+    action chips into the bag ... Regenerate team and personal reserves. Advance threat by the player count.
+    Return banned IPs to the network at level 1.\""""
+    state = table.state
+    if state.mission.no_reboot:
+        raise IllegalAction(f"{state.mission.name}: the burncycle cannot be rebooted")
+    active = active_slot_count(table.state)
+    draw_burncycle(table, active)
+    for k, chip in enumerate(state.burncycle.slots):
+        if chip is not None:
+            table.emit(ChipChanged(slot=k + 1, chip=chip.kind, degraded=False, reason="reboot"))
+    regenerate_reserves(table)
+    table.emit(ReserveChanged(owner="team", chips=list(state.burncycle.team_reserve)))
+    for owner, chips in state.burncycle.personal_reserves.items():
+        table.emit(ReserveChanged(owner=owner, chips=list(chips)))
+    change_threat(table, state.players, f"reboot: threat advances by the player count ({state.players})")
+    for ip in state.network.ips:
+        if ip.banned:
+            ip.banned = False
+            ip.node = access_point(table, ip.agent)
+            if ip.level != 1:
+                table.emit(LevelChanged(who=ip.agent, old=ip.level, new=1, who_name=table.name_of(ip.agent)))
+            ip.level = 1
+            if ip.node is not None:
+                table.emit(IpMoved(agent=ip.agent, path=[ip.node], reason="banned IP returns at level 1",
+                                       agent_name=table.name_of(ip.agent)))
+
+
+def alter(table: Table, agent: Bot, slot: int, kind: str, source: str) -> None:
+    """"a player may swap any chip in the burncycle track with an available action chip taken from either
+    the team reserve or their personal reserve ... If the captain action chip is removed and replaced before
+    it has degraded, threat immediately advances by 2.\""""
+    bc = table.state.burncycle
+    if not 0 <= slot < len(bc.slots) or bc.slots[slot] is None:
+        raise IllegalAction(f"slot {slot + 1} holds no chip: only chips in the burncycle track can be swapped")
+    reserve = bc.team_reserve if source == "team" else bc.personal_reserves.get(agent.id, [])
+    if source not in ("team", agent.id):
+        raise IllegalAction("a player alters the burncycle from the team reserve or their own personal reserve")
+    if kind not in reserve:
+        raise IllegalAction(f"the {'team' if source == 'team' else 'personal'} reserve holds no {kind} chip")
+    reserve.remove(kind)  # type: ignore[arg-type]
+    old = bc.slots[slot]
+    assert old is not None
+    bc.slots[slot] = Chip(kind=kind)  # type: ignore[arg-type]  # "always placed ... on its active face"
+    table.emit(ChipChanged(slot=slot + 1, chip=kind, degraded=False, reason=f"altered from the {source} reserve"))
+    if old.kind == "captain" and not old.degraded:
+        change_threat(table, 2, "the captain chip was replaced before it degraded")
+
+
+def next_slot_cost(state: GameState) -> int:
+    """The power printed on the command module card for the next slot (the last costs are printed in order)."""
+    unlocked = active_slot_count(state)
+    if unlocked >= MAX_SLOTS:
+        raise IllegalAction("all 5 burncycle slots are already unlocked")
+    costs = state.module_slot_costs
+    index = unlocked - (MAX_SLOTS - len(costs))
+    if not 0 <= index < len(costs):
+        raise IllegalAction("the command module card prints no cost for another slot")
+    return costs[index]
+
+
+def unlock_slot(table: Table, payers: dict[str, int], active: Bot) -> None:
+    """"Players can unlock new slots during the power routing step by paying the power cost printed on the
+    command module card. Unlocked slots immediately receive a general action chip from the supply." The cost
+    may come from any bots, "provided at least 1 power is paid by the command module or the active
+    player's agent"."""
+    state = table.state
+    bc = state.burncycle
+    cost = next_slot_cost(state)
+    free = [k for k, c in enumerate(bc.slots) if c is None] + list(range(len(bc.slots), MAX_SLOTS))
+    if sum(payers.values()) != cost:
+        raise IllegalAction(f"the next slot costs {cost} power, not {sum(payers.values())}")
+    if payers.get(active.id, 0) + payers.get("module", 0) < 1:
+        raise IllegalAction("at least 1 power must be paid by the command module or the active player's agent")
+    bots = {b.id: b for b in state.bots}
+    for bot_id, amount in payers.items():
+        bot = bots.get(bot_id)
+        if bot is None or amount < 0:
+            raise IllegalAction(f"{bot_id} cannot pay for the slot")
+        if bot.power - amount < 1:
+            raise IllegalAction(f"{bot.name} has {bot.power} power: paying {amount} would shut it down")
+    for bot_id, amount in payers.items():
+        bots[bot_id].power -= amount
+    slot = free[0]
+    while len(bc.slots) <= slot:
+        bc.slots.append(None)
+    bc.slots[slot] = Chip(kind="general")
+    table.emit(ChipChanged(slot=slot + 1, chip="general", degraded=False, reason=f"slot unlocked for {cost} power"))
+
+
+def deactivate_slot(table: Table, reason: str) -> None:
+    """"If an event deactivates a slot, remove its peg and return its chip to the supply." The event takes the
+    rightmost slot that has a peg (the last one unlocked, which unlocking buys back at its printed cost) and
+    leaves the last peg in place, so the burncycle keeps a slot to act on."""
+    slots = table.state.burncycle.slots
+    pegged = [k for k, chip in enumerate(slots) if chip is not None]
+    if len(pegged) < 2:
+        return
+    slot = pegged[-1]
+    chip = slots[slot]
+    assert chip is not None
+    slots[slot] = None
+    table.emit(ChipChanged(slot=slot + 1, chip="none", degraded=False,
+                           reason=f"{reason}: its peg is removed and its {chip.kind} chip returns to the supply"))

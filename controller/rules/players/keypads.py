@@ -1,0 +1,313 @@
+"""The keypad action ("Utility Actions (Keypads)", "Resolving Inputs", "Brute Force", "Keys").
+
+"A bot adjacent to a locked door may attempt to open it with a keypad action. If a keypad card is already
+assigned to the door, use it; otherwise, draw the top keypad card and place it faceup next to the door. The
+column used corresponds to the current floor number (Floor 1, 2, or 3). For every keypad die icon printed in
+the column, roll the keypad die."
+
+The action is one engine call: the approach is named in the action and the keypad dice are rolled in it
+(">> You cannot alter the burncycle midway through a keypad action", and no other free action can come in
+between either). A keypad die showing the unlock face opens the door whatever the approach; a key is spent
+before any die is rolled. Readings are in docs/rules-interpretations.md ("Players' turn").
+"""
+
+from __future__ import annotations
+
+from itertools import chain
+
+from controller.rules.missions import special_rules
+from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
+from controller.rules.players.ap import roll_ap
+from controller.rules.board.awareness import place_awareness, step_bot
+from controller.rules.corporation.captain_chip import reach_captain_chip
+from controller.rules.errors import IllegalAction
+from controller.rules.events import (BotMoved, DieRolled, KeypadCardPlaced, KeypadResolved,
+                                     ReserveChanged, SlotReached)
+from controller.rules.board.geometry import edge_id
+from controller.rules.state import Bot, DicePool, KeypadCard, KeypadColumn
+from controller.rules.cards.mods import mod_bonus
+from controller.rules.players.moves import current_chip_kind, movers, surveil, unlock_door
+from controller.rules.corporation.pings import add_ping
+from controller.rules.corporation.security import damage_bot
+from controller.rules.table import Table
+from controller.rules.players.steps import active_agent, usable
+
+# The keypad die (controller/content/dice.toml `keypad`).
+KEYPAD_FACES = ("unlock", "physical", "tech", "utility", "alarm", "ping")
+CHIP_INPUTS = ("physical", "tech", "utility")
+APPROACHES = ("inputs", "brute_force", "key", "abort")
+PAY_SOURCES = ("personal", "team", "jump")
+
+
+def check_keypad(table: Table, bot_id: str, beyond: str) -> tuple[Bot, str, int]:
+    """The acting bot, the locked door between it and `beyond`, and the space beyond (its index)."""
+    bot = next((b for b in movers(table) if b.id == bot_id), None)
+    if bot is None:
+        raise IllegalAction(f"{bot_id} cannot take a keypad action now: the player's agent or the command "
+                            f"module takes the actions of the turn")
+    floor = table.floor
+    if beyond not in floor.index:
+        raise IllegalAction(f"{beyond} is not a space of {floor.name}")
+    here, there = floor.index[bot.space], floor.index[beyond]  # type: ignore[index]
+    kind = floor.edge_between(here, there)
+    door = edge_id(bot.space, beyond)  # type: ignore[arg-type]
+    if kind != "door":
+        raise IllegalAction(f"no door stands between {bot.space} and {beyond}: a bot adjacent to a locked door "
+                            f"may attempt to open it with a keypad action")
+    if door in table.unlocked:
+        raise IllegalAction(f"the door {door} is already unlocked: a keypad action opens a locked door")
+    return bot, door, there
+
+
+def column(table: Table, card: KeypadCard) -> KeypadColumn:
+    """"The column used corresponds to the current floor number (Floor 1, 2, or 3).\""""
+    level = table.state.floor.level
+    return card.columns[min(level, len(card.columns)) - 1]
+
+
+def brute_force_durability(table: Table, door: str) -> int:
+    """The AP a brute force on the door needs: its card's column, or for a door whose card is still to be drawn
+    any card's, as every card prints the same per floor ("Level 1: 4 AP / Level 2: 6 AP / Level 3: 8 AP")."""
+    state = table.state
+    card = state.keypads.get(door) or next(chain(state.keypad_deck, state.keypad_discard, state.keypads.values()),
+                                          None)
+    if card is None:
+        raise IllegalAction("the keypad deck is empty: no keypad card can be drawn for the door")
+    return column(table, card).durability
+
+
+def card_for(table: Table, door: str) -> KeypadCard:
+    """The card by the door, or the top card of the keypad deck placed faceup next to it."""
+    state = table.state
+    card = state.keypads.get(door)
+    if card is not None:
+        return card
+    if not state.keypad_deck and state.keypad_discard:
+        # The deck ran out: the discards are shuffled into a new deck (rules-interpretations.md).
+        state.keypad_deck, state.keypad_discard = state.keypad_discard, []
+    if not state.keypad_deck:
+        raise IllegalAction("the keypad deck is empty: no keypad card can be drawn for the door")
+    k = table.dice.draw("keypad deck", [c.id for c in state.keypad_deck])
+    card = state.keypad_deck.pop(k)
+    state.keypads[door] = card
+    col = column(table, card)
+    table.emit(KeypadCardPlaced(door=door, card=card.id, level=state.floor.level, inputs=list(col.inputs),
+                                dice=col.dice, jam=col.jam))
+    return card
+
+
+def keypad(table: Table, bot_id: str, beyond: str, approach: str, dice: DicePool | None = None,
+           ignore: str | None = None, pay: list[str] | None = None, move_through: bool = True) -> None:
+    """One keypad action on the door between the bot and `beyond`, by the named approach:
+
+    - "inputs": "Satisfy every icon in the column" (printed and rolled); chip icons are paid from the
+      sources in `pay` order (default: personal reserve, team reserve, a jump of the tracker); `ignore`
+      names the input an optimized action ignores.
+    - "brute_force": an AP check with `dice` against the column's durability (not if Jammed).
+    - "key": "Discard a key to unlock the door immediately."
+    - "abort": "Conclude the action without unlocking. The card remains by the door."
+    """
+    bot, door, there = check_keypad(table, bot_id, beyond)
+    if approach not in APPROACHES:
+        raise IllegalAction(f"{approach!r} is no approach to a keypad: resolve the inputs, brute force, use a "
+                            f"key or abort")
+    if approach == "key" and bot.keys < 1:
+        raise IllegalAction(f"{bot.name} has no key: a bot in possession of a key may discard it to unlock "
+                            f"the door")
+    order = list(pay) if pay else list(PAY_SOURCES)
+    if any(p not in PAY_SOURCES for p in order):
+        raise IllegalAction("inputs are paid from the personal reserve, the team reserve, or by jumping the "
+                            "burncycle tracker ahead to a matching chip")
+    # "The sole utility action is the keypad action, optimized by the utility action chip."
+    optimized = current_chip_kind(table) == "utility"
+    known = door in table.state.keypads
+    card = card_for(table, door)
+    col = column(table, card)
+    if approach == "brute_force" and col.jam:
+        if known:
+            raise IllegalAction(f"keypad card {card.id} states \"Jam\" on this floor: a bot may attempt to force "
+                                f"the door only unless the column states \"Jam\"")
+        # The card was only revealed by this action: the attempt fails and the card stays by the door.
+        _fail(table, bot, door, card, "brute_force", "the keypad is jammed")
+        return
+    if approach == "key":
+        # "A bot in possession of a key may discard it at any point during a keypad action to immediately
+        # unlock the door without resolving inputs or rolling AP."
+        bot.keys -= 1
+        _open(table, bot, door, card, there, "key", f"{bot.name} discards a key", move_through)
+        return
+    rolled: list[str] = []
+    for _ in range(col.dice):
+        # ">> Keypad die results are re-rolled on subsequent attempts."
+        face = table.dice.roll("keypad die", KEYPAD_FACES)
+        table.emit(DieRolled(die="keypad die", face=face, why=f"keypad {card.id} on the door {door}"))
+        rolled.append(face)
+    if "unlock" in rolled:
+        # "Automatic Unlock: The door opens instantly, resolving all requirements."
+        _open(table, bot, door, card, there, "unlock", "the keypad die shows unlock", move_through)
+        return
+    if approach == "abort":
+        _fail(table, bot, door, card, "abort", "aborted")
+        return
+    if approach == "brute_force":
+        # ">> Optimizing a keypad action provides no benefit when using brute force."
+        wanted = dice or DicePool()
+        lift = roll_proprietary(table, bot, wanted, "force", f"brute force on the door {door}")  # Bit's lift die
+        ap = lift + roll_ap(table, pool_dice(wanted), 0, f"brute force on the door {door}")
+        if ap >= col.durability:
+            _open(table, bot, door, card, there, "brute_force", f"{ap} AP against {col.durability}", move_through)
+        else:
+            _fail(table, bot, door, card, "brute_force", f"{ap} AP against durability {col.durability}")
+        return
+    _resolve_inputs(table, bot, door, card, there, list(col.inputs) + rolled, optimized, ignore, order,
+                    move_through)
+
+
+# -- Resolving Inputs -------------------------------------------------------------------------------
+def _plan(table: Table, inputs: list[str], order: list[str]) -> tuple[list[tuple[str, str, int]], int | None]:
+    """Payments for the chip inputs: (kind, source, slot) each; and the index of the first chip input that
+    cannot be paid (None when all can). ">> The action chip currently holding the burncycle tracker cannot be
+    used to pay for an input; only chips to its right may be used.\""""
+    state = table.state
+    agent = active_agent(state)
+    stock = {"personal": list(state.burncycle.personal_reserves.get(agent.id, [])),
+             "team": list(state.burncycle.team_reserve)}
+    tracker = state.burncycle.tracker
+    payments: list[tuple[str, str, int]] = []
+    for k, kind in enumerate(inputs):
+        if kind not in CHIP_INPUTS:
+            continue
+        paid = False
+        for source in order:
+            if source == "jump":
+                slot = next((s for s in range(tracker + 1, len(state.burncycle.slots))
+                             if usable(state, s) and state.burncycle.slots[s].kind == kind), None)  # type: ignore[union-attr]
+                if slot is not None:
+                    tracker = slot
+                    payments.append((kind, "jump", slot))
+                    paid = True
+                    break
+            elif kind in stock[source]:
+                stock[source].remove(kind)
+                payments.append((kind, source, -1))
+                paid = True
+                break
+        if not paid:
+            return payments, k
+    return payments, None
+
+
+def chip_inputs_payable(table: Table, bot: Bot, card: KeypadCard) -> bool:
+    """Whether an inputs attempt by `bot` now would pay every chip input printed in the card's column ("Discard
+    a matching chip from personal/team reserve, OR jump the burncycle tracker ahead to a matching chip to the
+    right of the current slot"), ignoring the input an optimized action would ignore; the keypad dice may still
+    add more. The same choices as `_resolve_inputs` makes."""
+    inputs = list(column(table, card).inputs)
+    order = list(PAY_SOURCES)
+    if current_chip_kind(table) == "utility" and inputs:
+        inputs.pop(_choose_ignored(table, bot, inputs, None, order))
+    return _plan(table, inputs, order)[1] is None
+
+
+def _choose_ignored(table: Table, bot: Bot, inputs: list[str], wanted: str | None, order: list[str]) -> int:
+    """The input an optimized keypad action ignores ("If optimized, the player may ignore any single input"):
+    the one named in the action when it is among the inputs, else the engine's choice: an input that cannot
+    be paid, then a shock, an alarm (if the bot is undetected), a ping, a chip input paid by a jump, any chip
+    input, and last an alarm of a bot already detected."""
+    if wanted is not None and wanted in inputs:
+        return inputs.index(wanted)
+    _, unpaid = _plan(table, inputs, order)
+    if unpaid is not None:
+        return unpaid
+    if "shock" in inputs:
+        return inputs.index("shock")
+    if "alarm" in inputs and not bot.detected:
+        return inputs.index("alarm")
+    if "ping" in inputs:
+        return inputs.index("ping")
+    chips = [k for k, i in enumerate(inputs) if i in CHIP_INPUTS]
+    if chips:
+        payments, _ = _plan(table, inputs, order)
+        jumps = [k for k, (kind, source, _) in zip(chips, payments) if source == "jump"]
+        return jumps[-1] if jumps else chips[-1]
+    return 0
+
+
+def _resolve_inputs(table: Table, bot: Bot, door: str, card: KeypadCard, there: int, inputs: list[str],
+                    optimized: bool, ignore: str | None, order: list[str], move_through: bool) -> None:
+    """"All displayed and rolled inputs must be fulfilled during the same action in any chosen sequence. If
+    optimized, the player may ignore any single input.\""""
+    state = table.state
+    if optimized and inputs:
+        skipped = inputs.pop(_choose_ignored(table, bot, inputs, ignore, order))
+        ignored = f"optimized: {skipped} ignored"
+    else:
+        ignored = ""
+    payments, unpaid = _plan(table, inputs, order)
+    if unpaid is not None:
+        # ">> Inputs do not carry over across separate actions; all must be satisfied in one go." An input
+        # that cannot be paid leaves the door locked, and nothing is paid for the others.
+        _fail(table, bot, door, card, "inputs", f"no {inputs[unpaid]} chip to pay for the {inputs[unpaid]} input")
+        return
+    agent = active_agent(state)
+    bc = state.burncycle
+    for kind, source, slot in payments:
+        if source == "jump":
+            # "jump the burncycle tracker ahead to a matching chip to the right of the current slot
+            # (forfeiting skipped actions)": a captain chip passed over is reached (its event is executed).
+            for s in range(bc.tracker + 1, slot):
+                chip = bc.slots[s]
+                if chip is not None and not chip.degraded and chip.kind == "captain":
+                    reach_captain_chip(table)
+            bc.tracker = slot
+            table.emit(SlotReached(slot=slot + 1, chip=kind))
+        else:
+            reserve = bc.team_reserve if source == "team" else bc.personal_reserves[agent.id]
+            reserve.remove(kind)  # type: ignore[arg-type]
+            table.emit(ReserveChanged(owner="team" if source == "team" else agent.id, chips=list(reserve)))
+    for kind in inputs:
+        if table.over:
+            return
+        if kind == "alarm":
+            # "Alarm: The acting bot becomes detected (if already detected, counts as resolved)."
+            place_awareness(table, bot, f"a keypad alarm at the door {door}")
+        elif kind == "ping":
+            # "Ping: The CEO places 1 ping on the core (resolved even if all pings are deployed)": with no
+            # ping left in the supply none is placed, and the input still counts as resolved.
+            add_ping(table)
+        elif kind == "shock" and not mod_bonus(bot, "ignore_shock"):
+            # "Shock: The acting bot suffers 1 power loss." (an ignore_shock mod spares its agent)
+            damage_bot(table, bot, 1, f"keypad shock at the door {door}")
+    if table.over:
+        return
+    detail = ", ".join(x for x in (" + ".join(inputs) or "no inputs", ignored) if x)
+    _open(table, bot, door, card, there, "inputs", detail, move_through)
+
+
+# -- success and failure ----------------------------------------------------------------------------
+def _open(table: Table, bot: Bot, door: str, card: KeypadCard, there: int, approach: str, detail: str,
+          move_through: bool) -> None:
+    """"Upon success, discard the card, place an unlocked door peg in the board hole, and the bot may take a
+    free move through into an empty space (without triggering swap or push).\""""
+    table.emit(KeypadResolved(door=door, card=card.id, bot=bot.id, bot_name=bot.name, approach=approach,
+                              unlocked=True, detail=detail))
+    unlock_door(table, door, f"keypad action by {bot.name}")  # discards the door's keypad card
+    if not move_through or bot.shut_down or there in table.occupant or table.over \
+            or special_rules.safe_zone_closed(table, there):
+        return
+    start = bot.space
+    mark = len(table.events)
+    step_bot(table, bot, there)
+    table.events.insert(mark, BotMoved(bot=bot.id, bot_name=bot.name, path=[start, bot.space]))  # type: ignore[list-item]
+    floor = table.floor
+    area = floor.area(there)
+    if floor.ids[area.spaces[0]] in table.state.floor.surveillance and not table.over:
+        # "Entering an unsurveilled room (containing a surveillance bead) halts movement on the first space
+        # to roll the surveillance dice": a free move into such a room surveils it too.
+        surveil(table, bot, area.index)
+
+
+def _fail(table: Table, bot: Bot, door: str, card: KeypadCard, approach: str, detail: str) -> None:
+    """"If unsuccessful, leave the keypad card faceup by the door for future attempts.\""""
+    table.emit(KeypadResolved(door=door, card=card.id, bot=bot.id, bot_name=bot.name, approach=approach,
+                              unlocked=False, detail=detail))

@@ -1,0 +1,362 @@
+"""Move actions: the AP check, steps split between the agent and the command module, caches, surveillance
+and keys.
+
+"The player distributes the accumulated AP between their agent and the command module in any combination.
+Each AP allows a bot to move 1 space orthogonally." A move action is rolled first (`start_move`), then
+spent one step at a time (`step`), which is how the table sees it happen and how the players may
+"interleave steps between their agent and the command module freely".
+"""
+
+from __future__ import annotations
+
+from controller.rules.missions import draw_bag, special_rules
+from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
+from controller.rules.players.ap import OPTIMIZED_BONUS, roll_ap
+from controller.rules.board.awareness import place_awareness, recheck, step_bot, step_unit
+from controller.rules.corporation.deploy import spawn_guard
+from controller.rules.errors import IllegalAction
+from controller.rules.events import (BeadRemoved, BotMoved, CacheTaken, DieRolled, DoorChanged, KeyTaken,
+                                     StepStarted, TerminalChanged, UnitMoved)
+from controller.rules.board.geometry import edge_id
+from controller.rules.characters.interface import check_disguised_step, count_step
+from controller.rules.cards.imperatives import draw_imperative
+from controller.rules.cards.inventory import discard_card, draw_equipment, trade_cards
+from controller.rules.cards.mods import mod_bonus
+from controller.rules.state import Bot, DicePool, PendingMove
+from controller.rules.players.power_gain import gain_power
+from controller.rules.table import Table, unit_label
+from controller.rules.players.steps import active_agent
+
+SURVEILLANCE_FACES = ("guard", "mainframe", "powercell", "autolock", "imperative", "guard")
+
+
+def current_chip_kind(table: Table) -> str | None:
+    """The kind of chip under the tracker, for optimizing; None for the extra action an optimized network
+    card grants ("an extra unoptimized action")."""
+    if table.state.turn is not None and table.state.turn.extra_action:
+        return None
+    bc = table.state.burncycle
+    chip = bc.slots[bc.tracker] if bc.tracker < len(bc.slots) else None
+    return chip.kind if chip is not None and not chip.degraded else None
+
+
+def start_move(table: Table, dice: DicePool) -> None:
+    """"If optimized, add +2 AP to the total rolled." (">> If a move action is optimized, the bot may move
+    using the 2 bonus AP without rolling any dice from the pool.")"""
+    turn = table.state.turn
+    assert turn is not None
+    optimized = current_chip_kind(table) == "physical"
+    agent = active_agent(table.state)
+    # an installed move_ap mod adds to the AP check of its agent's move actions
+    bonus = (OPTIMIZED_BONUS if optimized else 0) + mod_bonus(agent, "move_ap")
+    # Casing's pressure die: AP only the agent may spend
+    agent_ap = roll_proprietary(table, agent, dice, "move", "move action")
+    ap = roll_ap(table, pool_dice(dice), bonus, "move action")
+    turn.pending = PendingMove(ap=ap, optimized=optimized, agent_ap=agent_ap)
+    bonus_text = " (optimized, +2)" if optimized else ""
+    only = f" and {agent_ap} AP only {agent.name} may spend ({agent.proprietary_die} die)" if agent_ap else ""
+    table.emit(StepStarted(step="move", text=f"Move action: {ap} AP to spend{bonus_text}{only}."))
+
+
+def ap_for(table: Table, bot: Bot) -> int:
+    """AP of the move action under way that this bot may spend: the agent spends its proprietary die's AP too
+    (">> Powers that explicitly modify agent movement ... cannot be applied to the command module")."""
+    pending = table.state.turn.pending  # type: ignore[union-attr]
+    assert pending is not None
+    return pending.ap + (pending.agent_ap if bot.kind == "agent" else 0)
+
+
+def ap_left(table: Table) -> int:
+    """AP of the move action under way that a bot able to move now may still spend (0 ends the action)."""
+    bots = movers(table)
+    return max((ap_for(table, b) for b in bots), default=0)
+
+
+def spend_ap(table: Table, bot: Bot, ap: int) -> None:
+    """The agent spends its own AP (the proprietary die's) first: the shared AP stay for the module."""
+    pending = table.state.turn.pending  # type: ignore[union-attr]
+    assert pending is not None
+    own = min(pending.agent_ap, ap) if bot.kind == "agent" else 0
+    pending.agent_ap -= own
+    pending.ap -= ap - own
+
+
+def _check_ap(table: Table, bot: Bot, ap: int) -> None:
+    """Refuse a step the bot has no AP for, naming the agent-only AP when that is what is left."""
+    if ap_for(table, bot) >= ap:
+        return
+    pending = table.state.turn.pending  # type: ignore[union-attr]
+    assert pending is not None
+    if pending.agent_ap:
+        agent = active_agent(table.state)
+        raise IllegalAction(f"{pending.ap} AP left that {bot.name} may spend: the {pending.agent_ap} AP of "
+                            f"{agent.name}'s {agent.proprietary_die} die move only {agent.name} (powers that "
+                            f"explicitly modify agent movement cannot be applied to the command module)")
+    raise IllegalAction(f"this needs {ap} AP of the move action; {pending.ap} left")
+
+
+def movers(table: Table) -> list[Bot]:
+    """The active agent and the command module, when they can move."""
+    agent = active_agent(table.state)
+    out = [b for b in table.state.bots
+           if (b is agent or b.kind == "module") and b.on_board and not b.shut_down]
+    return out
+
+
+def check_step(table: Table, bot_id: str, to: str, reassemble: bool = False) -> tuple[Bot, int, int, str | None]:
+    """Validate one step; returns (bot, from, to, door to open with a key or None). With `reassemble`, Nano
+    moves through a locked door without opening it."""
+    state, floor = table.state, table.floor
+    turn = state.turn
+    assert turn is not None
+    if turn.pending is None:
+        raise IllegalAction("no move action is under way: roll a move action first")
+    if turn.pending.ap + turn.pending.agent_ap < 1:
+        raise IllegalAction("no AP left in this move action: each AP allows a bot to move 1 space")
+    bot = next((b for b in movers(table) if b.id == bot_id), None)
+    if bot is None:
+        raise IllegalAction(f"{bot_id} cannot move now: the player distributes the AP between their agent "
+                            f"and the command module")
+    _check_ap(table, bot, 1)
+    check_disguised_step(table, bot)
+    if to not in floor.index:
+        raise IllegalAction(f"{to} is not a space of {floor.name}")
+    frm, dest = floor.index[bot.space], floor.index[to]  # type: ignore[index]
+    kind = floor.edge_between(frm, dest)
+    if kind is None:
+        raise IllegalAction(f"{bot.space} and {to} are not adjacent: adjacency applies strictly orthogonally "
+                            f"(never diagonally)")
+    door = None
+    edge = edge_id(bot.space, to)  # type: ignore[arg-type]
+    if kind == "wall" and edge not in table.destroyed:
+        raise IllegalAction(f"a wall stands between {bot.space} and {to}: walls block adjacency")
+    if reassemble and (kind != "door" or edge in table.unlocked):
+        raise IllegalAction(f"no locked door stands between {bot.space} and {to}: Nano reassembles through "
+                            f"locked doors")
+    if reassemble and "reassemble" not in bot.abilities:
+        raise IllegalAction(f"{bot.name} cannot reassemble: only Nano may move through locked doors")
+    if kind == "door" and edge not in table.unlocked and not reassemble:
+        if bot.keys < 1:
+            raise IllegalAction(f"the door {edge} is locked: locked doors block bot adjacency")
+        door = edge
+    if dest in table.occupant:
+        raise IllegalAction(f"{to} is occupied: bots cannot move through other units")
+    special_rules.check_enter(table, dest)
+    return bot, frm, dest, door
+
+
+def step(table: Table, bot_id: str, to: str, take_cache: bool = False, chip: str | None = None,
+         reassemble: bool = False, discard: list[str] | None = None) -> None:
+    bot, frm, dest, door = check_step(table, bot_id, to, reassemble)
+    if reassemble:
+        shed(table, bot)
+    if door is not None:
+        # Keys "spent during move actions to open adjacent doors on the fly"
+        bot.keys -= 1
+        unlock_door(table, door, f"{bot.name} spends a key")
+    spend_ap(table, bot, 1)
+    count_step(table, bot)
+    start = bot.space
+    mark = len(table.events)
+    step_bot(table, bot, dest)
+    table.events.insert(mark, BotMoved(bot=bot.id, bot_name=bot.name, path=[start, bot.space]))  # type: ignore[list-item]
+    entered(table, bot, take_cache, chip, discard or [])
+
+
+def shed(table: Table, bot: Bot) -> None:
+    """Nano's Reassemble: "When he does so, all keys, equipment, and mods (not including his innate mod) in his
+    inventory are discarded.\""""
+    if bot.keys:
+        bot.keys = 0
+        table.emit(KeyTaken(bot=bot.id, bot_name=bot.name, keys=0))
+    for card in [c.id for c in bot.equipment + bot.mods + bot.installed]:
+        discard_card(table, bot, card, "Nano reassembles through a locked door")
+
+
+def entered(table: Table, bot: Bot, take_cache: bool = False, chip: str | None = None,
+            discard: list[str] | None = None) -> None:
+    """What entering a space brings: its cache (if wanted) and the surveillance of an unsurveilled room."""
+    state, floor = table.state, table.floor
+    if take_cache and bot.space in state.floor.caches:
+        # "When a bot moves onto a cache, it may collect it: discard the chip and draw 1 equipment card into
+        # inventory."
+        state.floor.caches.remove(bot.space)  # type: ignore[arg-type]
+        table.emit(CacheTaken(bot=bot.id, bot_name=bot.name, space=bot.space))  # type: ignore[arg-type]
+        key = f"caches:{bot.id}"
+        state.progress[key] = state.progress.get(key, 0) + 1
+        draw_equipment(table, bot, discard or [])
+        if table.over:
+            return
+        special_rules.chip_for_access(table, bot, chip)
+    area = floor.area(floor.index[bot.space])  # type: ignore[index]
+    anchor = floor.ids[area.spaces[0]]
+    if anchor in state.floor.surveillance and not table.over:
+        surveil(table, bot, area.index)
+
+
+def _neighbour_of(table: Table, bot: Bot, other_space: str, what: str) -> int:
+    """The index of `other_space` when it is adjacent to the bot from the bot's point of view."""
+    floor = table.floor
+    here = floor.index[bot.space]  # type: ignore[index]
+    there = floor.index[other_space]
+    if there not in {j for _, j in floor.bot_neighbours(here, table.unlocked, table.destroyed)}:
+        raise IllegalAction(f"{what} on {other_space} is not adjacent to {bot.name}: walls and locked doors "
+                            f"block bot adjacency")
+    return there
+
+
+def swap(table: Table, bot_id: str, other_id: str) -> None:
+    """"Swap (1 Power): Move into an adjacent bot's space, swapping positions simultaneously.\""""
+    bot = _mover_with_ap(table, bot_id, 1)
+    if "swap" not in bot.upgrades:
+        raise IllegalAction(f"{bot.name} has not bought the swap upgrade (1 power)")
+    other = next((b for b in table.state.bots if b.id == other_id and b.on_board), None)
+    if other is None or other is bot:
+        raise IllegalAction(f"there is no other bot {other_id} on the floor to swap with")
+    there = _neighbour_of(table, bot, other.space, other.name)  # type: ignore[arg-type]
+    special_rules.check_enter(table, there)
+    here = table.floor.index[bot.space]  # type: ignore[index]
+    spend_ap(table, bot, 1)
+    count_step(table, bot)
+    a, b = bot.space, other.space
+    # simultaneous: lift both, then put each on the other's space, then look
+    del table.occupant[here], table.occupant[there]
+    bot.space, other.space = b, a
+    table.occupant[there], table.occupant[here] = bot, other
+    table.emit(BotMoved(bot=bot.id, bot_name=bot.name, path=[a, b]))  # type: ignore[list-item]
+    table.emit(BotMoved(bot=other.id, bot_name=other.name, path=[b, a]))  # type: ignore[list-item]
+    entering = bot if table.state.joan is not None and table.state.joan.space == b else other
+    table.pass_joan(entering, a if entering is bot else b)  # type: ignore[arg-type]
+    for moved in (bot, other):
+        moved.hidden = False
+    recheck(table)
+    entered(table, bot)
+
+
+def push(table: Table, bot_id: str, unit_id: str, to: str) -> None:
+    """"Push (1 Power): Spend +1 AP during a move action to shove a security unit to an adjacent empty
+    space, entering its space (causes detection).\""""
+    state = table.state
+    free = state.mission.setup.free_push  # Rescue Rangers: "Using push does not require the additional AP."
+    bot = _mover_with_ap(table, bot_id, 1 if free else 2)
+    if "push" not in bot.upgrades:
+        raise IllegalAction(f"{bot.name} has not bought the push upgrade (1 power)")
+    unit = next((u for u in state.security if u.id == unit_id), None)
+    if unit is None:
+        raise IllegalAction(f"there is no security unit {unit_id} on the floor")
+    there = _neighbour_of(table, bot, unit.space, unit_label(unit))
+    special_rules.check_enter(table, there)
+    if to not in table.floor.index:
+        raise IllegalAction(f"{to} is not a space of {table.floor.name}")
+    target = table.floor.index[to]
+    if target not in {j for _, j in table.floor.security_neighbours(there, table.destroyed)}:
+        raise IllegalAction(f"{to} is not adjacent to {unit_label(unit)}: a push shoves it to an adjacent space")
+    if target in table.occupant:
+        raise IllegalAction(f"{to} is occupied: a push shoves the unit to an adjacent empty space")
+    spend_ap(table, bot, 1 if free else 2)
+    count_step(table, bot)
+    start, through_door = unit.space, table.floor.edge_between(there, target) == "door"
+    facing = unit.facing
+    step_unit(table, unit, target)
+    unit.facing = facing  # shoved, not walking: it keeps its facing
+    recheck(table)
+    table.emit(UnitMoved(unit=unit.id, who=unit_label(unit), path=[start, to], facing=unit.facing, reason="pushed"))
+    if through_door:
+        key = f"push_through_door:{bot.id}"
+        state.progress[key] = state.progress.get(key, 0) + 1
+    frm = bot.space
+    step_bot(table, bot, there)
+    table.emit(BotMoved(bot=bot.id, bot_name=bot.name, path=[frm, start]))  # type: ignore[list-item]
+    place_awareness(table, bot, f"pushing {unit_label(unit)}")
+    entered(table, bot)
+
+
+def _mover_with_ap(table: Table, bot_id: str, ap: int) -> Bot:
+    turn = table.state.turn
+    assert turn is not None
+    if turn.pending is None:
+        raise IllegalAction("swap and push happen during a move action: roll a move action first")
+    bot = next((b for b in movers(table) if b.id == bot_id), None)
+    if bot is None:
+        raise IllegalAction(f"{bot_id} cannot move now: the player distributes the AP between their agent "
+                            f"and the command module")
+    _check_ap(table, bot, ap)
+    check_disguised_step(table, bot)
+    return bot
+
+
+def trade(table: Table, giver_id: str, taker_id: str, keys: int, cards: list[str] | None = None,
+          discard: list[str] | None = None) -> None:
+    """"As a free action, an agent or command module may trade with any adjacent bot. Bots can exchange any
+    quantity of keys, equipment cards, and uninstalled mod cards currently stored in their inventory." One
+    trade hands things one way; an exchange is a trade each way."""
+    bots = {b.id: b for b in table.state.bots}
+    giver, taker = bots.get(giver_id), bots.get(taker_id)
+    if giver is None or taker is None or giver is taker or not giver.on_board or not taker.on_board:
+        raise IllegalAction("a trade is between two different bots on the floor")
+    _neighbour_of(table, giver, taker.space, taker.name)  # type: ignore[arg-type]
+    if keys < 0 or giver.keys < keys:
+        raise IllegalAction(f"{giver.name} holds {giver.keys} keys, not {keys}")
+    if not keys and not cards:
+        raise IllegalAction("a trade hands over keys, equipment cards or uninstalled mod cards: name some")
+    if keys:
+        giver.keys -= keys
+        taker.keys += keys
+        table.emit(KeyTaken(bot=taker.id, bot_name=taker.name, keys=taker.keys))
+    if cards:
+        trade_cards(table, giver, taker, list(cards), list(discard or []))
+
+
+def unlock_door(table: Table, door: str, reason: str) -> None:
+    """Put an unlocked door peg in; a keypad card left by the door is discarded (it opened, however)."""
+    card = table.state.keypads.pop(door, None)
+    if card is not None:
+        table.state.keypad_discard.append(card)
+    table.state.floor.unlocked_doors.append(door)
+    table.unlocked = frozenset(table.state.floor.unlocked_doors)
+    special_rules.door_changed(table, door, unlocked=True)
+    table.emit(DoorChanged(door=door, unlocked=True, reason=reason))
+
+
+def surveil(table: Table, bot: Bot, area_index: int, where: str | None = None) -> None:
+    """"Entering a room with a surveillance bead requires immediate surveillance: remove the bead, check the
+    infobar for the number of surveillance dice (1 or 2), roll and resolve them, then resume the move."
+    `where` is the space the surveillance is made from when it is not the bot's (Joan's remote surveillance)."""
+    state, floor = table.state, table.floor
+    area = floor.areas[area_index]
+    draw_bag.draw_onto_terminal(table, area)
+    state.floor.surveillance.remove(floor.ids[area.spaces[0]])
+    table.emit(BeadRemoved(room=area.name, space=where or bot.space or "-"))
+    for _ in range(area.surveillance):
+        face = table.dice.roll("surveillance die", SURVEILLANCE_FACES)
+        table.emit(DieRolled(die="surveillance die", face=face, why=f"surveillance of the {area.name}"))
+        if face == "guard":
+            # "Spawn a floor-level guard at room post A (then B)."
+            members = set(area.spaces)
+            for post_kind in ("postA", "postB"):
+                if spawn_guard(table, post_kind, state.floor.level, within=members):
+                    break
+        elif face == "mainframe":
+            # "Upgrade a terminal in the room to a mainframe terminal."
+            for s in area.spaces:
+                name = floor.ids[s]
+                if state.floor.terminals.get(name) == "standard":
+                    state.floor.terminals[name] = "mainframe"
+                    table.emit(TerminalChanged(space=name, kind="mainframe"))
+                    break
+        elif face == "powercell":
+            gain_power(table, bot, 1, "surveillance powercell")  # "Surveilling bot gains 1 power."
+        elif face == "autolock":
+            # "Lock all doors leading into this room immediately."
+            members = set(area.spaces)
+            for door in list(state.floor.unlocked_doors):
+                a, b = door.split("/")
+                if (floor.index[a] in members) != (floor.index[b] in members):
+                    state.floor.unlocked_doors.remove(door)
+                    table.unlocked = frozenset(state.floor.unlocked_doors)
+                    table.emit(DoorChanged(door=door, unlocked=False, reason="surveillance autolock"))
+                    special_rules.door_changed(table, door, unlocked=False)
+        elif face == "imperative":
+            draw_imperative(table, bot)  # "The surveilling agent draws 1 imperative card."
+        if table.over:
+            return

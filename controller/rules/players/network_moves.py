@@ -1,0 +1,120 @@
+"""IP movement in the network step of a player's turn.
+
+"Driven by the burncycle chips from left to right. Movement proceeds clockwise until reaching a hub, ping,
+or matching action node. IPs can transfer across layers along white lines once per movement step."
+"General and captain chips allow an IP to move 1 node; physical, tech, and utility chips grant extended
+movement." A transfer, when the player asks for one, is taken before the chip's clockwise movement, from
+the node the IP stands on.
+"""
+
+from __future__ import annotations
+
+from controller.rules.missions import special_rules
+from controller.rules.errors import IllegalAction
+from controller.rules.events import IpMoved
+from controller.rules.state import IP, GameState, NetworkNode
+from controller.rules.corporation.pings import access_point, change_ip_level, nodes, resolve_boot
+from controller.rules.players.power_gain import gain_power
+from controller.rules.table import Table
+from controller.rules.corporation.threat import change_threat
+
+
+
+def movement_chips(state: GameState, asterisk: int | None = None) -> list[str]:
+    """The kinds of the non-degraded chips, left to right: one movement step each. `asterisk` is the slot
+    (0-4) whose chip Nano treats as a general chip."""
+    return ["general" if k == asterisk else c.kind for k, c in enumerate(state.burncycle.slots)
+            if c is not None and not c.degraded]
+
+
+def move_ip(table: Table, agent: str, transfers: dict[int, str], asterisk: int | None = None) -> None:
+    """Move the agent's IP once per usable chip; `transfers` maps a step index to "in" or "out"; `asterisk`
+    names the slot (0-4) Nano's Asterisk treats as general: "Once per turn during the network step of his turn,
+    Nano may treat one chip in the burncycle as a general action chip." (One network step per turn makes it
+    once per turn.)"""
+    state = table.state
+    if asterisk is not None:
+        bot = state.bot(agent)
+        if "asterisk" not in bot.abilities:
+            raise IllegalAction(f"{bot.name} has no Asterisk: only Nano treats a chip as a general action chip")
+        slots = state.burncycle.slots
+        if not 0 <= asterisk < len(slots) or slots[asterisk] is None or slots[asterisk].degraded:  # type: ignore[union-attr]
+            raise IllegalAction(f"slot {asterisk + 1} holds no active chip to treat as a general action chip")
+    ip = next((i for i in state.network.ips if i.agent == agent), None)
+    if ip is None or ip.banned or ip.node is None:
+        return
+    by_id = nodes(table)
+    chips = movement_chips(state, asterisk)
+    for step in transfers:
+        if not 0 <= step < len(chips):
+            raise IllegalAction(f"there is no movement step {step + 1}: the burncycle grants {len(chips)}")
+    for step, kind in enumerate(chips):
+        if table.over or ip.node is None:
+            return
+        path = [ip.node]
+        direction = transfers.get(step)
+        if direction is not None:
+            here = by_id[ip.node]
+            target = here.inward if direction == "in" else here.outward
+            if target is None:
+                raise IllegalAction(f"no white line leads {direction}ward from {ip.node}: IPs transfer across "
+                                    f"layers along white lines")
+            ip.node = target
+            path.append(target)
+            # "A transfer ... is taken before the chip's clockwise movement": the IP goes on clockwise unless
+            # the node it transferred to stops it (a hub, a ping, the core).
+            arrived = by_id[target]
+            stop = arrived.kind == "hub" or any(p.node == target for p in state.network.pings)
+            if arrive(table, ip, arrived, path, stop_here=stop):
+                continue
+        limit = 1 if kind in ("general", "captain") else len(by_id)
+        stopped = False
+        for _ in range(limit):
+            nxt = by_id[ip.node].next
+            if nxt is None:
+                break
+            ip.node = nxt
+            path.append(nxt)
+            node = by_id[nxt]
+            stop = node.kind == "hub" or node.kind == kind or any(p.node == nxt for p in state.network.pings)
+            if arrive(table, ip, node, path, stop_here=stop or limit == 1):
+                stopped = True
+                break
+        if not stopped and len(path) > 1:
+            table.emit(IpMoved(agent=agent, path=path, reason=f"{kind} chip", agent_name=table.name_of(agent)))
+
+
+def arrive(table: Table, ip: IP, node: NetworkNode, path: list[str], stop_here: bool) -> bool:
+    """Resolve the node the IP stops on (hub benefits, the core, a boot). True when it stopped."""
+    if not stop_here and node.kind != "core":
+        return False
+    table.emit(IpMoved(agent=ip.agent, path=list(path), reason="network step", agent_name=table.name_of(ip.agent)))
+    state = table.state
+    ping = next((p for p in state.network.pings if p.node == node.id), None)
+    if ping is not None:
+        resolve_boot(table, ip, ping)
+        if ip.node != node.id:
+            return True  # booted: back at its access point
+        # the IP won and stands on the node the ping held: it has reached it ("Layer 4 (The Core): Gain all
+        # three benefits, then return IP to access point.", and a hub's benefit likewise)
+    if node.kind == "core":
+        # "Layer 4 (The Core): Gain all three benefits, then return IP to access point."
+        special_rules.ip_on_core(table, ip)
+        change_ip_level(table, ip, 1)
+        change_threat(table, -1, f"{ip.agent}'s IP reached the core")
+        gain_power(table, table.state.bot(ip.agent), 1, "network hub")
+        home = access_point(table, ip.agent)
+        if home is not None:
+            table.emit(IpMoved(agent=ip.agent, path=[node.id, home], reason="back to its access point",
+                                   agent_name=table.name_of(ip.agent)))
+            ip.node = home
+    elif node.kind == "hub":
+        if node.layer == 1:
+            change_ip_level(table, ip, 1)  # "Layer 1 Hub: Increase network level by 1."
+        elif node.layer == 2:
+            change_threat(table, -1, f"{ip.agent}'s IP on a layer 2 hub")  # "Layer 2 Hub: Reduce threat by 1."
+        elif node.layer == 3:
+            gain_power(table, table.state.bot(ip.agent), 1, "network hub")  # "Layer 3 Hub: Gain 1 power."
+    return True
+
+

@@ -1,0 +1,158 @@
+"""The players' turn: its five steps, the burncycle tracker, turn order and the corporation marker.
+
+"During the action phase, players proceed through active burncycle slots from left to right, advancing the
+tracking bead"; "Degraded chips are skipped". The tracker only ever stands on a usable chip; when none is
+left to the right, the action step is over and the network step begins.
+"""
+
+from __future__ import annotations
+
+from controller.rules.missions import special_rules
+from controller.rules.corporation.captain_chip import reach_captain_chip
+from controller.rules.events import ChipChanged, DieRolled, SlotReached, StepStarted, TurnStarted
+from controller.rules.state import Bot, DicePool, GameState, TurnState
+from controller.rules.cards.mods import mod_bonus
+from controller.rules.table import Table
+
+BURNCYCLE_FACES = ("1", "2", "3", "4", "5", "choose")
+
+
+def initial_turn(state: GameState) -> TurnState:
+    """The first player starts; the last player in order holds the corporation marker."""
+    order = [b.id for b in state.bots if b.kind == "agent"]
+    return TurnState(order=order, marker=order[-1], active=0, step="route")
+
+
+def active_agent(state: GameState) -> Bot:
+    assert state.turn is not None
+    return state.bot(state.turn.order[state.turn.active])
+
+
+def usable(state: GameState, slot: int) -> bool:
+    chip = state.burncycle.slots[slot] if slot < len(state.burncycle.slots) else None
+    return chip is not None and not chip.degraded
+
+
+def start_turn(table: Table) -> None:
+    """Begin the active player's turn at step 1; a shut-down or escaped agent's turn passes at once."""
+    state = table.state
+    turn = state.turn
+    assert turn is not None
+    turn.step, turn.pool, turn.pending, turn.acted = "route", DicePool(), None, False
+    agent = active_agent(state)
+    special_rules.start_of_agent_turn(table, agent)
+    if table.over:
+        return
+    if agent.shut_down or agent.escaped:
+        # "Cannot act or advance floors until repaired": nothing to route, roll or degrade.
+        table.emit(StepStarted(step="skip", text=f"{agent.name} is {'shut down' if agent.shut_down else 'gone'}: "
+                                                 f"the turn passes."))
+        next_player(table)
+        return
+    table.emit(TurnStarted(agent=agent.id, agent_name=agent.name))
+
+
+def enter_actions(table: Table) -> None:
+    """Step 2: "1 basic die for each current power point, plus advanced and elite dice matching their
+    activated upgrades"; then step 3 starts at the leftmost usable chip."""
+    state = table.state
+    turn = state.turn
+    assert turn is not None
+    agent = active_agent(state)
+    # installed mods add their dice ("an advanced die in the pool")
+    turn.pool = DicePool(basic=agent.power, advanced=agent.advanced_dice + mod_bonus(agent, "advanced_die"),
+                         elite=agent.elite_dice + mod_bonus(agent, "elite_die"),
+                         proprietary=1 if agent.proprietary_die is not None else 0)  # agent_dice.py
+    turn.step = "actions"
+    own = f", 1 {agent.proprietary_die} die" if agent.proprietary_die is not None else ""
+    table.emit(StepStarted(step="actions", text=f"{agent.name}'s dice pool: {turn.pool.basic} basic, "
+                                                f"{turn.pool.advanced} advanced, {turn.pool.elite} elite{own}."))
+    _place_tracker(table, 0)
+
+
+def _place_tracker(table: Table, start: int) -> None:
+    state = table.state
+    for slot in range(start, len(state.burncycle.slots)):
+        if usable(state, slot):
+            state.burncycle.tracker = slot
+            chip = state.burncycle.slots[slot]
+            assert chip is not None
+            table.emit(SlotReached(slot=slot + 1, chip=chip.kind))
+            if chip.kind == "captain":
+                # "Captain Action Chip: Its designated event on the Captain card must be executed
+                # immediately when reached, even if the player passes on taking an action with the chip."
+                reach_captain_chip(table)
+            return
+    enter_network(table)
+
+
+def finish_action(table: Table) -> None:
+    """The action on the current chip is done (or passed): on to the next usable chip."""
+    turn = table.state.turn
+    assert turn is not None
+    turn.pending = None
+    turn.extra_action = False
+    _place_tracker(table, table.state.burncycle.tracker + 1)
+
+
+def enter_network(table: Table) -> None:
+    turn = table.state.turn
+    assert turn is not None
+    turn.step = "network"
+    turn.pending = None
+    table.emit(StepStarted(step="network", text="Network step: move your IP along the burncycle's chips."))
+
+
+def degrade(table: Table, choice: int | None) -> None:
+    """"At the end of every turn, roll the burncycle die to degrade a slot ... A result lets the player choose
+    which chip degrades. If the rolled slot is already degraded or inactive, advance clockwise to the next
+    active chip (slot 5 wraps to slot 1)." `choice` (0-4) answers the chooser face; without one the engine
+    degrades the rightmost usable chip, the one used last."""
+    state = table.state
+    slots = state.burncycle.slots
+    if not any(usable(state, k) for k in range(len(slots))):
+        return
+    face = table.dice.roll("burncycle die", BURNCYCLE_FACES)
+    table.emit(DieRolled(die="burncycle die", face=face, why="degrade the burncycle"))
+    if face == "choose":
+        if choice is not None and usable(state, choice):
+            slot = choice
+        else:
+            slot = max(k for k in range(len(slots)) if usable(state, k))
+    else:
+        slot = int(face) - 1
+        for _ in range(len(slots) + 5):
+            if slot < len(slots) and usable(state, slot):
+                break
+            slot = (slot + 1) % 5
+    chip = slots[slot]
+    assert chip is not None
+    chip.degraded = True
+    table.emit(ChipChanged(slot=slot + 1, chip=chip.kind, degraded=True, reason="burncycle die"))
+
+
+def next_player(table: Table) -> None:
+    """After the marker holder's turn comes the corporation's; otherwise the next player's."""
+    state = table.state
+    turn = state.turn
+    assert turn is not None
+    if turn.order[turn.active] == turn.marker:
+        turn.step = "corporation"
+        turn.pending = None
+        table.emit(StepStarted(step="corporation", text="The corporation's turn."))
+        return
+    turn.active = (turn.active + 1) % len(turn.order)
+    start_turn(table)
+
+
+def after_corporation(table: Table) -> None:
+    """"The corporation turn follows the player with the corporation marker chip": the player after the
+    marker holder starts the next round."""
+    state = table.state
+    turn = state.turn
+    assert turn is not None
+    turn.active = (turn.order.index(turn.marker) + 1) % len(turn.order)
+    if all(state.bot(a).shut_down or state.bot(a).escaped for a in turn.order):
+        turn.step = "corporation"
+        return
+    start_turn(table)

@@ -1,0 +1,185 @@
+"""Strike actions: against security units and against walls.
+
+"The total AP rolled must equal or exceed the durability of the target in a single attempt; AP cannot be
+accumulated across multiple actions."
+"""
+
+from __future__ import annotations
+
+from controller.rules.missions import special_rules
+from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
+from controller.rules.players.ap import OPTIMIZED_BONUS, roll_ap
+from controller.rules.board.awareness import place_awareness, step_bot
+from controller.rules.errors import IllegalAction
+from controller.rules.events import BotMoved, KeyTaken, UnitRemoved, UnitStruck, WallDestroyed
+from controller.rules.board.geometry import DIRECTIONS, MAX_DESTROYED_WALLS, edge_id, exterior_wall_id
+from controller.rules.characters.interface import check_can_disguise, don_disguise
+from controller.rules.state import Bot, DicePool, SecurityUnit
+from controller.rules.cards.mods import mod_bonus
+from controller.rules.players.moves import current_chip_kind, movers, surveil
+from controller.rules.players.power_gain import gain_power
+from controller.rules.table import Table, unit_label
+from controller.rules.corporation.threat import change_threat
+
+WALL_DURABILITY = 10  # "Durability: 10 AP."
+STUN_MARGIN = 5  # "If the strike fails but comes within 5 AP of the durability value"
+
+
+def striker(table: Table, bot_id: str) -> Bot:
+    bot = next((b for b in movers(table) if b.id == bot_id), None)
+    if bot is None:
+        raise IllegalAction(f"{bot_id} cannot strike now: either the agent or the command module may strike")
+    return bot
+
+
+def _bonus(table: Table) -> int:
+    # "Physical actions comprise move actions and strike actions. When activated on a physical action chip,
+    # they are optimized and provide an extra +2 AP for that action."
+    return OPTIMIZED_BONUS if current_chip_kind(table) == "physical" else 0
+
+
+def check_strike_unit(table: Table, bot_id: str, unit_id: str) -> tuple[Bot, SecurityUnit]:
+    bot = striker(table, bot_id)
+    unit = next((u for u in table.state.security if u.id == unit_id), None)
+    if unit is None:
+        raise IllegalAction(f"there is no security unit {unit_id} on the floor")
+    floor = table.floor
+    here = floor.index[bot.space]  # type: ignore[index]
+    # "Adjacency is evaluated from the perspective of the acting unit": a bot's, so locked doors block.
+    if floor.index[unit.space] not in {j for _, j in floor.bot_neighbours(here, table.unlocked, table.destroyed)}:
+        raise IllegalAction(f"{unit_label(unit)} is not adjacent to {bot.name}: a bot adjacent to a security "
+                            f"unit may strike it")
+    return bot, unit
+
+
+def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_only: bool = False,
+                 disguise: bool = False) -> None:
+    """`disguise`: Interface takes the guard's chip as its disguise if the strike shuts the guard down."""
+    bot, unit = check_strike_unit(table, bot_id, unit_id)
+    if disguise:
+        check_can_disguise(bot, unit)
+    ap = roll_ap(table, dice, _bonus(table) + mod_bonus(bot, "strike_ap"), f"strike on {unit_label(unit)}")
+    durability = special_rules.durability(table, unit)
+    who = unit_label(unit)
+    if ap >= durability and not stun_only:
+        result = "shut down"
+    elif ap >= durability - STUN_MARGIN:
+        # ">> Players may intentionally use less than the rolled AP, such as electing to stun a guard"
+        result = "stunned"
+    else:
+        result = "no effect"
+    table.emit(UnitStruck(unit=unit.id, who=who, bot_name=bot.name, ap=ap, durability=durability, result=result))
+    if result == "shut down":
+        # "the guard chip is discarded and the striking bot gains 1 power. If the guard carries a key, the bot
+        # takes the key into its inventory."
+        table.state.security.remove(unit)
+        del table.occupant[table.floor.index[unit.space]]
+        _count_shut_down(table, unit)
+        table.emit(UnitRemoved(unit=unit.id, who=who, space=unit.space))
+        gain_power(table, bot, 1, "shut down a security unit")
+        key = f"shut_down_by:{bot.id}"
+        table.state.progress[key] = table.state.progress.get(key, 0) + 1
+        _claim_key(table, bot, unit)
+        if disguise:
+            don_disguise(table, bot, unit)
+    elif result == "stunned":
+        unit.stunned = True
+        _claim_key(table, bot, unit)  # "A key held by a stunned guard is also claimed by the striking bot."
+    # "Striking a security unit always advances threat by 1 and immediately causes the striking bot to
+    # become detected, regardless of success."
+    change_threat(table, 1, f"{bot.name} struck {who}")
+    if not table.over:
+        place_awareness(table, bot, f"striking {who}")
+
+
+def _count_shut_down(table: Table, unit: SecurityUnit) -> None:
+    """Mission progress: "Shut down the captain", "a level 3 Ghost", "a guard while it occupies a terminal"."""
+    progress = table.state.progress
+    kinds = ["captain" if unit.rank == "captain" else "guard"]
+    if unit.chip == "Ghost":
+        kinds.append("ghost")
+    if unit.space in table.state.floor.terminals or table.floor.feature[table.floor.index[unit.space]] in (
+            "terminal", "mainframe"):
+        kinds.append("guard_on_terminal")
+    for kind in kinds:
+        progress[f"shut_down:{kind}"] = progress.get(f"shut_down:{kind}", 0) + 1
+
+
+def _claim_key(table: Table, bot: Bot, unit: SecurityUnit) -> None:
+    if unit.key:
+        unit.key = False
+        bot.keys += 1
+        table.emit(KeyTaken(bot=bot.id, bot_name=bot.name, keys=bot.keys))
+
+
+def check_strike_wall(table: Table, bot_id: str, beyond: str | None,
+                      side: str | None = None) -> tuple[Bot, str, int | None]:
+    """The wall between the bot and the space `beyond` it, or on the bot's `side` (N, E, S, W): the wall to
+    the space there, or, with no space there, an exterior wall. Returns (bot, wall, the space beyond or
+    None for an exterior wall)."""
+    bot = striker(table, bot_id)
+    floor = table.floor
+    here = floor.index[bot.space]  # type: ignore[index]
+    if (beyond is None) == (side is None):
+        raise IllegalAction("name the wall by the space beyond it or by the side of the bot's space it is on")
+    if side is not None:
+        if side not in DIRECTIONS:
+            raise IllegalAction(f"{side!r} is not a side of a space: N, E, S or W")
+        if side not in floor.neighbour[here]:
+            wall = exterior_wall_id(bot.space, side)  # type: ignore[arg-type]
+            if wall in table.destroyed:
+                raise IllegalAction(f"the exterior wall {wall} is already destroyed")
+            _check_wall_limit(table)
+            return bot, wall, None
+        beyond = floor.ids[floor.neighbour[here][side][0]]
+    assert beyond is not None
+    if beyond not in floor.index:
+        raise IllegalAction(f"{beyond} is not a space of {floor.name}")
+    kind = floor.edge_between(here, floor.index[beyond])
+    wall = edge_id(bot.space, beyond)  # type: ignore[arg-type]
+    if kind == "door":
+        raise IllegalAction(f"{wall} is a door: bots cannot strike a wall segment that already contains a door")
+    if kind != "wall" or wall in table.destroyed:
+        raise IllegalAction(f"no wall stands between {bot.space} and {beyond}: a bot adjacent to a wall may "
+                            f"attempt to destroy it")
+    _check_wall_limit(table)
+    return bot, wall, floor.index[beyond]
+
+
+def _check_wall_limit(table: Table) -> None:
+    if len(table.state.floor.destroyed_walls) >= MAX_DESTROYED_WALLS:
+        raise IllegalAction("only 3 walls can be destroyed per floor")
+
+
+def strike_wall(table: Table, bot_id: str, beyond: str | None, dice: DicePool, move_through: bool = True,
+                side: str | None = None) -> None:
+    bot, wall, target = check_strike_wall(table, bot_id, beyond, side)
+    lift = roll_proprietary(table, bot, dice, "force", f"strike on the wall {wall}")  # Bit's lift die
+    ap = lift + roll_ap(table, pool_dice(dice), _bonus(table) + mod_bonus(bot, "strike_ap"),
+                        f"strike on the wall {wall}")
+    if ap < WALL_DURABILITY:
+        # "Failure: No chip is placed and the bot remains undetected."
+        return
+    # "Success: Place a destroyed wall chip ... The striking bot becomes detected and may immediately take a
+    # free move through the opening into an empty space."
+    table.state.floor.destroyed_walls.append(wall)
+    table.destroyed = frozenset(table.state.floor.destroyed_walls)
+    table.emit(WallDestroyed(wall=wall))
+    special_rules.wall_destroyed(table)
+    place_awareness(table, bot, f"breaking the wall {wall}")
+    # ">> Exterior walls can be attacked, but openings lead nowhere unless granted a specific rule by the
+    # mission card": no shipped mission grants one, so there is no free move out
+    if target is None:
+        return
+    beyond = table.floor.ids[target]
+    if move_through and target not in table.occupant and not table.over \
+            and not special_rules.safe_zone_closed(table, target):
+        start = bot.space
+        mark = len(table.events)
+        step_bot(table, bot, target)
+        table.events.insert(mark, BotMoved(bot=bot.id, bot_name=bot.name, path=[start, beyond]))  # type: ignore[list-item]
+        area = table.floor.area(target)
+        if table.floor.ids[area.spaces[0]] in table.state.floor.surveillance and not table.over:
+            # "Entering an unsurveilled room (containing a surveillance bead) halts movement on the first
+            # space to roll the surveillance dice": the free move through the opening enters the room too.
+            surveil(table, bot, area.index)

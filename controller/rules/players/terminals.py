@@ -1,0 +1,131 @@
+"""The terminal action ("Terminal Actions", "Mainframe Terminals").
+
+"A bot occupying a terminal chip may take a terminal action. The player reveals the top card of the terminal
+deck, which presents 3 distinct options, each detailing an AP requirement and an effect: Select an option
+before rolling dice, then roll an AP check. Meeting or exceeding the requirement resolves the chosen effect.
+The terminal card and the floor chip are discarded regardless of success."
+
+The options are named in the action (1-3 as printed), so they are chosen before the dice are rolled and
+">> Selected options cannot be altered after the roll" holds by construction.
+"""
+
+from __future__ import annotations
+
+from controller.rules.missions import special_rules
+from controller.rules.players.ap import roll_ap
+from controller.rules.cards.effects import apply_card_effect
+from controller.rules.errors import IllegalAction
+from controller.rules.events import TerminalAccessed, TerminalChanged
+from controller.rules.cards.inventory import draw_mod
+from controller.rules.cards.mods import mod_bonus
+from controller.rules.state import Bot, DicePool, TerminalCard, TerminalEffect
+from controller.rules.players.moves import current_chip_kind, movers, unlock_door
+from controller.rules.table import Table
+
+
+
+def check_terminal(table: Table, bot_id: str, options: list[int]) -> tuple[Bot, str, bool]:
+    """The acting bot, its terminal space and whether the action is optimized."""
+    bot = next((b for b in movers(table) if b.id == bot_id), None)
+    if bot is None:
+        raise IllegalAction(f"{bot_id} cannot take a terminal action now: the player's agent or the command "
+                            f"module takes the actions of the turn")
+    space = bot.space
+    if space not in table.state.floor.terminals:
+        raise IllegalAction(f"{bot.name} is not on a terminal chip: a bot occupying a terminal chip may take a "
+                            f"terminal action")
+    # "Tech actions include terminal actions and network card actions. They are optimized by the tech
+    # action chip." "Optimized: The player may select up to 2 options prior to rolling."
+    optimized = current_chip_kind(table) == "tech"
+    limit = 2 if optimized else 1
+    if not options:
+        raise IllegalAction("select an option before rolling dice: a terminal action needs a chosen option")
+    if len(options) > limit:
+        raise IllegalAction("only an optimized terminal action selects up to 2 options" if not optimized else
+                            "an optimized terminal action selects up to 2 options")
+    if len(set(options)) != len(options) or any(not 1 <= k <= 3 for k in options):
+        raise IllegalAction("a terminal card presents 3 distinct options (1, 2 and 3): choose different ones")
+    return bot, space, optimized  # type: ignore[return-value]
+
+
+def draw_card(table: Table) -> TerminalCard:
+    """"The player reveals the top card of the terminal deck\""""
+    state = table.state
+    if not state.terminal_deck and state.terminal_discard:
+        state.terminal_deck, state.terminal_discard = state.terminal_discard, []
+    if not state.terminal_deck:
+        raise IllegalAction("the terminal deck is empty: no terminal card can be revealed")
+    k = table.dice.draw("terminal deck", [c.id for c in state.terminal_deck])
+    return state.terminal_deck.pop(k)
+
+
+def satisfied(requirements: list[int], ap: int) -> list[int]:
+    """Which chosen options (positions in the choice) the rolled AP resolves. "Rolled AP can be distributed
+    between both options. If insufficient for both, the player chooses which option to satisfy": the
+    option named first is preferred."""
+    if sum(requirements) <= ap:
+        return list(range(len(requirements)))
+    for k, need in enumerate(requirements):
+        if need <= ap:
+            return [k]
+    return []
+
+
+def terminal(table: Table, bot_id: str, options: list[int], dice: DicePool | None = None,
+             doors: list[str] | None = None, chip: str | None = None, discard: list[str] | None = None) -> None:
+    """A terminal action: reveal, check, resolve the options met, discard the card and the chip."""
+    bot, space, _ = check_terminal(table, bot_id, options)
+    state = table.state
+    card = draw_card(table)
+    # "Terminals flipped to their mainframe side ... reduce the AP cost of all options on terminal cards to 0
+    # AP. Option limits still apply".
+    mainframe = state.floor.terminals[space] == "mainframe"
+    requirements = [0 if mainframe else card.options[k - 1].ap for k in options]
+    # ">> Players may choose to roll 0 dice or decline to apply rolled AP, but the terminal chip is still
+    # discarded."
+    ap = roll_ap(table, dice or DicePool(), mod_bonus(bot, "terminal_ap"), f"terminal {card.id} on {space}")
+    met = [options[k] for k in satisfied(requirements, ap)]
+    table.emit(TerminalAccessed(space=space, card=card.id, name=card.name, bot=bot.id, bot_name=bot.name,
+                                options=list(options), ap=ap, resolved=met, mainframe=mainframe))
+    # "The terminal card and the floor chip are discarded regardless of success."
+    state.terminal_discard.append(card)
+    del state.floor.terminals[space]
+    table.emit(TerminalChanged(space=space, kind="discarded"))
+    key = f"terminals:{bot.id}"
+    state.progress[key] = state.progress.get(key, 0) + 1
+    for k in met:
+        if table.over:
+            return
+        apply_terminal_effect(table, bot, space, card.options[k - 1].effect, doors or [], discard or [])
+    if not table.over:
+        special_rules.chip_for_access(table, bot, chip)
+
+
+def room_doors(table: Table, space: str) -> list[str]:
+    """Locked doors leading into or out of the area of `space`, in the floor's order."""
+    floor = table.floor
+    members = set(floor.area(floor.index[space]).spaces)
+    out = []
+    for door in floor.doors:
+        a, b = door.split("/")
+        if (floor.index[a] in members) != (floor.index[b] in members) and door not in table.unlocked:
+            out.append(door)
+    return out
+
+
+def apply_terminal_effect(table: Table, bot: Bot, space: str, effect: TerminalEffect, doors: list[str],
+                          discard: list[str]) -> None:
+    why = f"terminal on {space}"
+    if effect.kind == "unlock_door":
+        # ">> Unlocking doors via keys during a move action or through terminal cards is not a keypad action."
+        locked = room_doors(table, space)
+        chosen = [d for d in doors if d in locked] + [d for d in locked if d not in doors]
+        for door in chosen[:effect.amount]:
+            unlock_door(table, door, why)
+    elif effect.kind == "mod":
+        # Mods: "Obtained from terminals."
+        for _ in range(effect.amount):
+            draw_mod(table, bot, discard)
+    else:
+        apply_card_effect(table, bot, effect.kind, effect.amount, effect.chip,
+                          "the terminal" if effect.kind == "clear_awareness" else why)

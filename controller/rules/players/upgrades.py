@@ -1,0 +1,67 @@
+"""Power routing to universal upgrades, and the repair action they unlock.
+
+"Bots can acquire universal upgrades for 1 power each: Swap, Push, Repair." Power is also health, so the
+engine refuses a purchase that would spend a bot's last power (it would shut the bot down).
+"""
+
+from __future__ import annotations
+
+from controller.rules.errors import IllegalAction
+from controller.rules.events import PowerChanged, StepStarted
+from controller.rules.state import Bot
+from controller.rules.cards.mods import power_bank
+from controller.rules.players.power_gain import MAX_POWER
+from controller.rules.table import Table
+
+UNIVERSAL_UPGRADES = ("swap", "push", "repair")
+
+
+def buy_upgrade(table: Table, bot: Bot, upgrade: str) -> None:
+    if upgrade not in UNIVERSAL_UPGRADES:
+        raise IllegalAction(f"{upgrade!r} is not a universal upgrade (swap, push or repair)")
+    if upgrade in bot.upgrades:
+        raise IllegalAction(f"{bot.name} already has the {upgrade} upgrade")
+    if bot.power <= 1:
+        raise IllegalAction(f"{bot.name} has {bot.power} power: power is health, and 0 power is a shut down")
+    bot.power -= 1
+    bot.upgrades.append(upgrade)  # type: ignore[arg-type]
+    table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=bot.power + 1, new=bot.power,
+                            reason=f"{upgrade} upgrade"))
+
+
+def repair(table: Table, actor: Bot, target: Bot, amount: int) -> None:
+    """"The acting bot reduces its power bank by any chosen amount and increases the target bot's power by
+    that same amount. The acting bot must retain at least 1 power. A bot's power may exceed its power bank
+    capacity (up to the absolute maximum of 10). Repairing a shut-down bot reactivates it immediately.\""""
+    if "repair" not in actor.upgrades:
+        raise IllegalAction(f"{actor.name} has not unlocked repair: a bot may repair once it activates its "
+                            f"repair upgrade")
+    if actor is target:
+        raise IllegalAction("repair transfers power to another bot")
+    if amount < 1:
+        raise IllegalAction("repair transfers at least 1 power")
+    if actor.power - amount < 1:
+        raise IllegalAction(f"{actor.name} has {actor.power} power: the acting bot must retain at least 1 power")
+    if target.power + amount > MAX_POWER:
+        raise IllegalAction(f"{target.name} would hold {target.power + amount} power: the absolute maximum is 10")
+    if not target.on_board:
+        raise IllegalAction(f"{target.name} is not on the board")
+    actor.power -= amount
+    target.power += amount
+    table.emit(PowerChanged(bot=actor.id, bot_name=actor.name, old=actor.power + amount, new=actor.power,
+                            reason=f"repairs {target.name}"))
+    table.emit(PowerChanged(bot=target.id, bot_name=target.name, old=target.power - amount, new=target.power,
+                            reason=f"repaired by {actor.name}"))
+    if target.shut_down:
+        target.shut_down = False
+        table.emit(StepStarted(step="revived", text=f"Flip {target.name} face up: it is repaired and active."))
+
+
+def spend_down(table: Table, bot: Bot) -> None:
+    """"Agents must spend down to their power bank limit at the end of step 5." (A bot repaired above its
+    capacity keeps the excess until step 5 of its next turn.) Power not routed is lost."""
+    bank = power_bank(bot)
+    if bot.kind == "agent" and bot.power > bank:
+        table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=bot.power, new=bank,
+                                reason="end of turn: spend down to the power bank limit"))
+        bot.power = bank
