@@ -1,0 +1,138 @@
+"""The import directions of the design notes, checked on the sources: a wrong arrow fails here.
+
+Dependencies point one way: rules <- (autoplay, vision) <- the service <- web; the command line wires the process.
+The rules engine is pure (stdlib and msgspec only, no I/O, clock, threads or hardware) so that a game replays
+exactly; vision sees only the board's geometry and the state's types; nothing imports the command line but the
+command line; and no two modules import each other.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+STDLIB = set(sys.stdlib_module_names)
+# Standard-library modules that would give the engine I/O, a clock, threads or a second source of randomness.
+IMPURE = {"os", "io", "pathlib", "socket", "subprocess", "threading", "asyncio", "time", "datetime", "shutil",
+          "tempfile", "sqlite3", "logging", "random", "secrets", "multiprocessing", "signal", "select"}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """Every module a file imports (at any depth of the file), with its line; relative imports resolved."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    mine = _module_name(path) if path.is_relative_to(ROOT) else path.stem
+    package = mine if path.name == "__init__.py" else mine.rpartition(".")[0]
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            found.append((node.lineno, base))
+            # `from package import module` imports the module too
+            found += [(node.lineno, f"{base}.{alias.name}") for alias in node.names
+                      if (ROOT / (base.replace(".", "/") + f"/{alias.name}.py")).exists()
+                      or (ROOT / (base.replace(".", "/") + f"/{alias.name}/__init__.py")).exists()]
+    return found
+
+
+def _sources(folder: str) -> list[Path]:
+    return sorted((ROOT / folder).rglob("*.py"))
+
+
+def _wrong(paths: list[Path], allowed: Callable[[Path, str], bool]) -> list[str]:
+    return [f"{path.name}:{line} imports {name}"
+            for path in paths for line, name in _imports(path) if not allowed(path, name)]
+
+
+def _top(name: str) -> str:
+    return name.split(".")[0]
+
+
+def rules_may_import(path: Path, name: str) -> bool:
+    if name == "controller.rules" or name.startswith("controller.rules."):
+        return True
+    if name == "random" and path.name == "dice.py":  # the one door randomness comes through
+        return True
+    return _top(name) == "msgspec" or (_top(name) in STDLIB and _top(name) not in IMPURE)
+
+
+def vision_may_import(path: Path, name: str) -> bool:
+    if _top(name) not in {"controller", "web"}:
+        return True
+    return name.startswith("controller.rules.board") or name in {"controller.rules.state", "controller.rules.errors"}
+
+
+def test_the_rules_engine_imports_the_standard_library_and_msgspec_only_and_nothing_impure():
+    assert _wrong(_sources("controller/rules"), rules_may_import) == []
+
+
+def test_vision_sees_only_the_board_geometry_and_the_state_types_of_the_rules():
+    assert _wrong(_sources("vision"), vision_may_import) == []
+
+
+def test_only_the_command_line_imports_the_command_line_and_web():
+    def is_cli(name: str) -> bool:
+        leaf = name.split(".")[-1]
+        return _top(name) == "controller" and (leaf == "cli" or leaf.endswith("_cli"))
+
+    problems = []
+    for folder in ("controller", "vision", "web"):
+        for path in _sources(folder):
+            mine = _module_name(path)
+            mine_is_cli = is_cli(mine)
+            for line, name in _imports(path):
+                if is_cli(name) and not mine_is_cli:
+                    problems.append(f"{path.relative_to(ROOT)}:{line} imports the command line ({name})")
+                if _top(name) == "web" and not mine_is_cli and _top(mine) != "web" and not mine.startswith(
+                        "controller.service.app"):
+                    problems.append(f"{path.relative_to(ROOT)}:{line} imports web ({name})")
+    assert problems == []
+
+
+def test_web_uses_the_service_never_the_engine_internals():
+    def allowed(path: Path, name: str) -> bool:
+        return not (name.startswith("controller.rules.") or name.startswith("controller.autoplay."))
+
+    assert _wrong(_sources("web"), allowed) == []
+
+
+def test_no_two_modules_import_each_other():
+    graph: dict[str, set[str]] = {}
+    for folder in ("controller", "vision", "web"):
+        for path in _sources(folder):
+            graph[_module_name(path)] = {name for _, name in _imports(path)}
+    pairs = sorted({tuple(sorted((a, b))) for a, names in graph.items() for b in names
+                    if b != a and b in graph and a in graph[b]
+                    and not a.startswith(b + ".") and not b.startswith(a + ".")})
+    assert pairs == []
+
+
+@pytest.mark.parametrize(("check", "source"), [
+    (rules_may_import, "import os\n"),
+    (rules_may_import, "def roll():\n    import random\n"),
+    (rules_may_import, "from controller.leds import render\n"),
+    (vision_may_import, "from controller.rules.corporation import turn\n"),
+    (vision_may_import, "from controller import cli\n"),
+])
+def test_a_wrong_arrow_is_caught(tmp_path, check, source):
+    """The checker itself: an engine module that opens files or rolls its own dice, or vision reaching into the
+    corporation's turn, is reported (so the checks above cannot pass by finding nothing)."""
+    path = tmp_path / "probe.py"
+    path.write_text(source)
+    assert _wrong([path], check) != []
