@@ -113,12 +113,12 @@ class Supervisor:
                     if time.monotonic() - started >= self.backoff.healthy_after_s:
                         attempt = 0
                     attempt += 1
-                    component.retries += 1
-                    component.last_error = describe(err)
-                    await self._close(component)
                     delay = self.backoff.delay(attempt, self._rng)
                     self.delays[component.name].append(delay)
-                    component.set_health(Health.FAILED, f"{component.last_error}; trying again in {delay:.1f} s")
+                    component.retries += 1
+                    component.last_error = describe(err)
+                    component.set_health(Health.FAILED, f"{component.last_error}; trying again in {delay:.2g} s")
+                    await self._close(component)
                     await asyncio.sleep(delay)
                     continue
                 await self._close(component)

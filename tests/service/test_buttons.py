@@ -13,6 +13,7 @@ from gpiozero.pins.mock import MockFactory
 from controller.service.buttons import REPEAT_S, SOUNDS, ButtonsAndBuzzer
 from controller.service.components import Health
 from controller.service.supervisor import Backoff, Supervisor
+from tests.service.service_helpers import until
 
 
 @pytest.fixture
@@ -20,13 +21,6 @@ def factory() -> MockFactory:
     made = MockFactory()
     yield made
     made.close()
-
-
-async def until(check, timeout: float = 5.0) -> None:
-    async def poll() -> None:
-        while not check():
-            await asyncio.sleep(0.005)
-    await asyncio.wait_for(poll(), timeout)
 
 
 def test_presses_arrive_on_the_loop_thread_once_each(factory: MockFactory) -> None:

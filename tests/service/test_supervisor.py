@@ -12,25 +12,9 @@ import pytest
 
 from controller.service.components import Component, Health
 from controller.service.supervisor import Backoff, Supervisor
+from tests.service.service_helpers import Ticker, until
 
 FAST = Backoff(first_s=0.01, factor=2.0, cap_s=0.04, jitter=0.25, healthy_after_s=60.0)
-
-
-class Ticker(Component):
-    """A healthy part: counts while it runs."""
-
-    def __init__(self, name: str = "ticker") -> None:
-        super().__init__(name)
-        self.ticks = 0
-        self.stopped = 0
-
-    async def run(self) -> None:
-        while True:
-            self.ticks += 1
-            await asyncio.sleep(0.002)
-
-    async def stop(self) -> None:
-        self.stopped += 1
 
 
 class FailsToStart(Component):
@@ -72,13 +56,6 @@ def transitions(component: Component) -> list[tuple[str, str]]:
     seen: list[tuple[str, str]] = []
     component.listen(lambda c: seen.append((c.health.value, c.message)))
     return seen
-
-
-async def until(check: Callable[[], bool], timeout: float = 5.0) -> None:
-    async def poll() -> None:
-        while not check():
-            await asyncio.sleep(0.002)
-    await asyncio.wait_for(poll(), timeout)
 
 
 def run(test: Callable[[], Awaitable[None]]) -> None:
