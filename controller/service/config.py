@@ -82,7 +82,7 @@ class CameraConfig(Section):
     device: str = key("0", "a string: a camera number, /dev/videoN, a file path or a URL",
                       "which camera or file, for the source")
     resolution: tuple[int, int] = key((1920, 1080), "[width, height] in pixels, each 160 to 4608",
-                                      "the capture size; the mats need about 15 px per marker")
+                                      "the capture size: chip stickers need 20 px or more (hardware/camera/mount.md)")
     fps: int = key(30, "an integer from 1 to 120", "frames a second asked of the camera")
     marker_map: Path | None = key(None, "the path of an existing file",
                                   "which printed marker is which chip (default: the shipped sheet)", '"markers.toml"')
@@ -160,7 +160,7 @@ class ButtonsConfig(Section):
     next_pin: int | None = key(None, "a GPIO number (BCM) from 0 to 27", 'the "next" button (to ground)', "17")
     undo_pin: int | None = key(None, "a GPIO number (BCM) from 0 to 27", 'the "undo" button (to ground)', "27")
     buzzer_pin: int | None = key(None, "a GPIO number (BCM) from 0 to 27",
-                                 "a piezo buzzer for detection and threat events", "18")
+                                 "an active buzzer (through a transistor) for detection and threat events", "18")
 
     _pins = field_validator("next_pin", "undo_pin", "buzzer_pin")(classmethod(lambda cls, v: _gpio(v)))
 

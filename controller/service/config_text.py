@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from types import UnionType
+from typing import Any, Literal, Union, get_args, get_origin
 
+from pydantic import SecretStr
 from pydantic.fields import FieldInfo
 
 from controller.service.config import SECTIONS, env_name
@@ -75,13 +77,30 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def type_name(annotation: Any) -> str:
+    """A key's Python type in TOML's words: string, integer, boolean, list, table; "or none" if optional."""
+    args = [a for a in get_args(annotation) if a is not type(None)]
+    if get_origin(annotation) in (Union, UnionType):
+        inner = type_name(args[0]) if len(args) == 1 else " or ".join(type_name(a) for a in args)
+        return f"{inner}, optional"
+    if get_origin(annotation) is Literal:
+        return "string (one of a list)"
+    if get_origin(annotation) in (tuple, list):
+        return f"list of {type_name(args[0])}s"
+    if get_origin(annotation) is dict or annotation is dict:
+        return "table"
+    return {bool: "boolean", int: "integer", float: "number", str: "string", Path: "path",
+            SecretStr: "string (secret)"}[annotation]
+
+
 def keys_table() -> str:
-    """The markdown table of every key: type, default, environment variable, what it is for."""
-    rows = ["| key | value | default | environment | what it is for |", "|---|---|---|---|---|"]
+    """The markdown table of every key: type, good values, default, environment variable, what it is for."""
+    rows = ["| key | type | good values | default | environment | what it is for |", "|---|---|---|---|---|---|"]
     for section, model in SECTIONS.items():
         for name, field in model.model_fields.items():
             default = "(none)" if _is_off(field.default) else f"`{toml_value(field.default)}`"
-            rows.append(f"| `{section}.{name}` | {_cell(str(_extra(field, 'expected')))} | {_cell(default)} | "
+            rows.append(f"| `{section}.{name}` | {type_name(field.annotation)} | "
+                        f"{_cell(str(_extra(field, 'expected')))} | {_cell(default)} | "
                         f"`{env_name(section, name)}` | {_cell(str(field.description))} |")
     return "\n".join(rows)
 
