@@ -17,7 +17,7 @@ import os
 import re
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
@@ -301,6 +301,9 @@ def load_config(path: str | Path | None = None) -> TableConfig:
             raise ConfigError([f"{path}: no such config file (write a starter one with `burncycle-table init`)"])
         data = _TableToml(TableConfig, toml_file=path)()
         where, base = str(path), path.parent
+    not_json = _env_not_json()
+    if not_json:
+        raise ConfigError(not_json)
     try:
         config = TableConfig(**data)
     except ValidationError as err:
@@ -329,7 +332,32 @@ def _problem(error: Any, data: dict[str, Any], where: str) -> str:
     return f"{origin}: {section}.{name} = {_show(value)}: expected {expected}"
 
 
+def _env_not_json() -> list[str]:
+    """Environment values for lists, tables and whole sections must be JSON (pydantic-settings parses them
+    so, and would otherwise fail with a traceback): each one that is not, named with its variable."""
+    problems = []
+    for variable, value in sorted(os.environ.items()):
+        parts = variable.upper().removeprefix(ENV_PREFIX).lower().split(ENV_DELIMITER)
+        if not variable.upper().startswith(ENV_PREFIX) or parts[0] not in SECTIONS or len(parts) > 2:
+            continue
+        if len(parts) == 1:
+            dotted, expected = f"[{parts[0]}]", "a JSON object of its keys"
+        else:
+            field = SECTIONS[parts[0]].model_fields.get(parts[1])
+            if field is None or get_origin(field.annotation) not in (list, tuple, dict):
+                continue
+            dotted = f"{parts[0]}.{parts[1]}"
+            expected = f"{field.json_schema_extra['expected']}, written as JSON"  # type: ignore[index]
+        try:
+            json.loads(value)
+        except ValueError:
+            problems.append(f"{variable}: {dotted} = {_show(value)}: expected {expected}")
+    return problems
+
+
 def _unknown(loc: list[str], where: str) -> str:
+    if len(loc) > 1 and _env_value(loc[0], loc[1]) is not None:
+        where = env_name(loc[0], loc[1])
     if len(loc) == 1:
         close = difflib.get_close_matches(loc[0], list(SECTIONS), n=1)
         hint = f"; did you mean [{close[0]}]?" if close else f"; the sections are {', '.join(SECTIONS)}"

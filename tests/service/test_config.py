@@ -171,3 +171,25 @@ def test_init_writes_table_toml_in_the_current_folder(tmp_path: Path, capsys: py
     monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys, "init")
     assert code == 0 and (tmp_path / "table.toml").is_file() and "table.toml" in err
+
+
+def test_an_unknown_environment_key_names_the_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BURNCYCLE_WEB__PROT", "8081")
+    assert problems(write(tmp_path, "")) == ["BURNCYCLE_WEB__PROT: unknown key web.prot; did you mean web.port?"]
+
+
+@pytest.mark.parametrize(("variable", "value", "line"), [
+    ("BURNCYCLE_GAME__AGENTS", "byte,bit",
+     'BURNCYCLE_GAME__AGENTS: game.agents = "byte,bit": expected a list of 1 to 4 different agent ids, written as JSON'),
+    ("BURNCYCLE_WEB", "{port: 3}", 'BURNCYCLE_WEB: [web] = "{port: 3}": expected a JSON object of its keys'),
+])
+def test_a_list_or_table_in_the_environment_must_be_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          variable: str, value: str, line: str) -> None:
+    monkeypatch.setenv(variable, value)
+    assert problems(write(tmp_path, "")) == [line]
+
+
+def test_init_into_a_missing_folder_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "no-such-folder" / "table.toml"
+    assert refused(capsys, "init", "--out", out) == (
+        f"burncycle-table: {out}: cannot write the config file: No such file or directory")
