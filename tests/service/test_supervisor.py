@@ -151,3 +151,16 @@ def test_health_is_json_and_names_what_is_wrong() -> None:
 def test_two_components_of_one_name_are_refused() -> None:
     with pytest.raises(ValueError, match="component names must differ"):
         Supervisor([Ticker("a"), Ticker("a")])
+
+
+def test_listeners_hear_every_components_changes() -> None:
+    async def test() -> None:
+        camera, ticker = FailsToStart(failures=1), Ticker()
+        sup = Supervisor([camera, ticker], backoff=FAST, rng=random.Random(4))
+        heard: list[tuple[str, str]] = []
+        sup.listen(lambda c: heard.append((c.name, c.health.value)))
+        async with sup:
+            await until(lambda: camera.health is Health.OK)
+        assert [state for name, state in heard if name == "camera"] == ["starting", "failed", "starting", "ok", "stopped"]
+        assert [state for name, state in heard if name == "ticker"] == ["starting", "ok", "stopped"]
+    run(test)
