@@ -14,6 +14,7 @@ import sys
 from controller.errors import UserError
 from controller import game_cli
 from controller import play_cli
+from controller import service_cli
 from controller import vision_cli
 from controller.leds import cli as leds_cli
 
@@ -23,6 +24,7 @@ COMMAND_GROUPS = [
     play_cli,
     leds_cli,
     vision_cli,
+    service_cli,
 ]
 
 
