@@ -309,8 +309,9 @@ def apply_action(state: GameState, action: Action, dice: Dice | None = None, *,
     _dispatch(table, action)
     imperatives.check_imperatives(table, struck=_striker(table, action), end_of_turn=ending)
     objectives.check_mission(table, end_of_turn=isinstance(action, EndTurn))
-    if isinstance(dice, SeededDice) and dice.seed == state.seed:
-        table.state.rolls = dice.rolls
+    counted = dice.game_rolls(state.seed)
+    if counted is not None:
+        table.state.rolls = counted
     return table.state, table.events
 
 
