@@ -1,0 +1,1 @@
+"""The table service: one process from camera to LEDs around one durable game session."""
