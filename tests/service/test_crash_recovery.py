@@ -72,4 +72,4 @@ def test_sigkill_at_random_points_loses_nothing_acknowledged(tmp_path):
             assert len(session.record.entries) == entries - 1
             session.redo()
         session.close()
-    assert total > 10 * KILLS  # the kills landed in a game under way, not before its first change
+    assert total > 4 * KILLS  # the kills landed in a game under way, not before its first change
