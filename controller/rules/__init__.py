@@ -7,12 +7,14 @@ serializable values and never do I/O. Randomness comes only through a `Dice`.
 from controller.rules.content import Content, parse_content
 from controller.rules.corporation.turn import corporation_turn
 from controller.rules.dice import Dice, ScriptedDice, SeededDice
-from controller.rules.errors import (ContentError, DiceExhausted, FloorError, IllegalAction, RulesError,
-                                     StateError)
+from controller.rules.errors import (ContentError, DiceExhausted, FloorError, IllegalAction, RecordError,
+                                     RulesError, StateError)
 from controller.rules.events import Event, decode_events, encode_events
 from controller.rules.board.geometry import Floor, compile_floor
 from controller.rules.state import GameState, copy_state, decode_state, encode_state, state_schema
 from controller.rules.game_setup import new_game
+from controller.rules.record import (Entry, Face, GameRecord, RecordingDice, decode_record, encode_record,
+                                     record_action, redo, replay, start_record, state_digest, undo)
 from controller.rules.corporation.threat import active_escalations
 from controller.rules.validate import check_state, state_problems
 
@@ -20,5 +22,7 @@ __all__ = [
     "Content", "parse_content", "corporation_turn", "Dice", "ScriptedDice", "SeededDice", "ContentError",
     "DiceExhausted", "FloorError", "IllegalAction", "RulesError", "StateError", "Event", "decode_events",
     "encode_events", "Floor", "compile_floor", "GameState", "copy_state", "decode_state", "encode_state",
-    "state_schema", "new_game", "active_escalations", "check_state", "state_problems",
+    "state_schema", "new_game", "active_escalations", "check_state", "state_problems", "RecordError", "Entry",
+    "Face", "GameRecord", "RecordingDice", "decode_record", "encode_record", "record_action", "redo", "replay",
+    "start_record", "state_digest", "undo",
 ]

@@ -16,6 +16,7 @@ from msgspec import Struct
 
 from controller.rules.characters import memory_drone, proprietary_dice
 from controller.rules.players import burncycle, dice_upgrades, keypads as keypad, moves, network_moves, steps as turn, strikes, terminals as terminal, upgrades
+from controller.rules.corrections import apply_correction
 from controller.rules.missions import cyberspace, floor_change, objectives, special_rules
 from controller.rules.cards import equipment, imperatives, inventory, network_cards
 from controller.rules.corporation.turn import corporation_turn
@@ -248,10 +249,20 @@ class Terminal(Action, tag="terminal"):
     discard: list[str] = []  # cards to let go if a mod drawn takes the inventory over 2
 
 
+class Correct(Action, tag="correct"):
+    """The players' word on where a unit stands (a manual correction, which wins over the camera): put a bot or
+    a security unit on `space`, a security unit also turned to `facing`. Allowed at any step, it costs nothing
+    and triggers nothing (controller/rules/corrections.py)."""
+
+    unit: str
+    space: str
+    facing: Direction | None = None
+
+
 AnyAction = (BeginActions | BuyUpgrade | BuyDiceUpgrade | JoanSurveil | JoanStun | UnlockSlot | Reboot | Alter | Move
              | Step | Swap | Push | Trade | EndMove | Strike
              | StrikeWall | Repair | NetworkCardAction | DrawChip | Escape | Hop | Pass | NetworkStep | Degrade
-             | EndTurn | UseEquipment | InstallMod | Discard | CorporationTurn | Keypad | Terminal)
+             | EndTurn | UseEquipment | InstallMod | Discard | CorporationTurn | Keypad | Terminal | Correct)
 
 _action_decoder = msgspec.json.Decoder(AnyAction)
 _action_encoder = msgspec.json.Encoder()
@@ -292,6 +303,8 @@ def apply_action(state: GameState, action: Action, dice: Dice | None = None, *,
         raise IllegalAction(f"the game is over ({state.outcome})")
     if state.turn is None:
         raise IllegalAction("this state has no players' turn (it was written before turns existed)")
+    if isinstance(action, Correct):  # the players' word on where a unit stands, at any step
+        return apply_correction(state, action.unit, action.space, action.facing)
     if isinstance(action, CorporationTurn):
         if state.turn.step != "corporation":
             raise IllegalAction(f"it is {STEP_NAMES[state.turn.step]}: the corporation turn follows the player "
@@ -309,8 +322,9 @@ def apply_action(state: GameState, action: Action, dice: Dice | None = None, *,
     _dispatch(table, action)
     imperatives.check_imperatives(table, struck=_striker(table, action), end_of_turn=ending)
     objectives.check_mission(table, end_of_turn=isinstance(action, EndTurn))
-    if isinstance(dice, SeededDice) and dice.seed == state.seed:
-        table.state.rolls = dice.rolls
+    counted = dice.game_rolls(state.seed)
+    if counted is not None:
+        table.state.rolls = counted
     return table.state, table.events
 
 

@@ -23,6 +23,10 @@ class Dice(Protocol):
     def draw(self, bag: str, items: Sequence[str]) -> int:
         """Draw one item from a bag (or deck) and return its index."""
 
+    def game_rolls(self, seed: int) -> int | None:
+        """The game's roll count after these dice, when they continue the virtual sequence of game `seed`;
+        None for faces from the table, which leave the game's count where it was."""
+
 
 class SeededDice:
     """Virtual dice: roll number n of game seed s always shows the same face."""
@@ -41,6 +45,9 @@ class SeededDice:
 
     def draw(self, bag: str, items: Sequence[str]) -> int:
         return self._next(len(items))
+
+    def game_rolls(self, seed: int) -> int | None:
+        return self.rolls if seed == self.seed else None
 
 
 class ScriptedDice:
@@ -73,3 +80,6 @@ class ScriptedDice:
 
     def draw(self, bag: str, items: Sequence[str]) -> int:
         return self._pick(bag, items)
+
+    def game_rolls(self, seed: int) -> int | None:
+        return None

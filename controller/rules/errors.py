@@ -38,3 +38,7 @@ class IllegalAction(RulesError):
 
 class DiceExhausted(RulesError):
     """Scripted dice ran out: the players must type in another roll."""
+
+
+class RecordError(RulesError):
+    """A game record that cannot be used: it does not replay to its digests, or a state does not belong to it."""

@@ -671,6 +671,19 @@ class ImperativeResolved(Event, tag="imperative_resolved"):
         return f"{self.bot_name} {what} imperative {self.card} ({self.name}): {self.reason}. Discard it."
 
 
+class UnitCorrected(Event, tag="unit_corrected"):
+    """The players put a unit where it really stands (a manual correction, which wins over the camera)."""
+
+    unit: str
+    was: str | None
+    space: str
+    facing: str | None
+
+    def instruction(self) -> str:
+        turned = f", facing {DIRECTION_WORDS[self.facing]}" if self.facing else ""
+        return f"Corrected by the players: {self.unit} stands on {self.space}{turned}."
+
+
 AnyEvent = (CardDrawn | CardDiscarded | CardTraded | ModInstalled | EquipmentUsed | ImperativeResolved |
             TurnStarted | StepStarted | SlotReached | CaptainChipReached | BotMoved | DoorChanged
             | WallDestroyed | CacheTaken | TerminalChanged | BeadRemoved | ChipChanged | ReserveChanged
@@ -679,7 +692,7 @@ AnyEvent = (CardDrawn | CardDiscarded | CardTraded | ModInstalled | EquipmentUse
             | PingRemoved | DieRolled | Boot | LevelChanged | IpMoved | IpBanned | ThreatChanged
             | ThreatEventFired | EscalationActive | PowerChanged | Defeat | PhaseStarted
             | DiceUpgradeBought | DisguiseChanged | JoanMoved | JoanCharge | JoanStunned
-            | BeadPlaced | UnitBagged | UnitDrawn | ObjectiveBeadPlaced)
+            | BeadPlaced | UnitBagged | UnitDrawn | ObjectiveBeadPlaced | UnitCorrected)
 
 _list_encoder = msgspec.json.Encoder()
 _list_decoder = msgspec.json.Decoder(list[AnyEvent])

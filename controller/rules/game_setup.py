@@ -71,8 +71,9 @@ def new_game(content: Content, floor_text: str, floor_name: str, players: int, d
     _equip(table)
     fill_draw_bag(table)  # Rescue Rangers: "After all other setup, place the captain in the draw bag"
     recheck(table)
-    if isinstance(dice, SeededDice):
-        state.rolls = dice.rolls
+    counted = dice.game_rolls(seed)
+    if counted is not None:
+        state.rolls = counted
     return state
 
 

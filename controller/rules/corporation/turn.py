@@ -43,6 +43,7 @@ def corporation_turn(state: GameState, dice: Dice | None = None) -> tuple[GameSt
     if not table.over:
         special_rules.end_of_round(table)
     table.state.round += 1
-    if isinstance(dice, SeededDice) and dice.seed == state.seed:
-        table.state.rolls = dice.rolls
+    counted = dice.game_rolls(state.seed)
+    if counted is not None:
+        table.state.rolls = counted
     return table.state, table.events

@@ -1,0 +1,206 @@
+"""The game log on disk: every accepted change of every game, in one SQLite file.
+
+"Nothing acknowledged is ever lost": the session writes each change here, committed with WAL and
+synchronous=FULL, before it tells anyone the change happened, so a process killed at any instant restarts with
+every acknowledged action. The log is append-only and numbered across the whole file: a change's number is its
+SQLite rowid, never reused, which is what subscribers catch up from. Snapshots of the state are a cache for
+fast recovery, checked against the digests in the log before they are trusted.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.rules import RulesError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    created REAL NOT NULL,
+    title TEXT NOT NULL,
+    start BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS changes (
+    number INTEGER PRIMARY KEY AUTOINCREMENT,
+    game INTEGER NOT NULL REFERENCES games(id),
+    kind TEXT NOT NULL,
+    body BLOB NOT NULL,
+    created REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS changes_by_game ON changes (game, number);
+CREATE TABLE IF NOT EXISTS snapshots (
+    game INTEGER NOT NULL REFERENCES games(id),
+    entries INTEGER NOT NULL,
+    digest TEXT NOT NULL,
+    state BLOB NOT NULL,
+    PRIMARY KEY (game, entries, digest)
+);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+STORE_VERSION = "1"
+
+
+class StoreError(RulesError):
+    """The game log cannot be read or written (a full disk, a locked or damaged file): nothing was changed."""
+
+    code = "store_error"
+
+
+@dataclass(frozen=True)
+class StoredChange:
+    number: int
+    game: int
+    kind: str
+    body: dict[str, Any]
+    created: float
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: int
+    created: float
+    title: str
+    start: bytes
+
+
+def _explain(path: Path, e: sqlite3.Error) -> str:
+    text = str(e)
+    if "locked" in text or "busy" in text:
+        why = "another program holds the file locked; stop it or choose another database path"
+    elif "full" in text:
+        why = "the disk is full; free some space, nothing was lost"
+    elif "readonly" in text or "read-only" in text:
+        why = "the file or its folder is read-only for this user"
+    elif "not a database" in text or "malformed" in text:
+        why = "the file is not a burncycle-table game log (or it is damaged)"
+    elif "unable to open" in text:
+        why = "the folder does not exist or cannot be written"
+    else:
+        why = text
+    return f"game log {path}: {why} ({text})"
+
+
+class GameStore:
+    """One SQLite file holding every game of this table; safe to use from one writer thread at a time (the
+    session's lock), with reads from any thread."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self._db = sqlite3.connect(str(self.path), timeout=2.0, isolation_level=None,
+                                       check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(SCHEMA)
+            version = self._db.execute("SELECT value FROM meta WHERE key='version'").fetchone()
+            if version is None:
+                self._db.execute("INSERT INTO meta VALUES ('version', ?)", (STORE_VERSION,))
+            elif version[0] != STORE_VERSION:
+                raise StoreError(f"game log {self.path}: written by log format {version[0]}, this release reads "
+                                 f"format {STORE_VERSION}")
+        except sqlite3.Error as e:
+            raise StoreError(_explain(self.path, e)) from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _write(self, fn):  # type: ignore[no-untyped-def]
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                out = fn()
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            return out
+        except sqlite3.Error as e:
+            raise StoreError(_explain(self.path, e)) from None
+
+    # -- writes: each one transaction, committed (and on disk) when the call returns --
+
+    def add_game(self, title: str, start: bytes, body: dict[str, Any]) -> tuple[StoredGame, StoredChange]:
+        """A new game and its first change ("new_game"), and make it the table's current game."""
+        now = time.time()
+
+        def do() -> tuple[StoredGame, StoredChange]:
+            game = self._db.execute("INSERT INTO games (created, title, start) VALUES (?, ?, ?)",
+                                    (now, title, start)).lastrowid
+            assert game is not None
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('current', ?)", (str(game),))
+            change = self._insert(game, "new_game", body, now)
+            return StoredGame(game, now, title, start), change
+        return self._write(do)  # type: ignore[no-any-return]
+
+    def append(self, game: int, kind: str, body: dict[str, Any]) -> StoredChange:
+        return self._write(lambda: self._insert(game, kind, body, time.time()))  # type: ignore[no-any-return]
+
+    def append_many(self, game: int, items: list[tuple[str, dict[str, Any]]]) -> list[StoredChange]:
+        now = time.time()
+        return self._write(lambda: [self._insert(game, k, b, now) for k, b in items])  # type: ignore[no-any-return]
+
+    def _insert(self, game: int, kind: str, body: dict[str, Any], now: float) -> StoredChange:
+        data = json.dumps(body, separators=(",", ":")).encode()
+        number = self._db.execute("INSERT INTO changes (game, kind, body, created) VALUES (?, ?, ?, ?)",
+                                  (game, kind, data, now)).lastrowid
+        assert number is not None
+        return StoredChange(number, game, kind, body, now)
+
+    def save_snapshot(self, game: int, entries: int, digest: str, state: bytes) -> None:
+        """A cache for recovery; losing one costs time, never data, so a failure here is not raised."""
+        try:
+            self._db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?)", (game, entries, digest, state))
+        except sqlite3.Error:
+            pass
+
+    def set_current(self, game: int) -> None:
+        self._write(lambda: self._db.execute("INSERT OR REPLACE INTO meta VALUES ('current', ?)", (str(game),)))
+
+    # -- reads --
+
+    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        try:
+            return self._db.execute(sql, args).fetchall()
+        except sqlite3.Error as e:
+            raise StoreError(_explain(self.path, e)) from None
+
+    def current_game(self) -> int | None:
+        row = self._read("SELECT value FROM meta WHERE key='current'")
+        return int(row[0][0]) if row else None
+
+    def game(self, game: int) -> StoredGame:
+        rows = self._read("SELECT id, created, title, start FROM games WHERE id=?", (game,))
+        if not rows:
+            raise StoreError(f"game log {self.path}: there is no game {game}")
+        return StoredGame(*rows[0])
+
+    def games(self) -> list[StoredGame]:
+        return [StoredGame(*r) for r in self._read("SELECT id, created, title, start FROM games ORDER BY id")]
+
+    def changes(self, game: int | None = None, after: int = 0, limit: int | None = None) -> list[StoredChange]:
+        """Changes with a number above `after`, oldest first, of one game or of all."""
+        sql = "SELECT number, game, kind, body, created FROM changes WHERE number > ?"
+        args: tuple[Any, ...] = (after,)
+        if game is not None:
+            sql += " AND game = ?"
+            args += (game,)
+        sql += " ORDER BY number"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args += (limit,)
+        return [StoredChange(n, g, k, json.loads(b), c) for n, g, k, b, c in self._read(sql, args)]
+
+    def last_number(self) -> int:
+        row = self._read("SELECT MAX(number) FROM changes")
+        return int(row[0][0] or 0)
+
+    def snapshots(self, game: int) -> list[tuple[int, str, bytes]]:
+        """(entries, digest, state) of the game's snapshots, the latest first."""
+        return list(self._read("SELECT entries, digest, state FROM snapshots WHERE game=? ORDER BY entries DESC",
+                               (game,)))

@@ -1,0 +1,18 @@
+"""A seeded game for session tests: a real start state and the auto-player's choice of legal actions."""
+
+from __future__ import annotations
+
+from controller.autoplay.player import AutoPlayer
+from controller.library import floor_text, load_content
+from controller.rules import GameState, new_game
+
+
+def start_state(seed: int = 7, mission: str = "data-heist", floor: str = "meridian-lobby",
+                players: int = 2) -> GameState:
+    text, name = floor_text(floor)
+    return new_game(load_content(), text, name, players, mission=mission, seed=seed)
+
+
+def next_action(state: GameState):
+    """What a sensible player does next (the auto-player only picks legal actions)."""
+    return AutoPlayer().choose(state)
