@@ -36,7 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("actions", help="list the legal actions of the active player")
     p.add_argument("state", help="the state file")
     p.add_argument("--text", action="store_true",
-                   help="one line per action: its JSON (ready for `act`), what it costs, what it still needs")
+                   help="one line per action: its JSON (ready for `act`), what it costs and what may be chosen, "
+                        "and a warning when it loses something")
     p.set_defaults(run=_actions)
     register_selfplay(sub)
 
@@ -112,10 +113,11 @@ def _actions(args: argparse.Namespace) -> int:
 
 
 def _readable(la: LegalAction) -> str:
-    """`{"action": "hop", "bot": "byte", "path": ["F1"]}  cost: 1 hop; ...  needs: ...`: the JSON keeps only
-    the fields that differ from their defaults, so it is short and can be pasted into `act` as it is."""
+    """`{"action": "hop", "bot": "byte", "path": ["F1"]}  1 hop; ...  WARNING: ...`: the JSON keeps only the
+    fields that differ from their defaults, so it is short and can be pasted into `act` as it is; the label says
+    what it costs and what may still be chosen, a warning what it loses."""
     action = la.action
-    shown = {"action": action.__struct_config__.tag}
+    shown = {"action": la.tag}
     for field in msgspec.structs.fields(action):
         value = getattr(action, field.name)
         default = field.default if field.default is not msgspec.NODEFAULT else (
@@ -123,9 +125,10 @@ def _readable(la: LegalAction) -> str:
         if value != default:
             shown[field.encode_name] = json.loads(msgspec.json.encode(value))
     line = json.dumps(shown)
-    for label, text in (("cost", la.cost), ("needs", la.needs)):
-        if text:
-            line += f"  {label}: {text}"
+    if la.label:
+        line += f"  {la.label}"
+    if la.warning:
+        line += f"  WARNING: {la.warning}"
     return line
 
 

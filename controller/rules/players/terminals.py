@@ -18,7 +18,10 @@ from controller.rules.errors import IllegalAction
 from controller.rules.events import TerminalAccessed, TerminalChanged
 from controller.rules.cards.inventory import draw_mod
 from controller.rules.cards.mods import mod_bonus
-from controller.rules.state import Bot, DicePool, TerminalCard, TerminalEffect
+from controller.rules.action_types import Terminal
+from controller.rules.dice import SeededDice
+from controller.rules.legal import LegalAction, dice_label, pool_choices
+from controller.rules.state import Bot, DicePool, GameState, TerminalCard, TerminalEffect
 from controller.rules.players.moves import current_chip_kind, movers, unlock_door
 from controller.rules.table import Table
 
@@ -129,3 +132,42 @@ def apply_terminal_effect(table: Table, bot: Bot, space: str, effect: TerminalEf
     else:
         apply_card_effect(table, bot, effect.kind, effect.amount, effect.chip,
                           "the terminal" if effect.kind == "clear_awareness" else why)
+
+
+# -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------
+
+def virtual_card(state: GameState) -> TerminalCard | None:
+    """The card a terminal action would reveal with the game's virtual dice (the draw is its first roll), so
+    the options are not chosen blind; None when the deck and its discards are empty. With physical dice the
+    players see the card they turn over."""
+    deck = state.terminal_deck or state.terminal_discard
+    if not deck:
+        return None
+    return deck[SeededDice(state.seed, state.rolls).draw("terminal deck", [c.id for c in deck])]
+
+
+def legal_terminals(table: Table, bot: Bot) -> list[LegalAction]:
+    """One terminal action per choice of options (up to 2 when optimized), when the bot is on a terminal."""
+    state = table.state
+    turn = state.turn
+    assert turn is not None
+    if bot.space not in state.floor.terminals or (not state.terminal_deck and not state.terminal_discard):
+        return []
+    mainframe = state.floor.terminals[bot.space] == "mainframe"
+    choices = [[1], [2], [3]]
+    if current_chip_kind(table) == "tech":  # optimized: up to 2 options
+        choices += [[1, 2], [1, 3], [2, 3]]
+    card = virtual_card(state)
+    dice = pool_choices(turn.pool)
+    out = []
+    for options in choices:
+        if card is not None:
+            shown = "; ".join(f"{k}) {0 if mainframe else card.options[k - 1].ap} AP: {card.options[k - 1].text}"
+                              for k in options)
+            seen = f"with the virtual dice the card is {card.id} {card.name}: {shown}"
+        else:
+            seen = "the option's AP" if not mainframe else ""
+        label = "; ".join(p for p in ("0 AP (mainframe)" if mainframe else "", seen, dice_label(dice)) if p)
+        out.append(LegalAction(Terminal(bot=bot.id, options=options), label, choose=["dice", "doors"], dice=dice,
+                               target_ap=0 if mainframe else None))
+    return out
