@@ -114,22 +114,28 @@ def _actions(args: argparse.Namespace) -> int:
 
 def _readable(la: LegalAction) -> str:
     """`{"action": "hop", "bot": "byte", "path": ["F1"]}  1 hop; ...  WARNING: ...`: the JSON keeps only the
-    fields that differ from their defaults, so it is short and can be pasted into `act` as it is; the label says
-    what it costs and what may still be chosen, a warning what it loses."""
-    action = la.action
-    shown = {"action": la.tag}
-    for field in msgspec.structs.fields(action):
-        value = getattr(action, field.name)
-        default = field.default if field.default is not msgspec.NODEFAULT else (
-            field.default_factory() if field.default_factory is not msgspec.NODEFAULT else msgspec.NODEFAULT)
-        if value != default:
-            shown[field.encode_name] = json.loads(msgspec.json.encode(value))
-    line = json.dumps(shown)
+    fields that differ from their defaults (in the dice too), so it is short and can be pasted into `act` as it
+    is; the label says what it costs and what may still be chosen, a warning what it loses."""
+    line = json.dumps(_short(la.action))
     if la.label:
         line += f"  {la.label}"
     if la.warning:
         line += f"  WARNING: {la.warning}"
     return line
+
+
+def _short(struct: msgspec.Struct) -> dict:
+    """A struct as JSON without the fields left at their defaults (an action keeps its "action" tag)."""
+    tag = struct.__struct_config__.tag
+    shown: dict = {} if tag is None else {struct.__struct_config__.tag_field: tag}
+    for field in msgspec.structs.fields(struct):
+        value = getattr(struct, field.name)
+        default = field.default if field.default is not msgspec.NODEFAULT else (
+            field.default_factory() if field.default_factory is not msgspec.NODEFAULT else msgspec.NODEFAULT)
+        if value != default:
+            shown[field.encode_name] = _short(value) if isinstance(value, msgspec.Struct) else \
+                json.loads(msgspec.json.encode(value))
+    return shown
 
 
 def register_selfplay(sub: argparse._SubParsersAction) -> None:

@@ -274,10 +274,19 @@ def test_actions_text_prints_json_ready_for_act_with_its_label(capsys, tmp_path)
     assert any(line.startswith('{"action": "use_equipment", "bot": "memory", "card": "E06"}  Overclock wafer')
                for line in lines)
     assert '{"action": "joan_stun", "unit": "G1"}  depletes Joan' in lines
+    assert '{"action": "move", "dice": {"basic": 2}}  choose the dice: up to 2 basic dice' in lines
     for line in lines:
         action, end = json.JSONDecoder().raw_decode(line)
         assert line[end:end + 2] == "  "
         play_cli._load_action(json.dumps(action))
+
+
+def test_actions_text_warns_before_an_escape_that_loses_the_game(capsys, tmp_path):
+    code, out, _ = run(capsys, "actions", escaping(tmp_path), "--text")
+    assert code == 0
+    line = next(line for line in out.splitlines() if line.startswith('{"action": "escape", "bot": "memory"}'))
+    assert "  WARNING: this loses the game: all agents escaped before the command module" in line
+    assert "WARNING" not in next(line for line in out.splitlines() if '"bot": "module"}' in line and "escape" in line)
 
 
 @pytest.mark.parametrize("action,words", [

@@ -437,6 +437,9 @@ class TerminalOption(Struct, forbid_unknown_fields=True):
     effect: TerminalEffect
 
 
+TERMINAL_OPTIONS = 3  # "which presents 3 distinct options"
+
+
 class TerminalCard(Struct, forbid_unknown_fields=True):
     """A terminal card: "3 distinct options, each detailing an AP requirement and an effect"."""
 

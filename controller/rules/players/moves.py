@@ -406,7 +406,7 @@ def legal_steps(table: Table) -> list[LegalAction]:
                 continue
             cache = to in state.floor.caches
             out.append(LegalAction(Step(bot=bot.id, to=to, take_cache=cache), cost=Cost(ap=1),
-                                   label="1 AP; cards to discard if the cache's card makes 3" if cache else "1 AP"))
+                                   label=f"1 AP; cards to discard if the cache's card makes {LIMIT + 1}" if cache else "1 AP"))
         if "reassemble" in bot.abilities:
             out.extend(_reassembles(table, bot))
         out.extend(_shoves(table, bot))

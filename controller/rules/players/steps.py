@@ -124,7 +124,7 @@ def degrade(table: Table, choice: int | None) -> None:
             slot = max(k for k in range(len(slots)) if usable(state, k))
     else:
         slot = int(face) - 1
-        for _ in range(len(slots) + 5):
+        for _ in range(len(slots) + MAX_SLOTS):
             if slot < len(slots) and usable(state, slot):
                 break
             slot = (slot + 1) % MAX_SLOTS

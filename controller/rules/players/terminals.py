@@ -11,6 +11,8 @@ The options are named in the action (1-3 as printed), so they are chosen before 
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from controller.rules.missions import special_rules
 from controller.rules.players.ap import roll_ap
 from controller.rules.cards.effects import apply_card_effect
@@ -21,10 +23,11 @@ from controller.rules.cards.mods import mod_bonus
 from controller.rules.action_types import Terminal
 from controller.rules.dice import SeededDice
 from controller.rules.legal import LegalAction, dice_label, pool_choices
-from controller.rules.state import Bot, DicePool, GameState, TerminalCard, TerminalEffect
+from controller.rules.state import TERMINAL_OPTIONS, Bot, DicePool, GameState, TerminalCard, TerminalEffect
 from controller.rules.players.moves import current_chip_kind, movers, unlock_door
 from controller.rules.table import Table
 
+OPTIMIZED_OPTIONS = 2  # "Optimized: The player may select up to 2 options prior to rolling."
 
 
 def check_terminal(table: Table, bot_id: str, options: list[int]) -> tuple[Bot, str, bool]:
@@ -40,14 +43,16 @@ def check_terminal(table: Table, bot_id: str, options: list[int]) -> tuple[Bot, 
     # "Tech actions include terminal actions and network card actions. They are optimized by the tech
     # action chip." "Optimized: The player may select up to 2 options prior to rolling."
     optimized = current_chip_kind(table) == "tech"
-    limit = 2 if optimized else 1
+    limit = OPTIMIZED_OPTIONS if optimized else 1
     if not options:
         raise IllegalAction("select an option before rolling dice: a terminal action needs a chosen option")
     if len(options) > limit:
-        raise IllegalAction("only an optimized terminal action selects up to 2 options" if not optimized else
-                            "an optimized terminal action selects up to 2 options")
-    if len(set(options)) != len(options) or any(not 1 <= k <= 3 for k in options):
-        raise IllegalAction("a terminal card presents 3 distinct options (1, 2 and 3): choose different ones")
+        raise IllegalAction(f"only an optimized terminal action selects up to {OPTIMIZED_OPTIONS} options"
+                            if not optimized else
+                            f"an optimized terminal action selects up to {OPTIMIZED_OPTIONS} options")
+    if len(set(options)) != len(options) or any(not 1 <= k <= TERMINAL_OPTIONS for k in options):
+        raise IllegalAction(f"a terminal card presents {TERMINAL_OPTIONS} distinct options (1 to {TERMINAL_OPTIONS}):"
+                            f" choose different ones")
     return bot, space, optimized  # type: ignore[return-value]
 
 
@@ -154,9 +159,8 @@ def legal_terminals(table: Table, bot: Bot) -> list[LegalAction]:
     if bot.space not in state.floor.terminals or (not state.terminal_deck and not state.terminal_discard):
         return []
     mainframe = state.floor.terminals[bot.space] == "mainframe"
-    choices = [[1], [2], [3]]
-    if current_chip_kind(table) == "tech":  # optimized: up to 2 options
-        choices += [[1, 2], [1, 3], [2, 3]]
+    most = OPTIMIZED_OPTIONS if current_chip_kind(table) == "tech" else 1
+    choices = [list(c) for n in range(1, most + 1) for c in combinations(range(1, TERMINAL_OPTIONS + 1), n)]
     card = virtual_card(state)
     dice = pool_choices(turn.pool)
     out = []
