@@ -275,6 +275,9 @@ def _degrade(table: Table, choose: int | None) -> None:
                             "the end of every turn")
     if choose is not None and not 1 <= choose <= MAX_SLOTS:
         raise IllegalAction(f"the burncycle has slots 1 to {MAX_SLOTS}")
+    if choose is not None and not turn.usable(table.state, choose - 1):
+        raise IllegalAction(f"slot {choose} holds no chip that can degrade: the chooser face picks an active, "
+                            f"undegraded chip")
     turn.degrade(table, None if choose is None else choose - 1)
     t.degraded = True
 

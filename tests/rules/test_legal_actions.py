@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rules_scenarios import CONTENT
-from controller.rules import IllegalAction, RulesError, new_game
+from controller.rules import MAX_SLOTS, IllegalAction, RulesError, new_game
 from controller.rules.actions import (BeginActions, CorporationTurn, Degrade, DrawChip, EndMove, EndTurn, JoanSurveil,
                                       LegalAction, Move, NetworkCardAction, NetworkStep, Pass, Reboot, apply_action,
                                       legal_actions)
@@ -123,6 +123,10 @@ def _check_refusals(state: GameState, rng: random.Random) -> None:
         for field in ("amount", "keys"):
             if field in la.options:
                 tried.append(msgspec.structs.replace(la.action, **{field: max(la.options[field]) + 1}))
+        if "choose" in la.choose:  # a slot whose chip cannot degrade
+            others = [k for k in range(1, MAX_SLOTS + 1) if k not in la.options["choose"]]
+            if others:
+                tried.append(msgspec.structs.replace(la.action, choose=rng.choice(others)))
     tags = {la.tag for la in listed}
     tried += [a for a in NO_FIELDS if a.__struct_config__.tag not in tags]
     for action in tried:
@@ -140,4 +144,5 @@ def allows(la: LegalAction, action) -> bool:
         most = {d.field: d.most for d in la.dice}
         if any(getattr(dice, f) > most.get(f, 0) for f in ("basic", "advanced", "elite", "proprietary")):
             return False
-    return all(getattr(action, f) in la.options[f] for f in ("amount", "keys") if f in la.options)
+    return all(getattr(action, f) in la.options[f] for f in ("amount", "keys", "choose") if f in la.options
+               and getattr(action, f) is not None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import msgspec
 
 from rules_scenarios import CONTENT, bot, guard, make_state, module, network, of_type
-from turn_scenarios import DOORS, act, chips, decks, in_turn
+from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
 from controller.rules import SeededDice
 from controller.rules.actions import (EndTurn, Escape, LegalAction, Move, NetworkStep, Repair, Strike, Terminal,
                                       apply_action, legal_actions)
@@ -107,3 +107,15 @@ def test_a_strike_names_the_durability_to_reach():
     strike = listed(s, Strike)[0]
     assert strike.target_ap == s.unit("G1").durability and strike.choose == ["dice"]
     assert msgspec.json.decode(msgspec.json.encode(strike), type=LegalAction) == strike
+
+
+def test_the_chooser_face_names_a_slot_that_can_degrade():
+    """The end of the turn lists the slots the chooser face may pick; a slot without a usable chip is refused
+    (it used to be accepted and silently replaced by the rightmost usable chip)."""
+    s = in_turn(make_state(bots=[bot("byte", "A1"), module("F1")], slots=chips("general", "-", "physical")),
+                step="end")
+    assert listed(s, EndTurn)[0].options["choose"] == [1, 3]
+    illegal(s, EndTurn(choose=2), "slot 2 holds no chip that can degrade")
+    illegal(s, EndTurn(choose=4), "slot 4 holds no chip that can degrade")
+    new, _ = act(s, EndTurn(choose=1), ["choose"])
+    assert new.burncycle.slots[0].degraded
