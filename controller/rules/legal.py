@@ -9,7 +9,8 @@ never parses the prose. The rule modules build them (`legal_*` beside the code t
 
 from __future__ import annotations
 
-import msgspec
+from functools import lru_cache
+
 from msgspec import Struct
 
 from controller.rules.action_types import AnyAction
@@ -24,17 +25,17 @@ Choice = str | int | list[int]  # one allowed value of a field: a space, a card,
 FACE_AP = {"blank": 0, "reroll": 0}
 
 
-class DieChoice(Struct, forbid_unknown_fields=True):
+class DieChoice(Struct, frozen=True, forbid_unknown_fields=True):
     """Up to `most` dice of one kind may join the action's AP check (`field` of the action's `dice`)."""
 
     field: str  # the DicePool field: basic, advanced, elite or proprietary
     die: str  # its name at the table: "basic die", "pressure die"
     most: int
-    faces: list[str]  # as printed
-    ap: list[int]  # the AP each face gives, in the order of `faces`
+    faces: tuple[str, ...]  # as printed
+    ap: tuple[int, ...]  # the AP each face gives, in the order of `faces`
 
 
-class Cost(Struct, forbid_unknown_fields=True):
+class Cost(Struct, frozen=True, forbid_unknown_fields=True):
     """What the action takes, as numbers: a move action's AP, power paid (negative: gained), threat, keys."""
 
     ap: int = 0
@@ -60,7 +61,7 @@ class LegalAction(Struct, forbid_unknown_fields=True):
     dice: list[DieChoice] = []
     options: dict[str, list[Choice]] = {}
     payers: dict[str, int] = {}
-    cost: Cost = msgspec.field(default_factory=Cost)
+    cost: Cost = Cost()
     target_ap: int | None = None
     warning: str = ""
 
@@ -71,24 +72,37 @@ class LegalAction(Struct, forbid_unknown_fields=True):
             self.bot = bot if isinstance(bot, str) else None
 
 
-def _face_ap(faces: tuple[str, ...]) -> list[int]:
-    return [int(f) if f.isdigit() else FACE_AP[f] for f in faces]
+def _face_ap(faces: tuple[str, ...]) -> tuple[int, ...]:
+    return tuple(int(f) if f.isdigit() else FACE_AP[f] for f in faces)
 
 
 def pool_choices(pool: DicePool, bot: Bot | None = None, use: str | None = None) -> list[DieChoice]:
     """The pool's dice an AP check may roll: the grades left, and the bot's proprietary die when it joins
     this kind of check (`use`: "move" or "force", as in proprietary_dice.USE)."""
-    out = [DieChoice(field=g, die=f"{g} die", most=getattr(pool, g), faces=list(FACES[g]), ap=_face_ap(FACES[g]))
-           for g in GRADES if getattr(pool, g)]
     die = bot.proprietary_die if bot is not None and bot.kind == "agent" else None
-    if die is not None and pool.proprietary and USE[die] == use:
-        faces = PROPRIETARY_FACES[die]
-        out.append(DieChoice(field="proprietary", die=f"{die} die", most=1, faces=list(faces), ap=_face_ap(faces)))
-    return out
+    own = die if die is not None and pool.proprietary and USE[die] == use else None
+    return list(_choices(pool.basic, pool.advanced, pool.elite, own))
+
+
+@lru_cache(maxsize=512)
+def _choices(basic: int, advanced: int, elite: int, own: str | None) -> tuple[DieChoice, ...]:
+    """The DieChoice values of a pool (frozen, so the listing shares them: a few pools recur all game)."""
+    counts = {"basic": basic, "advanced": advanced, "elite": elite}
+    out = [DieChoice(field=g, die=f"{g} die", most=counts[g], faces=FACES[g], ap=_face_ap(FACES[g]))
+           for g in GRADES if counts[g]]
+    if own is not None:
+        faces = PROPRIETARY_FACES[own]
+        out.append(DieChoice(field="proprietary", die=f"{own} die", most=1, faces=faces, ap=_face_ap(faces)))
+    return tuple(out)
 
 
 def dice_label(choices: list[DieChoice]) -> str:
     """"up to 2 basic and 1 elite dice and the pressure die" for people; "no dice left in the pool" for none."""
+    return _label(tuple(choices))
+
+
+@lru_cache(maxsize=512)
+def _label(choices: tuple[DieChoice, ...]) -> str:
     if not choices:
         return "no dice left in the pool"
     graded = [c for c in choices if c.field != "proprietary"]

@@ -23,7 +23,7 @@ def test_a_move_lists_only_the_dice_left_with_the_ap_of_their_faces():
     s = in_turn(make_state(bots=[bot("byte", "A1"), module("F1")]), basic=2, elite=1)
     move = listed(s, Move)[0]
     assert [(d.field, d.most) for d in move.dice] == [("basic", 2), ("elite", 1)]
-    assert move.dice[0].faces == list(FACES["basic"]) and move.dice[0].ap == [1, 1, 1, 1, 2, 0]
+    assert move.dice[0].faces == FACES["basic"] and move.dice[0].ap == (1, 1, 1, 1, 2, 0)
     assert move.choose == ["dice"] and move.action == Move(dice=DicePool(basic=2, elite=1))
     assert "0-0" not in move.label and "advanced" not in move.label
     assert move.label == "choose the dice: up to 2 basic and 1 elite dice"
