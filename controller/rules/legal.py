@@ -66,10 +66,16 @@ class LegalAction(Struct, forbid_unknown_fields=True):
     warning: str = ""
 
     def __post_init__(self) -> None:
-        self.tag = str(self.action.__struct_config__.tag)
-        if self.bot is None:
-            bot = getattr(self.action, "bot", None)
-            self.bot = bot if isinstance(bot, str) else None
+        kind = type(self.action)
+        known = _KINDS.get(kind)
+        if known is None:  # msgspec builds __struct_config__ anew on each access: read it once per kind
+            known = _KINDS[kind] = (str(kind.__struct_config__.tag), "bot" in kind.__struct_fields__)
+        self.tag = known[0]
+        if self.bot is None and known[1]:
+            self.bot = getattr(self.action, "bot")
+
+
+_KINDS: dict[type, tuple[str, bool]] = {}  # an action kind's tag, and whether it has a `bot` field
 
 
 def _face_ap(faces: tuple[str, ...]) -> tuple[int, ...]:
