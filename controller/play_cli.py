@@ -36,7 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("actions", help="list the legal actions of the active player")
     p.add_argument("state", help="the state file")
     p.add_argument("--text", action="store_true",
-                   help="one line per action: its JSON (ready for `act`), what it costs, what it still needs")
+                   help="one line per action: its JSON (ready for `act`), what it costs and what may be chosen, "
+                        "and a warning when it loses something")
     p.set_defaults(run=_actions)
     register_selfplay(sub)
 
@@ -112,21 +113,29 @@ def _actions(args: argparse.Namespace) -> int:
 
 
 def _readable(la: LegalAction) -> str:
-    """`{"action": "hop", "bot": "byte", "path": ["F1"]}  cost: 1 hop; ...  needs: ...`: the JSON keeps only
-    the fields that differ from their defaults, so it is short and can be pasted into `act` as it is."""
-    action = la.action
-    shown = {"action": action.__struct_config__.tag}
-    for field in msgspec.structs.fields(action):
-        value = getattr(action, field.name)
+    """`{"action": "hop", "bot": "byte", "path": ["F1"]}  1 hop; ...  WARNING: ...`: the JSON keeps only the
+    fields that differ from their defaults (in the dice too), so it is short and can be pasted into `act` as it
+    is; the label says what it costs and what may still be chosen, a warning what it loses."""
+    line = json.dumps(_short(la.action))
+    if la.label:
+        line += f"  {la.label}"
+    if la.warning:
+        line += f"  WARNING: {la.warning}"
+    return line
+
+
+def _short(struct: msgspec.Struct) -> dict:
+    """A struct as JSON without the fields left at their defaults (an action keeps its "action" tag)."""
+    tag = struct.__struct_config__.tag
+    shown: dict = {} if tag is None else {struct.__struct_config__.tag_field: tag}
+    for field in msgspec.structs.fields(struct):
+        value = getattr(struct, field.name)
         default = field.default if field.default is not msgspec.NODEFAULT else (
             field.default_factory() if field.default_factory is not msgspec.NODEFAULT else msgspec.NODEFAULT)
         if value != default:
-            shown[field.encode_name] = json.loads(msgspec.json.encode(value))
-    line = json.dumps(shown)
-    for label, text in (("cost", la.cost), ("needs", la.needs)):
-        if text:
-            line += f"  {label}: {text}"
-    return line
+            shown[field.encode_name] = _short(value) if isinstance(value, msgspec.Struct) else \
+                json.loads(msgspec.json.encode(value))
+    return shown
 
 
 def register_selfplay(sub: argparse._SubParsersAction) -> None:

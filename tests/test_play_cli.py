@@ -28,7 +28,8 @@ def test_actions_lists_the_legal_actions(capsys, state_file):
     listed = json.loads(out)
     kinds = {entry["action"]["action"] for entry in listed}
     assert "begin_actions" in kinds and "reboot" in kinds
-    assert all("cost" in entry and "needs" in entry for entry in listed)
+    assert all({"tag", "bot", "choose", "dice", "options", "cost", "label"} <= set(entry) for entry in listed)
+    assert all(entry["tag"] == entry["action"]["action"] for entry in listed)
 
 
 def test_act_applies_an_action_and_writes_the_new_state(capsys, state_file, tmp_path):
@@ -262,20 +263,30 @@ def test_end_to_end_equipment_hop_joan_and_escape(capsys, tmp_path):
     assert decode_state((tmp_path / "5.json").read_bytes()).outcome == "victory: Out the Front Door"
 
 
-def test_actions_text_prints_json_ready_for_act_with_cost_and_needs(capsys, tmp_path):
-    """`actions --text`: one line per action, its JSON without default fields, then cost and needs."""
+def test_actions_text_prints_json_ready_for_act_with_its_label(capsys, tmp_path):
+    """`actions --text`: one line per action, its JSON without default fields, then its label."""
     state = memorys_turn(tmp_path)
     code, out, _ = run(capsys, "actions", state, "--text")
     assert code == 0
     lines = out.splitlines()
-    assert '{"action": "hop", "bot": "memory", "path": ["F1"]}  cost: 1 hop; jumping out on F1: detected, ' \
+    assert '{"action": "hop", "bot": "memory", "path": ["F1"]}  1 hop; jumping out on F1: detected, ' \
            'surveils the room' in lines
-    assert any(line.startswith('{"action": "use_equipment", "bot": "memory", "card": "E06"}  cost: Overclock wafer')
+    assert any(line.startswith('{"action": "use_equipment", "bot": "memory", "card": "E06"}  Overclock wafer')
                for line in lines)
-    assert '{"action": "joan_stun", "unit": "G1"}  cost: depletes Joan' in lines
+    assert '{"action": "joan_stun", "unit": "G1"}  depletes Joan' in lines
+    assert '{"action": "move", "dice": {"basic": 2}}  choose the dice: up to 2 basic dice' in lines
     for line in lines:
-        action = line.split("  cost: ")[0].split("  needs: ")[0]
-        play_cli._load_action(action)
+        action, end = json.JSONDecoder().raw_decode(line)
+        assert line[end:end + 2] == "  "
+        play_cli._load_action(json.dumps(action))
+
+
+def test_actions_text_warns_before_an_escape_that_loses_the_game(capsys, tmp_path):
+    code, out, _ = run(capsys, "actions", escaping(tmp_path), "--text")
+    assert code == 0
+    line = next(line for line in out.splitlines() if line.startswith('{"action": "escape", "bot": "memory"}'))
+    assert "  WARNING: this loses the game: all agents escaped before the command module" in line
+    assert "WARNING" not in next(line for line in out.splitlines() if '"bot": "module"}' in line and "escape" in line)
 
 
 @pytest.mark.parametrize("action,words", [

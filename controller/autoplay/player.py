@@ -15,6 +15,7 @@ from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrad
                                       DrawChip, EndMove, EndTurn, Escape, Keypad, Move, NetworkCardAction, Pass, Push,
                                       Reboot, Repair, Step, Strike, StrikeWall, Terminal, UnlockSlot, apply_action,
                                       legal_actions)
+from controller.rules import HAND_LIMIT, OPTIMIZED_BONUS
 from controller.rules.characters.proprietary_dice import USE
 from controller.autoplay.missions import MissionErrands, is_prey, module_calibrations, module_tasks
 from controller.autoplay.network_step import network_step
@@ -367,7 +368,7 @@ class AutoPlayer(MissionErrands):
         # many lower threat or give power when the network step completes them
         if not optimized and self._draws_chip(table, legal):
             return DrawChip(chip="physical")
-        if NetworkCardAction in kinds and len(table.state.network_hands.get(active_agent(table.state).id, [])) < 3:
+        if NetworkCardAction in kinds and len(table.state.network_hands.get(active_agent(table.state).id, [])) < HAND_LIMIT:
             return NetworkCardAction()
         return Pass()
 
@@ -437,27 +438,29 @@ class AutoPlayer(MissionErrands):
         250 -> 259, seeds 2000-2299). Then an agent home in the team's safe zone tops up a team-mate still
         out (`_stragglers`)."""
         state = table.state
-        repairers: dict[str, list[Bot]] = {}  # by target: the bots a listed Repair lets act
+        # by target: the bots a listed Repair lets act, with the most power it lets them give
+        repairers: dict[str, list[tuple[Bot, int]]] = {}
         for la in legal:
             if isinstance(la.action, Repair):
-                repairers.setdefault(la.action.target, []).append(state.bot(la.action.bot))
+                most = max(a for a in la.options["amount"] if isinstance(a, int))
+                repairers.setdefault(la.action.target, []).append((state.bot(la.action.bot), most))
         for target in sorted(self._needing_repair(table), key=lambda b: (not b.shut_down, b.kind != "module")):
-            for actor in repairers.get(target.id, ()):
-                amount = min(actor.power - 3, 10 - target.power, 3)
+            for actor, most in repairers.get(target.id, ()):
+                amount = min(actor.power - 3, most, 3)
                 if state.players == 1 and actor.kind == "module" and self._staying_home(table, actor):
                     amount = min(actor.power - 1, LONE_AGENT_TOP_UP - target.power)
                 if target.shut_down and _in_harms_way(table, target, amount):
                     # revived with that, the guard beside it shuts it down again at once (another +3 threat):
                     # it gets enough to live through the hit, the repairer keeping the 1 the rules ask for, or
                     # none
-                    amount = next((a for a in range(max(amount + 1, 1), min(actor.power, 11 - target.power))
+                    amount = next((a for a in range(max(amount + 1, 1), most + 1)
                                    if not _in_harms_way(table, target, a)), 0)
                 if amount >= 1:
                     return Repair(bot=actor.id, target=target.id, amount=amount)
         # an agent home in the team's safe zone has no use for its dice but the module's steps: the team-mate
         # still out, whose power is its pool, walks home faster with them
         for target in self._stragglers(table):
-            for actor in repairers.get(target.id, ()):
+            for actor, _ in repairers.get(target.id, ()):
                 amount = min(actor.power - STRAGGLER_KEEP, STRAGGLER_TOP_UP - target.power)
                 if actor.kind == "agent" and amount >= 1 and self._home(table, actor):
                     return Repair(bot=actor.id, target=target.id, amount=amount)
@@ -609,21 +612,22 @@ class AutoPlayer(MissionErrands):
         return not passes_doors(bot) or isinstance(table.occupant.get(beyond), SecurityUnit)
 
     def _wall_in_the_way(self, table: Table, legal: list) -> Action | None:
-        """A bot shut in strikes the wall on its way out when the dice it can roll now make 10 AP likely
-        ("Striking a wall with 10+ AP places a destroyed wall chip")."""
-        bonus = 2 if current_chip_kind(table) == "physical" else 0
+        """A bot shut in strikes the wall on its way out when the dice it can roll now make the wall's durability
+        likely, as listed ("Striking a wall with 10+ AP places a destroyed wall chip")."""
+        bonus = OPTIMIZED_BONUS if current_chip_kind(table) == "physical" else 0
         for bot in movers(table):
             nxt = self._next_space(table, bot)
             if nxt is None or nxt[1] != "wall":
                 continue
             beyond = table.floor.ids[nxt[0]]
-            if not any(isinstance(la.action, StrikeWall) and la.action.bot == bot.id and la.action.beyond == beyond
-                       for la in legal):
+            wall = next((la for la in legal if isinstance(la.action, StrikeWall) and la.action.bot == bot.id
+                         and la.action.beyond == beyond), None)
+            if wall is None or wall.target_ap is None:
                 continue
-            dice = self._dice_for(table, 10, bonus)
+            dice = self._dice_for(table, wall.target_ap, bonus)
             if bot.kind == "agent" and USE.get(bot.proprietary_die or "") == "force":
                 dice.proprietary = table.state.turn.pool.proprietary  # type: ignore[union-attr]
-            if bonus + expected_ap(dice) >= 10:
+            if bonus + expected_ap(dice) >= wall.target_ap:
                 return StrikeWall(bot=bot.id, beyond=beyond, dice=dice)
         return None
 

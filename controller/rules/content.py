@@ -14,7 +14,7 @@ import msgspec
 from msgspec import Struct
 
 from controller.rules.errors import ContentError
-from controller.rules.state import (CaptainCard, DiceUpgrade, EquipmentCard, GuardChip, ImperativeCard, KeypadCard,
+from controller.rules.state import (TERMINAL_OPTIONS, CaptainCard, DiceUpgrade, EquipmentCard, GuardChip, ImperativeCard, KeypadCard,
                                     KeypadColumn, KeypadInput, Mission, ModCard, NetworkCard, NetworkMat, NetworkNode,
                                     ProprietaryDie, TerminalCard, ThreatCard, describe_validation_error)
 
@@ -342,8 +342,8 @@ def _terminal_cards(data: _Terminals) -> list[TerminalCard]:
         if card.id in seen:
             raise ContentError(f"{name}: terminal {card.id!r} is listed twice")
         seen.add(card.id)
-        if len(card.options) != 3:
-            raise ContentError(f"{name}: terminal {card.id}: a terminal card presents 3 options, not "
+        if len(card.options) != TERMINAL_OPTIONS:
+            raise ContentError(f"{name}: terminal {card.id}: a terminal card presents {TERMINAL_OPTIONS} options, not "
                                f"{len(card.options)}")
         for k, option in enumerate(card.options, 1):
             if (option.effect.kind == "reserve_chip") != (option.effect.chip is not None):

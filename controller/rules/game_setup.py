@@ -19,7 +19,7 @@ from controller.rules.errors import RulesError
 from controller.rules.board.geometry import Floor, compile_floor
 from controller.rules.cards.imperatives import draw_imperatives
 from controller.rules.cards.inventory import replace_innate
-from controller.rules.state import (IP, Bot, Burncycle, FloorState, GameState, GuardSlot, LaterFloor, Mission,
+from controller.rules.state import (IP, MAX_POWER, Bot, Burncycle, FloorState, GameState, GuardSlot, LaterFloor, Mission,
                                     Network, NetworkMat, Ping)
 from controller.rules.table import Table
 from controller.rules.corporation.threat import events_passed_at_start
@@ -216,7 +216,7 @@ def _place_bots(table: Table, content: Content, roster) -> None:
     # Rescue Rangers: "Do not place the command module." and "The command module's mat and card function as
     # normal": the module is in the game but off the floor until it is drawn from the draw bag.
     module = content.module
-    bots: list[Bot] = [Bot(id="module", kind="module", name=module.name, space=None, power=module.power, bank=10)]
+    bots: list[Bot] = [Bot(id="module", kind="module", name=module.name, space=None, power=module.power, bank=MAX_POWER)]
     for a in roster:
         bots.append(Bot(id=a.id, kind="agent", name=a.name, space=None, power=a.power, bank=a.bank,
                         dice_track=list(a.upgrades),

@@ -17,7 +17,8 @@ from msgspec import Meta, Struct
 Direction = Literal["N", "E", "S", "W"]
 ChipKind = Literal["general", "physical", "tech", "utility", "captain"]
 Difficulty = Literal["simplified", "standard", "seasoned"]
-Power = Annotated[int, Meta(ge=0, le=10)]
+MAX_POWER = 10  # "Power serves as bot health ... holding up to 10 power": the absolute maximum
+Power = Annotated[int, Meta(ge=0, le=MAX_POWER)]
 Threat = Annotated[int, Meta(ge=0, le=26)]
 NetLevel = Annotated[int, Meta(ge=1, le=6)]
 FloorLevel = Annotated[int, Meta(ge=1, le=3)]
@@ -48,7 +49,7 @@ ProprietaryDie = Literal["pressure", "lift"]
 class DiceUpgrade(Struct, forbid_unknown_fields=True):
     """One upgrade of an agent card's track: the power it costs and the die it adds to the pool."""
 
-    cost: Annotated[int, Meta(ge=1, le=10)]
+    cost: Annotated[int, Meta(ge=1, le=MAX_POWER)]
     die: Literal["advanced", "elite"]
 # -- Inventory, equipment, mods and imperatives (feature: equipment) ---------------------------------------
 EquipmentCategory = Literal["discard", "single_use", "counter", "breakable"]
@@ -96,7 +97,7 @@ class ModCard(Struct, forbid_unknown_fields=True):
 
     id: str
     name: str
-    power: Annotated[int, Meta(ge=0, le=10)]
+    power: Power
     text: str
     effect: ModEffect
 
@@ -127,7 +128,7 @@ class Bot(Struct, forbid_unknown_fields=True):
     name: str
     space: str | None
     power: Power
-    bank: Power = 10
+    bank: Power = MAX_POWER
     awareness: str | None = None  # where its awareness chip lies; None = off-board
     hidden: bool = False
     shut_down: bool = False
@@ -436,6 +437,9 @@ class TerminalOption(Struct, forbid_unknown_fields=True):
     effect: TerminalEffect
 
 
+TERMINAL_OPTIONS = 3  # "which presents 3 distinct options"
+
+
 class TerminalCard(Struct, forbid_unknown_fields=True):
     """A terminal card: "3 distinct options, each detailing an AP requirement and an effect"."""
 
@@ -521,7 +525,7 @@ class GameState(Struct, forbid_unknown_fields=True):
     next_unit: Annotated[int, Meta(ge=1)] = 1  # number for the next guard that enters play
     rules: RuleOptions = msgspec.field(default_factory=RuleOptions)
     turn: TurnState | None = None  # None only in states written before the players' turn existed
-    module_slot_costs: list[Annotated[int, Meta(ge=0, le=10)]] = []  # power to unlock the last slots, in order
+    module_slot_costs: list[Power] = []  # power to unlock the last slots, in order
     # decks of the players' turn: undrawn cards, cards placed by doors (door edge -> card), discards
     keypad_deck: list[KeypadCard] = []
     keypads: dict[str, KeypadCard] = {}

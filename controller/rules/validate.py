@@ -82,7 +82,7 @@ def state_problems(state: GameState) -> list[str]:
             problems.append(f"floor.unlocked_doors: {door!r} is not a door of {floor.name}")
     if len(fs.destroyed_walls) > MAX_DESTROYED_WALLS:
         problems.append(f"floor.destroyed_walls: {len(fs.destroyed_walls)} walls destroyed; "
-                        f"only 3 walls can be destroyed per floor")
+                        f"only {MAX_DESTROYED_WALLS} walls can be destroyed per floor")
     for wall in fs.destroyed_walls:
         if wall not in floor.interior_walls and wall not in floor.exterior_walls:
             problems.append(f"floor.destroyed_walls: {wall!r} is neither a wall between two spaces of {floor.name} "
@@ -134,7 +134,7 @@ def state_problems(state: GameState) -> list[str]:
         problems.append(f"turn.degraded: the burncycle degrades in step 5 (the end of the turn), not during "
                         f"{state.turn.step}")
     if len(state.burncycle.slots) > MAX_SLOTS:
-        problems.append(f"burncycle.slots: {len(state.burncycle.slots)} slots; the burncycle has up to 5")
+        problems.append(f"burncycle.slots: {len(state.burncycle.slots)} slots; the burncycle has up to {MAX_SLOTS}")
     if len(state.fired_events) != len(set(state.fired_events)) or any(
             not 0 <= i < len(state.threat_card.events) for i in state.fired_events):
         problems.append("fired_events: each entry must name a threat event of the card once")

@@ -420,7 +420,7 @@ def test_do_while_end_result_security_on_terminals_has_durability_5():
     ghost_unit.durability = 20
     s, _ = act(calibrating_ghost(units=[ghost_unit]), Pass())
     s = in_turn(s)
-    assert [la.cost for la in legal_actions(s) if isinstance(la.action, Strike)] == ["durability 5"]
+    assert [la.target_ap for la in legal_actions(s) if isinstance(la.action, Strike)] == [5]
     s, _ = act(s, Strike(bot="byte", unit="G1", dice=DicePool(basic=3)), ["2", "2", "1"])
     assert s.security == [] and s.progress["shut_down:guard_on_terminal"] == 1
 

@@ -86,7 +86,7 @@ def test_command_module_has_no_dice_upgrades():
 def test_legal_actions_list_the_next_dice_upgrade_with_its_cost():
     s = with_track()
     offers = [la for la in legal_actions(s) if isinstance(la.action, BuyDiceUpgrade)]
-    assert [(o.action.bot, o.cost) for o in offers] == [("byte", "2 power: +1 advanced die")]
+    assert [(o.bot, o.cost.power, o.label) for o in offers] == [("byte", 2, "2 power: +1 advanced die")]
     end = [la for la in legal_actions(with_track(step="end")) if isinstance(la.action, BuyDiceUpgrade)]
     assert len(end) == 1
 

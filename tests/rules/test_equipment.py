@@ -294,7 +294,8 @@ def test_legal_actions_list_uses_installs_and_discards():
     listed = [la for la in legal_actions(s)]
     actions = [la.action for la in listed]
     assert UseEquipment(bot="byte", card="E04") in actions and InstallMod(bot="byte", card="M04") in actions
-    assert next(la for la in listed if la.action == Discard(bot="byte", card="M04")).cost.startswith("gain 3 power")
+    discard = next(la for la in listed if la.action == Discard(bot="byte", card="M04"))
+    assert discard.cost.power == -3 and discard.label.startswith("gain 3 power")
     assert Trade(bot="byte", to="module", cards=["E04"]) in actions
 
 
@@ -341,11 +342,11 @@ def test_legal_actions_name_each_target_of_an_equipment_card():
     uses = [la for la in legal_actions(s) if isinstance(la.action, UseEquipment)]
     assert sorted((la.action.card, la.action.unit, la.action.beyond) for la in uses) == [
         ("E05", "G1", None), ("E08", None, "B3")]
-    assert all(la.cost.startswith(EQ[la.action.card].name) for la in uses)
+    assert all(la.label.startswith(EQ[la.action.card].name) for la in uses)
     s = holding(equipment=["E07"], byte="A1", module_at="F1")
     jumps = [la for la in legal_actions(s) if isinstance(la.action, UseEquipment)]
     assert sorted(la.action.path for la in jumps) == [["A2"], ["B1"]]
-    assert "up to 3 in all" in jumps[0].needs
+    assert "up to 3 in all" in jumps[0].label and jumps[0].choose == ["path"]
     for la in uses + jumps:
         start = s if la.action.card == "E07" else holding(equipment=["E05", "E08"], byte="B2", module_at="F1",
                                                              text=DOORS, units=[guard("G1", "B1", "S", awareness=0)])

@@ -684,7 +684,7 @@ def test_unlock_slot_wrong_cost_refused():
 def test_unlock_slot_is_listed_with_its_cost_and_a_legal_split():
     """The next slot is offered during power routing at its printed cost, and the proposed split is legal."""
     offered = [la for la in legal_actions(unlocking()) if isinstance(la.action, UnlockSlot)]
-    assert len(offered) == 1 and offered[0].cost == "4 power"
+    assert len(offered) == 1 and offered[0].cost.power == 4 and offered[0].choose == ["payers"]
     new, _ = act(unlocking(), offered[0].action)
     assert new.burncycle.slots[3].kind == "general"
     # nobody can pay without shutting down: not offered

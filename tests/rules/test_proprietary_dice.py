@@ -170,11 +170,12 @@ def test_legal_actions_name_the_die():
     Casing's with a move action; Bit's with Bit's strikes on walls, not the module's, and not with a move)"""
     s = casing_and_module()
     move = next(la for la in legal_actions(s) if isinstance(la.action, Move))
-    assert "0-1 pressure die" in move.needs
+    assert ("proprietary", "pressure die", 1) in [(d.field, d.die, d.most) for d in move.dice]
+    assert "the pressure die" in move.label
     listed = legal_actions(bit_at(module_at="F5"))
-    walls = {la.action.bot: la.needs for la in listed if isinstance(la.action, StrikeWall)}
-    assert "0-1 lift die" in walls["bit"] and "lift" not in walls["module"]
-    assert "lift" not in next(la for la in listed if isinstance(la.action, Move)).needs
+    walls = {la.action.bot: [d.die for d in la.dice] for la in listed if isinstance(la.action, StrikeWall)}
+    assert "lift die" in walls["bit"] and "lift die" not in walls["module"]
+    assert "lift die" not in [d.die for d in next(la for la in listed if isinstance(la.action, Move)).dice]
 
 
 def test_proprietary_state_invariants():

@@ -14,6 +14,8 @@ from controller.rules.errors import IllegalAction
 from controller.rules.events import BotMoved, DieRolled, EquipmentUsed, StepStarted
 from controller.rules.board.geometry import edge_id
 from controller.rules.cards.inventory import discard_card
+from controller.rules.action_types import UseEquipment
+from controller.rules.legal import LegalAction
 from controller.rules.state import Bot, EquipmentCard, SecurityUnit
 from controller.rules.players.moves import entered, unlock_door
 from controller.rules.table import Table, unit_label
@@ -137,3 +139,47 @@ def _resolve(table: Table, bot: Bot, card: EquipmentCard, amount: int, target: o
             step_bot(table, bot, table.floor.index[space])
             table.events.insert(mark, BotMoved(bot=bot.id, bot_name=bot.name, path=[start, space]))  # type: ignore[list-item]
             entered(table, bot)
+
+
+# -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------
+
+def legal_equipment(table: Table, agent: Bot, step: str) -> list[LegalAction]:
+    """Each use of the agent's equipment it can make now: one per target a card can take (each adjacent security
+    unit for a stun, each adjacent locked door for an unlock, each free adjacent space as the first space of a
+    bonus move, whose path may go on); the label names the card, so the list reads without the deck at hand."""
+    if agent.shut_down:
+        return []
+    out: list[LegalAction] = []
+    for card in agent.equipment:
+        out.extend(_uses(table, agent, card, step))
+    return out
+
+
+def _uses(table: Table, agent: Bot, card: EquipmentCard, step: str) -> list[LegalAction]:
+    kind = card.effect.kind
+    if kind == "pool_dice" and step != "actions":
+        return []
+    label = card.name + {"single_use": "; discard after using", "breakable": "; rolls the equipment die",
+                         "counter": f"; equipment die {card.die} -> {(card.die or 1) - 1}"}.get(card.category, "")
+    if kind not in ("stun", "unlock_door", "bonus_move"):
+        return [LegalAction(UseEquipment(bot=agent.id, card=card.id), label)]
+    if not agent.on_board:
+        return []
+    floor = table.floor
+    here = floor.index[agent.space]  # type: ignore[index]
+    out: list[LegalAction] = []
+    if kind == "unlock_door":
+        for j, edge in floor.neighbour[here].values():
+            if edge == "door" and edge_id(agent.space, floor.ids[j]) not in table.unlocked:  # type: ignore[arg-type]
+                out.append(LegalAction(UseEquipment(bot=agent.id, card=card.id, beyond=floor.ids[j]), label))
+        return out
+    longest = "the rolled value" if card.effect.amount_from_die else str(card.effect.amount)
+    for _, j in floor.bot_neighbours(here, table.unlocked, table.destroyed):
+        other = table.occupant.get(j)
+        if kind == "stun" and isinstance(other, SecurityUnit):
+            out.append(LegalAction(UseEquipment(bot=agent.id, card=card.id, unit=other.id), label))
+        elif kind == "bonus_move" and other is None:
+            out.append(LegalAction(UseEquipment(bot=agent.id, card=card.id, path=[floor.ids[j]]),
+                                   f"{label}; more spaces of the path, up to {longest} in all, if wanted",
+                                   choose=["path"]))
+    return out

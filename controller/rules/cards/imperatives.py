@@ -12,6 +12,8 @@ from __future__ import annotations
 from controller.rules.errors import IllegalAction
 from controller.rules.events import CardDrawn, ImperativeResolved
 from controller.rules.cards.inventory import draw
+from controller.rules.action_types import Discard
+from controller.rules.legal import Cost, LegalAction
 from controller.rules.state import Bot, ImperativeCard
 from controller.rules.players.power_gain import gain_power
 from controller.rules.corporation.security import damage_bot
@@ -111,3 +113,11 @@ def check_imperatives(table: Table, struck: str | None = None, end_of_turn: str 
                                         "threat": f"threat reached {card.threshold}"}[card.fail])
         elif progress_made(table, bot, card) >= card.count:
             _settle(table, bot, True, f"reward {card.reward} power")
+
+
+def legal_imperative_discard(agent: Bot) -> list[LegalAction]:
+    """Discarding the agent's imperative, which costs FAIL_COST power (never the last)."""
+    if agent.shut_down or agent.imperative is None or agent.power <= FAIL_COST:
+        return []
+    return [LegalAction(Discard(bot=agent.id, card=agent.imperative.id),
+                        f"{FAIL_COST} power ({agent.imperative.name})", cost=Cost(power=FAIL_COST))]

@@ -11,7 +11,9 @@ from __future__ import annotations
 from controller.rules.cards.effects import apply_card_effect
 from controller.rules.errors import IllegalAction
 from controller.rules.events import CardDiscarded, CardDrawn, CardTraded, ModInstalled
-from controller.rules.state import Bot, EquipmentCard, ImperativeCard, ModCard
+from controller.rules.action_types import Discard, InstallMod
+from controller.rules.legal import Cost, LegalAction
+from controller.rules.state import Bot, EquipmentCard, GameState, ImperativeCard, ModCard
 from controller.rules.players.power_gain import gain_power
 from controller.rules.table import Table
 
@@ -171,3 +173,24 @@ def trade_cards(table: Table, giver: Bot, taker: Bot, cards: list[str], discard:
                               name=card.name))
     enforce_limit(table, taker, discard, [c.id for c in moving])
     enforce_limit(table, giver, discard, [])
+
+
+# -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------
+
+def legal_cards(state: GameState, agent: Bot) -> list[LegalAction]:
+    """The agent's mods it can install, and the cards the player can discard from the agent and the command
+    module (an uninstalled mod awards its printed power); each label names the card."""
+    if agent.shut_down:
+        return []
+    out: list[LegalAction] = []
+    for mod in agent.mods:
+        out.append(LegalAction(InstallMod(bot=agent.id, card=mod.id), f"free; {mod.name}: {mod.text}"))
+    for bot in [agent] + [b for b in state.bots if b.kind == "module" and not b.shut_down]:
+        for card in bot.equipment:
+            out.append(LegalAction(Discard(bot=bot.id, card=card.id), f"free; {card.name} is discarded"))
+        for mod in bot.mods:
+            out.append(LegalAction(Discard(bot=bot.id, card=mod.id), f"gain {mod.power} power ({mod.name})",
+                                   cost=Cost(power=-mod.power)))
+        for mod in bot.installed:
+            out.append(LegalAction(Discard(bot=bot.id, card=mod.id), f"installed: 0 power ({mod.name})"))
+    return out

@@ -7,9 +7,7 @@ bank, a keypad shock), so a mod is data and no rule needs to know which cards ex
 
 from __future__ import annotations
 
-from controller.rules.state import Bot
-
-MAX_POWER = 10
+from controller.rules.state import MAX_POWER, Bot
 
 
 def mod_bonus(bot: Bot, kind: str) -> int:

@@ -13,7 +13,9 @@ from controller.rules.errors import IllegalAction
 from controller.rules.events import NetworkCardDone, NetworkCardDrawn, PingRemoved
 from controller.rules.cards.inventory import replace_innate
 from controller.rules.players.network_moves import arrive
-from controller.rules.state import IP, Bot, NetworkCard
+from controller.rules.action_types import NetworkCardAction
+from controller.rules.legal import LegalAction
+from controller.rules.state import IP, Bot, GameState, NetworkCard
 from controller.rules.cards.mods import mod_bonus
 from controller.rules.corporation.pings import change_ceo_level, change_ip_level, nodes
 from controller.rules.players.power_gain import gain_power
@@ -37,7 +39,7 @@ def draw_network_card(table: Table, agent: Bot, discard: int | None) -> None:
     if len(hand) > HAND_LIMIT + mod_bonus(agent, "hand_limit"):
         # "Agent hand limit is 3 network cards; excess cards must be discarded immediately."
         k = discard if discard is not None and 0 <= discard < len(hand) else 0
-        _discard(table, agent, hand.pop(k), "over the hand limit of 3")
+        _discard(table, agent, hand.pop(k), f"over the hand limit of {HAND_LIMIT}")
 
 
 def resolve_network_cards(table: Table, agent: Bot, risky: list[str] | None = None) -> None:
@@ -147,3 +149,16 @@ def _effect(table: Table, card: NetworkCard, agent: Bot, ip: IP | None) -> None:
             path = [ip.node, node.inward]
             ip.node = node.inward
             arrive(table, ip, nodes(table)[node.inward], path, stop_here=True)
+
+
+def legal_network_card(state: GameState, agent: Bot, optimized: bool) -> list[LegalAction]:
+    """Drawing a network card, while the deck or its discards hold one; optimized, one more action follows."""
+    if not agent.on_board or agent.shut_down or not (state.network_deck or state.network_discard):
+        return []
+    hand = state.network_hands.get(agent.id, [])
+    limit = HAND_LIMIT + mod_bonus(agent, "hand_limit")
+    full = len(hand) >= limit
+    label = "; ".join(p for p in (f"a card to discard: the hand holds {len(hand)}, at most {limit}" if full else "",
+                                  "then one more unoptimized action" if optimized else "") if p) or "draw a network card"
+    return [LegalAction(NetworkCardAction(), label, bot=agent.id, choose=["discard"] if full else [],
+                        options={"discard": list(range(len(hand) + 1))} if full else {})]

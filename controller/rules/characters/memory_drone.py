@@ -13,10 +13,15 @@ rolled as if Memory had entered it) or stun a guard adjacent to her; each deplet
 
 from __future__ import annotations
 
+from contextlib import suppress
+
+from controller.rules.action_types import JoanStun, JoanSurveil, Step
 from controller.rules.errors import IllegalAction
+from controller.rules.legal import Cost, LegalAction
 from controller.rules.events import JoanCharge, JoanMoved, JoanStunned
 from controller.rules.state import Bot, Drone, GameState, SecurityUnit
 from controller.rules.players.moves import surveil
+from controller.rules.players.steps import active_agent
 from controller.rules.table import MEMORY, Table, unit_label
 
 JOAN = "joan"  # her name in Step actions
@@ -133,3 +138,38 @@ def joan_stuns(table: Table, unit_id: str) -> None:
     unit.stunned = True
     table.emit(JoanStunned(unit=unit.id, who=unit_label(unit), space=unit.space))
     _deplete(table, joan, "she stunned a guard")
+
+
+# -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------
+
+def legal_joan_steps(table: Table) -> list[LegalAction]:
+    """Joan's steps within Memory's move action."""
+    joan = table.state.joan
+    if joan is None or active_agent(table.state).id != MEMORY:
+        return []
+    out = []
+    for _, j in table.floor.bot_neighbours(table.floor.index[joan.space], table.unlocked, table.destroyed):
+        to = table.floor.ids[j]
+        try:
+            check_joan_step(table, to)
+        except IllegalAction:
+            continue
+        out.append(LegalAction(Step(bot=JOAN, to=to), "1 AP", cost=Cost(ap=1)))
+    return out
+
+
+def legal_joan_abilities(table: Table) -> list[LegalAction]:
+    """Charged Joan's surveillance of her room and her stuns of the guards next to her."""
+    joan = table.state.joan
+    memory = active_agent(table.state)
+    if joan is None or not joan.charged or memory.id != MEMORY or memory.shut_down:
+        return []  # a shut-down Memory "cannot act until repaired", nor direct Joan
+    out = []
+    with suppress(IllegalAction):  # no room with a bead where she stands
+        surveil_room(table)
+        out.append(LegalAction(JoanSurveil(), "depletes Joan; surveillance die rolls", bot=JOAN))
+    for _, j in table.floor.bot_neighbours(table.floor.index[joan.space], table.unlocked, table.destroyed):
+        unit = table.occupant.get(j)
+        if isinstance(unit, SecurityUnit) and unit.rank == "guard" and not unit.stunned:
+            out.append(LegalAction(JoanStun(unit=unit.id), "depletes Joan", bot=JOAN))
+    return out

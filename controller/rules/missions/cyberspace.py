@@ -19,6 +19,8 @@ from controller.rules.missions.draw_bag import TERMINAL_SPACES
 from controller.rules.errors import IllegalAction
 from controller.rules.events import BotMoved
 from controller.rules.board.geometry import Floor
+from controller.rules.action_types import Hop
+from controller.rules.legal import LegalAction
 from controller.rules.state import Bot
 from controller.rules.players.moves import current_chip_kind, movers, surveil
 from controller.rules.table import Table
@@ -101,3 +103,19 @@ def hop(table: Table, bot_id: str, path: list[str]) -> None:
     area = floor.area(at)
     if floor.ids[area.spaces[0]] in state.floor.surveillance and not table.over:
         surveil(table, bot, area.index)
+
+
+def legal_hops(table: Table) -> list[LegalAction]:
+    """One hop per terminal space the action can end on, by the fewest hops, from each bot on a terminal."""
+    if not can_hop_now(table):
+        return []
+    out = []
+    floor = table.floor
+    for bot in movers(table):
+        here = floor.index[bot.space]  # type: ignore[index]
+        if floor.feature[here] in ("terminal", "mainframe"):
+            for path in hop_paths(table, here).values():
+                hops = f"{len(path)} hops" if len(path) > 1 else "1 hop"
+                out.append(LegalAction(Hop(bot=bot.id, path=[floor.ids[k] for k in path]),
+                                       f"{hops}; jumping out on {floor.ids[path[-1]]}: detected, surveils the room"))
+    return out

@@ -21,6 +21,8 @@ from controller.rules.events import BotEscaped, FloorChanged, StepStarted
 from controller.rules.board.geometry import Area, Floor, compile_floor
 from controller.rules.cards.imperatives import carry_imperatives, draw_imperatives
 from controller.rules.missions.objectives import applies, done
+from controller.rules.action_types import Escape
+from controller.rules.legal import LegalAction
 from controller.rules.state import Bot, Objective, SecurityUnit
 from controller.rules.game_setup import floor_state, place_security
 from controller.rules.table import MEMORY, Table
@@ -177,3 +179,22 @@ def _place_in(table: Table, floor: Floor, zone: Area | None, offset: tuple[int, 
         if free:
             return free[0]
     return next(s for s in range(len(floor.ids)) if s not in table.occupant)
+
+
+def legal_escapes(table: Table, bots: list[Bot]) -> list[LegalAction]:
+    """Escapes of the bots on an entrance, warning when it would be the last agent out before the module."""
+    if not can_escape(table):
+        return []
+    state, floor = table.state, table.floor
+    out = []
+    for bot in bots:
+        if floor.feature[floor.index[bot.space]] != "entrance":  # type: ignore[index]
+            continue
+        module = next((b for b in state.bots if b.kind == "module"), None)
+        others = [a for a in state.bots if a.kind == "agent" and a is not bot and not a.escaped]
+        loses = bot.kind == "agent" and not others and module is not None and not module.escaped
+        warning = ("this loses the game: all agents escaped before the command module, nobody remains to pilot "
+                   "it (the module escapes first)") if loses else ""
+        out.append(LegalAction(Escape(bot=bot.id), f"a general action: {bot.name} leaves the board from "
+                                                   f"{bot.space}", warning=warning))
+    return out

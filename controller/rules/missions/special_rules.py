@@ -13,6 +13,8 @@ from controller.rules.errors import IllegalAction
 from controller.rules.players.burncycle import add_to_reserve
 from controller.rules.events import BeadPlaced, BotMoved, IpBanned, ObjectiveBeadPlaced, StepStarted
 from controller.rules.board.geometry import UNREACHABLE
+from controller.rules.action_types import DrawChip
+from controller.rules.legal import Cost, LegalAction
 from controller.rules.state import IP, Bot, SecurityUnit
 from controller.rules.corporation.security import damage_bot
 from controller.rules.table import Table, unit_label
@@ -211,3 +213,12 @@ def ip_on_core(table: Table, ip: IP) -> None:
     bots = [b for b in state.bots if not b.escaped]
     if task in tasks and bots and all(on_terminal(b) for b in bots):
         state.progress[task] = 1
+
+
+def legal_chip_for_threat(table: Table, agent: Bot) -> list[LegalAction]:
+    """TSM-103C's general action, with the chips that can be drawn."""
+    amount = _rules(table).chip_for_threat
+    if not amount or agent.shut_down:
+        return []
+    return [LegalAction(DrawChip(), f"+{amount} threat; the chip to draw", bot=agent.id, choose=["chip"],
+                        options={"chip": list(CHOOSABLE)}, cost=Cost(threat=amount))]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from controller.rules.errors import IllegalAction
 from controller.rules.events import ChipChanged, IpMoved, LevelChanged, ReserveChanged
+from controller.rules.action_types import Alter, Reboot, UnlockSlot
+from controller.rules.legal import Cost, LegalAction
 from controller.rules.state import Bot, Chip, GameState
 from controller.rules.corporation.pings import access_point
 from controller.rules.table import Table
@@ -116,7 +118,7 @@ def next_slot_cost(state: GameState) -> int:
     """The power printed on the command module card for the next slot (the last costs are printed in order)."""
     unlocked = active_slot_count(state)
     if unlocked >= MAX_SLOTS:
-        raise IllegalAction("all 5 burncycle slots are already unlocked")
+        raise IllegalAction(f"all {MAX_SLOTS} burncycle slots are already unlocked")
     costs = state.module_slot_costs
     index = unlocked - (MAX_SLOTS - len(costs))
     if not 0 <= index < len(costs):
@@ -167,3 +169,53 @@ def deactivate_slot(table: Table, reason: str) -> None:
     slots[slot] = None
     table.emit(ChipChanged(slot=slot + 1, chip="none", degraded=False,
                            reason=f"{reason}: its peg is removed and its {chip.kind} chip returns to the supply"))
+
+
+# -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------
+
+def legal_reboot(state: GameState) -> list[LegalAction]:
+    """A reboot, declared before the player's first action, on missions that allow one."""
+    turn = state.turn
+    assert turn is not None
+    if turn.acted or state.mission.no_reboot:
+        return []
+    return [LegalAction(Reboot(), f"+{state.players} threat", cost=Cost(threat=state.players))]
+
+
+def legal_unlock(state: GameState, agent: Bot) -> list[LegalAction]:
+    """The next burncycle slot, when the bots can pay its printed cost without shutting down; the action
+    proposes the active agent and the module as payers, `payers` gives the most each bot may pay."""
+    try:
+        cost = next_slot_cost(state)
+    except IllegalAction:
+        return []
+    spare = {b.id: b.power - 1 for b in state.bots if b.on_board and not b.shut_down and b.power > 1}
+    if sum(spare.values()) < cost or spare.get(agent.id, 0) + spare.get("module", 0) < 1:
+        return []
+    payers: dict[str, int] = {}
+    for bot_id in (agent.id, "module", *spare):
+        take = min(spare.get(bot_id, 0), cost - sum(payers.values()))
+        if take > 0 and bot_id not in payers:
+            payers[bot_id] = take
+    return [LegalAction(UnlockSlot(payers=payers),
+                        f"{cost} power; who pays: any bots, at least 1 power from the command module or the "
+                        f"active agent", bot=agent.id, choose=["payers"],
+                        payers={b: min(p, cost) for b, p in spare.items()}, cost=Cost(power=cost))]
+
+
+def legal_alters(state: GameState, agent: Bot) -> list[LegalAction]:
+    """Each chip of the burncycle swapped for each kind of chip in the team and the agent's reserves."""
+    bc = state.burncycle
+    out = []
+    sources = [("team", bc.team_reserve), (agent.id, bc.personal_reserves.get(agent.id, []))]
+    for k, chip in enumerate(bc.slots):
+        if chip is None:
+            continue
+        captain = chip.kind == "captain" and not chip.degraded
+        for source, reserve in sources:
+            for kind in sorted(set(reserve)):
+                if kind != "captain":
+                    out.append(LegalAction(Alter(slot=k + 1, chip=kind, source=source),  # type: ignore[arg-type]
+                                           "+2 threat: the captain chip is replaced before it degraded" if captain
+                                           else "free", bot=agent.id, cost=Cost(threat=2 if captain else 0)))
+    return out

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from controller.rules.errors import IllegalAction
 from controller.rules.events import DiceUpgradeBought, PowerChanged
+from controller.rules.action_types import BuyDiceUpgrade
+from controller.rules.legal import Cost, LegalAction
 from controller.rules.state import Bot, DiceUpgrade
 from controller.rules.table import Table
 
@@ -45,3 +47,12 @@ def activated(bot: Bot) -> tuple[int, int]:
     """(advanced, elite) dice the activated part of the track adds."""
     bought = bot.dice_track[:bot.dice_bought]
     return sum(1 for u in bought if u.die == "advanced"), sum(1 for u in bought if u.die == "elite")
+
+
+def legal_dice_upgrade(agent: Bot) -> list[LegalAction]:
+    """The next upgrade of the agent card's track, when the agent can pay it and keep 1 power."""
+    upgrade = next_upgrade(agent)
+    if upgrade is None or agent.shut_down or agent.power - upgrade.cost < 1:
+        return []
+    return [LegalAction(BuyDiceUpgrade(bot=agent.id), f"{upgrade.cost} power: +1 {upgrade.die} die",
+                        cost=Cost(power=upgrade.cost))]

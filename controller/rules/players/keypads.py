@@ -24,6 +24,8 @@ from controller.rules.errors import IllegalAction
 from controller.rules.events import (BotMoved, DieRolled, KeypadCardPlaced, KeypadResolved,
                                      ReserveChanged, SlotReached)
 from controller.rules.board.geometry import edge_id
+from controller.rules.action_types import Keypad
+from controller.rules.legal import Cost, LegalAction, dice_label, pool_choices
 from controller.rules.state import Bot, DicePool, KeypadCard, KeypadColumn
 from controller.rules.cards.mods import mod_bonus
 from controller.rules.players.moves import current_chip_kind, movers, surveil, unlock_door
@@ -311,3 +313,44 @@ def _fail(table: Table, bot: Bot, door: str, card: KeypadCard, approach: str, de
     """"If unsuccessful, leave the keypad card faceup by the door for future attempts.\""""
     table.emit(KeypadResolved(door=door, card=card.id, bot=bot.id, bot_name=bot.name, approach=approach,
                               unlocked=False, detail=detail))
+
+
+# -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------
+
+def legal_keypads(table: Table, bot: Bot) -> list[LegalAction]:
+    """Keypad actions on the locked doors next to the bot, one per approach that can apply."""
+    state, floor = table.state, table.floor
+    turn = state.turn
+    assert turn is not None
+    force_dice = pool_choices(turn.pool, bot, "force")
+    out: list[LegalAction] = []
+    here = floor.index[bot.space]  # type: ignore[index]
+    for j, kind in floor.neighbour[here].values():
+        beyond = floor.ids[j]
+        if kind != "door":
+            continue
+        door = edge_id(bot.space, beyond)  # type: ignore[arg-type]
+        if door in table.unlocked:
+            continue
+        card = state.keypads.get(door)
+        if card is None and not state.keypad_deck and not state.keypad_discard:
+            continue
+        col = column(table, card) if card is not None else None
+        if col is not None:
+            shown = (f"keypad {card.id}: {', '.join(col.inputs) or 'no inputs'}, {col.dice} keypad "  # type: ignore[union-attr]
+                     f"{'die' if col.dice == 1 else 'dice'}")
+        else:
+            shown = "draw a keypad card"
+        out.append(LegalAction(Keypad(bot=bot.id, beyond=beyond, approach="inputs"),
+                               f"{shown}; keypad die rolls; inputs paid from reserves or by jumping the tracker",
+                               choose=["pay"], options={"pay": list(PAY_SOURCES)}))
+        if col is None or not col.jam:
+            need = brute_force_durability(table, door)
+            jam = "" if col is not None else " unless the card drawn is Jammed"
+            out.append(LegalAction(Keypad(bot=bot.id, beyond=beyond, approach="brute_force"),
+                                   f"durability {need}{jam}; {dice_label(force_dice)}", choose=["dice"],
+                                   dice=force_dice, target_ap=need))
+        if bot.keys > 0:
+            out.append(LegalAction(Keypad(bot=bot.id, beyond=beyond, approach="key"), "1 key", cost=Cost(keys=1)))
+        out.append(LegalAction(Keypad(bot=bot.id, beyond=beyond, approach="abort"), "keypad die rolls"))
+    return out

@@ -20,9 +20,11 @@ from controller.rules.events import (BeadRemoved, BotMoved, CacheTaken, DieRolle
 from controller.rules.board.geometry import edge_id
 from controller.rules.characters.interface import check_disguised_step, count_step
 from controller.rules.cards.imperatives import draw_imperative
-from controller.rules.cards.inventory import discard_card, draw_equipment, trade_cards
+from controller.rules.cards.inventory import LIMIT, discard_card, draw_equipment, trade_cards
 from controller.rules.cards.mods import mod_bonus
-from controller.rules.state import Bot, DicePool, PendingMove
+from controller.rules.action_types import Move, Push, Step, Swap, Trade
+from controller.rules.legal import Choice, Cost, LegalAction, dice_label, pool_choices
+from controller.rules.state import Bot, DicePool, PendingMove, SecurityUnit
 from controller.rules.players.power_gain import gain_power
 from controller.rules.table import Table, unit_label
 from controller.rules.players.steps import active_agent
@@ -360,3 +362,128 @@ def surveil(table: Table, bot: Bot, area_index: int, where: str | None = None) -
             draw_imperative(table, bot)  # "The surveilling agent draws 1 imperative card."
         if table.over:
             return
+
+
+# -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------
+
+def move_bonus(table: Table) -> int:
+    """The AP a move action gets without rolling: +2 when optimized, and an installed move_ap mod's."""
+    optimized = current_chip_kind(table) == "physical"
+    return (OPTIMIZED_BONUS if optimized else 0) + mod_bonus(active_agent(table.state), "move_ap")
+
+
+def legal_move(table: Table) -> list[LegalAction]:
+    """A move action, when a bot can move. "Dice can be rolled in any quantity (including 0)", so it is legal
+    with the pool spent too; the label then says it has no AP (it ends at once, like a pass)."""
+    turn = table.state.turn
+    assert turn is not None
+    agent = active_agent(table.state)
+    if not movers(table):
+        return []
+    choices = pool_choices(turn.pool, agent, "move")
+    bonus = move_bonus(table)
+    if choices:
+        label = f"choose the dice: {dice_label(choices)}" + (f"; +{bonus} AP without rolling" if bonus else "")
+    else:
+        label = f"no dice left in the pool: {bonus} AP without rolling" if bonus else \
+            "no dice left in the pool and no bonus: 0 AP, the move ends at once (like a pass)"
+    everything = DicePool(**{c.field: c.most for c in choices})  # the default: roll every die the move may roll
+    return [LegalAction(Move(dice=everything), label, bot=agent.id, choose=["dice"] if choices else [],
+                        dice=choices)]
+
+
+def legal_steps(table: Table) -> list[LegalAction]:
+    """Within a move action: each bot's steps (Nano's through locked doors too), swaps and pushes."""
+    state, floor = table.state, table.floor
+    out: list[LegalAction] = []
+    for bot in movers(table):
+        here = floor.index[bot.space]  # type: ignore[index]
+        for _, j in floor.security_neighbours(here, table.destroyed):
+            to = floor.ids[j]
+            try:
+                check_step(table, bot.id, to)
+            except IllegalAction:
+                continue
+            cache = to in state.floor.caches
+            out.append(LegalAction(Step(bot=bot.id, to=to, take_cache=cache), cost=Cost(ap=1),
+                                   label=f"1 AP; cards to discard if the cache's card makes {LIMIT + 1}" if cache else "1 AP"))
+        if "reassemble" in bot.abilities:
+            out.extend(_reassembles(table, bot))
+        out.extend(_shoves(table, bot))
+    return out
+
+
+def _reassembles(table: Table, bot: Bot) -> list[LegalAction]:
+    """Nano's steps through the locked doors next to him (Reassemble)."""
+    out: list[LegalAction] = []
+    floor = table.floor
+    here = floor.index[bot.space]  # type: ignore[index]
+    for j, kind in floor.neighbour[here].values():
+        door = edge_id(bot.space, floor.ids[j])  # type: ignore[arg-type]
+        if kind != "door" or door in table.unlocked or j in table.occupant:
+            continue
+        try:
+            check_step(table, bot.id, floor.ids[j], reassemble=True)  # the step's own rules (a closed zone)
+        except IllegalAction:
+            continue
+        out.append(LegalAction(Step(bot=bot.id, to=floor.ids[j], reassemble=True), cost=Cost(ap=1),
+                               label="1 AP; discards all keys, equipment and mods but the innate mod"))
+    return out
+
+
+def push_ap(table: Table) -> int:
+    """A push's AP: 2, or 1 on missions where "using push does not require the additional AP"."""
+    return 1 if table.state.mission.setup.free_push else 2
+
+
+def _shoves(table: Table, bot: Bot) -> list[LegalAction]:
+    """Swaps and pushes the bot can make now within its move action."""
+    t = table.state.turn
+    assert t is not None and t.pending is not None
+    out: list[LegalAction] = []
+    shove_ap = push_ap(table)
+    if bot.disguise is not None and t.pending.steps.get(bot.id, 0) >= bot.disguise.movement:
+        return out  # "moves up to the disguise's movement value"
+    here = table.floor.index[bot.space]  # type: ignore[index]
+    for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed):
+        if special_rules.safe_zone_closed(table, j):
+            continue  # both enter the space: "Bots cannot enter safe zones for the remainder of the mission"
+        other = table.occupant.get(j)
+        if isinstance(other, Bot) and "swap" in bot.upgrades and ap_for(table, bot) >= 1:
+            out.append(LegalAction(Swap(bot=bot.id, other=other.id), "1 AP", cost=Cost(ap=1)))
+        if isinstance(other, SecurityUnit) and "push" in bot.upgrades and ap_for(table, bot) >= shove_ap:
+            for _, k in table.floor.security_neighbours(j, table.destroyed):
+                if k not in table.occupant:
+                    out.append(LegalAction(Push(bot=bot.id, unit=other.id, to=table.floor.ids[k]),
+                                           f"{shove_ap} AP; causes detection", cost=Cost(ap=shove_ap)))
+    return out
+
+
+def legal_trades(table: Table) -> list[LegalAction]:
+    """Free trades of the active agent and the command module with the bots next to them."""
+    agent = active_agent(table.state)
+    out: list[LegalAction] = []
+    for bot in table.state.bots:
+        cards = [(c.id, c.name) for c in bot.equipment + bot.mods]
+        if (bot is not agent and bot.kind != "module") or not bot.on_board or bot.shut_down or (
+                bot.keys < 1 and not cards):
+            continue
+        here = table.floor.index[bot.space]  # type: ignore[index]
+        for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed):
+            other = table.occupant.get(j)
+            if isinstance(other, Bot):
+                if bot.keys:
+                    out.append(LegalAction(Trade(bot=bot.id, to=other.id, keys=1), f"free; keys 1-{bot.keys}",
+                                           choose=["keys"] if bot.keys > 1 else [],
+                                           options={"keys": [*range(1, bot.keys + 1)]}))
+                for card, name in cards:
+                    full = other.inventory >= LIMIT
+                    held: list[Choice] = [card]
+                    held += [c.id for c in other.equipment + other.mods]
+                    out.append(LegalAction(
+                        Trade(bot=bot.id, to=other.id, cards=[card]),
+                        f"free; {name}" + ("; the card to discard: a bot holds at most 2 equipment and mods"
+                                           if full else ""),
+                        choose=["discard"] if full else [],
+                        options={"discard": held} if full else {}))
+    return out

@@ -9,10 +9,14 @@ the node the IP stands on.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from controller.rules.missions import special_rules
 from controller.rules.errors import IllegalAction
 from controller.rules.events import IpMoved
-from controller.rules.state import IP, GameState, NetworkNode
+from controller.rules.action_types import NetworkStep
+from controller.rules.legal import Choice, LegalAction
+from controller.rules.state import IP, Bot, GameState, NetworkNode
 from controller.rules.corporation.pings import access_point, change_ip_level, nodes, resolve_boot
 from controller.rules.players.power_gain import gain_power
 from controller.rules.table import Table
@@ -118,3 +122,32 @@ def arrive(table: Table, ip: IP, node: NetworkNode, path: list[str], stop_here: 
     return True
 
 
+
+
+def legal_network_step(table: Table, agent: Bot) -> list[LegalAction]:
+    """The network step as it is, and with each transfer the IP can take at its first movement step; the label
+    gives the syntax of later transfers, which depend on where the IP stands by then."""
+    state = table.state
+    chips = movement_chips(state)
+    steps = ", ".join(f"{k} {kind}" for k, kind in enumerate(chips, 1)) or "none"
+    options: dict[str, list[Choice]] = {}
+    label = (f"movement steps: {steps}; transfers along white lines, once per step, before its movement: "
+             '"transfers": {"<step>": "in" or "out"}')
+    if "asterisk" in agent.abilities:
+        options["asterisk"] = [k + 1 for k, c in enumerate(state.burncycle.slots) if c is not None and not c.degraded]
+        label += '; Asterisk: "asterisk": the slot to treat as general'
+    if "risky_click" in agent.abilities:
+        options["risky"] = [c.id for c in state.network_hands.get(agent.id, [])]
+        label += '; Risky Click: "risky": cards to ignore'
+    out = [LegalAction(NetworkStep(), label, bot=agent.id, choose=["transfers", *options], options=options)]
+    ip = next((i for i in state.network.ips if i.agent == agent.id), None)
+    if ip is None or ip.banned or ip.node is None or not chips:
+        return out
+    here = nodes(table)[ip.node]
+    ways: tuple[tuple[Literal["in", "out"], str | None], ...] = (("in", here.inward), ("out", here.outward))
+    for direction, target in ways:
+        if target is not None:
+            out.append(LegalAction(NetworkStep(transfers={1: direction}),
+                                   f"movement step 1 ({chips[0]}): transfer {direction}ward from {ip.node} to "
+                                   f"{target}, then move", bot=agent.id))
+    return out

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from controller.rules.events import PowerChanged
-from controller.rules.state import Bot
+from controller.rules.state import MAX_POWER, Bot
 from controller.rules.table import Table
-
-MAX_POWER = 10
 
 
 def gain_power(table: Table, bot: Bot, amount: int, reason: str) -> None:

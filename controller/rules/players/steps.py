@@ -10,8 +10,11 @@ from __future__ import annotations
 from controller.rules.missions import special_rules
 from controller.rules.corporation.captain_chip import reach_captain_chip
 from controller.rules.events import ChipChanged, DieRolled, SlotReached, StepStarted, TurnStarted
+from controller.rules.action_types import BeginActions, Degrade, EndMove, EndTurn, Pass
+from controller.rules.legal import Choice, LegalAction
+from controller.rules.players.burncycle import MAX_SLOTS
 from controller.rules.state import Bot, DicePool, GameState, TurnState
-from controller.rules.cards.mods import mod_bonus
+from controller.rules.cards.mods import mod_bonus, power_bank
 from controller.rules.table import Table
 
 BURNCYCLE_FACES = ("1", "2", "3", "4", "5", "choose")
@@ -121,10 +124,10 @@ def degrade(table: Table, choice: int | None) -> None:
             slot = max(k for k in range(len(slots)) if usable(state, k))
     else:
         slot = int(face) - 1
-        for _ in range(len(slots) + 5):
+        for _ in range(len(slots) + MAX_SLOTS):
             if slot < len(slots) and usable(state, slot):
                 break
-            slot = (slot + 1) % 5
+            slot = (slot + 1) % MAX_SLOTS
     chip = slots[slot]
     assert chip is not None
     chip.degraded = True
@@ -156,3 +159,37 @@ def after_corporation(table: Table) -> None:
         turn.step = "corporation"
         return
     start_turn(table)
+
+
+# -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------
+
+def legal_begin() -> list[LegalAction]:
+    return [LegalAction(BeginActions(), "end power routing: build the dice pool and start along the burncycle")]
+
+
+def legal_pass() -> list[LegalAction]:
+    return [LegalAction(Pass(), "pass this chip: the tracker moves on")]
+
+
+def legal_end_move() -> list[LegalAction]:
+    return [LegalAction(EndMove(), "end the move action: AP not spent are lost")]
+
+
+def legal_end(state: GameState) -> list[LegalAction]:
+    """End the turn (degrading first, unless `Degrade` has this turn), or degrade now for free actions to
+    follow; both warn when the agent holds power above its bank, which the end of the turn loses."""
+    turn = state.turn
+    assert turn is not None
+    agent = active_agent(state)
+    bank = power_bank(agent)
+    lost = agent.power - bank if agent.kind == "agent" else 0
+    warning = (f"{agent.name} holds {agent.power} power and its bank {bank}: the end of the turn loses {lost} "
+               f"power unless spent first (upgrades, repairs)") if lost > 0 else ""
+    if turn.degraded:
+        return [LegalAction(EndTurn(), "the burncycle has degraded: pass the turn", warning=warning)]
+    slots: list[Choice] = [k + 1 for k in range(len(state.burncycle.slots)) if usable(state, k)]
+    chooser = "the slot to degrade if the burncycle die shows the chooser face"
+    return [LegalAction(EndTurn(), chooser, choose=["choose"],
+                        options={"choose": slots}, warning=warning),
+            LegalAction(Degrade(), f"{chooser}; free actions may follow before ending the turn", choose=["choose"],
+                        options={"choose": slots})]

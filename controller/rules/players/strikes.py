@@ -13,7 +13,9 @@ from controller.rules.board.awareness import place_awareness, step_bot
 from controller.rules.errors import IllegalAction
 from controller.rules.events import BotMoved, KeyTaken, UnitRemoved, UnitStruck, WallDestroyed
 from controller.rules.board.geometry import DIRECTIONS, MAX_DESTROYED_WALLS, edge_id, exterior_wall_id
-from controller.rules.characters.interface import check_can_disguise, don_disguise
+from controller.rules.characters.interface import INTERFACE, check_can_disguise, don_disguise
+from controller.rules.action_types import Strike, StrikeWall
+from controller.rules.legal import LegalAction, dice_label, pool_choices
 from controller.rules.state import Bot, DicePool, SecurityUnit
 from controller.rules.cards.mods import mod_bonus
 from controller.rules.players.moves import current_chip_kind, movers, surveil
@@ -148,7 +150,7 @@ def check_strike_wall(table: Table, bot_id: str, beyond: str | None,
 
 def _check_wall_limit(table: Table) -> None:
     if len(table.state.floor.destroyed_walls) >= MAX_DESTROYED_WALLS:
-        raise IllegalAction("only 3 walls can be destroyed per floor")
+        raise IllegalAction(f"only {MAX_DESTROYED_WALLS} walls can be destroyed per floor")
 
 
 def strike_wall(table: Table, bot_id: str, beyond: str | None, dice: DicePool, move_through: bool = True,
@@ -183,3 +185,41 @@ def strike_wall(table: Table, bot_id: str, beyond: str | None, dice: DicePool, m
             # "Entering an unsurveilled room (containing a surveillance bead) halts movement on the first
             # space to roll the surveillance dice": the free move through the opening enters the room too.
             surveil(table, bot, area.index)
+
+
+# -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------
+
+def legal_strikes(table: Table, bot: Bot) -> list[LegalAction]:
+    """The bot's strikes: on each adjacent security unit (Interface's disguising strike on a guard too), on each
+    interior wall next to it and on the exterior walls of its space, while the floor's walls can still go."""
+    turn = table.state.turn
+    assert turn is not None
+    floor = table.floor
+    out: list[LegalAction] = []
+    unit_dice = pool_choices(turn.pool)
+    force_dice = pool_choices(turn.pool, bot, "force")
+    here = floor.index[bot.space]  # type: ignore[index]
+    for _, j in floor.bot_neighbours(here, table.unlocked, table.destroyed):
+        unit = table.occupant.get(j)
+        if isinstance(unit, SecurityUnit):
+            need = special_rules.durability(table, unit)
+            out.append(LegalAction(Strike(bot=bot.id, unit=unit.id), f"durability {need}; {dice_label(unit_dice)}",
+                                   choose=["dice"], dice=unit_dice, target_ap=need))
+            if bot.id == INTERFACE and unit.rank == "guard":
+                out.append(LegalAction(Strike(bot=bot.id, unit=unit.id, disguise=True),
+                                       f"durability {need}; its chip becomes a disguise; {dice_label(unit_dice)}",
+                                       choose=["dice"], dice=unit_dice, target_ap=need))
+    if len(table.state.floor.destroyed_walls) >= MAX_DESTROYED_WALLS:
+        return out
+    force = dice_label(force_dice)
+    for j, kind in floor.neighbour[here].values():
+        if kind == "wall" and edge_id(bot.space, floor.ids[j]) not in table.destroyed:  # type: ignore[arg-type]
+            out.append(LegalAction(StrikeWall(bot=bot.id, beyond=floor.ids[j]),
+                                   f"durability {WALL_DURABILITY}; {force}", choose=["dice"], dice=force_dice,
+                                   target_ap=WALL_DURABILITY))
+    for side in DIRECTIONS:
+        if side not in floor.neighbour[here] and exterior_wall_id(bot.space, side) not in table.destroyed:  # type: ignore[arg-type]
+            out.append(LegalAction(StrikeWall(bot=bot.id, side=side),  # type: ignore[arg-type]
+                                   f"durability {WALL_DURABILITY}; an exterior wall: the opening leads nowhere; "
+                                   f"{force}", choose=["dice"], dice=force_dice, target_ap=WALL_DURABILITY))
+    return out

@@ -11,6 +11,8 @@ The options are named in the action (1-3 as printed), so they are chosen before 
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from controller.rules.missions import special_rules
 from controller.rules.players.ap import roll_ap
 from controller.rules.cards.effects import apply_card_effect
@@ -18,10 +20,14 @@ from controller.rules.errors import IllegalAction
 from controller.rules.events import TerminalAccessed, TerminalChanged
 from controller.rules.cards.inventory import draw_mod
 from controller.rules.cards.mods import mod_bonus
-from controller.rules.state import Bot, DicePool, TerminalCard, TerminalEffect
+from controller.rules.action_types import Terminal
+from controller.rules.dice import SeededDice
+from controller.rules.legal import LegalAction, dice_label, pool_choices
+from controller.rules.state import TERMINAL_OPTIONS, Bot, DicePool, GameState, TerminalCard, TerminalEffect
 from controller.rules.players.moves import current_chip_kind, movers, unlock_door
 from controller.rules.table import Table
 
+OPTIMIZED_OPTIONS = 2  # "Optimized: The player may select up to 2 options prior to rolling."
 
 
 def check_terminal(table: Table, bot_id: str, options: list[int]) -> tuple[Bot, str, bool]:
@@ -37,14 +43,16 @@ def check_terminal(table: Table, bot_id: str, options: list[int]) -> tuple[Bot, 
     # "Tech actions include terminal actions and network card actions. They are optimized by the tech
     # action chip." "Optimized: The player may select up to 2 options prior to rolling."
     optimized = current_chip_kind(table) == "tech"
-    limit = 2 if optimized else 1
+    limit = OPTIMIZED_OPTIONS if optimized else 1
     if not options:
         raise IllegalAction("select an option before rolling dice: a terminal action needs a chosen option")
     if len(options) > limit:
-        raise IllegalAction("only an optimized terminal action selects up to 2 options" if not optimized else
-                            "an optimized terminal action selects up to 2 options")
-    if len(set(options)) != len(options) or any(not 1 <= k <= 3 for k in options):
-        raise IllegalAction("a terminal card presents 3 distinct options (1, 2 and 3): choose different ones")
+        raise IllegalAction(f"only an optimized terminal action selects up to {OPTIMIZED_OPTIONS} options"
+                            if not optimized else
+                            f"an optimized terminal action selects up to {OPTIMIZED_OPTIONS} options")
+    if len(set(options)) != len(options) or any(not 1 <= k <= TERMINAL_OPTIONS for k in options):
+        raise IllegalAction(f"a terminal card presents {TERMINAL_OPTIONS} distinct options (1 to {TERMINAL_OPTIONS}):"
+                            f" choose different ones")
     return bot, space, optimized  # type: ignore[return-value]
 
 
@@ -129,3 +137,41 @@ def apply_terminal_effect(table: Table, bot: Bot, space: str, effect: TerminalEf
     else:
         apply_card_effect(table, bot, effect.kind, effect.amount, effect.chip,
                           "the terminal" if effect.kind == "clear_awareness" else why)
+
+
+# -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------
+
+def virtual_card(state: GameState) -> TerminalCard | None:
+    """The card a terminal action would reveal with the game's virtual dice (the draw is its first roll), so
+    the options are not chosen blind; None when the deck and its discards are empty. With physical dice the
+    players see the card they turn over."""
+    deck = state.terminal_deck or state.terminal_discard
+    if not deck:
+        return None
+    return deck[SeededDice(state.seed, state.rolls).draw("terminal deck", [c.id for c in deck])]
+
+
+def legal_terminals(table: Table, bot: Bot) -> list[LegalAction]:
+    """One terminal action per choice of options (up to 2 when optimized), when the bot is on a terminal."""
+    state = table.state
+    turn = state.turn
+    assert turn is not None
+    if bot.space not in state.floor.terminals or (not state.terminal_deck and not state.terminal_discard):
+        return []
+    mainframe = state.floor.terminals[bot.space] == "mainframe"
+    most = OPTIMIZED_OPTIONS if current_chip_kind(table) == "tech" else 1
+    choices = [list(c) for n in range(1, most + 1) for c in combinations(range(1, TERMINAL_OPTIONS + 1), n)]
+    card = virtual_card(state)
+    dice = pool_choices(turn.pool)
+    out = []
+    for options in choices:
+        if card is not None:
+            shown = "; ".join(f"{k}) {0 if mainframe else card.options[k - 1].ap} AP: {card.options[k - 1].text}"
+                              for k in options)
+            seen = f"with the virtual dice the card is {card.id} {card.name}: {shown}"
+        else:
+            seen = "the option's AP" if not mainframe else ""
+        label = "; ".join(p for p in ("0 AP (mainframe)" if mainframe else "", seen, dice_label(dice)) if p)
+        out.append(LegalAction(Terminal(bot=bot.id, options=options), label, choose=["dice", "doors"], dice=dice,
+                               target_ap=0 if mainframe else None))
+    return out

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from controller.rules.errors import IllegalAction
 from controller.rules.events import PowerChanged, StepStarted
-from controller.rules.state import Bot
+from controller.rules.action_types import BuyUpgrade, Repair
+from controller.rules.legal import Cost, LegalAction
+from controller.rules.state import MAX_POWER, Bot
 from controller.rules.cards.mods import power_bank
-from controller.rules.players.power_gain import MAX_POWER
 from controller.rules.table import Table
 
 UNIVERSAL_UPGRADES = ("swap", "push", "repair")
@@ -43,7 +44,7 @@ def repair(table: Table, actor: Bot, target: Bot, amount: int) -> None:
     if actor.power - amount < 1:
         raise IllegalAction(f"{actor.name} has {actor.power} power: the acting bot must retain at least 1 power")
     if target.power + amount > MAX_POWER:
-        raise IllegalAction(f"{target.name} would hold {target.power + amount} power: the absolute maximum is 10")
+        raise IllegalAction(f"{target.name} would hold {target.power + amount} power: the absolute maximum is {MAX_POWER}")
     if not target.on_board:
         raise IllegalAction(f"{target.name} is not on the board")
     actor.power -= amount
@@ -65,3 +66,31 @@ def spend_down(table: Table, bot: Bot) -> None:
         table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=bot.power, new=bank,
                                 reason="end of turn: spend down to the power bank limit"))
         bot.power = bank
+
+
+# -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------
+
+def legal_upgrades(bots: list[Bot]) -> list[LegalAction]:
+    """The universal upgrades each of the bots (the active agent, the command module) can still buy."""
+    out = []
+    for bot in bots:
+        if bot.shut_down or bot.power <= 1:
+            continue
+        for up in UNIVERSAL_UPGRADES:
+            if up not in bot.upgrades:
+                out.append(LegalAction(BuyUpgrade(bot=bot.id, upgrade=up), "1 power", cost=Cost(power=1)))  # type: ignore[arg-type]
+    return out
+
+
+def legal_repairs(bots: list[Bot], bot: Bot) -> list[LegalAction]:
+    """The bot's repairs of each other bot on the board that can take power."""
+    if "repair" not in bot.upgrades or bot.power <= 1:
+        return []
+    out = []
+    for other in bots:
+        if other is not bot and other.on_board and other.power < MAX_POWER:
+            most = min(bot.power - 1, MAX_POWER - other.power)
+            out.append(LegalAction(Repair(bot=bot.id, target=other.id, amount=1), f"1 power; amount 1-{most}",
+                                   choose=["amount"], options={"amount": list(range(1, most + 1))},
+                                   cost=Cost(power=1)))
+    return out
