@@ -51,7 +51,7 @@ def _fields(tag: str) -> str:
 def _load_action(text: str):
     raw = text if text.lstrip().startswith("{") else read_text(text, "action")
     try:
-        return decode_action(raw)
+        action = decode_action(raw)
     except msgspec.ValidationError as e:
         field, message = describe_validation_error(e)
         if field == "action":
@@ -65,6 +65,18 @@ def _load_action(text: str):
         raise UserError(f"{tag}: {message} (its fields: {_fields(tag)})") from None
     except msgspec.DecodeError as e:
         raise UserError(f"action: not valid JSON ({e})") from None
+    _refuse_unknown_fields(raw, action)
+    return action
+
+
+def _refuse_unknown_fields(raw: str, action) -> None:
+    """The engine reads actions tolerantly (a log of a later release replays); an action typed in here is read
+    strictly, because a misspelt field ("spce") would otherwise be dropped and its default used unnoticed."""
+    tag = action.__struct_config__.tag
+    known = {f.encode_name for f in msgspec.structs.fields(type(action))} | {"action"}
+    unknown = [key for key in msgspec.json.decode(raw) if key not in known]
+    if unknown:
+        raise UserError(f"{tag}: unknown field {', '.join(f'`{key}`' for key in unknown)} (its fields: {_fields(tag)})")
 
 
 def _tag_of(raw: str) -> str | None:

@@ -13,7 +13,14 @@ from msgspec import Struct
 from controller.rules.board.geometry import DIRECTION_WORDS
 
 
-class Event(Struct, tag_field="type", forbid_unknown_fields=True):
+# The events' schema version (`burncycle-table schema event`): a release may add a field with a default
+# without raising it; renaming or removing one, or changing what it means, raises it (docs/events.md).
+EVENT_VERSION = 1
+
+
+class Event(Struct, tag_field="type"):
+    """An event; unknown fields are ignored on reading, so a log written by a later release still opens."""
+
     def instruction(self) -> str:
         raise NotImplementedError
 

@@ -3,7 +3,7 @@
 Events carry ids and numbers and `controller.rules.phrasing` turns them into words; these files were
 written from the engine before that split, so they hold the phrasing to what the players read then.
 Regenerate one only for a deliberate change of wording (and read the diff):
-`burncycle-table selfplay --games 1 --narrate ... > tests/rules/golden/<name>.txt`.
+`burncycle-table selfplay --games 1 --seed 0 --narrate ... > tests/golden/<name>.txt`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_run import run
+from cli_run import run
 
 GOLDEN = Path(__file__).parent / "golden"
 
-# name -> selfplay arguments: together they phrase most event types (the rest: tests/rules/test_phrasing.py)
+# name -> selfplay arguments: together they phrase most event types (the rest: tests/test_phrasing.py)
 GAMES = {
     "data-heist-byte-casing": ["--mission", "data-heist", "--floor", "meridian-lobby", "--agents", "byte,casing"],
     "tower-run-memory-interface-nano": ["--mission", "tower-run", "--floor", "meridian-lobby", "--players", "3",
