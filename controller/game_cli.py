@@ -12,7 +12,7 @@ from controller.errors import UserError
 from controller.library import (check_content_file, floor_text, load_content, load_floor, load_state,
                                 write_atomically)
 from controller.rules import (RulesError, ScriptedDice, SeededDice, corporation_turn, encode_events, encode_state,
-                              new_game, schema)
+                              new_game, phrase, schema)
 from controller.rules.content import FILES
 from controller.shipped_help import SHIPPED, ShippedContentHelp
 
@@ -89,7 +89,7 @@ def _corp_turn(args: argparse.Namespace) -> int:
         write_atomically(args.out, encode_state(new))
     if args.text:
         for ev in events:
-            print(ev.instruction())
+            print(phrase(ev, new))
         if args.out:
             print(f"(new state written to {args.out})")
     else:

@@ -11,7 +11,7 @@ import msgspec
 
 from controller.errors import UserError
 from controller.library import floor_text, load_content, load_state, read_text, write_atomically
-from controller.rules import RulesError, ScriptedDice, encode_events, encode_state, new_game
+from controller.rules import RulesError, ScriptedDice, encode_events, encode_state, new_game, phrase
 from controller.rules.actions import STEPS, LegalAction, apply_action, decode_action, legal_actions
 from controller.autoplay.player import TEAM, play, play_game, team
 from controller.rules.state import describe_validation_error
@@ -101,7 +101,7 @@ def _act(args: argparse.Namespace) -> int:
         write_atomically(args.out, encode_state(new))
     if args.text:
         for ev in events:
-            print(ev.instruction())
+            print(phrase(ev, new))
     else:
         out = {"events": json.loads(encode_events(events))}
         if not args.out:
@@ -181,7 +181,7 @@ def _selfplay(args: argparse.Namespace) -> int:
                     round_ = final.round
                     print(f"-- round {round_}: threat {final.threat} --")
                 for event in events:
-                    print(event.instruction())
+                    print(phrase(event, final))
             print(f"== {final.outcome or 'unfinished'}")
             print()
         else:

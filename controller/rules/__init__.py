@@ -15,6 +15,7 @@ from controller.rules.state import STATE_VERSION, GameState, copy_state, decode_
 from controller.rules.actions import ACTION_VERSION
 from controller.rules.events import EVENT_VERSION
 from controller.rules.schemas import schema, state_schema
+from controller.rules.phrasing import phrase
 from controller.rules.game_setup import new_game
 from controller.rules.corporation.threat import active_escalations
 from controller.rules.validate import check_state, state_problems
@@ -23,5 +24,5 @@ __all__ = [
     "Content", "parse_content", "corporation_turn", "Dice", "ScriptedDice", "SeededDice", "ContentError",
     "DiceExhausted", "FloorError", "IllegalAction", "RulesError", "StateError", "Event", "decode_events",
     "encode_events", "Floor", "compile_floor", "GameState", "copy_state", "decode_state", "encode_state",
-    "state_schema", "schema", "STATE_VERSION", "ACTION_VERSION", "EVENT_VERSION", "new_game", "active_escalations", "check_state", "state_problems",
+    "state_schema", "schema", "phrase", "STATE_VERSION", "ACTION_VERSION", "EVENT_VERSION", "new_game", "active_escalations", "check_state", "state_problems",
 ]

@@ -466,7 +466,7 @@ def _dispatch(table: Table, action: Action) -> None:
                        None if action.asterisk is None else action.asterisk - 1)
         network_cards.resolve_network_cards(table, agent, list(action.risky))
         t.step = "end"
-        table.emit(StepStarted(step="end", text="End of the turn: degrade the burncycle."))
+        table.emit(StepStarted(step="end"))
     elif isinstance(action, Degrade):
         _degrade(table, action.choose)
     elif isinstance(action, EndTurn):

@@ -47,10 +47,6 @@ class Table:
         for u in self.state.security:
             self.occupant[self.floor.index[u.space]] = u
 
-    def name_of(self, bot_id: str) -> str:
-        """The bot's name for the players' instructions (its id when it is not in the game)."""
-        return next((b.name for b in self.state.bots if b.id == bot_id), bot_id)
-
     def emit(self, event: Event) -> None:
         self.events.append(event)
 

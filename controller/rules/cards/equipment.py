@@ -16,7 +16,7 @@ from controller.rules.board.geometry import edge_id
 from controller.rules.cards.inventory import discard_card
 from controller.rules.state import Bot, EquipmentCard, SecurityUnit
 from controller.rules.players.moves import entered, unlock_door
-from controller.rules.table import Table, unit_label
+from controller.rules.table import Table
 
 # The equipment die: values with the hazard icon in the corner on two faces (dice.toml `equipment`).
 EQUIPMENT_FACES = ("1+hazard", "2", "2", "3", "3", "4+hazard")
@@ -56,7 +56,7 @@ def use_equipment(table: Table, bot: Bot, card_id: str, unit: str | None = None,
     if card.category == "counter":
         assert card.die is not None
         card.die -= 1
-    table.emit(EquipmentUsed(bot=bot.id, bot_name=bot.name, card=card.id, name=card.name, text=card.text,
+    table.emit(EquipmentUsed(bot=bot.id, card=card.id,
                              die=card.die if card.category == "counter" else None))
     _resolve(table, bot, card, amount, target)
     if card in bot.equipment and (card.category == "single_use" or hazard
@@ -116,12 +116,11 @@ def _resolve(table: Table, bot: Bot, card: EquipmentCard, amount: int, target: o
         turn = table.state.turn
         assert turn is not None and effect.die is not None
         setattr(turn.pool, effect.die, getattr(turn.pool, effect.die) + amount)
-        table.emit(StepStarted(step="pool", text=f"Add {amount} {effect.die} "
-                                                 f"{'die' if amount == 1 else 'dice'} to {bot.name}'s pool."))
+        table.emit(StepStarted(step="pool", bot=bot.id, dice={effect.die: amount}))
     elif effect.kind == "stun":
         assert isinstance(target, SecurityUnit)
         target.stunned = True
-        table.emit(StepStarted(step="stunned", text=f"Flip {unit_label(target)} face down: it is stunned."))
+        table.emit(StepStarted(step="stunned", unit=target.id))
     elif effect.kind == "unlock_door":
         assert isinstance(target, str)
         unlock_door(table, target, why)
@@ -135,5 +134,5 @@ def _resolve(table: Table, bot: Bot, card: EquipmentCard, amount: int, target: o
             start = bot.space
             mark = len(table.events)
             step_bot(table, bot, table.floor.index[space])
-            table.events.insert(mark, BotMoved(bot=bot.id, bot_name=bot.name, path=[start, space]))  # type: ignore[list-item]
+            table.events.insert(mark, BotMoved(bot=bot.id, path=[start, space]))  # type: ignore[list-item]
             entered(table, bot)

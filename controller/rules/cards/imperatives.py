@@ -58,8 +58,7 @@ def draw_imperative(table: Table, bot: Bot) -> None:
     assert isinstance(card, ImperativeCard)
     card.base = 0 if card.goal == "ip_level" else goal_count(table, bot, card.goal)
     bot.imperative = card
-    table.emit(CardDrawn(bot=bot.id, bot_name=bot.name, deck="imperative", card=card.id, name=card.name,
-                         text=card.text))
+    table.emit(CardDrawn(bot=bot.id, deck="imperative", card=card.id))
 
 
 def draw_imperatives(table: Table) -> None:
@@ -74,7 +73,7 @@ def _settle(table: Table, bot: Bot, completed: bool, reason: str) -> None:
     bot.imperative = None
     card.base = card.carried = 0
     table.state.imperative_discard.append(card)
-    table.emit(ImperativeResolved(bot=bot.id, bot_name=bot.name, card=card.id, name=card.name, completed=completed,
+    table.emit(ImperativeResolved(bot=bot.id, card=card.id, completed=completed,
                                   reason=reason))
     if completed:
         gain_power(table, bot, card.reward, f"imperative {card.name} completed")

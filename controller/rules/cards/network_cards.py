@@ -32,8 +32,7 @@ def draw_network_card(table: Table, agent: Bot, discard: int | None) -> None:
         raise IllegalAction("the network deck is empty: no network card can be drawn")
     hand = state.network_hands.setdefault(agent.id, [])
     hand.append(card)
-    table.emit(NetworkCardDrawn(agent=agent.id, card=card.id, name=card.name, text=card.text,
-                                    agent_name=agent.name))
+    table.emit(NetworkCardDrawn(agent=agent.id, card=card.id))
     if len(hand) > HAND_LIMIT + mod_bonus(agent, "hand_limit"):
         # "Agent hand limit is 3 network cards; excess cards must be discarded immediately."
         k = discard if discard is not None and 0 <= discard < len(hand) else 0
@@ -65,8 +64,7 @@ def resolve_network_cards(table: Table, agent: Bot, risky: list[str] | None = No
             card = _top_card(table)
             if card is None:
                 continue
-            table.emit(NetworkCardDrawn(agent=agent.id, card=card.id, name=card.name, text=card.text,
-                                    agent_name=agent.name))
+            table.emit(NetworkCardDrawn(agent=agent.id, card=card.id))
             if not _condition(table, card, ip):
                 _discard(table, agent, card, "Risky Click: its effect cannot be resolved")
                 continue
@@ -74,8 +72,7 @@ def resolve_network_cards(table: Table, agent: Bot, risky: list[str] | None = No
         key = f"network_card:{agent.id}"
         table.state.progress[key] = table.state.progress.get(key, 0) + 1
         table.state.network_discard.append(card)
-        table.emit(NetworkCardDone(agent=agent.id, card=card.id, name=card.name, completed=True,
-                                       agent_name=agent.name))
+        table.emit(NetworkCardDone(agent=agent.id, card=card.id, completed=True))
         # Transfer Learning: "his innate mod is discarded and a new mod is drawn and installed in its place";
         # Risky Click: "Nano does not discard his innate mod when using this ability."
         if "transfer_learning" in agent.abilities and not replaced and not clicked and not table.over:
@@ -102,8 +99,7 @@ def discard_hand(table: Table, agent: Bot) -> None:
 
 def _discard(table: Table, agent: Bot, card: NetworkCard, reason: str) -> None:
     table.state.network_discard.append(card)
-    table.emit(NetworkCardDone(agent=agent.id, card=card.id, name=card.name, completed=False, reason=reason,
-                                   agent_name=agent.name))
+    table.emit(NetworkCardDone(agent=agent.id, card=card.id, completed=False, reason=reason))
 
 
 def _condition(table: Table, card: NetworkCard, ip: IP | None) -> bool:

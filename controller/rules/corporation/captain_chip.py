@@ -16,6 +16,6 @@ from controller.rules.table import Table
 
 def reach_captain_chip(table: Table) -> None:
     captain = table.state.captain
-    table.emit(CaptainChipReached(captain=captain.name, text=captain.burncycle_action))
+    table.emit(CaptainChipReached())
     if captain.chip_effect is not None and not table.over:
         do_effect(table, captain.chip_effect, f"{captain.name}'s captain chip event")

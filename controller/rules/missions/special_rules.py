@@ -15,7 +15,7 @@ from controller.rules.events import BeadPlaced, BotMoved, IpBanned, ObjectiveBea
 from controller.rules.board.geometry import UNREACHABLE
 from controller.rules.state import IP, Bot, SecurityUnit
 from controller.rules.corporation.security import damage_bot
-from controller.rules.table import Table, unit_label
+from controller.rules.table import Table
 from controller.rules.corporation.threat import change_threat
 
 CHOOSABLE = ("physical", "tech", "utility", "general")
@@ -86,7 +86,7 @@ def start_of_corporation_turn(table: Table) -> None:
     for unit in state.security:
         if (unit.rank == "captain" or unit.chip == "Ghost") and not unit.stunned:
             unit.stunned = True
-            table.emit(StepStarted(step="stunned", text=f"Flip {unit_label(unit)} face down: it is stunned."))
+            table.emit(StepStarted(step="stunned", unit=unit.id))
     change_threat(table, 1, f"{state.mission.name}: IPs on the team's layers")
 
 
@@ -97,7 +97,7 @@ def on_calibration(table: Table) -> None:
     if rules.calibration_bans_ips:
         for ip in table.state.network.ips:
             if not ip.banned:
-                table.emit(IpBanned(agent=ip.agent, node=ip.node or "-", agent_name=table.name_of(ip.agent)))
+                table.emit(IpBanned(agent=ip.agent, node=ip.node or "-"))
                 ip.banned, ip.node = True, None
     if rules.calibration_bags_module:
         draw_bag.bag_module(table)
@@ -122,7 +122,7 @@ def _evict_safe_zones(table: Table) -> None:
         start = bot.space
         table.move_occupant(bot, min(free, key=lambda s: (D[here][s], s)))
         bot.hidden = False
-        table.emit(BotMoved(bot=bot.id, bot_name=bot.name, path=[start, bot.space]))  # type: ignore[list-item]
+        table.emit(BotMoved(bot=bot.id, path=[start, bot.space]))  # type: ignore[list-item]
     recheck(table)
 
 

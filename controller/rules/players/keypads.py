@@ -289,7 +289,7 @@ def _open(table: Table, bot: Bot, door: str, card: KeypadCard, there: int, appro
           move_through: bool) -> None:
     """"Upon success, discard the card, place an unlocked door peg in the board hole, and the bot may take a
     free move through into an empty space (without triggering swap or push).\""""
-    table.emit(KeypadResolved(door=door, card=card.id, bot=bot.id, bot_name=bot.name, approach=approach,
+    table.emit(KeypadResolved(door=door, card=card.id, bot=bot.id, approach=approach,
                               unlocked=True, detail=detail))
     unlock_door(table, door, f"keypad action by {bot.name}")  # discards the door's keypad card
     if not move_through or bot.shut_down or there in table.occupant or table.over \
@@ -298,7 +298,7 @@ def _open(table: Table, bot: Bot, door: str, card: KeypadCard, there: int, appro
     start = bot.space
     mark = len(table.events)
     step_bot(table, bot, there)
-    table.events.insert(mark, BotMoved(bot=bot.id, bot_name=bot.name, path=[start, bot.space]))  # type: ignore[list-item]
+    table.events.insert(mark, BotMoved(bot=bot.id, path=[start, bot.space]))  # type: ignore[list-item]
     floor = table.floor
     area = floor.area(there)
     if floor.ids[area.spaces[0]] in table.state.floor.surveillance and not table.over:
@@ -309,5 +309,5 @@ def _open(table: Table, bot: Bot, door: str, card: KeypadCard, there: int, appro
 
 def _fail(table: Table, bot: Bot, door: str, card: KeypadCard, approach: str, detail: str) -> None:
     """"If unsuccessful, leave the keypad card faceup by the door for future attempts.\""""
-    table.emit(KeypadResolved(door=door, card=card.id, bot=bot.id, bot_name=bot.name, approach=approach,
+    table.emit(KeypadResolved(door=door, card=card.id, bot=bot.id, approach=approach,
                               unlocked=False, detail=detail))

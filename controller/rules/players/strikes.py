@@ -68,14 +68,14 @@ def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_on
         result = "stunned"
     else:
         result = "no effect"
-    table.emit(UnitStruck(unit=unit.id, who=who, bot_name=bot.name, ap=ap, durability=durability, result=result))
+    table.emit(UnitStruck(unit=unit.id, bot=bot.id, ap=ap, durability=durability, result=result))
     if result == "shut down":
         # "the guard chip is discarded and the striking bot gains 1 power. If the guard carries a key, the bot
         # takes the key into its inventory."
         table.state.security.remove(unit)
         del table.occupant[table.floor.index[unit.space]]
         _count_shut_down(table, unit)
-        table.emit(UnitRemoved(unit=unit.id, who=who, space=unit.space))
+        table.emit(UnitRemoved(unit=unit.id, space=unit.space))
         gain_power(table, bot, 1, "shut down a security unit")
         key = f"shut_down_by:{bot.id}"
         table.state.progress[key] = table.state.progress.get(key, 0) + 1
@@ -89,7 +89,7 @@ def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_on
     # become detected, regardless of success."
     change_threat(table, 1, f"{bot.name} struck {who}")
     if not table.over:
-        place_awareness(table, bot, f"striking {who}")
+        place_awareness(table, bot, "striking", unit)
 
 
 def _count_shut_down(table: Table, unit: SecurityUnit) -> None:
@@ -109,7 +109,7 @@ def _claim_key(table: Table, bot: Bot, unit: SecurityUnit) -> None:
     if unit.key:
         unit.key = False
         bot.keys += 1
-        table.emit(KeyTaken(bot=bot.id, bot_name=bot.name, keys=bot.keys))
+        table.emit(KeyTaken(bot=bot.id, keys=bot.keys))
 
 
 def check_strike_wall(table: Table, bot_id: str, beyond: str | None,
@@ -177,7 +177,7 @@ def strike_wall(table: Table, bot_id: str, beyond: str | None, dice: DicePool, m
         start = bot.space
         mark = len(table.events)
         step_bot(table, bot, target)
-        table.events.insert(mark, BotMoved(bot=bot.id, bot_name=bot.name, path=[start, beyond]))  # type: ignore[list-item]
+        table.events.insert(mark, BotMoved(bot=bot.id, path=[start, beyond]))  # type: ignore[list-item]
         area = table.floor.area(target)
         if table.floor.ids[area.spaces[0]] in table.state.floor.surveillance and not table.over:
             # "Entering an unsurveilled room (containing a surveillance bead) halts movement on the first
