@@ -87,3 +87,18 @@ def test_what_the_state_does_not_hold_is_phrased_by_its_ids(state):
     """A log read against another game's state still reads: unknown bots and cards by their ids."""
     assert phrase(ev.CardDrawn(bot="ghost", deck="equipment", card="E99"), state) == "ghost draws equipment card E99"
     assert phrase(ev.ThreatEventFired(threshold=25, index=9), state) == "Threat event at 25."
+
+
+@pytest.mark.parametrize("event,words", [
+    (ev.UnitStayed(unit="CAP", space="J6", reason="boxed in"), "The captain (Fauxbia) stays on J6 (boxed in)."),
+    (ev.Attacked(unit="CAP", bot="memory", damage=3, power=1),
+     "The captain (Fauxbia) attacks Memory: Memory loses 3 power (now 1)."),
+    (ev.ReserveChanged(owner="memory", chips=["tech"]), "Memory's personal reserve now holds: tech."),
+    (ev.FloorChanged(floor="Meridian Tower, Labs", level=2, number=2, kept={"module": "B6", "G3": "A8"}),
+     "Floor 2: clear the board and set up Meridian Tower, Labs (level 2); unlocked safe zone doors stay unlocked; "
+     "place Command Module on B6, guard 3 on A8 in the corresponding safe zones."),
+], ids=["captain-stays", "captain-attacks", "personal-reserve", "floor-changed"])
+def test_names_read_as_printed_where_display_strings_had_them_wrong(state, event, words):
+    """Where the old display strings slipped ("The captain (fauxbia)" from str.capitalize, agent ids in a
+    reserve or a floor change), the one phrasing module names them as the game prints them."""
+    assert phrase(event, state) == words

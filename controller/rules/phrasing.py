@@ -103,6 +103,12 @@ def _unit_moved(e: ev.UnitMoved, s: GameState) -> str:
             f"{DIRECTION_WORDS[e.facing]} ({e.reason}).")
 
 
+def _upper(words: str) -> str:
+    """The first letter upper case, the rest as written ("The captain (Fauxbia)", not str.capitalize's
+    "The captain (fauxbia)")."""
+    return words[:1].upper() + words[1:]
+
+
 def _by(s: GameState, unit: str | None, reason: str) -> str:
     """Who or what detected or cleared: "guard 2", "striking guard 2", "a boot on the network"."""
     if unit is None:
@@ -204,7 +210,7 @@ def _chip(e: ev.ChipChanged, s: GameState) -> str:
 
 
 def _reserve(e: ev.ReserveChanged, s: GameState) -> str:
-    whose = "The team reserve" if e.owner == "team" else f"{e.owner}'s personal reserve"
+    whose = "The team reserve" if e.owner == "team" else f"{bot_name(s, e.owner)}'s personal reserve"
     return f"{whose} now holds: {', '.join(e.chips) or 'nothing'}."
 
 
@@ -237,7 +243,7 @@ def _network_done(e: ev.NetworkCardDone, s: GameState) -> str:
 
 
 def _floor_changed(e: ev.FloorChanged, s: GameState) -> str:
-    where = ", ".join(f"{who} on {space}" for who, space in e.kept.items())
+    where = ", ".join(f"{unit_name(s, who)} on {space}" for who, space in e.kept.items())
     return (f"Floor {e.number}: clear the board and set up {e.floor} (level {e.level}); unlocked safe zone doors "
             f"stay unlocked; place {where} in the corresponding safe zones.")
 
@@ -279,15 +285,15 @@ def _imperative(e: ev.ImperativeResolved, s: GameState) -> str:
 _PHRASES: dict[type, Callable] = {
     ev.UnitMoved: _unit_moved,
     ev.UnitTurned: lambda e, s: f"Turn {unit_name(s, e.unit)} on {e.space} to face {DIRECTION_WORDS[e.facing]}.",
-    ev.UnitStayed: lambda e, s: f"{unit_name(s, e.unit).capitalize()} stays on {e.space} ({e.reason}).",
-    ev.Attacked: lambda e, s: (f"{unit_name(s, e.unit).capitalize()} attacks {bot_name(s, e.bot)}: "
+    ev.UnitStayed: lambda e, s: f"{_upper(unit_name(s, e.unit))} stays on {e.space} ({e.reason}).",
+    ev.Attacked: lambda e, s: (f"{_upper(unit_name(s, e.unit))} attacks {bot_name(s, e.bot)}: "
                                f"{bot_name(s, e.bot)} loses {e.damage} power (now {e.power})."),
     ev.BotDetected: lambda e, s: (f"{bot_name(s, e.bot)} is detected on {e.space} by "
                                   f"{_by(s, e.unit, e.reason)}."),
     ev.BotHidden: lambda e, s: f"{bot_name(s, e.bot)} hides on {e.space}.",
     ev.BotShutDown: lambda e, s: f"{bot_name(s, e.bot)} is shut down on {e.space}: flip its chip.",
     ev.AwarenessPlaced: lambda e, s: f"Place {bot_name(s, e.bot)}'s awareness chip on {e.space}.",
-    ev.AwarenessCleared: lambda e, s: (f"{_by(s, e.unit, e.reason).capitalize()} clears {bot_name(s, e.bot)}'s "
+    ev.AwarenessCleared: lambda e, s: (f"{_upper(_by(s, e.unit, e.reason))} clears {bot_name(s, e.bot)}'s "
                                        f"awareness chip from {e.space}: return it to the bot's mat."),
     ev.UnitStunEnded: lambda e, s: f"Flip {unit_name(s, e.unit)} face up: it is no longer stunned.",
     ev.UnitPlaced: lambda e, s: (f"Place {unit_name(s, e.unit)} on {e.space}, facing "
