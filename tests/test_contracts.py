@@ -140,3 +140,11 @@ def test_act_refuses_an_unknown_field_typed_in_by_name(capsys, tmp_path):
     assert run(capsys, "new-game", "--seed", 1, "--out", path)[0] == 0
     message = refused(capsys, "act", path, '{"action": "begin_actions", "bot": "byte"}')
     assert "begin_actions: unknown field `bot`" in message and "no fields" in message
+
+
+def test_docs_list_every_event_type():
+    """docs/events.md is the reference a client is written from: it names every event type."""
+    from pathlib import Path
+    text = (Path(__file__).parent.parent / "docs" / "events.md").read_text(encoding="utf-8")
+    missing = [tag(kind) for kind in EVENTS if f"| `{tag(kind)}` |" not in text]
+    assert missing == []

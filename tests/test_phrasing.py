@@ -65,6 +65,8 @@ CASES = [
      "Discard the card and the terminal chip."),
     (ev.NetworkCardDone(agent="byte", card="N05", completed=False, reason="the hand is full"),
      "Discard Byte's network card N05 (Escalate privileges): the hand is full."),
+    (ev.DiceUpgradeBought(bot="byte", die="advanced", cost=2),
+     "Byte activates an upgrade for 2 power: from now on 1 more advanced die in the pool."),
     (ev.BotDetected(bot="byte", space="C4", unit="CAP"), "Byte is detected on C4 by the captain (Fauxbia)."),
     (ev.BotDetected(bot="byte", space="C4", unit="G2", reason="striking"), "Byte is detected on C4 by striking guard 2."),
     (ev.AwarenessCleared(bot="byte", space="C4", unit="G2"),
