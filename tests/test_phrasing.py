@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from controller.cli import main
-from controller.rules import decode_state, phrase
+from controller.autoplay.player import play
+from controller.rules import decode_state, encode_events, phrase
 from controller.rules import events as ev
 from controller.rules.phrasing import unit_name
 
@@ -104,3 +105,39 @@ def test_names_read_as_printed_where_display_strings_had_them_wrong(state, event
     """Where the old display strings slipped ("The captain (fauxbia)" from str.capitalize, agent ids in a
     reserve or a floor change), the one phrasing module names them as the game prints them."""
     assert phrase(event, state) == words
+
+
+@pytest.mark.parametrize("event,words", [
+    (ev.ThreatChanged(old=3, new=4, reason=f"{ev.bot_ref('byte')} struck {ev.unit_ref('CAP')}"),
+     "Set threat to 4 (was 3): Byte struck the captain (Fauxbia)."),
+    (ev.JoanMoved(path=["C4", "C5"], reason=f"automatic swap: {ev.unit_ref('G2')} passes through"),
+     "Move Joan the drone from C4 to C5 (automatic swap: guard 2 passes through)."),
+    (ev.PowerChanged(bot="byte", old=2, new=3, reason=f"network card {ev.card_ref('network', 'N03')}"),
+     "Set Byte's power to 3 (network card Power siphon)."),
+    (ev.ThreatChanged(old=3, new=4, reason=f"{ev.MISSION_REF}: a wall destroyed ({ev.CAPTAIN_REF})"),
+     "Set threat to 4 (was 3): Operation Data Heist: a wall destroyed (Fauxbia)."),
+    (ev.UnitBagged(unit="module", reason=f"{ev.CALIBRATION_REF}: the calibration result"),
+     "Put Command Module into the draw bag (Pull the Files: the calibration result)."),
+    (ev.PowerChanged(bot="byte", old=2, new=3, reason=f"imperative {ev.card_ref('imperative', 'I99')} completed"),
+     "Set Byte's power to 3 (imperative I99 completed)."),
+], ids=["bot-and-captain", "unit", "card", "mission-and-captain", "calibration", "card-not-held"])
+def test_names_in_a_reason_are_references_phrasing_fills_in(state, event, words):
+    assert phrase(event, state) == words
+
+
+@pytest.mark.parametrize("mission,agents", [("data-heist", "byte,casing"), ("tower-run", "memory,interface,nano")])
+def test_the_events_of_a_seeded_game_hold_ids_not_names(tmp_path, mission, agents):
+    """No bot's, captain's, mission's or card's name is frozen into an event: the JSON of every event of a
+    whole game names none of them (guard chips and rooms keep their printed names)."""
+    path = tmp_path / "state.json"
+    n = str(len(agents.split(",")))
+    assert main(["new-game", "--mission", mission, "--players", n, "--agents", agents, "--out", str(path)]) == 0
+    start = decode_state(path.read_bytes())
+    names = {b.name for b in start.bots} | {start.captain.name, start.mission.name, start.mission.calibration_name}
+    for deck in (start.equipment_deck, start.mod_deck, start.imperative_deck, start.network_deck,
+                 start.terminal_deck):
+        names |= {card.name for card in deck}
+    names |= {b.imperative.name for b in start.bots if b.imperative is not None}
+    names.discard("")
+    logged = b"".join(encode_events(events) for _, events, _ in play(start)).decode()
+    assert logged and [name for name in sorted(names) if name in logged] == []

@@ -6,7 +6,8 @@ ids (bots, security units, spaces, cards, nodes) and numbers, never a name or a 
 from the game's state when `controller.rules.phrasing` turns an event into an instruction for the players
 ("Move guard 3 from C4 to F4, facing east (patrol)."), so a name is written in one place and a log stays
 small. A unit id is a security unit's (G3, CAP) or, where a field says so, a bot's (the command module in
-Rescue Rangers' draw bag). `reason`, `why` and `detail` fields still hold the rule's cause in words.
+Rescue Rangers' draw bag). `reason`, `why` and `detail` fields hold the rule's cause in words, with any
+name in it as a reference (`bot_ref`, `unit_ref`, `card_ref` below) that phrasing fills in.
 """
 
 from __future__ import annotations
@@ -17,6 +18,27 @@ from msgspec import Struct
 # The events' schema version (`burncycle-table schema event`): a release may add a field with a default
 # without raising it; renaming or removing one, or changing what it means, raises it (docs/events.md).
 EVENT_VERSION = 1
+
+
+# -- names inside a reason ---------------------------------------------------------------------------------
+# A reason that names a bot, a unit, a card, the mission or the captain holds a reference in braces instead
+# of the name, and phrasing fills it in: "{bot:byte} struck {unit:G2}" reads "Byte struck guard 2".
+MISSION_REF = "{mission}"  # the mission's name
+CALIBRATION_REF = "{calibration}"  # the name of the mission's calibrations
+CAPTAIN_REF = "{captain}"  # the captain card's name
+
+
+def bot_ref(bot_id: str) -> str:
+    return "{bot:" + bot_id + "}"
+
+
+def unit_ref(unit_id: str) -> str:
+    return "{unit:" + unit_id + "}"
+
+
+def card_ref(deck: str, card_id: str) -> str:
+    """`deck`: equipment, mod, imperative, network or terminal; the reference reads as the card's name."""
+    return "{" + deck + ":" + card_id + "}"
 
 
 class Event(Struct, tag_field="type"):

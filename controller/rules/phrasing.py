@@ -9,6 +9,7 @@ against another game) is phrased with the ids, never an error, so a log always r
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Iterable
 
 from controller.rules import events as ev
@@ -22,7 +23,7 @@ SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
 def phrase(event: ev.Event, state: GameState) -> str:
     """The instruction the players read for one event ("Move guard 3 from K4 to H4, facing west (patrol).")."""
-    return _PHRASES[type(event)](event, state)
+    return _fill(_PHRASES[type(event)](event, state), state)
 
 
 def phrase_all(events: Iterable[ev.Event], state: GameState) -> list[str]:
@@ -88,6 +89,30 @@ def _with_text(state: GameState, deck: str, card_id: str) -> str:
     """'N05 (Escalate privileges: Raise your IP's network level by 1.)'."""
     card = _card(state, deck, card_id)
     return f"{card_id} ({card.name}: {card.text})" if card is not None else card_id
+
+
+_REFERENCE = re.compile(r"\{(bot|unit|equipment|mod|imperative|network|terminal):([^{}:]+)\}"
+                        r"|\{(mission|calibration|captain)\}")
+
+
+def _fill(words: str, state: GameState) -> str:
+    """Names for the references a reason holds (events.bot_ref and the like): "{bot:byte} struck {unit:G2}"
+    reads "Byte struck guard 2"; a card reads as its name, its id when the state does not hold it."""
+    def name(match: re.Match[str]) -> str:
+        kind, key, whole = match.groups()
+        if whole == "mission":
+            return state.mission.name
+        if whole == "calibration":
+            return state.mission.calibration_name
+        if whole == "captain":
+            return state.captain.name
+        if kind == "bot":
+            return bot_name(state, key)
+        if kind == "unit":
+            return unit_name(state, key)
+        card = _card(state, kind, key)
+        return card.name if card is not None else key
+    return _REFERENCE.sub(name, words) if "{" in words else words
 
 
 def _threat_text(state: GameState, events: list, index: int, threshold: int) -> str | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from controller.rules.dice import Dice
-from controller.rules.events import Event, JoanCharge, JoanMoved
+from controller.rules.events import Event, JoanCharge, JoanMoved, bot_ref, unit_ref
 from controller.rules.board.geometry import Floor, compile_floor
 from controller.rules.state import Bot, GameState, SecurityUnit, ThreatEvent, copy_state
 
@@ -78,7 +78,7 @@ class Table:
             self.recharge_joan()
             return
         joan.space = frm
-        name = who.name if isinstance(who, Bot) else unit_label(who)
+        name = bot_ref(who.id) if isinstance(who, Bot) else unit_ref(who.id)
         self.emit(JoanMoved(path=[who.space, frm], reason=f"automatic swap: {name} passes through"))  # type: ignore[list-item]
         self.recharge_joan()  # the space left may be Memory's (a swap with her)
 

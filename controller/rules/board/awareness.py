@@ -7,7 +7,7 @@ that changes a position ends with `recheck`, and the rest of the engine moves un
 
 from __future__ import annotations
 
-from controller.rules.events import AwarenessCleared, AwarenessPlaced, BotDetected, BotHidden
+from controller.rules.events import AwarenessCleared, AwarenessPlaced, BotDetected, BotHidden, bot_ref
 from controller.rules.board.geometry import DIRECTIONS, Floor
 from controller.rules.characters.interface import fooled
 from controller.rules.state import Bot, SecurityUnit
@@ -73,7 +73,7 @@ def place_awareness(table: Table, bot: Bot, reason: str = "", unit: SecurityUnit
     table.emit(BotDetected(bot=bot.id, space=bot.space, unit=unit.id if unit else None, reason=reason))
     # "Seasoned: Standard rules, plus threat advances by +1 whenever an awareness chip enters play from off-board."
     if from_off_board and table.state.difficulty == "seasoned":
-        change_threat(table, 1, f"Seasoned: {bot.name}'s awareness chip entered play")
+        change_threat(table, 1, f"Seasoned: {bot_ref(bot.id)}'s awareness chip entered play")
 
 
 def clear_awareness_at(table: Table, unit: SecurityUnit, space: str) -> None:

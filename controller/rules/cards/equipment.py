@@ -11,7 +11,7 @@ from __future__ import annotations
 from controller.rules.board.awareness import step_bot
 from controller.rules.cards.effects import SHARED_KINDS, apply_card_effect
 from controller.rules.errors import IllegalAction
-from controller.rules.events import BotMoved, DieRolled, EquipmentUsed, StepStarted
+from controller.rules.events import BotMoved, DieRolled, EquipmentUsed, StepStarted, card_ref
 from controller.rules.board.geometry import edge_id
 from controller.rules.cards.inventory import discard_card
 from controller.rules.state import Bot, EquipmentCard, SecurityUnit
@@ -48,7 +48,7 @@ def use_equipment(table: Table, bot: Bot, card_id: str, unit: str | None = None,
     amount, hazard = effect.amount, False
     if card.category == "breakable":
         face = table.dice.roll("equipment die", EQUIPMENT_FACES)
-        table.emit(DieRolled(die="equipment die", face=face, why=f"{card.name}"))
+        table.emit(DieRolled(die="equipment die", face=face, why=card_ref("equipment", card.id)))
         value, hazard = face_value(face)
         if effect.amount_from_die:
             amount = value
@@ -109,7 +109,7 @@ def _target(table: Table, bot: Bot, card: EquipmentCard, unit: str | None, beyon
 
 def _resolve(table: Table, bot: Bot, card: EquipmentCard, amount: int, target: object) -> None:
     effect = card.effect
-    why = f"equipment {card.name}"
+    why = f"equipment {card_ref('equipment', card.id)}"
     if effect.kind in SHARED_KINDS:
         apply_card_effect(table, bot, effect.kind, amount, effect.chip, why)
     elif effect.kind == "pool_dice":

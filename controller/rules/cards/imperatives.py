@@ -10,7 +10,7 @@ the team changes floors stays in the agent's hand with what it has counted so fa
 from __future__ import annotations
 
 from controller.rules.errors import IllegalAction
-from controller.rules.events import CardDrawn, ImperativeResolved
+from controller.rules.events import CardDrawn, ImperativeResolved, card_ref
 from controller.rules.cards.inventory import draw
 from controller.rules.state import Bot, ImperativeCard
 from controller.rules.players.power_gain import gain_power
@@ -76,9 +76,9 @@ def _settle(table: Table, bot: Bot, completed: bool, reason: str) -> None:
     table.emit(ImperativeResolved(bot=bot.id, card=card.id, completed=completed,
                                   reason=reason))
     if completed:
-        gain_power(table, bot, card.reward, f"imperative {card.name} completed")
+        gain_power(table, bot, card.reward, f"imperative {card_ref('imperative', card.id)} completed")
     else:
-        damage_bot(table, bot, FAIL_COST, f"imperative {card.name} failed")
+        damage_bot(table, bot, FAIL_COST, f"imperative {card_ref('imperative', card.id)} failed")
 
 
 def discard_imperative(table: Table, bot: Bot) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from controller.rules.cards.effects import apply_card_effect
 from controller.rules.errors import IllegalAction
-from controller.rules.events import CardDiscarded, CardDrawn, CardTraded, ModInstalled
+from controller.rules.events import CardDiscarded, CardDrawn, CardTraded, ModInstalled, card_ref
 from controller.rules.state import Bot, EquipmentCard, ImperativeCard, ModCard
 from controller.rules.players.power_gain import gain_power
 from controller.rules.table import Table
@@ -43,7 +43,7 @@ def draw_equipment(table: Table, bot: Bot, discard: list[str]) -> None:
     table.emit(CardDrawn(bot=bot.id, deck="equipment", card=card.id))
     if card.category == "discard":
         effect = card.effect
-        apply_card_effect(table, bot, effect.kind, effect.amount, effect.chip, f"equipment {card.name}")
+        apply_card_effect(table, bot, effect.kind, effect.amount, effect.chip, f"equipment {card_ref('equipment', card.id)}")
         table.state.equipment_discard.append(card)
         table.emit(CardDiscarded(bot=bot.id, deck="equipment", card=card.id,
                                  reason="a discard card triggers immediately when drawn"))
@@ -97,7 +97,7 @@ def discard_card(table: Table, bot: Bot, card_id: str, reason: str) -> None:
     table.emit(CardDiscarded(bot=bot.id, deck="mod", card=card.id,
                              reason=reason + ("" if uninstalled else " (installed: 0 power)")))
     if uninstalled and card.power:
-        gain_power(table, bot, card.power, f"discarded mod {card.name}")
+        gain_power(table, bot, card.power, f"discarded mod {card_ref('mod', card.id)}")
 
 
 def enforce_limit(table: Table, bot: Bot, named: list[str], newest: list[str]) -> None:

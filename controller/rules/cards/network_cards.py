@@ -10,7 +10,7 @@ step (after the IP has moved); completed cards count for missions ("Complete at 
 from __future__ import annotations
 
 from controller.rules.errors import IllegalAction
-from controller.rules.events import NetworkCardDone, NetworkCardDrawn, PingRemoved
+from controller.rules.events import NetworkCardDone, NetworkCardDrawn, PingRemoved, card_ref
 from controller.rules.cards.inventory import replace_innate
 from controller.rules.players.network_moves import arrive
 from controller.rules.state import IP, Bot, NetworkCard
@@ -116,9 +116,9 @@ def _effect(table: Table, card: NetworkCard, agent: Bot, ip: IP | None) -> None:
     state = table.state
     net = state.network
     if card.effect == "threat":
-        change_threat(table, -card.amount, f"network card {card.name}")
+        change_threat(table, -card.amount, f"network card {card_ref('network', card.id)}")
     elif card.effect == "power":
-        gain_power(table, agent, card.amount, f"network card {card.name}")
+        gain_power(table, agent, card.amount, f"network card {card_ref('network', card.id)}")
     elif card.effect == "ceo_level":
         change_ceo_level(table, -card.amount)
     elif ip is None or ip.banned or ip.node is None:

@@ -9,7 +9,7 @@ be pursued by the second.
 from __future__ import annotations
 
 from controller.rules.board.awareness import clear_awareness_at, recheck, sees, step_unit
-from controller.rules.events import (Attacked, BotShutDown, PowerChanged, UnitMoved, UnitStayed,
+from controller.rules.events import (bot_ref, Attacked, BotShutDown, PowerChanged, UnitMoved, UnitStayed,
                                      UnitStunEnded, UnitTurned)
 from controller.rules.board.geometry import OPPOSITE, UNREACHABLE
 from controller.rules.characters.interface import attack_damage, fooled, lose_disguise
@@ -151,7 +151,7 @@ def shut_down_bot(table: Table, bot: Bot) -> None:
     if bot.kind == "module":
         declare_defeat(table, "the command module was shut down")
         return
-    change_threat(table, 3, f"{bot.name} was shut down")
+    change_threat(table, 3, f"{bot_ref(bot.id)} was shut down")
 
 
 def damage_bot(table: Table, bot: Bot, amount: int, reason: str) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from controller.rules.board.awareness import recheck
 from controller.rules.corporation.deploy import best_facing, captain_unit, enlist, station
 from controller.rules.errors import RulesError
-from controller.rules.events import UnitBagged, UnitDrawn
+from controller.rules.events import CALIBRATION_REF, UnitBagged, UnitDrawn
 from controller.rules.board.geometry import Area
 from controller.rules.state import BagUnit, GameState, GuardChip
 from controller.rules.table import Table
@@ -63,7 +63,7 @@ def bag_module(table: Table) -> None:
     if module is None or module.on_board or module_bagged(state):
         return
     state.draw_bag.append(BagUnit(unit="module"))
-    table.emit(UnitBagged(unit=module.id, reason=f"{state.mission.calibration_name}: the calibration result"))
+    table.emit(UnitBagged(unit=module.id, reason=f"{CALIBRATION_REF}: the calibration result"))
 
 
 def label(state: GameState, unit: BagUnit) -> str:

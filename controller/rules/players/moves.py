@@ -15,7 +15,7 @@ from controller.rules.players.ap import OPTIMIZED_BONUS, roll_ap
 from controller.rules.board.awareness import place_awareness, recheck, step_bot, step_unit
 from controller.rules.corporation.deploy import spawn_guard
 from controller.rules.errors import IllegalAction
-from controller.rules.events import (BeadRemoved, BotMoved, CacheTaken, DieRolled, DoorChanged, KeyTaken,
+from controller.rules.events import (bot_ref, BeadRemoved, BotMoved, CacheTaken, DieRolled, DoorChanged, KeyTaken,
                                      StepStarted, TerminalChanged, UnitMoved)
 from controller.rules.board.geometry import edge_id
 from controller.rules.characters.interface import check_disguised_step, count_step
@@ -151,7 +151,7 @@ def step(table: Table, bot_id: str, to: str, take_cache: bool = False, chip: str
     if door is not None:
         # Keys "spent during move actions to open adjacent doors on the fly"
         bot.keys -= 1
-        unlock_door(table, door, f"{bot.name} spends a key")
+        unlock_door(table, door, f"{bot_ref(bot.id)} spends a key")
     spend_ap(table, bot, 1)
     count_step(table, bot)
     start = bot.space

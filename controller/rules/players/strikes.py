@@ -11,7 +11,7 @@ from controller.rules.characters.proprietary_dice import pool_dice, roll_proprie
 from controller.rules.players.ap import OPTIMIZED_BONUS, roll_ap
 from controller.rules.board.awareness import place_awareness, step_bot
 from controller.rules.errors import IllegalAction
-from controller.rules.events import BotMoved, KeyTaken, UnitRemoved, UnitStruck, WallDestroyed
+from controller.rules.events import BotMoved, KeyTaken, UnitRemoved, UnitStruck, WallDestroyed, bot_ref, unit_ref
 from controller.rules.board.geometry import DIRECTIONS, MAX_DESTROYED_WALLS, edge_id, exterior_wall_id
 from controller.rules.characters.interface import check_can_disguise, don_disguise
 from controller.rules.state import Bot, DicePool, SecurityUnit
@@ -60,7 +60,6 @@ def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_on
         check_can_disguise(bot, unit)
     ap = roll_ap(table, dice, _bonus(table) + mod_bonus(bot, "strike_ap"), f"strike on {unit_label(unit)}")
     durability = special_rules.durability(table, unit)
-    who = unit_label(unit)
     if ap >= durability and not stun_only:
         result = "shut down"
     elif ap >= durability - STUN_MARGIN:
@@ -87,7 +86,7 @@ def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_on
         _claim_key(table, bot, unit)  # "A key held by a stunned guard is also claimed by the striking bot."
     # "Striking a security unit always advances threat by 1 and immediately causes the striking bot to
     # become detected, regardless of success."
-    change_threat(table, 1, f"{bot.name} struck {who}")
+    change_threat(table, 1, f"{bot_ref(bot.id)} struck {unit_ref(unit.id)}")
     if not table.over:
         place_awareness(table, bot, "striking", unit)
 

@@ -7,7 +7,7 @@ engine refuses a purchase that would spend a bot's last power (it would shut the
 from __future__ import annotations
 
 from controller.rules.errors import IllegalAction
-from controller.rules.events import PowerChanged, StepStarted
+from controller.rules.events import PowerChanged, StepStarted, bot_ref
 from controller.rules.state import Bot
 from controller.rules.cards.mods import power_bank
 from controller.rules.players.power_gain import MAX_POWER
@@ -49,9 +49,9 @@ def repair(table: Table, actor: Bot, target: Bot, amount: int) -> None:
     actor.power -= amount
     target.power += amount
     table.emit(PowerChanged(bot=actor.id, old=actor.power + amount, new=actor.power,
-                            reason=f"repairs {target.name}"))
+                            reason=f"repairs {bot_ref(target.id)}"))
     table.emit(PowerChanged(bot=target.id, old=target.power - amount, new=target.power,
-                            reason=f"repaired by {actor.name}"))
+                            reason=f"repaired by {bot_ref(actor.id)}"))
     if target.shut_down:
         target.shut_down = False
         table.emit(StepStarted(step="revived", bot=target.id))
