@@ -462,4 +462,4 @@ def encode_events(events: list[Event]) -> bytes:
 
 def decode_events(data: bytes | str) -> list[Event]:
     """Decode a list of events; fields this release does not know are ignored, an unknown type is an error."""
-    return _list_decoder.decode(data)
+    return list(_list_decoder.decode(data))
