@@ -114,6 +114,12 @@ def test_an_unknown_event_type_is_still_an_error():
         decode_events(b'[{"type": "dragon_appeared"}]')
 
 
+def test_a_move_without_a_path_is_refused_with_its_field():
+    """Every phrasing of a move reads its path's first and last space: a log cannot hand it an empty one."""
+    with pytest.raises(msgspec.ValidationError, match=r"length >= 1 - at `\$\[0\]\.path`"):
+        decode_events(b'[{"type": "bot_moved", "bot": "byte", "path": []}]')
+
+
 def test_an_encoded_state_carries_its_schema_version(capsys, tmp_path):
     path = tmp_path / "state.json"
     assert run(capsys, "new-game", "--seed", 1, "--out", path)[0] == 0

@@ -12,8 +12,10 @@ name in it as a reference (`bot_ref`, `unit_ref`, `card_ref` below) that phrasin
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
-from msgspec import Struct
+from msgspec import Meta, Struct
 
 # The events' schema version (`burncycle-table schema event`): a release may add a field with a default
 # without raising it; renaming or removing one, or changing what it means, raises it (docs/events.md).
@@ -41,6 +43,9 @@ def card_ref(deck: str, card_id: str) -> str:
     return "{" + deck + ":" + card_id + "}"
 
 
+Path = Annotated[list[str], Meta(min_length=1)]  # spaces or nodes in order, where it starts first
+
+
 class Event(Struct, tag_field="type"):
     """An event; unknown fields are ignored on reading, so a log written by a later release still opens."""
 
@@ -48,7 +53,7 @@ class Event(Struct, tag_field="type"):
 # -- the corporation's turn: security units ---------------------------------------------------------------
 class UnitMoved(Event, tag="unit_moved"):
     unit: str
-    path: list[str]
+    path: Path
     facing: str
     reason: str  # pursue, investigate, patrol, teleport, pushed
 
@@ -120,7 +125,7 @@ class UnitPlaced(Event, tag="unit_placed"):
 # -- the network -------------------------------------------------------------------------------------------
 class PingMoved(Event, tag="ping_moved"):
     ping: str
-    path: list[str]
+    path: Path
 
 
 class PingAdded(Event, tag="ping_added"):
@@ -155,7 +160,7 @@ class LevelChanged(Event, tag="level_changed"):
 
 class IpMoved(Event, tag="ip_moved"):
     agent: str
-    path: list[str]
+    path: Path
     reason: str
 
 
@@ -233,7 +238,7 @@ class CaptainChipReached(Event, tag="captain_chip_reached"):
 
 class BotMoved(Event, tag="bot_moved"):
     bot: str
-    path: list[str]
+    path: Path
 
 
 class DoorChanged(Event, tag="door_changed"):
@@ -388,7 +393,7 @@ class DisguiseChanged(Event, tag="disguise_changed"):
 
 
 class JoanMoved(Event, tag="joan_moved"):
-    path: list[str]
+    path: Path
     reason: str
 
 

@@ -4,7 +4,7 @@ Events hold ids and numbers (controller/rules/events.py); the names of bots and 
 of cards, the threat card's events and the captain's chip come from a state of the same game. Give the
 state after the events (the one the engine returned with them): a card drawn is then in a hand, a card
 spent in a discard pile, a unit shut down is named from its id. What the state does not hold (a log read
-against another game) is phrased with the ids, never an error, so a log always reads.
+against another game) is phrased with the ids rather than refused, so a log always reads.
 """
 
 from __future__ import annotations
@@ -18,16 +18,11 @@ from controller.rules.state import GameState
 
 CAPTAIN = "CAP"  # the captain's unit id (corporation/deploy.py)
 DECK_WORDS = {"equipment": "equipment card", "mod": "mod", "imperative": "imperative card"}
-SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
 
 def phrase(event: ev.Event, state: GameState) -> str:
     """The instruction the players read for one event ("Move guard 3 from K4 to H4, facing west (patrol).")."""
     return _fill(_PHRASES[type(event)](event, state), state)
-
-
-def phrase_all(events: Iterable[ev.Event], state: GameState) -> list[str]:
-    return [phrase(e, state) for e in events]
 
 
 # -- names ---------------------------------------------------------------------------------------------------
@@ -125,13 +120,17 @@ def _threat_text(state: GameState, events: list, index: int, threshold: int) -> 
 def _unit_moved(e: ev.UnitMoved, s: GameState) -> str:
     how = "Teleport" if e.reason == "teleport" else "Move"
     return (f"{how} {unit_name(s, e.unit)} from {e.path[0]} to {e.path[-1]}, facing "
-            f"{DIRECTION_WORDS[e.facing]} ({e.reason}).")
+            f"{_facing(e.facing)} ({e.reason}).")
 
 
 def _upper(words: str) -> str:
     """The first letter upper case, the rest as written ("The captain (Fauxbia)", not str.capitalize's
     "The captain (fauxbia)")."""
     return words[:1].upper() + words[1:]
+
+
+def _facing(direction: str) -> str:
+    return DIRECTION_WORDS.get(direction, direction)
 
 
 def _by(s: GameState, unit: str | None, reason: str) -> str:
@@ -164,8 +163,8 @@ def _move(e: ev.StepStarted, s: GameState) -> str:
 
 
 def _added_dice(e: ev.StepStarted, s: GameState) -> str:
-    (die, amount), = e.dice.items()
-    return f"Add {amount} {die} {'die' if amount == 1 else 'dice'} to {bot_name(s, e.bot or '')}'s pool."
+    added = ", ".join(f"{amount} {die} {'die' if amount == 1 else 'dice'}" for die, amount in e.dice.items())
+    return f"Add {added or 'no dice'} to {bot_name(s, e.bot or '')}'s pool."
 
 
 def _calibrated(e: ev.StepStarted, s: GameState) -> str:
@@ -221,8 +220,8 @@ def _door(e: ev.DoorChanged, s: GameState) -> str:
 
 def _wall(e: ev.WallDestroyed, s: GameState) -> str:
     space, _, side = e.wall.partition("/")
-    if side in SIDE_WORDS:
-        return (f"Place a destroyed wall chip on the exterior wall {SIDE_WORDS[side]} of {space} (the opening "
+    if side in DIRECTION_WORDS:
+        return (f"Place a destroyed wall chip on the exterior wall {DIRECTION_WORDS[side]} of {space} (the opening "
                 f"leads nowhere).")
     return f"Place a destroyed wall chip on the wall {e.wall}."
 
@@ -288,7 +287,7 @@ def _equipment_used(e: ev.EquipmentUsed, s: GameState) -> str:
 
 
 def _unit_drawn(e: ev.UnitDrawn, s: GameState) -> str:
-    facing = f", facing {DIRECTION_WORDS[e.facing]}" if e.facing else ""
+    facing = f", facing {_facing(e.facing)}" if e.facing else ""
     return f"Draw from the draw bag: place {unit_name(s, e.unit)} on the terminal space {e.space}{facing}."
 
 
@@ -309,7 +308,7 @@ def _imperative(e: ev.ImperativeResolved, s: GameState) -> str:
 
 _PHRASES: dict[type, Callable] = {
     ev.UnitMoved: _unit_moved,
-    ev.UnitTurned: lambda e, s: f"Turn {unit_name(s, e.unit)} on {e.space} to face {DIRECTION_WORDS[e.facing]}.",
+    ev.UnitTurned: lambda e, s: f"Turn {unit_name(s, e.unit)} on {e.space} to face {_facing(e.facing)}.",
     ev.UnitStayed: lambda e, s: f"{_upper(unit_name(s, e.unit))} stays on {e.space} ({e.reason}).",
     ev.Attacked: lambda e, s: (f"{_upper(unit_name(s, e.unit))} attacks {bot_name(s, e.bot)}: "
                                f"{bot_name(s, e.bot)} loses {e.damage} power (now {e.power})."),
@@ -322,7 +321,7 @@ _PHRASES: dict[type, Callable] = {
                                        f"awareness chip from {e.space}: return it to the bot's mat."),
     ev.UnitStunEnded: lambda e, s: f"Flip {unit_name(s, e.unit)} face up: it is no longer stunned.",
     ev.UnitPlaced: lambda e, s: (f"Place {unit_name(s, e.unit)} on {e.space}, facing "
-                                 f"{DIRECTION_WORDS[e.facing]}."),
+                                 f"{_facing(e.facing)}."),
     ev.PingMoved: lambda e, s: f"Move ping {e.ping} from {e.path[0]} to {e.path[-1]}.",
     ev.PingAdded: lambda e, s: f"Add ping {e.ping} to {e.node}.",
     ev.PingRemoved: lambda e, s: f"Remove ping {e.ping} from {e.node}.",
