@@ -381,9 +381,9 @@ _PHRASES: dict[type, Callable] = {
     ev.JoanCharge: lambda e, s: (f"Flip Joan to her {'charged' if e.charged else 'depleted'} side "
                                  f"({e.reason})."),
     ev.JoanStunned: lambda e, s: f"Joan stuns {unit_name(s, e.unit)} on {e.space}: flip its chip to the stunned side.",
-    ev.CardDrawn: lambda e, s: (f"{bot_name(s, e.bot)} draws {DECK_WORDS[e.deck]} "
+    ev.CardDrawn: lambda e, s: (f"{bot_name(s, e.bot)} draws {DECK_WORDS.get(e.deck, e.deck)} "
                                 f"{_with_text(s, e.deck, e.card)}"),
-    ev.CardDiscarded: lambda e, s: (f"Discard {bot_name(s, e.bot)}'s {DECK_WORDS[e.deck]} "
+    ev.CardDiscarded: lambda e, s: (f"Discard {bot_name(s, e.bot)}'s {DECK_WORDS.get(e.deck, e.deck)} "
                                     f"{_titled(s, e.deck, e.card)}: {e.reason}."),
     ev.CardTraded: _traded,
     ev.ModInstalled: _mod_installed,
