@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from controller.library import load_floor  # noqa: E402
 from vision.config import FilterSettings, VisionConfig  # noqa: E402
-from vision.filter import UnitMoved  # noqa: E402
+from vision.filter import UnitSighted  # noqa: E402
 from vision.pipeline import VisionPipeline  # noqa: E402
 from vision.synth import Hand, Renderer, random_conditions, random_pose, random_scene  # noqa: E402
 
@@ -128,7 +128,7 @@ def occlusion_sequences(floor, config: VisionConfig, renderer, sequences: int, g
             result = pipeline.process(frame.grey, t)
             t += 1 / 15
             for e in result.events:
-                if not isinstance(e, UnitMoved):
+                if not isinstance(e, UnitSighted):
                     continue
                 if e.from_space is None and e.to_space == frame.units[e.unit].space:
                     late += 1

@@ -12,7 +12,7 @@ from controller.errors import UserError
 from controller.library import (check_content_file, floor_text, load_content, load_floor, load_state,
                                 write_atomically)
 from controller.rules import (RulesError, ScriptedDice, SeededDice, corporation_turn, encode_events, encode_state,
-                              new_game, state_schema)
+                              new_game, phrase, schema)
 from controller.rules.content import FILES
 from controller.shipped_help import SHIPPED, ShippedContentHelp
 
@@ -45,9 +45,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file")
     p.set_defaults(run=_validate)
 
-    p = sub.add_parser("schema", help="print a JSON Schema")
-    p.add_argument("what", choices=["state"])
-    p.set_defaults(run=lambda args: print(json.dumps(state_schema(), indent=2)) or 0)
+    p = sub.add_parser("schema", help="print the JSON Schema of the state, an action or an event (with its version)")
+    p.add_argument("what", choices=["state", "action", "event"])
+    p.set_defaults(run=lambda args: print(json.dumps(schema(args.what), indent=2)) or 0)
 
 
 def _rules(call):
@@ -89,7 +89,7 @@ def _corp_turn(args: argparse.Namespace) -> int:
         write_atomically(args.out, encode_state(new))
     if args.text:
         for ev in events:
-            print(ev.instruction())
+            print(phrase(ev, new))
         if args.out:
             print(f"(new state written to {args.out})")
     else:

@@ -11,7 +11,7 @@ import msgspec
 
 from controller.errors import UserError
 from controller.library import floor_text, load_content, load_state, read_text, write_atomically
-from controller.rules import RulesError, ScriptedDice, encode_events, encode_state, new_game
+from controller.rules import RulesError, ScriptedDice, encode_events, encode_state, new_game, phrase
 from controller.rules.actions import STEPS, LegalAction, apply_action, decode_action, legal_actions
 from controller.autoplay.player import TEAM, play, play_game, team
 from controller.rules.state import describe_validation_error
@@ -52,7 +52,7 @@ def _fields(tag: str) -> str:
 def _load_action(text: str):
     raw = text if text.lstrip().startswith("{") else read_text(text, "action")
     try:
-        return decode_action(raw)
+        action = decode_action(raw)
     except msgspec.ValidationError as e:
         field, message = describe_validation_error(e)
         if field == "action":
@@ -66,6 +66,18 @@ def _load_action(text: str):
         raise UserError(f"{tag}: {message} (its fields: {_fields(tag)})") from None
     except msgspec.DecodeError as e:
         raise UserError(f"action: not valid JSON ({e})") from None
+    _refuse_unknown_fields(raw, action)
+    return action
+
+
+def _refuse_unknown_fields(raw: str, action) -> None:
+    """The engine reads actions tolerantly (a log of a later release replays); an action typed in here is read
+    strictly, because a misspelt field ("spce") would otherwise be dropped and its default used unnoticed."""
+    tag = action.__struct_config__.tag
+    known = {f.encode_name for f in msgspec.structs.fields(type(action))} | {"action"}
+    unknown = [key for key in msgspec.json.decode(raw) if key not in known]
+    if unknown:
+        raise UserError(f"{tag}: unknown field {', '.join(f'`{key}`' for key in unknown)} (its fields: {_fields(tag)})")
 
 
 def _tag_of(raw: str) -> str | None:
@@ -90,7 +102,7 @@ def _act(args: argparse.Namespace) -> int:
         write_atomically(args.out, encode_state(new))
     if args.text:
         for ev in events:
-            print(ev.instruction())
+            print(phrase(ev, new))
     else:
         out = {"events": json.loads(encode_events(events))}
         if not args.out:
@@ -178,7 +190,7 @@ def _selfplay(args: argparse.Namespace) -> int:
                     round_ = final.round
                     print(f"-- round {round_}: threat {final.threat} --")
                 for event in events:
-                    print(event.instruction())
+                    print(phrase(event, final))
             print(f"== {final.outcome or 'unfinished'}")
             print()
         else:

@@ -6,7 +6,7 @@
 
 from vision.calibration import CameraCalibration
 from vision.config import BoardGeometry, FilterSettings, UnitSpec, VisionConfig
-from vision.filter import UnitMoved, UnitNotSeen, VisionEvent
+from vision.filter import UnitSighted, UnitNotSeen, VisionEvent
 from vision.observation import FrameReading, Observation, UnitState, UnknownMarker
 from vision.pipeline import FrameResult, VisionPipeline
 from vision.roster import chips_for_state
@@ -14,7 +14,7 @@ from vision.snap import Sighting
 from vision.status import Status
 
 __all__ = [
-    "CameraCalibration", "BoardGeometry", "FilterSettings", "UnitSpec", "VisionConfig", "UnitMoved", "UnitNotSeen",
+    "CameraCalibration", "BoardGeometry", "FilterSettings", "UnitSpec", "VisionConfig", "UnitSighted", "UnitNotSeen",
     "VisionEvent", "FrameReading", "Observation", "UnitState", "UnknownMarker", "FrameResult", "VisionPipeline",
     "chips_for_state", "Sighting", "Status",
 ]

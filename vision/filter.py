@@ -18,7 +18,10 @@ from vision.status import Status
 
 
 @dataclass(frozen=True)
-class UnitMoved:
+class UnitSighted:
+    """A unit confirmed at a space (placed, moved or turned): what the camera saw, tagged "unit_sighted" so
+    it is never taken for the rules' "unit_moved" (a move the players are told to make)."""
+
     unit: str
     from_space: str | None
     to_space: str
@@ -35,7 +38,7 @@ class UnitMoved:
             f" facing {self.to_facing}" if self.to_facing else "")
 
     def to_dict(self) -> dict[str, object]:
-        return {"type": "unit_moved", "unit": self.unit, "from": self.from_space, "to": self.to_space,
+        return {"type": "unit_sighted", "unit": self.unit, "from": self.from_space, "to": self.to_space,
                 "from_facing": self.from_facing, "to_facing": self.to_facing, "text": self.text}
 
 
@@ -55,7 +58,7 @@ class UnitNotSeen:
                 "text": self.text}
 
 
-VisionEvent = UnitMoved | UnitNotSeen
+VisionEvent = UnitSighted | UnitNotSeen
 
 
 @dataclass
@@ -131,7 +134,7 @@ class TemporalFilter:
         if holder is not None and s.space != st.space:
             questions.append(f"units {holder} and {st.unit} both seem to be at {s.space}: move one of them")
             return
-        events.append(UnitMoved(st.unit, st.space, s.space, st.facing, s.facing))
+        events.append(UnitSighted(st.unit, st.space, s.space, st.facing, s.facing))
         st.space, st.facing, st.confidence = s.space, s.facing, s.confidence
         track.pending = None
 

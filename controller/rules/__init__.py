@@ -18,7 +18,11 @@ from controller.rules.errors import (ContentError, DiceExhausted, FloorError, Il
                                      RulesError, StateError)
 from controller.rules.events import Event, decode_events, encode_events
 from controller.rules.board.geometry import Floor, compile_floor
-from controller.rules.state import MAX_POWER, GameState, copy_state, decode_state, encode_state, state_schema
+from controller.rules.state import MAX_POWER, STATE_VERSION, GameState, copy_state, decode_state, encode_state
+from controller.rules.actions import ACTION_VERSION
+from controller.rules.events import EVENT_VERSION
+from controller.rules.schemas import schema, state_schema
+from controller.rules.phrasing import phrase
 from controller.rules.game_setup import new_game
 from controller.rules.record import (Entry, Face, GameRecord, RecordingDice, decode_record, encode_record,
                                      record_action, redo, replay, start_record, state_digest, undo)
@@ -35,4 +39,5 @@ __all__ = [
     # what the players may do now, and the game's numbers a player (or the auto-player) reasons with
     "legal_actions", "LegalAction", "DieChoice", "Cost", "MAX_POWER", "MAX_SLOTS", "MAX_DESTROYED_WALLS",
     "WALL_DURABILITY", "HAND_LIMIT", "OPTIMIZED_BONUS",
+    "schema", "phrase", "STATE_VERSION", "ACTION_VERSION", "EVENT_VERSION",
 ]

@@ -14,8 +14,13 @@ from msgspec import Struct
 from controller.rules.state import DicePool, Direction
 
 
-class Action(Struct, tag_field="action", forbid_unknown_fields=True):
-    """A player action; its JSON form names it in the "action" field."""
+# The actions' schema version (`burncycle-table schema action`), raised as EVENT_VERSION is (docs/events.md).
+ACTION_VERSION = 1
+
+
+class Action(Struct, tag_field="action"):
+    """A player action; its JSON form names it in the "action" field. Unknown fields are ignored on reading
+    (a log written by a later release still replays); the command line checks typed-in actions strictly."""
 
 
 class BeginActions(Action, tag="begin_actions"):

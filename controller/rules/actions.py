@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
-from controller.rules.action_types import (Action, Alter, AnyAction, BeginActions, BuyDiceUpgrade, BuyUpgrade,
+from controller.rules.action_types import (ACTION_VERSION, Action, Alter, AnyAction, BeginActions, BuyDiceUpgrade, BuyUpgrade,
                                            CorporationTurn, Correct, Degrade, Discard, DrawChip, EndMove, EndTurn, Escape, Hop,
                                            InstallMod, JoanStun, JoanSurveil, Keypad, Move, NetworkCardAction,
                                            NetworkStep, Pass, Push, Reboot, Repair, Step, Strike, StrikeWall, Swap,
@@ -37,7 +37,7 @@ __all__ = [
     "Discard", "DrawChip", "EndMove", "EndTurn", "Escape", "Hop", "InstallMod", "JoanStun", "JoanSurveil", "Keypad",
     "Move", "NetworkCardAction", "NetworkStep", "Pass", "Push", "Reboot", "Repair", "Step", "Strike", "StrikeWall",
     "Swap", "Terminal", "Trade", "UnlockSlot", "UseEquipment", "Cost", "DieChoice", "LegalAction", "STEPS",
-    "STEP_NAMES", "apply_action", "decode_action", "encode_action", "legal_actions",
+    "STEP_NAMES", "apply_action", "decode_action", "encode_action", "legal_actions", "ACTION_VERSION", "Correct",
 ]
 
 _action_decoder = msgspec.json.Decoder(AnyAction)
@@ -251,7 +251,7 @@ def _dispatch(table: Table, action: Action) -> None:
                        None if action.asterisk is None else action.asterisk - 1)
         network_cards.resolve_network_cards(table, agent, list(action.risky))
         t.step = "end"
-        table.emit(StepStarted(step="end", text="End of the turn: degrade the burncycle."))
+        table.emit(StepStarted(step="end"))
     elif isinstance(action, Degrade):
         _degrade(table, action.choose)
     elif isinstance(action, EndTurn):

@@ -1,167 +1,147 @@
 """Typed events: the one contract between the engine and every output.
 
 LEDs, the dashboard, MQTT and the event log all consume these; none of them reaches into another. Each
-event is a tagged msgspec Struct, so a list of them serializes to JSON with a "type" field, and each can
-phrase itself as an instruction to the players ("Move guard 3 from C4 to F4, facing east").
+event is a tagged msgspec Struct, so a list of them serializes to JSON with a "type" field. Events carry
+ids (bots, security units, spaces, cards, nodes) and numbers, never a name or a card's text: those come
+from the game's state when `controller.rules.phrasing` turns an event into an instruction for the players
+("Move guard 3 from C4 to F4, facing east (patrol)."), so a name is written in one place and a log stays
+small. A unit id is a security unit's (G3, CAP) or, where a field says so, a bot's (the command module in
+Rescue Rangers' draw bag). `reason`, `why` and `detail` fields hold the rule's cause in words, with any
+name in it as a reference (`bot_ref`, `unit_ref`, `card_ref` below) that phrasing fills in.
 """
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
-from msgspec import Struct
+from msgspec import Meta, Struct
 
-from controller.rules.board.geometry import DIRECTION_WORDS
-
-
-class Event(Struct, tag_field="type", forbid_unknown_fields=True):
-    def instruction(self) -> str:
-        raise NotImplementedError
+# The events' schema version (`burncycle-table schema event`): a release may add a field with a default
+# without raising it; renaming or removing one, or changing what it means, raises it (docs/events.md).
+EVENT_VERSION = 1
 
 
+# -- names inside a reason ---------------------------------------------------------------------------------
+# A reason that names a bot, a unit, a card, the mission or the captain holds a reference in braces instead
+# of the name, and phrasing fills it in: "{bot:byte} struck {unit:G2}" reads "Byte struck guard 2".
+MISSION_REF = "{mission}"  # the mission's name
+CALIBRATION_REF = "{calibration}"  # the name of the mission's calibrations
+CAPTAIN_REF = "{captain}"  # the captain card's name
+
+
+def bot_ref(bot_id: str) -> str:
+    return "{bot:" + bot_id + "}"
+
+
+def unit_ref(unit_id: str) -> str:
+    return "{unit:" + unit_id + "}"
+
+
+def card_ref(deck: str, card_id: str) -> str:
+    """`deck`: equipment, mod, imperative, network or terminal; the reference reads as the card's name."""
+    return "{" + deck + ":" + card_id + "}"
+
+
+Path = Annotated[list[str], Meta(min_length=1)]  # spaces or nodes in order, where it starts first
+
+
+class Event(Struct, tag_field="type"):
+    """An event; unknown fields are ignored on reading, so a log written by a later release still opens."""
+
+
+# -- the corporation's turn: security units ---------------------------------------------------------------
 class UnitMoved(Event, tag="unit_moved"):
     unit: str
-    who: str
-    path: list[str]
+    path: Path
     facing: str
-    reason: str  # pursue, investigate, patrol, teleport
-
-    def instruction(self) -> str:
-        how = "Teleport" if self.reason == "teleport" else "Move"
-        return (f"{how} {self.who} from {self.path[0]} to {self.path[-1]}, facing "
-                f"{DIRECTION_WORDS[self.facing]} ({self.reason}).")
+    reason: str  # pursue, investigate, patrol, teleport, pushed
 
 
 class UnitTurned(Event, tag="unit_turned"):
     unit: str
-    who: str
     space: str
     facing: str
-
-    def instruction(self) -> str:
-        return f"Turn {self.who} on {self.space} to face {DIRECTION_WORDS[self.facing]}."
 
 
 class UnitStayed(Event, tag="unit_stayed"):
     unit: str
-    who: str
     space: str
     reason: str
-
-    def instruction(self) -> str:
-        return f"{self.who.capitalize()} stays on {self.space} ({self.reason})."
 
 
 class Attacked(Event, tag="attacked"):
     unit: str
-    who: str
     bot: str
-    bot_name: str
     damage: int
     power: int
     distance: int = 1
 
-    def instruction(self) -> str:
-        return (f"{self.who.capitalize()} attacks {self.bot_name}: {self.bot_name} loses {self.damage} power "
-                f"(now {self.power}).")
-
 
 class BotDetected(Event, tag="bot_detected"):
-    bot: str
-    bot_name: str
-    space: str
-    by: str
+    """`unit` saw it; or `reason` detected it (striking, a keypad alarm ...), of `unit` when both are set."""
 
-    def instruction(self) -> str:
-        return f"{self.bot_name} is detected on {self.space} by {self.by}."
+    bot: str
+    space: str
+    unit: str | None = None
+    reason: str = ""
 
 
 class BotHidden(Event, tag="bot_hidden"):
     bot: str
-    bot_name: str
     space: str
-
-    def instruction(self) -> str:
-        return f"{self.bot_name} hides on {self.space}."
 
 
 class BotShutDown(Event, tag="bot_shut_down"):
     bot: str
-    bot_name: str
     space: str
-
-    def instruction(self) -> str:
-        return f"{self.bot_name} is shut down on {self.space}: flip its chip."
 
 
 class AwarenessPlaced(Event, tag="awareness_placed"):
     bot: str
-    bot_name: str
     space: str
     from_off_board: bool
 
-    def instruction(self) -> str:
-        return f"Place {self.bot_name}'s awareness chip on {self.space}."
-
 
 class AwarenessCleared(Event, tag="awareness_cleared"):
-    bot: str
-    bot_name: str
-    space: str
-    by: str
+    """Cleared by `unit` (it walked onto the chip) or for `reason` (equipment, a terminal)."""
 
-    def instruction(self) -> str:
-        return f"{self.by.capitalize()} clears {self.bot_name}'s awareness chip from {self.space}: return it to the bot's mat."
+    bot: str
+    space: str
+    unit: str | None = None
+    reason: str = ""
 
 
 class UnitStunEnded(Event, tag="unit_stun_ended"):
     unit: str
-    who: str
-
-    def instruction(self) -> str:
-        return f"Flip {self.who} face up: it is no longer stunned."
 
 
 class UnitPlaced(Event, tag="unit_placed"):
     unit: str
-    who: str
     space: str
     facing: str
 
-    def instruction(self) -> str:
-        return f"Place {self.who} on {self.space}, facing {DIRECTION_WORDS[self.facing]}."
 
-
+# -- the network -------------------------------------------------------------------------------------------
 class PingMoved(Event, tag="ping_moved"):
     ping: str
-    path: list[str]
-
-    def instruction(self) -> str:
-        return f"Move ping {self.ping} from {self.path[0]} to {self.path[-1]}."
+    path: Path
 
 
 class PingAdded(Event, tag="ping_added"):
     ping: str
     node: str
 
-    def instruction(self) -> str:
-        return f"Add ping {self.ping} to {self.node}."
-
 
 class PingRemoved(Event, tag="ping_removed"):
     ping: str
     node: str
-
-    def instruction(self) -> str:
-        return f"Remove ping {self.ping} from {self.node}."
 
 
 class DieRolled(Event, tag="die_rolled"):
     die: str
     face: str
     why: str = ""
-
-    def instruction(self) -> str:
-        return f"The {self.die} shows {self.face}" + (f" ({self.why})." if self.why else ".")
 
 
 class Boot(Event, tag="boot"):
@@ -170,135 +150,95 @@ class Boot(Event, tag="boot"):
     agent_level: int
     ceo_level: int
     winner: str  # "agent" or "ceo"
-    agent_name: str = ""  # the agent's name, for the instruction (older logs: the id)
-
-    def instruction(self) -> str:
-        if self.winner == "ceo":
-            return (f"Boot on {self.node}: the CEO (level {self.ceo_level}) beats {self.agent_name or self.agent}'s IP "
-                    f"(level {self.agent_level}); return the IP to its access point.")
-        return (f"Boot on {self.node}: {self.agent_name or self.agent}'s IP (level {self.agent_level}) beats the ping "
-                f"(CEO level {self.ceo_level}); remove the ping.")
 
 
 class LevelChanged(Event, tag="level_changed"):
     who: str  # "ceo" or an agent id
     old: int
     new: int
-    who_name: str = ""  # the agent's name, for the instruction
-
-    def instruction(self) -> str:
-        whose = "the CEO's" if self.who == "ceo" else f"{self.who_name or self.who}'s"
-        return f"Set {whose} network level to {self.new}."
 
 
 class IpMoved(Event, tag="ip_moved"):
     agent: str
-    path: list[str]
+    path: Path
     reason: str
-    agent_name: str = ""  # the agent's name, for the instruction (older logs: the id)
-
-    def instruction(self) -> str:
-        return f"Move {self.agent_name or self.agent}'s IP from {self.path[0]} to {self.path[-1]} ({self.reason})."
 
 
 class IpBanned(Event, tag="ip_banned"):
     agent: str
     node: str
-    agent_name: str = ""  # the agent's name, for the instruction (older logs: the id)
-
-    def instruction(self) -> str:
-        return f"A ping passed {self.agent_name or self.agent}'s empty access point {self.node}: remove {self.agent_name or self.agent}'s IP (banned until a reboot)."
 
 
+# -- threat ------------------------------------------------------------------------------------------------
 class ThreatChanged(Event, tag="threat_changed"):
     old: int
     new: int
     reason: str
 
-    def instruction(self) -> str:
-        return f"Set threat to {self.new} (was {self.old}): {self.reason}."
-
 
 class ThreatEventFired(Event, tag="threat_event_fired"):
-    threshold: int
-    text: str
+    """The threat card's event `index` (0-based, as listed), at `threshold`: its text is on the card."""
 
-    def instruction(self) -> str:
-        return f"Threat event at {self.threshold}: {self.text}"
+    threshold: int
+    index: int
 
 
 class EscalationActive(Event, tag="escalation_active"):
-    threshold: int
-    text: str
+    """The threat card's escalation `index` (0-based, as listed), from `threshold`: its text is on the card."""
 
-    def instruction(self) -> str:
-        return f"Escalation from {self.threshold} is now active: {self.text}"
+    threshold: int
+    index: int
 
 
 class PowerChanged(Event, tag="power_changed"):
     bot: str
-    bot_name: str
     old: int
     new: int
     reason: str
-
-    def instruction(self) -> str:
-        return f"Set {self.bot_name}'s power to {self.new} ({self.reason})."
 
 
 class Defeat(Event, tag="defeat"):
     reason: str
 
-    def instruction(self) -> str:
-        return f"The game is lost: {self.reason}."
-
 
 class PhaseStarted(Event, tag="phase_started"):
     phase: str
 
-    def instruction(self) -> str:
-        return f"-- {self.phase} --"
 
-
+# -- the players' turn -------------------------------------------------------------------------------------
 class TurnStarted(Event, tag="turn_started"):
     agent: str
-    agent_name: str
-
-    def instruction(self) -> str:
-        return f"{self.agent_name}'s turn: route power, then take actions along the burncycle."
 
 
 class StepStarted(Event, tag="step_started"):
-    step: str
-    text: str
+    """A step of the turn, or a table chore no other event names; `step` says which and what the rest holds:
+    "actions" (the dice pool of `bot`), "move" (`ap`, `optimized`, `agent_ap` only `bot` may spend),
+    "network", "end", "corporation" (`new_floor`), "skip" (`bot` is "shut down" or "gone": `reason`),
+    "revived" (`bot`), "pool" (`dice` added to `bot`'s pool), "stunned" (`unit`), "calibrated"."""
 
-    def instruction(self) -> str:
-        return self.text
+    step: str
+    bot: str | None = None
+    unit: str | None = None
+    dice: dict[str, int] = {}  # basic / advanced / elite / proprietary -> how many
+    ap: int = 0
+    agent_ap: int = 0
+    optimized: bool = False
+    new_floor: bool = False
+    reason: str = ""
 
 
 class SlotReached(Event, tag="slot_reached"):
     slot: int  # 1-5, as printed
     chip: str
 
-    def instruction(self) -> str:
-        return f"Move the tracker to slot {self.slot} ({self.chip} chip)."
-
 
 class CaptainChipReached(Event, tag="captain_chip_reached"):
-    captain: str
-    text: str
-
-    def instruction(self) -> str:
-        return f"The captain chip is reached: {self.captain}: {self.text or 'no event'}"
+    """The tracker reaches the captain chip: the state's captain card says what it does."""
 
 
 class BotMoved(Event, tag="bot_moved"):
     bot: str
-    bot_name: str
-    path: list[str]
-
-    def instruction(self) -> str:
-        return f"Move {self.bot_name} from {self.path[0]} to {self.path[-1]}."
+    path: Path
 
 
 class DoorChanged(Event, tag="door_changed"):
@@ -306,49 +246,24 @@ class DoorChanged(Event, tag="door_changed"):
     unlocked: bool
     reason: str
 
-    def instruction(self) -> str:
-        if self.unlocked:
-            return f"Put an unlocked door peg in the door {self.door} ({self.reason})."
-        return f"Take the unlocked door peg out of the door {self.door}: it is locked ({self.reason})."
-
 
 class WallDestroyed(Event, tag="wall_destroyed"):
     wall: str  # 'C4/C5' between two spaces, or 'A1/N' for the exterior wall on a side of a space
 
-    def instruction(self) -> str:
-        space, _, side = self.wall.partition("/")
-        sides = {"N": "north", "E": "east", "S": "south", "W": "west"}
-        if side in sides:
-            return (f"Place a destroyed wall chip on the exterior wall {sides[side]} of {space} (the opening "
-                    f"leads nowhere).")
-        return f"Place a destroyed wall chip on the wall {self.wall}."
-
 
 class CacheTaken(Event, tag="cache_taken"):
     bot: str
-    bot_name: str
     space: str
-
-    def instruction(self) -> str:
-        return f"{self.bot_name} collects the cache on {self.space}: discard the chip and draw 1 equipment card."
 
 
 class TerminalChanged(Event, tag="terminal_changed"):
     space: str
     kind: str  # "mainframe" or "discarded"
 
-    def instruction(self) -> str:
-        if self.kind == "discarded":
-            return f"Discard the terminal chip on {self.space}."
-        return f"Flip the terminal on {self.space} to its mainframe side."
-
 
 class BeadRemoved(Event, tag="bead_removed"):
     room: str
     space: str
-
-    def instruction(self) -> str:
-        return f"Remove the surveillance bead of the {self.room} (entered at {self.space}) and roll its surveillance dice."
 
 
 class ChipChanged(Event, tag="chip_changed"):
@@ -357,50 +272,28 @@ class ChipChanged(Event, tag="chip_changed"):
     degraded: bool
     reason: str
 
-    def instruction(self) -> str:
-        if self.chip == "none":
-            return f"Empty burncycle slot {self.slot} ({self.reason})."
-        face = "degraded" if self.degraded else "active"
-        return f"Burncycle slot {self.slot}: {self.chip} chip, {face} face up ({self.reason})."
-
 
 class ReserveChanged(Event, tag="reserve_changed"):
     owner: str  # "team" or an agent id
     chips: list[str]
 
-    def instruction(self) -> str:
-        whose = "The team reserve" if self.owner == "team" else f"{self.owner}'s personal reserve"
-        return f"{whose} now holds: {', '.join(self.chips) or 'nothing'}."
-
 
 class UnitStruck(Event, tag="unit_struck"):
     unit: str
-    who: str
-    bot_name: str
+    bot: str
     ap: int
     durability: int
     result: str  # "shut down", "stunned", "no effect"
 
-    def instruction(self) -> str:
-        return f"{self.bot_name} strikes {self.who} with {self.ap} AP against durability {self.durability}: {self.result}."
-
 
 class UnitRemoved(Event, tag="unit_removed"):
     unit: str
-    who: str
     space: str
-
-    def instruction(self) -> str:
-        return f"Discard {self.who} from {self.space}: it is shut down."
 
 
 class KeyTaken(Event, tag="key_taken"):
     bot: str
-    bot_name: str
     keys: int
-
-    def instruction(self) -> str:
-        return f"{self.bot_name} takes a key (now {self.keys})."
 
 
 class KeypadCardPlaced(Event, tag="keypad_card_placed"):
@@ -411,264 +304,147 @@ class KeypadCardPlaced(Event, tag="keypad_card_placed"):
     dice: int
     jam: bool
 
-    def instruction(self) -> str:
-        shown = ", ".join(self.inputs) or "no inputs"
-        return (f"Draw keypad card {self.card} and place it faceup by the door {self.door}: floor {self.level} "
-                f"column shows {shown}, {self.dice} keypad {'die' if self.dice == 1 else 'dice'}"
-                + (", Jam." if self.jam else "."))
-
 
 class KeypadResolved(Event, tag="keypad_resolved"):
     door: str
     card: str
     bot: str
-    bot_name: str
     approach: str  # "unlock" (a keypad die), "inputs", "brute_force", "key", "abort"
     unlocked: bool
     detail: str = ""
-
-    def instruction(self) -> str:
-        if self.unlocked:
-            return (f"{self.bot_name} opens the door {self.door} ({self.approach.replace('_', ' ')}"
-                    + (f": {self.detail}" if self.detail else "") + f"): discard keypad card {self.card}.")
-        return (f"The door {self.door} stays locked" + (f" ({self.detail})" if self.detail else "")
-                + f": leave keypad card {self.card} faceup by the door.")
 
 
 class TerminalAccessed(Event, tag="terminal_accessed"):
     space: str
     card: str
-    name: str
     bot: str
-    bot_name: str
     options: list[int]  # chosen, 1-3 as printed
     ap: int
     resolved: list[int]
     mainframe: bool = False
 
-    def instruction(self) -> str:
-        done = ", ".join(str(k) for k in self.resolved) or "none"
-        return (f"{self.bot_name} accesses the {'mainframe ' if self.mainframe else ''}terminal on {self.space}: "
-                f"card {self.card} ({self.name}), options {', '.join(map(str, self.options))} chosen, {self.ap} AP; "
-                f"resolved: {done}. Discard the card and the terminal chip.")
-
 
 class NetworkCardDrawn(Event, tag="network_card_drawn"):
     agent: str
     card: str
-    name: str
-    text: str
-    agent_name: str = ""  # the agent's name, for the instruction (older logs: the id)
-
-    def instruction(self) -> str:
-        return f"{self.agent_name or self.agent} draws network card {self.card} ({self.name}: {self.text})"
 
 
 class NetworkCardDone(Event, tag="network_card_done"):
     agent: str
     card: str
-    name: str
     completed: bool
     reason: str = ""
-    agent_name: str = ""  # the agent's name, for the instruction (older logs: the id)
-
-    def instruction(self) -> str:
-        if self.completed:
-            return f"{self.agent_name or self.agent} completes network card {self.card} ({self.name}): discard it."
-        return f"Discard {self.agent_name or self.agent}'s network card {self.card} ({self.name}): {self.reason}."
 
 
+# -- missions ----------------------------------------------------------------------------------------------
 class FloorChanged(Event, tag="floor_changed"):
     floor: str
     level: int
     number: int
     kept: dict[str, str]  # unit or bot id -> its space in the corresponding safe zone
 
-    def instruction(self) -> str:
-        where = ", ".join(f"{who} on {space}" for who, space in self.kept.items())
-        return (f"Floor {self.number}: clear the board and set up {self.floor} (level {self.level}); unlocked "
-                f"safe zone doors stay unlocked; place {where} in the corresponding safe zones.")
-
 
 class BotEscaped(Event, tag="bot_escaped"):
     bot: str
-    bot_name: str
     space: str
 
-    def instruction(self) -> str:
-        return f"{self.bot_name} escapes from {self.space}: take it off the board."
-# -- Adaptable missions ---------------------------------------------------------------------------------------
+
 class BeadPlaced(Event, tag="bead_placed"):
     """A surveilled room becomes unsurveilled again (Rescue Rangers, at the end of a round)."""
 
     room: str
     space: str
 
-    def instruction(self) -> str:
-        return f"Place a surveillance bead in the {self.room} (at {self.space}): it is unsurveilled again."
-
 
 class UnitBagged(Event, tag="unit_bagged"):
-    who: str
+    unit: str  # a security unit's id or the command module's bot id
     reason: str
-
-    def instruction(self) -> str:
-        return f"Put {self.who} into the draw bag ({self.reason})."
 
 
 class UnitDrawn(Event, tag="unit_drawn"):
     """A unit drawn from the draw bag onto a terminal space of the room about to be surveilled."""
 
-    who: str
+    unit: str  # a security unit's id or the command module's bot id
     space: str
     facing: str | None = None  # security units only
-
-    def instruction(self) -> str:
-        facing = f", facing {DIRECTION_WORDS[self.facing]}" if self.facing else ""
-        return f"Draw from the draw bag: place {self.who} on the terminal space {self.space}{facing}."
 
 
 class ObjectiveBeadPlaced(Event, tag="objective_bead_placed"):
     space: str
     why: str
 
-    def instruction(self) -> str:
-        return f"Place an objective bead on {self.space} ({self.why})."
-
 
 class GameWon(Event, tag="game_won"):
     reason: str
-
-    def instruction(self) -> str:
-        return f"The mission is won: {self.reason}!"
 
 
 # -- special characters and agent dice upgrades ---------------------------------------------------------------
 class DiceUpgradeBought(Event, tag="dice_upgrade_bought"):
     bot: str
-    bot_name: str
     die: str
     cost: int
-
-    def instruction(self) -> str:
-        return (f"{self.bot_name} activates an upgrade for {self.cost} power: from now on 1 more {self.die} die "
-                f"in the pool.")
 
 
 class DisguiseChanged(Event, tag="disguise_changed"):
     bot: str
-    bot_name: str
-    chip: str
+    chip: str  # the guard chip's name, as printed
     worn: bool
     reason: str
 
-    def instruction(self) -> str:
-        if self.worn:
-            return f"Put the {self.chip} guard chip on {self.bot_name}: disguised as a guard ({self.reason})."
-        return f"Discard the {self.chip} guard chip from {self.bot_name}: the disguise is lost ({self.reason})."
-
 
 class JoanMoved(Event, tag="joan_moved"):
-    path: list[str]
+    path: Path
     reason: str
-
-    def instruction(self) -> str:
-        return f"Move Joan the drone from {self.path[0]} to {self.path[-1]} ({self.reason})."
 
 
 class JoanCharge(Event, tag="joan_charge"):
     charged: bool
     reason: str
 
-    def instruction(self) -> str:
-        return f"Flip Joan to her {'charged' if self.charged else 'depleted'} side ({self.reason})."
-
 
 class JoanStunned(Event, tag="joan_stunned"):
     unit: str
-    who: str
     space: str
-
-    def instruction(self) -> str:
-        return f"Joan stuns {self.who} on {self.space}: flip its chip to the stunned side."
 
 
 # -- inventory: equipment, mods, imperatives ------------------------------------------------------------------
-DECK_WORDS = {"equipment": "equipment card", "mod": "mod", "imperative": "imperative card"}
-
-
 class CardDrawn(Event, tag="card_drawn"):
     bot: str
-    bot_name: str
     deck: str  # "equipment", "mod" or "imperative"
     card: str
-    name: str
-    text: str
-
-    def instruction(self) -> str:
-        return f"{self.bot_name} draws {DECK_WORDS[self.deck]} {self.card} ({self.name}: {self.text})"
 
 
 class CardDiscarded(Event, tag="card_discarded"):
     bot: str
-    bot_name: str
     deck: str
     card: str
-    name: str
     reason: str
-
-    def instruction(self) -> str:
-        return f"Discard {self.bot_name}'s {DECK_WORDS[self.deck]} {self.card} ({self.name}): {self.reason}."
 
 
 class CardTraded(Event, tag="card_traded"):
     bot: str
-    bot_name: str
     to: str
-    to_name: str
     card: str
-    name: str
-
-    def instruction(self) -> str:
-        return f"{self.bot_name} hands {self.card} ({self.name}) to {self.to_name}."
 
 
 class ModInstalled(Event, tag="mod_installed"):
     bot: str
-    bot_name: str
     card: str
-    name: str
     innate: bool = False
-
-    def instruction(self) -> str:
-        how = " as its innate mod" if self.innate else ""
-        return f"{self.bot_name} installs mod {self.card} ({self.name}){how}: turn the card upright."
 
 
 class EquipmentUsed(Event, tag="equipment_used"):
     bot: str
-    bot_name: str
     card: str
-    name: str
-    text: str
     die: int | None = None  # a counter's equipment die after the use
-
-    def instruction(self) -> str:
-        left = f" Turn its equipment die to {self.die}." if self.die is not None else ""
-        return f"{self.bot_name} uses {self.card} ({self.name}): {self.text}{left}"
 
 
 class ImperativeResolved(Event, tag="imperative_resolved"):
     bot: str
-    bot_name: str
     card: str
-    name: str
     completed: bool
     reason: str
 
-    def instruction(self) -> str:
-        what = "completes" if self.completed else "fails"
-        return f"{self.bot_name} {what} imperative {self.card} ({self.name}): {self.reason}. Discard it."
 
 
 class UnitCorrected(Event, tag="unit_corrected"):
@@ -679,19 +455,16 @@ class UnitCorrected(Event, tag="unit_corrected"):
     space: str
     facing: str | None
 
-    def instruction(self) -> str:
-        turned = f", facing {DIRECTION_WORDS[self.facing]}" if self.facing else ""
-        return f"Corrected by the players: {self.unit} stands on {self.space}{turned}."
 
-
-AnyEvent = (CardDrawn | CardDiscarded | CardTraded | ModInstalled | EquipmentUsed | ImperativeResolved |
-            TurnStarted | StepStarted | SlotReached | CaptainChipReached | BotMoved | DoorChanged
+AnyEvent = (CardDrawn | CardDiscarded | CardTraded | ModInstalled | EquipmentUsed | ImperativeResolved
+            | TurnStarted | StepStarted | SlotReached | CaptainChipReached | BotMoved | DoorChanged
             | WallDestroyed | CacheTaken | TerminalChanged | BeadRemoved | ChipChanged | ReserveChanged
-            | UnitStruck | UnitRemoved | KeyTaken | GameWon | FloorChanged | BotEscaped | NetworkCardDrawn | NetworkCardDone | KeypadCardPlaced | KeypadResolved | TerminalAccessed | UnitMoved | UnitTurned | UnitStayed | Attacked | BotDetected | BotHidden | BotShutDown
-            | AwarenessPlaced | AwarenessCleared | UnitStunEnded | UnitPlaced | PingMoved | PingAdded
-            | PingRemoved | DieRolled | Boot | LevelChanged | IpMoved | IpBanned | ThreatChanged
-            | ThreatEventFired | EscalationActive | PowerChanged | Defeat | PhaseStarted
-            | DiceUpgradeBought | DisguiseChanged | JoanMoved | JoanCharge | JoanStunned
+            | UnitStruck | UnitRemoved | KeyTaken | GameWon | FloorChanged | BotEscaped | NetworkCardDrawn
+            | NetworkCardDone | KeypadCardPlaced | KeypadResolved | TerminalAccessed | UnitMoved | UnitTurned
+            | UnitStayed | Attacked | BotDetected | BotHidden | BotShutDown | AwarenessPlaced | AwarenessCleared
+            | UnitStunEnded | UnitPlaced | PingMoved | PingAdded | PingRemoved | DieRolled | Boot | LevelChanged
+            | IpMoved | IpBanned | ThreatChanged | ThreatEventFired | EscalationActive | PowerChanged | Defeat
+            | PhaseStarted | DiceUpgradeBought | DisguiseChanged | JoanMoved | JoanCharge | JoanStunned
             | BeadPlaced | UnitBagged | UnitDrawn | ObjectiveBeadPlaced | UnitCorrected)
 
 _list_encoder = msgspec.json.Encoder()
@@ -703,4 +476,5 @@ def encode_events(events: list[Event]) -> bytes:
 
 
 def decode_events(data: bytes | str) -> list[Event]:
-    return _list_decoder.decode(data)
+    """Decode a list of events; fields this release does not know are ignored, an unknown type is an error."""
+    return list(_list_decoder.decode(data))

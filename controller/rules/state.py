@@ -25,6 +25,10 @@ FloorLevel = Annotated[int, Meta(ge=1, le=3)]
 Players = Annotated[int, Meta(ge=1, le=4)]
 Patrol = Literal["perimeter", "pace", "closest_bot", "teleport", "star", "stationary"]
 
+# The state's schema version (`GameState.version`, `burncycle-table schema state`): raised when a field is
+# renamed, removed or changes meaning; a state of a later version is refused on load rather than misread.
+STATE_VERSION = 1
+
 
 class Chip(Struct, forbid_unknown_fields=True):
     """An action chip in a burncycle slot."""
@@ -555,7 +559,13 @@ class GameState(Struct, forbid_unknown_fields=True):
     mod_discard: list[ModCard] = []
     imperative_deck: list[ImperativeCard] = []
     imperative_discard: list[ImperativeCard] = []
-    version: int = 1
+    version: int = STATE_VERSION
+
+    def __post_init__(self) -> None:
+        if self.version > STATE_VERSION:
+            # msgspec reports this as a ValidationError, like any other field that breaks its type
+            raise ValueError(f"this state is version {self.version}, written by a later release; this engine reads "
+                             f"version {STATE_VERSION} and older")
 
     def bot(self, bot_id: str) -> Bot:
         for b in self.bots:
@@ -590,10 +600,6 @@ def decode_state(data: bytes | str) -> GameState:
 def copy_state(state: GameState) -> GameState:
     """A deep copy, so the engine never changes the state it was given."""
     return _decoder.decode(_encoder.encode(state))
-
-
-def state_schema() -> dict:
-    return msgspec.json.schema(GameState)
 
 
 def describe_validation_error(error: msgspec.ValidationError) -> tuple[str, str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from controller.rules.dice import Dice
-from controller.rules.events import Event, JoanCharge, JoanMoved
+from controller.rules.events import Event, JoanCharge, JoanMoved, bot_ref, unit_ref
 from controller.rules.board.geometry import Floor, compile_floor
 from controller.rules.state import Bot, GameState, SecurityUnit, ThreatEvent, copy_state
 
@@ -47,10 +47,6 @@ class Table:
         for u in self.state.security:
             self.occupant[self.floor.index[u.space]] = u
 
-    def name_of(self, bot_id: str) -> str:
-        """The bot's name for the players' instructions (its id when it is not in the game)."""
-        return next((b.name for b in self.state.bots if b.id == bot_id), bot_id)
-
     def emit(self, event: Event) -> None:
         self.events.append(event)
 
@@ -82,7 +78,7 @@ class Table:
             self.recharge_joan()
             return
         joan.space = frm
-        name = who.name if isinstance(who, Bot) else unit_label(who)
+        name = bot_ref(who.id) if isinstance(who, Bot) else unit_ref(who.id)
         self.emit(JoanMoved(path=[who.space, frm], reason=f"automatic swap: {name} passes through"))  # type: ignore[list-item]
         self.recharge_joan()  # the space left may be Memory's (a swap with her)
 

@@ -287,4 +287,4 @@ def test_security_units_only_detect_bots_within_their_area():
     s = make_state(AREAS, bots=[bot("byte", "D2")], units=[guard("G1", "D4", "N", awareness=3)])
     new, events = turn(s)
     assert new.bot("byte").detected
-    assert of_type(events, "bot_detected")[0].by == "guard 1"
+    assert of_type(events, "bot_detected")[0].unit == "G1"

@@ -118,7 +118,7 @@ def test_security_unit_moving_onto_chip_clears_it():
     assert new.unit("G1").space == "C3"
     assert new.bot("byte").awareness is None
     cleared = of_type(events, "awareness_cleared")
-    assert [(c.bot, c.space, c.by) for c in cleared] == [("byte", "C3", "guard 1")]
+    assert [(c.bot, c.space, c.unit) for c in cleared] == [("byte", "C3", "G1")]
 
 
 def test_chip_cleared_by_a_unit_passing_over_it():

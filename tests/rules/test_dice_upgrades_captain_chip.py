@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rules_scenarios import CONTENT, bot, guard, make_state, module, of_type
 from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
+from controller.rules.phrasing import phrase
 from controller.rules import new_game
 from controller.rules.actions import (BeginActions, BuyDiceUpgrade, EndTurn, Keypad, Move, Pass, Step,
                                       legal_actions)
@@ -102,7 +103,8 @@ def test_captain_chip_event_executed_when_reached():
     s, events = act(s, BeginActions())
     assert of_type(events, "ping_added") == [] and s.network.pings == []
     s, events = act(s, Pass())
-    assert of_type(events, "captain_chip_reached")[0].text == CONTENT.captains["overseer"].burncycle_action
+    reached = of_type(events, "captain_chip_reached")[0]
+    assert phrase(reached, s).endswith(CONTENT.captains["overseer"].burncycle_action)
     assert len(of_type(events, "ping_added")) == 1 and len(s.network.pings) == 1
 
 

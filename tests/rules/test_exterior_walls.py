@@ -10,6 +10,7 @@ import pytest
 
 from rules_scenarios import bot, floor_text, make_state, module, of_type
 from turn_scenarios import act, chips, illegal, in_turn
+from controller.rules.phrasing import phrase
 from controller.rules import StateError, check_state
 from controller.rules.actions import Move, Step, StrikeWall, legal_actions
 from controller.rules.state import DicePool
@@ -32,7 +33,7 @@ def test_an_exterior_wall_can_be_attacked_and_its_opening_leads_nowhere():
     assert s.floor.destroyed_walls == ["A1/N"]
     destroyed = of_type(events, "wall_destroyed")
     assert [e.wall for e in destroyed] == ["A1/N"]
-    assert destroyed[0].instruction() == ("Place a destroyed wall chip on the exterior wall north of A1 (the "
+    assert phrase(destroyed[0], s) == ("Place a destroyed wall chip on the exterior wall north of A1 (the "
                                           "opening leads nowhere).")
     byte = s.bot("byte")
     assert byte.space == "A1" and byte.detected

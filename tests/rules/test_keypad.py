@@ -209,7 +209,7 @@ def test_alarm_detects_the_acting_bot():
     s = door_state(personal=["physical"])
     new, events = act(s, Keypad(bot="byte", beyond="B3", move_through=False), ["K04", "physical"])
     assert new.bot("byte").detected and "B2/B3" in new.floor.unlocked_doors
-    assert of_type(events, "bot_detected")[0].by.startswith("a keypad alarm")
+    assert of_type(events, "bot_detected")[0].reason.startswith("a keypad alarm")
 
 
 def test_alarm_when_already_detected_counts_as_resolved():

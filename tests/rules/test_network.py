@@ -244,7 +244,7 @@ def test_booted_agent_detected_on_the_floor():
     b = new.bot("byte")
     assert b.detected and b.awareness == "A5"
     det = of_type(events, "bot_detected")[0]
-    assert det.by == "a boot on the network"
+    assert det.reason == "a boot on the network" and det.unit is None
 
 
 def test_boot_detection_counts_for_seasoned():

@@ -12,6 +12,7 @@ import pytest
 
 from rules_scenarios import CONTENT, bot, captain, floor_text, guard, make_state, module, network, of_type
 from turn_scenarios import DOORS, act, chips, illegal, in_turn
+from controller.rules.phrasing import phrase
 from controller.rules.actions import (Alter, BeginActions, BuyUpgrade, CorporationTurn, EndMove, EndTurn, Move,
                                       NetworkStep, Pass, Reboot, Repair, Step, Strike, StrikeWall, UnlockSlot,
                                       legal_actions)
@@ -716,7 +717,7 @@ def test_ip_instructions_name_the_agent():
     """Agents are represented by coloured IP pegs: the instructions name the agent ("Byte's IP"), the events
     keep its id for the machines that read them."""
     new, events = act(networking(chips("tech")), NetworkStep())
-    texts = [e.instruction() for e in events]
+    texts = [phrase(e, new) for e in events]
     assert "Set Byte's network level to 2." in texts
     assert of_type(events, "level_changed")[0].who == "byte"
 

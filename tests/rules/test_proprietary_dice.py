@@ -11,6 +11,7 @@ import pytest
 
 from rules_scenarios import CONTENT, bot, guard, make_state, module
 from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
+from controller.rules.phrasing import phrase
 from controller.rules import StateError, check_state
 from controller.rules.actions import BeginActions, Keypad, Move, Step, Strike, StrikeWall, Swap, legal_actions
 from controller.rules.characters.proprietary_dice import FACES
@@ -51,7 +52,7 @@ def test_the_proprietary_die_joins_its_agents_pool():
     Casing's pool holds the pressure die)"""
     s, events = act(casing_and_module(step="route"), BeginActions())
     assert s.turn.pool == DicePool(basic=5, proprietary=1)
-    assert "1 pressure die" in events[0].instruction()
+    assert "1 pressure die" in phrase(events[0], s)
 
 
 def test_pressure_die_ap_move_only_casing():
@@ -62,7 +63,7 @@ def test_pressure_die_ap_move_only_casing():
     assert s.turn.pending == PendingMove(ap=1, agent_ap=3)
     assert s.turn.pool.proprietary == 0
     started = next(e for e in events if type(e).__name__ == "StepStarted" and e.step == "move")
-    assert "3 AP only Casing may spend (pressure die)" in started.instruction()
+    assert "3 AP only Casing may spend (pressure die)" in phrase(started, s)
     s, _ = act(s, Step(bot="module", to="E3"))
     illegal(s, Step(bot="module", to="F3"), "cannot be applied to the command module")
     for to in ("C2", "C1"):

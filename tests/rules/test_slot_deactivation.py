@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rules_scenarios import CONTENT, bot, guard, make_state, module, of_type, table
 from turn_scenarios import act, chips, in_turn
+from controller.rules.phrasing import phrase
 from controller.rules.actions import Strike, UnlockSlot
 from controller.rules.corporation.threat_effects import do_effect
 from controller.rules.state import DicePool, Effect
@@ -29,7 +30,7 @@ def test_an_event_deactivating_a_slot_removes_its_peg_and_returns_its_chip():
     assert new.burncycle.slots == chips("general", "physical")
     changed = of_type(events, "chip_changed")
     assert [(c.slot, c.chip) for c in changed] == [(3, "none")]
-    assert "Empty burncycle slot 3" in changed[0].instruction() and "supply" in changed[0].instruction()
+    assert "Empty burncycle slot 3" in phrase(changed[0], new) and "supply" in phrase(changed[0], new)
     assert new.burncycle.team_reserve == [] and new.burncycle.personal_reserves == {}
 
 

@@ -129,7 +129,7 @@ def test_watch_prints_moves_from_a_video(renderer, scene, tmp_path, capsys):
     writer.release()
     assert main(["watch", str(path), "--floor", "meridian-lobby"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    moves = [line for line in lines if line["type"] == "unit_moved"]
+    moves = [line for line in lines if line["type"] == "unit_sighted"]
     assert len([m for m in moves if m["from"] is None]) == len(scene.placements)
     assert [m["text"] for m in moves if m["from"] is not None] == ["unit byte moved from H3 to F7"]
     assert lines[-1]["type"] == "observation" and lines[-1]["units"]["byte"]["space"] == "F7"

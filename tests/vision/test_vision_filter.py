@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from vision_helpers import HD, POSE, rng
 from vision.config import FilterSettings
-from vision.filter import TemporalFilter, UnitMoved, UnitNotSeen
+from vision.filter import TemporalFilter, UnitNotSeen, UnitSighted
 from vision.observation import FrameReading
 from vision.pipeline import VisionPipeline
 from vision.snap import Sighting
@@ -29,7 +29,7 @@ def run(pipeline, renderer, frames, start: int = 0, seed: int = 0):
 def settled(floor, config, renderer, scene):
     pipeline = VisionPipeline(floor, config)
     events, _ = run(pipeline, renderer, [(scene, ())] * 7)
-    placed = [e for ev in events for e in ev if isinstance(e, UnitMoved)]
+    placed = [e for ev in events for e in ev if isinstance(e, UnitSighted)]
     assert {e.unit for e in placed} == {p.unit for p in scene.placements}
     assert all(e.from_space is None for e in placed)
     return pipeline
@@ -40,7 +40,7 @@ def test_a_hand_sweeping_across_the_board_moves_nothing(floor, config, renderer,
     before = pipeline.observation.placed()
     sweep = [(scene, (Hand(0.05 + 0.9 * k / 19, 0.45 + 0.1 * (k % 3), 80.0 + 5 * k, 120.0),)) for k in range(20)]
     events, unseen = run(pipeline, renderer, sweep, start=7, seed=1)
-    assert [e for ev in events for e in ev if isinstance(e, UnitMoved)] == []
+    assert [e for ev in events for e in ev if isinstance(e, UnitSighted)] == []
     hidden = set().union(*unseen)
     assert len(hidden) >= 4, f"the hand should have covered several chips, covered {hidden}"
     assert pipeline.observation.placed() == before
@@ -59,8 +59,8 @@ def test_a_chip_moved_under_a_hand_moves_once_when_seen_settled(floor, config, r
     part_new = Hand((new[0] + 35) / HD[0], (new[1] + 25) / HD[1], 60.0, 60.0)  # partly over the chip
     frames = [(scene, (over_old,))] * 3 + [(moved, (over_old,))] * 3 + [(moved, (part_new,))] * 4 + [(moved, ())] * 8
     events, _ = run(pipeline, renderer, frames, start=7, seed=2)
-    moves = [(k, e) for k, ev in enumerate(events) for e in ev if isinstance(e, UnitMoved)]
-    assert [e for _, e in moves] == [UnitMoved("hound-1", "I11", "J8", "E", "S")]
+    moves = [(k, e) for k, ev in enumerate(events) for e in ev if isinstance(e, UnitSighted)]
+    assert [e for _, e in moves] == [UnitSighted("hound-1", "I11", "J8", "E", "S")]
     assert moves[0][0] >= 3 + config.filter.confirm_frames - 1  # not before it was seen at J8 long enough
     assert pipeline.observation.placed()["hound-1"] == ("J8", "S")
 
@@ -78,12 +78,12 @@ def feed(flt: TemporalFilter, frames: list[list[Sighting]], t0: float = 0.0, dt:
 
 def test_a_brief_misreading_never_moves_a_unit():
     flt = TemporalFilter(["g"], FilterSettings(confirm_frames=5, confirm_seconds=0.3))
-    assert feed(flt, [[sighting("g", "C4")]] * 5) == [UnitMoved("g", None, "C4", None, "N")]
+    assert feed(flt, [[sighting("g", "C4")]] * 5) == [UnitSighted("g", None, "C4", None, "N")]
     assert feed(flt, [[sighting("g", "C5")]] * 4 + [[sighting("g", "C4")]], t0=1.0) == []
     assert flt.observation.placed() == {"g": ("C4", "N")}
     # enough frames but not enough time: still no move
     assert feed(flt, [[sighting("g", "C5")]] * 6, t0=2.0, dt=0.05) == []
-    assert feed(flt, [[sighting("g", "C5")]], t0=2.31) == [UnitMoved("g", "C4", "C5", "N", "N")]
+    assert feed(flt, [[sighting("g", "C5")]], t0=2.31) == [UnitSighted("g", "C4", "C5", "N", "N")]
 
 
 def test_turning_in_place_is_reported_as_a_turn():
@@ -124,6 +124,19 @@ def test_frames_without_registration_move_nothing(floor, config):
     feed(flt, [[sighting("byte", "C4", None)]] * 6)
     for k in range(50):
         result = pipeline.process_failure(Status("error", "camera_lost", "unplugged"), 1.0 + k * 0.1)
-        assert [e for e in result.events if isinstance(e, UnitMoved)] == []
+        assert [e for e in result.events if isinstance(e, UnitSighted)] == []
     assert pipeline.observation.placed() == {"byte": ("C4", None)}
     assert pipeline.observation.status.code == "camera_lost"
+
+
+def test_vision_event_types_do_not_share_the_rules_tags():
+    """A log or a feed that holds both the rules' events and the camera's must tell them apart by "type":
+    the rules' `unit_moved` is a guard's move to make, the camera's a sticker confirmed somewhere."""
+    import typing
+
+    from controller.rules.events import AnyEvent
+    rules_tags = {kind.__struct_config__.tag for kind in typing.get_args(AnyEvent)}
+    vision_tags = {UnitSighted("g", "C4", "C5", "N", "N").to_dict()["type"],
+                   UnitNotSeen("g", "C4", 3.0).to_dict()["type"]}
+    assert vision_tags == {"unit_sighted", "unit_not_seen"}
+    assert not vision_tags & rules_tags

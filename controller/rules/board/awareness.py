@@ -7,11 +7,11 @@ that changes a position ends with `recheck`, and the rest of the engine moves un
 
 from __future__ import annotations
 
-from controller.rules.events import AwarenessCleared, AwarenessPlaced, BotDetected, BotHidden
+from controller.rules.events import AwarenessCleared, AwarenessPlaced, BotDetected, BotHidden, bot_ref
 from controller.rules.board.geometry import DIRECTIONS, Floor
 from controller.rules.characters.interface import fooled
 from controller.rules.state import Bot, SecurityUnit
-from controller.rules.table import Table, unit_label
+from controller.rules.table import Table
 from controller.rules.corporation.threat import change_threat, escalation_bonus
 
 def awareness_stat(table: Table, unit: SecurityUnit) -> int:
@@ -61,18 +61,19 @@ def sees(table: Table, unit: SecurityUnit, space: int) -> bool:
                           awareness_stat(table, unit), table.state.rules.peripheral)
 
 
-def place_awareness(table: Table, bot: Bot, by: str) -> None:
-    """Put the bot's awareness chip on its space (it becomes detected)."""
+def place_awareness(table: Table, bot: Bot, reason: str = "", unit: SecurityUnit | None = None) -> None:
+    """Put the bot's awareness chip on its space (it becomes detected): `unit` saw it, or `reason` (of `unit`,
+    as in "striking" guard 2) gave it away."""
     if bot.detected or bot.space is None:
         return
     from_off_board = bot.awareness is None
     bot.awareness = bot.space
     bot.hidden = False
-    table.emit(AwarenessPlaced(bot=bot.id, bot_name=bot.name, space=bot.space, from_off_board=from_off_board))
-    table.emit(BotDetected(bot=bot.id, bot_name=bot.name, space=bot.space, by=by))
+    table.emit(AwarenessPlaced(bot=bot.id, space=bot.space, from_off_board=from_off_board))
+    table.emit(BotDetected(bot=bot.id, space=bot.space, unit=unit.id if unit else None, reason=reason))
     # "Seasoned: Standard rules, plus threat advances by +1 whenever an awareness chip enters play from off-board."
     if from_off_board and table.state.difficulty == "seasoned":
-        change_threat(table, 1, f"Seasoned: {bot.name}'s awareness chip entered play")
+        change_threat(table, 1, f"Seasoned: {bot_ref(bot.id)}'s awareness chip entered play")
 
 
 def clear_awareness_at(table: Table, unit: SecurityUnit, space: str) -> None:
@@ -80,7 +81,7 @@ def clear_awareness_at(table: Table, unit: SecurityUnit, space: str) -> None:
     for bot in table.state.bots:
         if bot.awareness == space and bot.space != space:
             bot.awareness = None
-            table.emit(AwarenessCleared(bot=bot.id, bot_name=bot.name, space=space, by=unit_label(unit)))
+            table.emit(AwarenessCleared(bot=bot.id, space=space, unit=unit.id))
 
 
 def recheck(table: Table) -> None:
@@ -100,12 +101,12 @@ def recheck(table: Table) -> None:
                            and floor.edge_between(floor.index[u.space], b) == "open" and not fooled(u, bot)),
                           None)
             if finder is not None:
-                place_awareness(table, bot, unit_label(finder))
+                place_awareness(table, bot, unit=finder)
             continue
         # "When disguised as a guard, Interface ignores detection from guard awareness"
         spotter = next((u for u in units if sees(table, u, b) and not fooled(u, bot)), None)
         if spotter is not None:
-            place_awareness(table, bot, unit_label(spotter))
+            place_awareness(table, bot, unit=spotter)
 
 
 def step_unit(table: Table, unit: SecurityUnit, to: int) -> None:
@@ -135,7 +136,7 @@ def step_bot(table: Table, bot: Bot, to: int) -> None:
         visible = any(sees(table, u, to) for u in table.state.security)
         if not was_detected or not visible:
             bot.hidden = True
-            table.emit(BotHidden(bot=bot.id, bot_name=bot.name, space=bot.space))  # type: ignore[arg-type]
+            table.emit(BotHidden(bot=bot.id, space=bot.space))  # type: ignore[arg-type]
     recheck(table)
 
 
@@ -158,6 +159,6 @@ def _see_through_door(table: Table, bot: Bot, frm: int, to: int) -> None:
         if dist + 1 <= reach:
             # "If the bot is spotted entering the space, its awareness chip follows it." (from the floor: it
             # does not enter from off-board, so Seasoned adds no threat)
-            place_awareness(table, bot, unit_label(unit))
+            place_awareness(table, bot, unit=unit)
             return
 

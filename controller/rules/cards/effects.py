@@ -46,10 +46,10 @@ def apply_card_effect(table: Table, bot: Bot, kind: str, amount: int, chip: str 
             change_ip_level(table, ip, amount)
     elif kind == "key":
         bot.keys += amount
-        table.emit(KeyTaken(bot=bot.id, bot_name=bot.name, keys=bot.keys))
+        table.emit(KeyTaken(bot=bot.id, keys=bot.keys))
     elif kind == "clear_awareness":
         if bot.awareness is not None:
-            table.emit(AwarenessCleared(bot=bot.id, bot_name=bot.name, space=bot.awareness, by=why))
+            table.emit(AwarenessCleared(bot=bot.id, space=bot.awareness, reason=why))
             bot.awareness = None
             # "Security awareness is continuously checked at all times": a unit that sees the bot now
             # detects it again at once.

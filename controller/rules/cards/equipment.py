@@ -11,14 +11,14 @@ from __future__ import annotations
 from controller.rules.board.awareness import step_bot
 from controller.rules.cards.effects import SHARED_KINDS, apply_card_effect
 from controller.rules.errors import IllegalAction
-from controller.rules.events import BotMoved, DieRolled, EquipmentUsed, StepStarted
+from controller.rules.events import BotMoved, DieRolled, EquipmentUsed, StepStarted, card_ref
 from controller.rules.board.geometry import edge_id
 from controller.rules.cards.inventory import discard_card
 from controller.rules.action_types import UseEquipment
 from controller.rules.legal import LegalAction
 from controller.rules.state import Bot, EquipmentCard, SecurityUnit
 from controller.rules.players.moves import entered, unlock_door
-from controller.rules.table import Table, unit_label
+from controller.rules.table import Table
 
 # The equipment die: values with the hazard icon in the corner on two faces (dice.toml `equipment`).
 EQUIPMENT_FACES = ("1+hazard", "2", "2", "3", "3", "4+hazard")
@@ -50,7 +50,7 @@ def use_equipment(table: Table, bot: Bot, card_id: str, unit: str | None = None,
     amount, hazard = effect.amount, False
     if card.category == "breakable":
         face = table.dice.roll("equipment die", EQUIPMENT_FACES)
-        table.emit(DieRolled(die="equipment die", face=face, why=f"{card.name}"))
+        table.emit(DieRolled(die="equipment die", face=face, why=card_ref("equipment", card.id)))
         value, hazard = face_value(face)
         if effect.amount_from_die:
             amount = value
@@ -58,7 +58,7 @@ def use_equipment(table: Table, bot: Bot, card_id: str, unit: str | None = None,
     if card.category == "counter":
         assert card.die is not None
         card.die -= 1
-    table.emit(EquipmentUsed(bot=bot.id, bot_name=bot.name, card=card.id, name=card.name, text=card.text,
+    table.emit(EquipmentUsed(bot=bot.id, card=card.id,
                              die=card.die if card.category == "counter" else None))
     _resolve(table, bot, card, amount, target)
     if card in bot.equipment and (card.category == "single_use" or hazard
@@ -111,19 +111,18 @@ def _target(table: Table, bot: Bot, card: EquipmentCard, unit: str | None, beyon
 
 def _resolve(table: Table, bot: Bot, card: EquipmentCard, amount: int, target: object) -> None:
     effect = card.effect
-    why = f"equipment {card.name}"
+    why = f"equipment {card_ref('equipment', card.id)}"
     if effect.kind in SHARED_KINDS:
         apply_card_effect(table, bot, effect.kind, amount, effect.chip, why)
     elif effect.kind == "pool_dice":
         turn = table.state.turn
         assert turn is not None and effect.die is not None
         setattr(turn.pool, effect.die, getattr(turn.pool, effect.die) + amount)
-        table.emit(StepStarted(step="pool", text=f"Add {amount} {effect.die} "
-                                                 f"{'die' if amount == 1 else 'dice'} to {bot.name}'s pool."))
+        table.emit(StepStarted(step="pool", bot=bot.id, dice={effect.die: amount}))
     elif effect.kind == "stun":
         assert isinstance(target, SecurityUnit)
         target.stunned = True
-        table.emit(StepStarted(step="stunned", text=f"Flip {unit_label(target)} face down: it is stunned."))
+        table.emit(StepStarted(step="stunned", unit=target.id))
     elif effect.kind == "unlock_door":
         assert isinstance(target, str)
         unlock_door(table, target, why)
@@ -137,7 +136,7 @@ def _resolve(table: Table, bot: Bot, card: EquipmentCard, amount: int, target: o
             start = bot.space
             mark = len(table.events)
             step_bot(table, bot, table.floor.index[space])
-            table.events.insert(mark, BotMoved(bot=bot.id, bot_name=bot.name, path=[start, space]))  # type: ignore[list-item]
+            table.events.insert(mark, BotMoved(bot=bot.id, path=[start, space]))  # type: ignore[list-item]
             entered(table, bot)
 
 

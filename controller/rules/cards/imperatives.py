@@ -10,7 +10,7 @@ the team changes floors stays in the agent's hand with what it has counted so fa
 from __future__ import annotations
 
 from controller.rules.errors import IllegalAction
-from controller.rules.events import CardDrawn, ImperativeResolved
+from controller.rules.events import CardDrawn, ImperativeResolved, card_ref
 from controller.rules.cards.inventory import draw
 from controller.rules.action_types import Discard
 from controller.rules.legal import Cost, LegalAction
@@ -60,8 +60,7 @@ def draw_imperative(table: Table, bot: Bot) -> None:
     assert isinstance(card, ImperativeCard)
     card.base = 0 if card.goal == "ip_level" else goal_count(table, bot, card.goal)
     bot.imperative = card
-    table.emit(CardDrawn(bot=bot.id, bot_name=bot.name, deck="imperative", card=card.id, name=card.name,
-                         text=card.text))
+    table.emit(CardDrawn(bot=bot.id, deck="imperative", card=card.id))
 
 
 def draw_imperatives(table: Table) -> None:
@@ -76,12 +75,12 @@ def _settle(table: Table, bot: Bot, completed: bool, reason: str) -> None:
     bot.imperative = None
     card.base = card.carried = 0
     table.state.imperative_discard.append(card)
-    table.emit(ImperativeResolved(bot=bot.id, bot_name=bot.name, card=card.id, name=card.name, completed=completed,
+    table.emit(ImperativeResolved(bot=bot.id, card=card.id, completed=completed,
                                   reason=reason))
     if completed:
-        gain_power(table, bot, card.reward, f"imperative {card.name} completed")
+        gain_power(table, bot, card.reward, f"imperative {card_ref('imperative', card.id)} completed")
     else:
-        damage_bot(table, bot, FAIL_COST, f"imperative {card.name} failed")
+        damage_bot(table, bot, FAIL_COST, f"imperative {card_ref('imperative', card.id)} failed")
 
 
 def discard_imperative(table: Table, bot: Bot) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from controller.rules.cards.effects import apply_card_effect
 from controller.rules.errors import IllegalAction
-from controller.rules.events import CardDiscarded, CardDrawn, CardTraded, ModInstalled
+from controller.rules.events import CardDiscarded, CardDrawn, CardTraded, ModInstalled, card_ref
 from controller.rules.action_types import Discard, InstallMod
 from controller.rules.legal import Cost, LegalAction
 from controller.rules.state import Bot, EquipmentCard, GameState, ImperativeCard, ModCard
@@ -42,13 +42,12 @@ def draw_equipment(table: Table, bot: Bot, discard: list[str]) -> None:
     if card is None:
         return
     assert isinstance(card, EquipmentCard)
-    table.emit(CardDrawn(bot=bot.id, bot_name=bot.name, deck="equipment", card=card.id, name=card.name,
-                         text=card.text))
+    table.emit(CardDrawn(bot=bot.id, deck="equipment", card=card.id))
     if card.category == "discard":
         effect = card.effect
-        apply_card_effect(table, bot, effect.kind, effect.amount, effect.chip, f"equipment {card.name}")
+        apply_card_effect(table, bot, effect.kind, effect.amount, effect.chip, f"equipment {card_ref('equipment', card.id)}")
         table.state.equipment_discard.append(card)
-        table.emit(CardDiscarded(bot=bot.id, bot_name=bot.name, deck="equipment", card=card.id, name=card.name,
+        table.emit(CardDiscarded(bot=bot.id, deck="equipment", card=card.id,
                                  reason="a discard card triggers immediately when drawn"))
         return
     if card.category == "counter":
@@ -63,7 +62,7 @@ def draw_mod(table: Table, bot: Bot, discard: list[str]) -> None:
     if card is None:
         return
     assert isinstance(card, ModCard)
-    table.emit(CardDrawn(bot=bot.id, bot_name=bot.name, deck="mod", card=card.id, name=card.name, text=card.text))
+    table.emit(CardDrawn(bot=bot.id, deck="mod", card=card.id))
     bot.mods.append(card)
     enforce_limit(table, bot, discard, [card.id])
 
@@ -92,15 +91,15 @@ def discard_card(table: Table, bot: Bot, card_id: str, reason: str) -> None:
     if isinstance(card, EquipmentCard):
         card.die = None
         state.equipment_discard.append(card)
-        table.emit(CardDiscarded(bot=bot.id, bot_name=bot.name, deck="equipment", card=card.id, name=card.name,
+        table.emit(CardDiscarded(bot=bot.id, deck="equipment", card=card.id,
                                  reason=reason))
         return
     state.mod_discard.append(card)
     uninstalled = pile is bot.mods
-    table.emit(CardDiscarded(bot=bot.id, bot_name=bot.name, deck="mod", card=card.id, name=card.name,
+    table.emit(CardDiscarded(bot=bot.id, deck="mod", card=card.id,
                              reason=reason + ("" if uninstalled else " (installed: 0 power)")))
     if uninstalled and card.power:
-        gain_power(table, bot, card.power, f"discarded mod {card.name}")
+        gain_power(table, bot, card.power, f"discarded mod {card_ref('mod', card.id)}")
 
 
 def enforce_limit(table: Table, bot: Bot, named: list[str], newest: list[str]) -> None:
@@ -129,7 +128,7 @@ def install_mod(table: Table, bot: Bot, card_id: str) -> None:
                             f"{bot.name} holds no uninstalled mod {card_id}")
     bot.mods.remove(card)
     bot.installed.append(card)
-    table.emit(ModInstalled(bot=bot.id, bot_name=bot.name, card=card.id, name=card.name))
+    table.emit(ModInstalled(bot=bot.id, card=card.id))
 
 
 def replace_innate(table: Table, bot: Bot) -> None:
@@ -142,11 +141,11 @@ def replace_innate(table: Table, bot: Bot) -> None:
     assert isinstance(card, ModCard)
     if old is not None:
         table.state.mod_discard.append(old)
-        table.emit(CardDiscarded(bot=bot.id, bot_name=bot.name, deck="mod", card=old.id, name=old.name,
+        table.emit(CardDiscarded(bot=bot.id, deck="mod", card=old.id,
                                  reason="Transfer Learning replaces the innate mod"))
     bot.innate = card
-    table.emit(CardDrawn(bot=bot.id, bot_name=bot.name, deck="mod", card=card.id, name=card.name, text=card.text))
-    table.emit(ModInstalled(bot=bot.id, bot_name=bot.name, card=card.id, name=card.name, innate=True))
+    table.emit(CardDrawn(bot=bot.id, deck="mod", card=card.id))
+    table.emit(ModInstalled(bot=bot.id, card=card.id, innate=True))
 
 
 def trade_cards(table: Table, giver: Bot, taker: Bot, cards: list[str], discard: list[str]) -> None:
@@ -169,8 +168,7 @@ def trade_cards(table: Table, giver: Bot, taker: Bot, cards: list[str], discard:
         else:
             giver.mods.remove(card)
             taker.mods.append(card)
-        table.emit(CardTraded(bot=giver.id, bot_name=giver.name, to=taker.id, to_name=taker.name, card=card.id,
-                              name=card.name))
+        table.emit(CardTraded(bot=giver.id, to=taker.id, card=card.id))
     enforce_limit(table, taker, discard, [c.id for c in moving])
     enforce_limit(table, giver, discard, [])
 

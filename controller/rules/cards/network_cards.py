@@ -10,7 +10,7 @@ step (after the IP has moved); completed cards count for missions ("Complete at 
 from __future__ import annotations
 
 from controller.rules.errors import IllegalAction
-from controller.rules.events import NetworkCardDone, NetworkCardDrawn, PingRemoved
+from controller.rules.events import NetworkCardDone, NetworkCardDrawn, PingRemoved, card_ref
 from controller.rules.cards.inventory import replace_innate
 from controller.rules.players.network_moves import arrive
 from controller.rules.action_types import NetworkCardAction
@@ -34,8 +34,7 @@ def draw_network_card(table: Table, agent: Bot, discard: int | None) -> None:
         raise IllegalAction("the network deck is empty: no network card can be drawn")
     hand = state.network_hands.setdefault(agent.id, [])
     hand.append(card)
-    table.emit(NetworkCardDrawn(agent=agent.id, card=card.id, name=card.name, text=card.text,
-                                    agent_name=agent.name))
+    table.emit(NetworkCardDrawn(agent=agent.id, card=card.id))
     if len(hand) > HAND_LIMIT + mod_bonus(agent, "hand_limit"):
         # "Agent hand limit is 3 network cards; excess cards must be discarded immediately."
         k = discard if discard is not None and 0 <= discard < len(hand) else 0
@@ -67,8 +66,7 @@ def resolve_network_cards(table: Table, agent: Bot, risky: list[str] | None = No
             card = _top_card(table)
             if card is None:
                 continue
-            table.emit(NetworkCardDrawn(agent=agent.id, card=card.id, name=card.name, text=card.text,
-                                    agent_name=agent.name))
+            table.emit(NetworkCardDrawn(agent=agent.id, card=card.id))
             if not _condition(table, card, ip):
                 _discard(table, agent, card, "Risky Click: its effect cannot be resolved")
                 continue
@@ -76,8 +74,7 @@ def resolve_network_cards(table: Table, agent: Bot, risky: list[str] | None = No
         key = f"network_card:{agent.id}"
         table.state.progress[key] = table.state.progress.get(key, 0) + 1
         table.state.network_discard.append(card)
-        table.emit(NetworkCardDone(agent=agent.id, card=card.id, name=card.name, completed=True,
-                                       agent_name=agent.name))
+        table.emit(NetworkCardDone(agent=agent.id, card=card.id, completed=True))
         # Transfer Learning: "his innate mod is discarded and a new mod is drawn and installed in its place";
         # Risky Click: "Nano does not discard his innate mod when using this ability."
         if "transfer_learning" in agent.abilities and not replaced and not clicked and not table.over:
@@ -104,8 +101,7 @@ def discard_hand(table: Table, agent: Bot) -> None:
 
 def _discard(table: Table, agent: Bot, card: NetworkCard, reason: str) -> None:
     table.state.network_discard.append(card)
-    table.emit(NetworkCardDone(agent=agent.id, card=card.id, name=card.name, completed=False, reason=reason,
-                                   agent_name=agent.name))
+    table.emit(NetworkCardDone(agent=agent.id, card=card.id, completed=False, reason=reason))
 
 
 def _condition(table: Table, card: NetworkCard, ip: IP | None) -> bool:
@@ -122,9 +118,9 @@ def _effect(table: Table, card: NetworkCard, agent: Bot, ip: IP | None) -> None:
     state = table.state
     net = state.network
     if card.effect == "threat":
-        change_threat(table, -card.amount, f"network card {card.name}")
+        change_threat(table, -card.amount, f"network card {card_ref('network', card.id)}")
     elif card.effect == "power":
-        gain_power(table, agent, card.amount, f"network card {card.name}")
+        gain_power(table, agent, card.amount, f"network card {card_ref('network', card.id)}")
     elif card.effect == "ceo_level":
         change_ceo_level(table, -card.amount)
     elif ip is None or ip.banned or ip.node is None:

@@ -37,7 +37,7 @@ def don_disguise(table: Table, bot: Bot, unit: SecurityUnit) -> None:
         lose_disguise(table, bot, "a new disguise replaces it")
     bot.disguise = GuardChip(name=unit.chip, colour="", level=unit.level, awareness=unit.awareness,
                              movement=unit.movement, patrol=unit.patrol, abilities=list(unit.abilities))
-    table.emit(DisguiseChanged(bot=bot.id, bot_name=bot.name, chip=unit.chip, worn=True,
+    table.emit(DisguiseChanged(bot=bot.id, chip=unit.chip, worn=True,
                                reason=f"takes the chip of the guard it shut down on {unit.space}"))
 
 
@@ -46,7 +46,7 @@ def lose_disguise(table: Table, bot: Bot, reason: str) -> None:
     if chip is None:
         return
     bot.disguise = None
-    table.emit(DisguiseChanged(bot=bot.id, bot_name=bot.name, chip=chip.name, worn=False, reason=reason))
+    table.emit(DisguiseChanged(bot=bot.id, chip=chip.name, worn=False, reason=reason))
 
 
 def attack_damage(table: Table, bot: Bot, damage: int) -> int:

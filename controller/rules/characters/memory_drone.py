@@ -136,7 +136,7 @@ def joan_stuns(table: Table, unit_id: str) -> None:
     unit = stun_target(table, unit_id)
     _, joan = _charged(table)
     unit.stunned = True
-    table.emit(JoanStunned(unit=unit.id, who=unit_label(unit), space=unit.space))
+    table.emit(JoanStunned(unit=unit.id, space=unit.space))
     _deplete(table, joan, "she stunned a guard")
 
 

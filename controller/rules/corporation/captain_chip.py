@@ -10,12 +10,12 @@ escalation is considered active", read by `threat.active_escalations`), so it ha
 from __future__ import annotations
 
 from controller.rules.corporation.threat_effects import do_effect
-from controller.rules.events import CaptainChipReached
+from controller.rules.events import CAPTAIN_REF, CaptainChipReached
 from controller.rules.table import Table
 
 
 def reach_captain_chip(table: Table) -> None:
     captain = table.state.captain
-    table.emit(CaptainChipReached(captain=captain.name, text=captain.burncycle_action))
+    table.emit(CaptainChipReached())
     if captain.chip_effect is not None and not table.over:
-        do_effect(table, captain.chip_effect, f"{captain.name}'s captain chip event")
+        do_effect(table, captain.chip_effect, f"{CAPTAIN_REF}'s captain chip event")

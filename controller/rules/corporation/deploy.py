@@ -6,7 +6,7 @@ from controller.rules.board.awareness import recheck
 from controller.rules.events import UnitPlaced
 from controller.rules.board.geometry import DIRECTIONS
 from controller.rules.state import CaptainCard, GuardChip, SecurityUnit
-from controller.rules.table import Table, unit_label
+from controller.rules.table import Table
 
 # "Level 1 Guard: 10 AP / Level 2 Guard: 15 AP / Level 3 Guard: 20 AP"
 GUARD_DURABILITY = {1: 10, 2: 15, 3: 20}
@@ -77,6 +77,6 @@ def spawn_guard(table: Table, post_kind: str, level: int, colour: str | None = N
     if chip is None:
         return False
     unit = enlist(table, chip, free[0], key)
-    table.emit(UnitPlaced(unit=unit.id, who=unit_label(unit), space=unit.space, facing=unit.facing))
+    table.emit(UnitPlaced(unit=unit.id, space=unit.space, facing=unit.facing))
     recheck(table)
     return True

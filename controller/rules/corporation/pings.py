@@ -91,7 +91,7 @@ def change_ip_level(table: Table, ip: IP, amount: int) -> None:
     """Raise (or, negative, lower) an IP's network level within 1-6."""
     new = max(1, min(MAX_LEVEL, ip.level + amount))
     if new != ip.level:
-        table.emit(LevelChanged(who=ip.agent, old=ip.level, new=new, who_name=table.name_of(ip.agent)))
+        table.emit(LevelChanged(who=ip.agent, old=ip.level, new=new))
         ip.level = new
 
 
@@ -133,7 +133,7 @@ def _enter(table: Table, ping: Ping, node: NetworkNode, moving: bool) -> bool:
         ip = _ip_of(table, node.agent)
         if ip is not None and not ip.banned and ip.node != node.id:
             # "If a ping passes an empty access point, that IP is banned."
-            table.emit(IpBanned(agent=ip.agent, node=node.id, agent_name=table.name_of(ip.agent)))
+            table.emit(IpBanned(agent=ip.agent, node=node.id))
             ip.banned = True
             ip.node = None
     met = [ip for ip in net.ips if ip.node == node.id and not ip.banned]
@@ -156,23 +156,21 @@ def resolve_boot(table: Table, ip: IP, ping: Ping) -> None:
     node = ip.node or ping.node
     ceo_wins = net.ceo_level > ip.level or (net.ceo_level == ip.level and ip.level < MAX_LEVEL)
     table.emit(Boot(agent=ip.agent, node=node, agent_level=ip.level, ceo_level=net.ceo_level,
-                    winner="ceo" if ceo_wins else "agent", agent_name=table.name_of(ip.agent)))
+                    winner="ceo" if ceo_wins else "agent"))
     if ceo_wins:
         if net.ceo_level > 1:
             table.emit(LevelChanged(who="ceo", old=net.ceo_level, new=net.ceo_level - 1))
             net.ceo_level -= 1
         home = access_point(table, ip.agent)
         if home is not None and home != ip.node:
-            table.emit(IpMoved(agent=ip.agent, path=[node, home], reason="booted: back to its access point",
-                                   agent_name=table.name_of(ip.agent)))
+            table.emit(IpMoved(agent=ip.agent, path=[node, home], reason="booted: back to its access point"))
         ip.node = home
         bot = next((b for b in table.state.bots if b.id == ip.agent), None)
         if bot is not None and bot.on_board and not bot.shut_down:
             place_awareness(table, bot, "a boot on the network")
     else:
         if ip.level > 1:
-            table.emit(LevelChanged(who=ip.agent, old=ip.level, new=ip.level - 1,
-                                           who_name=table.name_of(ip.agent)))
+            table.emit(LevelChanged(who=ip.agent, old=ip.level, new=ip.level - 1))
             ip.level -= 1
         net.pings.remove(ping)
         table.emit(PingRemoved(ping=ping.id, node=node))

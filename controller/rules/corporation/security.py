@@ -9,13 +9,13 @@ be pursued by the second.
 from __future__ import annotations
 
 from controller.rules.board.awareness import clear_awareness_at, recheck, sees, step_unit
-from controller.rules.events import (Attacked, BotShutDown, PowerChanged, UnitMoved, UnitStayed,
+from controller.rules.events import (bot_ref, Attacked, BotShutDown, PowerChanged, UnitMoved, UnitStayed,
                                      UnitStunEnded, UnitTurned)
 from controller.rules.board.geometry import OPPOSITE, UNREACHABLE
 from controller.rules.characters.interface import attack_damage, fooled, lose_disguise
 from controller.rules.state import Bot, SecurityUnit
 from controller.rules.board.paths import adjacent_spaces, path_to
-from controller.rules.table import Table, unit_label
+from controller.rules.table import Table
 from controller.rules.corporation.threat import change_threat, declare_defeat, escalation_bonus
 
 # "L453R: Fauxbia can attack detected bots up to 3 spaces away. Bots that are attacked from 2 spaces away
@@ -38,7 +38,7 @@ def activate_security(table: Table) -> None:
     for unit in state.security:
         if unit.stunned:
             done.add(unit.id)
-            table.emit(UnitStayed(unit=unit.id, who=unit_label(unit), space=unit.space,
+            table.emit(UnitStayed(unit=unit.id, space=unit.space,
                                   reason="stunned: skips its activation"))
     for tier in (_try_pursue, _try_investigate, _patrol):
         for unit in list(state.security):
@@ -52,7 +52,7 @@ def activate_security(table: Table) -> None:
     for unit in state.security:
         if unit.stunned:
             unit.stunned = False
-            table.emit(UnitStunEnded(unit=unit.id, who=unit_label(unit)))
+            table.emit(UnitStunEnded(unit=unit.id))
     recheck(table)
 
 
@@ -66,7 +66,7 @@ def _walk(table: Table, unit: SecurityUnit, path: list[int], reason: str) -> Non
     for space in path:
         step_unit(table, unit, space)
     ids = [start] + [table.floor.ids[s] for s in path]
-    table.events.insert(mark, UnitMoved(unit=unit.id, who=unit_label(unit), path=ids, facing=unit.facing,
+    table.events.insert(mark, UnitMoved(unit=unit.id, path=ids, facing=unit.facing,
                                         reason=reason))
 
 
@@ -122,7 +122,7 @@ def _face(table: Table, unit: SecurityUnit, toward: int) -> None:
     d = table.floor.direction(here, toward) or table.floor.line_direction(here, toward)
     if d is not None and d != unit.facing:
         unit.facing = d  # type: ignore[assignment]
-        table.emit(UnitTurned(unit=unit.id, who=unit_label(unit), space=unit.space, facing=d))
+        table.emit(UnitTurned(unit=unit.id, space=unit.space, facing=d))
         recheck(table)
 
 
@@ -132,8 +132,7 @@ def _attack(table: Table, unit: SecurityUnit, bot: Bot, damage: int, distance: i
     damage = attack_damage(table, bot, damage)
     old = bot.power
     bot.power = max(0, bot.power - damage)
-    table.emit(Attacked(unit=unit.id, who=unit_label(unit), bot=bot.id, bot_name=bot.name,
-                        damage=old - bot.power, power=bot.power, distance=distance))
+    table.emit(Attacked(unit=unit.id, bot=bot.id, damage=old - bot.power, power=bot.power, distance=distance))
     if bot.power == 0:
         shut_down_bot(table, bot)
 
@@ -148,18 +147,18 @@ def shut_down_bot(table: Table, bot: Bot) -> None:
     bot.shut_down = True
     bot.hidden = False
     lose_disguise(table, bot, "shut down: its bot chip flips")
-    table.emit(BotShutDown(bot=bot.id, bot_name=bot.name, space=bot.space or "-"))
+    table.emit(BotShutDown(bot=bot.id, space=bot.space or "-"))
     if bot.kind == "module":
         declare_defeat(table, "the command module was shut down")
         return
-    change_threat(table, 3, f"{bot.name} was shut down")
+    change_threat(table, 3, f"{bot_ref(bot.id)} was shut down")
 
 
 def damage_bot(table: Table, bot: Bot, amount: int, reason: str) -> None:
     """Power lost outside an attack (shocks, mission rules)."""
     old = bot.power
     bot.power = max(0, bot.power - amount)
-    table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=old, new=bot.power, reason=reason))
+    table.emit(PowerChanged(bot=bot.id, old=old, new=bot.power, reason=reason))
     if bot.power == 0 and not bot.shut_down:
         shut_down_bot(table, bot)
 
@@ -186,7 +185,7 @@ def _try_investigate(table: Table, unit: SecurityUnit) -> bool:
     if path:
         _walk(table, unit, path[:movement_of(table, unit)], "investigate")
     else:
-        table.emit(UnitStayed(unit=unit.id, who=unit_label(unit), space=unit.space,
+        table.emit(UnitStayed(unit=unit.id, space=unit.space,
                               reason="investigating, but its way is blocked"))
     return True
 
@@ -201,7 +200,7 @@ def _patrol(table: Table, unit: SecurityUnit) -> bool:
         return True
     # "Guards in rooms do not patrol."
     if floor.area(here).is_room or pattern == "stationary":
-        table.emit(UnitStayed(unit=unit.id, who=unit_label(unit), space=unit.space,
+        table.emit(UnitStayed(unit=unit.id, space=unit.space,
                               reason="in a room: does not patrol" if pattern != "stationary" else "stationary"))
         return True
     steps = movement_of(table, unit)
@@ -216,7 +215,7 @@ def _patrol(table: Table, unit: SecurityUnit) -> bool:
             if path:
                 _walk(table, unit, path[:steps], "patrol")
                 return True
-        table.emit(UnitStayed(unit=unit.id, who=unit_label(unit), space=unit.space, reason="no way to patrol"))
+        table.emit(UnitStayed(unit=unit.id, space=unit.space, reason="no way to patrol"))
     return True
 
 
@@ -264,10 +263,10 @@ def _pace(table: Table, unit: SecurityUnit, steps: int) -> None:
             recheck(table)
     elif facing != unit.facing:
         unit.facing = facing  # type: ignore[assignment]
-        table.emit(UnitTurned(unit=unit.id, who=unit_label(unit), space=unit.space, facing=facing))
+        table.emit(UnitTurned(unit=unit.id, space=unit.space, facing=facing))
         recheck(table)
     else:
-        table.emit(UnitStayed(unit=unit.id, who=unit_label(unit), space=unit.space, reason="boxed in"))
+        table.emit(UnitStayed(unit=unit.id, space=unit.space, reason="boxed in"))
 
 
 def _perimeter(table: Table, unit: SecurityUnit, steps: int) -> None:
@@ -282,7 +281,7 @@ def _perimeter(table: Table, unit: SecurityUnit, steps: int) -> None:
         if path:
             _walk(table, unit, path[:steps], "patrol")
         else:
-            table.emit(UnitStayed(unit=unit.id, who=unit_label(unit), space=unit.space, reason="boxed in"))
+            table.emit(UnitStayed(unit=unit.id, space=unit.space, reason="boxed in"))
         return
     k = next((p for p in positions if ring[p][1] == unit.facing), positions[0])
     path: list[int] = []
@@ -297,7 +296,7 @@ def _perimeter(table: Table, unit: SecurityUnit, steps: int) -> None:
     if path:
         _walk(table, unit, path, "patrol")
     else:
-        table.emit(UnitStayed(unit=unit.id, who=unit_label(unit), space=unit.space, reason="way blocked"))
+        table.emit(UnitStayed(unit=unit.id, space=unit.space, reason="way blocked"))
 
 
 def _teleport(table: Table, unit: SecurityUnit) -> None:
@@ -315,7 +314,7 @@ def _teleport(table: Table, unit: SecurityUnit) -> None:
                 if D[p][b] < best_d or (D[p][b] == best_d and best is not None and p < best):
                     best, best_d, best_bot = p, D[p][b], b
     if best is None or best == here:
-        table.emit(UnitStayed(unit=unit.id, who=unit_label(unit), space=unit.space,
+        table.emit(UnitStayed(unit=unit.id, space=unit.space,
                               reason="already at the hallway post closest to a bot" if best == here
                               else "no free hallway post"))
         return
@@ -331,6 +330,6 @@ def _teleport(table: Table, unit: SecurityUnit) -> None:
         unit.facing = d or unit.facing  # type: ignore[assignment]
     clear_awareness_at(table, unit, unit.space)
     recheck(table)
-    table.events.insert(mark, UnitMoved(unit=unit.id, who=unit_label(unit), path=[start, unit.space],
+    table.events.insert(mark, UnitMoved(unit=unit.id, path=[start, unit.space],
                                         facing=unit.facing, reason="teleport"))
 

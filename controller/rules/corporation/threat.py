@@ -55,13 +55,13 @@ def change_threat(table: Table, delta: int, reason: str) -> None:
     state.threat = new
     table.emit(ThreatChanged(old=old, new=new, reason=reason))
     if new > old:
-        for e in state.threat_card.escalations:
+        for k, e in enumerate(state.threat_card.escalations):
             if old < e.threshold <= new:
-                table.emit(EscalationActive(threshold=e.threshold, text=e.text))
+                table.emit(EscalationActive(threshold=e.threshold, index=k))
         for i, ev in enumerate(state.threat_card.events):
             if i not in state.fired_events and old < ev.threshold <= new:
                 state.fired_events.append(i)
-                table.emit(ThreatEventFired(threshold=ev.threshold, text=ev.text))
+                table.emit(ThreatEventFired(threshold=ev.threshold, index=i))
                 table.apply_effect(table, ev)
                 if table.over:
                     return

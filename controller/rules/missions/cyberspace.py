@@ -98,7 +98,7 @@ def hop(table: Table, bot_id: str, path: list[str]) -> None:
     # out of cyberspace on the last space: it is seen there, and nowhere along the way
     if at != here:
         step_bot(table, bot, at)
-    table.emit(BotMoved(bot=bot.id, bot_name=bot.name, path=[start, *path]))  # type: ignore[list-item]
+    table.emit(BotMoved(bot=bot.id, path=[start, *path]))  # type: ignore[list-item]
     place_awareness(table, bot, "jumping out of cyberspace")
     area = floor.area(at)
     if floor.ids[area.spaces[0]] in state.floor.surveillance and not table.over:

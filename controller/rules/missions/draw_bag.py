@@ -15,10 +15,10 @@ from __future__ import annotations
 from controller.rules.board.awareness import recheck
 from controller.rules.corporation.deploy import best_facing, captain_unit, enlist, station
 from controller.rules.errors import RulesError
-from controller.rules.events import UnitBagged, UnitDrawn
+from controller.rules.events import CALIBRATION_REF, UnitBagged, UnitDrawn
 from controller.rules.board.geometry import Area
 from controller.rules.state import BagUnit, GameState, GuardChip
-from controller.rules.table import Table, unit_label
+from controller.rules.table import Table
 
 TERMINAL_SPACES = ("terminal", "mainframe")
 
@@ -63,7 +63,7 @@ def bag_module(table: Table) -> None:
     if module is None or module.on_board or module_bagged(state):
         return
     state.draw_bag.append(BagUnit(unit="module"))
-    table.emit(UnitBagged(who=module.name, reason=f"{state.mission.calibration_name}: the calibration result"))
+    table.emit(UnitBagged(unit=module.id, reason=f"{CALIBRATION_REF}: the calibration result"))
 
 
 def label(state: GameState, unit: BagUnit) -> str:
@@ -92,7 +92,7 @@ def draw_onto_terminal(table: Table, area: Area) -> None:
         module = next(b for b in state.bots if b.kind == "module")
         module.space = where
         table.occupant[space] = module
-        table.emit(UnitDrawn(who=module.name, space=where))
+        table.emit(UnitDrawn(unit=module.id, space=where))
     else:
         # best_facing looks down the longest line of sight, so never at a wall while any side is open
         if unit.unit == "captain":
@@ -101,5 +101,5 @@ def draw_onto_terminal(table: Table, area: Area) -> None:
         else:
             assert isinstance(unit.guard, GuardChip)
             placed = enlist(table, unit.guard, space)
-        table.emit(UnitDrawn(who=unit_label(placed), space=where, facing=placed.facing))
+        table.emit(UnitDrawn(unit=placed.id, space=where, facing=placed.facing))
     recheck(table)

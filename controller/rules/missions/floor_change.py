@@ -121,7 +121,7 @@ def change_floor(table: Table, final: Bot) -> None:
     draw_imperatives(table)
     turn.step = "corporation"
     turn.pending = None
-    table.emit(StepStarted(step="corporation", text="The corporation's turn (on the new floor)."))
+    table.emit(StepStarted(step="corporation", new_floor=True))
 
 
 def escape(table: Table, bot: Bot) -> None:
@@ -133,7 +133,7 @@ def escape(table: Table, bot: Bot) -> None:
     if not bot.on_board or floor.feature[floor.index[bot.space]] != "entrance":  # type: ignore[index]
         raise IllegalAction(f"{bot.name} must stand on an entrance space to escape")
     del table.occupant[floor.index[bot.space]]  # type: ignore[index]
-    table.emit(BotEscaped(bot=bot.id, bot_name=bot.name, space=bot.space or ""))
+    table.emit(BotEscaped(bot=bot.id, space=bot.space or ""))
     bot.escaped = True
     bot.space = None
     bot.awareness = None

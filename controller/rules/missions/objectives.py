@@ -84,9 +84,7 @@ def check_mission(table: Table, end_of_turn: bool = False) -> None:
         tasks = [o for o in mission.calibrations if applies(state, o)]
         if all(done(state, table, o, end_of_turn) for o in tasks):
             state.calibrated = True
-            text = f"Calibrations complete ({mission.calibration_name})"
-            table.emit(StepStarted(step="calibrated", text=text + (f": {mission.calibration_result}"
-                                                                   if mission.calibration_result else ".")))
+            table.emit(StepStarted(step="calibrated"))
             special_rules.on_calibration(table)
     if state.calibrated:
         tasks = [o for o in mission.win if applies(state, o)]

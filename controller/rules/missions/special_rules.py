@@ -11,13 +11,14 @@ from controller.rules.missions import draw_bag
 from controller.rules.board.awareness import recheck
 from controller.rules.errors import IllegalAction
 from controller.rules.players.burncycle import add_to_reserve
-from controller.rules.events import BeadPlaced, BotMoved, IpBanned, ObjectiveBeadPlaced, StepStarted
+from controller.rules.events import (CALIBRATION_REF, MISSION_REF, BeadPlaced, BotMoved, IpBanned, ObjectiveBeadPlaced,
+                                     StepStarted, bot_ref)
 from controller.rules.board.geometry import UNREACHABLE
 from controller.rules.action_types import DrawChip
 from controller.rules.legal import Cost, LegalAction
 from controller.rules.state import IP, Bot, SecurityUnit
 from controller.rules.corporation.security import damage_bot
-from controller.rules.table import Table, unit_label
+from controller.rules.table import Table
 from controller.rules.corporation.threat import change_threat
 
 CHOOSABLE = ("physical", "tech", "utility", "general")
@@ -38,13 +39,13 @@ def door_changed(table: Table, door: str, unlocked: bool) -> None:
     if floor.in_safe_zone(a) or floor.in_safe_zone(b):
         return
     change_threat(table, amount if unlocked else -amount,
-                  f"{table.state.mission.name}: a door {'unlocked' if unlocked else 'locked'}")
+                  f"{MISSION_REF}: a door {'unlocked' if unlocked else 'locked'}")
 
 
 def wall_destroyed(table: Table) -> None:
     amount = _rules(table).door_threat
     if amount:
-        change_threat(table, amount, f"{table.state.mission.name}: a wall destroyed")
+        change_threat(table, amount, f"{MISSION_REF}: a wall destroyed")
 
 
 def chip_for_access(table: Table, bot: Bot, chip: str | None) -> None:
@@ -63,7 +64,7 @@ def chip_for_threat(table: Table, agent: Bot, chip: str) -> None:
         raise IllegalAction(f"{table.state.mission.name} has no general action that trades threat for a chip")
     if agent.kind != "agent":
         raise IllegalAction("only an agent may take this general action")
-    change_threat(table, amount, f"{agent.name} draws an action chip")
+    change_threat(table, amount, f"{bot_ref(agent.id)} draws an action chip")
     if not table.over:
         _add_chip(table, agent, chip)
 
@@ -88,8 +89,8 @@ def start_of_corporation_turn(table: Table) -> None:
     for unit in state.security:
         if (unit.rank == "captain" or unit.chip == "Ghost") and not unit.stunned:
             unit.stunned = True
-            table.emit(StepStarted(step="stunned", text=f"Flip {unit_label(unit)} face down: it is stunned."))
-    change_threat(table, 1, f"{state.mission.name}: IPs on the team's layers")
+            table.emit(StepStarted(step="stunned", unit=unit.id))
+    change_threat(table, 1, f"{MISSION_REF}: IPs on the team's layers")
 
 
 def on_calibration(table: Table) -> None:
@@ -99,7 +100,7 @@ def on_calibration(table: Table) -> None:
     if rules.calibration_bans_ips:
         for ip in table.state.network.ips:
             if not ip.banned:
-                table.emit(IpBanned(agent=ip.agent, node=ip.node or "-", agent_name=table.name_of(ip.agent)))
+                table.emit(IpBanned(agent=ip.agent, node=ip.node or "-"))
                 ip.banned, ip.node = True, None
     if rules.calibration_bags_module:
         draw_bag.bag_module(table)
@@ -115,7 +116,7 @@ def _evict_safe_zones(table: Table) -> None:
     for bot in table.state.bots:
         if not bot.on_board or not floor.in_safe_zone(floor.index[bot.space]):  # type: ignore[index]
             continue
-        damage_bot(table, bot, 1, f"{table.state.mission.calibration_name}: bots in safe zones lose 1 power")
+        damage_bot(table, bot, 1, f"{CALIBRATION_REF}: bots in safe zones lose 1 power")
         here = floor.index[bot.space]  # type: ignore[index]
         free = [s for s in range(len(floor.ids)) if s not in table.occupant and not floor.in_safe_zone(s)
                 and D[here][s] < UNREACHABLE]
@@ -124,7 +125,7 @@ def _evict_safe_zones(table: Table) -> None:
         start = bot.space
         table.move_occupant(bot, min(free, key=lambda s: (D[here][s], s)))
         bot.hidden = False
-        table.emit(BotMoved(bot=bot.id, bot_name=bot.name, path=[start, bot.space]))  # type: ignore[list-item]
+        table.emit(BotMoved(bot=bot.id, path=[start, bot.space]))  # type: ignore[list-item]
     recheck(table)
 
 

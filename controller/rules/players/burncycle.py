@@ -86,11 +86,10 @@ def reboot(table: Table) -> None:
             ip.banned = False
             ip.node = access_point(table, ip.agent)
             if ip.level != 1:
-                table.emit(LevelChanged(who=ip.agent, old=ip.level, new=1, who_name=table.name_of(ip.agent)))
+                table.emit(LevelChanged(who=ip.agent, old=ip.level, new=1))
             ip.level = 1
             if ip.node is not None:
-                table.emit(IpMoved(agent=ip.agent, path=[ip.node], reason="banned IP returns at level 1",
-                                       agent_name=table.name_of(ip.agent)))
+                table.emit(IpMoved(agent=ip.agent, path=[ip.node], reason="banned IP returns at level 1"))
 
 
 def alter(table: Table, agent: Bot, slot: int, kind: str, source: str) -> None:

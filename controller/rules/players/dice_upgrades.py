@@ -38,9 +38,9 @@ def buy_dice_upgrade(table: Table, bot: Bot) -> None:
         bot.advanced_dice += 1
     else:
         bot.elite_dice += 1
-    table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=bot.power + upgrade.cost, new=bot.power,
+    table.emit(PowerChanged(bot=bot.id, old=bot.power + upgrade.cost, new=bot.power,
                             reason=f"{upgrade.die} die upgrade"))
-    table.emit(DiceUpgradeBought(bot=bot.id, bot_name=bot.name, die=upgrade.die, cost=upgrade.cost))
+    table.emit(DiceUpgradeBought(bot=bot.id, die=upgrade.die, cost=upgrade.cost))
 
 
 def activated(bot: Bot) -> tuple[int, int]:

@@ -21,7 +21,7 @@ from controller.rules.players.ap import roll_ap
 from controller.rules.board.awareness import place_awareness, step_bot
 from controller.rules.corporation.captain_chip import reach_captain_chip
 from controller.rules.errors import IllegalAction
-from controller.rules.events import (BotMoved, DieRolled, KeypadCardPlaced, KeypadResolved,
+from controller.rules.events import (bot_ref, BotMoved, DieRolled, KeypadCardPlaced, KeypadResolved,
                                      ReserveChanged, SlotReached)
 from controller.rules.board.geometry import edge_id
 from controller.rules.action_types import Keypad
@@ -136,7 +136,7 @@ def keypad(table: Table, bot_id: str, beyond: str, approach: str, dice: DicePool
         # "A bot in possession of a key may discard it at any point during a keypad action to immediately
         # unlock the door without resolving inputs or rolling AP."
         bot.keys -= 1
-        _open(table, bot, door, card, there, "key", f"{bot.name} discards a key", move_through)
+        _open(table, bot, door, card, there, "key", f"{bot_ref(bot.id)} discards a key", move_through)
         return
     rolled: list[str] = []
     for _ in range(col.dice):
@@ -291,16 +291,16 @@ def _open(table: Table, bot: Bot, door: str, card: KeypadCard, there: int, appro
           move_through: bool) -> None:
     """"Upon success, discard the card, place an unlocked door peg in the board hole, and the bot may take a
     free move through into an empty space (without triggering swap or push).\""""
-    table.emit(KeypadResolved(door=door, card=card.id, bot=bot.id, bot_name=bot.name, approach=approach,
+    table.emit(KeypadResolved(door=door, card=card.id, bot=bot.id, approach=approach,
                               unlocked=True, detail=detail))
-    unlock_door(table, door, f"keypad action by {bot.name}")  # discards the door's keypad card
+    unlock_door(table, door, f"keypad action by {bot_ref(bot.id)}")  # discards the door's keypad card
     if not move_through or bot.shut_down or there in table.occupant or table.over \
             or special_rules.safe_zone_closed(table, there):
         return
     start = bot.space
     mark = len(table.events)
     step_bot(table, bot, there)
-    table.events.insert(mark, BotMoved(bot=bot.id, bot_name=bot.name, path=[start, bot.space]))  # type: ignore[list-item]
+    table.events.insert(mark, BotMoved(bot=bot.id, path=[start, bot.space]))  # type: ignore[list-item]
     floor = table.floor
     area = floor.area(there)
     if floor.ids[area.spaces[0]] in table.state.floor.surveillance and not table.over:
@@ -311,7 +311,7 @@ def _open(table: Table, bot: Bot, door: str, card: KeypadCard, there: int, appro
 
 def _fail(table: Table, bot: Bot, door: str, card: KeypadCard, approach: str, detail: str) -> None:
     """"If unsuccessful, leave the keypad card faceup by the door for future attempts.\""""
-    table.emit(KeypadResolved(door=door, card=card.id, bot=bot.id, bot_name=bot.name, approach=approach,
+    table.emit(KeypadResolved(door=door, card=card.id, bot=bot.id, approach=approach,
                               unlocked=False, detail=detail))
 
 

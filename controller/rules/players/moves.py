@@ -15,7 +15,7 @@ from controller.rules.players.ap import OPTIMIZED_BONUS, roll_ap
 from controller.rules.board.awareness import place_awareness, recheck, step_bot, step_unit
 from controller.rules.corporation.deploy import spawn_guard
 from controller.rules.errors import IllegalAction
-from controller.rules.events import (BeadRemoved, BotMoved, CacheTaken, DieRolled, DoorChanged, KeyTaken,
+from controller.rules.events import (bot_ref, BeadRemoved, BotMoved, CacheTaken, DieRolled, DoorChanged, KeyTaken,
                                      StepStarted, TerminalChanged, UnitMoved)
 from controller.rules.board.geometry import edge_id
 from controller.rules.characters.interface import check_disguised_step, count_step
@@ -55,9 +55,7 @@ def start_move(table: Table, dice: DicePool) -> None:
     agent_ap = roll_proprietary(table, agent, dice, "move", "move action")
     ap = roll_ap(table, pool_dice(dice), bonus, "move action")
     turn.pending = PendingMove(ap=ap, optimized=optimized, agent_ap=agent_ap)
-    bonus_text = " (optimized, +2)" if optimized else ""
-    only = f" and {agent_ap} AP only {agent.name} may spend ({agent.proprietary_die} die)" if agent_ap else ""
-    table.emit(StepStarted(step="move", text=f"Move action: {ap} AP to spend{bonus_text}{only}."))
+    table.emit(StepStarted(step="move", bot=agent.id, ap=ap, optimized=optimized, agent_ap=agent_ap))
 
 
 def ap_for(table: Table, bot: Bot) -> int:
@@ -155,13 +153,13 @@ def step(table: Table, bot_id: str, to: str, take_cache: bool = False, chip: str
     if door is not None:
         # Keys "spent during move actions to open adjacent doors on the fly"
         bot.keys -= 1
-        unlock_door(table, door, f"{bot.name} spends a key")
+        unlock_door(table, door, f"{bot_ref(bot.id)} spends a key")
     spend_ap(table, bot, 1)
     count_step(table, bot)
     start = bot.space
     mark = len(table.events)
     step_bot(table, bot, dest)
-    table.events.insert(mark, BotMoved(bot=bot.id, bot_name=bot.name, path=[start, bot.space]))  # type: ignore[list-item]
+    table.events.insert(mark, BotMoved(bot=bot.id, path=[start, bot.space]))  # type: ignore[list-item]
     entered(table, bot, take_cache, chip, discard or [])
 
 
@@ -170,7 +168,7 @@ def shed(table: Table, bot: Bot) -> None:
     inventory are discarded.\""""
     if bot.keys:
         bot.keys = 0
-        table.emit(KeyTaken(bot=bot.id, bot_name=bot.name, keys=0))
+        table.emit(KeyTaken(bot=bot.id, keys=0))
     for card in [c.id for c in bot.equipment + bot.mods + bot.installed]:
         discard_card(table, bot, card, "Nano reassembles through a locked door")
 
@@ -183,7 +181,7 @@ def entered(table: Table, bot: Bot, take_cache: bool = False, chip: str | None =
         # "When a bot moves onto a cache, it may collect it: discard the chip and draw 1 equipment card into
         # inventory."
         state.floor.caches.remove(bot.space)  # type: ignore[arg-type]
-        table.emit(CacheTaken(bot=bot.id, bot_name=bot.name, space=bot.space))  # type: ignore[arg-type]
+        table.emit(CacheTaken(bot=bot.id, space=bot.space))  # type: ignore[arg-type]
         key = f"caches:{bot.id}"
         state.progress[key] = state.progress.get(key, 0) + 1
         draw_equipment(table, bot, discard or [])
@@ -225,8 +223,8 @@ def swap(table: Table, bot_id: str, other_id: str) -> None:
     del table.occupant[here], table.occupant[there]
     bot.space, other.space = b, a
     table.occupant[there], table.occupant[here] = bot, other
-    table.emit(BotMoved(bot=bot.id, bot_name=bot.name, path=[a, b]))  # type: ignore[list-item]
-    table.emit(BotMoved(bot=other.id, bot_name=other.name, path=[b, a]))  # type: ignore[list-item]
+    table.emit(BotMoved(bot=bot.id, path=[a, b]))  # type: ignore[list-item]
+    table.emit(BotMoved(bot=other.id, path=[b, a]))  # type: ignore[list-item]
     entering = bot if table.state.joan is not None and table.state.joan.space == b else other
     table.pass_joan(entering, a if entering is bot else b)  # type: ignore[arg-type]
     for moved in (bot, other):
@@ -262,14 +260,14 @@ def push(table: Table, bot_id: str, unit_id: str, to: str) -> None:
     step_unit(table, unit, target)
     unit.facing = facing  # shoved, not walking: it keeps its facing
     recheck(table)
-    table.emit(UnitMoved(unit=unit.id, who=unit_label(unit), path=[start, to], facing=unit.facing, reason="pushed"))
+    table.emit(UnitMoved(unit=unit.id, path=[start, to], facing=unit.facing, reason="pushed"))
     if through_door:
         key = f"push_through_door:{bot.id}"
         state.progress[key] = state.progress.get(key, 0) + 1
     frm = bot.space
     step_bot(table, bot, there)
-    table.emit(BotMoved(bot=bot.id, bot_name=bot.name, path=[frm, start]))  # type: ignore[list-item]
-    place_awareness(table, bot, f"pushing {unit_label(unit)}")
+    table.emit(BotMoved(bot=bot.id, path=[frm, start]))  # type: ignore[list-item]
+    place_awareness(table, bot, "pushing", unit)
     entered(table, bot)
 
 
@@ -304,7 +302,7 @@ def trade(table: Table, giver_id: str, taker_id: str, keys: int, cards: list[str
     if keys:
         giver.keys -= keys
         taker.keys += keys
-        table.emit(KeyTaken(bot=taker.id, bot_name=taker.name, keys=taker.keys))
+        table.emit(KeyTaken(bot=taker.id, keys=taker.keys))
     if cards:
         trade_cards(table, giver, taker, list(cards), list(discard or []))
 

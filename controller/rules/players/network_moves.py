@@ -85,14 +85,14 @@ def move_ip(table: Table, agent: str, transfers: dict[int, str], asterisk: int |
                 stopped = True
                 break
         if not stopped and len(path) > 1:
-            table.emit(IpMoved(agent=agent, path=path, reason=f"{kind} chip", agent_name=table.name_of(agent)))
+            table.emit(IpMoved(agent=agent, path=path, reason=f"{kind} chip"))
 
 
 def arrive(table: Table, ip: IP, node: NetworkNode, path: list[str], stop_here: bool) -> bool:
     """Resolve the node the IP stops on (hub benefits, the core, a boot). True when it stopped."""
     if not stop_here and node.kind != "core":
         return False
-    table.emit(IpMoved(agent=ip.agent, path=list(path), reason="network step", agent_name=table.name_of(ip.agent)))
+    table.emit(IpMoved(agent=ip.agent, path=list(path), reason="network step"))
     state = table.state
     ping = next((p for p in state.network.pings if p.node == node.id), None)
     if ping is not None:
@@ -109,8 +109,7 @@ def arrive(table: Table, ip: IP, node: NetworkNode, path: list[str], stop_here: 
         gain_power(table, table.state.bot(ip.agent), 1, "network hub")
         home = access_point(table, ip.agent)
         if home is not None:
-            table.emit(IpMoved(agent=ip.agent, path=[node.id, home], reason="back to its access point",
-                                   agent_name=table.name_of(ip.agent)))
+            table.emit(IpMoved(agent=ip.agent, path=[node.id, home], reason="back to its access point"))
             ip.node = home
     elif node.kind == "hub":
         if node.layer == 1:

@@ -11,5 +11,5 @@ def gain_power(table: Table, bot: Bot, amount: int, reason: str) -> None:
     """Add power up to the absolute maximum of 10; a shut-down bot gains nothing (only a repair revives it)."""
     new = min(MAX_POWER, bot.power + amount)
     if new > bot.power and not bot.shut_down:
-        table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=bot.power, new=new, reason=reason))
+        table.emit(PowerChanged(bot=bot.id, old=bot.power, new=new, reason=reason))
         bot.power = new

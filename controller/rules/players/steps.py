@@ -7,6 +7,8 @@ left to the right, the action step is over and the network step begins.
 
 from __future__ import annotations
 
+import msgspec
+
 from controller.rules.missions import special_rules
 from controller.rules.corporation.captain_chip import reach_captain_chip
 from controller.rules.events import ChipChanged, DieRolled, SlotReached, StepStarted, TurnStarted
@@ -48,11 +50,10 @@ def start_turn(table: Table) -> None:
         return
     if agent.shut_down or agent.escaped:
         # "Cannot act or advance floors until repaired": nothing to route, roll or degrade.
-        table.emit(StepStarted(step="skip", text=f"{agent.name} is {'shut down' if agent.shut_down else 'gone'}: "
-                                                 f"the turn passes."))
+        table.emit(StepStarted(step="skip", bot=agent.id, reason="shut down" if agent.shut_down else "gone"))
         next_player(table)
         return
-    table.emit(TurnStarted(agent=agent.id, agent_name=agent.name))
+    table.emit(TurnStarted(agent=agent.id))
 
 
 def enter_actions(table: Table) -> None:
@@ -67,9 +68,7 @@ def enter_actions(table: Table) -> None:
                          elite=agent.elite_dice + mod_bonus(agent, "elite_die"),
                          proprietary=1 if agent.proprietary_die is not None else 0)  # agent_dice.py
     turn.step = "actions"
-    own = f", 1 {agent.proprietary_die} die" if agent.proprietary_die is not None else ""
-    table.emit(StepStarted(step="actions", text=f"{agent.name}'s dice pool: {turn.pool.basic} basic, "
-                                                f"{turn.pool.advanced} advanced, {turn.pool.elite} elite{own}."))
+    table.emit(StepStarted(step="actions", bot=agent.id, dice=msgspec.structs.asdict(turn.pool)))
     _place_tracker(table, 0)
 
 
@@ -103,7 +102,7 @@ def enter_network(table: Table) -> None:
     assert turn is not None
     turn.step = "network"
     turn.pending = None
-    table.emit(StepStarted(step="network", text="Network step: move your IP along the burncycle's chips."))
+    table.emit(StepStarted(step="network"))
 
 
 def degrade(table: Table, choice: int | None) -> None:
@@ -142,7 +141,7 @@ def next_player(table: Table) -> None:
     if turn.order[turn.active] == turn.marker:
         turn.step = "corporation"
         turn.pending = None
-        table.emit(StepStarted(step="corporation", text="The corporation's turn."))
+        table.emit(StepStarted(step="corporation"))
         return
     turn.active = (turn.active + 1) % len(turn.order)
     start_turn(table)

@@ -11,7 +11,7 @@ from controller.rules.characters.proprietary_dice import pool_dice, roll_proprie
 from controller.rules.players.ap import OPTIMIZED_BONUS, roll_ap
 from controller.rules.board.awareness import place_awareness, step_bot
 from controller.rules.errors import IllegalAction
-from controller.rules.events import BotMoved, KeyTaken, UnitRemoved, UnitStruck, WallDestroyed
+from controller.rules.events import BotMoved, KeyTaken, UnitRemoved, UnitStruck, WallDestroyed, bot_ref, unit_ref
 from controller.rules.board.geometry import DIRECTIONS, MAX_DESTROYED_WALLS, edge_id, exterior_wall_id
 from controller.rules.characters.interface import INTERFACE, check_can_disguise, don_disguise
 from controller.rules.action_types import Strike, StrikeWall
@@ -62,7 +62,6 @@ def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_on
         check_can_disguise(bot, unit)
     ap = roll_ap(table, dice, _bonus(table) + mod_bonus(bot, "strike_ap"), f"strike on {unit_label(unit)}")
     durability = special_rules.durability(table, unit)
-    who = unit_label(unit)
     if ap >= durability and not stun_only:
         result = "shut down"
     elif ap >= durability - STUN_MARGIN:
@@ -70,14 +69,14 @@ def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_on
         result = "stunned"
     else:
         result = "no effect"
-    table.emit(UnitStruck(unit=unit.id, who=who, bot_name=bot.name, ap=ap, durability=durability, result=result))
+    table.emit(UnitStruck(unit=unit.id, bot=bot.id, ap=ap, durability=durability, result=result))
     if result == "shut down":
         # "the guard chip is discarded and the striking bot gains 1 power. If the guard carries a key, the bot
         # takes the key into its inventory."
         table.state.security.remove(unit)
         del table.occupant[table.floor.index[unit.space]]
         _count_shut_down(table, unit)
-        table.emit(UnitRemoved(unit=unit.id, who=who, space=unit.space))
+        table.emit(UnitRemoved(unit=unit.id, space=unit.space))
         gain_power(table, bot, 1, "shut down a security unit")
         key = f"shut_down_by:{bot.id}"
         table.state.progress[key] = table.state.progress.get(key, 0) + 1
@@ -89,9 +88,9 @@ def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_on
         _claim_key(table, bot, unit)  # "A key held by a stunned guard is also claimed by the striking bot."
     # "Striking a security unit always advances threat by 1 and immediately causes the striking bot to
     # become detected, regardless of success."
-    change_threat(table, 1, f"{bot.name} struck {who}")
+    change_threat(table, 1, f"{bot_ref(bot.id)} struck {unit_ref(unit.id)}")
     if not table.over:
-        place_awareness(table, bot, f"striking {who}")
+        place_awareness(table, bot, "striking", unit)
 
 
 def _count_shut_down(table: Table, unit: SecurityUnit) -> None:
@@ -111,7 +110,7 @@ def _claim_key(table: Table, bot: Bot, unit: SecurityUnit) -> None:
     if unit.key:
         unit.key = False
         bot.keys += 1
-        table.emit(KeyTaken(bot=bot.id, bot_name=bot.name, keys=bot.keys))
+        table.emit(KeyTaken(bot=bot.id, keys=bot.keys))
 
 
 def check_strike_wall(table: Table, bot_id: str, beyond: str | None,
@@ -179,7 +178,7 @@ def strike_wall(table: Table, bot_id: str, beyond: str | None, dice: DicePool, m
         start = bot.space
         mark = len(table.events)
         step_bot(table, bot, target)
-        table.events.insert(mark, BotMoved(bot=bot.id, bot_name=bot.name, path=[start, beyond]))  # type: ignore[list-item]
+        table.events.insert(mark, BotMoved(bot=bot.id, path=[start, beyond]))  # type: ignore[list-item]
         area = table.floor.area(target)
         if table.floor.ids[area.spaces[0]] in table.state.floor.surveillance and not table.over:
             # "Entering an unsurveilled room (containing a surveillance bead) halts movement on the first

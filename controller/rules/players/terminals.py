@@ -93,8 +93,8 @@ def terminal(table: Table, bot_id: str, options: list[int], dice: DicePool | Non
     # discarded."
     ap = roll_ap(table, dice or DicePool(), mod_bonus(bot, "terminal_ap"), f"terminal {card.id} on {space}")
     met = [options[k] for k in satisfied(requirements, ap)]
-    table.emit(TerminalAccessed(space=space, card=card.id, name=card.name, bot=bot.id, bot_name=bot.name,
-                                options=list(options), ap=ap, resolved=met, mainframe=mainframe))
+    table.emit(TerminalAccessed(space=space, card=card.id, bot=bot.id, options=list(options), ap=ap, resolved=met,
+                                mainframe=mainframe))
     # "The terminal card and the floor chip are discarded regardless of success."
     state.terminal_discard.append(card)
     del state.floor.terminals[space]

@@ -7,7 +7,7 @@ engine refuses a purchase that would spend a bot's last power (it would shut the
 from __future__ import annotations
 
 from controller.rules.errors import IllegalAction
-from controller.rules.events import PowerChanged, StepStarted
+from controller.rules.events import PowerChanged, StepStarted, bot_ref
 from controller.rules.action_types import BuyUpgrade, Repair
 from controller.rules.legal import Cost, LegalAction
 from controller.rules.state import MAX_POWER, Bot
@@ -26,7 +26,7 @@ def buy_upgrade(table: Table, bot: Bot, upgrade: str) -> None:
         raise IllegalAction(f"{bot.name} has {bot.power} power: power is health, and 0 power is a shut down")
     bot.power -= 1
     bot.upgrades.append(upgrade)  # type: ignore[arg-type]
-    table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=bot.power + 1, new=bot.power,
+    table.emit(PowerChanged(bot=bot.id, old=bot.power + 1, new=bot.power,
                             reason=f"{upgrade} upgrade"))
 
 
@@ -49,13 +49,13 @@ def repair(table: Table, actor: Bot, target: Bot, amount: int) -> None:
         raise IllegalAction(f"{target.name} is not on the board")
     actor.power -= amount
     target.power += amount
-    table.emit(PowerChanged(bot=actor.id, bot_name=actor.name, old=actor.power + amount, new=actor.power,
-                            reason=f"repairs {target.name}"))
-    table.emit(PowerChanged(bot=target.id, bot_name=target.name, old=target.power - amount, new=target.power,
-                            reason=f"repaired by {actor.name}"))
+    table.emit(PowerChanged(bot=actor.id, old=actor.power + amount, new=actor.power,
+                            reason=f"repairs {bot_ref(target.id)}"))
+    table.emit(PowerChanged(bot=target.id, old=target.power - amount, new=target.power,
+                            reason=f"repaired by {bot_ref(actor.id)}"))
     if target.shut_down:
         target.shut_down = False
-        table.emit(StepStarted(step="revived", text=f"Flip {target.name} face up: it is repaired and active."))
+        table.emit(StepStarted(step="revived", bot=target.id))
 
 
 def spend_down(table: Table, bot: Bot) -> None:
@@ -63,7 +63,7 @@ def spend_down(table: Table, bot: Bot) -> None:
     capacity keeps the excess until step 5 of its next turn.) Power not routed is lost."""
     bank = power_bank(bot)
     if bot.kind == "agent" and bot.power > bank:
-        table.emit(PowerChanged(bot=bot.id, bot_name=bot.name, old=bot.power, new=bank,
+        table.emit(PowerChanged(bot=bot.id, old=bot.power, new=bank,
                                 reason="end of turn: spend down to the power bank limit"))
         bot.power = bank
 
