@@ -60,6 +60,10 @@ class Sim:
         """Presses the reset button (the chip restarts through its bootloader)."""
         self.proc.send_signal(signal.SIGUSR1)
 
+    def hang(self) -> None:
+        """Hangs the firmware, as a runaway bug would: only the watchdog can bring it back."""
+        self.proc.send_signal(signal.SIGUSR2)
+
     def stop(self) -> dict:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)

@@ -315,3 +315,24 @@ def test_watchdog_is_armed(make_sim) -> None:
     wdtcsr = sim.stop()["wdtcsr"]
     assert wdtcsr & 0x08, "WDE: the watchdog resets a hung chip"
     assert wdtcsr & 0x27 == 0x04, "prescaler 250 ms"
+
+
+def test_watchdog_resets_a_hung_firmware_and_the_host_recovers(make_sim) -> None:
+    sim = make_sim()
+    first, second = wire(SCENES[1]), wire(SCENES[2])
+    with driver(sim, keepalive_s=0.1) as d:
+        d.submit(first)
+        assert d.wait_shown(10)
+        sim.hang()
+        assert sim.wait_for(lambda: sim.events("hang"), 2)
+        assert sim.events("hang")[0]["pc"] is not None, "no endless loop found in the firmware"
+        assert sim.wait_for(lambda: [e for e in sim.events("reset") if e["cause"] == "watchdog"], 2)
+        d.submit(second)  # the board came back by itself: the host talks to it again
+        assert d.wait_shown(10)
+        assert sim.wait_for(lambda: sim.frames()[-1:] == [second], 2)
+        stats = d.stats
+    hung_at = sim.events("hang")[0]["t_us"]
+    reset_at = [e for e in sim.events("reset") if e["cause"] == "watchdog"][0]["t_us"]
+    assert 200e3 < reset_at - hung_at < 320e3  # the 250 ms watchdog (the chip's oscillator is +-10 %)
+    assert stats.device_resets >= 1  # the board's HELLO with SEQ 0 was heard
+    sim.assert_clean()
