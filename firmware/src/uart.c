@@ -10,16 +10,16 @@
 #include "uart.h"
 #include "board.h"
 
-#define RX_SIZE 64u /* power of two */
-
-#define UBRR_VALUE ((F_CPU / (8UL * BAUD)) - 1UL)
-#if (F_CPU / (8UL * (UBRR_VALUE + 1UL))) != BAUD
-#error "BAUD does not divide F_CPU exactly: use 250000, 500000 or 1000000 at 16 MHz"
+/* The offered rates: they divide 16 MHz exactly, and at each the receive path keeps pace with the
+ * wire for a strip of LED_COUNT_MAX (checked in the simulator, tests/firmware). */
+#if BAUD != 250000UL && BAUD != 500000UL && BAUD != 1000000UL
+#error "BAUD must be 250000, 500000 or 1000000"
 #endif
+#define UBRR_VALUE ((F_CPU / (8UL * BAUD)) - 1UL)
 
-static volatile uint8_t rx_buf[RX_SIZE];
-static volatile uint8_t rx_head;
-static volatile uint8_t rx_tail;
+volatile uint8_t uart_rx_buf[UART_RX_SIZE];
+volatile uint8_t uart_rx_head;
+volatile uint8_t uart_rx_tail;
 static volatile uint8_t rx_overrun;
 
 void uart_init(void) {
@@ -34,21 +34,14 @@ ISR(USART_RX_vect) {
     uint8_t status = UCSR0A;
     uint8_t byte = UDR0;
     if (status & (_BV(DOR0) | _BV(FE0))) rx_overrun = 1;
-    uint8_t next = (uint8_t)((rx_head + 1u) & (RX_SIZE - 1u));
-    if (next == rx_tail) {
+    uint8_t head = uart_rx_head;
+    uint8_t next = (uint8_t)((head + 1u) & (UART_RX_SIZE - 1u));
+    if (next == uart_rx_tail) {
         rx_overrun = 1;
         return;
     }
-    rx_buf[rx_head] = byte;
-    rx_head = next;
-}
-
-uint8_t uart_read(uint8_t *out) {
-    uint8_t tail = rx_tail;
-    if (tail == rx_head) return 0;
-    *out = rx_buf[tail];
-    rx_tail = (uint8_t)((tail + 1u) & (RX_SIZE - 1u));
-    return 1;
+    uart_rx_buf[head] = byte;
+    uart_rx_head = next;
 }
 
 uint8_t uart_take_overrun(void) {

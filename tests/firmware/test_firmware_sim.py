@@ -22,7 +22,7 @@ from controller.leds.scene import LedScene, Link, Outcome, SlotChip, scene_from_
 from controller.leds.serial_driver import LinkState, SerialDriver
 from controller.library import floor_text, load_content
 from controller.rules import new_game
-from sim_support import BAUD, FIRMWARE, LED_COUNT, is_fallback
+from sim_support import BAUD, FIRMWARE, LED_COUNT, board_setting, build_variant, is_fallback
 
 LAYOUT = layouts.default()
 
@@ -335,4 +335,32 @@ def test_watchdog_resets_a_hung_firmware_and_the_host_recovers(make_sim) -> None
     reset_at = [e for e in sim.events("reset") if e["cause"] == "watchdog"][0]["t_us"]
     assert 200e3 < reset_at - hung_at < 320e3  # the 250 ms watchdog (the chip's oscillator is +-10 %)
     assert stats.device_resets >= 1  # the board's HELLO with SEQ 0 was heard
+    sim.assert_clean()
+
+
+def exchange(port: serial.Serial, frame: bytes, timeout: float = 2.0) -> list[p.Event]:
+    """Sends one frame and collects what comes back until its answer (or the timeout)."""
+    port.write(frame)
+    parser = p.Parser(1024)
+    replies: list[p.Event] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        replies += parser.feed(port.read(64))
+        if any(isinstance(r, p.Frame) and r.seq == frame[2] for r in replies):
+            break
+    return replies
+
+
+@pytest.mark.parametrize("baud", [250_000, 500_000, 1_000_000])
+def test_every_offered_baud_rate_takes_a_show_of_the_longest_strip(make_sim, tmp_path, baud: int) -> None:
+    """The main loop keeps pace with the wire: a SHOW of LED_COUNT_MAX LEDs arrives whole."""
+    leds = board_setting("LED_COUNT_MAX")
+    elf = build_variant(tmp_path / f"b{baud}", LED_COUNT=leds, BAUD=f"{baud}UL")
+    sim = make_sim(elf=elf, baud=baud, reset_on_open=False)
+    pixels = bytes((i * 7) & 0xFF for i in range(3 * leds))
+    with serial.Serial(sim.port, baud, timeout=0.02) as port:
+        time.sleep(0.2)
+        replies = exchange(port, p.encode(p.Type.SHOW, 1, pixels))
+    assert [r for r in replies if isinstance(r, p.Frame) and r.seq == 1] == [p.Frame(p.Type.ACK, 1, bytes((p.STATUS_HOST_FRAME,)))]
+    assert sim.frames()[-1] == pixels
     sim.assert_clean()
