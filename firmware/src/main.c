@@ -148,12 +148,15 @@ int main(void) {
     for (;;) {
         wdt_reset();
         uint16_t now = millis();
-        if (uart_take_overrun()) {
-            bc_parser_abort(&parser, BC_E_OVERRUN);
-            nak(parser.seq, BC_E_OVERRUN);
-        }
-        uint8_t byte;
-        while (uart_read(&byte)) {
+        uint8_t byte, got;
+        while ((got = uart_read(&byte)) != UART_NONE) {
+            if (got == UART_LOST) {
+                /* Bytes were lost right here: the frame they fell into is damaged, whatever its
+                 * CRC would say. SEQ 0 when they fell between frames. */
+                nak(bc_parser_busy(&parser) ? parser.seq : 0, BC_E_OVERRUN);
+                bc_parser_abort(&parser, BC_E_OVERRUN);
+                continue;
+            }
             last_rx = now;
             bc_event ev = bc_parser_feed(&parser, byte);
             if (ev == BC_FRAME) {

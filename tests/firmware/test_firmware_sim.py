@@ -364,3 +364,42 @@ def test_every_offered_baud_rate_takes_a_show_of_the_longest_strip(make_sim, tmp
     assert [r for r in replies if isinstance(r, p.Frame) and r.seq == 1] == [p.Frame(p.Type.ACK, 1, bytes((p.STATUS_HOST_FRAME,)))]
     assert sim.frames()[-1] == pixels
     sim.assert_clean()
+
+
+def replies_until(port: serial.Serial, done, timeout: float = 2.0) -> list[p.Frame]:
+    """The board's frames, read until done(frames) or the timeout."""
+    parser = p.Parser(1024)
+    frames: list[p.Frame] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not done(frames):
+        frames += [e for e in parser.feed(port.read(64)) if isinstance(e, p.Frame)]
+    return frames
+
+
+@pytest.mark.parametrize("damaged", [False, True], ids=["loss-between-frames", "loss-in-a-frame"])
+def test_overrun_is_reported_where_the_bytes_were_lost(make_sim, damaged: bool) -> None:
+    """A host that talks over the strip: bytes sent during a show are lost, and the NAK must name
+    the frame they belonged to, or SEQ 0 between frames, never a frame the board answered.
+
+    After SHOW 1 come 70 bytes: line noise, or a SHOW 2 of 10 LEDs and then noise. The show of
+    SHOW 1 (61 byte times) loses bytes of them; then PING 3 arrives whole while the strip latches,
+    and is taken in the same pass of the main loop as the bytes after the loss.
+    """
+    sim = make_sim(reset_on_open=False)
+    pixels = bytes((i * 5) & 0x7F for i in range(3 * LED_COUNT))
+    stream = p.encode(p.Type.SHOW, 1, pixels)
+    second = p.encode(p.Type.SHOW, 2, bytes((0x11,)) * 30) if damaged else b""
+    stream += second + bytes(70 - len(second)) + p.encode(p.Type.PING, 3)
+    with serial.Serial(sim.port, BAUD, timeout=0.02) as port:
+        time.sleep(0.2)
+        port.write(stream)
+        frames = replies_until(port, lambda fs: len(fs) >= 3, 1)
+        frames += replies_until(port, lambda fs: False, 0.1)  # and nothing after
+    assert sim.events("overrun"), "bytes sent during the show must be lost"
+    lost_seq = (0, 2) if damaged else (0,)
+    assert len(frames) == 3, frames
+    assert (frames[0].type, frames[0].seq) == (p.Type.ACK, 1)
+    assert frames[1].type == p.Type.NAK and frames[1].payload == bytes((p.Reason.OVERRUN,)), frames
+    assert frames[1].seq in lost_seq, frames
+    assert (frames[2].type, frames[2].seq) == (p.Type.ACK, 3)
+    assert sim.frames() == [pixels]
