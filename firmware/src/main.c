@@ -11,10 +11,10 @@
 #include <avr/interrupt.h>
 #include <avr/wdt.h>
 #include <string.h>
-#include <util/atomic.h>
 #include <util/delay.h>
 
 #include "board.h"
+#include "clock.h"
 #include "protocol.h"
 #include "uart.h"
 #include "ws2812.h"
@@ -23,34 +23,22 @@
 #define MAX_PAYLOAD (2u + PIXEL_BYTES)
 #define FALLBACK_STEP_MS 40u
 
+#if FALLBACK_MS > 4000u
+#error "FALLBACK_MS must be at most 4000: the clock's 16 bits wrap after 4.19 s"
+#endif
+
 static uint8_t pixels[PIXEL_BYTES];
 /* Parser payload; reused as the scaled copy of `pixels` during a show, when no frame is pending. */
 static uint8_t rx_payload[MAX_PAYLOAD];
 static bc_parser parser;
 static uint8_t brightness = 255;
 static uint8_t status;
-static volatile uint16_t ms_now;
 
 /* Left enabled by a watchdog reset, the watchdog would fire again during start-up. */
 static void early_wdt_off(void) __attribute__((naked, used, section(".init3")));
 static void early_wdt_off(void) {
     MCUSR = 0;
     wdt_disable();
-}
-
-ISR(TIMER0_COMPA_vect) { ms_now++; }
-
-static uint16_t millis(void) {
-    uint16_t now;
-    ATOMIC_BLOCK(ATOMIC_RESTORESTATE) { now = ms_now; }
-    return now;
-}
-
-static void timer_init(void) {
-    TCCR0A = _BV(WGM01);             /* CTC */
-    TCCR0B = _BV(CS01) | _BV(CS00);  /* /64: 250 kHz */
-    OCR0A = 249;                     /* 1 ms */
-    TIMSK0 = _BV(OCIE0A);
 }
 
 static void reply(uint8_t type, uint8_t seq, const uint8_t *payload, uint16_t len) {
@@ -118,7 +106,7 @@ static void execute(uint8_t type, uint8_t seq, const uint8_t *p, uint16_t len) {
 
 /* One step of the breathing pattern: every byte triplet (a, a/2, 0) with a on a 0..32 triangle. */
 static void fallback_step(uint16_t now) {
-    uint8_t phase = (uint8_t)((now / 32u) & 63u);
+    uint8_t phase = (uint8_t)((now >> 9) & 63u); /* 512 ticks (32.768 ms) a step: 64 steps wrap with the clock */
     uint8_t level = phase < 32 ? phase : (uint8_t)(63u - phase);
     status = (uint8_t)((status | BC_ST_FALLBACK) & ~BC_ST_HOST_FRAME);
     uint8_t saved = brightness;
@@ -136,18 +124,18 @@ int main(void) {
     WS_DDR |= _BV(WS_BIT);
     WS_PORT &= (uint8_t)~_BV(WS_BIT);
     uart_init();
-    timer_init();
+    clock_init();
     bc_parser_init(&parser, rx_payload, MAX_PAYLOAD);
     wdt_enable(WDTO_250MS);
     sei();
     hello(0); /* unsolicited: a host that is already talking learns the board has restarted */
 
-    uint16_t last_rx = millis();
+    uint16_t last_rx = clock_now();
     uint16_t last_host = last_rx;
     uint16_t last_fallback = last_rx;
     for (;;) {
         wdt_reset();
-        uint16_t now = millis();
+        uint16_t now = clock_now();
         uint8_t byte, got;
         while ((got = uart_read(&byte)) != UART_NONE) {
             if (got == UART_LOST) {
@@ -166,15 +154,16 @@ int main(void) {
                 nak(parser.seq, parser.error);
             }
         }
-        if (bc_parser_busy(&parser) && (uint16_t)(now - last_rx) > RX_TIMEOUT_MS) {
+        if (bc_parser_busy(&parser) && (uint16_t)(now - last_rx) > CLOCK_TICKS(RX_TIMEOUT_MS)) {
             bc_parser_abort(&parser, BC_E_TIMEOUT);
             nak(parser.seq, BC_E_TIMEOUT);
         }
-        if (!bc_parser_busy(&parser) && (uint16_t)(now - last_host) > FALLBACK_MS &&
-            (uint16_t)(now - last_fallback) >= FALLBACK_STEP_MS) {
+        if (!bc_parser_busy(&parser) && (uint16_t)(now - last_host) > CLOCK_TICKS(FALLBACK_MS) &&
+            (uint16_t)(now - last_fallback) >= CLOCK_TICKS(FALLBACK_STEP_MS)) {
             last_fallback = now;
             fallback_step(now);
-            last_host = (uint16_t)(now - FALLBACK_MS - 1u); /* stay in fallback across wrap-around */
+            /* stay in fallback across the clock's wrap-around */
+            last_host = (uint16_t)(now - CLOCK_TICKS(FALLBACK_MS) - 1u);
         }
     }
 }
