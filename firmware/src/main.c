@@ -135,9 +135,9 @@ int main(void) {
     uint16_t last_fallback = last_rx;
     for (;;) {
         wdt_reset();
-        uint16_t now = clock_now();
-        uint8_t byte, got;
+        uint8_t byte, got, heard = 0;
         while ((got = uart_read(&byte)) != UART_NONE) {
+            heard = 1;
             if (got == UART_LOST) {
                 /* Bytes were lost right here: the frame they fell into is damaged, whatever its
                  * CRC would say. SEQ 0 when they fell between frames. */
@@ -145,15 +145,20 @@ int main(void) {
                 bc_parser_abort(&parser, BC_E_OVERRUN);
                 continue;
             }
-            last_rx = now;
             bc_event ev = bc_parser_feed(&parser, byte);
             if (ev == BC_FRAME) {
-                last_host = now;
+                last_host = clock_now();
                 execute(parser.type, parser.seq, rx_payload, parser.len);
             } else if (ev == BC_ERROR) {
                 nak(parser.seq, parser.error);
             }
         }
+        /* The ring is empty, so the last byte taken arrived moments ago (the loop keeps pace with
+         * the wire): the silence is measured from here, on a clock read now. Read once before the
+         * drain, it would date bytes taken after a show of the strip (over 10 ms on a long strip)
+         * to before it, and drop a frame that is still arriving. */
+        uint16_t now = clock_now();
+        if (heard) last_rx = now;
         if (bc_parser_busy(&parser) && (uint16_t)(now - last_rx) > CLOCK_TICKS(RX_TIMEOUT_MS)) {
             bc_parser_abort(&parser, BC_E_TIMEOUT);
             nak(parser.seq, BC_E_TIMEOUT);

@@ -338,6 +338,14 @@ def test_watchdog_resets_a_hung_firmware_and_the_host_recovers(make_sim) -> None
     sim.assert_clean()
 
 
+def quiet_port(sim) -> serial.Serial:
+    """The board's port, opened once the board is up, with its start-up HELLO_REPLY dropped."""
+    port = serial.Serial(sim.port, sim.baud, timeout=0.02)
+    time.sleep(0.2)
+    port.reset_input_buffer()
+    return port
+
+
 def exchange(port: serial.Serial, frame: bytes, timeout: float = 2.0) -> list[p.Event]:
     """Sends one frame and collects what comes back until its answer (or the timeout)."""
     port.write(frame)
@@ -358,8 +366,7 @@ def test_every_offered_baud_rate_takes_a_show_of_the_longest_strip(make_sim, tmp
     elf = build_variant(tmp_path / f"b{baud}", LED_COUNT=leds, BAUD=f"{baud}UL")
     sim = make_sim(elf=elf, baud=baud, reset_on_open=False)
     pixels = bytes((i * 7) & 0xFF for i in range(3 * leds))
-    with serial.Serial(sim.port, baud, timeout=0.02) as port:
-        time.sleep(0.2)
+    with quiet_port(sim) as port:
         replies = exchange(port, p.encode(p.Type.SHOW, 1, pixels))
     assert [r for r in replies if isinstance(r, p.Frame) and r.seq == 1] == [p.Frame(p.Type.ACK, 1, bytes((p.STATUS_HOST_FRAME,)))]
     assert sim.frames()[-1] == pixels
@@ -390,8 +397,7 @@ def test_overrun_is_reported_where_the_bytes_were_lost(make_sim, damaged: bool) 
     stream = p.encode(p.Type.SHOW, 1, pixels)
     second = p.encode(p.Type.SHOW, 2, bytes((0x11,)) * 30) if damaged else b""
     stream += second + bytes(70 - len(second)) + p.encode(p.Type.PING, 3)
-    with serial.Serial(sim.port, BAUD, timeout=0.02) as port:
-        time.sleep(0.2)
+    with quiet_port(sim) as port:
         port.write(stream)
         frames = replies_until(port, lambda fs: len(fs) >= 3, 1)
         frames += replies_until(port, lambda fs: False, 0.1)  # and nothing after
@@ -403,3 +409,27 @@ def test_overrun_is_reported_where_the_bytes_were_lost(make_sim, damaged: bool) 
     assert frames[1].seq in lost_seq, frames
     assert (frames[2].type, frames[2].seq) == (p.Type.ACK, 3)
     assert sim.frames() == [pixels]
+
+
+def test_inter_byte_timeout_counts_from_the_last_byte(make_sim, tmp_path) -> None:
+    """A frame whose bytes keep coming is never dropped as silent.
+
+    On a 280-LED board at half brightness a SHOW keeps the main loop busy for over 10 ms (scaling,
+    writing the strip, latching, answering). SHOW 3 starts arriving during its latch, after some
+    noise lost while the strip was written: the bytes taken in that busy pass of the loop must count
+    from when they arrived, not from when the pass began, or SHOW 3 is dropped with NAK TIMEOUT
+    while it is still on the wire.
+    """
+    leds = board_setting("LED_COUNT_MAX")
+    sim = make_sim(elf=build_variant(tmp_path / "long", LED_COUNT=leds), reset_on_open=False)
+    pixels = bytes(range(160)) * (3 * leds // 160) + bytes(3 * leds % 160)
+    with quiet_port(sim) as port:
+        port.write(p.encode(p.Type.BRIGHTNESS, 1, b"\x80"))
+        assert [(f.type, f.seq) for f in replies_until(port, lambda fs: fs, 1)] == [(p.Type.ACK, 1)]
+        port.write(p.encode(p.Type.SHOW, 2, pixels) + bytes(575) + p.encode(p.Type.SHOW, 3, pixels))
+        frames = replies_until(port, lambda fs: any(f.seq == 3 for f in fs), 2)
+    assert [(f.type, f.seq, f.payload[0]) for f in frames] == [
+        (p.Type.ACK, 2, p.STATUS_HOST_FRAME),
+        (p.Type.NAK, 0, p.Reason.OVERRUN),  # the noise during the show
+        (p.Type.ACK, 3, p.STATUS_HOST_FRAME),
+    ]
