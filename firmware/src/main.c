@@ -28,7 +28,8 @@
 #endif
 
 static uint8_t pixels[PIXEL_BYTES];
-/* Parser payload; reused as the scaled copy of `pixels` during a show, when no frame is pending. */
+/* The frame buffer (the parser's payload); between frames also the scaled copy of `pixels` for a
+ * show, and the fallback's picture. `pixels` holds only what the host sent: all 0 at start. */
 static uint8_t rx_payload[MAX_PAYLOAD];
 static bc_parser parser;
 static uint8_t brightness = 255;
@@ -47,41 +48,46 @@ static void reply(uint8_t type, uint8_t seq, const uint8_t *payload, uint16_t le
     uart_write(out, n);
 }
 
-static void ack(uint8_t seq) { reply(BC_ACK, seq, &status, 1); }
+static void ack(uint8_t seq, uint8_t st) { reply(BC_ACK, seq, &st, 1); }
 
 static void nak(uint8_t seq, uint8_t reason) { reply(BC_NAK, seq, &reason, 1); }
 
-static void hello(uint8_t seq) {
+static void hello(uint8_t seq, uint8_t st) {
     uint8_t p[8] = {BC_PROTOCOL_VERSION, FW_MAJOR, FW_MINOR,
                     (uint8_t)(LED_COUNT & 0xFF), (uint8_t)(LED_COUNT >> 8),
-                    (uint8_t)(MAX_PAYLOAD & 0xFF), (uint8_t)(MAX_PAYLOAD >> 8), status};
+                    (uint8_t)(MAX_PAYLOAD & 0xFF), (uint8_t)(MAX_PAYLOAD >> 8), st};
     reply(BC_HELLO_REPLY, seq, p, sizeof p);
 }
 
-/* Writes the pixels with the brightness applied; returns 1 if a UART byte cut an abortable show. */
-static uint8_t show(uint8_t abortable) {
+/* Writes the pixels to the strip with the brightness applied (the scaled copy goes into the frame
+ * buffer, whose frame has been carried out), and waits for the latch. */
+static void show(void) {
     const uint8_t *out = pixels;
     if (brightness != 255) {
         for (uint16_t i = 0; i < PIXEL_BYTES; i++)
             rx_payload[i] = (uint8_t)(((uint16_t)pixels[i] * (uint16_t)(brightness + 1u)) >> 8);
         out = rx_payload;
     }
-    uint8_t aborted = ws2812_send(out, PIXEL_BYTES, abortable);
+    ws2812_send(out, PIXEL_BYTES, 0);
     _delay_us(LATCH_US);
-    return aborted;
 }
 
-static void execute(uint8_t type, uint8_t seq, const uint8_t *p, uint16_t len) {
+/* Carries out a good frame and answers it; 1 if it was carried out (ACK or HELLO_REPLY), 0 if it
+ * was refused (NAK TYPE or ARG), which, like any NAKed frame, has no effect at all: it does not even
+ * stop the fallback, as it does not show that a host is driving the board. */
+static uint8_t execute(uint8_t type, uint8_t seq, const uint8_t *p, uint16_t len) {
     uint8_t reason = bc_check_command(type, p, len, LED_COUNT);
     if (reason) {
         nak(seq, reason);
-        return;
+        return 0;
     }
+    /* The frame stops the fallback; its answer still says the fallback was running, once. */
+    uint8_t fell_back = status & BC_ST_FALLBACK;
     status &= (uint8_t)~BC_ST_FALLBACK;
     switch (type) {
     case BC_HELLO:
-        hello(seq);
-        return;
+        hello(seq, status | fell_back);
+        return 1;
     case BC_SET: {
         uint16_t start = (uint16_t)(p[0] | ((uint16_t)p[1] << 8));
         memcpy(pixels + 3u * start, p + 2, len - 2u);
@@ -89,7 +95,7 @@ static void execute(uint8_t type, uint8_t seq, const uint8_t *p, uint16_t len) {
     }
     case BC_SHOW:
         memcpy(pixels, p, len);
-        show(0);
+        show();
         status |= BC_ST_HOST_FRAME;
         break;
     case BC_FILL:
@@ -101,23 +107,25 @@ static void execute(uint8_t type, uint8_t seq, const uint8_t *p, uint16_t len) {
     default: /* BC_PING */
         break;
     }
-    ack(seq);
+    ack(seq, status | fell_back);
+    return 1;
 }
 
-/* One step of the breathing pattern: every byte triplet (a, a/2, 0) with a on a 0..32 triangle. */
+/* One step of the breathing pattern: every LED (a, a/2 rounded down, 0) with a on a 0..31..0
+ * triangle, one step every 512 ticks (32.768 ms), so 64 steps (2.097 s) wrap with the clock. It is
+ * drawn in the frame buffer (free: no frame is in progress), never in `pixels`, so the host's
+ * picture survives for a SHOW without payload; BRIGHTNESS does not apply to it. */
 static void fallback_step(uint16_t now) {
-    uint8_t phase = (uint8_t)((now >> 9) & 63u); /* 512 ticks (32.768 ms) a step: 64 steps wrap with the clock */
+    uint8_t phase = (uint8_t)((now >> 9) & 63u);
     uint8_t level = phase < 32 ? phase : (uint8_t)(63u - phase);
     status = (uint8_t)((status | BC_ST_FALLBACK) & ~BC_ST_HOST_FRAME);
-    uint8_t saved = brightness;
-    brightness = 255;
     for (uint16_t i = 0; i < PIXEL_BYTES; i += 3) {
-        pixels[i] = level;
-        pixels[i + 1] = (uint8_t)(level / 2u);
-        pixels[i + 2] = 0;
+        rx_payload[i] = level;
+        rx_payload[i + 1] = (uint8_t)(level / 2u);
+        rx_payload[i + 2] = 0;
     }
-    show(1);
-    brightness = saved;
+    ws2812_send(rx_payload, PIXEL_BYTES, 1);
+    _delay_us(LATCH_US);
 }
 
 int main(void) {
@@ -128,7 +136,7 @@ int main(void) {
     bc_parser_init(&parser, rx_payload, MAX_PAYLOAD);
     wdt_enable(WDTO_250MS);
     sei();
-    hello(0); /* unsolicited: a host that is already talking learns the board has restarted */
+    hello(0, status); /* unsolicited: a host that is already talking learns the board has restarted */
 
     uint16_t last_rx = clock_now();
     uint16_t last_host = last_rx;
@@ -147,8 +155,7 @@ int main(void) {
             }
             bc_event ev = bc_parser_feed(&parser, byte);
             if (ev == BC_FRAME) {
-                last_host = clock_now();
-                execute(parser.type, parser.seq, rx_payload, parser.len);
+                if (execute(parser.type, parser.seq, rx_payload, parser.len)) last_host = clock_now();
             } else if (ev == BC_ERROR) {
                 nak(parser.seq, parser.error);
             }

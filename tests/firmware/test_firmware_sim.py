@@ -433,3 +433,37 @@ def test_inter_byte_timeout_counts_from_the_last_byte(make_sim, tmp_path) -> Non
         (p.Type.NAK, 0, p.Reason.OVERRUN),  # the noise during the show
         (p.Type.ACK, 3, p.STATUS_HOST_FRAME),
     ]
+
+
+def wait_for_fallback(sim, frames: int = 3, timeout: float = 6.0) -> None:
+    start = len(sim.frames())
+    assert sim.wait_for(lambda: sum(map(is_fallback, sim.frames()[start:])) >= frames, timeout), "no fallback pattern"
+
+
+def test_after_a_fallback_the_host_sees_it_and_its_buffer_is_intact(make_sim) -> None:
+    """The first reply after a fallback carries STATUS 0x02 (and lacks 0x01); the fallback drew into
+    a scratch buffer, so a SHOW without payload shows the host's last frame again."""
+    sim = make_sim(reset_on_open=False)
+    frame = bytes((i * 3) & 0xFF for i in range(3 * LED_COUNT))
+    with quiet_port(sim) as port:
+        assert exchange(port, p.encode(p.Type.SHOW, 1, frame))[-1] == p.Frame(p.Type.ACK, 1, b"\x01")
+        wait_for_fallback(sim)
+        assert exchange(port, p.encode(p.Type.PING, 2))[-1] == p.Frame(p.Type.ACK, 2, bytes((p.STATUS_FALLBACK,)))
+        assert exchange(port, p.encode(p.Type.PING, 3))[-1] == p.Frame(p.Type.ACK, 3, b"\x00")
+        assert exchange(port, p.encode(p.Type.SHOW, 4))[-1] == p.Frame(p.Type.ACK, 4, b"\x01")
+    assert sim.frames()[-1] == frame
+
+
+def test_a_refused_frame_does_not_stop_the_fallback(make_sim) -> None:
+    """Only a frame the board carries out shows a host is driving it: a good-CRC frame it NAKs
+    (unknown TYPE, wrong payload) leaves the fallback running."""
+    sim = make_sim(reset_on_open=False)
+    with quiet_port(sim) as port:
+        wait_for_fallback(sim)
+        for seq in range(1, 9):
+            refused = p.encode(0x42, seq) if seq % 2 else p.encode(p.Type.FILL, seq, b"\x01")
+            assert exchange(port, refused)[-1].type == p.Type.NAK
+            time.sleep(0.1)
+        shown = len(sim.frames())
+        wait_for_fallback(sim, frames=3, timeout=1)
+    assert all(is_fallback(f) for f in sim.frames()[shown:])
