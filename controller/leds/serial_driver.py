@@ -77,10 +77,14 @@ def wire_s(nbytes: int, baud: int) -> float:
 
 
 def update_s(led_count: int, baud: int) -> float:
-    """The wire-and-latch time of one full update: SHOW out, strip written and latched, ACK back."""
+    """The wire-and-latch time of one full update: SHOW out, strip written and latched, ACK back.
+
+    Nothing overlaps (stop-and-wait), so this is the floor of an update and 1 / update_s the
+    ceiling of updates per second.
+    """
     return (
         wire_s(p.frame_bytes(led_count), baud)
-        + led_count * 24 * p.LED_BIT_S
+        + p.strip_s(led_count)
         + p.LATCH_S
         + wire_s(p.ACK_BYTES, baud)
     )

@@ -103,11 +103,11 @@ def build_variant(folder: Path, **settings: object) -> Path:
 
 
 def is_fallback(frame: bytes) -> bool:
-    """The firmware's own 'host is silent' pattern: every LED (a, a/2, 0) with a <= 32.
+    """The firmware's own 'host is silent' pattern: every LED (a, a//2, 0) with a <= 31.
 
     A fallback show that the host's first byte cut short is shorter, but follows the same pattern.
     """
-    if not frame or frame[0] > 32:
+    if not frame or frame[0] > 31:
         return False
     pattern = (frame[0], frame[0] // 2, 0)
     return all(value == pattern[i % 3] for i, value in enumerate(frame))

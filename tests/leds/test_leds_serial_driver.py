@@ -182,8 +182,8 @@ def test_submit_never_blocks() -> None:
 
 
 def test_update_time_is_wire_plus_strip() -> None:
-    # 121 bytes out + 8 back at 50 kB/s, 38 x 24 bits at 1.25 us, 300 us latch
-    assert update_s(38, 500_000) == pytest.approx((121 + 8) * 10 / 500_000 + 38 * 24 * 1.25e-6 + 300e-6)
+    # 121 bytes out + 8 back at 50 kB/s, 114 bytes of 171 cycles at 16 MHz (ws2812.c), 300 us latch
+    assert update_s(38, 500_000) == pytest.approx((121 + 8) * 10 / 500_000 + 114 * 171 / 16e6 + 300e-6)
 
 
 def test_frame_of_the_wrong_size_is_refused_at_submit() -> None:
