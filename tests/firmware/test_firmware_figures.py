@@ -103,3 +103,15 @@ def test_baud_rate_table_is_what_the_host_computes() -> None:
         for n, ms, per_s in ((38, short_ms, short_rate), (longest, long_ms, long_rate)):
             assert float(ms) == round(update_s(n, rate) * 1e3, 2), (rate, n)
             assert float(per_s) == round(1 / update_s(n, rate), 1), (rate, n)
+
+
+def test_brightness_scales_and_rounds_down_as_the_spec_says(make_sim) -> None:
+    """PROTOCOL.md: v x (B+1) / 256 rounded down, on the shows that follow; the buffer keeps v."""
+    assert "v × (B+1) / 256 rounded down" in PROTOCOL_MD.read_text()
+    sim = make_sim(reset_on_open=False)
+    pixels = bytes(range(0, 256, 2))[: 3 * LED_COUNT].ljust(3 * LED_COUNT, b"\xff")
+    with serial.Serial(sim.port, BAUD, timeout=0.05) as port:
+        time.sleep(0.2)
+        port.write(p.encode(p.Type.BRIGHTNESS, 1, bytes((99,))))
+        time.sleep(0.05)
+    assert bytes.fromhex(show_once(sim, pixels)["hex"]) == bytes(v * 100 // 256 for v in pixels)
