@@ -32,6 +32,9 @@ from controller.leds.model import DeviceModel  # noqa: E402
 from controller.leds.serial_driver import SerialDriver, update_s  # noqa: E402
 
 FIRMWARE = ROOT / "firmware"
+# A simulator that falls behind real time on a busy machine makes the driver time out and resend;
+# the benchmark waits that out rather than stop.
+ACK_WAIT_S = 10
 
 
 def run(driver: SerialDriver, leds: int, seconds: float) -> tuple[float, list[float]]:
@@ -50,16 +53,16 @@ def run(driver: SerialDriver, leds: int, seconds: float) -> tuple[float, list[fl
     while time.monotonic() - start < seconds:
         driver.submit(next_frame())
         time.sleep(0.0005)
-    if not driver.wait_shown(2):
-        raise SystemExit("the last frame was not acknowledged within 2 s")
+    if not driver.wait_shown(ACK_WAIT_S):
+        raise SystemExit(f"the last frame was not acknowledged within {ACK_WAIT_S} s")
     rate = (driver.stats.frames_acked - acked) / (time.monotonic() - start)
 
     driver.stats.latencies.clear()
     start = time.monotonic()
     while time.monotonic() - start < seconds:
         driver.submit(next_frame())
-        if not driver.wait_shown(2):
-            raise SystemExit("a frame was not acknowledged within 2 s")
+        if not driver.wait_shown(ACK_WAIT_S):
+            raise SystemExit(f"a frame was not acknowledged within {ACK_WAIT_S} s")
         time.sleep(0.002)
     return rate, sorted(driver.stats.latencies)
 

@@ -95,8 +95,9 @@ class DeviceModel:
             ready += len(frame) * 10 / self.baud
         self._replies.append((ready, frame))
 
-    def _hello(self) -> bytes:
-        return p.Hello(p.PROTOCOL_VERSION, self.firmware, self.led_count, p.max_payload(self.led_count), self.status).to_payload()
+    def _hello(self, extra_status: int = 0) -> bytes:
+        status = self.status | extra_status
+        return p.Hello(p.PROTOCOL_VERSION, self.firmware, self.led_count, p.max_payload(self.led_count), status).to_payload()
 
     def _handle(self, event: p.Event) -> None:
         ready = max(self._line_free, time.monotonic())
@@ -107,10 +108,11 @@ class DeviceModel:
         if reason is not None:
             self._reply(p.Type.NAK, event.seq, bytes((reason,)), ready)
             return
+        fell_back = self.status & p.STATUS_FALLBACK  # the answer says so once, as the firmware's does
         self.status &= ~p.STATUS_FALLBACK
         data = event.payload
         if event.type == p.Type.HELLO:
-            self._reply(p.Type.HELLO_REPLY, event.seq, self._hello(), ready)
+            self._reply(p.Type.HELLO_REPLY, event.seq, self._hello(fell_back), ready)
             return
         if event.type == p.Type.SET:
             start = int.from_bytes(data[:2], "little")
@@ -121,9 +123,9 @@ class DeviceModel:
             self.latched.append(shown)
             self.status |= p.STATUS_HOST_FRAME
             if self.baud:
-                ready += len(self.pixels) * 8 * p.LED_BIT_S + p.LATCH_S
+                ready += p.strip_s(self.led_count) + p.LATCH_S
         elif event.type == p.Type.FILL:
             self.pixels[:] = bytes(data) * self.led_count
         elif event.type == p.Type.BRIGHTNESS:
             self.brightness = data[0]
-        self._reply(p.Type.ACK, event.seq, bytes((self.status,)), ready)
+        self._reply(p.Type.ACK, event.seq, bytes((self.status | fell_back,)), ready)

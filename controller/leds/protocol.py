@@ -14,8 +14,16 @@ SYNC = 0xA5
 HEADER_LEN = 5
 OVERHEAD = HEADER_LEN + 2
 PROTOCOL_VERSION = 1
-LED_BIT_S = 1.25e-6  # one WS2812 bit on the data pin
+# One pixel byte on the data pin, as firmware/src/ws2812.c writes it at 16 MHz: 8 bits of 20 cycles
+# (1.25 us) and 11 cycles between bytes, so 171 cycles. The simulator test measures the firmware
+# against this, and the docs' strip times are checked against it (tests/firmware).
+STRIP_BYTE_S = 171 / 16e6
 LATCH_S = 300e-6     # the board keeps the line low this long before it acknowledges a show
+
+
+def strip_s(led_count: int) -> float:
+    """Seconds the board takes to write `led_count` LEDs to the strip (interrupts off)."""
+    return 3 * led_count * STRIP_BYTE_S
 
 
 class Type(IntEnum):

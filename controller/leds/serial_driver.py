@@ -3,9 +3,12 @@
 The rest of the service calls `submit(pixels)` and goes on: the newest frame wins, older ones that
 were never sent are dropped. The thread is stop-and-wait: it sends one frame and waits for its
 acknowledgement, which the board sends only after the strip has latched, so nothing is ever sent
-while the board has interrupts off for the strip. Any doubt (a NAK, a timeout, a board that says
-hello again after a reset, a reconnect) makes it send the whole current frame again. A pulled
-cable is retried until it comes back, and the current frame is restored.
+while the board has interrupts off for the strip. Any doubt (a NAK for damage, a timeout, a board
+that says hello again after a reset, a reconnect) makes it send the whole current frame again; a
+frame the board refuses for what it is (NAK TYPE or ARG) is not sent again. Unread stale replies are
+dropped before each frame, and only frames that got nothing at all back count towards reopening
+the port (PROTOCOL.md, "Rules for the host"). A pulled cable is retried until it comes back, and
+the current frame is restored.
 
 Opening the port resets an Arduino (DTR) and its bootloader listens for ~1.5 s, dropping what it
 hears; pyserial also discards input that came before the open. So the host starts the handshake:
@@ -77,10 +80,14 @@ def wire_s(nbytes: int, baud: int) -> float:
 
 
 def update_s(led_count: int, baud: int) -> float:
-    """The wire-and-latch time of one full update: SHOW out, strip written and latched, ACK back."""
+    """The wire-and-latch time of one full update: SHOW out, strip written and latched, ACK back.
+
+    Nothing overlaps (stop-and-wait), so this is the floor of an update and 1 / update_s the
+    ceiling of updates per second.
+    """
     return (
         wire_s(p.frame_bytes(led_count), baud)
-        + led_count * 24 * p.LED_BIT_S
+        + p.strip_s(led_count)
         + p.LATCH_S
         + wire_s(p.ACK_BYTES, baud)
     )
@@ -128,6 +135,7 @@ class SerialDriver:
         self._failures = 0
         self._last_traffic = 0.0
         self._reset_seen = False
+        self._heard = False  # the board sent some frame while the current one was awaited
 
     # -- public ----------------------------------------------------------------------------------
     def start(self) -> SerialDriver:
@@ -221,11 +229,30 @@ class SerialDriver:
 
     def _send(self, type_: int, payload: bytes = b"") -> tuple[int, int]:
         assert self._port is not None
+        self._drop_stale()
         seq = self._next_seq()
         frame = p.encode(type_, seq, payload)
         self._port.write(frame)
         self._last_traffic = time.monotonic()
         return seq, len(frame)
+
+    def _drop_stale(self) -> None:
+        """Reads and drops what the board sent that is still unread (PROTOCOL.md, rule 2).
+
+        Such bytes answer frames already given up: left for the next wait, a stray NAK among them
+        would cut that wait short, or pass for a sign of life. Only a restart is noted.
+        """
+        assert self._port is not None
+        waiting = self._port.in_waiting
+        if not waiting:
+            return
+        for event in self._parser.feed(self._port.read(waiting)):
+            if isinstance(event, p.Frame) and event.type == p.Type.HELLO_REPLY and event.seq == 0:
+                self._board_restarted()
+
+    def _board_restarted(self) -> None:
+        self.stats.device_resets += 1
+        self._reset_seen = True
 
     def _await(self, seq: int, deadline: float, settle: float) -> p.Frame | None:
         """The board's answer to `seq`, or None by the deadline (or at once if the board restarts).
@@ -235,6 +262,7 @@ class SerialDriver:
         once (and talking over the strip) the wait is cut to `settle`.
         """
         assert self._port is not None
+        self._heard = False
         while True:
             now = time.monotonic()
             if now >= deadline:
@@ -243,12 +271,12 @@ class SerialDriver:
             for event in self._parser.feed(data):
                 if not isinstance(event, p.Frame):
                     continue
+                self._heard = True
                 if event.seq == seq and event.type in (p.Type.ACK, p.Type.NAK, p.Type.HELLO_REPLY):
                     return event
                 if event.type == p.Type.HELLO_REPLY and event.seq == 0:
                     # The board restarted: whatever we sent is gone, no answer will come.
-                    self.stats.device_resets += 1
-                    self._reset_seen = True
+                    self._board_restarted()
                     return None
                 if event.type == p.Type.NAK:
                     deadline = min(deadline, time.monotonic() + settle)
@@ -305,9 +333,15 @@ class SerialDriver:
             self._ping()
 
     def _failed(self) -> None:
+        """The frame got no answer of its own: it goes again, and the link may be dead."""
         if self._reset_seen:
             return  # not a lost frame: the board restarted, and the frame goes again
         self.stats.timeouts += 1
+        if self._heard:
+            # A NAK for another SEQ: the board is alive, so this does not count towards reopening
+            # the port (which would reset an Arduino for a noisy line; PROTOCOL.md rule 4).
+            self._failures = 0
+            return
         self._failures += 1
         if self._failures >= FAILURES_BEFORE_REOPEN:
             raise _Lost("no answer from the board")

@@ -4,14 +4,20 @@
  * - The UART is bridged to a pseudo-terminal by this program's own bridge, not simavr's uart_pty:
  *   bytes from the host go out at the real line rate (10 bits a byte), and the receiver is modelled
  *   as strictly as the ATmega328P's: a 2-byte FIFO plus the shift register. A byte whose start bit
- *   comes while three are unread is lost (DOR is set, as on the chip) and reported as an overrun.
- *   simavr's own 64-byte FIFO is only ever given one byte at a time.
+ *   comes while three are unread is lost and reported as an overrun; as on the chip, the byte
+ *   read next after the loss carries DOR in UCSR0A, so the firmware's own overrun path runs and
+ *   can tell where in the stream the loss was. simavr's own 64-byte FIFO is only ever given one
+ *   byte at a time.
  * - Bytes from the firmware reach the pty at the line rate too, so latency is realistic.
- * - The WS2812 data pin (PD6) is decoded from its edge timings into frames; every timing fault
+ * - The WS2812 data pin (PD6) is decoded from its edge timings into frames (each with the time the
+ *   firmware took to write it, first rising edge to the end of the last bit); every timing fault
  *   (a high time outside the WS2812 windows, a gap inside a frame, a short latch, a reply sent
  *   before the strip latched) is reported.
  * - Opening the pty resets the chip and holds it in the "bootloader" for --boot-ms, like an
- *   Arduino's DTR auto-reset; SIGUSR1 resets it the same way (the reset button).
+ *   Arduino's DTR auto-reset; SIGUSR1 resets it the same way (the reset button). SIGUSR2 hangs the
+ *   firmware (its program counter is sent into the endless loop avr-libc ends a program with, as a
+ *   runaway bug would), so the watchdog's reset can be seen; after a watchdog reset the harness
+ *   goes on feeding the UART, as the host's bytes go on arriving at a real chip.
  * - Simulated time is kept in step with the wall clock, so throughput figures mean something.
  *
  * Everything observable goes to --events as JSON lines. Licence: GPL-3, see LICENSE here.
@@ -45,7 +51,7 @@ static avr_uart_t *uart;
 static avr_irq_t *uart_in;
 static FILE *events;
 static int master = -1;
-static volatile sig_atomic_t want_reset, want_exit;
+static volatile sig_atomic_t want_reset, want_hang, want_exit;
 
 static uint64_t cycles_per_bit;
 static uint64_t latch_cycles;
@@ -72,7 +78,7 @@ static unsigned long overruns, timing_faults, frames;
 static uint8_t frame_buf[MAX_FRAME_BYTES];
 static uint32_t frame_bits;
 static int in_frame;
-static uint64_t last_rise, last_fall, frame_end;
+static uint64_t first_rise, last_rise, last_fall, frame_end;
 static int pin_level;
 
 static void timing(const char *what, long cycles) {
@@ -88,7 +94,10 @@ static avr_cycle_count_t latch_cb(avr_t *a, avr_cycle_count_t when, void *param)
     frames++;
     if (frame_bits % 8) timing("partial byte", (long)(frame_bits % 8));
     uint32_t n = frame_bits / 8;
-    fprintf(events, "{\"t_us\": %.1f, \"ev\": \"frame\", \"bytes\": %u, \"hex\": \"", sim_us(), n);
+    /* The write ends one bit period after the last rising edge. */
+    double write_us = (double)(last_rise + avr->frequency / 800000u - first_rise) * 1e6 / (double)avr->frequency;
+    fprintf(events, "{\"t_us\": %.1f, \"ev\": \"frame\", \"bytes\": %u, \"write_us\": %.3f, \"hex\": \"",
+            sim_us(), n, write_us);
     for (uint32_t i = 0; i < n; i++) fprintf(events, "%02x", frame_buf[i]);
     fputs("\"}\n", events);
     fflush(events);
@@ -106,6 +115,7 @@ static void pin_cb(avr_irq_t *irq, uint32_t value, void *param) {
             if (frame_end && now - frame_end < cyc_280us)
                 timing("short latch", (long)(now - frame_end));
             in_frame = 1;
+            first_rise = now;
             frame_bits = 0;
             memset(frame_buf, 0, sizeof frame_buf);
         } else if (now - last_fall > cyc_5us) {
@@ -172,7 +182,9 @@ static uint8_t wire_byte;
 static uint64_t wire_start, wire_end, wire_free;
 static int wire_checked;
 static uint8_t pending[3];
+static uint8_t pending_lost[3]; /* bytes were lost just before this one: it is read with DOR set */
 static int npending;
+static uint8_t wire_lost;       /* ... just before the byte now on the wire */
 
 static int simavr_fifo_empty(void) { return uart->input.read == uart->input.write; }
 
@@ -197,28 +209,41 @@ static void rx_step(void) {
         if (unread() >= 3) {
             overruns++;
             npending--;
-            avr_regbit_setto(avr, uart->dor, 1);
+            wire_lost = 1;
             emit("\"ev\": \"overrun\", \"count\": %lu", overruns);
         }
         if (in_frame) emit("\"ev\": \"rx_in_show\"");
     }
     if (wire_busy && now >= wire_end) {
         wire_busy = 0;
+        pending_lost[npending] = wire_lost;
         pending[npending++] = wire_byte;
+        wire_lost = 0;
     }
     if (npending && simavr_fifo_empty()) {
         /* simavr waits cycles_per_byte before raising RXC; the byte is already whole here. */
         uart->cycles_per_byte = 16;
         avr_raise_irq(uart_in, pending[0]);
-        memmove(pending, pending + 1, (size_t)--npending);
+        /* After the raise: simavr clears DOR when a byte enters its empty FIFO, and refuses bytes
+         * while DOR is set. Reading UDR0 clears it again, as on the chip. */
+        if (pending_lost[0]) avr_regbit_setto(avr, uart->dor, 1);
+        --npending;
+        memmove(pending, pending + 1, (size_t)npending);
+        memmove(pending_lost, pending_lost + 1, (size_t)npending);
     }
+}
+
+/* A reset empties the chip's receiver (FIFO and shift register); the line itself goes on. */
+static void rx_reset_chip(void) {
+    npending = 0;
+    wire_lost = 0;
 }
 
 static void rx_clear(void) {
     hq_head = hq_tail = 0;
     wire_busy = 0;
-    npending = 0;
     wire_free = 0;
+    rx_reset_chip();
 }
 
 /* ---- pty ------------------------------------------------------------------------------------- */
@@ -296,7 +321,23 @@ static void wait_for_host(double seconds) {
 
 static void on_signal(int sig) {
     if (sig == SIGUSR1) want_reset = 1;
+    else if (sig == SIGUSR2) want_hang = 1;
     else want_exit = 1;
+}
+
+/* Sends the program counter into `rjmp .` (0xCFFF), the loop avr-libc's exit ends in: the main
+ * loop stops and never resets the watchdog again, while the interrupts go on (they are enabled,
+ * wherever the firmware was, so the hang is the same whenever it comes). */
+static void hang(void) {
+    for (uint32_t a = 0; a + 1 <= avr->flashend; a += 2) {
+        if (avr->flash[a] == 0xFF && avr->flash[a + 1] == 0xCF) {
+            avr->pc = a;
+            avr->sreg[S_I] = 1;
+            emit("\"ev\": \"hang\", \"pc\": %u", (unsigned)a);
+            return;
+        }
+    }
+    emit("\"ev\": \"hang\", \"pc\": null");
 }
 
 static void no_sleep(avr_t *a, avr_cycle_count_t how_long) { (void)a, (void)how_long; }
@@ -379,9 +420,11 @@ int main(int argc, char **argv) {
         return 2;
     }
     signal(SIGUSR1, on_signal);
+    signal(SIGUSR2, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGINT, on_signal);
 
+    avr_run_t core_run = avr->run;
     double wall0 = wall_s();
     double hold_until = 0;
     unsigned long iter = 0, resets = 0;
@@ -401,10 +444,23 @@ int main(int argc, char **argv) {
             hold_until = 0;
             emit("\"ev\": \"boot\"");
         }
+        if (want_hang) {
+            want_hang = 0;
+            hang();
+        }
+        /* simavr's watchdog resets the chip in the next avr_run, through a temporary run hook. */
+        int watchdog = avr->run != core_run;
         int state = avr_run(avr);
         if (state == cpu_Done || state == cpu_Crashed) {
             emit("\"ev\": \"crash\", \"state\": %d", state);
             break;
+        }
+        if (watchdog && avr->run == core_run) {
+            /* The reset dropped every cycle timer, the strip decoder's latch timer with them. */
+            resets++;
+            in_frame = 0;
+            rx_reset_chip();
+            emit("\"ev\": \"reset\", \"cause\": \"watchdog\"");
         }
         rx_step();
         if (tx_tail != tx_head) tx_flush();

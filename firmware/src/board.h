@@ -26,6 +26,13 @@
 #define LATCH_US 300u
 #endif
 
+/* The longest strip: its pixel buffer and the frame buffer (3 bytes an LED each) must leave the
+ * stack room in the 2 KB of RAM. Every offered baud rate takes it (PROTOCOL.md). */
+#define LED_COUNT_MAX 280u
+#if LED_COUNT < 1 || LED_COUNT > LED_COUNT_MAX
+#error "LED_COUNT must be 1 to 280: two buffers of 3 bytes an LED must fit the 2 KB of RAM with the stack"
+#endif
+
 #define FW_MAJOR 1u
 #define FW_MINOR 0u
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -21,11 +22,13 @@ BAUD = 500_000
 class Sim:
     """One run of bc-sim: the firmware on a pty, its strip decoded into `frames()`."""
 
-    def __init__(self, tmp: Path, boot_ms: int = 300, reset_on_open: bool = True, elf: Path = ELF) -> None:
+    def __init__(self, tmp: Path, boot_ms: int = 300, reset_on_open: bool = True, elf: Path = ELF,
+                 baud: int = BAUD) -> None:
         self.events_path = tmp / "events.jsonl"
         self.port = str(tmp / "ttyLED")
+        self.baud = baud
         args = [str(SIM), "--elf", str(elf), "--events", str(self.events_path), "--link", self.port,
-                "--baud", str(BAUD), "--boot-ms", str(boot_ms)]
+                "--baud", str(baud), "--boot-ms", str(boot_ms)]
         if not reset_on_open:
             args.append("--no-reset-on-open")
         self.log_path = tmp / "bc-sim.log"
@@ -60,6 +63,10 @@ class Sim:
         """Presses the reset button (the chip restarts through its bootloader)."""
         self.proc.send_signal(signal.SIGUSR1)
 
+    def hang(self) -> None:
+        """Hangs the firmware, as a runaway bug would: only the watchdog can bring it back."""
+        self.proc.send_signal(signal.SIGUSR2)
+
     def stop(self) -> dict:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
@@ -78,12 +85,29 @@ class Sim:
         assert not bad, bad[:5]
 
 
+def board_setting(name: str) -> int:
+    """A number #defined in firmware/src/board.h (the firmware's own limits, not a copy)."""
+    match = re.search(rf"^#define {name} (\d+)u?$", (FIRMWARE / "src" / "board.h").read_text(), re.M)
+    assert match, f"board.h defines no {name}"
+    return int(match.group(1))
+
+
+def build_variant(folder: Path, **settings: object) -> Path:
+    """Builds the firmware with other Makefile settings (LED_COUNT=280, BAUD=1000000UL) into folder."""
+    result = subprocess.run(
+        ["make", "-s", "-C", str(FIRMWARE), f"BUILD={folder}", "all", *(f"{k}={v}" for k, v in settings.items())],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return folder / "burncycle-leds.elf"
+
+
 def is_fallback(frame: bytes) -> bool:
-    """The firmware's own 'host is silent' pattern: every LED (a, a/2, 0) with a <= 32.
+    """The firmware's own 'host is silent' pattern: every LED (a, a//2, 0) with a <= 31.
 
     A fallback show that the host's first byte cut short is shorter, but follows the same pattern.
     """
-    if not frame or frame[0] > 32:
+    if not frame or frame[0] > 31:
         return False
     pattern = (frame[0], frame[0] // 2, 0)
     return all(value == pattern[i % 3] for i, value in enumerate(frame))

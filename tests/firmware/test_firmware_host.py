@@ -6,7 +6,9 @@ import json
 import subprocess
 from pathlib import Path
 
-from sim_support import BUILD, FIRMWARE
+import pytest
+
+from sim_support import BUILD, FIRMWARE, board_setting
 
 
 def test_host_protocol_tests_pass(firmware_build: Path) -> None:
@@ -37,3 +39,25 @@ def test_firmware_fits_the_chip(firmware_build: Path) -> None:
     data = int(result.stdout.split("Data:")[1].split()[0])
     assert program < 30 * 1024  # 32 KB flash minus the 2 KB bootloader
     assert data < 1536          # 2 KB RAM, with room for the stack
+
+
+def test_longest_strip_leaves_room_for_the_stack(firmware_build: Path, tmp_path: Path) -> None:
+    leds = board_setting("LED_COUNT_MAX")
+    result = subprocess.run(["make", "-s", "-C", str(FIRMWARE), f"BUILD={tmp_path}", f"LED_COUNT={leds}", "all", "size"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    data = int(result.stdout.split("Data:")[1].split()[0])
+    assert 2048 - data >= 256, f"{data} bytes of RAM used with {leds} LEDs: too little left for the stack"
+
+
+@pytest.mark.parametrize(("setting", "message"), [
+    ("LED_COUNT=281", "LED_COUNT must be 1 to 280"),
+    ("LED_COUNT=0", "LED_COUNT must be 1 to 280"),
+    ("BAUD=2000000UL", "BAUD must be 250000, 500000 or 1000000"),
+    ("BAUD=115200UL", "BAUD must be 250000, 500000 or 1000000"),
+])
+def test_a_setting_the_board_cannot_keep_is_refused_at_build(tmp_path: Path, setting: str, message: str) -> None:
+    result = subprocess.run(["make", "-s", "-C", str(FIRMWARE), f"BUILD={tmp_path}", setting, "all"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0
+    assert message in result.stderr

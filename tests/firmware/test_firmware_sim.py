@@ -22,7 +22,7 @@ from controller.leds.scene import LedScene, Link, Outcome, SlotChip, scene_from_
 from controller.leds.serial_driver import LinkState, SerialDriver
 from controller.library import floor_text, load_content
 from controller.rules import new_game
-from sim_support import BAUD, FIRMWARE, LED_COUNT, is_fallback
+from sim_support import BAUD, FIRMWARE, LED_COUNT, board_setting, build_variant, is_fallback
 
 LAYOUT = layouts.default()
 
@@ -315,3 +315,155 @@ def test_watchdog_is_armed(make_sim) -> None:
     wdtcsr = sim.stop()["wdtcsr"]
     assert wdtcsr & 0x08, "WDE: the watchdog resets a hung chip"
     assert wdtcsr & 0x27 == 0x04, "prescaler 250 ms"
+
+
+def test_watchdog_resets_a_hung_firmware_and_the_host_recovers(make_sim) -> None:
+    sim = make_sim()
+    first, second = wire(SCENES[1]), wire(SCENES[2])
+    with driver(sim, keepalive_s=0.1) as d:
+        d.submit(first)
+        assert d.wait_shown(10)
+        sim.hang()
+        assert sim.wait_for(lambda: sim.events("hang"), 2)
+        assert sim.events("hang")[0]["pc"] is not None, "no endless loop found in the firmware"
+        assert sim.wait_for(lambda: [e for e in sim.events("reset") if e["cause"] == "watchdog"], 2)
+        d.submit(second)  # the board came back by itself: the host talks to it again
+        assert d.wait_shown(10)
+        assert sim.wait_for(lambda: sim.frames()[-1:] == [second], 2)
+        stats = d.stats
+    hung_at = sim.events("hang")[0]["t_us"]
+    reset_at = [e for e in sim.events("reset") if e["cause"] == "watchdog"][0]["t_us"]
+    assert 200e3 < reset_at - hung_at < 320e3  # the 250 ms watchdog (the chip's oscillator is +-10 %)
+    assert stats.device_resets >= 1  # the board's HELLO with SEQ 0 was heard
+    sim.assert_clean()
+
+
+def quiet_port(sim) -> serial.Serial:
+    """The board's port, opened once the board is up, with its start-up HELLO_REPLY dropped."""
+    port = serial.Serial(sim.port, sim.baud, timeout=0.02)
+    time.sleep(0.2)
+    port.reset_input_buffer()
+    return port
+
+
+def exchange(port: serial.Serial, frame: bytes, timeout: float = 2.0) -> list[p.Event]:
+    """Sends one frame and collects what comes back until its answer (or the timeout)."""
+    port.write(frame)
+    parser = p.Parser(1024)
+    replies: list[p.Event] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        replies += parser.feed(port.read(64))
+        if any(isinstance(r, p.Frame) and r.seq == frame[2] for r in replies):
+            break
+    return replies
+
+
+@pytest.mark.parametrize("baud", [250_000, 500_000, 1_000_000])
+def test_every_offered_baud_rate_takes_a_show_of_the_longest_strip(make_sim, tmp_path, baud: int) -> None:
+    """The main loop keeps pace with the wire: a SHOW of LED_COUNT_MAX LEDs arrives whole."""
+    leds = board_setting("LED_COUNT_MAX")
+    elf = build_variant(tmp_path / f"b{baud}", LED_COUNT=leds, BAUD=f"{baud}UL")
+    sim = make_sim(elf=elf, baud=baud, reset_on_open=False)
+    pixels = bytes((i * 7) & 0xFF for i in range(3 * leds))
+    with quiet_port(sim) as port:
+        replies = exchange(port, p.encode(p.Type.SHOW, 1, pixels))
+    assert [r for r in replies if isinstance(r, p.Frame) and r.seq == 1] == [p.Frame(p.Type.ACK, 1, bytes((p.STATUS_HOST_FRAME,)))]
+    assert sim.frames()[-1] == pixels
+    sim.assert_clean()
+
+
+def replies_until(port: serial.Serial, done, timeout: float = 2.0) -> list[p.Frame]:
+    """The board's frames, read until done(frames) or the timeout."""
+    parser = p.Parser(1024)
+    frames: list[p.Frame] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not done(frames):
+        frames += [e for e in parser.feed(port.read(64)) if isinstance(e, p.Frame)]
+    return frames
+
+
+@pytest.mark.parametrize("damaged", [False, True], ids=["loss-between-frames", "loss-in-a-frame"])
+def test_overrun_is_reported_where_the_bytes_were_lost(make_sim, damaged: bool) -> None:
+    """A host that talks over the strip: bytes sent during a show are lost, and the NAK must name
+    the frame they belonged to, or SEQ 0 between frames, never a frame the board answered.
+
+    After SHOW 1 come 70 bytes: line noise, or a SHOW 2 of 10 LEDs and then noise. The show of
+    SHOW 1 (61 byte times) loses bytes of them; then PING 3 arrives whole while the strip latches,
+    and is taken in the same pass of the main loop as the bytes after the loss.
+    """
+    sim = make_sim(reset_on_open=False)
+    pixels = bytes((i * 5) & 0x7F for i in range(3 * LED_COUNT))
+    stream = p.encode(p.Type.SHOW, 1, pixels)
+    second = p.encode(p.Type.SHOW, 2, bytes((0x11,)) * 30) if damaged else b""
+    stream += second + bytes(70 - len(second)) + p.encode(p.Type.PING, 3)
+    with quiet_port(sim) as port:
+        port.write(stream)
+        frames = replies_until(port, lambda fs: len(fs) >= 3, 1)
+        frames += replies_until(port, lambda fs: False, 0.1)  # and nothing after
+    assert sim.events("overrun"), "bytes sent during the show must be lost"
+    lost_seq = (0, 2) if damaged else (0,)
+    assert len(frames) == 3, frames
+    assert (frames[0].type, frames[0].seq) == (p.Type.ACK, 1)
+    assert frames[1].type == p.Type.NAK and frames[1].payload == bytes((p.Reason.OVERRUN,)), frames
+    assert frames[1].seq in lost_seq, frames
+    assert (frames[2].type, frames[2].seq) == (p.Type.ACK, 3)
+    assert sim.frames() == [pixels]
+
+
+def test_inter_byte_timeout_counts_from_the_last_byte(make_sim, tmp_path) -> None:
+    """A frame whose bytes keep coming is never dropped as silent.
+
+    On a 280-LED board at half brightness a SHOW keeps the main loop busy for over 10 ms (scaling,
+    writing the strip, latching, answering). SHOW 3 starts arriving during its latch, after some
+    noise lost while the strip was written: the bytes taken in that busy pass of the loop must count
+    from when they arrived, not from when the pass began, or SHOW 3 is dropped with NAK TIMEOUT
+    while it is still on the wire.
+    """
+    leds = board_setting("LED_COUNT_MAX")
+    sim = make_sim(elf=build_variant(tmp_path / "long", LED_COUNT=leds), reset_on_open=False)
+    pixels = bytes(range(160)) * (3 * leds // 160) + bytes(3 * leds % 160)
+    with quiet_port(sim) as port:
+        port.write(p.encode(p.Type.BRIGHTNESS, 1, b"\x80"))
+        assert [(f.type, f.seq) for f in replies_until(port, lambda fs: fs, 1)] == [(p.Type.ACK, 1)]
+        port.write(p.encode(p.Type.SHOW, 2, pixels) + bytes(575) + p.encode(p.Type.SHOW, 3, pixels))
+        frames = replies_until(port, lambda fs: any(f.seq == 3 for f in fs), 2)
+    assert [(f.type, f.seq, f.payload[0]) for f in frames] == [
+        (p.Type.ACK, 2, p.STATUS_HOST_FRAME),
+        (p.Type.NAK, 0, p.Reason.OVERRUN),  # the noise during the show
+        (p.Type.ACK, 3, p.STATUS_HOST_FRAME),
+    ]
+
+
+def wait_for_fallback(sim, frames: int = 3, timeout: float = 6.0) -> None:
+    start = len(sim.frames())
+    assert sim.wait_for(lambda: sum(map(is_fallback, sim.frames()[start:])) >= frames, timeout), "no fallback pattern"
+
+
+def test_after_a_fallback_the_host_sees_it_and_its_buffer_is_intact(make_sim) -> None:
+    """The first reply after a fallback carries STATUS 0x02 (and lacks 0x01); the fallback drew into
+    a scratch buffer, so a SHOW without payload shows the host's last frame again."""
+    sim = make_sim(reset_on_open=False)
+    frame = bytes((i * 3) & 0xFF for i in range(3 * LED_COUNT))
+    with quiet_port(sim) as port:
+        assert exchange(port, p.encode(p.Type.SHOW, 1, frame))[-1] == p.Frame(p.Type.ACK, 1, b"\x01")
+        wait_for_fallback(sim)
+        assert exchange(port, p.encode(p.Type.PING, 2))[-1] == p.Frame(p.Type.ACK, 2, bytes((p.STATUS_FALLBACK,)))
+        assert exchange(port, p.encode(p.Type.PING, 3))[-1] == p.Frame(p.Type.ACK, 3, b"\x00")
+        assert exchange(port, p.encode(p.Type.SHOW, 4))[-1] == p.Frame(p.Type.ACK, 4, b"\x01")
+    assert sim.frames()[-1] == frame
+
+
+def test_a_refused_frame_does_not_stop_the_fallback(make_sim) -> None:
+    """Only a frame the board carries out shows a host is driving it: a good-CRC frame it NAKs
+    (unknown TYPE, wrong payload) leaves the fallback running."""
+    sim = make_sim(reset_on_open=False)
+    with quiet_port(sim) as port:
+        wait_for_fallback(sim)
+        for seq in range(1, 9):
+            refused = p.encode(0x42, seq) if seq % 2 else p.encode(p.Type.FILL, seq, b"\x01")
+            assert exchange(port, refused)[-1].type == p.Type.NAK
+            time.sleep(0.1)
+        shown = len(sim.frames())
+        wait_for_fallback(sim, frames=3, timeout=1)
+    assert all(is_fallback(f) for f in sim.frames()[shown:])

@@ -182,8 +182,8 @@ def test_submit_never_blocks() -> None:
 
 
 def test_update_time_is_wire_plus_strip() -> None:
-    # 121 bytes out + 8 back at 50 kB/s, 38 x 24 bits at 1.25 us, 300 us latch
-    assert update_s(38, 500_000) == pytest.approx((121 + 8) * 10 / 500_000 + 38 * 24 * 1.25e-6 + 300e-6)
+    # 121 bytes out + 8 back at 50 kB/s, 114 bytes of 171 cycles at 16 MHz (ws2812.c), 300 us latch
+    assert update_s(38, 500_000) == pytest.approx((121 + 8) * 10 / 500_000 + 114 * 171 / 16e6 + 300e-6)
 
 
 def test_frame_of_the_wrong_size_is_refused_at_submit() -> None:
@@ -202,3 +202,52 @@ def test_frame_the_board_refuses_is_not_sent_forever() -> None:
         assert d.wait_shown(2)
         assert "too long for 4 LEDs" in (d.error or "") and d.stats.frames_sent == 1
     assert model.latched == []
+
+
+class StrayNaks(DeviceModel):
+    """Answers the first `strays` SHOWs only with a NAK for another SEQ (a reply the line garbled)."""
+
+    def __init__(self, strays: int) -> None:
+        super().__init__(LEDS)
+        self.strays = strays
+
+    def _handle(self, event: p.Event) -> None:
+        if isinstance(event, p.Frame) and event.type == p.Type.SHOW and self.strays:
+            self.strays -= 1
+            self._reply(p.Type.NAK, 0, bytes((p.Reason.OVERRUN,)), time.monotonic())
+            return
+        super()._handle(event)
+
+
+def test_a_nak_for_another_seq_shows_the_board_is_alive() -> None:
+    """PROTOCOL.md rule 4: only a frame that got nothing back counts towards reopening the port."""
+    model = StrayNaks(strays=4)
+    with driver(model) as d:
+        d.submit(frame(6))
+        assert d.wait_shown(5)
+    assert model.latched == [frame(6)]
+    assert d.stats.reconnects == 0 and d.stats.timeouts == 4
+
+
+class LateAnswers(DeviceModel):
+    """Answers each SHOW 150 ms late, and 5 ms after that sends a stray NAK for another SEQ."""
+
+    def _handle(self, event: p.Event) -> None:
+        super()._handle(event)
+        if isinstance(event, p.Frame) and event.type == p.Type.SHOW:
+            ready, answer = self._replies[-1]
+            self._replies[-1] = (ready + 0.15, answer)
+            self._replies.append((ready + 0.155, p.encode(p.Type.NAK, 0, bytes((p.Reason.CRC,)))))
+
+
+def test_stale_replies_are_dropped_before_sending() -> None:
+    """PROTOCOL.md rule 2: a stray NAK left unread from before must not cut the next frame's wait."""
+    model = LateAnswers(LEDS)
+    with driver(model) as d:
+        d.submit(frame(1))
+        assert d.wait_shown(3)
+        time.sleep(0.05)  # the stray NAK is waiting, unread, when the next frame goes
+        d.submit(frame(2))
+        assert d.wait_shown(3)
+    assert model.latched == [frame(1), frame(2)]
+    assert d.stats.timeouts == 0 and d.stats.frames_sent == 2
