@@ -8,18 +8,11 @@ bots hop between terminal spaces into rooms to surveil.
 
 from __future__ import annotations
 
-from controller.rules.missions import draw_bag
-from controller.rules.actions import Action, Hop
+from controller.rules import (TERMINAL_SPACES, Action, Bot, GameState, Hop, Objective, SecurityUnit, SeededDice,
+                              Table, apply_effect, hop_paths, module_bagged, movers, objective_applies,
+                              objective_done, unit_durability)
 from controller.autoplay.network_step import core_in_reach
 from controller.autoplay.paths import PathCosts, passes_doors
-from controller.rules.missions.cyberspace import hop_paths
-from controller.rules.dice import SeededDice
-from controller.rules.corporation.threat_effects import apply_effect
-from controller.rules.missions.objectives import applies, done
-from controller.rules.missions.special_rules import durability
-from controller.rules.state import Bot, GameState, Objective, SecurityUnit
-from controller.rules.players.moves import movers
-from controller.rules.table import Table
 
 HIDING_REACH = 4  # Do-While-End: steps from the captain's terminal of a hiding spot the module waits on
 PUSH_ON_THE_WAY = 1  # TSM-103C: steps from a unit to push through a door within which an agent pushes it at once
@@ -80,11 +73,11 @@ class MissionErrands(PathCosts):
                 return beside
         if not state.calibrated or state.later_floors:
             return set()
-        if draw_bag.module_bagged(state) and bot.kind == "agent":
+        if module_bagged(state) and bot.kind == "agent":
             # Rescue Rangers: "Before surveilling a room with at least one terminal space, draw a unit from the
             # bag": the module comes out only where a terminal room is surveilled
             return self._bead_rooms(table, terminal=True)
-        wins = {o.task for o in state.mission.win if applies(state, o) and not done(state, table, o, False)}
+        wins = {o.task for o in state.mission.win if objective_applies(state, o) and not objective_done(state, table, o, False)}
         if "core_while_on_terminals" in wins:
             # "Land on the network core with their IP while all bots occupy terminal spaces"
             return {s for s in self._terminal_spaces(table) if table.occupant.get(s) in (None, bot)}
@@ -103,7 +96,7 @@ class MissionErrands(PathCosts):
                 terminals = self._terminal_spaces(table)
                 return {j for _, j in floor.bot_neighbours(at, table.unlocked, table.destroyed)
                         if j != onto and j not in terminals} or {at}
-            weak = [u for u in prey if durability(table, u) < u.durability] or prey
+            weak = [u for u in prey if unit_durability(table, u) < u.durability] or prey
             return {j for u in weak for _, j in floor.bot_neighbours(floor.index[u.space], table.unlocked,
                                                                       table.destroyed)}
         if state.mission.rules.calibration_evicts_safe_zones:
@@ -123,7 +116,7 @@ class MissionErrands(PathCosts):
         through a door"."""
         state = table.state
         return not state.calibrated and bot.kind == "agent" and \
-            any(o.task == "push_through_door" and applies(state, o) for o in state.mission.calibrations) and \
+            any(o.task == "push_through_door" and objective_applies(state, o) for o in state.mission.calibrations) and \
             state.progress.get(f"push_through_door:{bot.id}", 0) < 1
 
     @staticmethod
@@ -170,8 +163,8 @@ class MissionErrands(PathCosts):
         state = table.state
         if not (state.calibrated and state.mission.rules.calibration_terminal_durability):
             return False
-        wins = [o.task for o in state.mission.win if applies(state, o)]
-        return any(durability(table, u) < u.durability and any(is_prey(table, u, w) for w in wins)
+        wins = [o.task for o in state.mission.win if objective_applies(state, o)]
+        return any(unit_durability(table, u) < u.durability and any(is_prey(table, u, w) for w in wins)
                    for u in state.security)
 
     def _shove(self, table: Table) -> tuple[SecurityUnit, int] | None:
@@ -184,7 +177,7 @@ class MissionErrands(PathCosts):
         # a unit already on a terminal is struck before another is shoved
         if state.calibrated and state.mission.rules.calibration_terminal_durability \
                 and not self._prey_struck_here(table):
-            wins = [o.task for o in state.mission.win if applies(state, o)]
+            wins = [o.task for o in state.mission.win if objective_applies(state, o)]
             terminals = self._terminal_spaces(table)
             free = {t for t in terminals if not isinstance(table.occupant.get(t), SecurityUnit)
                     and not (isinstance(table.occupant.get(t), Bot) and table.occupant[t].kind == "agent")}
@@ -226,14 +219,14 @@ class MissionErrands(PathCosts):
     def _module_errand(self, table: Table) -> bool:
         """Whether an open calibration is the command module's own to do."""
         if "module errand" not in self._memo:
-            self._memo["module errand"] = any(not done(table.state, table, o, False)
+            self._memo["module errand"] = any(not objective_done(table.state, table, o, False)
                                               for o in module_calibrations(table.state))
         return self._memo["module errand"]  # type: ignore[return-value]
 
     @staticmethod
     def _terminal_spaces(table: Table) -> set[int]:
         floor = table.floor
-        return {s for kind in draw_bag.TERMINAL_SPACES for s in floor.posts.get(kind, ())}
+        return {s for kind in TERMINAL_SPACES for s in floor.posts.get(kind, ())}
 
     def _captain_terminals(self, table: Table) -> set[int]:
         """Do-While-End: "Occupy the terminal space in the room the captain started in", whichever the
@@ -320,12 +313,12 @@ def is_prey(table: Table, unit: SecurityUnit, task: str) -> bool:
         return unit.rank == "captain"
     if what == "ghost":
         return unit.chip == "Ghost"
-    return unit.rank == "guard" and table.floor.feature[table.floor.index[unit.space]] in draw_bag.TERMINAL_SPACES
+    return unit.rank == "guard" and table.floor.feature[table.floor.index[unit.space]] in TERMINAL_SPACES
 
 
 def module_calibrations(state: GameState) -> list[Objective]:
     """The calibrations that are the command module's own ("Command Module: ...") for this team."""
-    return [o for o in state.mission.calibrations if o.qualifier == "module" and applies(state, o)]
+    return [o for o in state.mission.calibrations if o.qualifier == "module" and objective_applies(state, o)]
 
 
 def module_tasks(state: GameState) -> set[str]:

@@ -10,17 +10,9 @@ from __future__ import annotations
 
 import itertools
 
-from controller.rules.missions import draw_bag
-from controller.rules.actions import NetworkStep, apply_action
-from controller.rules.dice import SeededDice
-from controller.rules.corporation.threat_effects import apply_effect
-from controller.rules.errors import RulesError
-from controller.rules.events import IpMoved
-from controller.rules.players.network_moves import movement_chips
-from controller.rules.missions.objectives import applies, done
-from controller.rules.state import GameState, copy_state
-from controller.rules.table import Table
-from controller.rules.players.steps import active_agent
+from controller.rules import (TERMINAL_SPACES, GameState, IpMoved, NetworkStep, RulesError, SeededDice, Table,
+                              active_agent, apply_action, apply_effect, copy_state, movement_chips, objective_applies,
+                              objective_done)
 
 CORE_TASKS = ("module_on_captain_terminal_when_core", "core_while_on_terminals")  # done by landing on the core
 CORE_REACH = 12  # nodes from the core beyond which no network step lands there
@@ -110,9 +102,9 @@ def deepest_layer(state: GameState) -> int:
         return 0
     table = Table(state, SeededDice(0), apply_effect, copy=False)
     tasks = {o.task for o in (*(() if state.calibrated else state.mission.calibrations), *state.mission.win)
-             if applies(state, o) and not done(state, table, o, False)}
+             if objective_applies(state, o) and not objective_done(state, table, o, False)}
     floor = table.floor
-    on = {b.id: b.on_board and floor.feature[floor.index[b.space]] in draw_bag.TERMINAL_SPACES  # type: ignore[index]
+    on = {b.id: b.on_board and floor.feature[floor.index[b.space]] in TERMINAL_SPACES  # type: ignore[index]
           for b in state.bots if not b.escaped}
     if "module_on_captain_terminal_when_core" in tasks and state.captain_start is not None:
         room = floor.area(floor.index[state.captain_start]).spaces

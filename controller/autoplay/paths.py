@@ -12,12 +12,8 @@ import heapq
 import weakref
 from typing import Literal
 
-from controller.rules.board.awareness import sight
-from controller.rules.board.geometry import Floor
-from controller.rules.players.keypads import chip_inputs_payable, column
-from controller.rules.state import Bot, DicePool
-from controller.rules.table import Table
-from controller.rules.players.steps import active_agent
+from controller.rules import (Bot, DicePool, Floor, Table, active_agent, chip_inputs_payable, keypad_column,
+                              sight)
 
 UNREACHED = 1 << 20
 # Average AP a die adds (a pair of basic blanks makes 1 AP; the elite reroll lifts its die a little)
@@ -230,7 +226,7 @@ class PathCosts:
         for door, card in state.keypads.items():
             if door in table.unlocked:
                 continue
-            col = column(table, card)
+            col = keypad_column(table, card)
             forced = not col.jam and expected_ap(dice) >= col.durability - FORCE_MARGIN
             if not forced and not chip_inputs_payable(table, agent, card):
                 shut.add(door)

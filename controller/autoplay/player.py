@@ -11,29 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrade, BuyUpgrade, CorporationTurn,
-                                      DrawChip, EndMove, EndTurn, Escape, Keypad, Move, NetworkCardAction, Pass, Push,
-                                      Reboot, Repair, Step, Strike, StrikeWall, Terminal, UnlockSlot, apply_action,
-                                      legal_actions)
-from controller.rules.characters.proprietary_dice import USE
+from controller.rules import (PROPRIETARY_DIE_USE, Action, Alter, BeginActions, Bot, BuyDiceUpgrade, BuyUpgrade,
+                              CorporationTurn, DicePool, DrawChip, EndMove, EndTurn, Escape, Event, GameState,
+                              Keypad, MAX_DESTROYED_WALLS, Move, NetworkCardAction, Objective, Pass, Push, Reboot,
+                              Repair, SecurityUnit, SeededDice, Step, Strike, StrikeWall, Table, Terminal, UnlockSlot,
+                              active_agent, active_slot_count, apply_action, apply_effect, brute_force_durability,
+                              can_escape, chip_inputs_payable, chip_usable, copy_state, current_chip_kind, edge_id,
+                              floor_objectives, legal_actions, movement_of, movers, next_slot_cost, objective_applies,
+                              objective_done, unit_durability)
 from controller.autoplay.missions import MissionErrands, is_prey, module_calibrations, module_tasks
 from controller.autoplay.network_step import network_step
 from controller.autoplay.paths import (AVERAGE_AP, DOOR_COST, FORCE_MARGIN, UNREACHED, WALL_COST, WATCHED_COST,
                                              door_passage, expected_ap, passes_doors)
-from controller.rules.players.burncycle import active_slot_count, next_slot_cost
-from controller.rules.dice import SeededDice
-from controller.rules.corporation.threat_effects import apply_effect
-from controller.rules.board.geometry import MAX_DESTROYED_WALLS, edge_id
-from controller.rules.missions.floor_change import can_escape, floor_objectives
-from controller.rules.players.keypads import brute_force_durability, chip_inputs_payable
-from controller.rules.missions.objectives import applies, done
-from controller.rules.missions.special_rules import durability
-from controller.rules.state import Bot, DicePool, GameState, Objective, SecurityUnit, copy_state
-from controller.rules.corporation.security import movement_of
-from controller.rules.table import Table
-from controller.rules.players.moves import current_chip_kind, movers
-from controller.rules.events import Event
-from controller.rules.players.steps import active_agent, usable
 
 CHIP_PREFERENCE = ["physical", "utility", "tech", "general"]
 PREY_MARGIN = 1  # AP short of a win's unit's durability a strike on it may still expect
@@ -101,7 +90,7 @@ class AutoPlayer(MissionErrands):
 
     def _route(self, state: GameState) -> Action:
         """Reboot when the burncycle has at most REBOOT_AT usable chips left (threat is the price)."""
-        live = sum(1 for k in range(len(state.burncycle.slots)) if usable(state, k))
+        live = sum(1 for k in range(len(state.burncycle.slots)) if chip_usable(state, k))
         legal = [la.action for la in legal_actions(state)]
         # reserve chips replace degraded ones for free (physical first: +2 AP on every move)
         alters = [a for a in legal if isinstance(a, Alter)
@@ -215,7 +204,7 @@ class AutoPlayer(MissionErrands):
                 return repair
         # should the burncycle die show the chooser face: the captain chip first (its event works against the
         # team), then a general chip, keeping the chips that optimize actions
-        usable_slots = [k for k in range(len(state.burncycle.slots)) if usable(state, k)]
+        usable_slots = [k for k in range(len(state.burncycle.slots)) if chip_usable(state, k)]
         if not usable_slots or state.turn.degraded:  # type: ignore[union-attr]  # a degrade already rolled
             return EndTurn()
         worth = {"captain": 0, "general": 1, "tech": 2, "utility": 3, "physical": 4}
@@ -234,7 +223,7 @@ class AutoPlayer(MissionErrands):
         state, floor = table.state, table.floor
         # the tasks of now: this floor's objectives on the way up the tower, then the last floor's calibrations
         tasks = floor_objectives(table) if state.later_floors else [] if state.calibrated else state.mission.calibrations
-        open_tasks = [o for o in tasks if applies(state, o) and not done(state, table, o, False)]
+        open_tasks = [o for o in tasks if objective_applies(state, o) and not objective_done(state, table, o, False)]
         terminal_tasks = [o for o in open_tasks if o.task.split(":")[0] in ("terminals", "module_terminals")]
         # the agents take the team's terminals; the module only its own ("Command Module: Access ...")
         wants_terminal = state.floor.terminals and any(self._takes_terminal(table, bot, o) for o in terminal_tasks)
@@ -343,7 +332,7 @@ class AutoPlayer(MissionErrands):
                 durability = brute_force_durability(table, edge_id(bot.space, beyond))  # type: ignore[arg-type]
                 need = self._dice_for(table, durability)
                 if expected_ap(need) >= durability - FORCE_MARGIN:
-                    if bot.kind == "agent" and USE.get(bot.proprietary_die or "") == "force":
+                    if bot.kind == "agent" and PROPRIETARY_DIE_USE.get(bot.proprietary_die or "") == "force":
                         need.proprietary = table.state.turn.pool.proprietary  # type: ignore[union-attr]  # Bit's lift die
                     return Keypad(bot=bot.id, beyond=beyond, approach="brute_force", dice=need)
             door = edge_id(bot.space, beyond)  # type: ignore[arg-type]
@@ -359,7 +348,7 @@ class AutoPlayer(MissionErrands):
         pool = table.state.turn.pool  # type: ignore[union-attr]
         # rolled AP cannot be saved: a move rolls the whole pool (later chips can still open doors with
         # keys or inputs, access terminals, or move on an optimized +2)
-        own = pool.proprietary if USE.get(active_agent(table.state).proprietary_die or "") == "move" else 0
+        own = pool.proprietary if PROPRIETARY_DIE_USE.get(active_agent(table.state).proprietary_die or "") == "move" else 0
         everything = DicePool(basic=pool.basic, advanced=pool.advanced, elite=pool.elite, proprietary=own)
         if Move in kinds and self._can_progress(table) and (optimized or expected_ap(everything) > 0):
             return Move(dice=everything)
@@ -401,7 +390,7 @@ class AutoPlayer(MissionErrands):
         bot at its target when the dice can at least stun it (durability - 5)."""
         bonus = 2 if table.state.burncycle.slots[table.state.burncycle.tracker] is not None and \
             table.state.burncycle.slots[table.state.burncycle.tracker].kind == "physical" else 0  # type: ignore[union-attr]
-        wins = [o.task for o in table.state.mission.win if applies(table.state, o)] if table.state.calibrated else []
+        wins = [o.task for o in table.state.mission.win if objective_applies(table.state, o)] if table.state.calibrated else []
         for la in legal:
             action = la.action
             if not isinstance(action, Strike):
@@ -411,8 +400,8 @@ class AutoPlayer(MissionErrands):
             if any(is_prey(table, unit, w) for w in wins):
                 # a win task's unit: shut it down when the dice make it a fair chance, else wait for a better
                 # chip
-                dice = self._dice_for(table, durability(table, unit), bonus)
-                if bonus + expected_ap(dice) >= durability(table, unit) - PREY_MARGIN:
+                dice = self._dice_for(table, unit_durability(table, unit), bonus)
+                if bonus + expected_ap(dice) >= unit_durability(table, unit) - PREY_MARGIN:
                     return Strike(bot=bot.id, unit=unit.id, dice=dice)
                 continue
             if not bot.detected or unit.stunned or not self._wants(table, bot):
@@ -422,7 +411,7 @@ class AutoPlayer(MissionErrands):
                 continue
             # "Stun: If the strike fails but comes within 5 AP of the durability value": 1 AP over the average,
             # the optimized bonus counted once
-            need = max(0, durability(table, unit) - 5)
+            need = max(0, unit_durability(table, unit) - 5)
             dice = self._dice_for(table, need, bonus)
             if bonus + expected_ap(dice) >= need + 1:
                 return Strike(bot=bot.id, unit=unit.id, dice=dice)
@@ -589,7 +578,7 @@ class AutoPlayer(MissionErrands):
         and back (a step off on the turn the IP could land loses the landing; measured from the 30
         calibrations of 3600 games, 20 plays each: wins 9 -> 21 of 600 with the network step's way in)."""
         state = table.state
-        return state.calibrated and any(o.task == "core_while_on_terminals" and applies(state, o)
+        return state.calibrated and any(o.task == "core_while_on_terminals" and objective_applies(state, o)
                                         for o in state.mission.win)
 
     def _door_in_the_way(self, table: Table) -> tuple[Bot, str] | None:
@@ -621,7 +610,7 @@ class AutoPlayer(MissionErrands):
                        for la in legal):
                 continue
             dice = self._dice_for(table, 10, bonus)
-            if bot.kind == "agent" and USE.get(bot.proprietary_die or "") == "force":
+            if bot.kind == "agent" and PROPRIETARY_DIE_USE.get(bot.proprietary_die or "") == "force":
                 dice.proprietary = table.state.turn.pool.proprietary  # type: ignore[union-attr]
             if bonus + expected_ap(dice) >= 10:
                 return StrikeWall(bot=bot.id, beyond=beyond, dice=dice)
@@ -758,7 +747,7 @@ def _in_harms_way(table: Table, bot: Bot, power: int) -> bool:
 
 def _later_slot(state: GameState) -> bool:
     """Whether a usable chip is left after the one under the tracker in this turn."""
-    return any(usable(state, k) for k in range(state.burncycle.tracker + 1, len(state.burncycle.slots)))
+    return any(chip_usable(state, k) for k in range(state.burncycle.tracker + 1, len(state.burncycle.slots)))
 
 
 def play(state: GameState, player: AutoPlayer | None = None,
