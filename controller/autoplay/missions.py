@@ -11,12 +11,10 @@ from __future__ import annotations
 from controller.rules import (TERMINAL_SPACES, Action, Bot, GameState, Hop, Objective, SecurityUnit, SeededDice,
                               Table, apply_effect, hop_paths, module_bagged, movers, objective_applies,
                               objective_done, unit_durability)
+from controller.autoplay.tuning import HIDING_REACH, MODULE_REACH, PUSH_ON_THE_WAY
 from controller.autoplay.network_step import core_in_reach
 from controller.autoplay.paths import PathCosts, passes_doors
 
-HIDING_REACH = 4  # Do-While-End: steps from the captain's terminal of a hiding spot the module waits on
-PUSH_ON_THE_WAY = 1  # TSM-103C: steps from a unit to push through a door within which an agent pushes it at once
-MODULE_REACH = 4  # Do-While-End: steps from the captain within which the module pushes and strikes it
 
 
 class MissionErrands(PathCosts):

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import itertools
 
+from controller.autoplay.tuning import CORE_REACH
 from controller.rules import (TERMINAL_SPACES, GameState, IpMoved, NetworkStep, RulesError, SeededDice, Table,
                               active_agent, apply_action, apply_effect, copy_state, movement_chips, objective_applies,
                               objective_done)
 
 CORE_TASKS = ("module_on_captain_terminal_when_core", "core_while_on_terminals")  # done by landing on the core
-CORE_REACH = 12  # nodes from the core beyond which no network step lands there
 FAR = 1 << 20  # nodes to the core from a node that has no way there
 
 

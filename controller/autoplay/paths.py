@@ -12,21 +12,11 @@ import heapq
 import weakref
 from typing import Literal
 
+from controller.autoplay.tuning import AVERAGE_AP, DOOR_COST, FORCE_MARGIN, UNIT_COST, WALL_COST, WATCHED_COST
 from controller.rules import (Bot, DicePool, Floor, Table, active_agent, chip_inputs_payable, keypad_column,
                               sight)
 
 UNREACHED = 1 << 20
-# Average AP a die adds (a pair of basic blanks makes 1 AP; the elite reroll lifts its die a little)
-AVERAGE_AP = {"basic": 13 / 12, "advanced": 11 / 6, "elite": 2.3, "proprietary": 2.0}
-WATCHED_COST = 8  # a step into a space some guard sees now counts as this many
-UNIT_COST = 8  # a security unit in the way: walk around it unless that is longer, then push it aside
-DOOR_COST = 5  # opening a locked door takes an action and dice
-WALL_COST = 12  # breaking a wall (10 AP): only for a bot that has no other way
-# a brute force is tried when the dice come within this many AP of the keypad's durability on average (3 basic
-# dice against 4 succeed about 3 times in 10): a door left shut costs more than a failed try. Measured, Data
-# Heist on the lobby and the annex, one and two players, 2800 games: wins 635 -> 650 (labs, two players:
-# calibrations 20% -> 26%)
-FORCE_MARGIN = 1
 # path graphs by floor and the state of its walls, doors and known jams: shared by every game on the floor
 _GRAPHS: weakref.WeakKeyDictionary[Floor, dict[tuple, list[list[tuple[int, int]]]]] = weakref.WeakKeyDictionary()
 

@@ -21,40 +21,11 @@ from controller.rules import (PROPRIETARY_DIE_USE, Action, Alter, BeginActions, 
                               objective_done, unit_durability)
 from controller.autoplay.missions import MissionErrands, is_prey, module_calibrations, module_tasks
 from controller.autoplay.network_step import network_step
-from controller.autoplay.paths import (AVERAGE_AP, DOOR_COST, FORCE_MARGIN, UNREACHED, WALL_COST, WATCHED_COST,
-                                             door_passage, expected_ap, passes_doors)
-
-CHIP_PREFERENCE = ["physical", "utility", "tech", "general"]
-PREY_MARGIN = 1  # AP short of a win's unit's durability a strike on it may still expect
-# one player: the power at which the module repairs the lone agent (measured, Data Heist alone on the lobby
-# and the annex: wins 123 -> 144 of 800 games, seeds 2000-2399, and 92 -> 98 of 600, seeds 1000-1299; from 4
-# power: 120 of 800. Two players keep 1, as their repairer is a team-mate whose own dice it costs)
-LONE_AGENT_LOW = 3
-# on the way home: an agent in the team's safe zone gives a team-mate still out on the floor with less than
-# STRAGGLER_TOP_UP power (its dice) up to that, keeping the 1 the rules ask for (measured, Data Heist, two and three
-# players on the lobby and the annex: wins 224 -> 256 of 1200 games, seeds 1000-1299, and 202 -> 250 of 1200,
-# seeds 2000-2299; topping up to 3, 5, 7 or 9, or keeping 2 or 3, measured no better)
-STRAGGLER_TOP_UP = 6
-STRAGGLER_KEEP = 1
-# one player: the module staying in the team's safe zone, where no guard outside sees it, tops the lone agent up
-# to this, keeping 1 (measured, Data Heist alone on the lobby and the annex: wins 101 -> 109, 109 -> 112 and
-# 118 -> 126 of 600 games, seeds 1000-1299, 2000-2299 and 3000-3299)
-LONE_AGENT_TOP_UP = 8
-SPARE_TRIP = 18  # steps: an agent the terminals do not need goes ahead home when its round trip is longer
-# the team reboots before a turn that has at most this many usable chips: one action left is most often too few
-# to get a bot out of a guard's reach or through a door, and the reboot's threat (the player count) is cheaper
-# than a lost turn (measured, Data Heist, 1-3 players on the lobby and the annex: see the rules interpretations)
-REBOOT_AT = 1
-# the agents the auto-player picks, first to last: Nano, whose Reassemble takes him through locked doors (no
-# keypad's dice, inputs or alarms), then Casing, whose pressure die adds move AP. Measured, Data Heist, seeds
-# 100-159, against the first agents of the box (Byte, Casing, Bit): alone on the lobby, the annex and the labs,
-# wins 19 -> 46, 11 -> 18 and 1 -> 11 of 60; two players (Nano with Casing) 32 -> 38 on the lobby and 21 -> 33
-# on the annex, where Nano with Byte, Bit, Memory or Interface won 13-32. The rest follow in the box's order.
-TEAM = ("nano", "casing", "byte", "bit")
-# TSM-103C: the threat up to which a chip drawn for 5 threat is worth it (the mission's start, 6, plus one draw)
-DRAW_CHIP_THREAT = 11
-PUSH_BUY = 3  # TSM-103C: steps from a unit to push through a door within which an agent buys the push upgrade
-
+from controller.autoplay.paths import UNREACHED, door_passage, expected_ap, passes_doors
+from controller.autoplay.tuning import (AVERAGE_AP, CHIP_PREFERENCE, DOOR_COST, DRAW_CHIP_THREAT, FORCE_MARGIN,
+                                        HOP_CHIP_PREFERENCE, LONE_AGENT_LOW, LONE_AGENT_TOP_UP, PREY_MARGIN,
+                                        PUSH_BUY, REBOOT_AT, SPARE_TRIP, STRAGGLER_KEEP, STRAGGLER_TOP_UP, TEAM,
+                                        WALL_COST, WATCHED_COST)
 
 def team(players: int) -> list[str]:
     """The agents the auto-player plays a game of `players` with, when the players name none."""
@@ -100,7 +71,7 @@ class AutoPlayer(MissionErrands):
             preference = CHIP_PREFERENCE
             if self._waiting_to_hop(state):
                 # Preconnaissance: a bot on a terminal space a hop leaves from needs a utility or tech chip
-                preference = ["utility", "tech", "physical", "general"]
+                preference = HOP_CHIP_PREFERENCE
             return min(alters, key=lambda a: (preference.index(a.chip), a.source == "team", a.slot))
         if live <= REBOOT_AT and live < active_slot_count(state) and any(isinstance(a, Reboot) for a in legal):
             return Reboot()
