@@ -12,6 +12,7 @@ from controller.rules import (TERMINAL_SPACES, Action, Bot, GameState, Hop, Obje
                               Table, apply_effect, hop_paths, module_bagged, movers, objective_applies,
                               objective_done, unit_durability)
 from controller.autoplay.tuning import HIDING_REACH, MODULE_REACH, PUSH_ON_THE_WAY
+from controller.autoplay.memory import CorePlan
 from controller.autoplay.network_step import core_in_reach
 from controller.autoplay.paths import PathCosts, passes_doors
 
@@ -20,9 +21,7 @@ from controller.autoplay.paths import PathCosts, passes_doors
 class MissionErrands(PathCosts):
     """The Adaptable missions' targets for the auto-player (on top of its sense of the floor)."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._plans: dict[tuple, bool] = {}  # per turn: whether the active agent's IP can land on the core
+    _core_plan: CorePlan | None  # the auto-player's memory of this turn's network step (`AutoplayMemory`)
 
     def _task_targets(self, table: Table, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """Where the Adaptable missions' other tasks send the bot (empty: none of them needs it): each task
@@ -197,12 +196,11 @@ class MissionErrands(PathCosts):
     def _core_in_reach(self, table: Table) -> bool:
         """Whether the active agent's IP can land on the core in this turn's network step (kept for the turn)."""
         state = table.state
-        key = ("core in reach", state.round, state.turn.active)  # type: ignore[union-attr]
-        if key not in self._plans:
-            if len(self._plans) > 64:
-                self._plans.clear()
-            self._plans[key] = core_in_reach(state)
-        return self._plans[key]
+        turn = state.turn.active  # type: ignore[union-attr]
+        plan = self._core_plan
+        if plan is None or (plan.round, plan.turn) != (state.round, turn):
+            plan = self._core_plan = CorePlan(round=state.round, turn=turn, lands=core_in_reach(state))
+        return plan.lands
 
     @staticmethod
     def _hiding_near(table: Table, bot: Bot, terminals: set[int]) -> set[int]:

@@ -19,6 +19,7 @@ from controller.rules import (PROPRIETARY_DIE_USE, Action, Alter, BeginActions, 
                               can_escape, chip_inputs_payable, chip_usable, copy_state, current_chip_kind, edge_id,
                               floor_objectives, legal_actions, movement_of, movers, next_slot_cost, objective_applies,
                               objective_done, unit_durability)
+from controller.autoplay.memory import AutoplayMemory
 from controller.autoplay.missions import MissionErrands, is_prey, module_calibrations, module_tasks
 from controller.autoplay.network_step import network_step
 from controller.autoplay.paths import UNREACHED, door_passage, expected_ap, passes_doors
@@ -33,15 +34,38 @@ def team(players: int) -> list[str]:
 
 
 class AutoPlayer(MissionErrands):
-    """Chooses the next action for whoever is to act (the corporation's turn included)."""
+    """Chooses the next action for whoever is to act (the corporation's turn included).
 
-    def __init__(self) -> None:
+    `decide` is the whole decision: a state and an `AutoplayMemory` in, an action and the memory after it
+    out. `choose` is the same for a player kept through a game, holding its memory in `memory`."""
+
+    def __init__(self, memory: AutoplayMemory | None = None) -> None:
         super().__init__()
-        self._blocked_by_unit: set[str] = set()  # bots a guard stood in the best way of (they could not push)
-        self._trail_of: tuple[int, int, int] | None = None  # the move action the trails belong to
-        self._trail: dict[str, set[int]] = {}  # spaces each bot has stood on in this move action
+        self.memory = memory or AutoplayMemory()
+        self._recall(self.memory)
 
     def choose(self, state: GameState) -> Action:
+        """The next action, remembering what the decision learnt for the next one."""
+        action, self.memory = self.decide(state, self.memory)
+        return action
+
+    def decide(self, state: GameState, memory: AutoplayMemory) -> tuple[Action, AutoplayMemory]:
+        """The next action for `state` and the memory to give the next decision (`memory` is left as it was)."""
+        self._recall(memory)
+        action = self._decide(state)
+        return action, AutoplayMemory(blocked_by_unit=frozenset(self._blocked_by_unit), move=self._trail_of,
+                                      trails={bot: frozenset(spaces) for bot, spaces in sorted(self._trail.items())},
+                                      team_zone=self._zone_choice, core_plan=self._core_plan)
+
+    def _recall(self, memory: AutoplayMemory) -> None:
+        """The memory's working copy for one decision, which the decision changes as it learns."""
+        self._blocked_by_unit: set[str] = set(memory.blocked_by_unit)
+        self._trail_of = memory.move
+        self._trail: dict[str, set[str]] = {bot: set(spaces) for bot, spaces in memory.trails.items()}
+        self._zone_choice = memory.team_zone
+        self._core_plan = memory.core_plan
+
+    def _decide(self, state: GameState) -> Action:
         turn = state.turn
         assert turn is not None
         self._memo = {}  # a new decision: nothing computed for the last one holds
@@ -509,6 +533,7 @@ class AutoPlayer(MissionErrands):
         options = []
         blocked = self._jammed(table) if door_passage(bot) == "keypad" else set()
         trail = self._trail.get(bot.id, set()) if self._trail_of == _move_key(table.state) else set()
+        trail_spaces = {table.floor.index[space] for space in trail}
         ways = table.floor.security_neighbours(here, table.destroyed)
         if walls:
             ways = ways + [(d, j) for d, (j, kind) in table.floor.neighbour[here].items() if kind == "wall"]
@@ -518,7 +543,7 @@ class AutoPlayer(MissionErrands):
             if unit and shoved is not None and table.occupant[j] is shoved[0]:
                 continue  # the unit being shoved toward a terminal is walked around, not pushed aside
             if (j in table.occupant and not (unit and "push" in bot.upgrades)) or dist[j] >= mine \
-                    or j in trail:
+                    or j in trail_spaces:
                 if unit and dist[j] < mine:
                     self._blocked_by_unit.add(bot.id)
                 continue
@@ -622,7 +647,7 @@ class AutoPlayer(MissionErrands):
         if self._trail_of != move:  # a new move action: a bot never walks back over its own steps in one
             self._trail_of, self._trail = move, {}
         for bot in movers(table):
-            self._trail.setdefault(bot.id, set()).add(table.floor.index[bot.space])  # type: ignore[index]
+            self._trail.setdefault(bot.id, set()).add(bot.space)  # type: ignore[arg-type]
         shove = self._shove(table)
         if shove is not None:
             unit, onto = shove

@@ -22,7 +22,7 @@ from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrad
                                       NetworkStep, Pass, Push, Reboot, Repair, Step, Strike, StrikeWall, Terminal,
                                       UnlockSlot, apply_action, legal_actions)
 from controller.rules.board.awareness import sight
-from controller.rules.board.geometry import MAX_DESTROYED_WALLS, edge_id
+from controller.rules.board.geometry import MAX_DESTROYED_WALLS, Area, edge_id
 from controller.rules.characters.proprietary_dice import USE as PROPRIETARY_DIE_USE
 from controller.rules.corporation.security import movement_of
 from controller.rules.corporation.threat_effects import apply_effect
@@ -50,9 +50,9 @@ __all__ += [  # the agents' side's view (see the block of imports above)
     "Action", "Alter", "BeginActions", "BuyDiceUpgrade", "BuyUpgrade", "CorporationTurn", "DrawChip", "EndMove",
     "EndTurn", "Escape", "Hop", "Keypad", "Move", "NetworkCardAction", "NetworkStep", "Pass", "Push", "Reboot",
     "Repair", "Step", "Strike", "StrikeWall", "Terminal", "UnlockSlot", "apply_action", "legal_actions", "sight",
-    "MAX_DESTROYED_WALLS", "edge_id", "PROPRIETARY_DIE_USE", "movement_of", "apply_effect", "IpMoved", "hop_paths",
-    "TERMINAL_SPACES", "module_bagged", "can_escape", "floor_objectives", "objective_applies", "objective_done",
-    "unit_durability", "active_slot_count", "next_slot_cost", "brute_force_durability", "chip_inputs_payable",
-    "keypad_column", "current_chip_kind", "movers", "movement_chips", "active_agent", "chip_usable", "Bot",
-    "DicePool", "Objective", "SecurityUnit", "Table",
+    "MAX_DESTROYED_WALLS", "Area", "edge_id", "PROPRIETARY_DIE_USE", "movement_of", "apply_effect", "IpMoved",
+    "hop_paths", "TERMINAL_SPACES", "module_bagged", "can_escape", "floor_objectives", "objective_applies",
+    "objective_done", "unit_durability", "active_slot_count", "next_slot_cost", "brute_force_durability",
+    "chip_inputs_payable", "keypad_column", "current_chip_kind", "movers", "movement_chips", "active_agent",
+    "chip_usable", "Bot", "DicePool", "Objective", "SecurityUnit", "Table",
 ]
