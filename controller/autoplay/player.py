@@ -20,12 +20,12 @@ from controller.rules import (PROPRIETARY_DIE_USE, Action, Alter, BeginActions, 
                               floor_objectives, legal_actions, movement_of, movers, next_slot_cost, objective_applies,
                               objective_done, unit_durability)
 from controller.autoplay.memory import AutoplayMemory
-from controller.autoplay.missions import MissionErrands, is_prey, module_calibrations, module_tasks
+from controller.autoplay.missions import MissionStrategy, strategy_for
+from controller.autoplay.missions.strategy import is_prey, module_calibrations, module_near
 from controller.autoplay.network_step import network_step
-from controller.autoplay.paths import UNREACHED, door_passage, expected_ap, passes_doors
-from controller.autoplay.tuning import (AVERAGE_AP, CHIP_PREFERENCE, DOOR_COST, DRAW_CHIP_THREAT, FORCE_MARGIN,
-                                        HOP_CHIP_PREFERENCE, LONE_AGENT_LOW, LONE_AGENT_TOP_UP, PREY_MARGIN,
-                                        PUSH_BUY, REBOOT_AT, SPARE_TRIP, STRAGGLER_KEEP, STRAGGLER_TOP_UP, TEAM,
+from controller.autoplay.paths import UNREACHED, PathCosts, door_passage, expected_ap, passes_doors
+from controller.autoplay.tuning import (AVERAGE_AP, DOOR_COST, FORCE_MARGIN, LONE_AGENT_LOW, LONE_AGENT_TOP_UP,
+                                        PREY_MARGIN, REBOOT_AT, SPARE_TRIP, STRAGGLER_KEEP, STRAGGLER_TOP_UP, TEAM,
                                         WALL_COST, WATCHED_COST)
 
 def team(players: int) -> list[str]:
@@ -33,7 +33,7 @@ def team(players: int) -> list[str]:
     return list(TEAM[:players])
 
 
-class AutoPlayer(MissionErrands):
+class AutoPlayer(PathCosts):
     """Chooses the next action for whoever is to act (the corporation's turn included).
 
     `decide` is the whole decision: a state and an `AutoplayMemory` in, an action and the memory after it
@@ -74,7 +74,7 @@ class AutoPlayer(MissionErrands):
         if turn.step == "route":
             return self._route(state)
         if turn.step == "network":
-            return network_step(state)
+            return network_step(state, self._mission(state))
         if turn.step == "end":
             return self._spend_down(state)
         table = Table(state, SeededDice(0), apply_effect, copy=False)
@@ -92,10 +92,7 @@ class AutoPlayer(MissionErrands):
                   and state.burncycle.slots[a.slot - 1] is not None
                   and state.burncycle.slots[a.slot - 1].degraded]  # type: ignore[union-attr]
         if alters:
-            preference = CHIP_PREFERENCE
-            if self._waiting_to_hop(state):
-                # Preconnaissance: a bot on a terminal space a hop leaves from needs a utility or tech chip
-                preference = HOP_CHIP_PREFERENCE
+            preference = self._mission(state).alter_preference(self, state)
             return min(alters, key=lambda a: (preference.index(a.chip), a.source == "team", a.slot))
         if live <= REBOOT_AT and live < active_slot_count(state) and any(isinstance(a, Reboot) for a in legal):
             return Reboot()
@@ -104,22 +101,11 @@ class AutoPlayer(MissionErrands):
         if unlock is not None:
             return unlock
         table = Table(state, SeededDice(0), apply_effect, copy=False)
-        # a guard stood in the only way, or the win's unit is to be pushed onto a terminal: this agent
-        # learns to push
+        upgrade = self._mission(state).upgrade(self, table, agent, legal)
+        if upgrade is not None:
+            return upgrade
         push = BuyUpgrade(bot=agent.id, upgrade="push")
-        if state.calibrated and state.mission.rules.calibration_terminal_durability:
-            shove = self._shove(table)
-            module_push = BuyUpgrade(bot="module", upgrade="push")
-            if shove is not None and module_push in legal and self._module_in_reach(table, [shove[0]]) \
-                    and state.bot("module").power >= 3:
-                return module_push
-            if shove is not None and push in legal and agent.power >= 3:
-                return push
-        # TSM-103C: the push upgrade is bought when it is used, within PUSH_BUY steps of a unit to push through a
-        # door, the agent's power (its dice) kept till then
-        if push in legal and agent.power >= 3 and self._pushes_through_door(table, agent) and \
-                self._door_pushes(table, near=agent, within=PUSH_BUY):
-            return push
+        # a guard stood in the only way: this agent learns to push
         if self._blocked_by_unit and agent.power >= 4 and push in legal:
             self._blocked_by_unit.clear()
             return push
@@ -147,11 +133,10 @@ class AutoPlayer(MissionErrands):
             return repair_by_module
         return BeginActions()
 
-    @staticmethod
-    def _fourth_slot(state: GameState, legal: list[Action]) -> Action | None:
+    def _fourth_slot(self, state: GameState, legal: list[Action]) -> Action | None:
         """A fourth burncycle slot on the first turn, paid by the module down to 3 power and 1 from the agent
         (two players or more): one more action every turn (a network card, a move on a physical chip) and a
-        reboot, with its threat, a turn later each time; measured, it more than doubles the wins of self-play."""
+        reboot, with its threat, a turn later each time (docs/autoplay.md, "A fourth slot")."""
         module = state.module_on_board()
         agent = active_agent(state)
         if state.round > 1 or agent.power < 4 \
@@ -169,20 +154,7 @@ class AutoPlayer(MissionErrands):
             return UnlockSlot(payers=payers) if sum(payers.values()) == cost else None
         if module.power - (cost - 1) < 3:
             return None
-        if state.mission.no_reboot:
-            # TSM-103C: "The burncycle cannot be rebooted", and an unlocked slot "immediately receive[s] a
-            # general action chip": the module pays even with its own errand, as the chip and the slot are what
-            # walk it to its terminals (measured, 240 games on the three floors, one and two players, seeds
-            # 100-139: its terminal accesses 61 -> 167; paying 2 and the agent 2: 119)
-            return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
-        if state.players == 1 or (module_calibrations(state) and module_tasks(state) != {"module_spaces"}):
-            # the module has its own errand out on the floor, or crosses it beside a lone agent: its power is
-            # its health there, so the agent pays, keeping 3 for its dice, or the slot waits (measured with one
-            # player, Data Heist, 300 games a floor: wins 14% -> 17% on the lobby, 5% -> 7% on the annex).
-            # Preconnaissance's module spaces with two players or more are the exception: the module pays as
-            # usual (measured: calibrations 6% -> 16% on the annex; a reboot, 2 threat there, comes a turn later)
-            return UnlockSlot(payers={agent.id: cost}) if agent.power - cost >= 3 else None
-        return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
+        return self._mission(state).fourth_slot(state, agent, cost)
 
     def _spend_down(self, state: GameState) -> Action:
         """"Agents must spend down to their power bank limit at the end of step 5": power that would be lost
@@ -234,7 +206,7 @@ class AutoPlayer(MissionErrands):
                             claimed.add(theirs)
                 return terminals - claimed or terminals
             return terminals
-        errand = self._task_targets(table, bot, open_tasks)
+        errand = self._mission(state).task_targets(self, table, bot, open_tasks)
         if errand:
             return errand
         if open_tasks and bot.kind == "module":
@@ -247,9 +219,8 @@ class AutoPlayer(MissionErrands):
     def _takes_terminal(self, table: Table, bot: Bot, objective: Objective) -> bool:
         """Whether the bot accesses terminals for this task: the module for its own ("Command Module: Access
         ..."), the agents for the team's, and for an "each" task an agent until it has its own count (then it
-        goes ahead to the safe zone). Sending only as many agents as a team task still misses was measured
-        worse: a second agent on its way to a terminal is the team's spare (a third one, from afar, is not:
-        `_spare`)."""
+        goes ahead to the safe zone). A second agent on its way to a terminal is the team's spare (a third
+        one, from afar, is not: `_spare`)."""
         if (objective.qualifier == "module") != (bot.kind == "module"):
             return False
         if objective.qualifier != "each":
@@ -261,9 +232,7 @@ class AutoPlayer(MissionErrands):
         """With three players or more, an agent the team's terminal task does not need (the agents nearest to
         a terminal take the accesses still missing) whose round trip, to its nearest terminal and on to the
         team's safe zone, is longer than SPARE_TRIP steps: it goes ahead to the zone instead of walking the
-        long way twice (measured, Data Heist with three players: on the lobby wins 24 -> 40, 40 -> 46 and
-        30 -> 35 of 300 games, seeds 1000-1299, 2000-2299 and 3000-3299; the annex, whose trips are short,
-        plays the same games; sending every agent not needed home: the annex lost 9 of 900)."""
+        long way twice."""
         need = int(objective.task.partition(":")[2] or 1)
         got = sum(v for k, v in table.state.progress.items() if k.startswith("terminals:"))
         terminals = {table.floor.index[s] for s in table.state.floor.terminals}
@@ -297,9 +266,9 @@ class AutoPlayer(MissionErrands):
                 module_out = all(b.escaped for b in bots if b.kind == "module")
                 if bot_id == "module" or module_out or len(staying) > 1:
                     return action
-        hop = self._hop(table, legal)
-        if hop is not None:
-            return hop
+        special = self._mission(table.state).action(self, table, legal)
+        if special is not None:
+            return special
         terminals = [la.action for la in legal if isinstance(la.action, Terminal)]
         for bot in movers(table):
             if bot.space in table.state.floor.terminals and terminals and \
@@ -343,29 +312,18 @@ class AutoPlayer(MissionErrands):
         pool = table.state.turn.pool  # type: ignore[union-attr]
         # rolled AP cannot be saved: a move rolls the whole pool (later chips can still open doors with
         # keys or inputs, access terminals, or move on an optimized +2)
-        own = pool.proprietary if PROPRIETARY_DIE_USE.get(active_agent(table.state).proprietary_die or "") == "move" else 0
+        die_use = PROPRIETARY_DIE_USE.get(active_agent(table.state).proprietary_die or "")
+        own = pool.proprietary if die_use == "move" else 0
         everything = DicePool(basic=pool.basic, advanced=pool.advanced, elite=pool.elite, proprietary=own)
         if Move in kinds and self._can_progress(table) and (optimized or expected_ap(everything) > 0):
             return Move(dice=everything)
         # a slot with nothing better to do draws a chip for threat in TSM-103C, early on, else a network card:
         # many lower threat or give power when the network step completes them
-        if not optimized and self._draws_chip(table, legal):
+        if not optimized and self._mission(table.state).draws_chip(table, legal):
             return DrawChip(chip="physical")
         if NetworkCardAction in kinds and len(table.state.network_hands.get(active_agent(table.state).id, [])) < 3:
             return NetworkCardAction()
         return Pass()
-
-    @staticmethod
-    def _draws_chip(table: Table, legal: list) -> bool:
-        """TSM-103C: "As a general action, an agent may advance threat by 5 to draw an action chip of their
-        choice": a chip with nothing better to do draws a physical chip while threat stays within
-        DRAW_CHIP_THREAT. The burncycle cannot be rebooted, so each chip drawn early is a physical chip's +2 AP
-        on a move for every turn it lives, and the network cards' threat reductions have the turns to win the
-        5 back; drawn late it buys one action (measured, 240 games on the three floors, one and two players,
-        seeds 100-139: the module's three terminals 0 -> 15, the first calibrations, 4; up to threat 16, 11
-        and none; up to 22, 3 and none)."""
-        return table.state.threat + table.state.mission.rules.chip_for_threat <= DRAW_CHIP_THREAT and \
-            any(isinstance(la.action, DrawChip) for la in legal)
 
     def _dice_for(self, table: Table, ap: int, bonus: int = 0) -> DicePool:
         """Enough of the pool to expect `ap` (best dice first), or all of it."""
@@ -385,7 +343,8 @@ class AutoPlayer(MissionErrands):
         bot at its target when the dice can at least stun it (durability - 5)."""
         bonus = 2 if table.state.burncycle.slots[table.state.burncycle.tracker] is not None and \
             table.state.burncycle.slots[table.state.burncycle.tracker].kind == "physical" else 0  # type: ignore[union-attr]
-        wins = [o.task for o in table.state.mission.win if objective_applies(table.state, o)] if table.state.calibrated else []
+        wins = [o.task for o in table.state.mission.win if objective_applies(table.state, o)] \
+            if table.state.calibrated else []
         for la in legal:
             action = la.action
             if not isinstance(action, Strike):
@@ -401,8 +360,7 @@ class AutoPlayer(MissionErrands):
                 continue
             if not bot.detected or unit.stunned or not self._wants(table, bot):
                 # a stun holds the guard for one corporation turn only: a bot on its way spends the pool walking
-                # out of its reach instead (striking, it meets the guard again next round; measured, Data
-                # Heist on the lobby and the annex, one and two players, 2800 games: wins 505 -> 580)
+                # out of its reach instead (striking, it meets the guard again next round)
                 continue
             # "Stun: If the strike fails but comes within 5 AP of the durability value": 1 AP over the average,
             # the optimized bonus counted once
@@ -416,10 +374,8 @@ class AutoPlayer(MissionErrands):
         """Bring a shut-down bot back, or the command module (whose loss is the game's) when it runs low, or
         a team-mate down to 1 power (a lone agent to 3, whom the module staying in the safe zone, safe there,
         tops up to LONE_AGENT_TOP_UP keeping 1); the repairer keeps 3, or 1 when a shut-down bot needs more to
-        live through the guard beside it (left shut down, it never gets home: measured, Data Heist, two and
-        three players on the lobby and the annex: wins 256 -> 265 of 1200 games, seeds 1000-1299, and
-        250 -> 259, seeds 2000-2299). Then an agent home in the team's safe zone tops up a team-mate still
-        out (`_stragglers`)."""
+        live through the guard beside it (left shut down, it never gets home). Then an agent home in the
+        team's safe zone tops up a team-mate still out (`_stragglers`)."""
         state = table.state
         repairers: dict[str, list[Bot]] = {}  # by target: the bots a listed Repair lets act
         for la in legal:
@@ -451,8 +407,7 @@ class AutoPlayer(MissionErrands):
         """The bots a repair is for: shut down, the module low or a team-mate down to 1 power (3 for a lone
         agent), but not the module low at home in the team's safe zone, where no guard outside can see it
         ("Guards outside safe zones cannot see into them"): a repair there spent the repairer's dice for nothing
-        while a team-mate still out waited for them (measured, Data Heist, one to three players on the lobby and
-        the annex: wins 365 -> 384 of 1800 games, seeds 1000-1299, and 364 -> 373, seeds 2000-2299)."""
+        while a team-mate still out waited for them."""
         state = table.state
         agent_low = LONE_AGENT_LOW if state.players == 1 else 1
         return [b for b in state.bots if b.space is not None and not b.escaped
@@ -477,8 +432,7 @@ class AutoPlayer(MissionErrands):
 
     def _in_team_zone(self, table: Table, space: int) -> bool:
         """Whether the space lies in the area of the team's safe zone. (When no zone is open to all, the
-        fallback zone lists every zone's spaces and this counts one of them; counting them all was measured to
-        change 6 of 1000 two-player lobby games, one win fewer, so it was left.)"""
+        fallback zone lists every zone's spaces and this counts the area of one of them.)"""
         zone = self._team_safe_zone(table)
         return bool(zone) and table.floor.area_of[space] == table.floor.area_of[next(iter(zone))]
 
@@ -501,12 +455,8 @@ class AutoPlayer(MissionErrands):
                 return None  # a later chip of this turn accesses the terminal: stepping off would waste it
             if bot.kind == "module" and table.floor.feature[here] == "module":
                 return None  # "At the end of three different agent turns, occupy a command module space"
-            if self._shove(table) is not None or self._prey_struck_here(table):
-                # behind the unit to be pushed, or beside it on its terminal: the push or the strike waits for
-                # the AP of a later chip
-                return None
-            if self._holds_for_dial_out(table):
-                return None
+            if self._mission(table.state).holds_target(self, table):
+                return None  # the mission's play holds the bot there (a push, a strike or a landing to come)
             return self._retreat(table, bot, here)
         dist = self._bot_distances(table, bot)
         mine = dist[here]
@@ -519,8 +469,7 @@ class AutoPlayer(MissionErrands):
             mine = dist[here]
         elif ahead and "push" not in bot.upgrades and all(j in table.occupant for j in ahead):
             # a guard stands in every shortest way and this bot cannot push it aside: it takes the way around
-            # when there is one rather than wait beside the guard for it to move (measured, Data Heist on the
-            # lobby and the annex, one and two players, 2800 games: wins 580 -> 608)
+            # when there is one rather than wait beside the guard for it to move
             others = frozenset(s for s, o in table.occupant.items() if o is not bot)
             around = self._cost_map(table, bot, frozenset(targets) - others, avoid=others)
             if around[here] < UNREACHED:
@@ -559,23 +508,11 @@ class AutoPlayer(MissionErrands):
             options.append((cost, j in watched, j, kind))
         if not options:
             # no step brings it nearer (a guard in the only way out, a door it cannot open): an agent a guard is
-            # about to attack steps out of its reach meanwhile instead of taking the hit round after round
-            # (measured, Data Heist, one to three players on the lobby and the annex: wins 1194 -> 1270 of 5400
-            # games, seeds 1000-1299, 2000-2299 and 3000-3299; the module stepping back too: one player on the
-            # lobby lost 6 in 300 twice)
+            # about to attack steps out of its reach meanwhile instead of taking the hit round after round (the
+            # module stays: docs/autoplay.md)
             return self._retreat(table, bot, here) if bot.kind == "agent" else None
         _, _, j, kind = min(options)
         return j, kind
-
-    @staticmethod
-    def _holds_for_dial_out(table: Table) -> bool:
-        """Dial Out: "Land on the network core with their IP while all bots occupy terminal spaces": after the
-        calibration a bot on its terminal space stays there, guard or not, rather than stepping out of reach
-        and back (a step off on the turn the IP could land loses the landing; measured from the 30
-        calibrations of 3600 games, 20 plays each: wins 9 -> 21 of 600 with the network step's way in)."""
-        state = table.state
-        return state.calibrated and any(o.task == "core_while_on_terminals" and objective_applies(state, o)
-                                        for o in state.mission.win)
 
     def _door_in_the_way(self, table: Table) -> tuple[Bot, str] | None:
         for bot in movers(table):
@@ -659,9 +596,7 @@ class AutoPlayer(MissionErrands):
         for la in legal:  # a push takes the bot into the unit's space: the step to that space
             # (never the unit being shoved toward a terminal: only the push along its way moves it; never a
             # unit shoved into the team's safe zone, whose only shelter is that "Guards outside safe zones
-            # cannot see into them": inside, it sees and attacks every bot there. Measured, Data Heist, one
-            # to three players on the lobby and the annex: wins 1156 -> 1194 of 5400 games, seeds 1000-1299,
-            # 2000-2299 and 3000-3299, the annex +43, the lobby -5)
+            # cannot see into them": inside, it sees and attacks every bot there)
             if isinstance(la.action, Push) and not (shove is not None and la.action.unit == shove[0].id) \
                     and not self._in_team_zone(table, table.floor.index[la.action.to]):
                 into = state.unit(la.action.unit).space
@@ -689,7 +624,7 @@ class AutoPlayer(MissionErrands):
                     (self._module_errand(table) or self._crosses_first(table, bot, remaining))
                     if bot.kind == "module" else self._targets(table, bot) != self._team_safe_zone(table))
                 # Do-While-End's endgame: the module beside the captain pushes it before anyone else walks
-                actor = shove is not None and bot.kind == "module" and self._module_in_reach(table, [shove[0]])
+                actor = shove is not None and bot.kind == "module" and module_near(table, [shove[0]])
                 ranked.append((not actor, here not in watched and not bot.detected, not errand, -remaining,
                                bot.kind != "agent", action))
         if not ranked:
@@ -704,16 +639,31 @@ class AutoPlayer(MissionErrands):
         floor = table.floor
         pusher = table.state.bot(push.bot)
         at, to = floor.index[table.state.unit(push.unit).space], floor.index[push.to]
-        through = floor.edge_between(at, to) == "door" and self._pushes_through_door(table, pusher)
+        through = floor.edge_between(at, to) == "door" and \
+            self._mission(table.state).owes_push_through_door(table, pusher)
         return through, self._bot_distances(table, pusher)[to]
+
+    def _module_errand(self, table: Table) -> bool:
+        """Whether an open calibration is the command module's own to do."""
+        if "module errand" not in self._memo:
+            self._memo["module errand"] = any(not objective_done(table.state, table, o, False)
+                                              for o in module_calibrations(table.state))
+        return self._memo["module errand"]  # type: ignore[return-value]
+
+    @staticmethod
+    def _mission(state: GameState) -> MissionStrategy:
+        """The mission's own play (`controller.autoplay.missions`)."""
+        return strategy_for(state.mission.id)
+
+    def _shove(self, table: Table) -> tuple[SecurityUnit, int] | None:
+        """The unit the mission's play pushes toward a space (Do-While-End's captain), and that space."""
+        return self._mission(table.state).shove(self, table)
 
     def _crosses_first(self, table: Table, module: Bot, cost: int) -> bool:
         """In the first round, with two players or more, the module walks before the agents when no guard sees
         its way to the team's safe zone (its cost is its steps and one locked door at most): it crosses the
         hallways before the guards move and the agents' detections stir them, instead of later in their sight.
-        Measured, Data Heist with two players on the lobby, 700 seeds: wins 22% -> 31%; the annex and the labs
-        (a guard sees the way) are unchanged; with one player the lone agent's pool is better spent on its
-        terminals (lobby, 300 seeds: 19% -> 16%)."""
+        With one player the lone agent's pool is better spent on its terminals."""
         if table.state.round > 1 or table.state.players < 2:
             return False
         here = table.floor.index[module.space]  # type: ignore[index]
