@@ -4,7 +4,9 @@ It plays the way a cautious table would: each bot heads for its next objective (
 while terminal calibrations are open, then a safe zone), opens the locked doors on its way with a key or by
 brute force, accesses terminals it stands on, spreads its dice over the burncycle's slots, and prefers a
 step out of every guard's sight when two steps are equally short. It only ever chooses among
-`legal_actions`, so it can never make an illegal move.
+`legal_actions`, so it can never make an illegal move. Its memory between decisions is one value
+(`AutoplayMemory`), each mission's own play is a `MissionStrategy`, its tuning constants are in `tuning.py`;
+how it plays and what was measured for each rule is docs/autoplay.md.
 """
 
 from __future__ import annotations
