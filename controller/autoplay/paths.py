@@ -85,7 +85,8 @@ class PathCosts:
                         _every_zone(zones))
             if self._open_to_all(table, kept):
                 return kept
-        best, best_cost, best_zone = frozenset(), UNREACHED, None
+        best: frozenset[int] = frozenset()
+        best_cost, best_zone = UNREACHED, None
         for zone in zones:
             spaces = _zone_spaces(floor, zone)
             if not self._open_to_all(table, spaces):

@@ -11,7 +11,7 @@ how it plays and what was measured for each rule is docs/autoplay.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from controller.rules import (PROPRIETARY_DIE_USE, Action, Alter, BeginActions, Bot, BuyDiceUpgrade, BuyUpgrade,
                               CorporationTurn, DicePool, DrawChip, EndMove, EndTurn, Escape, Event, GameState,
@@ -135,7 +135,7 @@ class AutoPlayer(PathCosts):
             return repair_by_module
         return BeginActions()
 
-    def _fourth_slot(self, state: GameState, legal: list[Action]) -> Action | None:
+    def _fourth_slot(self, state: GameState, legal: Sequence[Action]) -> Action | None:
         """A fourth burncycle slot on the first turn, paid by the module down to 3 power and 1 from the agent
         (two players or more): one more action every turn (a network card, a move on a physical chip) and a
         reboot, with its threat, a turn later each time (docs/autoplay.md, "A fourth slot")."""

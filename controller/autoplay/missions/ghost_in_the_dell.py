@@ -9,6 +9,7 @@ strike's dice) out of the guards' sight and reach.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from controller.autoplay.memory import CorePlan
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 class GhostInTheDell(StandardPlay):
     """Ghost in the Dell's play (docs/autoplay.md, "Ghost in the Dell")."""
 
-    def upgrade(self, player: AutoPlayer, table: Table, agent: Bot, legal: list[Action]) -> Action | None:
+    def upgrade(self, player: AutoPlayer, table: Table, agent: Bot, legal: Sequence[Action]) -> Action | None:
         """The win's unit is to be pushed onto a terminal: the module near it learns to push, else the agent."""
         state = table.state
         if not state.calibrated:

@@ -8,6 +8,7 @@ play: nothing extra.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from controller.autoplay.tuning import CHIP_PREFERENCE, MODULE_REACH
@@ -25,7 +26,7 @@ class MissionStrategy(Protocol):
         """The order in which reserve chips replace degraded slots."""
         ...
 
-    def upgrade(self, player: AutoPlayer, table: Table, agent: Bot, legal: list[Action]) -> Action | None:
+    def upgrade(self, player: AutoPlayer, table: Table, agent: Bot, legal: Sequence[Action]) -> Action | None:
         """An upgrade the mission's play buys in the route step, before the ones any mission buys."""
         ...
 
@@ -74,7 +75,7 @@ class StandardPlay:
     def alter_preference(self, player: AutoPlayer, state: GameState) -> tuple[str, ...]:
         return CHIP_PREFERENCE
 
-    def upgrade(self, player: AutoPlayer, table: Table, agent: Bot, legal: list[Action]) -> Action | None:
+    def upgrade(self, player: AutoPlayer, table: Table, agent: Bot, legal: Sequence[Action]) -> Action | None:
         return None
 
     def fourth_slot(self, state: GameState, agent: Bot, cost: int) -> UnlockSlot | None:

@@ -7,6 +7,7 @@ terminals), and for Dial Out every bot holds a terminal space while the IP heads
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from controller.autoplay.missions.strategy import (StandardPlay, floor_view, on_terminal_spaces, unfinished_tasks,
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 class Tsm103c(StandardPlay):
     """TSM-103C's play (docs/autoplay.md, "TSM-103C")."""
 
-    def upgrade(self, player: AutoPlayer, table: Table, agent: Bot, legal: list[Action]) -> Action | None:
+    def upgrade(self, player: AutoPlayer, table: Table, agent: Bot, legal: Sequence[Action]) -> Action | None:
         """The push upgrade is bought when it is used, within PUSH_BUY steps of a unit to push through a door,
         the agent's power (its dice) kept till then."""
         push = BuyUpgrade(bot=agent.id, upgrade="push")
