@@ -9,36 +9,30 @@ counts is how few nodes are left to the core.
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING
 
-from controller.rules.missions import draw_bag
-from controller.rules.actions import NetworkStep, apply_action
-from controller.rules.dice import SeededDice
-from controller.rules.corporation.threat_effects import apply_effect
-from controller.rules.errors import RulesError
-from controller.rules.events import IpMoved
-from controller.rules.players.network_moves import movement_chips
-from controller.rules.missions.objectives import applies, done
-from controller.rules.state import GameState, copy_state
-from controller.rules.table import Table
-from controller.rules.players.steps import active_agent
+from controller.autoplay.tuning import CORE_REACH
+from controller.rules import (GameState, IpMoved, NetworkStep, RulesError, SeededDice, active_agent, apply_action,
+                              copy_state, movement_chips)
+
+if TYPE_CHECKING:
+    from controller.autoplay.missions.strategy import MissionStrategy
 
 CORE_TASKS = ("module_on_captain_terminal_when_core", "core_while_on_terminals")  # done by landing on the core
-CORE_REACH = 12  # nodes from the core beyond which no network step lands there
 FAR = 1 << 20  # nodes to the core from a node that has no way there
 
 
-def network_step(state: GameState) -> NetworkStep:
+def network_step(state: GameState, mission: MissionStrategy) -> NetworkStep:
     """Try each single transfer (in or out, at each movement step) and keep the one that leaves threat
     lowest, then keeps the IP on layer 2 (whose hubs reduce threat), then the IP's level and the agent's
     power highest; a landing that wins the mission, then one on the core that completes a task, comes before
-    all of it, and while such a task is open each layer further in counts."""
+    all of it, and while such a task is open each layer further in counts; the mission's play says how far in
+    the IP is steered and whether the team's layers are held."""
     agent = active_agent(state)
     steps = len(movement_chips(state))
     layers = {n.id: n.layer for n in state.network.mat.nodes}
     straight = apply_action(state, NetworkStep(), SeededDice(state.seed, state.rolls))
-    # Do-While-End done: the captain stays stunned, where it can be pushed and struck, while an IP holds
-    # each of the team's layers
-    stun = state.mission.rules.ghost_stuns and state.calibrated
+    stun = mission.holds_layers(state)
     # a transfer starts from a node the IP passes anyway: only the directions its white lines offer
     by_id = {n.id: n for n in state.network.mat.nodes}
     ip = next((i for i in state.network.ips if i.agent == agent.id), None)
@@ -48,7 +42,7 @@ def network_step(state: GameState) -> NetworkStep:
             passed.update(event.path)
     ways = [d for d, attr in (("in", "inward"), ("out", "outward"))
             if any(getattr(by_id[n], attr) for n in passed if n in by_id)]
-    deepest = deepest_layer(state)
+    deepest = mission.core_layer(state)
     to_core = core_distances(state) if deepest >= 3 else {}
     # a single transfer leaves from the node its movement step starts on in the straight run: only those
     # with a white line that way are tried (each try copies the game)
@@ -88,9 +82,7 @@ def network_step(state: GameState) -> NetworkStep:
         held = {layers.get(i.node) for i in after.network.ips if i.node is not None and not i.banned} \
             if stun else set()
         # a landing that wins the mission (Dial Out) before all else, then any step that does not lose it; with
-        # the bots in their places, the nodes left to the core before threat (measured from the 30 calibrations
-        # of 3600 games of TSM-103C, 20 plays each: wins 1 -> 9 of 600 with Nano's Asterisk, 21 with the bots
-        # holding their terminal spaces)
+        # the bots in their places, the nodes left to the core before threat
         won = (after.outcome or "").startswith("victory")
         landing = -min(to_core.get(node, FAR), 14) if deepest == 4 and node is not None else 0
         score = (won, won or after.outcome is None, sum(after.progress.get(t, 0) for t in CORE_TASKS), landing,
@@ -100,27 +92,6 @@ def network_step(state: GameState) -> NetworkStep:
         if best_score is None or score > best_score:
             best, best_score = candidate, score
     return best
-
-
-def deepest_layer(state: GameState) -> int:
-    """How far in the IP is steered: to the core (layer 4) when landing there completes a task now, to the
-    layer next to it while such a task waits for the bots' places (a landing too early is wasted), else
-    nowhere in particular."""
-    if not any(o.task in CORE_TASKS for o in (*state.mission.calibrations, *state.mission.win)):
-        return 0
-    table = Table(state, SeededDice(0), apply_effect, copy=False)
-    tasks = {o.task for o in (*(() if state.calibrated else state.mission.calibrations), *state.mission.win)
-             if applies(state, o) and not done(state, table, o, False)}
-    floor = table.floor
-    on = {b.id: b.on_board and floor.feature[floor.index[b.space]] in draw_bag.TERMINAL_SPACES  # type: ignore[index]
-          for b in state.bots if not b.escaped}
-    if "module_on_captain_terminal_when_core" in tasks and state.captain_start is not None:
-        room = floor.area(floor.index[state.captain_start]).spaces
-        module = state.module_on_board()
-        return 4 if module is not None and on[module.id] and floor.index[module.space] in room else 3  # type: ignore[index]
-    if "core_while_on_terminals" in tasks and state.calibrated:
-        return 4 if all(on.values()) else 3
-    return 0
 
 
 def core_in_reach(state: GameState) -> bool:

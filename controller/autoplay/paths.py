@@ -1,37 +1,28 @@
 """The auto-player's sense of the floor: what a step costs a bot, where the team's safe zone is, which doors
 it cannot open, what the guards see.
 
-Every decision asks these many times over while the floor stays the same, so they are kept: per decision
-(`_memo`), per floor state between decisions (`_costs`, `_reach`), and the path graphs per floor for every
-game on it (`_GRAPHS`).
+Every decision asks these many times over while the floor stays the same, so the answers are cached: per
+decision (`_memo`), per floor state between decisions (`_costs`, `_reach`), and the path graphs per floor for
+every game on it (`_GRAPHS`). These caches are answers to the same questions, never memory: the one choice
+kept between decisions, the team's safe zone, is in the `AutoplayMemory` (`TeamZone`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import weakref
 from typing import Literal
 
-from controller.rules.board.awareness import sight
-from controller.rules.board.geometry import Floor
-from controller.rules.players.keypads import chip_inputs_payable, column
-from controller.rules.state import Bot, DicePool
-from controller.rules.table import Table
-from controller.rules.players.steps import active_agent
+from controller.autoplay.memory import TeamZone
+from controller.autoplay.tuning import AVERAGE_AP, DOOR_COST, FORCE_MARGIN, UNIT_COST, WALL_COST, WATCHED_COST
+from controller.rules import (Area, Bot, DicePool, Floor, Table, active_agent, chip_inputs_payable, keypad_column,
+                              sight)
 
 UNREACHED = 1 << 20
-# Average AP a die adds (a pair of basic blanks makes 1 AP; the elite reroll lifts its die a little)
-AVERAGE_AP = {"basic": 13 / 12, "advanced": 11 / 6, "elite": 2.3, "proprietary": 2.0}
-WATCHED_COST = 8  # a step into a space some guard sees now counts as this many
-UNIT_COST = 8  # a security unit in the way: walk around it unless that is longer, then push it aside
-DOOR_COST = 5  # opening a locked door takes an action and dice
-WALL_COST = 12  # breaking a wall (10 AP): only for a bot that has no other way
-# a brute force is tried when the dice come within this many AP of the keypad's durability on average (3 basic
-# dice against 4 succeed about 3 times in 10): a door left shut costs more than a failed try. Measured, Data
-# Heist on the lobby and the annex, one and two players, 2800 games: wins 635 -> 650 (labs, two players:
-# calibrations 20% -> 26%)
-FORCE_MARGIN = 1
 # path graphs by floor and the state of its walls, doors and known jams: shared by every game on the floor
+# the floors' digests, for the memory (`_floor_digest`)
+_DIGESTS: weakref.WeakKeyDictionary[Floor, str] = weakref.WeakKeyDictionary()
 _GRAPHS: weakref.WeakKeyDictionary[Floor, dict[tuple, list[list[tuple[int, int]]]]] = weakref.WeakKeyDictionary()
 
 
@@ -59,11 +50,12 @@ def expected_ap(dice: DicePool) -> float:
 class PathCosts:
     """Path costs, the team's safe zone, jammed doors and the guards' sight, for the auto-player."""
 
+    _zone_choice: TeamZone | None  # the auto-player's memory of the team's safe zone (`AutoplayMemory`)
+
     def __init__(self) -> None:
         self._memo: dict[object, object] = {}  # what one decision computes more than once
         # path costs by everything they depend on: the floor does not change between most decisions
         self._costs: dict[tuple, list[int]] = {}
-        self._zone: dict[str, frozenset[int]] = {}  # per floor: the safe zone the team gathers in, once chosen
         self._reach: dict[tuple, frozenset[int]] = {}  # spaces from which a zone can be reached, by floor state
 
     @staticmethod
@@ -84,24 +76,27 @@ class PathCosts:
         return self._memo["zone"]  # type: ignore[return-value]
 
     def _choose_safe_zone(self, table: Table) -> frozenset[int]:
-        source = table.floor.source
-        chosen = self._zone.get(source)
-        if chosen is not None and self._open_to_all(table, chosen):
-            return chosen
-        zones = [a for a in table.floor.areas if a.kind == "safe"]
-        doorways = {i for (i, _j) in table.floor.door_edges}
-        best, best_cost = frozenset(), UNREACHED
+        floor = table.floor
+        zones = [a for a in floor.areas if a.kind == "safe"]
+        digest = _floor_digest(floor)
+        chosen = self._zone_choice
+        if chosen is not None and chosen.floor == digest:
+            kept = next((_zone_spaces(floor, z) for z in zones if floor.ids[z.spaces[0]] == chosen.space),
+                        _every_zone(zones))
+            if self._open_to_all(table, kept):
+                return kept
+        best: frozenset[int] = frozenset()
+        best_cost, best_zone = UNREACHED, None
         for zone in zones:
-            # spaces by a door are the way in for the bots behind: the team fills the zone from the back
-            spaces = frozenset(set(zone.spaces) - doorways) or frozenset(zone.spaces)
+            spaces = _zone_spaces(floor, zone)
             if not self._open_to_all(table, spaces):
                 continue
-            total = sum(self._cost_map(table, bot, spaces)[table.floor.index[bot.space]]  # type: ignore[index]
+            total = sum(self._cost_map(table, bot, spaces)[floor.index[bot.space]]  # type: ignore[index]
                         for bot in table.state.bots if bot.on_board and not bot.shut_down)
             if total < best_cost:
-                best, best_cost = spaces, total
-        self._zone[source] = best or frozenset(s for z in zones for s in z.spaces)
-        return self._zone[source]
+                best, best_cost, best_zone = spaces, total, zone
+        self._zone_choice = TeamZone(floor=digest, space=floor.ids[best_zone.spaces[0]] if best_zone else None)
+        return best or _every_zone(zones)
 
     def _open_to_all(self, table: Table, zone: frozenset[int]) -> bool:
         """Every bot on the floor can still get into the zone through walls, destroyed walls and doors
@@ -230,7 +225,7 @@ class PathCosts:
         for door, card in state.keypads.items():
             if door in table.unlocked:
                 continue
-            col = column(table, card)
+            col = keypad_column(table, card)
             forced = not col.jam and expected_ap(dice) >= col.durability - FORCE_MARGIN
             if not forced and not chip_inputs_payable(table, agent, card):
                 shut.add(door)
@@ -248,3 +243,22 @@ class PathCosts:
         self._memo["watched"] = seen
         return seen
 
+
+def _zone_spaces(floor: Floor, zone: Area) -> frozenset[int]:
+    """The spaces of a safe zone the team heads for: those by a door are the way in for the bots behind, so
+    the team fills the zone from the back."""
+    doorways = {i for (i, _j) in floor.door_edges}
+    return frozenset(set(zone.spaces) - doorways) or frozenset(zone.spaces)
+
+
+def _every_zone(zones: list[Area]) -> frozenset[int]:
+    """Every safe zone's spaces: where the team heads when no zone is open to all."""
+    return frozenset(s for z in zones for s in z.spaces)
+
+
+def _floor_digest(floor: Floor) -> str:
+    """A short name for the floor in the memory: a digest of its text (the floors of a tower differ)."""
+    digest = _DIGESTS.get(floor)
+    if digest is None:
+        digest = _DIGESTS[floor] = hashlib.sha256(floor.source.encode()).hexdigest()[:16]
+    return digest

@@ -4,85 +4,70 @@ It plays the way a cautious table would: each bot heads for its next objective (
 while terminal calibrations are open, then a safe zone), opens the locked doors on its way with a key or by
 brute force, accesses terminals it stands on, spreads its dice over the burncycle's slots, and prefers a
 step out of every guard's sight when two steps are equally short. It only ever chooses among
-`legal_actions`, so it can never make an illegal move.
+`legal_actions`, so it can never make an illegal move. Its memory between decisions is one value
+(`AutoplayMemory`), each mission's own play is a `MissionStrategy`, its tuning constants are in `tuning.py`;
+how it plays and what was measured for each rule is docs/autoplay.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
-from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrade, BuyUpgrade, CorporationTurn,
-                                      DrawChip, EndMove, EndTurn, Escape, Keypad, Move, NetworkCardAction, Pass, Push,
-                                      Reboot, Repair, Step, Strike, StrikeWall, Terminal, UnlockSlot, apply_action,
-                                      legal_actions)
-from controller.rules import HAND_LIMIT, OPTIMIZED_BONUS
-from controller.rules.characters.proprietary_dice import USE
-from controller.autoplay.missions import MissionErrands, is_prey, module_calibrations, module_tasks
+from controller.rules import (HAND_LIMIT, OPTIMIZED_BONUS, PROPRIETARY_DIE_USE, Action, Alter, BeginActions, Bot, BuyDiceUpgrade, BuyUpgrade,
+                              CorporationTurn, DicePool, DrawChip, EndMove, EndTurn, Escape, Event, GameState,
+                              Keypad, MAX_DESTROYED_WALLS, Move, NetworkCardAction, Objective, Pass, Push, Reboot,
+                              Repair, SecurityUnit, SeededDice, Step, Strike, StrikeWall, Table, Terminal, UnlockSlot,
+                              active_agent, active_slot_count, apply_action, apply_effect, brute_force_durability,
+                              can_escape, chip_inputs_payable, chip_usable, copy_state, current_chip_kind, edge_id,
+                              floor_objectives, legal_actions, movement_of, movers, next_slot_cost, objective_applies,
+                              objective_done, unit_durability)
+from controller.autoplay.memory import AutoplayMemory
+from controller.autoplay.missions import MissionStrategy, strategy_for
+from controller.autoplay.missions.strategy import is_prey, module_calibrations, module_near
 from controller.autoplay.network_step import network_step
-from controller.autoplay.paths import (AVERAGE_AP, DOOR_COST, FORCE_MARGIN, UNREACHED, WALL_COST, WATCHED_COST,
-                                             door_passage, expected_ap, passes_doors)
-from controller.rules.players.burncycle import active_slot_count, next_slot_cost
-from controller.rules.dice import SeededDice
-from controller.rules.corporation.threat_effects import apply_effect
-from controller.rules.board.geometry import MAX_DESTROYED_WALLS, edge_id
-from controller.rules.missions.floor_change import can_escape, floor_objectives
-from controller.rules.players.keypads import brute_force_durability, chip_inputs_payable
-from controller.rules.missions.objectives import applies, done
-from controller.rules.missions.special_rules import durability
-from controller.rules.state import Bot, DicePool, GameState, Objective, SecurityUnit, copy_state
-from controller.rules.corporation.security import movement_of
-from controller.rules.table import Table
-from controller.rules.players.moves import current_chip_kind, movers
-from controller.rules.events import Event
-from controller.rules.players.steps import active_agent, usable
-
-CHIP_PREFERENCE = ["physical", "utility", "tech", "general"]
-PREY_MARGIN = 1  # AP short of a win's unit's durability a strike on it may still expect
-# one player: the power at which the module repairs the lone agent (measured, Data Heist alone on the lobby
-# and the annex: wins 123 -> 144 of 800 games, seeds 2000-2399, and 92 -> 98 of 600, seeds 1000-1299; from 4
-# power: 120 of 800. Two players keep 1, as their repairer is a team-mate whose own dice it costs)
-LONE_AGENT_LOW = 3
-# on the way home: an agent in the team's safe zone gives a team-mate still out on the floor with less than
-# STRAGGLER_TOP_UP power (its dice) up to that, keeping the 1 the rules ask for (measured, Data Heist, two and three
-# players on the lobby and the annex: wins 224 -> 256 of 1200 games, seeds 1000-1299, and 202 -> 250 of 1200,
-# seeds 2000-2299; topping up to 3, 5, 7 or 9, or keeping 2 or 3, measured no better)
-STRAGGLER_TOP_UP = 6
-STRAGGLER_KEEP = 1
-# one player: the module staying in the team's safe zone, where no guard outside sees it, tops the lone agent up
-# to this, keeping 1 (measured, Data Heist alone on the lobby and the annex: wins 101 -> 109, 109 -> 112 and
-# 118 -> 126 of 600 games, seeds 1000-1299, 2000-2299 and 3000-3299)
-LONE_AGENT_TOP_UP = 8
-SPARE_TRIP = 18  # steps: an agent the terminals do not need goes ahead home when its round trip is longer
-# the team reboots before a turn that has at most this many usable chips: one action left is most often too few
-# to get a bot out of a guard's reach or through a door, and the reboot's threat (the player count) is cheaper
-# than a lost turn (measured, Data Heist, 1-3 players on the lobby and the annex: see the rules interpretations)
-REBOOT_AT = 1
-# the agents the auto-player picks, first to last: Nano, whose Reassemble takes him through locked doors (no
-# keypad's dice, inputs or alarms), then Casing, whose pressure die adds move AP. Measured, Data Heist, seeds
-# 100-159, against the first agents of the box (Byte, Casing, Bit): alone on the lobby, the annex and the labs,
-# wins 19 -> 46, 11 -> 18 and 1 -> 11 of 60; two players (Nano with Casing) 32 -> 38 on the lobby and 21 -> 33
-# on the annex, where Nano with Byte, Bit, Memory or Interface won 13-32. The rest follow in the box's order.
-TEAM = ("nano", "casing", "byte", "bit")
-# TSM-103C: the threat up to which a chip drawn for 5 threat is worth it (the mission's start, 6, plus one draw)
-DRAW_CHIP_THREAT = 11
-PUSH_BUY = 3  # TSM-103C: steps from a unit to push through a door within which an agent buys the push upgrade
-
+from controller.autoplay.paths import UNREACHED, PathCosts, door_passage, expected_ap, passes_doors
+from controller.autoplay.tuning import (AVERAGE_AP, DOOR_COST, FORCE_MARGIN, LONE_AGENT_LOW, LONE_AGENT_TOP_UP,
+                                        PREY_MARGIN, REBOOT_AT, SPARE_TRIP, STRAGGLER_KEEP, STRAGGLER_TOP_UP, TEAM,
+                                        WALL_COST, WATCHED_COST)
 
 def team(players: int) -> list[str]:
     """The agents the auto-player plays a game of `players` with, when the players name none."""
     return list(TEAM[:players])
 
 
-class AutoPlayer(MissionErrands):
-    """Chooses the next action for whoever is to act (the corporation's turn included)."""
+class AutoPlayer(PathCosts):
+    """Chooses the next action for whoever is to act (the corporation's turn included).
 
-    def __init__(self) -> None:
+    `decide` is the whole decision: a state and an `AutoplayMemory` in, an action and the memory after it
+    out. `choose` is the same for a player kept through a game, holding its memory in `memory`."""
+
+    def __init__(self, memory: AutoplayMemory | None = None) -> None:
         super().__init__()
-        self._blocked_by_unit: set[str] = set()  # bots a guard stood in the best way of (they could not push)
-        self._trail_of: tuple[int, int, int] | None = None  # the move action the trails belong to
-        self._trail: dict[str, set[int]] = {}  # spaces each bot has stood on in this move action
+        self.memory = memory or AutoplayMemory()
+        self._recall(self.memory)
 
     def choose(self, state: GameState) -> Action:
+        """The next action, remembering what the decision learnt for the next one."""
+        action, self.memory = self.decide(state, self.memory)
+        return action
+
+    def decide(self, state: GameState, memory: AutoplayMemory) -> tuple[Action, AutoplayMemory]:
+        """The next action for `state` and the memory to give the next decision (`memory` is left as it was)."""
+        self._recall(memory)
+        action = self._decide(state)
+        return action, AutoplayMemory(blocked_by_unit=frozenset(self._blocked_by_unit), move=self._trail_of,
+                                      trails={bot: frozenset(spaces) for bot, spaces in sorted(self._trail.items())},
+                                      team_zone=self._zone_choice, core_plan=self._core_plan)
+
+    def _recall(self, memory: AutoplayMemory) -> None:
+        """The memory's working copy for one decision, which the decision changes as it learns."""
+        self._blocked_by_unit: set[str] = set(memory.blocked_by_unit)
+        self._trail_of = memory.move
+        self._trail: dict[str, set[str]] = {bot: set(spaces) for bot, spaces in memory.trails.items()}
+        self._zone_choice = memory.team_zone
+        self._core_plan = memory.core_plan
+
+    def _decide(self, state: GameState) -> Action:
         turn = state.turn
         assert turn is not None
         self._memo = {}  # a new decision: nothing computed for the last one holds
@@ -91,7 +76,7 @@ class AutoPlayer(MissionErrands):
         if turn.step == "route":
             return self._route(state)
         if turn.step == "network":
-            return network_step(state)
+            return network_step(state, self._mission(state))
         if turn.step == "end":
             return self._spend_down(state)
         table = Table(state, SeededDice(0), apply_effect, copy=False)
@@ -102,17 +87,14 @@ class AutoPlayer(MissionErrands):
 
     def _route(self, state: GameState) -> Action:
         """Reboot when the burncycle has at most REBOOT_AT usable chips left (threat is the price)."""
-        live = sum(1 for k in range(len(state.burncycle.slots)) if usable(state, k))
+        live = sum(1 for k in range(len(state.burncycle.slots)) if chip_usable(state, k))
         legal = [la.action for la in legal_actions(state)]
         # reserve chips replace degraded ones for free (physical first: +2 AP on every move)
         alters = [a for a in legal if isinstance(a, Alter)
                   and state.burncycle.slots[a.slot - 1] is not None
                   and state.burncycle.slots[a.slot - 1].degraded]  # type: ignore[union-attr]
         if alters:
-            preference = CHIP_PREFERENCE
-            if self._waiting_to_hop(state):
-                # Preconnaissance: a bot on a terminal space a hop leaves from needs a utility or tech chip
-                preference = ["utility", "tech", "physical", "general"]
+            preference = self._mission(state).alter_preference(self, state)
             return min(alters, key=lambda a: (preference.index(a.chip), a.source == "team", a.slot))
         if live <= REBOOT_AT and live < active_slot_count(state) and any(isinstance(a, Reboot) for a in legal):
             return Reboot()
@@ -121,22 +103,11 @@ class AutoPlayer(MissionErrands):
         if unlock is not None:
             return unlock
         table = Table(state, SeededDice(0), apply_effect, copy=False)
-        # a guard stood in the only way, or the win's unit is to be pushed onto a terminal: this agent
-        # learns to push
+        upgrade = self._mission(state).upgrade(self, table, agent, legal)
+        if upgrade is not None:
+            return upgrade
         push = BuyUpgrade(bot=agent.id, upgrade="push")
-        if state.calibrated and state.mission.rules.calibration_terminal_durability:
-            shove = self._shove(table)
-            module_push = BuyUpgrade(bot="module", upgrade="push")
-            if shove is not None and module_push in legal and self._module_in_reach(table, [shove[0]]) \
-                    and state.bot("module").power >= 3:
-                return module_push
-            if shove is not None and push in legal and agent.power >= 3:
-                return push
-        # TSM-103C: the push upgrade is bought when it is used, within PUSH_BUY steps of a unit to push through a
-        # door, the agent's power (its dice) kept till then
-        if push in legal and agent.power >= 3 and self._pushes_through_door(table, agent) and \
-                self._door_pushes(table, near=agent, within=PUSH_BUY):
-            return push
+        # a guard stood in the only way: this agent learns to push
         if self._blocked_by_unit and agent.power >= 4 and push in legal:
             self._blocked_by_unit.clear()
             return push
@@ -164,11 +135,10 @@ class AutoPlayer(MissionErrands):
             return repair_by_module
         return BeginActions()
 
-    @staticmethod
-    def _fourth_slot(state: GameState, legal: list[Action]) -> Action | None:
+    def _fourth_slot(self, state: GameState, legal: Sequence[Action]) -> Action | None:
         """A fourth burncycle slot on the first turn, paid by the module down to 3 power and 1 from the agent
         (two players or more): one more action every turn (a network card, a move on a physical chip) and a
-        reboot, with its threat, a turn later each time; measured, it more than doubles the wins of self-play."""
+        reboot, with its threat, a turn later each time (docs/autoplay.md, "A fourth slot")."""
         module = state.module_on_board()
         agent = active_agent(state)
         if state.round > 1 or agent.power < 4 \
@@ -186,20 +156,7 @@ class AutoPlayer(MissionErrands):
             return UnlockSlot(payers=payers) if sum(payers.values()) == cost else None
         if module.power - (cost - 1) < 3:
             return None
-        if state.mission.no_reboot:
-            # TSM-103C: "The burncycle cannot be rebooted", and an unlocked slot "immediately receive[s] a
-            # general action chip": the module pays even with its own errand, as the chip and the slot are what
-            # walk it to its terminals (measured, 240 games on the three floors, one and two players, seeds
-            # 100-139: its terminal accesses 61 -> 167; paying 2 and the agent 2: 119)
-            return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
-        if state.players == 1 or (module_calibrations(state) and module_tasks(state) != {"module_spaces"}):
-            # the module has its own errand out on the floor, or crosses it beside a lone agent: its power is
-            # its health there, so the agent pays, keeping 3 for its dice, or the slot waits (measured with one
-            # player, Data Heist, 300 games a floor: wins 14% -> 17% on the lobby, 5% -> 7% on the annex).
-            # Preconnaissance's module spaces with two players or more are the exception: the module pays as
-            # usual (measured: calibrations 6% -> 16% on the annex; a reboot, 2 threat there, comes a turn later)
-            return UnlockSlot(payers={agent.id: cost}) if agent.power - cost >= 3 else None
-        return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
+        return self._mission(state).fourth_slot(state, agent, cost)
 
     def _spend_down(self, state: GameState) -> Action:
         """"Agents must spend down to their power bank limit at the end of step 5": power that would be lost
@@ -216,7 +173,7 @@ class AutoPlayer(MissionErrands):
                 return repair
         # should the burncycle die show the chooser face: the captain chip first (its event works against the
         # team), then a general chip, keeping the chips that optimize actions
-        usable_slots = [k for k in range(len(state.burncycle.slots)) if usable(state, k)]
+        usable_slots = [k for k in range(len(state.burncycle.slots)) if chip_usable(state, k)]
         if not usable_slots or state.turn.degraded:  # type: ignore[union-attr]  # a degrade already rolled
             return EndTurn()
         worth = {"captain": 0, "general": 1, "tech": 2, "utility": 3, "physical": 4}
@@ -235,7 +192,7 @@ class AutoPlayer(MissionErrands):
         state, floor = table.state, table.floor
         # the tasks of now: this floor's objectives on the way up the tower, then the last floor's calibrations
         tasks = floor_objectives(table) if state.later_floors else [] if state.calibrated else state.mission.calibrations
-        open_tasks = [o for o in tasks if applies(state, o) and not done(state, table, o, False)]
+        open_tasks = [o for o in tasks if objective_applies(state, o) and not objective_done(state, table, o, False)]
         terminal_tasks = [o for o in open_tasks if o.task.split(":")[0] in ("terminals", "module_terminals")]
         # the agents take the team's terminals; the module only its own ("Command Module: Access ...")
         wants_terminal = state.floor.terminals and any(self._takes_terminal(table, bot, o) for o in terminal_tasks)
@@ -251,7 +208,7 @@ class AutoPlayer(MissionErrands):
                             claimed.add(theirs)
                 return terminals - claimed or terminals
             return terminals
-        errand = self._task_targets(table, bot, open_tasks)
+        errand = self._mission(state).task_targets(self, table, bot, open_tasks)
         if errand:
             return errand
         if open_tasks and bot.kind == "module":
@@ -264,9 +221,8 @@ class AutoPlayer(MissionErrands):
     def _takes_terminal(self, table: Table, bot: Bot, objective: Objective) -> bool:
         """Whether the bot accesses terminals for this task: the module for its own ("Command Module: Access
         ..."), the agents for the team's, and for an "each" task an agent until it has its own count (then it
-        goes ahead to the safe zone). Sending only as many agents as a team task still misses was measured
-        worse: a second agent on its way to a terminal is the team's spare (a third one, from afar, is not:
-        `_spare`)."""
+        goes ahead to the safe zone). A second agent on its way to a terminal is the team's spare (a third
+        one, from afar, is not: `_spare`)."""
         if (objective.qualifier == "module") != (bot.kind == "module"):
             return False
         if objective.qualifier != "each":
@@ -278,9 +234,7 @@ class AutoPlayer(MissionErrands):
         """With three players or more, an agent the team's terminal task does not need (the agents nearest to
         a terminal take the accesses still missing) whose round trip, to its nearest terminal and on to the
         team's safe zone, is longer than SPARE_TRIP steps: it goes ahead to the zone instead of walking the
-        long way twice (measured, Data Heist with three players: on the lobby wins 24 -> 40, 40 -> 46 and
-        30 -> 35 of 300 games, seeds 1000-1299, 2000-2299 and 3000-3299; the annex, whose trips are short,
-        plays the same games; sending every agent not needed home: the annex lost 9 of 900)."""
+        long way twice."""
         need = int(objective.task.partition(":")[2] or 1)
         got = sum(v for k, v in table.state.progress.items() if k.startswith("terminals:"))
         terminals = {table.floor.index[s] for s in table.state.floor.terminals}
@@ -314,9 +268,9 @@ class AutoPlayer(MissionErrands):
                 module_out = all(b.escaped for b in bots if b.kind == "module")
                 if bot_id == "module" or module_out or len(staying) > 1:
                     return action
-        hop = self._hop(table, legal)
-        if hop is not None:
-            return hop
+        special = self._mission(table.state).action(self, table, legal)
+        if special is not None:
+            return special
         terminals = [la.action for la in legal if isinstance(la.action, Terminal)]
         for bot in movers(table):
             if bot.space in table.state.floor.terminals and terminals and \
@@ -344,7 +298,7 @@ class AutoPlayer(MissionErrands):
                 durability = brute_force_durability(table, edge_id(bot.space, beyond))  # type: ignore[arg-type]
                 need = self._dice_for(table, durability)
                 if expected_ap(need) >= durability - FORCE_MARGIN:
-                    if bot.kind == "agent" and USE.get(bot.proprietary_die or "") == "force":
+                    if bot.kind == "agent" and PROPRIETARY_DIE_USE.get(bot.proprietary_die or "") == "force":
                         need.proprietary = table.state.turn.pool.proprietary  # type: ignore[union-attr]  # Bit's lift die
                     return Keypad(bot=bot.id, beyond=beyond, approach="brute_force", dice=need)
             door = edge_id(bot.space, beyond)  # type: ignore[arg-type]
@@ -360,29 +314,18 @@ class AutoPlayer(MissionErrands):
         pool = table.state.turn.pool  # type: ignore[union-attr]
         # rolled AP cannot be saved: a move rolls the whole pool (later chips can still open doors with
         # keys or inputs, access terminals, or move on an optimized +2)
-        own = pool.proprietary if USE.get(active_agent(table.state).proprietary_die or "") == "move" else 0
+        die_use = PROPRIETARY_DIE_USE.get(active_agent(table.state).proprietary_die or "")
+        own = pool.proprietary if die_use == "move" else 0
         everything = DicePool(basic=pool.basic, advanced=pool.advanced, elite=pool.elite, proprietary=own)
         if Move in kinds and self._can_progress(table) and (optimized or expected_ap(everything) > 0):
             return Move(dice=everything)
         # a slot with nothing better to do draws a chip for threat in TSM-103C, early on, else a network card:
         # many lower threat or give power when the network step completes them
-        if not optimized and self._draws_chip(table, legal):
+        if not optimized and self._mission(table.state).draws_chip(table, legal):
             return DrawChip(chip="physical")
         if NetworkCardAction in kinds and len(table.state.network_hands.get(active_agent(table.state).id, [])) < HAND_LIMIT:
             return NetworkCardAction()
         return Pass()
-
-    @staticmethod
-    def _draws_chip(table: Table, legal: list) -> bool:
-        """TSM-103C: "As a general action, an agent may advance threat by 5 to draw an action chip of their
-        choice": a chip with nothing better to do draws a physical chip while threat stays within
-        DRAW_CHIP_THREAT. The burncycle cannot be rebooted, so each chip drawn early is a physical chip's +2 AP
-        on a move for every turn it lives, and the network cards' threat reductions have the turns to win the
-        5 back; drawn late it buys one action (measured, 240 games on the three floors, one and two players,
-        seeds 100-139: the module's three terminals 0 -> 15, the first calibrations, 4; up to threat 16, 11
-        and none; up to 22, 3 and none)."""
-        return table.state.threat + table.state.mission.rules.chip_for_threat <= DRAW_CHIP_THREAT and \
-            any(isinstance(la.action, DrawChip) for la in legal)
 
     def _dice_for(self, table: Table, ap: int, bonus: int = 0) -> DicePool:
         """Enough of the pool to expect `ap` (best dice first), or all of it."""
@@ -402,7 +345,8 @@ class AutoPlayer(MissionErrands):
         bot at its target when the dice can at least stun it (durability - 5)."""
         bonus = 2 if table.state.burncycle.slots[table.state.burncycle.tracker] is not None and \
             table.state.burncycle.slots[table.state.burncycle.tracker].kind == "physical" else 0  # type: ignore[union-attr]
-        wins = [o.task for o in table.state.mission.win if applies(table.state, o)] if table.state.calibrated else []
+        wins = [o.task for o in table.state.mission.win if objective_applies(table.state, o)] \
+            if table.state.calibrated else []
         for la in legal:
             action = la.action
             if not isinstance(action, Strike):
@@ -412,18 +356,17 @@ class AutoPlayer(MissionErrands):
             if any(is_prey(table, unit, w) for w in wins):
                 # a win task's unit: shut it down when the dice make it a fair chance, else wait for a better
                 # chip
-                dice = self._dice_for(table, durability(table, unit), bonus)
-                if bonus + expected_ap(dice) >= durability(table, unit) - PREY_MARGIN:
+                dice = self._dice_for(table, unit_durability(table, unit), bonus)
+                if bonus + expected_ap(dice) >= unit_durability(table, unit) - PREY_MARGIN:
                     return Strike(bot=bot.id, unit=unit.id, dice=dice)
                 continue
             if not bot.detected or unit.stunned or not self._wants(table, bot):
                 # a stun holds the guard for one corporation turn only: a bot on its way spends the pool walking
-                # out of its reach instead (striking, it meets the guard again next round; measured, Data
-                # Heist on the lobby and the annex, one and two players, 2800 games: wins 505 -> 580)
+                # out of its reach instead (striking, it meets the guard again next round)
                 continue
             # "Stun: If the strike fails but comes within 5 AP of the durability value": 1 AP over the average,
             # the optimized bonus counted once
-            need = max(0, durability(table, unit) - 5)
+            need = max(0, unit_durability(table, unit) - 5)
             dice = self._dice_for(table, need, bonus)
             if bonus + expected_ap(dice) >= need + 1:
                 return Strike(bot=bot.id, unit=unit.id, dice=dice)
@@ -433,10 +376,8 @@ class AutoPlayer(MissionErrands):
         """Bring a shut-down bot back, or the command module (whose loss is the game's) when it runs low, or
         a team-mate down to 1 power (a lone agent to 3, whom the module staying in the safe zone, safe there,
         tops up to LONE_AGENT_TOP_UP keeping 1); the repairer keeps 3, or 1 when a shut-down bot needs more to
-        live through the guard beside it (left shut down, it never gets home: measured, Data Heist, two and
-        three players on the lobby and the annex: wins 256 -> 265 of 1200 games, seeds 1000-1299, and
-        250 -> 259, seeds 2000-2299). Then an agent home in the team's safe zone tops up a team-mate still
-        out (`_stragglers`)."""
+        live through the guard beside it (left shut down, it never gets home). Then an agent home in the
+        team's safe zone tops up a team-mate still out (`_stragglers`)."""
         state = table.state
         # by target: the bots a listed Repair lets act, with the most power it lets them give
         repairers: dict[str, list[tuple[Bot, int]]] = {}
@@ -470,8 +411,7 @@ class AutoPlayer(MissionErrands):
         """The bots a repair is for: shut down, the module low or a team-mate down to 1 power (3 for a lone
         agent), but not the module low at home in the team's safe zone, where no guard outside can see it
         ("Guards outside safe zones cannot see into them"): a repair there spent the repairer's dice for nothing
-        while a team-mate still out waited for them (measured, Data Heist, one to three players on the lobby and
-        the annex: wins 365 -> 384 of 1800 games, seeds 1000-1299, and 364 -> 373, seeds 2000-2299)."""
+        while a team-mate still out waited for them."""
         state = table.state
         agent_low = LONE_AGENT_LOW if state.players == 1 else 1
         return [b for b in state.bots if b.space is not None and not b.escaped
@@ -496,8 +436,7 @@ class AutoPlayer(MissionErrands):
 
     def _in_team_zone(self, table: Table, space: int) -> bool:
         """Whether the space lies in the area of the team's safe zone. (When no zone is open to all, the
-        fallback zone lists every zone's spaces and this counts one of them; counting them all was measured to
-        change 6 of 1000 two-player lobby games, one win fewer, so it was left.)"""
+        fallback zone lists every zone's spaces and this counts the area of one of them.)"""
         zone = self._team_safe_zone(table)
         return bool(zone) and table.floor.area_of[space] == table.floor.area_of[next(iter(zone))]
 
@@ -520,12 +459,8 @@ class AutoPlayer(MissionErrands):
                 return None  # a later chip of this turn accesses the terminal: stepping off would waste it
             if bot.kind == "module" and table.floor.feature[here] == "module":
                 return None  # "At the end of three different agent turns, occupy a command module space"
-            if self._shove(table) is not None or self._prey_struck_here(table):
-                # behind the unit to be pushed, or beside it on its terminal: the push or the strike waits for
-                # the AP of a later chip
-                return None
-            if self._holds_for_dial_out(table):
-                return None
+            if self._mission(table.state).holds_target(self, table):
+                return None  # the mission's play holds the bot there (a push, a strike or a landing to come)
             return self._retreat(table, bot, here)
         dist = self._bot_distances(table, bot)
         mine = dist[here]
@@ -538,8 +473,7 @@ class AutoPlayer(MissionErrands):
             mine = dist[here]
         elif ahead and "push" not in bot.upgrades and all(j in table.occupant for j in ahead):
             # a guard stands in every shortest way and this bot cannot push it aside: it takes the way around
-            # when there is one rather than wait beside the guard for it to move (measured, Data Heist on the
-            # lobby and the annex, one and two players, 2800 games: wins 580 -> 608)
+            # when there is one rather than wait beside the guard for it to move
             others = frozenset(s for s, o in table.occupant.items() if o is not bot)
             around = self._cost_map(table, bot, frozenset(targets) - others, avoid=others)
             if around[here] < UNREACHED:
@@ -552,6 +486,7 @@ class AutoPlayer(MissionErrands):
         options = []
         blocked = self._jammed(table) if door_passage(bot) == "keypad" else set()
         trail = self._trail.get(bot.id, set()) if self._trail_of == _move_key(table.state) else set()
+        trail_spaces = {table.floor.index[space] for space in trail}
         ways = table.floor.security_neighbours(here, table.destroyed)
         if walls:
             ways = ways + [(d, j) for d, (j, kind) in table.floor.neighbour[here].items() if kind == "wall"]
@@ -561,7 +496,7 @@ class AutoPlayer(MissionErrands):
             if unit and shoved is not None and table.occupant[j] is shoved[0]:
                 continue  # the unit being shoved toward a terminal is walked around, not pushed aside
             if (j in table.occupant and not (unit and "push" in bot.upgrades)) or dist[j] >= mine \
-                    or j in trail:
+                    or j in trail_spaces:
                 if unit and dist[j] < mine:
                     self._blocked_by_unit.add(bot.id)
                 continue
@@ -577,23 +512,11 @@ class AutoPlayer(MissionErrands):
             options.append((cost, j in watched, j, kind))
         if not options:
             # no step brings it nearer (a guard in the only way out, a door it cannot open): an agent a guard is
-            # about to attack steps out of its reach meanwhile instead of taking the hit round after round
-            # (measured, Data Heist, one to three players on the lobby and the annex: wins 1194 -> 1270 of 5400
-            # games, seeds 1000-1299, 2000-2299 and 3000-3299; the module stepping back too: one player on the
-            # lobby lost 6 in 300 twice)
+            # about to attack steps out of its reach meanwhile instead of taking the hit round after round (the
+            # module stays: docs/autoplay.md)
             return self._retreat(table, bot, here) if bot.kind == "agent" else None
         _, _, j, kind = min(options)
         return j, kind
-
-    @staticmethod
-    def _holds_for_dial_out(table: Table) -> bool:
-        """Dial Out: "Land on the network core with their IP while all bots occupy terminal spaces": after the
-        calibration a bot on its terminal space stays there, guard or not, rather than stepping out of reach
-        and back (a step off on the turn the IP could land loses the landing; measured from the 30
-        calibrations of 3600 games, 20 plays each: wins 9 -> 21 of 600 with the network step's way in)."""
-        state = table.state
-        return state.calibrated and any(o.task == "core_while_on_terminals" and applies(state, o)
-                                        for o in state.mission.win)
 
     def _door_in_the_way(self, table: Table) -> tuple[Bot, str] | None:
         for bot in movers(table):
@@ -625,7 +548,7 @@ class AutoPlayer(MissionErrands):
             if wall is None or wall.target_ap is None:
                 continue
             dice = self._dice_for(table, wall.target_ap, bonus)
-            if bot.kind == "agent" and USE.get(bot.proprietary_die or "") == "force":
+            if bot.kind == "agent" and PROPRIETARY_DIE_USE.get(bot.proprietary_die or "") == "force":
                 dice.proprietary = table.state.turn.pool.proprietary  # type: ignore[union-attr]
             if bonus + expected_ap(dice) >= wall.target_ap:
                 return StrikeWall(bot=bot.id, beyond=beyond, dice=dice)
@@ -666,7 +589,7 @@ class AutoPlayer(MissionErrands):
         if self._trail_of != move:  # a new move action: a bot never walks back over its own steps in one
             self._trail_of, self._trail = move, {}
         for bot in movers(table):
-            self._trail.setdefault(bot.id, set()).add(table.floor.index[bot.space])  # type: ignore[index]
+            self._trail.setdefault(bot.id, set()).add(bot.space)  # type: ignore[arg-type]
         shove = self._shove(table)
         if shove is not None:
             unit, onto = shove
@@ -678,9 +601,7 @@ class AutoPlayer(MissionErrands):
         for la in legal:  # a push takes the bot into the unit's space: the step to that space
             # (never the unit being shoved toward a terminal: only the push along its way moves it; never a
             # unit shoved into the team's safe zone, whose only shelter is that "Guards outside safe zones
-            # cannot see into them": inside, it sees and attacks every bot there. Measured, Data Heist, one
-            # to three players on the lobby and the annex: wins 1156 -> 1194 of 5400 games, seeds 1000-1299,
-            # 2000-2299 and 3000-3299, the annex +43, the lobby -5)
+            # cannot see into them": inside, it sees and attacks every bot there)
             if isinstance(la.action, Push) and not (shove is not None and la.action.unit == shove[0].id) \
                     and not self._in_team_zone(table, table.floor.index[la.action.to]):
                 into = state.unit(la.action.unit).space
@@ -708,7 +629,7 @@ class AutoPlayer(MissionErrands):
                     (self._module_errand(table) or self._crosses_first(table, bot, remaining))
                     if bot.kind == "module" else self._targets(table, bot) != self._team_safe_zone(table))
                 # Do-While-End's endgame: the module beside the captain pushes it before anyone else walks
-                actor = shove is not None and bot.kind == "module" and self._module_in_reach(table, [shove[0]])
+                actor = shove is not None and bot.kind == "module" and module_near(table, [shove[0]])
                 ranked.append((not actor, here not in watched and not bot.detected, not errand, -remaining,
                                bot.kind != "agent", action))
         if not ranked:
@@ -723,16 +644,31 @@ class AutoPlayer(MissionErrands):
         floor = table.floor
         pusher = table.state.bot(push.bot)
         at, to = floor.index[table.state.unit(push.unit).space], floor.index[push.to]
-        through = floor.edge_between(at, to) == "door" and self._pushes_through_door(table, pusher)
+        through = floor.edge_between(at, to) == "door" and \
+            self._mission(table.state).owes_push_through_door(table, pusher)
         return through, self._bot_distances(table, pusher)[to]
+
+    def _module_errand(self, table: Table) -> bool:
+        """Whether an open calibration is the command module's own to do."""
+        if "module errand" not in self._memo:
+            self._memo["module errand"] = any(not objective_done(table.state, table, o, False)
+                                              for o in module_calibrations(table.state))
+        return self._memo["module errand"]  # type: ignore[return-value]
+
+    @staticmethod
+    def _mission(state: GameState) -> MissionStrategy:
+        """The mission's own play (`controller.autoplay.missions`)."""
+        return strategy_for(state.mission.id)
+
+    def _shove(self, table: Table) -> tuple[SecurityUnit, int] | None:
+        """The unit the mission's play pushes toward a space (Do-While-End's captain), and that space."""
+        return self._mission(table.state).shove(self, table)
 
     def _crosses_first(self, table: Table, module: Bot, cost: int) -> bool:
         """In the first round, with two players or more, the module walks before the agents when no guard sees
         its way to the team's safe zone (its cost is its steps and one locked door at most): it crosses the
         hallways before the guards move and the agents' detections stir them, instead of later in their sight.
-        Measured, Data Heist with two players on the lobby, 700 seeds: wins 22% -> 31%; the annex and the labs
-        (a guard sees the way) are unchanged; with one player the lone agent's pool is better spent on its
-        terminals (lobby, 300 seeds: 19% -> 16%)."""
+        With one player the lone agent's pool is better spent on its terminals."""
         if table.state.round > 1 or table.state.players < 2:
             return False
         here = table.floor.index[module.space]  # type: ignore[index]
@@ -762,7 +698,7 @@ def _in_harms_way(table: Table, bot: Bot, power: int) -> bool:
 
 def _later_slot(state: GameState) -> bool:
     """Whether a usable chip is left after the one under the tracker in this turn."""
-    return any(usable(state, k) for k in range(state.burncycle.tracker + 1, len(state.burncycle.slots)))
+    return any(chip_usable(state, k) for k in range(state.burncycle.tracker + 1, len(state.burncycle.slots)))
 
 
 def play(state: GameState, player: AutoPlayer | None = None,

@@ -29,6 +29,30 @@ from controller.rules.record import (Entry, Face, GameRecord, RecordingDice, dec
 from controller.rules.corporation.threat import active_escalations
 from controller.rules.validate import check_state, state_problems
 
+# -- what a player of the agents' side reads of the rules (the auto-player, controller/autoplay, imports only these)
+from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrade, BuyUpgrade, CorporationTurn,
+                                      DrawChip, EndMove, EndTurn, Escape, Hop, Keypad, Move, NetworkCardAction,
+                                      NetworkStep, Pass, Push, Reboot, Repair, Step, Strike, StrikeWall, Terminal,
+                                      UnlockSlot, apply_action, legal_actions)
+from controller.rules.board.awareness import sight
+from controller.rules.board.geometry import MAX_DESTROYED_WALLS, Area, edge_id
+from controller.rules.characters.proprietary_dice import USE as PROPRIETARY_DIE_USE
+from controller.rules.corporation.security import movement_of
+from controller.rules.corporation.threat_effects import apply_effect
+from controller.rules.events import IpMoved
+from controller.rules.missions.cyberspace import hop_paths
+from controller.rules.missions.draw_bag import TERMINAL_SPACES, module_bagged
+from controller.rules.missions.floor_change import can_escape, floor_objectives
+from controller.rules.missions.objectives import applies as objective_applies, done as objective_done
+from controller.rules.missions.special_rules import durability as unit_durability
+from controller.rules.players.burncycle import active_slot_count, next_slot_cost
+from controller.rules.players.keypads import brute_force_durability, chip_inputs_payable, column as keypad_column
+from controller.rules.players.moves import current_chip_kind, movers
+from controller.rules.players.network_moves import movement_chips
+from controller.rules.players.steps import active_agent, usable as chip_usable
+from controller.rules.state import Bot, DicePool, Objective, SecurityUnit
+from controller.rules.table import Table
+
 __all__ = [
     "Content", "parse_content", "corporation_turn", "Dice", "ScriptedDice", "SeededDice", "ContentError",
     "DiceExhausted", "FloorError", "IllegalAction", "RulesError", "StateError", "Event", "decode_events",
@@ -40,4 +64,14 @@ __all__ = [
     "legal_actions", "LegalAction", "DieChoice", "Cost", "MAX_POWER", "MAX_SLOTS", "MAX_DESTROYED_WALLS",
     "WALL_DURABILITY", "HAND_LIMIT", "OPTIMIZED_BONUS",
     "schema", "phrase", "STATE_VERSION", "ACTION_VERSION", "EVENT_VERSION",
+]
+__all__ += [  # the agents' side's view (see the block of imports above)
+    "Action", "Alter", "BeginActions", "BuyDiceUpgrade", "BuyUpgrade", "CorporationTurn", "DrawChip", "EndMove",
+    "EndTurn", "Escape", "Hop", "Keypad", "Move", "NetworkCardAction", "NetworkStep", "Pass", "Push", "Reboot",
+    "Repair", "Step", "Strike", "StrikeWall", "Terminal", "UnlockSlot", "apply_action", "legal_actions", "sight",
+    "MAX_DESTROYED_WALLS", "Area", "edge_id", "PROPRIETARY_DIE_USE", "movement_of", "apply_effect", "IpMoved",
+    "hop_paths", "TERMINAL_SPACES", "module_bagged", "can_escape", "floor_objectives", "objective_applies",
+    "objective_done", "unit_durability", "active_slot_count", "next_slot_cost", "brute_force_durability",
+    "chip_inputs_payable", "keypad_column", "current_chip_kind", "movers", "movement_chips", "active_agent",
+    "chip_usable", "Bot", "DicePool", "Objective", "SecurityUnit", "Table",
 ]

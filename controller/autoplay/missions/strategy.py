@@ -1,0 +1,178 @@
+"""What a mission's own play answers for the auto-player, and the play of missions with nothing special.
+
+The auto-player walks, opens doors, accesses terminals, repairs and reboots the same way on every mission;
+where a mission asks for more (a task with its own spaces to walk to, an upgrade at a given moment, who pays
+the fourth slot) it asks the mission's strategy. `StandardPlay` answers as for a mission with no special
+play: nothing extra.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from controller.autoplay.tuning import CHIP_PREFERENCE, MODULE_REACH
+from controller.rules import (TERMINAL_SPACES, Action, Bot, GameState, Objective, SecurityUnit, SeededDice, Table,
+                              UnlockSlot, apply_effect, objective_applies, objective_done)
+
+if TYPE_CHECKING:
+    from controller.autoplay.player import AutoPlayer
+
+
+class MissionStrategy(Protocol):
+    """A mission's own play, asked by the auto-player at the points where missions differ."""
+
+    def alter_preference(self, player: AutoPlayer, state: GameState) -> tuple[str, ...]:
+        """The order in which reserve chips replace degraded slots."""
+        ...
+
+    def upgrade(self, player: AutoPlayer, table: Table, agent: Bot, legal: Sequence[Action]) -> Action | None:
+        """An upgrade the mission's play buys in the route step, before the ones any mission buys."""
+        ...
+
+    def fourth_slot(self, state: GameState, agent: Bot, cost: int) -> UnlockSlot | None:
+        """Who pays the fourth slot on the first turn, the command module on the floor with power to spare
+        (None: the slot waits)."""
+        ...
+
+    def task_targets(self, player: AutoPlayer, table: Table, bot: Bot, open_tasks: list[Objective]) -> set[int]:
+        """Where the mission's other tasks send the bot (empty: none of them needs it)."""
+        ...
+
+    def action(self, player: AutoPlayer, table: Table, legal: list) -> Action | None:
+        """An action the mission's play takes before accessing terminals, striking or moving."""
+        ...
+
+    def draws_chip(self, table: Table, legal: list) -> bool:
+        """Whether a chip with nothing better to do draws a chip (for threat)."""
+        ...
+
+    def holds_target(self, player: AutoPlayer, table: Table) -> bool:
+        """Whether a bot at its target stays there rather than step out of a guard's reach."""
+        ...
+
+    def shove(self, player: AutoPlayer, table: Table) -> tuple[SecurityUnit, int] | None:
+        """A unit the bots push, one space at a time, toward a space (and that space's index)."""
+        ...
+
+    def owes_push_through_door(self, table: Table, bot: Bot) -> bool:
+        """Whether the bot still owes a push of a unit through a door."""
+        ...
+
+    def holds_layers(self, state: GameState) -> bool:
+        """Whether the network step keeps an IP on each of the team's layers (above threat, the IP's level)."""
+        ...
+
+    def core_layer(self, state: GameState) -> int:
+        """How far in the network step steers the IP: 4 to land on the core now, 3 to wait next to it, 0 for
+        nowhere in particular."""
+        ...
+
+
+class StandardPlay:
+    """A mission with no special play: the auto-player's own rules only."""
+
+    def alter_preference(self, player: AutoPlayer, state: GameState) -> tuple[str, ...]:
+        return CHIP_PREFERENCE
+
+    def upgrade(self, player: AutoPlayer, table: Table, agent: Bot, legal: Sequence[Action]) -> Action | None:
+        return None
+
+    def fourth_slot(self, state: GameState, agent: Bot, cost: int) -> UnlockSlot | None:
+        """Three power from the module and one from the agent (two players or more); with one player the
+        module crosses the floor beside the lone agent, where its power is its health, so the agent pays,
+        keeping 3 for its dice, or the slot waits (docs/autoplay.md, "A fourth slot")."""
+        if state.players == 1:
+            return UnlockSlot(payers={agent.id: cost}) if agent.power - cost >= 3 else None
+        return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
+
+    def task_targets(self, player: AutoPlayer, table: Table, bot: Bot, open_tasks: list[Objective]) -> set[int]:
+        return set()
+
+    def action(self, player: AutoPlayer, table: Table, legal: list) -> Action | None:
+        return None
+
+    def draws_chip(self, table: Table, legal: list) -> bool:
+        return False
+
+    def holds_target(self, player: AutoPlayer, table: Table) -> bool:
+        return False
+
+    def shove(self, player: AutoPlayer, table: Table) -> tuple[SecurityUnit, int] | None:
+        return None
+
+    def owes_push_through_door(self, table: Table, bot: Bot) -> bool:
+        return False
+
+    def holds_layers(self, state: GameState) -> bool:
+        return False
+
+    def core_layer(self, state: GameState) -> int:
+        return 0
+
+
+def terminal_spaces(table: Table) -> set[int]:
+    """The floor's terminal spaces (mainframes included)."""
+    floor = table.floor
+    return {s for kind in TERMINAL_SPACES for s in floor.posts.get(kind, ())}
+
+
+def bead_rooms(table: Table, terminal: bool) -> set[int]:
+    """The spaces of the rooms that still hold a surveillance bead ("Entering a room with a surveillance
+    bead requires immediate surveillance"), only those with a free terminal space when `terminal`."""
+    floor, beads = table.floor, set(table.state.floor.surveillance)
+    terminals = terminal_spaces(table) if terminal else set()
+    spaces: set[int] = set()
+    for area in floor.areas:
+        if area.kind != "room" or floor.ids[area.spaces[0]] not in beads:
+            continue
+        if terminal and not any(s in terminals and s not in table.occupant for s in area.spaces):
+            continue
+        spaces.update(area.spaces)
+    return spaces
+
+
+def module_near(table: Table, units: list[SecurityUnit]) -> bool:
+    """The module within MODULE_REACH steps of one of the units ("Either the agent or the command module may
+    strike an adjacent target")."""
+    module = table.state.module_on_board()
+    if module is None:
+        return False
+    here = table.floor.index[module.space]  # type: ignore[index]
+    return any(table.distances()[here][table.floor.index[u.space]] <= MODULE_REACH for u in units)
+
+
+def is_prey(table: Table, unit: SecurityUnit, task: str) -> bool:
+    """The unit a `shut_down:*` win task asks for ("Shut down the captain", "a level 3 Ghost", "a guard while
+    it occupies a terminal space")."""
+    kind, _, what = task.partition(":")
+    if kind != "shut_down":
+        return False
+    if what == "captain":
+        return unit.rank == "captain"
+    if what == "ghost":
+        return unit.chip == "Ghost"
+    return unit.rank == "guard" and table.floor.feature[table.floor.index[unit.space]] in TERMINAL_SPACES
+
+
+def module_calibrations(state: GameState) -> list[Objective]:
+    """The calibrations that are the command module's own ("Command Module: ...") for this team."""
+    return [o for o in state.mission.calibrations if o.qualifier == "module" and objective_applies(state, o)]
+
+
+def floor_view(state: GameState) -> Table:
+    """The state seen through the rules' table, to read only (no die is rolled through it)."""
+    return Table(state, SeededDice(0), apply_effect, copy=False)
+
+
+def unfinished_tasks(state: GameState, table: Table) -> set[str]:
+    """The open tasks of the calibration (until it is done) and the win that apply to this team."""
+    return {o.task for o in (*(() if state.calibrated else state.mission.calibrations), *state.mission.win)
+            if objective_applies(state, o) and not objective_done(state, table, o, False)}
+
+
+def on_terminal_spaces(table: Table) -> dict[str, bool]:
+    """For each bot not escaped, whether it stands on a terminal space."""
+    floor = table.floor
+    return {b.id: b.on_board and floor.feature[floor.index[b.space]] in TERMINAL_SPACES  # type: ignore[index]
+            for b in table.state.bots if not b.escaped}
