@@ -35,7 +35,11 @@ def _imports(path: Path) -> list[tuple[int, str]]:
     mine = _module_name(path) if path.is_relative_to(ROOT) else path.stem
     package = mine if path.name == "__init__.py" else mine.rpartition(".")[0]
     found: list[tuple[int, str]] = []
+    type_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If) and _is_type_checking(block.test)
+                 for n in ast.walk(block)}
     for node in ast.walk(tree):
+        if id(node) in type_only:  # `if TYPE_CHECKING:` imports exist for the type checker, not at run time
+            continue
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -49,6 +53,11 @@ def _imports(path: Path) -> list[tuple[int, str]]:
                       if (ROOT / (base.replace(".", "/") + f"/{alias.name}.py")).exists()
                       or (ROOT / (base.replace(".", "/") + f"/{alias.name}/__init__.py")).exists()]
     return found
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
 def _sources(folder: str) -> list[Path]:
