@@ -284,6 +284,13 @@ STEP_NAMES = {"route": "power routing (step 1)", "actions": "the action step (st
               "corporation": "the corporation's turn"}
 
 
+def apply(state: GameState, action: Action, dice: Dice | None = None) -> tuple[GameState, list[Event]]:
+    """The engine's front door: apply any action, the corporation's turn included, for whoever is to act
+    now (an action out of turn or out of its step raises IllegalAction quoting the rule), with `dice` (the
+    game's own seeded dice, continuing its roll count, when None). The state given is never changed."""
+    return apply_action(state, action, dice)
+
+
 def apply_action(state: GameState, action: Action, dice: Dice | None = None, *,
                  in_place: bool = False) -> tuple[GameState, list[Event]]:
     """Apply one action; the state passed in is left unchanged, unless `in_place` (self-play, which hands its

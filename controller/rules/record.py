@@ -16,7 +16,7 @@ from typing import Literal, Sequence
 import msgspec
 from msgspec import Struct
 
-from controller.rules.actions import AnyAction, apply_action
+from controller.rules.actions import AnyAction, apply
 from controller.rules.dice import Dice, SeededDice
 from controller.rules.errors import RecordError
 from controller.rules.events import AnyEvent, Event
@@ -142,7 +142,7 @@ def record_action(record: GameRecord, state: GameState, action: AnyAction,
     inner = dice if dice is not None else SeededDice(state.seed, state.rolls)
     recording = RecordingDice(inner)
     seeded = inner.game_rolls(state.seed)
-    new, events = apply_action(state, action, recording)
+    new, events = apply(state, action, recording)
     record.entries.append(Entry(action=action, faces=recording.faces, events=list(events),  # type: ignore[arg-type]
                                 digest=state_digest(new), seeded_rolls=seeded))
     record.undone.clear()
@@ -152,7 +152,7 @@ def record_action(record: GameRecord, state: GameState, action: AnyAction,
 def _reapply(state: GameState, entry: Entry, number: int) -> tuple[GameState, list[Event]]:
     dice = ReplayDice(entry.faces, number, state.seed if entry.seeded_rolls is not None else None,
                       entry.seeded_rolls if entry.seeded_rolls is not None else 0)
-    new, events = apply_action(state, entry.action, dice)
+    new, events = apply(state, entry.action, dice)
     if dice.used != len(entry.faces):
         raise RecordError(f"entry {number}: the action used {dice.used} of its {len(entry.faces)} recorded "
                           f"results")

@@ -8,14 +8,14 @@ import pytest
 from controller.leds.render import render
 from controller.leds.scene import LedScene, Link, Outcome, SlotChip, scene_from_state
 from controller.library import floor_text, load_content
-from controller.rules import active_escalations, new_game
+from controller.rules import active_escalations, GameSetup, new_game
 from controller.rules.state import Chip
 
 
 @pytest.fixture(scope="module")
 def state():
     text, name = floor_text("meridian-lobby")
-    return new_game(load_content(), text, name, players=2, seed=3)
+    return new_game(load_content(), GameSetup(floor=name, floor_text=text, players=2, seed=3))
 
 
 def test_scene_from_a_new_game(state) -> None:

@@ -11,7 +11,7 @@ from rules_scenarios import floor_text as rules_floor_text
 from turn_scenarios import DOORS, chips, decks, in_turn
 
 from controller.library import floor_text
-from controller.rules import encode_state, new_game, state_problems
+from controller.rules import encode_state, GameSetup, new_game, state_problems
 from controller.rules.actions import (Alter, BuyUpgrade, DrawChip, Hop, Keypad, Push, Reboot, Repair, Step, Strike,
                                       UnlockSlot, apply_action, legal_actions)
 from controller.autoplay.player import AutoPlayer, play, play_game, team
@@ -27,7 +27,8 @@ ADAPTABLE = [m for m, mission in CONTENT.missions.items() if mission.adaptable]
 def start(floor: str, mission: str = "data-heist", seed: int = 1, players: int = 2, level: int | None = None,
           agents: list[str] | None = None):
     text, source = floor_text(floor)
-    return new_game(CONTENT, text, source, players=players, mission=mission, seed=seed, level=level, agents=agents)
+    return new_game(CONTENT, GameSetup(floor=source, floor_text=text, mission=mission, level=level, players=players,
+                                       agents=agents, seed=seed))
 
 
 @pytest.mark.parametrize("floor", FLOORS)
@@ -80,8 +81,8 @@ def test_random_legal_play_keeps_every_invariant(seed, floor, players, difficult
     Interface among them) on any mission, never break an invariant nor change the state they are applied to."""
     text, source = floor_text(floor)
     level = 1 + seed % 3 if CONTENT.missions[mission].adaptable else None
-    state = new_game(CONTENT, text, source, players=players, difficulty=difficulty, seed=seed, mission=mission,
-                     agents=roster[:players], level=level)
+    state = new_game(CONTENT, GameSetup(floor=source, floor_text=text, mission=mission, level=level, players=players,
+                                        agents=roster[:players], difficulty=difficulty, seed=seed))
     play_randomly(state, seed, 150)
 
 

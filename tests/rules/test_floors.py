@@ -8,7 +8,7 @@ from rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module,
 from turn_scenarios import act, chips, illegal, in_turn
 
 from controller.library import floor_text as floor_text_of
-from controller.rules import new_game
+from controller.rules import GameSetup, new_game
 from controller.rules.actions import CorporationTurn, EndTurn, Escape, Move, Step, legal_actions
 from controller.rules.errors import RulesError
 from controller.rules.state import DicePool, Drone, LaterFloor, Mission, MissionFloor, Objective
@@ -172,13 +172,13 @@ def test_a_tower_mission_sets_up_its_later_floors_from_the_content():
     """Missions "specify the corporation, floor progression, objectives, and win condition": the tower run
     starts on the floor the players choose and carries the labs to set up after it."""
     text, source = floor_text_of("meridian-lobby")
-    state = new_game(CONTENT, text, source, players=2, mission="tower-run", seed=1)
+    state = new_game(CONTENT, GameSetup(floor=source, floor_text=text, mission="tower-run", players=2, seed=1))
     assert state.floor_number == 1 and [f.name for f in state.later_floors] == ["meridian-labs.floor"]
     broken = CONTENT.missions["tower-run"].floor_plan[1]
     try:
         broken.floor = "no-such-floor"
         with pytest.raises(RulesError, match="no-such-floor"):
-            new_game(CONTENT, text, source, players=2, mission="tower-run", seed=1)
+            new_game(CONTENT, GameSetup(floor=source, floor_text=text, mission="tower-run", players=2, seed=1))
     finally:
         broken.floor = "meridian-labs"
 
