@@ -38,7 +38,7 @@ def main() -> None:
         times.append(time.perf_counter() - g0)
         rounds.append(final.round)
         threats.append(final.threat)
-        wins += (final.outcome or "").startswith("victory")
+        wins += final.outcome is not None and final.outcome.won
     total = time.perf_counter() - t0
 
     b0 = time.perf_counter()

@@ -155,7 +155,7 @@ def _selfplay(args: argparse.Namespace) -> int:
     text, source = floor_text(args.floor)
     agents = args.agents.split(",") if args.agents else team(args.players)
     outcomes: Counter[str] = Counter()
-    rounds, threats = [], []
+    rounds, threats, wins = [], [], 0
     for k in range(args.games):
         try:
             state = new_game(content, GameSetup(floor=source, floor_text=text, mission=args.mission, level=args.level,
@@ -176,10 +176,10 @@ def _selfplay(args: argparse.Namespace) -> int:
             print()
         else:
             final = play_game(state)
-        outcomes[final.outcome or "unfinished"] += 1
+        outcomes[str(final.outcome or "unfinished")] += 1
+        wins += final.outcome is not None and final.outcome.won
         rounds.append(final.round)
         threats.append(final.threat)
-    wins = sum(n for o, n in outcomes.items() if o.startswith("victory"))
     names = ", ".join(b.name for b in state.bots if b.kind == "agent")
     print(f"{args.games} games of {args.mission} on {args.floor}, {args.players} players ({names}), "
           f"{args.difficulty}, seeds {args.seed}-{args.seed + args.games - 1}")

@@ -212,7 +212,7 @@ def test_corp_turn_hands_the_next_round_to_the_first_player(corp_state_file, tmp
 
 def test_corp_turn_game_over(corp_state_file, capsys):
     data = json.loads(corp_state_file.read_text())
-    data["outcome"] = "defeat: threat reached 26"
+    data["outcome"] = {"result": "defeat", "cause": "threat_maxed", "text": "threat reached 26"}
     corp_state_file.write_text(json.dumps(data))
     line = refused(capsys, "corp-turn", corp_state_file)
     assert "the game is over" in line

@@ -13,7 +13,7 @@ from controller.rules.errors import (ContentError, DiceExhausted, FloorError, Il
                                      RulesError, StateError)
 from controller.rules.events import Event, decode_events, encode_events
 from controller.rules.board.geometry import Floor, compile_floor
-from controller.rules.state import DicePool, GameState, copy_state, decode_state, encode_state, state_schema
+from controller.rules.state import DicePool, GameState, Outcome, copy_state, decode_state, encode_state, state_schema
 from controller.rules.game_setup import GameSetup, new_game
 from controller.rules.actions import (Action, AnyAction, Alter, BeginActions, BuyDiceUpgrade, BuyUpgrade,
                                       CorporationTurn, Degrade, Discard, DrawChip, EndMove, EndTurn, Escape, Hop,
@@ -37,4 +37,5 @@ __all__ = [
     "CorporationTurn", "Degrade", "Discard", "DrawChip", "EndMove", "EndTurn", "Escape", "Hop", "InstallMod",
     "JoanStun", "JoanSurveil", "Keypad", "Move", "NetworkCardAction", "NetworkStep", "Pass", "Push", "Reboot",
     "Repair", "Step", "Strike", "StrikeWall", "Swap", "Terminal", "Trade", "UnlockSlot", "UseEquipment", "DicePool",
+    "Outcome",
 ]

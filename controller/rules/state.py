@@ -500,6 +500,26 @@ class Drone(Struct, forbid_unknown_fields=True):
     charged: bool = True
 
 
+OutcomeCause = Literal["mission_won", "threat_maxed", "module_shut_down", "module_abandoned"]
+
+
+class Outcome(Struct, frozen=True, forbid_unknown_fields=True):
+    """How a game ended, for programs (`result`, `cause`) and for people (`text`): a victory names the
+    mission's win ("Clean Exit"), a defeat the rule that ended it ("threat reached 26"). `str()` gives the
+    phrase shown at the table, "victory: Clean Exit"."""
+
+    result: Literal["victory", "defeat"]
+    cause: OutcomeCause
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.result}: {self.text}"
+
+    @property
+    def won(self) -> bool:
+        return self.result == "victory"
+
+
 class GameState(Struct, forbid_unknown_fields=True):
     floor: FloorState
     bots: list[Bot]
@@ -515,7 +535,7 @@ class GameState(Struct, forbid_unknown_fields=True):
     guard_bag: list[GuardChip] = []  # guard chips not in play, drawn when a guard spawns
     fired_events: list[int] = []
     round: Annotated[int, Meta(ge=1)] = 1
-    outcome: str | None = None
+    outcome: Outcome | None = None  # None while the game goes on
     seed: int = 0
     rolls: Annotated[int, Meta(ge=0)] = 0  # dice rolled so far with the game's seeded dice
     next_unit: Annotated[int, Meta(ge=1)] = 1  # number for the next guard that enters play

@@ -78,7 +78,7 @@ def test_all_bots_in_safe_zones_win_after_the_calibration(mission):
         s.calibrated = True
         return in_turn(s, step="end")
     won, _ = act(ending("D2"), EndTurn(), ["1"])
-    assert won.outcome == f"victory: {CONTENT.missions[mission].win_name}"
+    assert str(won.outcome) == f"victory: {CONTENT.missions[mission].win_name}"
     lost, _ = act(ending("A2"), EndTurn(), ["1"])
     assert lost.outcome is None
 

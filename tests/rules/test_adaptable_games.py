@@ -25,7 +25,7 @@ def test_a_seeded_adaptable_game_ends_in_a_win_or_a_loss(mission, floor, players
     start = new_game(CONTENT, GameSetup(floor=source, floor_text=text, mission=mission, level=level, players=players,
                                         seed=seed))
     final = play_game(start)
-    assert final.outcome is not None and final.outcome.split(":")[0] in ("victory", "defeat")
+    assert final.outcome is not None and final.outcome.result in ("victory", "defeat")
     assert state_problems(final) == []
 
 

@@ -444,7 +444,7 @@ def test_tsm_dial_out_land_on_the_core_while_all_bots_occupy_terminal_spaces():
     s = mission_state("tsm-103c", text=HOPS, bots=[bot("byte", "A1"), module("F1")])
     s.calibrated = True
     won, _ = core_landing(s)
-    assert won.outcome == "victory: Dial Out"
+    assert str(won.outcome) == "victory: Dial Out"
     s.bot("module").space = "B1"
     s, _ = core_landing(s)
     assert s.outcome is None

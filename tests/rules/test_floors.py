@@ -152,14 +152,15 @@ def test_an_escaped_bot_leaves_the_board_and_the_mission_is_won_when_all_have():
     s, events = act(s, Escape(bot="module"))
     assert s.bot("module").escaped and s.bot("module").space is None and of_type(events, "bot_escaped")
     s, _ = act(s, Escape(bot="byte"))
-    assert s.outcome == "victory: Climb"
+    assert str(s.outcome) == "victory: Climb"
 
 
 def test_all_agents_escaping_before_the_module_loses():
     """"If all agents escape before the command module escapes, the mission is lost because nobody remains to
     pilot the module.\""""
     new, _ = act(escaping([bot("byte", "D2"), module("C2")]), Escape(bot="byte"))
-    assert new.outcome is not None and new.outcome.startswith("defeat: all agents escaped")
+    assert new.outcome is not None and new.outcome.cause == "module_abandoned"
+    assert new.outcome.text.startswith("all agents escaped")
 
 
 def test_escape_needs_an_entrance_and_the_calibrations():

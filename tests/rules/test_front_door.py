@@ -7,8 +7,9 @@ import msgspec
 import pytest
 
 from rules_scenarios import CONTENT
-from controller.rules import (BeginActions, CorporationTurn, GameSetup, IllegalAction, RulesError, apply,
-                              corporation_turn, encode_state, new_game)
+from controller.autoplay.player import play_game
+from controller.rules import (BeginActions, CorporationTurn, GameSetup, IllegalAction, Outcome, RulesError, apply,
+                              corporation_turn, decode_state, encode_state, new_game)
 
 RULE = "the corporation turn follows the player with the corporation marker chip"
 
@@ -56,3 +57,19 @@ def test_apply_takes_the_corporations_turn_at_its_step_and_starts_the_next_round
     new, events = apply(state, CorporationTurn())
     assert new.round == 2 and new.turn.step == "route" and new.turn.active == 0
     assert events and state.round == 1
+
+
+def test_an_ended_game_has_a_typed_outcome():
+    """Victory or defeat and why, as data: callers test `result` and `cause`, never a string's prefix."""
+    seen = {}
+    for seed in range(1, 21):
+        final = play_game(new_game(CONTENT, GameSetup(agents=["nano", "casing"], seed=seed)))
+        assert isinstance(final.outcome, Outcome)
+        seen[final.outcome.cause] = final.outcome
+    assert seen["mission_won"] == Outcome(result="victory", cause="mission_won", text="Clean Exit")
+    assert seen["mission_won"].won and str(seen["mission_won"]) == "victory: Clean Exit"
+    assert seen["threat_maxed"] == Outcome(result="defeat", cause="threat_maxed", text="threat reached 26")
+    assert not seen["threat_maxed"].won
+    state = decode_state(encode_state(final))
+    assert state.outcome == final.outcome
+    assert msgspec.json.decode(encode_state(final))["outcome"]["result"] in ("victory", "defeat")

@@ -49,7 +49,7 @@ def test_reaching_26_is_immediate_defeat():
     s = make_state(threat=24, players=2, difficulty="simplified")
     new, events = turn(s)
     assert new.threat == 26
-    assert new.outcome == "defeat: threat reached 26"
+    assert str(new.outcome) == "defeat: threat reached 26"
     assert of_type(events, "defeat")[0].reason == "threat reached 26"
 
 
@@ -59,7 +59,7 @@ def test_defeat_at_26_mid_turn_stops_the_turn():
     s = make_state(bots=[bot("byte", "C3", power=1, detected=True)], units=[guard("G1", "C4", "N", awareness=3)],
                    threat=23, difficulty="simplified", net=network(["byte"], pings=["L2-01"]))
     new, events = turn(s)
-    assert new.outcome == "defeat: threat reached 26"
+    assert str(new.outcome) == "defeat: threat reached 26"
     assert [e.phase for e in of_type(events, "phase_started")] == ["security activation"]
     assert of_type(events, "ping_moved") == []
 

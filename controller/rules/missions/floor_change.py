@@ -139,7 +139,7 @@ def escape(table: Table, bot: Bot) -> None:
     agents = [b for b in state.bots if b.kind == "agent"]
     module = next((b for b in state.bots if b.kind == "module"), None)
     if module is not None and not module.escaped and all(a.escaped for a in agents):
-        declare_defeat(table, "all agents escaped before the command module: nobody remains to pilot it")
+        declare_defeat(table, "module_abandoned", "all agents escaped before the command module: nobody remains to pilot it")
 
 
 def can_escape(table: Table) -> bool:
