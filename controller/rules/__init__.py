@@ -9,8 +9,8 @@ through a `Dice`.
 from controller.rules.content import Content, parse_content
 from controller.rules.corporation.turn import corporation_turn
 from controller.rules.dice import Dice, ScriptedDice, SeededDice
-from controller.rules.errors import (ContentError, DiceExhausted, FloorError, IllegalAction, RecordError,
-                                     RulesError, StateError)
+from controller.rules.errors import (BadFace, ContentError, DiceError, DiceNeeded, DiceWanted, FloorError,
+                                     IllegalAction, RecordError, RulesError, StateError, TableError)
 from controller.rules.events import Event, decode_events, encode_events
 from controller.rules.board.geometry import Floor, compile_floor
 from controller.rules.state import DicePool, GameState, Outcome, copy_state, decode_state, encode_state, state_schema
@@ -28,7 +28,7 @@ from controller.rules.validate import check_state, state_problems
 
 __all__ = [
     "Content", "parse_content", "corporation_turn", "Dice", "ScriptedDice", "SeededDice", "ContentError",
-    "DiceExhausted", "FloorError", "IllegalAction", "RulesError", "StateError", "Event", "decode_events",
+    "DiceNeeded", "DiceWanted", "DiceError", "BadFace", "TableError", "FloorError", "IllegalAction", "RulesError", "StateError", "Event", "decode_events",
     "encode_events", "Floor", "compile_floor", "GameState", "copy_state", "decode_state", "encode_state",
     "state_schema", "new_game", "active_escalations", "check_state", "state_problems", "RecordError", "Entry",
     "Face", "GameRecord", "RecordingDice", "decode_record", "encode_record", "record_action", "redo", "replay",

@@ -18,7 +18,7 @@ from msgspec import Struct
 
 from controller.rules.actions import AnyAction, apply
 from controller.rules.dice import Dice, SeededDice
-from controller.rules.errors import RecordError
+from controller.rules.errors import DiceWanted, RecordError
 from controller.rules.events import AnyEvent, Event
 from controller.rules.state import GameState, copy_state, encode_state
 
@@ -87,6 +87,9 @@ class RecordingDice:
     def game_rolls(self, seed: int) -> int | None:
         return self.inner.game_rolls(seed)
 
+    def expect(self, dice: Sequence[DiceWanted], purpose: str) -> None:
+        self.inner.expect(dice, purpose)
+
 
 class ReplayDice:
     """Gives back the faces of one recorded entry, in order, and refuses a roll or draw that differs from
@@ -120,6 +123,9 @@ class ReplayDice:
 
     def game_rolls(self, seed: int) -> int | None:
         return self.rolls if self.seed == seed else None
+
+    def expect(self, dice: Sequence[DiceWanted], purpose: str) -> None:
+        return None  # a record that runs out of faces is refused face by face, naming the entry
 
 
 def start_record(state: GameState) -> GameRecord:

@@ -8,7 +8,7 @@ counts as half), which is the choice that can only help the player.
 
 from __future__ import annotations
 
-from controller.rules.errors import IllegalAction
+from controller.rules.errors import DiceWanted, IllegalAction
 from controller.rules.events import DieRolled
 from controller.rules.state import DicePool
 from controller.rules.table import Table
@@ -45,6 +45,9 @@ def roll_ap(table: Table, wanted: DicePool, bonus: int, why: str) -> int:
                             f"actions, Bit's lift die strikes on walls and brute force")
     pool = table.state.turn.pool
     check_pool(pool, wanted)
+    purpose = f"{table.name_of(table.state.turn.order[table.state.turn.active])}'s {why}"
+    table.dice.expect([DiceWanted(die=f"{grade} die", count=getattr(wanted, grade))
+                       for grade in ("basic", "advanced", "elite") if getattr(wanted, grade)], purpose)
     pool.basic -= wanted.basic
     pool.advanced -= wanted.advanced
     pool.elite -= wanted.elite
