@@ -303,12 +303,18 @@ def apply_action(state: GameState, action: Action, dice: Dice | None = None, *,
         if state.turn.step != "corporation":
             raise IllegalAction(f"it is {STEP_NAMES[state.turn.step]}: the corporation turn follows the player "
                                 f"with the corporation marker chip")
+        # one set of dice for the corporation's phase and the work after it (the next player's start of turn
+        # may shut an agent down and spawn a guard), so every draw comes from the caller and is counted
+        dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
         new, events = corporation_turn(state, dice)
-        table = Table(new, SeededDice(0), apply_effect, copy=False)
+        table = Table(new, dice, apply_effect, copy=False)
         if not table.over:
             imperatives.check_imperatives(table)
         if not table.over:
             turn.after_corporation(table)
+        counted = dice.game_rolls(state.seed)
+        if counted is not None:
+            table.state.rolls = counted
         return table.state, events + table.events
     dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
     table = Table(state, dice, apply_effect, copy=not in_place)

@@ -1,0 +1,57 @@
+"""Engine bugs found from outside (issue 19), each pinned by a test that failed before its fix."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules_scenarios import CONTENT
+from controller.rules import (BadFace, CorporationTurn, DiceNeeded, DiceWanted, GameSetup, RecordingDice, ScriptedDice, SeededDice, apply,
+                              corporation_turn, new_game)
+from controller.rules.state import BagUnit
+
+
+def _rangers_before_a_shut_down():
+    """Rescue Rangers after The Search Begins (the module in the draw bag), at the corporation's turn: the next
+    player's agent has 1 power, which the start of their turn drains ("Each agent loses 1 power at the start
+    of their turn until the command module is drawn"); its shut-down (+3 threat) reaches the event at 8 that
+    spawns a guard, drawn from the guard bag."""
+    s = new_game(CONTENT, GameSetup(mission="rescue-rangers", level=1, players=2, agents=["nano", "casing"],
+                                    seed=1))
+    s.turn.step, s.turn.active = "corporation", s.turn.order.index(s.turn.marker)
+    s.bot(s.turn.order[0]).power = 1
+    s.threat, s.calibrated = 4, True
+    s.fired_events = [i for i, e in enumerate(s.threat_card.events) if e.threshold <= 4]
+    s.draw_bag.append(BagUnit(unit="module"))
+    return s
+
+
+def test_the_work_after_the_corporations_turn_draws_from_the_callers_dice_and_counts_it():
+    state = _rangers_before_a_shut_down()
+    phase = RecordingDice(SeededDice(state.seed, state.rolls))
+    corporation_turn(state, phase)
+    dice = RecordingDice(SeededDice(state.seed, state.rolls))
+    new, events = apply(state, CorporationTurn(), dice)
+    assert [type(e).__name__ for e in events].count("BotShutDown") == 1
+    assert len(new.security) == len(state.security) + 1  # the guard the shut-down's threat spawned
+    assert [f.die for f in dice.faces] == [f.die for f in phase.faces] + ["guard bag"]
+    assert new.rolls == state.rolls + len(dice.faces)  # every draw is counted in the game's rolls
+
+
+def test_a_guard_chip_typed_in_after_the_corporations_turn_is_the_one_placed():
+    """Faces typed in by the players are used for the follow-up's draws too (they used to be ignored)."""
+    state = _rangers_before_a_shut_down()
+    phase = RecordingDice(SeededDice(state.seed, state.rolls))
+    corporation_turn(state, phase)
+    placed = {}
+    for name in sorted({c.name for c in state.guard_bag}):
+        try:
+            new, _ = apply(state, CorporationTurn(), ScriptedDice([f.face for f in phase.faces] + [name]))
+        except BadFace:
+            continue  # not a chip the spawn may draw
+        spawned = [u for u in new.security if u.id not in {x.id for x in state.security}]
+        placed[name] = spawned[0].chip
+    assert placed and all(chip == name for name, chip in placed.items())
+    with pytest.raises(DiceNeeded, match="another result for the guard bag") as err:
+        apply(state, CorporationTurn(), ScriptedDice([f.face for f in phase.faces]))
+    assert err.value.dice == [DiceWanted(die="guard bag", count=1)]
+
