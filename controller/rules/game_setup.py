@@ -22,7 +22,7 @@ from controller.rules.board.geometry import Floor, compile_floor
 from controller.rules.cards.imperatives import draw_imperatives
 from controller.rules.cards.inventory import replace_innate
 from controller.rules.state import (IP, Bot, Burncycle, FloorState, GameState, GuardSlot, LaterFloor, Mission,
-                                    Network, NetworkMat, Ping)
+                                    Network, NetworkMat, Ping, copy_state)
 from controller.rules.table import Table
 from controller.rules.corporation.threat import events_passed_at_start
 from controller.rules.players.steps import initial_turn
@@ -47,7 +47,8 @@ class GameSetup(Struct, kw_only=True, forbid_unknown_fields=True):
 
 
 def new_game(content: Content, setup: GameSetup, dice: Dice | None = None) -> GameState:
-    """A legal starting state for `setup`; every draw comes from `dice` (the setup's seeded dice when None)."""
+    """A legal starting state for `setup`; every draw comes from `dice` (the setup's seeded dice when None).
+    The state owns copies of the content's cards, so changing one game never changes another."""
     if setup.floor_text is not None:
         floor = compile_floor(setup.floor_text, setup.floor)
     elif setup.floor in content.floors:
@@ -99,7 +100,9 @@ def new_game(content: Content, setup: GameSetup, dice: Dice | None = None) -> Ga
     counted = dice.game_rolls(seed)
     if counted is not None:
         state.rolls = counted
-    return state
+    # the content's mission, captain, threat card, guard chips and cards were put in as they are: a state owns
+    # its data, so one game's changes never reach the content or the next game
+    return copy_state(state)
 
 
 def _later_floors(content: Content, mission: Mission) -> list[LaterFloor]:

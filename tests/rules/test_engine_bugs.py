@@ -6,7 +6,7 @@ import pytest
 
 from rules_scenarios import CONTENT
 from controller.rules import (BadFace, CorporationTurn, DiceNeeded, DiceWanted, GameSetup, RecordingDice, ScriptedDice, SeededDice, apply,
-                              corporation_turn, new_game)
+                              corporation_turn, encode_state, new_game)
 from controller.rules.state import BagUnit
 
 
@@ -54,4 +54,23 @@ def test_a_guard_chip_typed_in_after_the_corporations_turn_is_the_one_placed():
     with pytest.raises(DiceNeeded, match="another result for the guard bag") as err:
         apply(state, CorporationTurn(), ScriptedDice([f.face for f in phase.faces]))
     assert err.value.dice == [DiceWanted(die="guard bag", count=1)]
+
+
+def test_a_game_owns_its_mission_captain_and_guard_chips():
+    """Changing one game's mission, captain card or guard chips never changes the next new game's (they
+    were the content's own objects, shared by every game)."""
+    setup = GameSetup(mission="tower-run", seed=2)
+    first = new_game(CONTENT, setup)
+    pristine = encode_state(new_game(CONTENT, setup))
+    first.mission.name = "Changed"
+    first.mission.win[0].text = "Changed"
+    first.mission.floor_plan[1].floor = "nowhere"
+    first.captain.name = "Changed"
+    for chip in first.guard_bag:
+        chip.name = "Changed"
+    first.threat_card.events[0].text = "Changed"
+    first.keypad_deck[0].id = "Changed"
+    again = new_game(CONTENT, setup)
+    assert encode_state(again) == pristine
+    assert CONTENT.missions["tower-run"].name != "Changed"
 
