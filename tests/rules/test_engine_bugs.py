@@ -7,6 +7,7 @@ import pytest
 from rules_scenarios import CONTENT
 from controller.rules import (BadFace, CorporationTurn, DiceNeeded, DiceWanted, GameSetup, RecordingDice, ScriptedDice, SeededDice, apply,
                               corporation_turn, encode_state, new_game)
+from controller.autoplay.player import play
 from controller.rules.state import BagUnit
 
 
@@ -74,3 +75,12 @@ def test_a_game_owns_its_mission_captain_and_guard_chips():
     assert encode_state(again) == pristine
     assert CONTENT.missions["tower-run"].name != "Changed"
 
+
+def test_play_yields_a_fresh_state_after_each_action():
+    """The states `play()` yields are values: one kept from early in the game does not change as play goes on."""
+    start = new_game(CONTENT, GameSetup(agents=["nano", "casing"], seed=3))
+    kept = []
+    for _, _, state in play(start, max_actions=120):
+        kept.append((state, encode_state(state)))
+    assert len({id(s) for s, _ in kept}) == len(kept)
+    assert all(encode_state(s) == data for s, data in kept)
