@@ -14,6 +14,8 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta, Struct
 
+from controller.rules.errors import StateError
+
 Direction = Literal["N", "E", "S", "W"]
 ChipKind = Literal["general", "physical", "tech", "utility", "captain"]
 Difficulty = Literal["simplified", "standard", "seasoned"]
@@ -572,6 +574,13 @@ class GameState(Struct, forbid_unknown_fields=True):
     imperative_deck: list[ImperativeCard] = []
     imperative_discard: list[ImperativeCard] = []
     version: int = 1
+
+    def players_turn(self) -> TurnState:
+        """The players' turn, which every state of a game in play has (an error, not an assert, so that
+        `python -O` keeps the check)."""
+        if self.turn is None:
+            raise StateError("this state has no players' turn (it was written before turns existed)")
+        return self.turn
 
     def bot(self, bot_id: str) -> Bot:
         for b in self.bots:

@@ -8,7 +8,10 @@ from rules_scenarios import CONTENT
 from controller.rules import (BadFace, CorporationTurn, DiceNeeded, DiceWanted, GameSetup, RecordingDice, ScriptedDice, SeededDice, apply,
                               corporation_turn, encode_state, new_game)
 from controller.autoplay.player import play
-from controller.rules.state import BagUnit
+from controller.rules.actions import Move
+from controller.rules.state import BagUnit, DicePool
+from rules_scenarios import bot, make_state
+from turn_scenarios import act, in_turn
 
 
 def _rangers_before_a_shut_down():
@@ -84,3 +87,14 @@ def test_play_yields_a_fresh_state_after_each_action():
         kept.append((state, encode_state(state)))
     assert len({id(s) for s, _ in kept}) == len(kept)
     assert all(encode_state(s) == data for s, data in kept)
+
+
+@pytest.mark.parametrize("faces,ap,pool", [(["1", "blank"], 1, 4), (["blank", "blank", "blank"], 1, 3),
+                                           (["blank", "blank"], 1, 3), (["1", "2"], 3, 3)])
+def test_an_unpaired_blank_returns_to_the_players_pool(faces, ap, pool):
+    """The rulebook (burncycle-rules-reference.txt, step 2): "Unused blanks from basic dice can be spent in pairs
+    (2 blanks = 1 AP) or returned to the player's pool." The pairs are spent, the blank left over goes back to the pool (rolling [1, blank] from a pool of 5
+    used to leave 3)."""
+    s = in_turn(make_state(bots=[bot("byte", "C3")]), basic=5)
+    new, _ = act(s, Move(dice=DicePool(basic=len(faces))), faces)
+    assert new.turn.pending.ap == ap and new.turn.pool.basic == pool
