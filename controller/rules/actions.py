@@ -338,8 +338,7 @@ def _striker(table: Table, action: Action) -> str | None:
 
 def _dispatch(table: Table, action: Action) -> None:
     state = table.state
-    t = state.turn
-    assert t is not None
+    t = state.players_turn()
     allowed = STEPS[type(action)]
     if t.step not in allowed:
         raise IllegalAction(f"it is {STEP_NAMES[t.step]}: {action.__struct_config__.tag} belongs to "
@@ -496,8 +495,7 @@ def _dispatch(table: Table, action: Action) -> None:
 
 def _degrade(table: Table, choose: int | None) -> None:
     """"At the end of every turn, roll the burncycle die to degrade a slot", once."""
-    t = table.state.turn
-    assert t is not None
+    t = table.state.players_turn()
     if t.degraded:
         raise IllegalAction("the burncycle has already degraded this turn: the burncycle die is rolled once, at "
                             "the end of every turn")

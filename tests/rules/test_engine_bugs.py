@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
-from rules_scenarios import CONTENT
-from controller.rules import (BadFace, CorporationTurn, DiceNeeded, DiceWanted, GameSetup, RecordingDice, ScriptedDice, SeededDice, apply,
-                              corporation_turn, encode_state, new_game)
-from controller.autoplay.player import play
-from controller.rules.actions import Move
-from controller.rules.state import BagUnit, DicePool
-from rules_scenarios import bot, make_state
+from rules_scenarios import CONTENT, bot, make_state
 from turn_scenarios import act, in_turn
+from controller.autoplay.player import play
+from controller.rules import (BadFace, CorporationTurn, DiceNeeded, DiceWanted, DicePool, GameSetup, Move,
+                              RecordingDice, ScriptedDice, SeededDice, StateError, apply, corporation_turn,
+                              encode_state, new_game)
+from controller.rules.state import BagUnit
 
 
 def _rangers_before_a_shut_down():
@@ -98,3 +100,20 @@ def test_an_unpaired_blank_returns_to_the_players_pool(faces, ap, pool):
     s = in_turn(make_state(bots=[bot("byte", "C3")]), basic=5)
     new, _ = act(s, Move(dice=DicePool(basic=len(faces))), faces)
     assert new.turn.pending.ap == ap and new.turn.pool.basic == pool
+
+
+# engine modules whose invariants are checked with errors, which `python -O` does not strip like `assert`
+CHECKED = ["players/ap.py", "missions/floor_change.py", "corporation/turn.py", "game_setup.py", "record.py",
+           "dice.py", "state.py", "errors.py"]
+
+
+@pytest.mark.parametrize("module", CHECKED)
+def test_engine_invariants_raise_errors_not_asserts(module):
+    source = Path(__file__).resolve().parents[2] / "controller" / "rules" / module
+    asserts = [n.lineno for n in ast.walk(ast.parse(source.read_text())) if isinstance(n, ast.Assert)]
+    assert asserts == [], f"{module}: assert on lines {asserts}"
+
+
+def test_a_state_without_a_players_turn_is_a_state_error():
+    with pytest.raises(StateError, match="this state has no players' turn"):
+        make_state(bots=[bot("byte", "C3")]).players_turn()
