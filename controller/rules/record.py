@@ -165,11 +165,15 @@ def _reapply(state: GameState, entry: Entry, number: int) -> tuple[GameState, li
     if state_digest(new) != entry.digest:
         raise RecordError(f"entry {number} ({entry.action.__struct_config__.tag}) replays to a different state "
                           f"than was recorded")
+    if events != entry.events:
+        raise RecordError(f"entry {number} ({entry.action.__struct_config__.tag}) replays with different events "
+                          f"than were recorded")
     return new, events
 
 
 def replay(record: GameRecord, entries: int | None = None) -> GameState:
-    """The state after the first `entries` entries (all when None), each checked against its digest."""
+    """The state after the first `entries` entries (all when None), each checked against its digest and its
+    recorded events."""
     count = len(record.entries) if entries is None else entries
     if not 0 <= count <= len(record.entries):
         raise RecordError(f"the record has {len(record.entries)} entries, not {count}")

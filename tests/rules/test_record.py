@@ -100,6 +100,11 @@ def test_a_record_that_no_longer_matches_names_the_entry():
     with pytest.raises(RecordError, match=f"entry {rolled + 1}: result 1 was recorded as ping die"):
         replay(record)
     record.entries[rolled].faces[0] = face
+    events = record.entries[rolled].events
+    record.entries[rolled].events = events[1:]
+    with pytest.raises(RecordError, match=f"entry {rolled + 1} .* replays with different events"):
+        replay(record)
+    record.entries[rolled].events = events
     record.entries[-1].digest = "0" * 64
     with pytest.raises(RecordError, match=f"entry {len(record.entries)} .* replays to a different state"):
         replay(record)
