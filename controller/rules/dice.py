@@ -15,7 +15,9 @@ from controller.rules.errors import BadFace, DiceNeeded, DiceWanted
 
 
 class Dice(Protocol):
-    rolls: int
+    @property
+    def rolls(self) -> int:
+        """How many results these dice have given."""
 
     def roll(self, die: str, faces: Sequence[str]) -> str:
         """Roll the named die and return its face."""
