@@ -18,8 +18,8 @@ from stats import report
 
 from controller.autoplay.memory import AutoplayMemory
 from controller.autoplay.player import AutoPlayer, team
-from controller.library import floor_text, load_content
-from controller.rules import apply_action, new_game
+from controller.library import load_content
+from controller.rules import GameSetup, apply_action, new_game
 
 
 def main() -> None:
@@ -29,10 +29,10 @@ def main() -> None:
     parser.add_argument("--floor", default="meridian-lobby")
     args = parser.parse_args()
     content = load_content()
-    text, source = floor_text(args.floor)
     fresh_times, kept_times, sizes = [], [], []
     for seed in range(args.games):
-        state = new_game(content, text, source, players=args.players, seed=seed, agents=team(args.players))
+        state = new_game(content, GameSetup(floor=args.floor, players=args.players, seed=seed,
+                                            agents=team(args.players)))
         kept = AutoPlayer()
         while state.outcome is None:
             stored = msgspec.json.encode(kept.memory)

@@ -17,7 +17,7 @@ import time
 from stats import report, time_pairs
 
 from controller.library import floor_text, load_content
-from controller.rules import SeededDice, copy_state, corporation_turn, encode_state, new_game
+from controller.rules import GameSetup, SeededDice, copy_state, corporation_turn, encode_state, new_game
 from controller.rules.board.awareness import step_bot
 from controller.rules.board.geometry import compile_floor
 from controller.rules.corporation.deploy import captain_unit, guard_unit
@@ -27,10 +27,10 @@ from controller.rules.table import Table
 
 
 def bench_state(seed: int = 1) -> GameState:
-    """4 bots, 12 guards, the captain and 6 pings on the 320-space lobby floor."""
+    """4 bots, 12 guards, the captain and 6 pings on the 320-space lobby floor, at the corporation's turn."""
     content = load_content()
     text, src = floor_text("meridian-lobby")
-    state = new_game(content, text, src, players=3, captain="fauxbia", seed=seed)
+    state = new_game(content, GameSetup(floor=src, floor_text=text, players=3, captain="fauxbia", seed=seed))
     table = Table(state, SeededDice(seed), apply_effect, copy=False)
     rng = random.Random(seed)
     free = [i for i in range(len(table.floor.ids)) if i not in table.occupant]
@@ -56,6 +56,8 @@ def bench_state(seed: int = 1) -> GameState:
         if node not in taken:
             taken.add(node)
             state.network.pings.append(Ping(id=f"P{len(state.network.pings) + 1}", node=node))
+    # the corporation's turn follows the player with the corporation marker
+    state.turn.step, state.turn.active = "corporation", state.turn.order.index(state.turn.marker)
     return state
 
 

@@ -13,7 +13,7 @@ import statistics
 from stats import percentile, report, time_pairs
 
 from controller.library import floor_text, load_content
-from controller.rules import copy_state, new_game
+from controller.rules import GameSetup, copy_state, new_game
 from controller.rules.actions import apply_action, legal_actions
 from controller.autoplay.player import play
 
@@ -26,7 +26,8 @@ def sample_states(count: int, seed: int = 5) -> list:
     states = []
     while len(states) < count // 2:
         text, src = floor_text(rng.choice(sorted(content.floors)))
-        start = new_game(content, text, src, players=rng.randint(1, 4), seed=rng.randrange(10**6))
+        start = new_game(content, GameSetup(floor=src, floor_text=text, players=rng.randint(1, 4),
+                                            seed=rng.randrange(10**6)))
         for _, _, state in play(start):
             if len(states) >= count // 2:
                 break
@@ -35,7 +36,8 @@ def sample_states(count: int, seed: int = 5) -> list:
     while len(states) < count:
         name = rng.choice(sorted(content.floors))
         text, src = floor_text(name)
-        state = new_game(content, text, src, players=rng.randint(1, 4), seed=rng.randrange(10**6))
+        state = new_game(content, GameSetup(floor=src, floor_text=text, players=rng.randint(1, 4),
+                                            seed=rng.randrange(10**6)))
         for _ in range(60):
             if state.outcome is not None or len(states) >= count:
                 break

@@ -14,7 +14,7 @@ import statistics
 import time
 
 from controller.library import floor_text, load_content
-from controller.rules import corporation_turn, new_game
+from controller.rules import GameSetup, copy_state, corporation_turn, new_game
 from controller.autoplay.player import play_game, team
 
 
@@ -27,7 +27,8 @@ def main() -> None:
     content = load_content()
     text, source = floor_text(args.floor)
     # the team `selfplay` plays with: the auto-player's choice of agents
-    starts = [new_game(content, text, source, players=args.players, seed=k, agents=team(args.players))
+    starts = [new_game(content, GameSetup(floor=source, floor_text=text, players=args.players,
+                                          agents=team(args.players), seed=k))
               for k in range(args.games)]
     times, rounds, threats, wins = [], [], [], 0
     t0 = time.perf_counter()
@@ -37,12 +38,13 @@ def main() -> None:
         times.append(time.perf_counter() - g0)
         rounds.append(final.round)
         threats.append(final.threat)
-        wins += (final.outcome or "").startswith("victory")
+        wins += final.outcome is not None and final.outcome.won
     total = time.perf_counter() - t0
 
     b0 = time.perf_counter()
     for state, n in zip(starts, rounds):
-        s = state
+        s = copy_state(state)  # the corporation's turn alone, round after round
+        s.turn.step, s.turn.active = "corporation", s.turn.order.index(s.turn.marker)
         for _ in range(n):
             if s.outcome is not None:
                 break

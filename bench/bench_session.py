@@ -20,9 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from controller.autoplay.player import AutoPlayer  # noqa: E402
-from controller.library import floor_text, load_content  # noqa: E402
-from controller.rules import GameState, new_game  # noqa: E402
-from controller.rules.actions import AnyAction, Correct, apply_action as apply  # noqa: E402
+from controller.library import load_content  # noqa: E402
+from controller.rules import GameSetup, GameState, new_game  # noqa: E402
+from controller.rules import AnyAction, Correct, apply  # noqa: E402
 from controller.rules.record import GameRecord, record_action  # noqa: E402
 from controller.service.session import GameSession  # noqa: E402
 
@@ -62,11 +62,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3)
     args = parser.parse_args()
     content = load_content()
-    text, name = floor_text("meridian-lobby")
     engine_ms, session_ms, recovery_s = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for g in range(args.games):
-            start = new_game(content, text, name, 2, seed=40 + g)
+            start = new_game(content, GameSetup(floor="meridian-lobby", players=2, seed=40 + g))
             session = GameSession.open(f"{tmp}/bench-{g}.sqlite")
             session.start_game(start)
             baseline = GameRecord(start=start)

@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 
-from controller.errors import UserError
+from controller.rules.errors import TableError
 from controller import game_cli
 from controller import play_cli
 from controller import service_cli
@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
         code = int(args.run(args) or 0)
         sys.stdout.flush()  # inside the try: a reader that went away is handled below
         return code
-    except UserError as err:
+    except TableError as err:  # every error of the project's tree is one line for the person at the table
         print(f"burncycle-table: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

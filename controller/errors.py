@@ -1,10 +1,15 @@
-"""Errors meant for a person at the table.
+"""The command line's error: something a person at the table can fix.
 
-A `UserError` carries a message that says what is wrong, where, and why; the command line prints it
-as one line instead of a traceback. The rules engine raises its own `RulesError` subclasses, which are
-UserErrors too, so every layer can let them travel up unchanged.
+A `UserError` carries a message that says what is wrong, where, and why; the command line prints it as one
+line instead of a traceback. It is raised at the command-line edge only (the commands and the files they
+read); library modules raise their own errors of the project's one tree (`TableError`: the rules engine's
+`RulesError`, the LED layout's `LayoutError`, ...), which the command line prints the same way.
 """
 
+from controller.rules.errors import TableError
 
-class UserError(Exception):
+
+class UserError(TableError):
     """Something a person can fix: bad input, a missing file, an illegal move."""
+
+    code = "user_error"

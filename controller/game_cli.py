@@ -11,8 +11,8 @@ from pathlib import Path
 from controller.errors import UserError
 from controller.library import (check_content_file, floor_text, load_content, load_floor, load_state,
                                 write_atomically)
-from controller.rules import (RulesError, ScriptedDice, SeededDice, corporation_turn, encode_events, encode_state,
-                              new_game, phrase, schema)
+from controller.rules import (CorporationTurn, GameSetup, RulesError, ScriptedDice, SeededDice, apply, encode_events,
+                              encode_state, new_game, phrase, schema)
 from controller.rules.content import FILES
 from controller.shipped_help import SHIPPED, ShippedContentHelp
 
@@ -61,8 +61,9 @@ def _new_game(args: argparse.Namespace) -> int:
     content = load_content()
     text, source = floor_text(args.floor)
     agents = args.agents.split(",") if args.agents else None
-    state = _rules(lambda: new_game(content, text, source, args.players, args.difficulty, args.captain,
-                                    args.mission, args.seed, agents, args.level))
+    setup = GameSetup(floor=source, floor_text=text, mission=args.mission, level=args.level, players=args.players,
+                      agents=agents, difficulty=args.difficulty, captain=args.captain, seed=args.seed)
+    state = _rules(lambda: new_game(content, setup))
     data = encode_state(state)
     if args.out:
         write_atomically(args.out, data)
@@ -84,7 +85,7 @@ def _corp_turn(args: argparse.Namespace) -> int:
         dice = SeededDice(args.seed)
     else:
         dice = None
-    new, events = _rules(lambda: corporation_turn(state, dice))
+    new, events = _rules(lambda: apply(state, CorporationTurn(), dice))
     if args.out:
         write_atomically(args.out, encode_state(new))
     if args.text:

@@ -11,8 +11,9 @@ import msgspec
 
 from controller.errors import UserError
 from controller.library import floor_text, load_content, load_state, read_text, write_atomically
-from controller.rules import RulesError, ScriptedDice, encode_events, encode_state, new_game, phrase
-from controller.rules.actions import STEPS, LegalAction, apply_action, decode_action, legal_actions
+from controller.rules import (GameSetup, LegalAction, RulesError, ScriptedDice, apply, decode_action, encode_events,
+                              encode_state, legal_actions, new_game, phrase)
+from controller.rules.actions import STEPS
 from controller.autoplay.player import TEAM, play, play_game, team
 from controller.rules.state import describe_validation_error
 from controller.shipped_help import SHIPPED, ShippedContentHelp
@@ -95,7 +96,7 @@ def _act(args: argparse.Namespace) -> int:
     action = _load_action(args.action)
     dice = ScriptedDice([r for r in args.rolls.split(",") if r.strip()]) if args.rolls else None
     try:
-        new, events = apply_action(state, action, dice)
+        new, events = apply(state, action, dice)
     except RulesError as e:
         raise UserError(f"illegal action: {e}") from None
     if args.out:
@@ -175,11 +176,12 @@ def _selfplay(args: argparse.Namespace) -> int:
     text, source = floor_text(args.floor)
     agents = args.agents.split(",") if args.agents else team(args.players)
     outcomes: Counter[str] = Counter()
-    rounds, threats = [], []
+    rounds, threats, wins = [], [], 0
     for k in range(args.games):
         try:
-            state = new_game(content, text, source, args.players, args.difficulty, args.captain, args.mission,
-                             args.seed + k, agents, args.level)
+            state = new_game(content, GameSetup(floor=source, floor_text=text, mission=args.mission, level=args.level,
+                                                players=args.players, agents=agents, difficulty=args.difficulty,
+                                                captain=args.captain, seed=args.seed + k))
         except RulesError as e:
             raise UserError(str(e)) from None
         if args.narrate:
@@ -195,10 +197,10 @@ def _selfplay(args: argparse.Namespace) -> int:
             print()
         else:
             final = play_game(state)
-        outcomes[final.outcome or "unfinished"] += 1
+        outcomes[str(final.outcome or "unfinished")] += 1
+        wins += final.outcome is not None and final.outcome.won
         rounds.append(final.round)
         threats.append(final.threat)
-    wins = sum(n for o, n in outcomes.items() if o.startswith("victory"))
     names = ", ".join(b.name for b in state.bots if b.kind == "agent")
     print(f"{args.games} games of {args.mission} on {args.floor}, {args.players} players ({names}), "
           f"{args.difficulty}, seeds {args.seed}-{args.seed + args.games - 1}")

@@ -27,6 +27,16 @@ def state_file(tmp_path, capsys):
     return path
 
 
+@pytest.fixture
+def corp_state_file(state_file):
+    """The same game at the corporation's turn, which follows the player with the corporation marker."""
+    data = json.loads(state_file.read_text())
+    data["turn"]["step"] = "corporation"
+    data["turn"]["active"] = data["turn"]["order"].index(data["turn"]["marker"])
+    state_file.write_text(json.dumps(data))
+    return state_file
+
+
 # -- new-game -----------------------------------------------------------------------------------------
 def test_new_game_writes_a_legal_state(tmp_path, capsys):
     path = tmp_path / "state.json"
@@ -113,10 +123,10 @@ def test_new_game_broken_floor_file(tmp_path, capsys):
 
 
 # -- corp-turn ----------------------------------------------------------------------------------------
-def test_corp_turn_text_with_scripted_rolls(state_file, tmp_path, capsys):
+def test_corp_turn_text_with_scripted_rolls(corp_state_file, tmp_path, capsys):
     """--rolls: the faces rolled at the table, in order; --text prints instructions."""
     new = tmp_path / "next.json"
-    code, out, err = run(capsys, "corp-turn", state_file, "--rolls", "threat,ceo", "--text", "--out", new)
+    code, out, err = run(capsys, "corp-turn", corp_state_file, "--rolls", "threat,ceo", "--text", "--out", new)
     assert code == 0, err
     lines = out.strip().splitlines()
     assert lines[0] == "-- security activation --"
@@ -128,55 +138,55 @@ def test_corp_turn_text_with_scripted_rolls(state_file, tmp_path, capsys):
     assert state.threat == 3 and state.round == 2 and state.network.ceo_level == 2
 
 
-def test_corp_turn_json_events(state_file, capsys):
-    code, out, _ = run(capsys, "corp-turn", state_file, "--rolls", "ping,threat")
+def test_corp_turn_json_events(corp_state_file, capsys):
+    code, out, _ = run(capsys, "corp-turn", corp_state_file, "--rolls", "ping,threat")
     assert code == 0
     events = decode_events(out)
     assert [e.face for e in events if type(e).__name__ == "DieRolled"] == ["ping", "threat"]
     assert json.loads(out)[0] == {"type": "phase_started", "phase": "security activation"}
 
 
-def test_corp_turn_seed_replays(state_file, capsys):
+def test_corp_turn_seed_replays(corp_state_file, capsys):
     """--seed: virtual dice; the same seed prints the same events."""
-    first = run(capsys, "corp-turn", state_file, "--seed", 99)
-    second = run(capsys, "corp-turn", state_file, "--seed", 99)
+    first = run(capsys, "corp-turn", corp_state_file, "--seed", 99)
+    second = run(capsys, "corp-turn", corp_state_file, "--seed", 99)
     assert first[0] == 0 and first == second
     assert decode_events(first[1])
 
 
-def test_corp_turn_game_seed_by_default(state_file, tmp_path, capsys):
+def test_corp_turn_game_seed_by_default(corp_state_file, tmp_path, capsys):
     a, b = tmp_path / "a.json", tmp_path / "b.json"
-    assert run(capsys, "corp-turn", state_file, "--out", a)[0] == 0
-    assert run(capsys, "corp-turn", state_file, "--out", b)[0] == 0
+    assert run(capsys, "corp-turn", corp_state_file, "--out", a)[0] == 0
+    assert run(capsys, "corp-turn", corp_state_file, "--out", b)[0] == 0
     assert a.read_bytes() == b.read_bytes()
-    assert decode_state(a.read_bytes()).rolls >= decode_state(state_file.read_bytes()).rolls
+    assert decode_state(a.read_bytes()).rolls >= decode_state(corp_state_file.read_bytes()).rolls
 
 
-def test_corp_turn_too_few_rolls(state_file, tmp_path, capsys):
+def test_corp_turn_too_few_rolls(corp_state_file, tmp_path, capsys):
     """Scripted dice that run out: exit 2, one line, the new state not written."""
     new = tmp_path / "next.json"
-    line = refused(capsys, "corp-turn", state_file, "--rolls", "threat", "--out", new)
+    line = refused(capsys, "corp-turn", corp_state_file, "--rolls", "threat", "--out", new)
     assert "needs another result for the ping die" in line
     assert not new.exists()
 
 
-def test_corp_turn_bad_face(state_file, tmp_path, capsys):
+def test_corp_turn_bad_face(corp_state_file, tmp_path, capsys):
     new = tmp_path / "next.json"
-    line = refused(capsys, "corp-turn", state_file, "--rolls", "threat,banana", "--out", new)
+    line = refused(capsys, "corp-turn", corp_state_file, "--rolls", "threat,banana", "--out", new)
     assert "'banana'" in line and "ping die" in line
     assert not new.exists()
 
 
-def test_corp_turn_broken_state(state_file, tmp_path, capsys):
+def test_corp_turn_broken_state(corp_state_file, tmp_path, capsys):
     """A state breaking a rule (two units on one space): exit 2, the file and the rule named."""
-    data = json.loads(state_file.read_text())
+    data = json.loads(corp_state_file.read_text())
     data["security"][0]["space"] = data["bots"][0]["space"]
-    state_file.write_text(json.dumps(data))
-    before = state_file.read_bytes()
+    corp_state_file.write_text(json.dumps(data))
+    before = corp_state_file.read_bytes()
     new = tmp_path / "next.json"
-    line = refused(capsys, "corp-turn", state_file, "--out", new)
-    assert str(state_file) in line and "one unit per space" in line
-    assert not new.exists() and state_file.read_bytes() == before
+    line = refused(capsys, "corp-turn", corp_state_file, "--out", new)
+    assert str(corp_state_file) in line and "one unit per space" in line
+    assert not new.exists() and corp_state_file.read_bytes() == before
 
 
 def test_corp_turn_missing_file(tmp_path, capsys):
@@ -184,11 +194,27 @@ def test_corp_turn_missing_file(tmp_path, capsys):
     assert "no such state file" in line
 
 
-def test_corp_turn_game_over(state_file, capsys):
-    data = json.loads(state_file.read_text())
-    data["outcome"] = "defeat: threat reached 26"
-    state_file.write_text(json.dumps(data))
-    line = refused(capsys, "corp-turn", state_file)
+def test_corp_turn_refused_while_a_player_routes_power(state_file, tmp_path, capsys):
+    """On a fresh game player 1 is routing power: the corporation's turn is refused with the rule, and
+    nothing is written (it used to move the round on)."""
+    new = tmp_path / "next.json"
+    line = refused(capsys, "corp-turn", state_file, "--out", new)
+    assert "the corporation turn follows the player with the corporation marker chip" in line
+    assert not new.exists()
+
+
+def test_corp_turn_hands_the_next_round_to_the_first_player(corp_state_file, tmp_path, capsys):
+    new = tmp_path / "next.json"
+    assert run(capsys, "corp-turn", corp_state_file, "--out", new)[0] == 0
+    state = decode_state(new.read_bytes())
+    assert state.round == 2 and state.turn.step == "route" and state.turn.active == 0
+
+
+def test_corp_turn_game_over(corp_state_file, capsys):
+    data = json.loads(corp_state_file.read_text())
+    data["outcome"] = {"result": "defeat", "cause": "threat_maxed", "text": "threat reached 26"}
+    corp_state_file.write_text(json.dumps(data))
+    line = refused(capsys, "corp-turn", corp_state_file)
     assert "the game is over" in line
 
 

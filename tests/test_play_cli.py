@@ -263,7 +263,7 @@ def test_end_to_end_equipment_hop_joan_and_escape(capsys, tmp_path):
     assert "Module escapes from B2: take it off the board." in text
     text = _act_listed(capsys, tmp_path / "4.json", {"action": "escape", "bot": "memory"}, tmp_path / "5.json")
     assert "The mission is won" in text
-    assert decode_state((tmp_path / "5.json").read_bytes()).outcome == "victory: Out the Front Door"
+    assert str(decode_state((tmp_path / "5.json").read_bytes()).outcome) == "victory: Out the Front Door"
 
 
 def test_actions_text_prints_json_ready_for_act_with_its_label(capsys, tmp_path):

@@ -704,20 +704,23 @@ def _later_slot(state: GameState) -> bool:
 def play(state: GameState, player: AutoPlayer | None = None,
          max_actions: int = 20_000) -> Iterator[tuple[Action, list[Event], GameState]]:
     """Play a game with the game's own seeded dice, one action at a time: each action, its events and the state
-    after it (the state given is left as it was; the states yielded are one game's, changed as it goes on)."""
+    after it, a fresh value each time (the state given, and every state yielded before, are left as they were)."""
     player = player or AutoPlayer()
-    state = copy_state(state)
     for _ in range(max_actions):
         if state.outcome is not None:
             return
         action = player.choose(state)
-        state, events = apply_action(state, action, in_place=True)  # the player only picks listed actions
+        state, events = apply_action(state, action)
         yield action, events, state
 
 
 def play_game(state: GameState, player: AutoPlayer | None = None, max_actions: int = 20_000) -> GameState:
-    """Play a game to its end; returns the final state (the one given is left as it was)."""
-    final = state
-    for _, _, final in play(state, player, max_actions):
-        pass
-    return final
+    """Play a game to its end; returns the final state (the one given is left as it was). Nobody sees the states
+    in between, so it plays on one private copy in place (the player only picks listed actions)."""
+    player = player or AutoPlayer()
+    state = copy_state(state)
+    for _ in range(max_actions):
+        if state.outcome is not None:
+            break
+        state, _ = apply_action(state, player.choose(state), in_place=True)
+    return state

@@ -12,9 +12,15 @@ from typing import Any
 
 from gpiozero import PWMLED, RGBLED, GPIOZeroError, LEDBoard, SPIDevice
 
-from controller.errors import UserError
+from controller.rules.errors import TableError
 from controller.leds.layout import Layout
 from controller.leds.render import RGB, LogicalFrame
+
+
+class GpioConfigError(TableError):
+    """A [gpio] section of an LED layout that does not describe wiring gpiozero can drive."""
+
+    code = "gpio_config"
 
 APA102_FULL = 0xE0 | 31  # LED frame header: global brightness at maximum (the layout dims)
 
@@ -105,11 +111,11 @@ def from_layout(layout: Layout) -> Apa102Strip | DiscreteLeds:
             threat = [int(x) for x in cfg["threat_pins"]]
             slots = [[int(x) for x in rgb] for rgb in cfg.get("slot_pins", [])]
             if not threat or len(slots) > 5 or any(len(rgb) != 3 for rgb in slots):
-                raise UserError(f"{where}: needs threat_pins, and up to 5 slot_pins of [red, green, blue]")
+                raise GpioConfigError(f"{where}: needs threat_pins, and up to 5 slot_pins of [red, green, blue]")
             status = cfg.get("status_pin")
             return DiscreteLeds(threat, slots, None if status is None else int(status))
     except KeyError as err:
-        raise UserError(f"{where}: field {err} is missing") from None
+        raise GpioConfigError(f"{where}: field {err} is missing") from None
     except (TypeError, ValueError, GPIOZeroError) as err:
-        raise UserError(f"{where}: {err}") from None
-    raise UserError(f"{where}: kind must be \"apa102\" or \"discrete\", got {kind!r}")
+        raise GpioConfigError(f"{where}: {err}") from None
+    raise GpioConfigError(f"{where}: kind must be \"apa102\" or \"discrete\", got {kind!r}")

@@ -14,10 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.errors import UserError
+from controller.rules.errors import TableError
 from controller.leds.power import Power, limit
 from controller.leds.render import RGB, LogicalFrame
 from controller.leds.scene import SLOT_COUNT, TRACK_LENGTH
+
+
+class LayoutError(TableError):
+    """An LED layout file that cannot be used: names the file, the table and what is wrong."""
+
+    code = "led_layout"
 
 COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 ROLE_SIZES = {"threat": TRACK_LENGTH, "slots": SLOT_COUNT, "status": 1}
@@ -81,8 +87,8 @@ def _chain_run(strip: Strip, segment: Segment) -> list[int]:
     return run[::-1] if segment.reversed else run
 
 
-def _fail(source: str, where: str, message: str) -> UserError:
-    return UserError(f"{source}: {where}: {message}")
+def _fail(source: str, where: str, message: str) -> LayoutError:
+    return LayoutError(f"{source}: {where}: {message}")
 
 
 def _get(table: dict[str, Any], key: str, kind: type, source: str, where: str, default: Any = None) -> Any:
@@ -180,11 +186,11 @@ def load(path: str | Path) -> Layout:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
-        raise UserError(f"{path}: cannot read the layout file: {err.strerror}") from None
+        raise LayoutError(f"{path}: cannot read the layout file: {err.strerror}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise UserError(f"{path}: not valid TOML: {err}") from None
+        raise LayoutError(f"{path}: not valid TOML: {err}") from None
     return build(data, str(path))
 
 

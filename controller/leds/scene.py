@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from controller.rules import GameState, active_escalations
+from controller.rules import GameState, Outcome as GameOutcome, active_escalations
 
 TRACK_LENGTH = 27  # threat positions 0..26
 SLOT_COUNT = 5
@@ -74,10 +74,10 @@ class LedScene:
                 raise ValueError(f"unknown chip kind {chip.kind!r}, expected one of {', '.join(CHIP_KINDS)}")
 
 
-def _outcome(value: str | None) -> Outcome:
+def _outcome(value: GameOutcome | None) -> Outcome:
     if value is None:
         return Outcome.PLAYING
-    return Outcome.DEFEAT if value.startswith("defeat") else Outcome.VICTORY
+    return Outcome.VICTORY if value.won else Outcome.DEFEAT
 
 
 def scene_from_state(

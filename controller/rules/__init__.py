@@ -1,41 +1,43 @@
 """The burncycle rules engine: pure, seeded, deterministic.
 
-`new_game` builds a starting state, `corporation_turn` resolves the corporation's turn; both return plain
-serializable values and never do I/O. Randomness comes only through a `Dice`.
+`new_game` builds a starting state from a `GameSetup`, `apply` applies any action (the corporation's turn
+included) for whoever is to act, `legal_actions` lists what may be done now, and a `GameRecord` keeps a game
+for replay, undo and redo; all return plain serializable values and never do I/O. Randomness comes only
+through a `Dice`.
 """
 
-from controller.rules.actions import legal_actions
-from controller.rules.board.geometry import MAX_DESTROYED_WALLS
+# -- the game: content, setup, state, actions, legal actions, events, dice, records, errors
+from controller.rules.actions import (ACTION_VERSION, Action, Alter, AnyAction, BeginActions, BuyDiceUpgrade,
+                                      BuyUpgrade, CorporationTurn, Correct, Degrade, Discard, DrawChip, EndMove,
+                                      EndTurn, Escape, Hop, InstallMod, JoanStun, JoanSurveil, Keypad, Move,
+                                      NetworkCardAction, NetworkStep, Pass, Push, Reboot, Repair, Step, Strike,
+                                      StrikeWall, Swap, Terminal, Trade, UnlockSlot, UseEquipment, apply, apply_action,
+                                      decode_action, encode_action, legal_actions)
+from controller.rules.board.geometry import MAX_DESTROYED_WALLS, Floor, compile_floor
 from controller.rules.cards.network_cards import HAND_LIMIT
 from controller.rules.content import Content, parse_content
+from controller.rules.corporation.threat import active_escalations
+from controller.rules.corporation.turn import corporation_turn
+from controller.rules.dice import Dice, ScriptedDice, SeededDice
+from controller.rules.errors import (BadFace, ContentError, DiceError, DiceNeeded, DiceWanted, FloorError,
+                                     IllegalAction, RecordError, RulesError, StateError, TableError)
+from controller.rules.events import EVENT_VERSION, Event, decode_events, encode_events
+from controller.rules.game_setup import GameSetup, new_game
 from controller.rules.legal import Cost, DieChoice, LegalAction
+from controller.rules.phrasing import phrase
 from controller.rules.players.ap import OPTIMIZED_BONUS
 from controller.rules.players.burncycle import MAX_SLOTS
 from controller.rules.players.strikes import WALL_DURABILITY
-from controller.rules.corporation.turn import corporation_turn
-from controller.rules.dice import Dice, ScriptedDice, SeededDice
-from controller.rules.errors import (ContentError, DiceExhausted, FloorError, IllegalAction, RecordError,
-                                     RulesError, StateError)
-from controller.rules.events import Event, decode_events, encode_events
-from controller.rules.board.geometry import Floor, compile_floor
-from controller.rules.state import MAX_POWER, STATE_VERSION, GameState, copy_state, decode_state, encode_state
-from controller.rules.actions import ACTION_VERSION
-from controller.rules.events import EVENT_VERSION
-from controller.rules.schemas import schema, state_schema
-from controller.rules.phrasing import phrase
-from controller.rules.game_setup import new_game
 from controller.rules.record import (Entry, Face, GameRecord, RecordingDice, decode_record, encode_record,
                                      record_action, redo, replay, start_record, state_digest, undo)
-from controller.rules.corporation.threat import active_escalations
+from controller.rules.schemas import schema, state_schema
+from controller.rules.state import (MAX_POWER, STATE_VERSION, DicePool, GameState, Outcome, copy_state, decode_state,
+                                    encode_state)
 from controller.rules.validate import check_state, state_problems
 
 # -- what a player of the agents' side reads of the rules (the auto-player, controller/autoplay, imports only these)
-from controller.rules.actions import (Action, Alter, BeginActions, BuyDiceUpgrade, BuyUpgrade, CorporationTurn,
-                                      DrawChip, EndMove, EndTurn, Escape, Hop, Keypad, Move, NetworkCardAction,
-                                      NetworkStep, Pass, Push, Reboot, Repair, Step, Strike, StrikeWall, Terminal,
-                                      UnlockSlot, apply_action, legal_actions)
 from controller.rules.board.awareness import sight
-from controller.rules.board.geometry import MAX_DESTROYED_WALLS, Area, edge_id
+from controller.rules.board.geometry import Area, edge_id
 from controller.rules.characters.proprietary_dice import USE as PROPRIETARY_DIE_USE
 from controller.rules.corporation.security import movement_of
 from controller.rules.corporation.threat_effects import apply_effect
@@ -50,28 +52,25 @@ from controller.rules.players.keypads import brute_force_durability, chip_inputs
 from controller.rules.players.moves import current_chip_kind, movers
 from controller.rules.players.network_moves import movement_chips
 from controller.rules.players.steps import active_agent, usable as chip_usable
-from controller.rules.state import Bot, DicePool, Objective, SecurityUnit
+from controller.rules.state import Bot, Objective, SecurityUnit
 from controller.rules.table import Table
 
 __all__ = [
-    "Content", "parse_content", "corporation_turn", "Dice", "ScriptedDice", "SeededDice", "ContentError",
-    "DiceExhausted", "FloorError", "IllegalAction", "RulesError", "StateError", "Event", "decode_events",
-    "encode_events", "Floor", "compile_floor", "GameState", "copy_state", "decode_state", "encode_state",
-    "state_schema", "new_game", "active_escalations", "check_state", "state_problems", "RecordError", "Entry",
-    "Face", "GameRecord", "RecordingDice", "decode_record", "encode_record", "record_action", "redo", "replay",
-    "start_record", "state_digest", "undo",
-    # what the players may do now, and the game's numbers a player (or the auto-player) reasons with
-    "legal_actions", "LegalAction", "DieChoice", "Cost", "MAX_POWER", "MAX_SLOTS", "MAX_DESTROYED_WALLS",
-    "WALL_DURABILITY", "HAND_LIMIT", "OPTIMIZED_BONUS",
-    "schema", "phrase", "STATE_VERSION", "ACTION_VERSION", "EVENT_VERSION",
-]
-__all__ += [  # the agents' side's view (see the block of imports above)
-    "Action", "Alter", "BeginActions", "BuyDiceUpgrade", "BuyUpgrade", "CorporationTurn", "DrawChip", "EndMove",
-    "EndTurn", "Escape", "Hop", "Keypad", "Move", "NetworkCardAction", "NetworkStep", "Pass", "Push", "Reboot",
-    "Repair", "Step", "Strike", "StrikeWall", "Terminal", "UnlockSlot", "apply_action", "legal_actions", "sight",
-    "MAX_DESTROYED_WALLS", "Area", "edge_id", "PROPRIETARY_DIE_USE", "movement_of", "apply_effect", "IpMoved",
-    "hop_paths", "TERMINAL_SPACES", "module_bagged", "can_escape", "floor_objectives", "objective_applies",
-    "objective_done", "unit_durability", "active_slot_count", "next_slot_cost", "brute_force_durability",
-    "chip_inputs_payable", "keypad_column", "current_chip_kind", "movers", "movement_chips", "active_agent",
-    "chip_usable", "Bot", "DicePool", "Objective", "SecurityUnit", "Table",
+    "ACTION_VERSION", "Action", "Alter", "AnyAction", "BeginActions", "BuyDiceUpgrade", "BuyUpgrade",
+    "CorporationTurn", "Correct", "Degrade", "Discard", "DrawChip", "EndMove", "EndTurn", "Escape", "Hop",
+    "InstallMod", "JoanStun", "JoanSurveil", "Keypad", "Move", "NetworkCardAction", "NetworkStep", "Pass", "Push",
+    "Reboot", "Repair", "Step", "Strike", "StrikeWall", "Swap", "Terminal", "Trade", "UnlockSlot", "UseEquipment",
+    "apply", "apply_action", "decode_action", "encode_action", "legal_actions", "MAX_DESTROYED_WALLS", "Floor",
+    "compile_floor", "HAND_LIMIT", "Content", "parse_content", "active_escalations", "corporation_turn", "Dice",
+    "ScriptedDice", "SeededDice", "BadFace", "ContentError", "DiceError", "DiceNeeded", "DiceWanted", "FloorError",
+    "IllegalAction", "RecordError", "RulesError", "StateError", "TableError", "EVENT_VERSION", "Event",
+    "decode_events", "encode_events", "GameSetup", "new_game", "Cost", "DieChoice", "LegalAction", "phrase",
+    "OPTIMIZED_BONUS", "MAX_SLOTS", "WALL_DURABILITY", "Entry", "Face", "GameRecord", "RecordingDice",
+    "decode_record", "encode_record", "record_action", "redo", "replay", "start_record", "state_digest", "undo",
+    "schema", "state_schema", "MAX_POWER", "STATE_VERSION", "DicePool", "GameState", "Outcome", "copy_state",
+    "decode_state", "encode_state", "check_state", "state_problems", "sight", "Area", "edge_id",
+    "PROPRIETARY_DIE_USE", "movement_of", "apply_effect", "IpMoved", "hop_paths", "TERMINAL_SPACES", "module_bagged",
+    "can_escape", "floor_objectives", "objective_applies", "objective_done", "unit_durability", "active_slot_count",
+    "next_slot_cost", "brute_force_durability", "chip_inputs_payable", "keypad_column", "current_chip_kind",
+    "movers", "movement_chips", "active_agent", "chip_usable", "Bot", "Objective", "SecurityUnit", "Table",
 ]

@@ -71,6 +71,13 @@ STEP_NAMES = {"route": "power routing (step 1)", "actions": "the action step (st
               "corporation": "the corporation's turn"}
 
 
+def apply(state: GameState, action: Action, dice: Dice | None = None) -> tuple[GameState, list[Event]]:
+    """The engine's front door: apply any action, the corporation's turn included, for whoever is to act
+    now (an action out of turn or out of its step raises IllegalAction quoting the rule), with `dice` (the
+    game's own seeded dice, continuing its roll count, when None). The state given is never changed."""
+    return apply_action(state, action, dice)
+
+
 def apply_action(state: GameState, action: Action, dice: Dice | None = None, *,
                  in_place: bool = False) -> tuple[GameState, list[Event]]:
     """Apply one action; the state passed in is left unchanged, unless `in_place` (self-play, which hands its
@@ -85,12 +92,18 @@ def apply_action(state: GameState, action: Action, dice: Dice | None = None, *,
         if state.turn.step != "corporation":
             raise IllegalAction(f"it is {STEP_NAMES[state.turn.step]}: the corporation turn follows the player "
                                 f"with the corporation marker chip")
+        # one set of dice for the corporation's phase and the work after it (the next player's start of turn
+        # may shut an agent down and spawn a guard), so every draw comes from the caller and is counted
+        dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
         new, events = corporation_turn(state, dice)
-        table = Table(new, SeededDice(0), apply_effect, copy=False)
+        table = Table(new, dice, apply_effect, copy=False)
         if not table.over:
             imperatives.check_imperatives(table)
         if not table.over:
             turn.after_corporation(table)
+        counted = dice.game_rolls(state.seed)
+        if counted is not None:
+            table.state.rolls = counted
         return table.state, events + table.events
     dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
     table = Table(state, dice, apply_effect, copy=not in_place)
@@ -114,8 +127,7 @@ def _striker(table: Table, action: Action) -> str | None:
 
 def _dispatch(table: Table, action: Action) -> None:
     state = table.state
-    t = state.turn
-    assert t is not None
+    t = state.players_turn()
     allowed = STEPS[type(action)]
     if t.step not in allowed:
         raise IllegalAction(f"it is {STEP_NAMES[t.step]}: {action.__struct_config__.tag} belongs to "
@@ -272,8 +284,7 @@ def _dispatch(table: Table, action: Action) -> None:
 
 def _degrade(table: Table, choose: int | None) -> None:
     """"At the end of every turn, roll the burncycle die to degrade a slot", once."""
-    t = table.state.turn
-    assert t is not None
+    t = table.state.players_turn()
     if t.degraded:
         raise IllegalAction("the burncycle has already degraded this turn: the burncycle die is rolled once, at "
                             "the end of every turn")

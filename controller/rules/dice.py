@@ -11,11 +11,13 @@ from __future__ import annotations
 import random
 from typing import Protocol, Sequence
 
-from controller.rules.errors import DiceExhausted
+from controller.rules.errors import BadFace, DiceNeeded, DiceWanted
 
 
 class Dice(Protocol):
-    rolls: int
+    @property
+    def rolls(self) -> int:
+        """How many results these dice have given."""
 
     def roll(self, die: str, faces: Sequence[str]) -> str:
         """Roll the named die and return its face."""
@@ -26,6 +28,10 @@ class Dice(Protocol):
     def game_rolls(self, seed: int) -> int | None:
         """The game's roll count after these dice, when they continue the virtual sequence of game `seed`;
         None for faces from the table, which leave the game's count where it was."""
+
+    def expect(self, dice: Sequence[DiceWanted], purpose: str) -> None:
+        """The engine is about to roll these dice, in this order, for `purpose` ("Memory's move action"):
+        dice that need faces from the table raise DiceNeeded for the ones they lack, before any is rolled."""
 
 
 class SeededDice:
@@ -49,6 +55,9 @@ class SeededDice:
     def game_rolls(self, seed: int) -> int | None:
         return self.rolls if seed == self.seed else None
 
+    def expect(self, dice: Sequence[DiceWanted], purpose: str) -> None:
+        return None  # virtual dice never run out
+
 
 class ScriptedDice:
     """Faces typed in by the players, used in order; a face may be named or numbered from 1."""
@@ -59,9 +68,7 @@ class ScriptedDice:
 
     def _take(self, what: str) -> str:
         if self.rolls >= len(self.values):
-            given = len(self.values)
-            raise DiceExhausted(f"the turn needs another result for the {what}, but only {given} "
-                                f"{'was' if given == 1 else 'were'} given")
+            raise DiceNeeded([DiceWanted(die=what, count=1)], what, len(self.values))
         value = self.values[self.rolls]
         self.rolls += 1
         return value
@@ -72,8 +79,19 @@ class ScriptedDice:
             return list(options).index(value)
         if value.isdigit() and 1 <= int(value) <= len(options):
             return int(value) - 1
-        raise DiceExhausted(f"result {self.rolls} ({value!r}) is not a face of the {what}; "
-                            f"expected one of {', '.join(options)} or 1-{len(options)}")
+        raise BadFace(f"result {self.rolls} ({value!r}) is not a face of the {what}; "
+                      f"expected one of {', '.join(options)} or 1-{len(options)}")
+
+    def expect(self, dice: Sequence[DiceWanted], purpose: str) -> None:
+        left = len(self.values) - self.rolls
+        missing: list[DiceWanted] = []
+        for wanted in dice:
+            covered = min(left, wanted.count)
+            left -= covered
+            if covered < wanted.count:
+                missing.append(DiceWanted(die=wanted.die, count=wanted.count - covered))
+        if missing:
+            raise DiceNeeded(missing, purpose, len(self.values), more=len(self.values) > self.rolls)
 
     def roll(self, die: str, faces: Sequence[str]) -> str:
         return faces[self._pick(die, faces)]
@@ -82,4 +100,4 @@ class ScriptedDice:
         return self._pick(bag, items)
 
     def game_rolls(self, seed: int) -> int | None:
-        return None
+        return None  # faces from the table are not the game's virtual sequence

@@ -7,6 +7,8 @@ first option in reading order; the players can move chips before the first turn 
 
 from __future__ import annotations
 
+from msgspec import Struct
+
 from controller.rules.board.awareness import recheck
 from controller.rules.players.burncycle import MAX_SLOTS, draw_burncycle, regenerate_reserves
 from controller.rules.content import Content
@@ -19,18 +21,42 @@ from controller.rules.errors import RulesError
 from controller.rules.board.geometry import Floor, compile_floor
 from controller.rules.cards.imperatives import draw_imperatives
 from controller.rules.cards.inventory import replace_innate
-from controller.rules.state import (IP, MAX_POWER, Bot, Burncycle, FloorState, GameState, GuardSlot, LaterFloor, Mission,
-                                    Network, NetworkMat, Ping)
+from controller.rules.state import (IP, MAX_POWER, Bot, Burncycle, FloorState, GameState, GuardSlot, LaterFloor,
+                                    Mission, Network, NetworkMat, Ping, copy_state)
 from controller.rules.table import Table
 from controller.rules.corporation.threat import events_passed_at_start
 from controller.rules.players.steps import initial_turn
 
 
 
-def new_game(content: Content, floor_text: str, floor_name: str, players: int, difficulty: str = "standard",
-             captain: str = "fauxbia", mission: str = "data-heist", seed: int = 0,
-             agents: list[str] | None = None, level: int | None = None, dice: Dice | None = None) -> GameState:
-    floor = compile_floor(floor_text, floor_name)
+class GameSetup(Struct, kw_only=True, forbid_unknown_fields=True):
+    """Everything the players choose before a game, as one serializable value: the first floor (a floor of
+    the content by name, or a custom floor's text with the name its file is reported by), the mission and,
+    for Adaptable missions, its level, the team, the difficulty, the captain and the seed of the virtual
+    dice. A service stores it beside the game record; `new_game` builds the same table from it every time."""
+
+    floor: str = "meridian-lobby"  # a floor of the content by name, or a custom floor's file name with floor_text
+    floor_text: str | None = None  # a custom floor's text (the .floor format)
+    mission: str = "data-heist"
+    level: int | None = None  # Adaptable missions: the level to play; others use the floor's own
+    players: int = 2
+    agents: list[str] | None = None  # agent ids in turn order; None: the first `players` agents of the content
+    difficulty: str = "standard"
+    captain: str = "fauxbia"
+    seed: int = 0
+
+
+def new_game(content: Content, setup: GameSetup, dice: Dice | None = None) -> GameState:
+    """A legal starting state for `setup`; every draw comes from `dice` (the setup's seeded dice when None).
+    The state owns copies of the content's cards, so changing one game never changes another."""
+    if setup.floor_text is not None:
+        floor = compile_floor(setup.floor_text, setup.floor)
+    elif setup.floor in content.floors:
+        floor = compile_floor(content.floors[setup.floor], f"{setup.floor}.floor")
+    else:
+        raise RulesError(f"unknown floor {setup.floor!r}; the content has {', '.join(sorted(content.floors))}")
+    players, difficulty, captain, mission = setup.players, setup.difficulty, setup.captain, setup.mission
+    seed, agents, level = setup.seed, setup.agents, setup.level
     if not 1 <= players <= 4:
         raise RulesError(f"player count must be 1 to 4, not {players}")
     if difficulty not in ("simplified", "standard", "seasoned"):
@@ -74,7 +100,9 @@ def new_game(content: Content, floor_text: str, floor_name: str, players: int, d
     counted = dice.game_rolls(seed)
     if counted is not None:
         state.rolls = counted
-    return state
+    # the content's mission, captain, threat card, guard chips and cards were put in as they are: a state owns
+    # its data, so one game's changes never reach the content or the next game
+    return copy_state(state)
 
 
 def _later_floors(content: Content, mission: Mission) -> list[LaterFloor]:

@@ -16,9 +16,9 @@ from typing import Literal, Sequence
 import msgspec
 from msgspec import Struct
 
-from controller.rules.actions import AnyAction, apply_action
+from controller.rules.actions import AnyAction, apply
 from controller.rules.dice import Dice, SeededDice
-from controller.rules.errors import RecordError
+from controller.rules.errors import DiceWanted, RecordError
 from controller.rules.events import AnyEvent, Event
 from controller.rules.state import GameState, copy_state, encode_state
 
@@ -87,6 +87,9 @@ class RecordingDice:
     def game_rolls(self, seed: int) -> int | None:
         return self.inner.game_rolls(seed)
 
+    def expect(self, dice: Sequence[DiceWanted], purpose: str) -> None:
+        self.inner.expect(dice, purpose)
+
 
 class ReplayDice:
     """Gives back the faces of one recorded entry, in order, and refuses a roll or draw that differs from
@@ -121,6 +124,9 @@ class ReplayDice:
     def game_rolls(self, seed: int) -> int | None:
         return self.rolls if self.seed == seed else None
 
+    def expect(self, dice: Sequence[DiceWanted], purpose: str) -> None:
+        return None  # a record that runs out of faces is refused face by face, naming the entry
+
 
 def start_record(state: GameState) -> GameRecord:
     """A record of a game that starts from `state` (a copy is kept, so the caller may go on with its own)."""
@@ -142,7 +148,7 @@ def record_action(record: GameRecord, state: GameState, action: AnyAction,
     inner = dice if dice is not None else SeededDice(state.seed, state.rolls)
     recording = RecordingDice(inner)
     seeded = inner.game_rolls(state.seed)
-    new, events = apply_action(state, action, recording)
+    new, events = apply(state, action, recording)
     record.entries.append(Entry(action=action, faces=recording.faces, events=list(events),  # type: ignore[arg-type]
                                 digest=state_digest(new), seeded_rolls=seeded))
     record.undone.clear()
@@ -152,18 +158,22 @@ def record_action(record: GameRecord, state: GameState, action: AnyAction,
 def _reapply(state: GameState, entry: Entry, number: int) -> tuple[GameState, list[Event]]:
     dice = ReplayDice(entry.faces, number, state.seed if entry.seeded_rolls is not None else None,
                       entry.seeded_rolls if entry.seeded_rolls is not None else 0)
-    new, events = apply_action(state, entry.action, dice)
+    new, events = apply(state, entry.action, dice)
     if dice.used != len(entry.faces):
         raise RecordError(f"entry {number}: the action used {dice.used} of its {len(entry.faces)} recorded "
                           f"results")
     if state_digest(new) != entry.digest:
         raise RecordError(f"entry {number} ({entry.action.__struct_config__.tag}) replays to a different state "
                           f"than was recorded")
+    if events != entry.events:
+        raise RecordError(f"entry {number} ({entry.action.__struct_config__.tag}) replays with different events "
+                          f"than were recorded")
     return new, events
 
 
 def replay(record: GameRecord, entries: int | None = None) -> GameState:
-    """The state after the first `entries` entries (all when None), each checked against its digest."""
+    """The state after the first `entries` entries (all when None), each checked against its digest and its
+    recorded events."""
     count = len(record.entries) if entries is None else entries
     if not 0 <= count <= len(record.entries):
         raise RecordError(f"the record has {len(record.entries)} entries, not {count}")

@@ -14,6 +14,8 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta, Struct
 
+from controller.rules.errors import StateError
+
 Direction = Literal["N", "E", "S", "W"]
 ChipKind = Literal["general", "physical", "tech", "utility", "captain"]
 Difficulty = Literal["simplified", "standard", "seasoned"]
@@ -508,6 +510,26 @@ class Drone(Struct, forbid_unknown_fields=True):
     charged: bool = True
 
 
+OutcomeCause = Literal["mission_won", "threat_maxed", "module_shut_down", "module_abandoned"]
+
+
+class Outcome(Struct, frozen=True, forbid_unknown_fields=True):
+    """How a game ended, for programs (`result`, `cause`) and for people (`text`): a victory names the
+    mission's win ("Clean Exit"), a defeat the rule that ended it ("threat reached 26"). `str()` gives the
+    phrase shown at the table, "victory: Clean Exit"."""
+
+    result: Literal["victory", "defeat"]
+    cause: OutcomeCause
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.result}: {self.text}"
+
+    @property
+    def won(self) -> bool:
+        return self.result == "victory"
+
+
 class GameState(Struct, forbid_unknown_fields=True):
     floor: FloorState
     bots: list[Bot]
@@ -523,7 +545,7 @@ class GameState(Struct, forbid_unknown_fields=True):
     guard_bag: list[GuardChip] = []  # guard chips not in play, drawn when a guard spawns
     fired_events: list[int] = []
     round: Annotated[int, Meta(ge=1)] = 1
-    outcome: str | None = None
+    outcome: Outcome | None = None  # None while the game goes on
     seed: int = 0
     rolls: Annotated[int, Meta(ge=0)] = 0  # dice rolled so far with the game's seeded dice
     next_unit: Annotated[int, Meta(ge=1)] = 1  # number for the next guard that enters play
@@ -566,6 +588,13 @@ class GameState(Struct, forbid_unknown_fields=True):
             # msgspec reports this as a ValidationError, like any other field that breaks its type
             raise ValueError(f"this state is version {self.version}, written by a later release; this engine reads "
                              f"version {STATE_VERSION} and older")
+
+    def players_turn(self) -> TurnState:
+        """The players' turn, which every state of a game in play has (an error, not an assert, so that
+        `python -O` keeps the check)."""
+        if self.turn is None:
+            raise StateError("this state has no players' turn (it was written before turns existed)")
+        return self.turn
 
     def bot(self, bot_id: str) -> Bot:
         for b in self.bots:

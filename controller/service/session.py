@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from controller.rules import DiceExhausted, GameState, RulesError, ScriptedDice, decode_state, encode_state
+from controller.rules import DiceNeeded, GameState, RulesError, ScriptedDice, TableError, decode_state, encode_state
 from controller.rules.actions import AnyAction, CorporationTurn
 from controller.rules.record import (Entry, GameRecord, RecordError, decode_record, encode_record, record_action, redo,
                                      replay, state_digest)
@@ -36,7 +36,7 @@ SNAPSHOT_EVERY = 50  # entries between snapshots: recovery replays at most this 
 RECENT = 4096        # changes kept in memory for readers catching up
 
 
-class SessionError(RulesError):
+class SessionError(TableError):
     """A request the session cannot carry out now (no game, nothing to undo, no dice asked for)."""
 
     code = "session_error"
@@ -63,14 +63,18 @@ class Change:
 
 @dataclass(frozen=True)
 class DiceRequest:
-    """The engine stopped for want of dice the players roll at the table."""
+    """The engine stopped for want of dice the players roll at the table: which dice and how many (`dice`,
+    e.g. [{"die": "basic die", "count": 3}]), for what (`purpose`), and the faces already typed in."""
 
     action: dict[str, Any]
     faces: list[str]
     message: str
+    dice: list[dict[str, Any]]
+    purpose: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"action": self.action, "faces": list(self.faces), "message": self.message}
+        return {"action": self.action, "faces": list(self.faces), "message": self.message, "dice": self.dice,
+                "purpose": self.purpose}
 
 
 @dataclass
@@ -220,10 +224,10 @@ class GameSession:
             undone = list(g.record.undone)
             try:
                 new, _ = record_action(g.record, g.state, action, dice)
-            except DiceExhausted as e:
+            except DiceNeeded as e:
                 if dice is None:
                     raise
-                return self._ask_for_dice(g, action, faces or [], str(e))
+                return self._ask_for_dice(g, action, faces or [], e)
             except RecordError as e:
                 raise SessionError(f"the game log and the engine disagree: {e}") from None
             entry = g.record.entries[-1]
@@ -345,8 +349,8 @@ class GameSession:
             raise SessionError("there is no game yet: start a new game first")
         return self._game
 
-    def _ask_for_dice(self, g: _Game, action: AnyAction, faces: list[str], message: str) -> Change:
-        request = DiceRequest(_builtins(action), list(faces), message)
+    def _ask_for_dice(self, g: _Game, action: AnyAction, faces: list[str], needed: DiceNeeded) -> Change:
+        request = DiceRequest(_builtins(action), list(faces), str(needed), _builtins(needed.dice), needed.purpose)
         stored = self.store.append(g.id, "dice_requested", request.to_dict())
         g.pending_dice = request
         return self._publish(Change.stored(stored))
@@ -395,7 +399,8 @@ class GameSession:
             elif c.kind == "redo":
                 record.entries.append(record.undone.pop())
             elif c.kind == "dice_requested":
-                pending = DiceRequest(c.body["action"], list(c.body["faces"]), c.body["message"])
+                pending = DiceRequest(c.body["action"], list(c.body["faces"]), c.body["message"], c.body["dice"],
+                                      c.body["purpose"])
             elif c.kind == "dice_cancelled":
                 pending = None
             elif c.kind == "dice_mode":

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.rules import RulesError
+from controller.rules import TableError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -45,7 +45,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 STORE_VERSION = "1"
 
 
-class StoreError(RulesError):
+class StoreError(TableError):
     """The game log cannot be read or written (a full disk, a locked or damaged file): nothing was changed."""
 
     code = "store_error"

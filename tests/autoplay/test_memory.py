@@ -9,8 +9,7 @@ from rules_scenarios import CONTENT
 
 from controller.autoplay.memory import AutoplayMemory
 from controller.autoplay.player import AutoPlayer, team
-from controller.library import floor_text
-from controller.rules import apply_action, new_game
+from controller.rules import GameSetup, apply_action, new_game
 
 GAMES = [  # one seeded game of each shipped mission, where its special play and memory come into use
     ("data-heist", "meridian-lobby", 2, 5),
@@ -26,9 +25,8 @@ GAMES = [  # one seeded game of each shipped mission, where its special play and
 def test_a_fresh_auto_player_given_the_memory_chooses_what_the_long_lived_one_does(mission, floor, players, seed):
     """Over a whole seeded game, at every decision: a new AutoPlayer handed the state and the long-lived
     player's memory (through JSON, as a service would store it) picks the same action and remembers the same."""
-    text, source = floor_text(floor)
-    state = new_game(CONTENT, text, source, players=players, mission=mission, seed=seed,
-                     level=1 if CONTENT.missions[mission].adaptable else None, agents=team(players))
+    state = new_game(CONTENT, GameSetup(floor=floor, players=players, mission=mission, seed=seed,
+                                        level=1 if CONTENT.missions[mission].adaptable else None, agents=team(players)))
     kept = AutoPlayer()
     decisions = 0
     remembered = set()
@@ -45,8 +43,7 @@ def test_a_fresh_auto_player_given_the_memory_chooses_what_the_long_lived_one_do
 
 
 def test_a_decision_leaves_the_memory_it_was_given_as_it_was():
-    text, source = floor_text("meridian-lobby")
-    state = new_game(CONTENT, text, source, players=2, seed=5, agents=team(2))
+    state = new_game(CONTENT, GameSetup(floor="meridian-lobby", players=2, seed=5, agents=team(2)))
     player, memory = AutoPlayer(), AutoplayMemory()
     for _ in range(40):
         before = msgspec.json.encode(memory)

@@ -21,7 +21,7 @@ from controller.leds.render import RGB, render
 from controller.leds.scene import LedScene, Link, Outcome, SlotChip, scene_from_state
 from controller.leds.serial_driver import LinkState, SerialDriver
 from controller.library import floor_text, load_content
-from controller.rules import new_game
+from controller.rules import GameSetup, new_game
 from sim_support import BAUD, FIRMWARE, LED_COUNT, board_setting, build_variant, is_fallback
 
 LAYOUT = layouts.default()
@@ -72,7 +72,7 @@ def test_handshake_survives_the_reset_on_open(make_sim) -> None:
 
 def real_scene() -> LedScene:
     text, name = floor_text("meridian-lobby")
-    return scene_from_state(new_game(load_content(), text, name, players=3, seed=7))
+    return scene_from_state(new_game(load_content(), GameSetup(floor=name, floor_text=text, players=3, seed=7)))
 
 
 def test_pin_shows_the_rendered_colours(make_sim) -> None:

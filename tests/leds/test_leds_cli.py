@@ -11,7 +11,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from controller.cli import main
 from controller.library import floor_text, load_content
-from controller.rules import encode_state, new_game
+from controller.rules import encode_state, GameSetup, new_game
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "hardware" / "leds" / "layout.example.toml"
 
@@ -20,7 +20,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "hardware" / "leds" / "layout.ex
 def state_file(tmp_path_factory) -> Path:
     text, name = floor_text("meridian-lobby")
     path = tmp_path_factory.mktemp("state") / "state.json"
-    path.write_bytes(encode_state(new_game(load_content(), text, name, players=2)))
+    path.write_bytes(encode_state(new_game(load_content(), GameSetup(floor=name, floor_text=text, players=2))))
     return path
 
 

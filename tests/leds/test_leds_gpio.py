@@ -8,9 +8,8 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin, MockSPIDevice
 
-from controller.errors import UserError
 from controller.leds import layout as layouts
-from controller.leds.gpio import Apa102Strip, DiscreteLeds, apa102_bytes, from_layout
+from controller.leds.gpio import Apa102Strip, DiscreteLeds, GpioConfigError, apa102_bytes, from_layout
 from controller.leds.render import LogicalFrame, render
 from controller.leds.scene import LedScene, SlotChip
 
@@ -124,6 +123,6 @@ def test_discrete_bar_covers_the_whole_track(mock_pins) -> None:
 def test_gpio_table_errors(mock_pins, gpio: dict, message: str) -> None:
     data = copy.deepcopy(layouts.DEFAULT)
     data["gpio"] = gpio
-    with pytest.raises(UserError) as err:
+    with pytest.raises(GpioConfigError) as err:
         from_layout(layouts.build(data, "my.toml"))
     assert message in str(err.value) and str(err.value).startswith("my.toml: [gpio]")

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.errors import UserError
 from controller.leds import layout as layouts
 from controller.leds.power import Power, estimate_ma, limit
 from controller.leds.render import LogicalFrame, render
@@ -94,18 +93,18 @@ def test_split_track_over_two_strips() -> None:
 def test_layout_errors_name_the_table_and_field(change, message: str) -> None:
     data = copy.deepcopy(layouts.DEFAULT)
     change(data)
-    with pytest.raises(UserError) as err:
+    with pytest.raises(layouts.LayoutError) as err:
         layouts.build(data, "my.toml")
     assert str(err.value).startswith("my.toml: ")
     assert message in str(err.value)
 
 
 def test_unreadable_and_invalid_files(tmp_path: Path) -> None:
-    with pytest.raises(UserError, match="cannot read the layout file"):
+    with pytest.raises(layouts.LayoutError, match="cannot read the layout file"):
         layouts.load(tmp_path / "missing.toml")
     bad = tmp_path / "bad.toml"
     bad.write_text("[power\n")
-    with pytest.raises(UserError, match="bad.toml: not valid TOML"):
+    with pytest.raises(layouts.LayoutError, match="bad.toml: not valid TOML"):
         layouts.load(bad)
 
 

@@ -8,14 +8,14 @@ import pytest
 from controller.leds.render import render
 from controller.leds.scene import LedScene, Link, Outcome, SlotChip, scene_from_state
 from controller.library import floor_text, load_content
-from controller.rules import active_escalations, new_game
+from controller.rules import GameSetup, Outcome as GameOutcome, active_escalations, new_game
 from controller.rules.state import Chip
 
 
 @pytest.fixture(scope="module")
 def state():
     text, name = floor_text("meridian-lobby")
-    return new_game(load_content(), text, name, players=2, seed=3)
+    return new_game(load_content(), GameSetup(floor=name, floor_text=text, players=2, seed=3))
 
 
 def test_scene_from_a_new_game(state) -> None:
@@ -35,7 +35,7 @@ def test_fired_events_degraded_chips_and_defeat(state) -> None:
     slots = list(state.burncycle.slots)
     slots[1] = Chip(kind="tech", degraded=True)
     changed = msgspec.structs.replace(
-        state, threat=12, fired_events=[0, 1], outcome="defeat: threat reached 26",
+        state, threat=12, fired_events=[0, 1], outcome=GameOutcome("defeat", "threat_maxed", "threat reached 26"),
         burncycle=msgspec.structs.replace(state.burncycle, slots=slots, tracker=1),
     )
     scene = scene_from_state(changed)

@@ -13,7 +13,7 @@ from rules_scenarios import CONTENT, bot, captain, guard, make_state, module, ne
 from rules_scenarios import SAFE_BESIDE_HALL as SAFE
 from turn_scenarios import act, illegal, in_turn
 
-from controller.rules import RulesError, new_game
+from controller.rules import RulesError, GameSetup, new_game
 from controller.rules.actions import EndTurn, Reboot
 from controller.rules.board.geometry import compile_floor
 from controller.rules.missions.objectives import done
@@ -23,7 +23,8 @@ LOBBY, LABS = CONTENT.floors["meridian-lobby"], CONTENT.floors["meridian-labs"]
 
 
 def game(floor=LOBBY, mission="tsm-103c", level=1, players=2, seed=5):
-    return new_game(CONTENT, floor, "test.floor", players, "standard", "fauxbia", mission, seed=seed, level=level)
+    return new_game(CONTENT, GameSetup(floor="test.floor", floor_text=floor, mission=mission, level=level,
+                                       players=players, difficulty="standard", captain="fauxbia", seed=seed))
 
 
 def floor_level(text: str) -> int:
@@ -77,7 +78,7 @@ def test_all_bots_in_safe_zones_win_after_the_calibration(mission):
         s.calibrated = True
         return in_turn(s, step="end")
     won, _ = act(ending("D2"), EndTurn(), ["1"])
-    assert won.outcome == f"victory: {CONTENT.missions[mission].win_name}"
+    assert str(won.outcome) == f"victory: {CONTENT.missions[mission].win_name}"
     lost, _ = act(ending("A2"), EndTurn(), ["1"])
     assert lost.outcome is None
 
@@ -207,7 +208,8 @@ def test_fauxbia_security_detail_layer_two():
     row = CONTENT.captains["fauxbia"].security_detail[1]
     assert [(g.colour, g.level, g.key) for g in row] == [("yellow", 2, False), ("yellow", 2, False),
                                                          ("blue", 1, True)]
-    s = new_game(CONTENT, LABS, "labs.floor", 2, "standard", "fauxbia", "data-heist", seed=5)
+    s = new_game(CONTENT, GameSetup(floor="labs.floor", floor_text=LABS, mission="data-heist", players=2,
+                                    difficulty="standard", captain="fauxbia", seed=5))
     f = compile_floor(s.floor.text, "labs.floor")
     on = {f.feature[f.space(u.space)]: u for u in s.security}
     assert (on["post1"].level, on["post2"].level, on["post3"].level, on["post3"].key) == (2, 2, 1, True)

@@ -8,7 +8,7 @@ import pytest
 from rules_scenarios import CONTENT, play_randomly
 
 from controller.library import floor_text
-from controller.rules import new_game, state_problems
+from controller.rules import GameSetup, new_game, state_problems
 from controller.autoplay.player import play_game
 
 
@@ -22,9 +22,10 @@ def test_a_seeded_adaptable_game_ends_in_a_win_or_a_loss(mission, floor, players
     """"Adaptable missions can be played on any floor of any corporation": each mission, set up and played to
     its end."""
     text, source = floor_text(floor)
-    start = new_game(CONTENT, text, source, players=players, mission=mission, seed=seed, level=level)
+    start = new_game(CONTENT, GameSetup(floor=source, floor_text=text, mission=mission, level=level, players=players,
+                                        seed=seed))
     final = play_game(start)
-    assert final.outcome is not None and final.outcome.split(":")[0] in ("victory", "defeat")
+    assert final.outcome is not None and final.outcome.result in ("victory", "defeat")
     assert state_problems(final) == []
 
 
@@ -34,5 +35,6 @@ def test_random_legal_play_of_an_adaptable_mission_keeps_every_invariant(mission
     """Random legal actions (hops, draws from the bag and the corporation's turns included) never break an
     invariant nor change the state they are applied to."""
     text, source = floor_text(["meridian-lobby", "meridian-labs"][seed % 2])
-    state = new_game(CONTENT, text, source, players=1 + seed, mission=mission, seed=seed, level=1 + seed % 3)
+    state = new_game(CONTENT, GameSetup(floor=source, floor_text=text, mission=mission, level=1 + seed % 3,
+                                        players=1 + seed, seed=seed))
     play_randomly(state, seed, 300)

@@ -11,7 +11,7 @@ from rules_scenarios import (CONTENT, HOPS, MODULE_SPACES, bot, captain, floor_t
 from turn_scenarios import act, chips, illegal, in_turn, tags
 
 from controller.library import floor_text as shipped_floor
-from controller.rules import ScriptedDice, SeededDice, new_game, state_problems
+from controller.rules import ScriptedDice, SeededDice, GameSetup, new_game, state_problems
 from controller.rules.actions import (EndTurn, Hop, Move, NetworkStep, Pass, Push, Reboot, Step, Strike, apply_action,
                                       legal_actions)
 from controller.rules.board.geometry import compile_floor
@@ -37,7 +37,8 @@ D3 room "Office" surveillance=1
 
 def game(mission: str, players: int = 2, level: int = 2, seed: int = 5, floor: str = "meridian-lobby"):
     text, source = shipped_floor(floor)
-    return new_game(CONTENT, text, source, players=players, mission=mission, seed=seed, level=level)
+    return new_game(CONTENT, GameSetup(floor=source, floor_text=text, mission=mission, level=level, players=players,
+                                       seed=seed))
 
 
 def mission_state(mission: str, text: str = ROOMS, bots=None, slots=None, **kw):
@@ -173,6 +174,7 @@ def test_rescue_rangers_a_room_without_surveillance_dice_gets_no_bead():
     """"(place a surveillance bead if it gets one)": a room whose infobar shows no surveillance dice."""
     s = rangers([], text=ROOMS.replace('"Lab" surveillance=1', '"Lab"'), bots=[bot("byte", "E4"), module("A1")])
     s.floor.surveillance = []
+    s.turn.step = "corporation"
     new, _ = turn(s)
     assert new.floor.surveillance == []
 
@@ -181,6 +183,7 @@ def test_rescue_rangers_a_guard_in_a_room_keeps_it_occupied():
     """"every unoccupied surveilled room": a security unit in the room occupies it too."""
     s = rangers([], bots=[bot("byte", "A1"), off_board_module()], units=[guard("G1", "B4", awareness=0)])
     s.floor.surveillance = []
+    s.turn.step = "corporation"
     new, _ = turn(s)
     assert new.floor.surveillance == ["D3"]
 
@@ -441,7 +444,7 @@ def test_tsm_dial_out_land_on_the_core_while_all_bots_occupy_terminal_spaces():
     s = mission_state("tsm-103c", text=HOPS, bots=[bot("byte", "A1"), module("F1")])
     s.calibrated = True
     won, _ = core_landing(s)
-    assert won.outcome == "victory: Dial Out"
+    assert str(won.outcome) == "victory: Dial Out"
     s.bot("module").space = "B1"
     s, _ = core_landing(s)
     assert s.outcome is None

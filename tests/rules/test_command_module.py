@@ -10,7 +10,7 @@ from rules_scenarios import CONTENT, bot, guard, make_state, module, table
 from rules_scenarios import SAFE_BESIDE_HALL as SAFE
 from turn_scenarios import DOORS, act, chips, illegal, in_turn
 
-from controller.rules import new_game
+from controller.rules import GameSetup, new_game
 from controller.rules.actions import (BeginActions, EndTurn, Move, NetworkStep, Pass, Repair, Step, Strike,
                                       StrikeWall)
 from controller.rules.cards.imperatives import draw_imperative
@@ -79,7 +79,8 @@ def test_the_module_starts_with_fixed_power_keeps_it_and_holds_up_to_ten():
     may bring it to 10, not beyond)"""
     text = CONTENT.floors["meridian-lobby"]
     for players in (1, 3):
-        g = new_game(CONTENT, text, "lobby.floor", players, "standard", "fauxbia", "data-heist", seed=1)
+        g = new_game(CONTENT, GameSetup(floor="lobby.floor", floor_text=text, mission="data-heist", players=players,
+                                        difficulty="standard", captain="fauxbia", seed=1))
         assert g.bot("module").power == CONTENT.module.power
     s = two_players(step="end")
     s.bot("module").power = 9

@@ -8,7 +8,7 @@ from __future__ import annotations
 from rules_scenarios import CONTENT, bot, guard, make_state, module, of_type
 from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
 from controller.rules.phrasing import phrase
-from controller.rules import new_game
+from controller.rules import GameSetup, new_game
 from controller.rules.actions import (BeginActions, BuyDiceUpgrade, EndTurn, Keypad, Move, Pass, Step,
                                       legal_actions)
 from controller.rules.state import DicePool, DiceUpgrade
@@ -30,7 +30,7 @@ def test_agent_cards_print_dice_upgrade_tracks():
     cards = {a.id: a for a in CONTENT.agents}
     assert cards["byte"].upgrades[0] == DiceUpgrade(cost=2, die="advanced")
     assert any(u.die == "elite" for u in cards["byte"].upgrades)
-    s = new_game(CONTENT, CONTENT.floors["meridian-lobby"], "meridian-lobby.floor", 2, agents=["byte", "casing"])
+    s = new_game(CONTENT, GameSetup(floor="meridian-lobby", players=2, agents=["byte", "casing"]))
     assert s.bot("byte").dice_track == cards["byte"].upgrades and s.bot("byte").dice_bought == 0
 
 

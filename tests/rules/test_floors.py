@@ -8,7 +8,7 @@ from rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module,
 from turn_scenarios import act, chips, illegal, in_turn
 
 from controller.library import floor_text as floor_text_of
-from controller.rules import new_game
+from controller.rules import GameSetup, new_game
 from controller.rules.actions import CorporationTurn, EndTurn, Escape, Move, Step, legal_actions
 from controller.rules.errors import RulesError
 from controller.rules.state import DicePool, Drone, LaterFloor, Mission, MissionFloor, Objective
@@ -152,14 +152,15 @@ def test_an_escaped_bot_leaves_the_board_and_the_mission_is_won_when_all_have():
     s, events = act(s, Escape(bot="module"))
     assert s.bot("module").escaped and s.bot("module").space is None and of_type(events, "bot_escaped")
     s, _ = act(s, Escape(bot="byte"))
-    assert s.outcome == "victory: Climb"
+    assert str(s.outcome) == "victory: Climb"
 
 
 def test_all_agents_escaping_before_the_module_loses():
     """"If all agents escape before the command module escapes, the mission is lost because nobody remains to
     pilot the module.\""""
     new, _ = act(escaping([bot("byte", "D2"), module("C2")]), Escape(bot="byte"))
-    assert new.outcome is not None and new.outcome.startswith("defeat: all agents escaped")
+    assert new.outcome is not None and new.outcome.cause == "module_abandoned"
+    assert new.outcome.text.startswith("all agents escaped")
 
 
 def test_escape_needs_an_entrance_and_the_calibrations():
@@ -172,13 +173,13 @@ def test_a_tower_mission_sets_up_its_later_floors_from_the_content():
     """Missions "specify the corporation, floor progression, objectives, and win condition": the tower run
     starts on the floor the players choose and carries the labs to set up after it."""
     text, source = floor_text_of("meridian-lobby")
-    state = new_game(CONTENT, text, source, players=2, mission="tower-run", seed=1)
+    state = new_game(CONTENT, GameSetup(floor=source, floor_text=text, mission="tower-run", players=2, seed=1))
     assert state.floor_number == 1 and [f.name for f in state.later_floors] == ["meridian-labs.floor"]
     broken = CONTENT.missions["tower-run"].floor_plan[1]
     try:
         broken.floor = "no-such-floor"
         with pytest.raises(RulesError, match="no-such-floor"):
-            new_game(CONTENT, text, source, players=2, mission="tower-run", seed=1)
+            new_game(CONTENT, GameSetup(floor=source, floor_text=text, mission="tower-run", players=2, seed=1))
     finally:
         broken.floor = "meridian-labs"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module, of_type, table
 from turn_scenarios import act, chips, illegal, in_turn
 
-from controller.rules import new_game
+from controller.rules import GameSetup, new_game
 from controller.rules.actions import Discard, EndTurn, Move, Step, Strike
 from controller.rules.cards.imperatives import check_imperatives, draw_imperative, draw_imperatives
 from controller.rules.state import DicePool
@@ -22,7 +22,7 @@ def with_imperative(card_id: str, units=None, power: int = 5, **kw):
 
 def test_every_agent_draws_one_at_the_start_of_the_floor_the_module_never():
     """"Drawn at the start of each floor (limit 1 per agent; command modules never draw imperatives)." """
-    s = new_game(CONTENT, CONTENT.floors["meridian-lobby"], "meridian-lobby.floor", 2, seed=3)
+    s = new_game(CONTENT, GameSetup(floor="meridian-lobby", players=2, seed=3))
     agents = [b for b in s.bots if b.kind == "agent"]
     assert all(b.imperative is not None for b in agents)
     assert s.bot("module").imperative is None

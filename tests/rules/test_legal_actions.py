@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rules_scenarios import CONTENT
-from controller.rules import MAX_SLOTS, IllegalAction, RulesError, new_game
+from controller.rules import MAX_SLOTS, GameSetup, IllegalAction, RulesError, new_game
 from controller.rules.actions import (BeginActions, CorporationTurn, Degrade, DrawChip, EndMove, EndTurn, JoanSurveil,
                                       LegalAction, Move, NetworkCardAction, NetworkStep, Pass, Reboot, apply_action,
                                       legal_actions)
@@ -63,8 +63,8 @@ def played(draw) -> tuple[list[GameState], random.Random]:
     team = rng.sample(sorted(a.id for a in CONTENT.agents), players)
     level = draw(st.integers(1, 3)) if CONTENT.missions[mission].adaptable else None
     try:
-        state = new_game(CONTENT, CONTENT.floors[floor], f"{floor}.floor", players, "standard", "fauxbia", mission,
-                         seed, team, level)
+        state = new_game(CONTENT, GameSetup(floor=floor, players=players, mission=mission, seed=seed, agents=team,
+                                            level=level))
     except RulesError:  # a mission that needs another floor
         assume(False)
     states = []

@@ -40,7 +40,7 @@ def test_all_bots_simultaneously_in_safe_zones_wins_at_the_end_of_a_turn():
     state = heist_state({"module": "C2", "byte": "D2"}, progress={"terminals:byte": 2})
     new, events = act(state, EndTurn(), ["1"])
     assert new.calibrated
-    assert new.outcome == "victory: Clean Exit"
+    assert str(new.outcome) == "victory: Clean Exit"
     assert [e for e in events if isinstance(e, GameWon)]
 
 
@@ -82,7 +82,7 @@ def test_tasks_for_a_bigger_team_do_not_apply():
     state = heist_state({"module": "C2", "byte": "D2"}, mission=mission)
     state.floor.terminals = {"B1": "standard"}
     new, _ = act(state, EndTurn(), ["1"])
-    assert new.outcome == "victory: Out"
+    assert str(new.outcome) == "victory: Out"
 
 
 def test_module_qualifier_counts_only_the_command_module():

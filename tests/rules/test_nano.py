@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules_scenarios import CONTENT, bot, make_state, module, network, of_type
 from turn_scenarios import DOORS, act, chips, illegal, in_turn
 
-from controller.rules import new_game
+from controller.rules import GameSetup, new_game
 from controller.rules.actions import Discard, Move, NetworkStep, Step, legal_actions
 from controller.rules.state import DicePool
 
@@ -29,7 +29,7 @@ def nano_state(text: str = "", space: str = "A1", step: str = "actions", slots=N
 
 def test_nano_starts_with_a_random_innate_mod_outside_the_inventory():
     """"Nano starts with a random innate installed mod. This mod does not take up an inventory slot." """
-    s = new_game(CONTENT, CONTENT.floors["meridian-lobby"], "meridian-lobby.floor", 1, agents=["nano"], seed=5)
+    s = new_game(CONTENT, GameSetup(floor="meridian-lobby", players=1, agents=["nano"], seed=5))
     n = s.bot("nano")
     assert n.innate is not None and n.innate.id in MODS and n.inventory == 0
     assert n.abilities == ABILITIES and n.innate.id not in [m.id for m in s.mod_deck]

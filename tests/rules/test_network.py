@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from rules_scenarios import bot, make_state, network, of_type, table, turn
-from controller.rules import DiceExhausted
+from controller.rules import DiceNeeded, DiceWanted
 from controller.rules.corporation.pings import PING_FACES, resolve_ping_face
 
 
@@ -88,8 +88,9 @@ def test_one_ping_die_roll_per_occupied_hub():
 def test_ping_die_roll_needs_a_result():
     """Scripted dice: a roll the players did not type in is asked for, not invented."""
     s = make_state(bots=[bot("byte", "A5")], net=network(["byte"], pings=["L2-01"]))
-    with pytest.raises(DiceExhausted):
+    with pytest.raises(DiceNeeded) as err:
         turn(s, [])
+    assert err.value.dice == [DiceWanted(die="ping die", count=1)] and err.value.code == "dice_needed"
 
 
 # -- the six faces of the ping die ------------------------------------------------------------------

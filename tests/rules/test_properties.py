@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rules_scenarios import CONTENT
 from controller.rules import (SeededDice, corporation_turn, decode_state, encode_events, encode_state,
-                              new_game, state_problems)
+                              GameSetup, new_game, state_problems)
 from controller.rules.board.geometry import compile_floor
 from controller.rules.state import Ping
 
@@ -32,8 +32,8 @@ def legal_states(draw):
     difficulty = draw(st.sampled_from(["simplified", "standard", "seasoned"]))
     captain = draw(st.sampled_from(["fauxbia", "overseer"]))
     seed = draw(st.integers(0, 2**31 - 1))
-    state = new_game(CONTENT, CONTENT.floors[floor_id], f"{floor_id}.floor", players, difficulty, captain,
-                     seed=seed)
+    state = new_game(CONTENT, GameSetup(floor=f"{floor_id}.floor", floor_text=CONTENT.floors[floor_id], players=players,
+                                        difficulty=difficulty, captain=captain, seed=seed))
     floor = compile_floor(state.floor.text, state.floor.name)
     taken = {u.space for u in state.security}
     free = [s for s in floor.ids if s not in taken]
@@ -61,6 +61,8 @@ def legal_states(draw):
     state.threat = draw(st.integers(0, 25))
     state.network.ceo_level = draw(st.integers(1, 6))
     state.fired_events = [i for i, e in enumerate(state.threat_card.events) if e.threshold <= state.threat]
+    # the corporation's turn follows the player with the corporation marker
+    state.turn.step, state.turn.active = "corporation", state.turn.order.index(state.turn.marker)
     assert state_problems(state) == []
     return state
 
@@ -123,10 +125,11 @@ def test_replay_from_same_seed_is_identical(state, seed):
 
 REPLAY = """
 from controller.library import load_content
-from controller.rules import corporation_turn, encode_events, encode_state, new_game
+from controller.rules import GameSetup, corporation_turn, encode_events, encode_state, new_game
 c = load_content()
 for floor, seed in (("meridian-lobby", 4), ("meridian-labs", 8)):
-    s = new_game(c, c.floors[floor], floor + ".floor", 4, "seasoned", "fauxbia", seed=seed)
+    s = new_game(c, GameSetup(floor=floor, players=4, difficulty="seasoned", captain="fauxbia", seed=seed))
+    s.turn.step, s.turn.active = "corporation", s.turn.order.index(s.turn.marker)
     for _ in range(6):
         if s.outcome is not None:
             break

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from rules_scenarios import CONTENT
 from controller.autoplay.player import AutoPlayer, team
-from controller.rules import (GameRecord, RecordError, ScriptedDice, decode_record, encode_record,
+from controller.rules import (GameRecord, GameSetup, RecordError, ScriptedDice, decode_record, encode_record,
                               encode_state, new_game, record_action, redo, replay, start_record, state_digest,
                               undo)
 from controller.rules.actions import BeginActions, Move, legal_actions
@@ -24,8 +24,8 @@ GAMES = [("data-heist", "meridian-lobby", None), ("tower-run", "meridian-annex",
 
 
 def _start(mission: str, floor: str, level: int | None, players: int, seed: int):
-    return new_game(CONTENT, CONTENT.floors[floor], f"{floor}.floor", players, mission=mission, seed=seed,
-                    agents=team(players), level=level)
+    return new_game(CONTENT, GameSetup(floor=floor, mission=mission, level=level, players=players,
+                                       agents=team(players), seed=seed))
 
 
 def _recorded_game(seed: int, game: int, players: int, actions: int, randomness: float):
@@ -100,6 +100,11 @@ def test_a_record_that_no_longer_matches_names_the_entry():
     with pytest.raises(RecordError, match=f"entry {rolled + 1}: result 1 was recorded as ping die"):
         replay(record)
     record.entries[rolled].faces[0] = face
+    events = record.entries[rolled].events
+    record.entries[rolled].events = events[1:]
+    with pytest.raises(RecordError, match=f"entry {rolled + 1} .* replays with different events"):
+        replay(record)
+    record.entries[rolled].events = events
     record.entries[-1].digest = "0" * 64
     with pytest.raises(RecordError, match=f"entry {len(record.entries)} .* replays to a different state"):
         replay(record)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rules_scenarios import CONTENT, floor_text
-from controller.rules import RulesError, encode_state, new_game, state_problems
+from controller.rules import RulesError, encode_state, GameSetup, new_game, state_problems
 from controller.rules.board.geometry import compile_floor
 
 LOBBY, LABS = CONTENT.floors["meridian-lobby"], CONTENT.floors["meridian-labs"]
@@ -15,8 +15,8 @@ LOBBY, LABS = CONTENT.floors["meridian-lobby"], CONTENT.floors["meridian-labs"]
 def game(floor="lobby", players=2, difficulty="standard", captain="fauxbia", mission="data-heist", seed=5,
          level=None, **kw):
     text = {"lobby": LOBBY, "labs": LABS}.get(floor, floor)
-    return new_game(CONTENT, text, f"{floor}.floor", players, difficulty, captain, mission, seed=seed,
-                    level=level, **kw)
+    return new_game(CONTENT, GameSetup(floor=f"{floor}.floor", floor_text=text, mission=mission, level=level,
+                                       players=players, difficulty=difficulty, captain=captain, seed=seed, **kw))
 
 
 def units_on(state, feature):
@@ -178,7 +178,8 @@ def test_reserves_from_outdoor_spaces_and_occupied_rooms():
     |E E E .|
     +-+-+-+-+
     """, 'A1 outdoor "Yard" reserve=utility')
-    s = new_game(CONTENT, text, "yard.floor", 2, "standard", "overseer", seed=1)
+    s = new_game(CONTENT, GameSetup(floor="yard.floor", floor_text=text, players=2, difficulty="standard",
+                                    captain="overseer", seed=1))
     assert s.burncycle.team_reserve == ["utility"]
     assert s.burncycle.personal_reserves == {"byte": ["utility"], "casing": ["utility"]}
     s = game("lobby")  # the lobby's entrance is in a hallway: no reserve

@@ -56,7 +56,7 @@ def test_command_module_shut_down_loses_the_game():
                    units=[guard("G1", "C4", "N", awareness=3)], net=None)
     new, events = turn(s)
     assert new.bot("module").shut_down
-    assert new.outcome is not None and new.outcome.startswith("defeat")
+    assert new.outcome is not None and new.outcome.result == "defeat" and new.outcome.cause == "module_shut_down"
     assert of_type(events, "defeat")[0].reason == "the command module was shut down"
     phases = [e.phase for e in of_type(events, "phase_started")]
     assert phases == ["security activation"]  # immediately: no ping activation, no threat advancement

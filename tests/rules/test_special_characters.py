@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rules_scenarios import CONTENT, bot, captain, guard, make_state, module, of_type, turn
 from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
-from controller.rules import new_game, state_problems
+from controller.rules import GameSetup, new_game, state_problems
 from controller.rules.actions import JoanStun, JoanSurveil, Keypad, Move, Step, Strike, Swap, legal_actions
 from controller.rules.state import DicePool, Drone, GuardChip
 
@@ -150,9 +150,9 @@ def memory_state(joan: str = "C3", charged: bool = True, text: str = "", units=N
 
 def test_joan_starts_charged_with_memory():
     """Joan the drone comes with Memory: setup puts her, charged, on Memory's space."""
-    s = new_game(CONTENT, CONTENT.floors["meridian-lobby"], "meridian-lobby.floor", 2, agents=["memory", "byte"])
+    s = new_game(CONTENT, GameSetup(floor="meridian-lobby", players=2, agents=["memory", "byte"]))
     assert s.joan is not None and s.joan.charged and s.joan.space == s.bot("memory").space
-    s = new_game(CONTENT, CONTENT.floors["meridian-lobby"], "meridian-lobby.floor", 2, agents=["byte", "casing"])
+    s = new_game(CONTENT, GameSetup(floor="meridian-lobby", players=2, agents=["byte", "casing"]))
     assert s.joan is None
 
 

@@ -16,11 +16,11 @@ from rules_scenarios import CONTENT, bot, floor_text, guard, make_state
 from controller.errors import UserError
 from controller.library import load_state
 from controller.rules.state import Ping
-from controller.rules import StateError, check_state, decode_state, encode_state, new_game
+from controller.rules import StateError, check_state, decode_state, encode_state, GameSetup, new_game
 
 
 def base() -> dict:
-    s = new_game(CONTENT, CONTENT.floors["meridian-lobby"], "meridian-lobby.floor", 2, seed=1)
+    s = new_game(CONTENT, GameSetup(floor="meridian-lobby", players=2, seed=1))
     return json.loads(encode_state(s))
 
 

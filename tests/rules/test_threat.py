@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from rules_scenarios import CONTENT, bot, guard, make_state, network, of_type, table, turn
-from controller.rules import active_escalations, new_game
+from controller.rules import active_escalations, GameSetup, new_game
 from controller.rules.state import Chip
 from controller.rules.corporation.threat import change_threat
 
@@ -49,7 +49,7 @@ def test_reaching_26_is_immediate_defeat():
     s = make_state(threat=24, players=2, difficulty="simplified")
     new, events = turn(s)
     assert new.threat == 26
-    assert new.outcome == "defeat: threat reached 26"
+    assert str(new.outcome) == "defeat: threat reached 26"
     assert of_type(events, "defeat")[0].reason == "threat reached 26"
 
 
@@ -59,7 +59,7 @@ def test_defeat_at_26_mid_turn_stops_the_turn():
     s = make_state(bots=[bot("byte", "C3", power=1, detected=True)], units=[guard("G1", "C4", "N", awareness=3)],
                    threat=23, difficulty="simplified", net=network(["byte"], pings=["L2-01"]))
     new, events = turn(s)
-    assert new.outcome == "defeat: threat reached 26"
+    assert str(new.outcome) == "defeat: threat reached 26"
     assert [e.phase for e in of_type(events, "phase_started")] == ["security activation"]
     assert of_type(events, "ping_moved") == []
 
@@ -195,8 +195,8 @@ def test_fauxbia_chip_in_play():
 def faq_game(start: int):
     content = CONTENT
     mission = {6: "tsm-103c", 8: "preconnaissance"}[start]
-    return new_game(content, content.floors["meridian-lobby"], "meridian-lobby.floor", 2, "standard",
-                    "fauxbia", mission, seed=3, level=1)
+    return new_game(content, GameSetup(floor="meridian-lobby", mission=mission, level=1, players=2,
+                                       difficulty="standard", captain="fauxbia", seed=3))
 
 
 def test_faq_passed_events_never_fire():
@@ -223,8 +223,8 @@ def test_faq_passed_escalations_active():
 # -- Difficulty Levels --------------------------------------------------------------------------------
 def test_simplified_uses_simplified_threat_card():
     """"Simplified: Use the simplified threat card (no threat events).\""""
-    s = new_game(CONTENT, CONTENT.floors["meridian-lobby"], "meridian-lobby.floor", 1, "simplified",
-                 "overseer", seed=1)
+    s = new_game(CONTENT, GameSetup(floor="meridian-lobby", players=1, difficulty="simplified", captain="overseer",
+                                    seed=1))
     assert s.threat_card.name == CONTENT.threat_cards["simplified"].name
     assert s.threat_card.events == []
     s.threat = 3
@@ -235,8 +235,8 @@ def test_simplified_uses_simplified_threat_card():
 def test_standard_and_seasoned_use_standard_card():
     """"Standard: Standard threat card and all abilities active.\" / "Seasoned: Standard rules, plus ...\""""
     for difficulty in ("standard", "seasoned"):
-        s = new_game(CONTENT, CONTENT.floors["meridian-lobby"], "meridian-lobby.floor", 1, difficulty,
-                     "overseer", seed=1)
+        s = new_game(CONTENT, GameSetup(floor="meridian-lobby", players=1, difficulty=difficulty, captain="overseer",
+                                        seed=1))
         assert s.threat_card.name == CONTENT.threat_cards["standard"].name
         assert s.threat_card.events
 

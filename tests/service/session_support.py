@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from controller.autoplay.player import AutoPlayer
-from controller.library import floor_text, load_content
-from controller.rules import GameState, new_game
+from controller.library import load_content
+from controller.rules import GameSetup, GameState, new_game
 
 
 def start_state(seed: int = 7, mission: str = "data-heist", floor: str = "meridian-lobby",
                 players: int = 2) -> GameState:
-    text, name = floor_text(floor)
-    return new_game(load_content(), text, name, players, mission=mission, seed=seed)
+    return new_game(load_content(), GameSetup(floor=floor, mission=mission, players=players, seed=seed))
 
 
 def next_action(state: GameState):

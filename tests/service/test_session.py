@@ -108,11 +108,14 @@ def test_physical_dice_ask_for_the_faces_then_apply_with_them(db):
     asked = session.apply(next_action(session.state))
     while asked.kind != "dice_requested":
         asked = session.apply(next_action(session.state))
-    assert "result" in asked.body["message"] or "die" in asked.body["message"]
+    # the engine says which dice, how many and for what, before any die is rolled
+    wanted = asked.body["dice"]
+    assert wanted and all(d["count"] >= 1 and d["die"].endswith("die") for d in wanted)
+    assert asked.body["purpose"] and asked.body["purpose"] in asked.body["message"]
     entries = len(session.record.entries)
-    done = session.supply_faces(["1"])
-    while done.kind == "dice_requested":  # each answer may still leave dice to roll
-        done = session.supply_faces(["1"])
+    done = session.supply_faces(["1"] * sum(d["count"] for d in wanted))
+    while done.kind == "dice_requested":  # a roll may lead to another (a card drawn, a proprietary die)
+        done = session.supply_faces(["1"] * sum(d["count"] for d in done.body["dice"]))
     assert done.kind == "action" and len(session.record.entries) == entries + 1
     faces = [f.face for f in session.record.entries[-1].faces]
     assert faces and session.pending_dice is None

@@ -6,7 +6,7 @@ import numpy as np
 
 from vision_helpers import HD, POSE
 from controller.library import floor_text, load_content, load_floor
-from controller.rules import new_game
+from controller.rules import GameSetup, new_game
 from vision.calibration import CameraCalibration
 from vision.pipeline import VisionPipeline
 from vision.roster import chips_for_state
@@ -15,7 +15,7 @@ from vision.synth import Renderer, scene_from_state
 
 def test_a_new_game_reads_back_as_its_state(config):
     text, source = floor_text("meridian-labs")
-    state = new_game(load_content(), text, source, players=4, seed=1)
+    state = new_game(load_content(), GameSetup(floor=source, floor_text=text, players=4, seed=1))
     floor = load_floor("meridian-labs")
     chips = chips_for_state(state, config)
     assert len(chips) == len(state.bots) + len(state.security)

@@ -149,7 +149,7 @@ def shut_down_bot(table: Table, bot: Bot) -> None:
     lose_disguise(table, bot, "shut down: its bot chip flips")
     table.emit(BotShutDown(bot=bot.id, space=bot.space or "-"))
     if bot.kind == "module":
-        declare_defeat(table, "the command module was shut down")
+        declare_defeat(table, "module_shut_down", "the command module was shut down")
         return
     change_threat(table, 3, f"{bot_ref(bot.id)} was shut down")
 

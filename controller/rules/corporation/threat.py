@@ -8,7 +8,7 @@ happens no matter what moved the track (pings, shut-downs, the end of the round,
 from __future__ import annotations
 
 from controller.rules.events import Defeat, EscalationActive, ThreatChanged, ThreatEventFired
-from controller.rules.state import GameState, ThreatEvent
+from controller.rules.state import GameState, Outcome, OutcomeCause, ThreatEvent
 from controller.rules.table import Table
 
 MAX_THREAT = 26
@@ -66,12 +66,13 @@ def change_threat(table: Table, delta: int, reason: str) -> None:
                 if table.over:
                     return
     if state.threat >= MAX_THREAT:
-        declare_defeat(table, "threat reached 26")
+        declare_defeat(table, "threat_maxed", "threat reached 26")
 
 
-def declare_defeat(table: Table, reason: str) -> None:
+def declare_defeat(table: Table, cause: OutcomeCause, reason: str) -> None:
+    """The game is lost, once: `cause` for programs, `reason` (the rule that ended it) for people."""
     if table.state.outcome is None:
-        table.state.outcome = f"defeat: {reason}"
+        table.state.outcome = Outcome(result="defeat", cause=cause, text=reason)
         table.emit(Defeat(reason=reason))
 
 

@@ -18,12 +18,18 @@ from controller.rules.corporation.threat import change_threat
 
 def corporation_turn(state: GameState, dice: Dice | None = None) -> tuple[GameState, list[Event]]:
     """Resolve one corporation turn; returns the new state and what happened. `state` is left unchanged.
+    Refused unless it is the corporation's step; a game goes on to the next player with
+    `apply(state, CorporationTurn(), dice)`, which calls this and then starts the next round's first turn.
 
     Without dice, the game's own seeded dice continue where the state's roll count left them, so a saved
     game replays the same rolls.
     """
     if state.outcome is not None:
         raise IllegalAction(f"the game is over ({state.outcome}); no more corporation turns")
+    if state.turn is not None and state.turn.step != "corporation":
+        player = state.bot(state.turn.order[state.turn.active]).name
+        raise IllegalAction(f"it is {player}'s turn, not the corporation's: "
+                            f"\"the corporation turn follows the player with the corporation marker chip\"")
     dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
     table = Table(state, dice, apply_effect)
     special_rules.start_of_corporation_turn(table)

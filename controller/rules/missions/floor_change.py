@@ -55,8 +55,7 @@ def change_floor(table: Table, final: Bot) -> None:
     """The five steps of "Changing Floors", after `final`'s turn; the corporation's turn follows on the new
     floor (its marker is with the player who took the final turn)."""
     state = table.state
-    turn = state.turn
-    assert turn is not None
+    turn = state.players_turn()
     # 1. "Assign the corporation marker to the player who took the final turn. Turn order resets so the
     #    player to their left becomes first player."
     k = turn.order.index(final.id)
@@ -141,7 +140,7 @@ def escape(table: Table, bot: Bot) -> None:
     agents = [b for b in state.bots if b.kind == "agent"]
     module = next((b for b in state.bots if b.kind == "module"), None)
     if module is not None and not module.escaped and all(a.escaped for a in agents):
-        declare_defeat(table, "all agents escaped before the command module: nobody remains to pilot it")
+        declare_defeat(table, "module_abandoned", "all agents escaped before the command module: nobody remains to pilot it")
 
 
 def can_escape(table: Table) -> bool:

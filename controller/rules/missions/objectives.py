@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from controller.rules.missions import special_rules
 from controller.rules.events import GameWon, StepStarted
-from controller.rules.state import GameState, Objective
+from controller.rules.state import GameState, Objective, Outcome
 from controller.rules.table import Table
 
 
@@ -89,5 +89,5 @@ def check_mission(table: Table, end_of_turn: bool = False) -> None:
     if state.calibrated:
         tasks = [o for o in mission.win if applies(state, o)]
         if tasks and all(done(state, table, o, end_of_turn) for o in tasks):
-            state.outcome = f"victory: {mission.win_name or mission.name}"
+            state.outcome = Outcome(result="victory", cause="mission_won", text=mission.win_name or mission.name)
             table.emit(GameWon(reason=mission.win_name or mission.name))

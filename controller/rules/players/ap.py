@@ -1,14 +1,15 @@
 """Action dice and AP checks.
 
 "Basic Dice (1, 1, 1, 1, 2, blank) / Advanced Dice (1, 1, 2, 2, 2, 3) / Elite Dice (2, 2, 2, 2, 3, reroll)".
-"Unused blanks from basic dice can be spent in pairs (2 blanks = 1 AP)" and "Reroll symbols on elite dice
-allow rerolling any die before totaling AP": the engine rerolls the die showing the least AP (a blank
-counts as half), which is the choice that can only help the player.
+"Unused blanks from basic dice can be spent in pairs (2 blanks = 1 AP) or returned to the player's pool": the
+pairs are spent and a blank left over goes back to the pool, to be rolled again this turn. "Reroll symbols on
+elite dice allow rerolling any die before totaling AP": the engine rerolls the die showing the least AP (a
+blank counts as half), which is the choice that can only help the player.
 """
 
 from __future__ import annotations
 
-from controller.rules.errors import IllegalAction
+from controller.rules.errors import DiceWanted, IllegalAction
 from controller.rules.events import DieRolled
 from controller.rules.state import DicePool
 from controller.rules.table import Table
@@ -37,14 +38,19 @@ def check_pool(pool: DicePool, wanted: DicePool) -> None:
 
 
 def roll_ap(table: Table, wanted: DicePool, bonus: int, why: str) -> int:
-    """Roll the chosen dice from the active pool and total the AP (the dice leave the pool)."""
-    assert table.state.turn is not None
+    """Roll the chosen dice from the active pool and total the AP (the dice leave the pool, but for an
+    unpaired blank, which returns to it)."""
+    turn = table.state.players_turn()
     if wanted.proprietary:
         # the callers whose check a proprietary die joins roll it first (agent_dice) and pass the rest
         raise IllegalAction(f"no proprietary die joins the AP check of a {why}: Casing's pressure die joins move "
                             f"actions, Bit's lift die strikes on walls and brute force")
-    pool = table.state.turn.pool
+    pool = turn.pool
     check_pool(pool, wanted)
+    active = turn.order[turn.active]
+    purpose = f"{next((b.name for b in table.state.bots if b.id == active), active)}'s {why}"
+    table.dice.expect([DiceWanted(die=f"{grade} die", count=getattr(wanted, grade))
+                       for grade in ("basic", "advanced", "elite") if getattr(wanted, grade)], purpose)
     pool.basic -= wanted.basic
     pool.advanced -= wanted.advanced
     pool.elite -= wanted.elite
@@ -66,4 +72,5 @@ def roll_ap(table: Table, wanted: DicePool, bonus: int, why: str) -> int:
         rolled[k] = (grade, face)
     total = sum(int(f) for _, f in rolled if f.isdigit())
     blanks = sum(1 for _, f in rolled if f == "blank")
+    pool.basic += blanks % 2  # "or returned to the player's pool"
     return total + blanks // 2 + bonus

@@ -20,7 +20,7 @@ from controller.rules.characters.proprietary_dice import pool_dice, roll_proprie
 from controller.rules.players.ap import roll_ap
 from controller.rules.board.awareness import place_awareness, step_bot
 from controller.rules.corporation.captain_chip import reach_captain_chip
-from controller.rules.errors import IllegalAction
+from controller.rules.errors import DiceWanted, IllegalAction
 from controller.rules.events import (bot_ref, BotMoved, DieRolled, KeypadCardPlaced, KeypadResolved,
                                      ReserveChanged, SlotReached)
 from controller.rules.board.geometry import edge_id
@@ -139,6 +139,8 @@ def keypad(table: Table, bot_id: str, beyond: str, approach: str, dice: DicePool
         _open(table, bot, door, card, there, "key", f"{bot_ref(bot.id)} discards a key", move_through)
         return
     rolled: list[str] = []
+    table.dice.expect([DiceWanted(die="keypad die", count=col.dice)],
+                      f"{bot.name}'s keypad {card.id} on the door {door}")
     for _ in range(col.dice):
         # ">> Keypad die results are re-rolled on subsequent attempts."
         face = table.dice.roll("keypad die", KEYPAD_FACES)
