@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 
+from controller import arg_types
 from controller.errors import UserError
 from controller.library import (check_content_file, floor_text, load_content, load_floor, load_state,
                                 write_atomically)
@@ -22,20 +23,20 @@ def register(sub: argparse._SubParsersAction) -> None:
                        formatter_class=ShippedContentHelp)
     p.add_argument("--floor", default="meridian-lobby",
                    help="a shipped floor's name or a .floor file (a mission of several floors: its first)")
-    p.add_argument("--players", type=int, default=2, help="1 to 4")
+    p.add_argument("--players", type=arg_types.positive, default=2, help="1 to 4")
     p.add_argument("--difficulty", default="standard", choices=["simplified", "standard", "seasoned"])
     p.add_argument("--captain", default="fauxbia", help="a captain (listed below)")
     p.add_argument("--mission", default="data-heist", help="a mission's id (listed below)")
     p.add_argument("--agents", help="comma-separated agent ids (listed below; default: the first N)")
-    p.add_argument("--level", type=int, help="Adaptable missions: the level to play (1-3)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--level", type=arg_types.positive, help="Adaptable missions: the level to play (1-3)")
+    p.add_argument("--seed", type=arg_types.whole, default=0)
     p.add_argument("--out", help="write the state here (default: print it)")
     p.set_defaults(run=_new_game)
 
     p = sub.add_parser("corp-turn", help="resolve one corporation turn of a saved game")
     p.add_argument("state", help="the state file")
     dice = p.add_mutually_exclusive_group()
-    dice.add_argument("--seed", type=int, help="roll virtual dice from this seed (default: the game's own)")
+    dice.add_argument("--seed", type=arg_types.whole, help="roll virtual dice from this seed (default: the game's own)")
     dice.add_argument("--rolls", help="the faces rolled at the table, in order, e.g. threat,ceo+transfer")
     p.add_argument("--out", help="write the new state here")
     p.add_argument("--text", action="store_true", help="print instructions for the players instead of JSON")
@@ -64,7 +65,7 @@ def _new_game(args: argparse.Namespace) -> int:
     state = _rules(lambda: new_game(content, text, source, args.players, args.difficulty, args.captain,
                                     args.mission, args.seed, agents, args.level))
     data = encode_state(state)
-    if args.out:
+    if args.out is not None:
         write_atomically(args.out, data)
         floors = f", floor 1 of {state.mission.floors}" if state.mission.floors > 1 else ""
         agents = ", ".join(b.name for b in state.bots if b.kind == "agent")
@@ -85,12 +86,12 @@ def _corp_turn(args: argparse.Namespace) -> int:
     else:
         dice = None
     new, events = _rules(lambda: corporation_turn(state, dice))
-    if args.out:
+    if args.out is not None:
         write_atomically(args.out, encode_state(new))
     if args.text:
         for ev in events:
             print(ev.instruction())
-        if args.out:
+        if args.out is not None:
             print(f"(new state written to {args.out})")
     else:
         sys.stdout.write(encode_events(events).decode() + "\n")

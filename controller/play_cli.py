@@ -9,6 +9,7 @@ from collections import Counter
 
 import msgspec
 
+from controller import arg_types
 from controller.errors import UserError
 from controller.library import floor_text, load_content, load_state, read_text, write_atomically
 from controller.rules import RulesError, ScriptedDice, encode_events, encode_state, new_game
@@ -65,6 +66,9 @@ def _load_action(text: str):
         raise UserError(f"{tag}: {message} (its fields: {_fields(tag)})") from None
     except msgspec.DecodeError as e:
         raise UserError(f"action: not valid JSON ({e})") from None
+    except RecursionError:
+        raise UserError("action: nested too deeply to read; an action is a flat JSON object such as "
+                        "'{\"action\": \"pass\"}'") from None
 
 
 def _tag_of(raw: str) -> str | None:
@@ -85,14 +89,14 @@ def _act(args: argparse.Namespace) -> int:
         new, events = apply_action(state, action, dice)
     except RulesError as e:
         raise UserError(f"illegal action: {e}") from None
-    if args.out:
+    if args.out is not None:
         write_atomically(args.out, encode_state(new))
     if args.text:
         for ev in events:
             print(ev.instruction())
     else:
         out = {"events": json.loads(encode_events(events))}
-        if not args.out:
+        if args.out is None:
             out["state"] = json.loads(encode_state(new))
         json.dump(out, sys.stdout)
         sys.stdout.write("\n")
@@ -132,12 +136,12 @@ def _readable(la: LegalAction) -> str:
 def register_selfplay(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("selfplay", help="play N full seeded games with the auto-player and print the results",
                        epilog=SHIPPED, formatter_class=ShippedContentHelp)
-    p.add_argument("--games", type=int, default=20)
-    p.add_argument("--seed", type=int, default=0, help="game k is played with seed S+k")
+    p.add_argument("--games", type=arg_types.positive, default=20)
+    p.add_argument("--seed", type=arg_types.whole, default=0, help="game k is played with seed S+k")
     p.add_argument("--floor", default="meridian-lobby")
     p.add_argument("--mission", default="data-heist")
-    p.add_argument("--level", type=int, help="Adaptable missions: the level to play (1-3)")
-    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--level", type=arg_types.positive, help="Adaptable missions: the level to play (1-3)")
+    p.add_argument("--players", type=arg_types.positive, default=2)
     p.add_argument("--difficulty", default="standard", choices=["simplified", "standard", "seasoned"])
     p.add_argument("--captain", default="fauxbia")
     p.add_argument("--agents", help="comma-separated agent ids (default: the auto-player's team, "
@@ -148,8 +152,6 @@ def register_selfplay(sub: argparse._SubParsersAction) -> None:
 
 
 def _selfplay(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise UserError("--games must be at least 1")
     content = load_content()
     text, source = floor_text(args.floor)
     agents = args.agents.split(",") if args.agents else team(args.players)
