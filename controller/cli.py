@@ -19,14 +19,14 @@ import sys
 os.environ.setdefault("OPENCV_LOG_LEVEL", "SILENT")
 os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
 
-import cv2  # noqa: E402  (after the environment above)
+import cv2  # after the environment above
 
-from controller.errors import UserError  # noqa: E402
-from controller import game_cli  # noqa: E402
-from controller import play_cli  # noqa: E402
-from controller import vision_cli  # noqa: E402
-from controller.leds import cli as leds_cli  # noqa: E402
-from controller.rules import RulesError  # noqa: E402
+from controller.errors import UserError
+from controller import game_cli
+from controller import play_cli
+from controller import vision_cli
+from controller.leds import cli as leds_cli
+from controller.rules import RulesError
 
 # Command groups, in the order `--help` lists them. Add one line per group.
 COMMAND_GROUPS = [

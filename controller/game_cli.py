@@ -12,10 +12,11 @@ from controller import arg_types
 from controller.errors import UserError
 from controller.library import (check_content_file, floor_text, load_content, load_floor, load_state,
                                 write_atomically)
-from controller.rules import (RulesError, ScriptedDice, SeededDice, corporation_turn, encode_events, encode_state,
+from controller.rules import (RulesError, SeededDice, corporation_turn, encode_events, encode_state,
                               new_game, state_schema)
 from controller.rules.content import FILES
 from controller.shipped_help import SHIPPED, ShippedContentHelp
+from controller.typed_rolls import ROLLS_HELP, checked_run
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("state", help="the state file")
     dice = p.add_mutually_exclusive_group()
     dice.add_argument("--seed", type=arg_types.whole, help="roll virtual dice from this seed (default: the game's own)")
-    dice.add_argument("--rolls", help="the faces rolled at the table, in order, e.g. threat,ceo+transfer")
+    dice.add_argument("--rolls", help=ROLLS_HELP + "; e.g. threat,ceo+transfer")
     p.add_argument("--out", help="write the new state here")
     p.add_argument("--text", action="store_true", help="print instructions for the players instead of JSON")
     p.set_defaults(run=_corp_turn)
@@ -80,12 +81,10 @@ def _new_game(args: argparse.Namespace) -> int:
 def _corp_turn(args: argparse.Namespace) -> int:
     state = load_state(args.state)
     if args.rolls is not None:
-        dice = ScriptedDice([r for r in args.rolls.split(",") if r.strip()])
-    elif args.seed is not None:
-        dice = SeededDice(args.seed)
+        new, events = _rules(lambda: checked_run(args.rolls, SeededDice(state.seed, state.rolls),
+                                                 lambda dice: corporation_turn(state, dice)))
     else:
-        dice = None
-    new, events = _rules(lambda: corporation_turn(state, dice))
+        new, events = _rules(lambda: corporation_turn(state, None if args.seed is None else SeededDice(args.seed)))
     if args.out is not None:
         write_atomically(args.out, encode_state(new))
     if args.text:

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 import msgspec
 

@@ -12,11 +12,12 @@ import msgspec
 from controller import arg_types
 from controller.errors import UserError
 from controller.library import floor_text, load_content, load_state, read_text, write_atomically
-from controller.rules import RulesError, ScriptedDice, encode_events, encode_state, new_game
+from controller.rules import RulesError, SeededDice, encode_events, encode_state, new_game
 from controller.rules.actions import STEPS, LegalAction, apply_action, decode_action, legal_actions
 from controller.autoplay.player import TEAM, play, play_game, team
 from controller.rules.state import describe_validation_error
 from controller.shipped_help import SHIPPED, ShippedContentHelp
+from controller.typed_rolls import ROLLS_HELP, checked_run
 
 
 ACTION_NAMES = [kind.__struct_config__.tag for kind in STEPS]
@@ -29,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                               f"or list the legal ones with `actions STATE`)")
     p.add_argument("state", help="the state file")
     p.add_argument("action", help="the action: a JSON file, or inline JSON such as '{\"action\": \"pass\"}'")
-    p.add_argument("--rolls", help="the faces rolled at the table, in order (default: the game's virtual dice)")
+    p.add_argument("--rolls", help=ROLLS_HELP)
     p.add_argument("--out", help="write the new state here (default: print it after the events)")
     p.add_argument("--text", action="store_true", help="print instructions for the players instead of JSON")
     p.set_defaults(run=_act)
@@ -84,9 +85,12 @@ def _tag_of(raw: str) -> str | None:
 def _act(args: argparse.Namespace) -> int:
     state = load_state(args.state)
     action = _load_action(args.action)
-    dice = ScriptedDice([r for r in args.rolls.split(",") if r.strip()]) if args.rolls else None
     try:
-        new, events = apply_action(state, action, dice)
+        if args.rolls is None:
+            new, events = apply_action(state, action, None)
+        else:
+            new, events = checked_run(args.rolls, SeededDice(state.seed, state.rolls),
+                                      lambda dice: apply_action(state, action, dice))
     except RulesError as e:
         raise UserError(f"illegal action: {e}") from None
     if args.out is not None:

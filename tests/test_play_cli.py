@@ -314,3 +314,58 @@ def test_an_illegal_new_action_exits_2_with_the_rule_and_writes_nothing(capsys, 
     line = refused(capsys, "act", state, action, "--out", tmp_path / "never.json")
     assert line.startswith("burncycle-table: illegal action: ") and rule in line
     assert state.read_bytes() == before and not (tmp_path / "never.json").exists()
+
+
+# -- --rolls: one unambiguous syntax ------------------------------------------------------------------------
+@pytest.fixture
+def begun(capsys, state_file, tmp_path):
+    path = tmp_path / "begun.json"
+    assert run(capsys, "act", state_file, '{"action": "begin_actions"}', "--out", path)[0] == 0
+    return path
+
+
+MOVE_3_BASIC = '{"action": "move", "dice": {"basic": 3}}'
+
+
+@pytest.mark.parametrize("rolls, ap", [("1,1,1", 3), ("2,2,blank", 4), ("blank,blank,2", 3), ("BLANK,1,2", 3)])
+def test_rolls_name_the_face_printed_on_the_die(capsys, begun, rolls, ap):
+    code, out, err = run(capsys, "act", begun, MOVE_3_BASIC, "--rolls", rolls)
+    assert code == 0, err
+    assert json.loads(out)["state"]["turn"]["pending"]["ap"] == ap
+
+
+@pytest.mark.parametrize("face", ["3", "6"])
+def test_a_number_is_never_a_face_position(capsys, begun, face):
+    """`3` on a basic die was read as its third face (a 1) and `6` as its sixth (a blank)."""
+    line = refused(capsys, "act", begun, MOVE_3_BASIC, "--rolls", f"1,1,{face}")
+    assert f"result 3 ('{face}') is not a face of the basic die; its faces are 1, 2, blank" in line
+    assert "never its position" in line
+
+
+@pytest.mark.parametrize("rolls", ["²,1,1", "1,١,1"])
+def test_unicode_digits_are_refused(capsys, begun, rolls):
+    line = refused(capsys, "act", begun, MOVE_3_BASIC, "--rolls", rolls)
+    assert "is not a face of any die" in line
+
+
+def test_extra_faces_are_refused_and_named(capsys, begun, tmp_path):
+    out = tmp_path / "never.json"
+    line = refused(capsys, "act", begun, MOVE_3_BASIC, "--rolls", "1,1,1,2,blank", "--out", out)
+    assert "--rolls gives 5 faces, but the action reads 3 (3 basic dice): drop the extra 2, blank" in line
+    assert not out.exists()
+
+
+def test_too_few_faces_say_which_dice_are_still_needed(capsys, begun, tmp_path):
+    out = tmp_path / "never.json"
+    line = refused(capsys, "act", begun, MOVE_3_BASIC, "--rolls", "1", "--out", out)
+    assert "--rolls gives 1 face, but the action reads 3: 3 basic dice; still needed: 2 basic dice" in line
+    assert "illegal action" not in line and "proprietary die first" in line
+    assert not out.exists()
+
+
+def test_rolls_help_shows_the_syntax_and_the_order(capsys):
+    for command in ("act", "corp-turn"):
+        with pytest.raises(SystemExit):
+            run(capsys, command, "--help")
+        text = " ".join(capsys.readouterr().out.split())
+        assert "never its position" in text and "a proprietary die first, then the basic, advanced and elite" in text
