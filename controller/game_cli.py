@@ -12,7 +12,7 @@ from controller import arg_types
 from controller.errors import UserError
 from controller.library import (check_content_file, floor_text, load_content, load_floor, load_state,
                                 write_atomically)
-from controller.rules import (RulesError, SeededDice, corporation_turn, encode_events, encode_state,
+from controller.rules import (RulesError, SeededDice, check_state, corporation_turn, encode_events, encode_state,
                               new_game, state_schema)
 from controller.rules.content import FILES
 from controller.shipped_help import SHIPPED, ShippedContentHelp
@@ -59,19 +59,40 @@ def _rules(call):
         raise UserError(str(e)) from None
 
 
+def agents_option(text: str | None, players: int) -> list[str] | None:
+    """`--agents byte,casing`: each a shipped agent, each once, one per player (an agent played twice made a
+    state with two bots of one id, which the engine and validate then refuse)."""
+    if text is None:
+        return None
+    agents = [a.strip() for a in text.split(",")]
+    known = [a.id for a in load_content().agents]
+    unknown = [a for a in agents if a not in known]
+    if unknown:
+        raise UserError(f"--agents: unknown agent {unknown[0]!r}; the agents are {', '.join(known)}")
+    twice = next((a for a in agents if agents.count(a) > 1), None)
+    if twice is not None:
+        raise UserError(f"--agents: {twice} is named twice; each agent card is played by one player")
+    if len(agents) != players:
+        raise UserError(f"--agents: {len(agents)} agents named for {players} "
+                        f"{'player' if players == 1 else 'players'}; name one per player")
+    return agents
+
+
 def _new_game(args: argparse.Namespace) -> int:
     content = load_content()
     text, source = floor_text(args.floor)
-    agents = args.agents.split(",") if args.agents else None
+    agents = agents_option(args.agents, args.players)
     state = _rules(lambda: new_game(content, text, source, args.players, args.difficulty, args.captain,
                                     args.mission, args.seed, agents, args.level))
+    _rules(lambda: check_state(state))  # what new-game writes, validate accepts
     data = encode_state(state)
     if args.out is not None:
         write_atomically(args.out, data)
         floors = f", floor 1 of {state.mission.floors}" if state.mission.floors > 1 else ""
         agents = ", ".join(b.name for b in state.bots if b.kind == "agent")
+        players = f"{args.players} {'player' if args.players == 1 else 'players'}"
         print(f"new game of {state.mission.name} on {state.floor.name} (level {state.floor.level}{floors}), "
-              f"{args.players} players ({agents}), {args.difficulty}: {len(state.security)} security units; "
+              f"{players} ({agents}), {args.difficulty}: {len(state.security)} security units; "
               f"state written to {args.out}")
     else:
         sys.stdout.write(data.decode() + "\n")

@@ -11,6 +11,7 @@ import msgspec
 
 from controller import arg_types
 from controller.errors import UserError
+from controller.game_cli import agents_option
 from controller.library import floor_text, load_content, load_state, read_text, write_atomically
 from controller.rules import RulesError, SeededDice, encode_events, encode_state, new_game
 from controller.rules.actions import STEPS, LegalAction, apply_action, decode_action, legal_actions
@@ -158,7 +159,7 @@ def register_selfplay(sub: argparse._SubParsersAction) -> None:
 def _selfplay(args: argparse.Namespace) -> int:
     content = load_content()
     text, source = floor_text(args.floor)
-    agents = args.agents.split(",") if args.agents else team(args.players)
+    agents = agents_option(args.agents, args.players) or team(args.players)
     outcomes: Counter[str] = Counter()
     rounds, threats = [], []
     for k in range(args.games):
@@ -185,7 +186,8 @@ def _selfplay(args: argparse.Namespace) -> int:
         threats.append(final.threat)
     wins = sum(n for o, n in outcomes.items() if o.startswith("victory"))
     names = ", ".join(b.name for b in state.bots if b.kind == "agent")
-    print(f"{args.games} games of {args.mission} on {args.floor}, {args.players} players ({names}), "
+    players = f"{args.players} {'player' if args.players == 1 else 'players'}"
+    print(f"{args.games} {'game' if args.games == 1 else 'games'} of {args.mission} on {args.floor}, {players} ({names}), "
           f"{args.difficulty}, seeds {args.seed}-{args.seed + args.games - 1}")
     print(f"win rate: {wins / args.games:.1%} ({wins} of {args.games})")
     print(f"average rounds: {sum(rounds) / len(rounds):.1f}; average threat at the end: "

@@ -84,7 +84,7 @@ def test_selfplay_narrates_a_game_as_instructions(capsys):
     assert any(line.startswith("Move Nano from ") for line in lines)  # the auto-player's team
     ending = next(line for line in lines if line.startswith("== ") and "game 1" not in line)
     assert ending.startswith(("== victory", "== defeat"))
-    assert "1 games of data-heist on meridian-annex" in out  # the summary follows the story
+    assert "1 game of data-heist on meridian-annex" in out  # the summary follows the story
 
 
 @pytest.mark.parametrize("named, team", [
@@ -93,7 +93,7 @@ def test_selfplay_narrates_a_game_as_instructions(capsys):
 ])
 def test_selfplay_plays_the_auto_players_team_or_the_agents_named(capsys, named, team):
     code, out, _ = run(capsys, "selfplay", "--games", 1, "--seed", 3, *named)
-    assert code == 0 and f"1 games of data-heist on meridian-lobby, 2 players {team}" in out
+    assert code == 0 and f"1 game of data-heist on meridian-lobby, 2 players {team}" in out
 
 
 def test_selfplay_refuses_an_unknown_agent(capsys):
