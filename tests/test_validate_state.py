@@ -47,7 +47,7 @@ def _set(data: dict, *keys_and_value) -> None:
     (lambda d: _set(d, "burncycle", "personal_reserves", {"ghost": ["tech"]}),
      "burncycle.personal_reserves: 'ghost' is not a bot"),
     (lambda d: _set(d, "later_floors", 0, "text", "name: x\n"), "later_floors[0] (meridian-labs.floor).text:"),
-    (lambda d: _set(d, "later_floors", d["later_floors"] * 3, ), "later_floors: floor 1 with 3 more to climb"),
+    (lambda d: _set(d, "later_floors", 0, "text", ""), "later_floors[0] (meridian-labs.floor).text:"),
 ])
 def test_validate_names_what_the_engine_would_crash_on(capsys, state, change, where):
     path = broken(state, change)
