@@ -12,8 +12,8 @@ from controller import arg_types
 from controller.errors import UserError
 from controller.library import (check_content_file, floor_text, load_content, load_floor, load_state,
                                 write_atomically)
-from controller.rules import (RulesError, SeededDice, check_state, corporation_turn, encode_events, encode_state,
-                              new_game, state_schema)
+from controller.rules import (GameState, RulesError, SeededDice, check_state, compile_floor, corporation_turn,
+                              encode_events, encode_state, new_game, state_schema)
 from controller.rules.content import FILES
 from controller.shipped_help import SHIPPED, ShippedContentHelp
 from controller.typed_rolls import ROLLS_HELP, checked_run
@@ -78,12 +78,27 @@ def agents_option(text: str | None, players: int) -> list[str] | None:
     return agents
 
 
+def start_game(args: argparse.Namespace, text: str, source: str, seed: int, agents: list[str] | None) -> GameState:
+    """new_game from the options new-game and selfplay share. The engine names a floor by its title ("Example
+    annex has 1 free entrance spaces"); a person fixing a custom floor needs its file, so both are named."""
+    try:
+        return new_game(load_content(), text, source, args.players, args.difficulty, args.captain, args.mission,
+                        seed, agents, args.level)
+    except RulesError as e:
+        message = str(e)
+        try:
+            title = compile_floor(text, source).name
+        except RulesError:
+            title = ""
+        if title and title in message and not message.startswith(source):
+            message = message.replace(title, f"{source} ({title})", 1)
+        raise UserError(message) from None
+
+
 def _new_game(args: argparse.Namespace) -> int:
-    content = load_content()
     text, source = floor_text(args.floor)
     agents = agents_option(args.agents, args.players)
-    state = _rules(lambda: new_game(content, text, source, args.players, args.difficulty, args.captain,
-                                    args.mission, args.seed, agents, args.level))
+    state = start_game(args, text, source, args.seed, agents)
     _rules(lambda: check_state(state))  # what new-game writes, validate accepts
     data = encode_state(state)
     if args.out is not None:

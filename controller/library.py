@@ -31,7 +31,7 @@ def read_text(path: str | Path, what: str) -> str:
 
 def _read(path: Path | resources.abc.Traversable, what: str) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")  # a byte-order mark (Notepad's UTF-8) is no content
     except FileNotFoundError:
         raise UserError(f"{path}: no such {what} file") from None
     except UnicodeDecodeError as e:

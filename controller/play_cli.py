@@ -11,9 +11,9 @@ import msgspec
 
 from controller import arg_types
 from controller.errors import UserError
-from controller.game_cli import agents_option
-from controller.library import floor_text, load_content, load_state, read_text, write_atomically
-from controller.rules import RulesError, SeededDice, encode_events, encode_state, new_game
+from controller.game_cli import agents_option, start_game
+from controller.library import floor_text, load_state, read_text, write_atomically
+from controller.rules import RulesError, SeededDice, encode_events, encode_state
 from controller.rules.actions import STEPS, LegalAction, apply_action, decode_action, legal_actions
 from controller.autoplay.player import TEAM, play, play_game, team
 from controller.rules.state import describe_validation_error
@@ -157,17 +157,12 @@ def register_selfplay(sub: argparse._SubParsersAction) -> None:
 
 
 def _selfplay(args: argparse.Namespace) -> int:
-    content = load_content()
     text, source = floor_text(args.floor)
     agents = agents_option(args.agents, args.players) or team(args.players)
     outcomes: Counter[str] = Counter()
     rounds, threats = [], []
     for k in range(args.games):
-        try:
-            state = new_game(content, text, source, args.players, args.difficulty, args.captain, args.mission,
-                             args.seed + k, agents, args.level)
-        except RulesError as e:
-            raise UserError(str(e)) from None
+        state = start_game(args, text, source, args.seed + k, agents)
         if args.narrate:
             print(f"== game {k + 1}: {state.mission.name} on {state.floor.name}, seed {args.seed + k}")
             final, round_ = state, 0

@@ -104,7 +104,11 @@ def parse_space(text: str) -> tuple[int, int] | None:
 
 def parse_floor(text: str, source: str = "<floor>") -> FloorPlan:
     """Parse floor text; raise FloorError naming line and column of the first mistake."""
-    lines = text.splitlines()
+    # Notepad saves UTF-8 with a byte-order mark: an invisible character before the first line
+    lines = text.removeprefix("\ufeff").splitlines()
+    if not any(line.strip() for line in lines):
+        raise FloorError(source, 1, 0, "the floor file is empty: a floor has 'name:' and 'level:' lines, a 'grid:' "
+                                       "and an 'areas:' section (docs/floor-format.md)")
     name: str | None = None
     level: int | None = None
     grid_start = areas_start = None
