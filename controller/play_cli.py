@@ -36,7 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--text", action="store_true", help="print instructions for the players instead of JSON")
     p.set_defaults(run=_act)
 
-    p = sub.add_parser("actions", help="list the legal actions of the active player")
+    p = sub.add_parser("actions", help="list the legal actions of the active player",
+                       epilog="On a finished game no action is legal: it says so (on stderr with the JSON's empty "
+                              "list, on stdout with --text) and exits 0.")
     p.add_argument("state", help="the state file")
     p.add_argument("--text", action="store_true",
                    help="one line per action: its JSON (ready for `act`), what it costs, what it still needs")
@@ -110,6 +112,14 @@ def _act(args: argparse.Namespace) -> int:
 
 def _actions(args: argparse.Namespace) -> int:
     state = load_state(args.state)
+    if state.outcome is not None:
+        over = f"{args.state}: the game is over ({state.outcome}); no action is legal: start another with new-game"
+        if args.text:
+            print(over)
+        else:
+            print("[]")
+            print(f"burncycle-table: {over}", file=sys.stderr)
+        return 0
     listed = legal_actions(state)
     if args.text:
         for la in listed:

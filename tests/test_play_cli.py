@@ -369,3 +369,15 @@ def test_rolls_help_shows_the_syntax_and_the_order(capsys):
             run(capsys, command, "--help")
         text = " ".join(capsys.readouterr().out.split())
         assert "never its position" in text and "a proprietary die first, then the basic, advanced and elite" in text
+
+
+def test_actions_on_a_finished_game_say_the_game_is_over(capsys, state_file):
+    """It printed nothing and exited 0, as if the file were not a game."""
+    data = json.loads(state_file.read_text())
+    data["outcome"] = "defeat: threat reached 26"
+    state_file.write_text(json.dumps(data))
+    code, out, err = run(capsys, "actions", state_file, "--text")
+    assert code == 0 and out == (f"{state_file}: the game is over (defeat: threat reached 26); no action is legal: "
+                                 f"start another with new-game\n")
+    code, out, err = run(capsys, "actions", state_file)
+    assert code == 0 and json.loads(out) == [] and "the game is over (defeat: threat reached 26)" in err

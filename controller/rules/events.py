@@ -385,6 +385,20 @@ class UnitStruck(Event, tag="unit_struck"):
         return f"{self.bot_name} strikes {self.who} with {self.ap} AP against durability {self.durability}: {self.result}."
 
 
+class WallHeld(Event, tag="wall_held"):
+    """A strike on a wall that fell short of its durability: "No chip is placed and the bot remains undetected."."""
+
+    wall: str
+    bot: str
+    bot_name: str
+    ap: int
+    durability: int
+
+    def instruction(self) -> str:
+        return (f"{self.bot_name} strikes the wall {self.wall} with {self.ap} AP against durability "
+                f"{self.durability}: the wall holds; no chip is placed and {self.bot_name} stays undetected.")
+
+
 class UnitRemoved(Event, tag="unit_removed"):
     unit: str
     who: str
@@ -397,10 +411,14 @@ class UnitRemoved(Event, tag="unit_removed"):
 class KeyTaken(Event, tag="key_taken"):
     bot: str
     bot_name: str
-    keys: int
+    keys: int  # the keys the bot holds now
+    change: int = 1  # keys taken (negative: discarded, as Nano's Reassemble does)
 
     def instruction(self) -> str:
-        return f"{self.bot_name} takes a key (now {self.keys})."
+        n = abs(self.change)
+        what = "a key" if n == 1 else f"{n} keys"
+        verb = "takes" if self.change > 0 else "discards"
+        return f"{self.bot_name} {verb} {what} (now {self.keys})."
 
 
 class KeypadCardPlaced(Event, tag="keypad_card_placed"):
@@ -673,7 +691,7 @@ class ImperativeResolved(Event, tag="imperative_resolved"):
 
 AnyEvent = (CardDrawn | CardDiscarded | CardTraded | ModInstalled | EquipmentUsed | ImperativeResolved |
             TurnStarted | StepStarted | SlotReached | CaptainChipReached | BotMoved | DoorChanged
-            | WallDestroyed | CacheTaken | TerminalChanged | BeadRemoved | ChipChanged | ReserveChanged
+            | WallDestroyed | WallHeld | CacheTaken | TerminalChanged | BeadRemoved | ChipChanged | ReserveChanged
             | UnitStruck | UnitRemoved | KeyTaken | GameWon | FloorChanged | BotEscaped | NetworkCardDrawn | NetworkCardDone | KeypadCardPlaced | KeypadResolved | TerminalAccessed | UnitMoved | UnitTurned | UnitStayed | Attacked | BotDetected | BotHidden | BotShutDown
             | AwarenessPlaced | AwarenessCleared | UnitStunEnded | UnitPlaced | PingMoved | PingAdded
             | PingRemoved | DieRolled | Boot | LevelChanged | IpMoved | IpBanned | ThreatChanged

@@ -185,6 +185,11 @@ def _try_investigate(table: Table, unit: SecurityUnit) -> bool:
     path = path_to(table, here, goals)
     if path:
         _walk(table, unit, path[:movement_of(table, unit)], "investigate")
+    elif path == []:  # beside the chip already, which another unit or a bot stands on: it waits (nothing blocks it)
+        there = table.occupant[best]
+        name = there.name if isinstance(there, Bot) else unit_label(there)
+        table.emit(UnitStayed(unit=unit.id, who=unit_label(unit), space=unit.space,
+                              reason=f"investigating the awareness chip on {floor.ids[best]}, where {name} stands"))
     else:
         table.emit(UnitStayed(unit=unit.id, who=unit_label(unit), space=unit.space,
                               reason="investigating, but its way is blocked"))
