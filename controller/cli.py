@@ -76,6 +76,8 @@ def describe(err: BaseException, command: str) -> str:
     return f"{command}: {err or type(err).__name__}"  # ValueError, OverflowError, MemoryError
 
 
+LONGEST = 1000  # characters of one message line
+
 EXPECTED = (UserError, RulesError, RecursionError, OSError, UnicodeError, cv2.error, ValueError, OverflowError,
             MemoryError)
 
@@ -100,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except EXPECTED as err:
         line = " ".join(describe(err, command).split())  # one line, whatever the message held
+        if len(line) > LONGEST:  # a message quoting a huge input: its start says what and where, its end why
+            line = f"{line[:LONGEST - 200]} ... {line[-150:]}"
         print(f"burncycle-table: {line}", file=sys.stderr)
         return 2
 
