@@ -113,8 +113,8 @@ def state_problems(state: GameState) -> list[str]:
         problems.append(f"network.pings: {len(net.pings)} pings, but the supply has {net.mat.ping_supply}")
 
     # Adaptable missions
-    for k, unit in enumerate(state.draw_bag):
-        if (unit.unit == "guard") != (unit.guard is not None):
+    for k, entry in enumerate(state.draw_bag):
+        if (entry.unit == "guard") != (entry.guard is not None):
             problems.append(f"draw_bag[{k}]: a guard entry holds its guard chip and only a guard entry does")
     for kind in ("captain", "module"):
         if sum(1 for u in state.draw_bag if u.unit == kind) > 1:
