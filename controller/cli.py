@@ -1,8 +1,11 @@
 """The `burncycle-table` command: where the process is wired together.
 
 Each command group lives in its own module and registers its sub-commands here, so this file stays
-a table of contents. A command reports bad input as one readable line on stderr and exits non-zero:
-no traceback ever reaches the person at the table.
+a table of contents. `main` is the one edge every command's failure passes: bad input of any kind (a
+usage mistake, a file that cannot be read or written, nesting too deep, an image OpenCV refuses, an
+illegal move) becomes one readable line on stderr and exit code 2. No traceback ever reaches the
+person at the table, and a command that fails writes nothing (every output goes through a temporary
+file and a rename).
 """
 
 from __future__ import annotations
@@ -11,12 +14,20 @@ import argparse
 import os
 import sys
 
-from controller.rules.errors import TableError
+# OpenCV and its ffmpeg back end log straight to stderr from C++, ahead of our own message ("can't open
+# camera by index"); they must be silenced before cv2 is first imported, which the vision commands do.
+os.environ.setdefault("OPENCV_LOG_LEVEL", "SILENT")
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
+
+import cv2  # after the environment above
+
+from controller.errors import UserError
 from controller import game_cli
 from controller import play_cli
 from controller import service_cli
 from controller import vision_cli
 from controller.leds import cli as leds_cli
+from controller.rules.errors import TableError
 
 # Command groups, in the order `--help` lists them. Add one line per group.
 COMMAND_GROUPS = [
@@ -28,8 +39,20 @@ COMMAND_GROUPS = [
 ]
 
 
+class UsageError(UserError):
+    """A command line argparse cannot read: a missing argument, an unknown option, a bad number."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line like every other refusal (not the usage and then the error)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        command = self.prog.removeprefix("burncycle-table").strip()
+        raise UsageError(f"{command + ': ' if command else ''}{message} (see `{self.prog} --help`)")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="burncycle-table",
         description="An augmented, self-running burncycle table.",
     )
@@ -39,16 +62,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def describe(err: BaseException, command: str) -> str:
+    """One line for an expected failure that escaped the commands' own checks: what, where and why."""
+    if isinstance(err, TableError):  # every error of the project's tree (UserError, RulesError, LayoutError, ...)
+        return str(err)
+    if isinstance(err, RecursionError):
+        return f"{command}: the input is nested too deeply to read (JSON nesting of thousands of levels)"
+    if isinstance(err, UnicodeError):
+        return f"{command}: not UTF-8 text ({err})"
+    if isinstance(err, OSError):
+        where = err.filename if err.filename is not None else command
+        return f"{where}: {err.strerror or err}"
+    if isinstance(err, cv2.error):
+        return f"{command}: OpenCV cannot process the image: {err.err or err}"
+    return f"{command}: {err or type(err).__name__}"  # ValueError, OverflowError, MemoryError
+
+
+LONGEST = 1000  # characters of one message line
+
+EXPECTED = (TableError, RecursionError, OSError, UnicodeError, cv2.error, ValueError, OverflowError,
+            MemoryError)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    # the environment above is read only at cv2's first import; a process that imported it earlier (the
+    # tests, a service) is silenced here
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    command = "burncycle-table"
     try:
+        args = build_parser().parse_args(argv)
+        command = args.command
         code = int(args.run(args) or 0)
         sys.stdout.flush()  # inside the try: a reader that went away is handled below
         return code
-    except TableError as err:  # every error of the project's tree is one line for the person at the table
-        print(f"burncycle-table: {err}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -56,6 +102,12 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except EXPECTED as err:
+        line = " ".join(describe(err, command).split())  # one line, whatever the message held
+        if len(line) > LONGEST:  # a message quoting a huge input: its start says what and where, its end why
+            line = f"{line[:LONGEST - 200]} ... {line[-150:]}"
+        print(f"burncycle-table: {line}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -8,13 +8,15 @@ import sys
 from pathlib import Path
 
 
+from controller import arg_types
 from controller.errors import UserError
 from controller.library import (check_content_file, floor_text, load_content, load_floor, load_state,
                                 write_atomically)
-from controller.rules import (CorporationTurn, GameSetup, RulesError, ScriptedDice, SeededDice, apply, encode_events,
-                              encode_state, new_game, phrase, schema)
+from controller.rules import (CorporationTurn, GameSetup, GameState, RulesError, SeededDice, apply, check_state,
+                              compile_floor, encode_events, encode_state, new_game, phrase, schema)
 from controller.rules.content import FILES
 from controller.shipped_help import SHIPPED, ShippedContentHelp
+from controller.typed_rolls import ROLLS_HELP, checked_run
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,21 +24,21 @@ def register(sub: argparse._SubParsersAction) -> None:
                        formatter_class=ShippedContentHelp)
     p.add_argument("--floor", default="meridian-lobby",
                    help="a shipped floor's name or a .floor file (a mission of several floors: its first)")
-    p.add_argument("--players", type=int, default=2, help="1 to 4")
+    p.add_argument("--players", type=arg_types.positive, default=2, help="1 to 4")
     p.add_argument("--difficulty", default="standard", choices=["simplified", "standard", "seasoned"])
     p.add_argument("--captain", default="fauxbia", help="a captain (listed below)")
     p.add_argument("--mission", default="data-heist", help="a mission's id (listed below)")
     p.add_argument("--agents", help="comma-separated agent ids (listed below; default: the first N)")
-    p.add_argument("--level", type=int, help="Adaptable missions: the level to play (1-3)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--level", type=arg_types.positive, help="Adaptable missions: the level to play (1-3)")
+    p.add_argument("--seed", type=arg_types.whole, default=0)
     p.add_argument("--out", help="write the state here (default: print it)")
     p.set_defaults(run=_new_game)
 
     p = sub.add_parser("corp-turn", help="resolve one corporation turn of a saved game")
     p.add_argument("state", help="the state file")
     dice = p.add_mutually_exclusive_group()
-    dice.add_argument("--seed", type=int, help="roll virtual dice from this seed (default: the game's own)")
-    dice.add_argument("--rolls", help="the faces rolled at the table, in order, e.g. threat,ceo+transfer")
+    dice.add_argument("--seed", type=arg_types.whole, help="roll virtual dice from this seed (default: the game's own)")
+    dice.add_argument("--rolls", help=ROLLS_HELP + "; e.g. threat,ceo+transfer")
     p.add_argument("--out", help="write the new state here")
     p.add_argument("--text", action="store_true", help="print instructions for the players instead of JSON")
     p.set_defaults(run=_corp_turn)
@@ -57,20 +59,56 @@ def _rules(call):
         raise UserError(str(e)) from None
 
 
-def _new_game(args: argparse.Namespace) -> int:
-    content = load_content()
-    text, source = floor_text(args.floor)
-    agents = args.agents.split(",") if args.agents else None
+def agents_option(text: str | None, players: int) -> list[str] | None:
+    """`--agents byte,casing`: each a shipped agent, each once, one per player (an agent played twice made a
+    state with two bots of one id, which the engine and validate then refuse)."""
+    if text is None:
+        return None
+    agents = [a.strip() for a in text.split(",")]
+    known = [a.id for a in load_content().agents]
+    unknown = [a for a in agents if a not in known]
+    if unknown:
+        raise UserError(f"--agents: unknown agent {unknown[0]!r}; the agents are {', '.join(known)}")
+    twice = next((a for a in agents if agents.count(a) > 1), None)
+    if twice is not None:
+        raise UserError(f"--agents: {twice} is named twice; each agent card is played by one player")
+    if len(agents) != players:
+        raise UserError(f"--agents: {len(agents)} agents named for {players} "
+                        f"{'player' if players == 1 else 'players'}; name one per player")
+    return agents
+
+
+def start_game(args: argparse.Namespace, text: str, source: str, seed: int, agents: list[str] | None) -> GameState:
+    """new_game from the options new-game and selfplay share. The engine names a floor by its title ("Example
+    annex has 1 free entrance spaces"); a person fixing a custom floor needs its file, so both are named."""
     setup = GameSetup(floor=source, floor_text=text, mission=args.mission, level=args.level, players=args.players,
-                      agents=agents, difficulty=args.difficulty, captain=args.captain, seed=args.seed)
-    state = _rules(lambda: new_game(content, setup))
+                      agents=agents, difficulty=args.difficulty, captain=args.captain, seed=seed)
+    try:
+        return new_game(load_content(), setup)
+    except RulesError as e:
+        message = str(e)
+        try:
+            title = compile_floor(text, source).name
+        except RulesError:
+            title = ""
+        if title and title in message and not message.startswith(source):
+            message = message.replace(title, f"{source} ({title})", 1)
+        raise UserError(message) from None
+
+
+def _new_game(args: argparse.Namespace) -> int:
+    text, source = floor_text(args.floor)
+    agents = agents_option(args.agents, args.players)
+    state = start_game(args, text, source, args.seed, agents)
+    _rules(lambda: check_state(state))  # what new-game writes, validate accepts
     data = encode_state(state)
-    if args.out:
+    if args.out is not None:
         write_atomically(args.out, data)
         floors = f", floor 1 of {state.mission.floors}" if state.mission.floors > 1 else ""
         agents = ", ".join(b.name for b in state.bots if b.kind == "agent")
+        players = f"{args.players} {'player' if args.players == 1 else 'players'}"
         print(f"new game of {state.mission.name} on {state.floor.name} (level {state.floor.level}{floors}), "
-              f"{args.players} players ({agents}), {args.difficulty}: {len(state.security)} security units; "
+              f"{players} ({agents}), {args.difficulty}: {len(state.security)} security units; "
               f"state written to {args.out}")
     else:
         sys.stdout.write(data.decode() + "\n")
@@ -80,18 +118,17 @@ def _new_game(args: argparse.Namespace) -> int:
 def _corp_turn(args: argparse.Namespace) -> int:
     state = load_state(args.state)
     if args.rolls is not None:
-        dice = ScriptedDice([r for r in args.rolls.split(",") if r.strip()])
-    elif args.seed is not None:
-        dice = SeededDice(args.seed)
+        new, events = _rules(lambda: checked_run(args.rolls, SeededDice(state.seed, state.rolls),
+                                                 lambda dice: apply(state, CorporationTurn(), dice)))
     else:
-        dice = None
-    new, events = _rules(lambda: apply(state, CorporationTurn(), dice))
-    if args.out:
+        dice = None if args.seed is None else SeededDice(args.seed)
+        new, events = _rules(lambda: apply(state, CorporationTurn(), dice))
+    if args.out is not None:
         write_atomically(args.out, encode_state(new))
     if args.text:
         for ev in events:
             print(phrase(ev, new))
-        if args.out:
+        if args.out is not None:
             print(f"(new state written to {args.out})")
     else:
         sys.stdout.write(encode_events(events).decode() + "\n")

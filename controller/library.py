@@ -6,9 +6,11 @@ Every failure becomes a UserError that names the file and what is wrong in it.
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from collections.abc import Iterator
 
 import msgspec
 
@@ -29,7 +31,7 @@ def read_text(path: str | Path, what: str) -> str:
 
 def _read(path: Path | resources.abc.Traversable, what: str) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")  # a byte-order mark (Notepad's UTF-8) is no content
     except FileNotFoundError:
         raise UserError(f"{path}: no such {what} file") from None
     except UnicodeDecodeError as e:
@@ -107,12 +109,28 @@ def _json_error(text: str) -> str | None:
 
 
 def write_atomically(path: str | Path, data: bytes) -> None:
-    """Write a whole file or nothing: a crash mid-write never leaves half a state behind."""
+    """Write a whole file or nothing: a crash mid-write (or a full disk) never leaves half a file behind."""
+    with atomic_output(path) as tmp:
+        tmp.write_bytes(data)
+
+
+@contextmanager
+def atomic_output(path: str | Path) -> Iterator[Path]:
+    """A temporary file beside `path` for a writer that wants a file name (the PDF library); renamed over
+    `path` when the block ends, removed when the block fails, so the output is whole or absent."""
+    if not str(path).strip():
+        raise UserError("an output file name is empty: give a path such as game.json")
     path = Path(path)
+    if path.is_dir():
+        raise UserError(f"{path}: is a folder; give a file name inside it")
     tmp = path.with_name(f".{path.name}.tmp")
     try:
-        tmp.write_bytes(data)
+        yield tmp
         tmp.replace(path)
     except OSError as e:
-        tmp.unlink(missing_ok=True)
         raise UserError(f"{path}: cannot write: {e.strerror}") from None
+    finally:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass  # the temporary file was never made (its folder is missing or is a file)

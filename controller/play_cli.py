@@ -9,14 +9,17 @@ from collections import Counter
 
 import msgspec
 
+from controller import arg_types
 from controller.errors import UserError
-from controller.library import floor_text, load_content, load_state, read_text, write_atomically
-from controller.rules import (GameSetup, LegalAction, RulesError, ScriptedDice, apply, decode_action, encode_events,
-                              encode_state, legal_actions, new_game, phrase)
+from controller.game_cli import agents_option, start_game
+from controller.library import floor_text, load_state, read_text, write_atomically
+from controller.rules import (LegalAction, RulesError, SeededDice, apply, decode_action, encode_events, encode_state,
+                              legal_actions, phrase)
 from controller.rules.actions import STEPS
 from controller.autoplay.player import TEAM, play, play_game, team
 from controller.rules.state import describe_validation_error
 from controller.shipped_help import SHIPPED, ShippedContentHelp
+from controller.typed_rolls import ROLLS_HELP, checked_run
 
 
 ACTION_NAMES = [kind.__struct_config__.tag for kind in STEPS]
@@ -29,12 +32,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                               f"or list the legal ones with `actions STATE`)")
     p.add_argument("state", help="the state file")
     p.add_argument("action", help="the action: a JSON file, or inline JSON such as '{\"action\": \"pass\"}'")
-    p.add_argument("--rolls", help="the faces rolled at the table, in order (default: the game's virtual dice)")
+    p.add_argument("--rolls", help=ROLLS_HELP)
     p.add_argument("--out", help="write the new state here (default: print it after the events)")
     p.add_argument("--text", action="store_true", help="print instructions for the players instead of JSON")
     p.set_defaults(run=_act)
 
-    p = sub.add_parser("actions", help="list the legal actions of the active player")
+    p = sub.add_parser("actions", help="list the legal actions of the active player",
+                       epilog="On a finished game no action is legal: it says so (on stderr with the JSON's empty "
+                              "list, on stdout with --text) and exits 0.")
     p.add_argument("state", help="the state file")
     p.add_argument("--text", action="store_true",
                    help="one line per action: its JSON (ready for `act`), what it costs and what may be chosen, "
@@ -67,6 +72,9 @@ def _load_action(text: str):
         raise UserError(f"{tag}: {message} (its fields: {_fields(tag)})") from None
     except msgspec.DecodeError as e:
         raise UserError(f"action: not valid JSON ({e})") from None
+    except RecursionError:
+        raise UserError("action: nested too deeply to read; an action is a flat JSON object such as "
+                        "'{\"action\": \"pass\"}'") from None
     _refuse_unknown_fields(raw, action)
     return action
 
@@ -94,19 +102,22 @@ def _tag_of(raw: str) -> str | None:
 def _act(args: argparse.Namespace) -> int:
     state = load_state(args.state)
     action = _load_action(args.action)
-    dice = ScriptedDice([r for r in args.rolls.split(",") if r.strip()]) if args.rolls else None
     try:
-        new, events = apply(state, action, dice)
+        if args.rolls is None:
+            new, events = apply(state, action, None)
+        else:
+            new, events = checked_run(args.rolls, SeededDice(state.seed, state.rolls),
+                                      lambda dice: apply(state, action, dice))
     except RulesError as e:
         raise UserError(f"illegal action: {e}") from None
-    if args.out:
+    if args.out is not None:
         write_atomically(args.out, encode_state(new))
     if args.text:
         for ev in events:
             print(phrase(ev, new))
     else:
         out = {"events": json.loads(encode_events(events))}
-        if not args.out:
+        if args.out is None:
             out["state"] = json.loads(encode_state(new))
         json.dump(out, sys.stdout)
         sys.stdout.write("\n")
@@ -115,6 +126,14 @@ def _act(args: argparse.Namespace) -> int:
 
 def _actions(args: argparse.Namespace) -> int:
     state = load_state(args.state)
+    if state.outcome is not None:
+        over = f"{args.state}: the game is over ({state.outcome}); no action is legal: start another with new-game"
+        if args.text:
+            print(over)
+        else:
+            print("[]")
+            print(f"burncycle-table: {over}", file=sys.stderr)
+        return 0
     listed = legal_actions(state)
     if args.text:
         for la in listed:
@@ -154,12 +173,12 @@ def _short(struct: msgspec.Struct) -> dict:
 def register_selfplay(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("selfplay", help="play N full seeded games with the auto-player and print the results",
                        epilog=SHIPPED, formatter_class=ShippedContentHelp)
-    p.add_argument("--games", type=int, default=20)
-    p.add_argument("--seed", type=int, default=0, help="game k is played with seed S+k")
+    p.add_argument("--games", type=arg_types.positive, default=20)
+    p.add_argument("--seed", type=arg_types.whole, default=0, help="game k is played with seed S+k")
     p.add_argument("--floor", default="meridian-lobby")
     p.add_argument("--mission", default="data-heist")
-    p.add_argument("--level", type=int, help="Adaptable missions: the level to play (1-3)")
-    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--level", type=arg_types.positive, help="Adaptable missions: the level to play (1-3)")
+    p.add_argument("--players", type=arg_types.positive, default=2)
     p.add_argument("--difficulty", default="standard", choices=["simplified", "standard", "seasoned"])
     p.add_argument("--captain", default="fauxbia")
     p.add_argument("--agents", help="comma-separated agent ids (default: the auto-player's team, "
@@ -170,20 +189,12 @@ def register_selfplay(sub: argparse._SubParsersAction) -> None:
 
 
 def _selfplay(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise UserError("--games must be at least 1")
-    content = load_content()
     text, source = floor_text(args.floor)
-    agents = args.agents.split(",") if args.agents else team(args.players)
+    agents = agents_option(args.agents, args.players) or team(args.players)
     outcomes: Counter[str] = Counter()
     rounds, threats, wins = [], [], 0
     for k in range(args.games):
-        try:
-            state = new_game(content, GameSetup(floor=source, floor_text=text, mission=args.mission, level=args.level,
-                                                players=args.players, agents=agents, difficulty=args.difficulty,
-                                                captain=args.captain, seed=args.seed + k))
-        except RulesError as e:
-            raise UserError(str(e)) from None
+        state = start_game(args, text, source, args.seed + k, agents)
         if args.narrate:
             print(f"== game {k + 1}: {state.mission.name} on {state.floor.name}, seed {args.seed + k}")
             final, round_ = state, 0
@@ -202,7 +213,8 @@ def _selfplay(args: argparse.Namespace) -> int:
         rounds.append(final.round)
         threats.append(final.threat)
     names = ", ".join(b.name for b in state.bots if b.kind == "agent")
-    print(f"{args.games} games of {args.mission} on {args.floor}, {args.players} players ({names}), "
+    players = f"{args.players} {'player' if args.players == 1 else 'players'}"
+    print(f"{args.games} {'game' if args.games == 1 else 'games'} of {args.mission} on {args.floor}, {players} ({names}), "
           f"{args.difficulty}, seeds {args.seed}-{args.seed + args.games - 1}")
     print(f"win rate: {wins / args.games:.1%} ({wins} of {args.games})")
     print(f"average rounds: {sum(rounds) / len(rounds):.1f}; average threat at the end: "

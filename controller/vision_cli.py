@@ -16,8 +16,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from controller import arg_types
 from controller.errors import UserError
-from controller.library import load_floor, write_atomically
+from controller.library import atomic_output, load_floor, write_atomically
 from vision.annotate import annotate
 from vision.calibrate import board_image, calibrate
 from vision.calibration import CameraCalibration
@@ -43,8 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--floor", required=True, help="a shipped floor's name or a .floor file")
     p.add_argument("--calibration", metavar="FILE.json", help="lens calibration from calibrate-camera")
     p.add_argument("--dictionary", default="4x4_50", choices=sorted(DICTIONARIES))
-    p.add_argument("--frames", type=int, help="stop after this many frames (default: until the source ends)")
-    p.add_argument("--retry-seconds", type=float, default=2.0, help="wait between attempts to reopen a lost camera")
+    p.add_argument("--frames", type=arg_types.positive, help="stop after this many frames (default: until the source ends)")
+    p.add_argument("--retry-seconds", type=arg_types.seconds, default=2.0, help="wait between attempts to reopen a lost camera")
     p.set_defaults(run=_watch)
 
     p = sub.add_parser("markers", help="write the printable chip stickers and registration markers (PDF)")
@@ -63,7 +64,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _read_image(path: str) -> np.ndarray:
     if not Path(path).is_file():
         raise UserError(f"{path}: no such image file")
-    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    try:
+        image = cv2.imread(path, cv2.IMREAD_COLOR)
+    except cv2.error as e:  # a header claiming a size OpenCV will not allocate, a truncated stream, ...
+        raise UserError(f"{path}: OpenCV cannot read this image ({e.err}); give a PNG or JPEG photo of the "
+                        f"table") from None
     if image is None:
         raise UserError(f"{path}: not an image OpenCV can read; give a PNG or JPEG photo of the table")
     return image
@@ -79,8 +84,11 @@ def _detect(args: argparse.Namespace) -> int:
     config = replace(VisionConfig(dictionary=args.dictionary), filter=FilterSettings(confirm_frames=1, confirm_seconds=0))
     pipeline = VisionPipeline(floor, config, calibration)
     result = pipeline.process(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 0.0)
-    if args.annotate:
-        ok, buf = cv2.imencode(Path(args.annotate).suffix or ".png", annotate(image, result, pipeline))
+    if args.annotate is not None:
+        try:
+            ok, buf = cv2.imencode(Path(args.annotate).suffix or ".png", annotate(image, result, pipeline))
+        except cv2.error:  # an extension OpenCV has no encoder for
+            ok = False
         if not ok:
             raise UserError(f"{args.annotate}: cannot encode an image of that type; use .png or .jpg")
         write_atomically(args.annotate, buf.tobytes())
@@ -145,23 +153,26 @@ def _load_calibration(path: str) -> CameraCalibration:
         return CameraCalibration.load(path)
     except FileNotFoundError:
         raise UserError(f"{path}: no such calibration file; make one with calibrate-camera") from None
-    except (ValueError, KeyError, TypeError) as e:
+    except OSError as e:
+        raise UserError(f"{path}: cannot read the calibration file: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise UserError(f"{path}: not a calibration written by calibrate-camera (not text: {e.reason} at byte "
+                        f"{e.start})") from None
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
         raise UserError(f"{path}: not a calibration written by calibrate-camera ({e})") from None
 
 
 def _markers(args: argparse.Namespace) -> int:
     config = VisionConfig(dictionary=args.dictionary)
-    try:
-        pages = write_markers_pdf(args.out, config, args.paper)
-    except OSError as e:
-        raise UserError(f"{args.out}: cannot write the PDF: {e.strerror}") from None
+    with atomic_output(args.out) as tmp:  # a full disk leaves no partial PDF behind
+        pages = write_markers_pdf(tmp, config, args.paper)
     print(f"{len(config.units)} chip stickers and {len(config.anchor_ids)} registration markers on {pages} "
           f"{args.paper.upper()} pages written to {args.out}; print at 100% and check the 100 mm bar")
     return 0
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    if args.print_board:
+    if args.print_board is not None:
         ok, buf = cv2.imencode(".png", board_image())
         write_atomically(args.print_board, buf.tobytes())
         print(f"ChArUco board written to {args.print_board}: print it to fill a page (any scale), stick it on something flat, "
@@ -169,7 +180,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         return 0
     if not args.images:
         raise UserError("calibrate-camera: give the board photos (or --print-board BOARD.png to get the board)")
-    if not args.out:
+    if args.out is None:
         raise UserError("calibrate-camera: give --out FILE.json for the calibration")
     greys = [cv2.cvtColor(_read_image(p), cv2.COLOR_BGR2GRAY) for p in args.images]
     calib, status = calibrate(greys)

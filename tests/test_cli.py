@@ -166,7 +166,7 @@ def test_corp_turn_too_few_rolls(corp_state_file, tmp_path, capsys):
     """Scripted dice that run out: exit 2, one line, the new state not written."""
     new = tmp_path / "next.json"
     line = refused(capsys, "corp-turn", corp_state_file, "--rolls", "threat", "--out", new)
-    assert "needs another result for the ping die" in line
+    assert "--rolls gives 1 face, but the action reads 2: 2 ping dice; still needed: the ping die" in line
     assert not new.exists()
 
 

@@ -85,7 +85,7 @@ def test_selfplay_narrates_a_game_as_instructions(capsys):
     assert any(line.startswith("Move Nano from ") for line in lines)  # the auto-player's team
     ending = next(line for line in lines if line.startswith("== ") and "game 1" not in line)
     assert ending.startswith(("== victory", "== defeat"))
-    assert "1 games of data-heist on meridian-annex" in out  # the summary follows the story
+    assert "1 game of data-heist on meridian-annex" in out  # the summary follows the story
 
 
 @pytest.mark.parametrize("named, team", [
@@ -94,7 +94,7 @@ def test_selfplay_narrates_a_game_as_instructions(capsys):
 ])
 def test_selfplay_plays_the_auto_players_team_or_the_agents_named(capsys, named, team):
     code, out, _ = run(capsys, "selfplay", "--games", 1, "--seed", 3, *named)
-    assert code == 0 and f"1 games of data-heist on meridian-lobby, 2 players {team}" in out
+    assert code == 0 and f"1 game of data-heist on meridian-lobby, 2 players {team}" in out
 
 
 def test_selfplay_refuses_an_unknown_agent(capsys):
@@ -328,3 +328,72 @@ def test_an_illegal_new_action_exits_2_with_the_rule_and_writes_nothing(capsys, 
     line = refused(capsys, "act", state, action, "--out", tmp_path / "never.json")
     assert line.startswith("burncycle-table: illegal action: ") and rule in line
     assert state.read_bytes() == before and not (tmp_path / "never.json").exists()
+
+
+# -- --rolls: one unambiguous syntax ------------------------------------------------------------------------
+@pytest.fixture
+def begun(capsys, state_file, tmp_path):
+    path = tmp_path / "begun.json"
+    assert run(capsys, "act", state_file, '{"action": "begin_actions"}', "--out", path)[0] == 0
+    return path
+
+
+MOVE_3_BASIC = '{"action": "move", "dice": {"basic": 3}}'
+
+
+@pytest.mark.parametrize("rolls, ap", [("1,1,1", 3), ("2,2,blank", 4), ("blank,blank,2", 3), ("BLANK,1,2", 3)])
+def test_rolls_name_the_face_printed_on_the_die(capsys, begun, rolls, ap):
+    code, out, err = run(capsys, "act", begun, MOVE_3_BASIC, "--rolls", rolls)
+    assert code == 0, err
+    assert json.loads(out)["state"]["turn"]["pending"]["ap"] == ap
+
+
+@pytest.mark.parametrize("face", ["3", "6"])
+def test_a_number_is_never_a_face_position(capsys, begun, face):
+    """`3` on a basic die was read as its third face (a 1) and `6` as its sixth (a blank)."""
+    line = refused(capsys, "act", begun, MOVE_3_BASIC, "--rolls", f"1,1,{face}")
+    assert f"result 3 ('{face}') is not a face of the basic die; its faces are 1, 2, blank" in line
+    assert "never its position" in line
+
+
+@pytest.mark.parametrize("rolls", ["²,1,1", "1,١,1"])
+def test_unicode_digits_are_refused(capsys, begun, rolls):
+    line = refused(capsys, "act", begun, MOVE_3_BASIC, "--rolls", rolls)
+    assert "is not a face of any die" in line
+
+
+def test_extra_faces_are_refused_and_named(capsys, begun, tmp_path):
+    out = tmp_path / "never.json"
+    line = refused(capsys, "act", begun, MOVE_3_BASIC, "--rolls", "1,1,1,2,blank", "--out", out)
+    assert "--rolls gives 5 faces, but the action reads 3 (3 basic dice): drop the extra 2, blank" in line
+    assert not out.exists()
+
+
+def test_too_few_faces_say_which_dice_are_still_needed(capsys, begun, tmp_path):
+    out = tmp_path / "never.json"
+    line = refused(capsys, "act", begun, MOVE_3_BASIC, "--rolls", "1", "--out", out)
+    # the dice the engine's DiceNeeded lists, and what for
+    assert ("--rolls gives 1 face, but the action reads 3: 3 basic dice; still needed: 2 basic dice for Byte's move "
+            "action") in line
+    assert "illegal action" not in line and "proprietary die first" in line
+    assert not out.exists()
+
+
+def test_rolls_help_shows_the_syntax_and_the_order(capsys):
+    for command in ("act", "corp-turn"):
+        with pytest.raises(SystemExit):
+            run(capsys, command, "--help")
+        text = " ".join(capsys.readouterr().out.split())
+        assert "never its position" in text and "a proprietary die first, then the basic, advanced and elite" in text
+
+
+def test_actions_on_a_finished_game_say_the_game_is_over(capsys, state_file):
+    """It printed nothing and exited 0, as if the file were not a game."""
+    data = json.loads(state_file.read_text())
+    data["outcome"] = {"result": "defeat", "cause": "threat_maxed", "text": "threat reached 26"}
+    state_file.write_text(json.dumps(data))
+    code, out, err = run(capsys, "actions", state_file, "--text")
+    assert code == 0 and out == (f"{state_file}: the game is over (defeat: threat reached 26); no action is legal: "
+                                 f"start another with new-game\n")
+    code, out, err = run(capsys, "actions", state_file)
+    assert code == 0 and json.loads(out) == [] and "the game is over (defeat: threat reached 26)" in err

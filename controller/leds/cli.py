@@ -14,6 +14,7 @@ import sys
 import time
 from typing import Protocol
 
+from controller import arg_types
 from controller.errors import UserError
 from controller.leds import layout as layouts
 from controller.leds.layout import Layout, Segment
@@ -37,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = leds.add_parser("test", help="light each segment of the layout in turn")
     _output_args(p)
-    p.add_argument("--step", type=float, default=1.0, help="seconds per segment (default 1)")
+    p.add_argument("--step", type=arg_types.seconds, default=1.0, help="seconds per segment (default 1)")
     p.set_defaults(run=run_test)
 
     p = leds.add_parser("show", help="show a saved game state on the LEDs")
@@ -45,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     _output_args(p)
     p.add_argument("--link", choices=[link.value for link in Link], default=Link.OK.value,
                    help="what the status pixel shows (default ok)")
-    p.add_argument("--seconds", type=float,
+    p.add_argument("--seconds", type=arg_types.seconds,
                    help="keep animating this long (default: 0 on the terminal, 10 on LEDs)")
     p.set_defaults(run=run_show)
 
@@ -54,12 +55,18 @@ def _output_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--driver", choices=["virtual", "serial", "gpio"], default="virtual",
                    help="virtual (terminal), serial (the firmware/ board) or gpio (Pi pins)")
     p.add_argument("--port", help="serial port of the board, e.g. /dev/ttyUSB0 (--driver serial)")
-    p.add_argument("--baud", type=int, default=DEFAULT_BAUD, help=f"default {DEFAULT_BAUD}")
+    p.add_argument("--baud", type=arg_types.positive, default=DEFAULT_BAUD, help=f"default {DEFAULT_BAUD}")
     p.add_argument("--layout", help="layout file (default: the built-in 38-LED layout)")
 
 
 def _layout(args: argparse.Namespace) -> Layout:
-    return layouts.load(args.layout) if args.layout else layouts.default()
+    if not args.layout:
+        return layouts.default()
+    try:
+        return layouts.load(args.layout)
+    except UnicodeDecodeError as e:
+        raise UserError(f"{args.layout}: not a text layout file ({e.reason} at byte {e.start}); "
+                        f"a layout is UTF-8 TOML") from None
 
 
 def open_output(args: argparse.Namespace, layout: Layout) -> Output:

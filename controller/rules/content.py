@@ -14,12 +14,17 @@ import msgspec
 from msgspec import Struct
 
 from controller.rules.errors import ContentError
-from controller.rules.state import (TERMINAL_OPTIONS, CaptainCard, DiceUpgrade, EquipmentCard, GuardChip, ImperativeCard, KeypadCard,
-                                    KeypadColumn, KeypadInput, Mission, ModCard, NetworkCard, NetworkMat, NetworkNode,
-                                    ProprietaryDie, TerminalCard, ThreatCard, describe_validation_error)
+from controller.rules.missions.objectives import task_problem
+from controller.rules.state import (TERMINAL_OPTIONS, CaptainCard, DiceUpgrade, EquipmentCard, GuardChip,
+                                    ImperativeCard, KeypadCard, KeypadColumn, KeypadInput, Mission, ModCard,
+                                    NetworkCard, NetworkMat, NetworkNode, ProprietaryDie, TerminalCard, ThreatCard,
+                                    describe_validation_error)
 
 # Agent-card special rules the engine applies (Robophobia's NANO (Wildcard))
 ABILITIES = ("transfer_learning", "asterisk", "reassemble", "risky_click")
+# Security units' and captains' special abilities the engine applies (a captain's pass to its unit)
+SECURITY_ABILITIES = ("l453r",)
+CAPTAIN_ABILITIES = (*SECURITY_ABILITIES, "next_escalation")
 
 
 class GuardEntry(GuardChip, forbid_unknown_fields=True):
@@ -253,11 +258,10 @@ def parse_content(texts: dict[str, str]) -> Content:
     if len(set(ids)) != len(ids):
         raise ContentError(f"network_cards.toml: card {next(i for i in ids if ids.count(i) > 1)!r} is listed twice")
     content.network_cards = cards.card
-    for agent in bots.agent:
-        unknown = [a for a in agent.abilities if a not in ABILITIES]
-        if unknown:
-            raise ContentError(f"bots.toml: agent {agent.id}: unknown ability {unknown[0]!r}; the engine knows "
-                               f"{', '.join(ABILITIES)}")
+    _check_abilities(texts, "bots.toml", "agent", [a.abilities for a in bots.agent], ABILITIES)
+    _check_abilities(texts, "guards.toml", "guard", [g.abilities for g in guards.guard], SECURITY_ABILITIES)
+    _check_abilities(texts, "captains.toml", "captain", [c.abilities for c in captains.captain], CAPTAIN_ABILITIES)
+    _check_tasks(texts["missions.toml"], missions.mission)
     content.equipment = _equipment_cards(decode_file("equipment.toml", texts["equipment.toml"], _Equipment))  # type: ignore[arg-type]
     mods = decode_file("mods.toml", texts["mods.toml"], _Mods)
     imperatives = decode_file("imperatives.toml", texts["imperatives.toml"], _Imperatives)
@@ -265,6 +269,38 @@ def parse_content(texts: dict[str, str]) -> Content:
     content.mods = _unique("mods.toml", "mod", mods.mod)
     content.imperatives = _imperative_cards(imperatives.imperative)
     return content
+
+
+def _line_after(text: str, line: int, needle: str) -> int:
+    """The first line from `line` on (1-based) that holds `needle`: where a name stands in its table."""
+    lines = text.splitlines()
+    return next((k + 1 for k in range(max(0, line - 1), len(lines)) if needle in lines[k]), line)
+
+
+def _check_abilities(texts: dict[str, str], name: str, table: str, abilities: list[list[str]],
+                     known: tuple[str, ...]) -> None:
+    """Ability names are code the engine runs: an unknown one would load and then do nothing."""
+    for k, names in enumerate(abilities):
+        for ability in names:
+            if ability not in known:
+                line = _line_after(texts[name], locate(texts[name], f"$.{table}[{k}].abilities"), f'"{ability}"')
+                raise ContentError(f"{name}:{line}: {table}[{k}].abilities: unknown ability {ability!r}; the "
+                                   f"engine knows {', '.join(known)}")
+
+
+def _check_tasks(text: str, missions: list[Mission]) -> None:
+    """Each objective's task is one the engine judges: a misspelt one ("termnals:2") never completes."""
+    name = "missions.toml"
+    for k, mission in enumerate(missions):
+        start = locate(text, f"$.mission[{k}]")
+        lists = [("calibrations", mission.calibrations), ("win", mission.win)]
+        lists += [(f"floor_plan[{f}].objectives", step.objectives) for f, step in enumerate(mission.floor_plan)]
+        for field_name, objectives in lists:
+            for j, objective in enumerate(objectives):
+                why = task_problem(objective.task)
+                if why is not None:
+                    line = _line_after(text, start, f'task = "{objective.task}"') if objective.task else start
+                    raise ContentError(f"{name}:{line}: mission {mission.id}: {field_name}[{j}].task: {why}")
 
 
 def _unique(name: str, what: str, cards: list) -> list:

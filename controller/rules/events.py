@@ -286,6 +286,15 @@ class UnitStruck(Event, tag="unit_struck"):
     result: str  # "shut down", "stunned", "no effect"
 
 
+class WallHeld(Event, tag="wall_held"):
+    """A strike on a wall that fell short of its durability: "No chip is placed and the bot remains undetected."."""
+
+    wall: str  # as in wall_destroyed: 'C4/C5', or 'A1/N' for an exterior wall
+    bot: str
+    ap: int
+    durability: int
+
+
 class UnitRemoved(Event, tag="unit_removed"):
     unit: str
     space: str
@@ -293,7 +302,8 @@ class UnitRemoved(Event, tag="unit_removed"):
 
 class KeyTaken(Event, tag="key_taken"):
     bot: str
-    keys: int
+    keys: int  # the keys the bot holds now
+    change: int = 1  # keys taken (negative: discarded, as Nano's Reassemble does)
 
 
 class KeypadCardPlaced(Event, tag="keypad_card_placed"):
@@ -458,7 +468,7 @@ class UnitCorrected(Event, tag="unit_corrected"):
 
 AnyEvent = (CardDrawn | CardDiscarded | CardTraded | ModInstalled | EquipmentUsed | ImperativeResolved
             | TurnStarted | StepStarted | SlotReached | CaptainChipReached | BotMoved | DoorChanged
-            | WallDestroyed | CacheTaken | TerminalChanged | BeadRemoved | ChipChanged | ReserveChanged
+            | WallDestroyed | WallHeld | CacheTaken | TerminalChanged | BeadRemoved | ChipChanged | ReserveChanged
             | UnitStruck | UnitRemoved | KeyTaken | GameWon | FloorChanged | BotEscaped | NetworkCardDrawn
             | NetworkCardDone | KeypadCardPlaced | KeypadResolved | TerminalAccessed | UnitMoved | UnitTurned
             | UnitStayed | Attacked | BotDetected | BotHidden | BotShutDown | AwarenessPlaced | AwarenessCleared

@@ -226,6 +226,21 @@ def _wall(e: ev.WallDestroyed, s: GameState) -> str:
     return f"Place a destroyed wall chip on the wall {e.wall}."
 
 
+def _wall_held(e: ev.WallHeld, s: GameState) -> str:
+    space, _, side = e.wall.partition("/")
+    wall = f"the exterior wall {DIRECTION_WORDS[side]} of {space}" if side in DIRECTION_WORDS else f"the wall {e.wall}"
+    who = bot_name(s, e.bot)
+    return (f"{who} strikes {wall} with {e.ap} AP against durability {e.durability}: the wall holds; no chip is "
+            f"placed and {who} stays undetected.")
+
+
+def _keys(e: ev.KeyTaken, s: GameState) -> str:
+    n = abs(e.change)
+    what = "a key" if n == 1 else f"{n} keys"
+    verb = "takes" if e.change > 0 else "discards"
+    return f"{bot_name(s, e.bot)} {verb} {what} (now {e.keys})."
+
+
 def _chip(e: ev.ChipChanged, s: GameState) -> str:
     if e.chip == "none":
         return f"Empty burncycle slot {e.slot} ({e.reason})."
@@ -350,6 +365,7 @@ _PHRASES: dict[type, Callable] = {
                                     + (f", facing {_facing(e.facing)}." if e.facing else ".")),
     ev.DoorChanged: _door,
     ev.WallDestroyed: _wall,
+    ev.WallHeld: _wall_held,
     ev.CacheTaken: lambda e, s: (f"{bot_name(s, e.bot)} collects the cache on {e.space}: discard the chip and "
                                  f"draw 1 equipment card."),
     ev.TerminalChanged: lambda e, s: (f"Discard the terminal chip on {e.space}." if e.kind == "discarded"
@@ -361,7 +377,7 @@ _PHRASES: dict[type, Callable] = {
     ev.UnitStruck: lambda e, s: (f"{bot_name(s, e.bot)} strikes {unit_name(s, e.unit)} with {e.ap} AP against "
                                  f"durability {e.durability}: {e.result}."),
     ev.UnitRemoved: lambda e, s: f"Discard {unit_name(s, e.unit)} from {e.space}: it is shut down.",
-    ev.KeyTaken: lambda e, s: f"{bot_name(s, e.bot)} takes a key (now {e.keys}).",
+    ev.KeyTaken: _keys,
     ev.KeypadCardPlaced: _keypad_placed,
     ev.KeypadResolved: _keypad_resolved,
     ev.TerminalAccessed: _terminal,

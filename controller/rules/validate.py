@@ -6,6 +6,8 @@ on a node the mat does not have. `check_state` finds every such problem and name
 
 from __future__ import annotations
 
+from collections import Counter
+
 from controller.rules.characters.proprietary_dice import USE
 from controller.rules.players.burncycle import MAX_SLOTS
 from controller.rules.players.dice_upgrades import activated
@@ -111,8 +113,8 @@ def state_problems(state: GameState) -> list[str]:
         problems.append(f"network.pings: {len(net.pings)} pings, but the supply has {net.mat.ping_supply}")
 
     # Adaptable missions
-    for k, unit in enumerate(state.draw_bag):
-        if (unit.unit == "guard") != (unit.guard is not None):
+    for k, entry in enumerate(state.draw_bag):
+        if (entry.unit == "guard") != (entry.guard is not None):
             problems.append(f"draw_bag[{k}]: a guard entry holds its guard chip and only a guard entry does")
     for kind in ("captain", "module"):
         if sum(1 for u in state.draw_bag if u.unit == kind) > 1:
@@ -129,6 +131,8 @@ def state_problems(state: GameState) -> list[str]:
             problems.append(f"objective_beads: {space} is not a command module space")
 
     problems.extend(_inventory_problems(state))
+    problems.extend(_reference_problems(state, ids))
+    problems.extend(_later_floor_problems(state))
     problems.extend(_proprietary_problems(state))
     if state.turn is not None and state.turn.degraded and state.turn.step != "end":
         problems.append(f"turn.degraded: the burncycle degrades in step 5 (the end of the turn), not during "
@@ -141,6 +145,52 @@ def state_problems(state: GameState) -> list[str]:
     return problems
 
 
+def _reference_problems(state: GameState, ids: set[str]) -> list[str]:
+    """Every place a state names a bot by id names one that is in the game: the engine looks them up and
+    crashes on an id it cannot find (a turn order of an agent that is not there, an IP of nobody)."""
+    problems: list[str] = []
+    agents = {b.id for b in state.bots if b.kind == "agent"}
+    bots = {b.id for b in state.bots}
+
+    def known(where: str, bot_id: str, among: set[str], what: str) -> None:
+        if bot_id not in among:
+            problems.append(f"{where}: {bot_id!r} is not {what} of this game ({', '.join(sorted(among)) or 'none'})")
+
+    turn = state.turn
+    if turn is not None:
+        for k, agent in enumerate(turn.order):
+            known(f"turn.order[{k}]", agent, agents, "an agent")
+        if len(set(turn.order)) != len(turn.order):
+            problems.append("turn.order: an agent takes two turns in one round; each agent is listed once")
+        known("turn.marker", turn.marker, set(turn.order), "an agent in turn.order")
+        if not 0 <= turn.active < len(turn.order):
+            problems.append(f"turn.active: {turn.active} is not a player of turn.order (0 to {len(turn.order) - 1})")
+        if turn.pending is not None:
+            for bot_id in turn.pending.steps:
+                known("turn.pending.steps", bot_id, bots, "a bot")
+    for node in state.network.mat.nodes:
+        if node.agent is not None:
+            known(f"network.mat.nodes ({node.id}).agent", node.agent, agents, "an agent")
+    for ip in state.network.ips:
+        known("network.ips", ip.agent, agents, "an agent")
+    for agent in state.network_hands:
+        known("network_hands", agent, agents, "an agent")
+    for bot_id in state.burncycle.personal_reserves:
+        known("burncycle.personal_reserves", bot_id, bots, "a bot")
+    return problems
+
+
+def _later_floor_problems(state: GameState) -> list[str]:
+    """The floors a mission climbs to must compile: changing floors would fail halfway otherwise."""
+    problems: list[str] = []
+    for k, later in enumerate(state.later_floors):
+        try:
+            compile_floor(later.text, later.name)
+        except FloorError as e:
+            problems.append(f"later_floors[{k}] ({later.name}).text: {e}")
+    return problems
+
+
 def _proprietary_problems(state: GameState) -> list[str]:
     """Agents' proprietary dice: on agent cards only, in the pool of their own agent's turn, and
     agent-only move AP only from a die that modifies movement."""
@@ -150,7 +200,7 @@ def _proprietary_problems(state: GameState) -> list[str]:
             problems.append(f"bots[{k}] ({bot.id}): a proprietary die on the command module; proprietary dice are "
                             f"only used when playing as an agent")
     turn = state.turn
-    if turn is None or turn.step == "corporation" or turn.active >= len(turn.order):
+    if turn is None or turn.step == "corporation" or not 0 <= turn.active < len(turn.order):
         return problems
     agent = next((b for b in state.bots if b.id == turn.order[turn.active]), None)
     die = agent.proprietary_die if agent is not None else None
@@ -188,7 +238,7 @@ def _inventory_problems(state: GameState) -> list[str]:
         places["mod"] += [c.id for c in bot.mods + bot.installed] + ([bot.innate.id] if bot.innate else [])
         places["imperative"] += [bot.imperative.id] if bot.imperative else []
     for deck, ids in places.items():
-        twice = sorted({i for i in ids if ids.count(i) > 1})
+        twice = sorted(i for i, n in Counter(ids).items() if n > 1)  # counted once: a deck can be 100,000 cards
         if twice:
             problems.append(f"{deck} card {twice[0]} is in two places at once (decks, discards, inventories)")
     return problems

@@ -15,12 +15,14 @@ stays visible.
 from __future__ import annotations
 
 import ast
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
-RULEBOOK_DIR = Path("/work/shared/rulebook")
 RULEBOOKS = ("burncycle-rules-reference.txt", "robophobia-expansion.txt")
 TESTS = ROOT / "tests"
 QUOTE_WORDS = 6
@@ -147,11 +149,26 @@ def rule_sentences(text: str) -> list[str]:
     return sentences
 
 
+def rulebook_dir(root: Path = ROOT) -> Path:
+    """The rulebooks sit in shared/rulebook beside the checkout (../shared), or beside the folder of a worktree
+    one level deeper (../../shared); BURNCYCLE_RULEBOOK names another folder. Missing, the test says where it
+    looked instead of a FileNotFoundError."""
+    explicit = os.environ.get("BURNCYCLE_RULEBOOK")
+    places = [Path(explicit)] if explicit else [root / ".." / "shared" / "rulebook",
+                                                root / ".." / ".." / "shared" / "rulebook"]
+    for place in places:
+        if all((place / name).is_file() for name in RULEBOOKS):
+            return place
+    pytest.fail(f"the rulebooks ({', '.join(RULEBOOKS)}) are not in {' or '.join(str(p) for p in places)}: put "
+                f"them in shared/rulebook beside the checkout, or set BURNCYCLE_RULEBOOK to their folder",
+                pytrace=False)
+
+
 @lru_cache(maxsize=1)
 def all_rule_sentences() -> tuple[str, ...]:
     seen: dict[str, None] = {}
     for name in RULEBOOKS:
-        for sentence in rule_sentences((RULEBOOK_DIR / name).read_text(encoding="utf-8")):
+        for sentence in rule_sentences((rulebook_dir() / name).read_text(encoding="utf-8")):
             seen.setdefault(normalise(sentence), None)
     return tuple(seen)
 
@@ -250,3 +267,19 @@ def test_a_run_shared_with_another_sentence_does_not_quote_it():
     text, toks = "\n".join(docs), " " + " | ".join(" ".join(words(d)) for d in docs) + " "
     assert not is_quoted(strike, text, toks)
     assert is_quoted("if optimized, add +2 ap to the total rolled.", text, toks)
+
+
+def test_the_rulebook_is_found_beside_the_checkout_and_missing_says_where(tmp_path, monkeypatch):
+    """Found relative to the project, not at one machine's absolute path; absent, a clear failure."""
+    monkeypatch.delenv("BURNCYCLE_RULEBOOK", raising=False)
+    checkout = tmp_path / "projects" / "burncycle-table"
+    checkout.mkdir(parents=True)
+    with pytest.raises(pytest.fail.Exception) as missing:
+        rulebook_dir(checkout)
+    assert f"are not in {checkout / '..' / 'shared' / 'rulebook'}" in str(missing.value)
+    assert "set BURNCYCLE_RULEBOOK" in str(missing.value)
+    shared = tmp_path / "projects" / "shared" / "rulebook"
+    shared.mkdir(parents=True)
+    for name in RULEBOOKS:
+        (shared / name).write_text("Rules.")
+    assert rulebook_dir(checkout).resolve() == shared.resolve()

@@ -39,6 +39,12 @@ AREA_KINDS = ("room", "hallway", "outdoor", "safe")
 RESERVE_KINDS = ("physical", "tech", "utility", "general")
 
 
+def quoted(text: str, limit: int = 60) -> str:
+    """A piece of the file, quoted in a message: a line of thousands of characters is cut, so the message
+    stays one readable line."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
 def column_name(col: int) -> str:
     """Spreadsheet-style column letters: 0 -> A, 25 -> Z, 26 -> AA."""
     name = ""
@@ -104,7 +110,11 @@ def parse_space(text: str) -> tuple[int, int] | None:
 
 def parse_floor(text: str, source: str = "<floor>") -> FloorPlan:
     """Parse floor text; raise FloorError naming line and column of the first mistake."""
-    lines = text.splitlines()
+    # Notepad saves UTF-8 with a byte-order mark: an invisible character before the first line
+    lines = text.removeprefix("\ufeff").splitlines()
+    if not any(line.strip() for line in lines):
+        raise FloorError(source, 1, 0, "the floor file is empty: a floor has 'name:' and 'level:' lines, a 'grid:' "
+                                       "and an 'areas:' section (docs/floor-format.md)")
     name: str | None = None
     level: int | None = None
     grid_start = areas_start = None
@@ -118,13 +128,13 @@ def parse_floor(text: str, source: str = "<floor>") -> FloorPlan:
                 continue
             m = _KEY_RE.match(stripped)
             if not m:
-                raise FloorError(source, i + 1, 1, f"expected 'name:', 'level:' or 'grid:', found {stripped!r}")
+                raise FloorError(source, i + 1, 1, f"expected 'name:', 'level:' or 'grid:', found {quoted(stripped)}")
             key, value = m.groups()
             if key == "name":
                 name = value.strip()
             else:
                 if value.strip() not in ("1", "2", "3"):
-                    raise FloorError(source, i + 1, raw.index(":") + 2, f"level must be 1, 2 or 3, found {value.strip()!r}")
+                    raise FloorError(source, i + 1, raw.index(":") + 2, f"level must be 1, 2 or 3, found {quoted(value.strip())}")
                 level = int(value)
         elif stripped == "areas:":
             areas_start = i + 1
@@ -245,11 +255,11 @@ def _parse_areas(lines: list[str], start: int | None, source: str,
             raise FloorError(source, i + 1, col, "an area line is 'SPACE KIND [\"name\"] [surveillance=N] [reserve=KIND]'")
         anchor = parse_space(words[0])
         if anchor is None or anchor not in spaces:
-            raise FloorError(source, i + 1, col, f"{words[0]!r} is not a space of this floor")
+            raise FloorError(source, i + 1, col, f"{quoted(words[0])} is not a space of this floor")
         kind = words[1]
         if kind not in AREA_KINDS:
             raise FloorError(source, i + 1, col + len(words[0]) + 1,
-                             f"unknown area kind {kind!r}; use one of {', '.join(AREA_KINDS)}")
+                             f"unknown area kind {quoted(kind)}; use one of {', '.join(AREA_KINDS)}")
         name, surveillance, reserve = "", 0, None
         for w in words[2:]:
             if "=" not in w:
@@ -259,15 +269,15 @@ def _parse_areas(lines: list[str], start: int | None, source: str,
             if key == "surveillance":
                 if value not in ("0", "1", "2"):
                     raise FloorError(source, i + 1, col + raw.strip().find(w),
-                                     f"surveillance must be 0, 1 or 2 dice, found {value!r}")
+                                     f"surveillance must be 0, 1 or 2 dice, found {quoted(value)}")
                 surveillance = int(value)
             elif key == "reserve":
                 if value not in RESERVE_KINDS:
                     raise FloorError(source, i + 1, col + raw.strip().find(w),
-                                     f"reserve must be one of {', '.join(RESERVE_KINDS)}, found {value!r}")
+                                     f"reserve must be one of {', '.join(RESERVE_KINDS)}, found {quoted(value)}")
                 reserve = value
             else:
-                raise FloorError(source, i + 1, col + raw.strip().find(w), f"unknown area setting {key!r}")
+                raise FloorError(source, i + 1, col + raw.strip().find(w), f"unknown area setting {quoted(key)}")
         if surveillance and kind != "room":
             raise FloorError(source, i + 1, col, f"only rooms hold surveillance beads, but {words[0]} is a {kind}")
         notes.append(AreaNote(anchor, kind, name, surveillance, reserve, i + 1))

@@ -46,7 +46,7 @@ def apply_card_effect(table: Table, bot: Bot, kind: str, amount: int, chip: str 
             change_ip_level(table, ip, amount)
     elif kind == "key":
         bot.keys += amount
-        table.emit(KeyTaken(bot=bot.id, keys=bot.keys))
+        table.emit(KeyTaken(bot=bot.id, keys=bot.keys, change=amount))
     elif kind == "clear_awareness":
         if bot.awareness is not None:
             table.emit(AwarenessCleared(bot=bot.id, space=bot.awareness, reason=why))

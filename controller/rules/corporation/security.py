@@ -9,7 +9,7 @@ be pursued by the second.
 from __future__ import annotations
 
 from controller.rules.board.awareness import clear_awareness_at, recheck, sees, step_unit
-from controller.rules.events import (bot_ref, Attacked, BotShutDown, PowerChanged, UnitMoved, UnitStayed,
+from controller.rules.events import (bot_ref, unit_ref, Attacked, BotShutDown, PowerChanged, UnitMoved, UnitStayed,
                                      UnitStunEnded, UnitTurned)
 from controller.rules.board.geometry import OPPOSITE, UNREACHABLE
 from controller.rules.characters.interface import attack_damage, fooled, lose_disguise
@@ -184,6 +184,11 @@ def _try_investigate(table: Table, unit: SecurityUnit) -> bool:
     path = path_to(table, here, goals)
     if path:
         _walk(table, unit, path[:movement_of(table, unit)], "investigate")
+    elif path == []:  # beside the chip already, which another unit or a bot stands on: it waits (nothing blocks it)
+        there = table.occupant[best]
+        who = bot_ref(there.id) if isinstance(there, Bot) else unit_ref(there.id)
+        table.emit(UnitStayed(unit=unit.id, space=unit.space,
+                              reason=f"investigating the awareness chip on {floor.ids[best]}, where {who} stands"))
     else:
         table.emit(UnitStayed(unit=unit.id, space=unit.space,
                               reason="investigating, but its way is blocked"))

@@ -16,6 +16,30 @@ from controller.rules.state import GameState, Objective, Outcome
 from controller.rules.table import Table
 
 
+# The tasks `done` judges, as missions.toml names them. Content is checked against these names: a task
+# spelt any other way ("termnals:2") would load and then never complete.
+COUNTED_TASKS = ("terminals", "module_terminals", "network_card", "push_through_door", "module_spaces")  # ":N"
+SHUT_DOWN_KINDS = ("captain", "guard", "ghost", "guard_on_terminal")  # "shut_down:KIND"
+PLAIN_TASKS = ("safe_zones", "escape", "no_unsurveilled_rooms", "no_terminals", "no_caches",
+               "module_on_captain_terminal_when_core", "core_while_on_terminals")  # set by special_rules
+
+
+def task_problem(task: str) -> str | None:
+    """Why `task` is not a task the engine can judge, or None when it is."""
+    name, colon, arg = task.partition(":")
+    if name in COUNTED_TASKS:
+        if colon and not (arg.isascii() and arg.isdigit() and int(arg) >= 1):
+            return f"{name} counts to a number: {name}:N with N 1 or more, not {task!r}"
+        return None
+    if name == "shut_down":
+        return None if arg in SHUT_DOWN_KINDS else (f"shut_down names what is shut down: "
+                                                    f"{', '.join('shut_down:' + k for k in SHUT_DOWN_KINDS)}")
+    if name in PLAIN_TASKS and not colon:
+        return None
+    return (f"unknown task {task!r}; the engine judges {', '.join(n + '[:N]' for n in COUNTED_TASKS)}, "
+            f"shut_down:KIND, {', '.join(PLAIN_TASKS)}")
+
+
 def applies(state: GameState, objective: Objective) -> bool:
     return objective.team <= state.players
 

@@ -167,8 +167,8 @@ def shed(table: Table, bot: Bot) -> None:
     """Nano's Reassemble: "When he does so, all keys, equipment, and mods (not including his innate mod) in his
     inventory are discarded.\""""
     if bot.keys:
-        bot.keys = 0
-        table.emit(KeyTaken(bot=bot.id, keys=0))
+        discarded, bot.keys = bot.keys, 0
+        table.emit(KeyTaken(bot=bot.id, keys=0, change=-discarded))
     for card in [c.id for c in bot.equipment + bot.mods + bot.installed]:
         discard_card(table, bot, card, "Nano reassembles through a locked door")
 
@@ -302,7 +302,7 @@ def trade(table: Table, giver_id: str, taker_id: str, keys: int, cards: list[str
     if keys:
         giver.keys -= keys
         taker.keys += keys
-        table.emit(KeyTaken(bot=taker.id, keys=taker.keys))
+        table.emit(KeyTaken(bot=taker.id, keys=taker.keys, change=keys))
     if cards:
         trade_cards(table, giver, taker, list(cards), list(discard or []))
 

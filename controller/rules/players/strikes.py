@@ -11,7 +11,8 @@ from controller.rules.characters.proprietary_dice import pool_dice, roll_proprie
 from controller.rules.players.ap import OPTIMIZED_BONUS, roll_ap
 from controller.rules.board.awareness import place_awareness, step_bot
 from controller.rules.errors import IllegalAction
-from controller.rules.events import BotMoved, KeyTaken, UnitRemoved, UnitStruck, WallDestroyed, bot_ref, unit_ref
+from controller.rules.events import (BotMoved, KeyTaken, UnitRemoved, UnitStruck, WallDestroyed, WallHeld, bot_ref,
+                                     unit_ref)
 from controller.rules.board.geometry import DIRECTIONS, MAX_DESTROYED_WALLS, edge_id, exterior_wall_id
 from controller.rules.characters.interface import INTERFACE, check_can_disguise, don_disguise
 from controller.rules.action_types import Strike, StrikeWall
@@ -160,6 +161,7 @@ def strike_wall(table: Table, bot_id: str, beyond: str | None, dice: DicePool, m
                         f"strike on the wall {wall}")
     if ap < WALL_DURABILITY:
         # "Failure: No chip is placed and the bot remains undetected."
+        table.emit(WallHeld(wall=wall, bot=bot.id, ap=ap, durability=WALL_DURABILITY))
         return
     # "Success: Place a destroyed wall chip ... The striking bot becomes detected and may immediately take a
     # free move through the opening into an empty space."
