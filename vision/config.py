@@ -33,6 +33,13 @@ GUARD_CHIPS: tuple[tuple[str, int, int], ...] = (
 )
 BOTS: tuple[str, ...] = ("module", "byte", "casing", "bit", "memory", "nano")
 
+# Image px one marker cell needs. NEEDED: read reliably after blur, focus drift and JPEG (the bench reads 4x4
+# markers 99.9 % of the time from 18 px, 3 px a cell; 20 px = 3.33 a cell is the budget kept). SMALLEST:
+# below 1.5 px a cell the bits cannot be sampled at all, so smaller quads are not even candidates.
+NEEDED_PX_PER_CELL = 20.0 / 6
+SMALLEST_PX_PER_CELL = 1.5
+SIZE_TOLERANCE = 0.3  # a quad's sides may read 30 % off the expected size (tilt, chip height, blur) and no more
+
 
 @dataclass(frozen=True)
 class UnitSpec:
@@ -96,8 +103,10 @@ class VisionConfig:
     # Placement tolerances, as fractions of the space pitch / degrees.
     doubt_offset: float = 0.3        # farther than this from a space's centre -> "between spaces"
     doubt_angle_deg: float = 30.0    # farther than this from N/E/S/W -> "facing unclear"
-    min_marker_px: float = 8.0
-    max_marker_px: float = 160.0
+    # The chip stickers' expected side in the image, farthest to nearest: what the mount gives
+    # (`burncycle-table camera-mount` prints it). The default spans the documented straight-down mount
+    # (about 23 px) and tilted mounts up to 35 degrees, whose near stickers reach 45 px.
+    sticker_px: tuple[float, float] = (12.0, 48.0)
 
     def __post_init__(self) -> None:
         if self.dictionary not in DICTIONARIES:
@@ -105,10 +114,34 @@ class VisionConfig:
         ids = [u.id for u in self.units]
         if len(set(ids)) != len(ids):
             raise ValueError("two units share an id in the vision config")
+        if not 0 < self.sticker_px[0] <= self.sticker_px[1]:
+            raise ValueError(f"sticker_px {self.sticker_px} must be (smallest, largest) with 0 < smallest <= largest")
         capacity = cv2.aruco.getPredefinedDictionary(DICTIONARIES[self.dictionary]).bytesList.shape[0]
         if len(ANCHOR_PLACES) + len(self.units) > capacity:
             raise ValueError(f"dictionary {self.dictionary} has {capacity} markers, the config needs "
                              f"{len(ANCHOR_PLACES) + len(self.units)}")
+
+    @property
+    def marker_cells(self) -> int:
+        """Cells across a marker, its black border included: 6 for 4x4, 7 for 5x5, 8 for AprilTag 36h11."""
+        return cv2.aruco.getPredefinedDictionary(DICTIONARIES[self.dictionary]).markerSize + 2
+
+    @property
+    def needed_marker_px(self) -> float:
+        """The smallest sticker side (px) this dictionary is read reliably at: the mount must keep stickers above it."""
+        return self.marker_cells * NEEDED_PX_PER_CELL
+
+    @property
+    def min_marker_px(self) -> float:
+        """The smallest quad the detector considers: the expected sticker size less the tolerance, never
+        below what the dictionary's cells can be sampled at. Smaller quads (a bit blob inside a sticker)
+        would otherwise be decoded first and hide the sticker around them."""
+        return max(self.marker_cells * SMALLEST_PX_PER_CELL, self.sticker_px[0] * (1 - SIZE_TOLERANCE))
+
+    @property
+    def max_marker_px(self) -> float:
+        """The largest quad the detector considers: the nearest registration marker, plus the tolerance."""
+        return self.sticker_px[1] * self.board.anchor_mm / self.board.marker_mm * (1 + SIZE_TOLERANCE)
 
     @property
     def anchor_ids(self) -> dict[int, str]:

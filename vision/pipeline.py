@@ -13,7 +13,7 @@ import numpy as np
 
 from controller.rules.floor import Floor
 from vision.calibration import CameraCalibration
-from vision.config import VisionConfig
+from vision.config import SIZE_TOLERANCE, VisionConfig
 from vision.detect import MarkerDetection, MarkerDetector
 from vision.filter import TemporalFilter, VisionEvent
 from vision.layout import TableLayout
@@ -21,8 +21,6 @@ from vision.observation import FrameReading, Observation, UnknownMarker
 from vision.register import Registrar, Registration
 from vision.snap import GridSnapper
 from vision.status import Status
-
-SIZE_TOLERANCE = 0.3  # a sticker's sides may read 30% off in table mm (tilt, chip height, blur) and no more
 
 
 @dataclass(frozen=True)
