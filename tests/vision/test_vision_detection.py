@@ -177,3 +177,67 @@ def test_apriltag_36h11_is_a_setting(floor, config, scene):
     assert one_shot(floor, config).process(frame.grey, 0.0).observation.placed() == {}  # 4x4 reads none of them
     placed = one_shot(floor, april).process(frame.grey, 0.0).observation.placed()
     assert {u: s for u, (s, _) in placed.items()} == {p.unit: p.space for p in scene.placements}
+
+
+def _outlined_sticker(config: VisionConfig, marker: int, outline_mm: float, px_per_mm: float, blur: float,
+                      angle: float) -> np.ndarray:
+    """A sticker inside a dark square outline (a chip's edge, 1.5 mm wide, around a darker body)."""
+    import cv2
+    from vision.synth.board import marker_image
+    img = np.full((400, 400), 140, np.uint8)
+    c, h = 200, outline_mm * px_per_mm / 2
+    cv2.rectangle(img, (int(c - h), int(c - h)), (int(c + h), int(c + h)), 30, -1)
+    inner = h - 1.5 * px_per_mm
+    cv2.rectangle(img, (int(c - inner), int(c - inner)), (int(c + inner), int(c + inner)), 90, -1)
+    cell = config.board.marker_mm / config.marker_cells
+    q = int(round(cell * px_per_mm))
+    sticker = cv2.copyMakeBorder(marker_image(config, marker, int(round(config.board.marker_mm * px_per_mm))),
+                                 q, q, q, q, cv2.BORDER_CONSTANT, value=255)
+    s = sticker.shape[0]
+    img[c - s // 2:c - s // 2 + s, c - s // 2:c - s // 2 + s] = sticker
+    img = cv2.warpAffine(img, cv2.getRotationMatrix2D((c, c), angle, 1.0), (400, 400), borderValue=140)
+    return cv2.GaussianBlur(img, (0, 0), blur)
+
+
+def test_a_chip_outline_never_hides_the_sticker_inside_it():
+    """With one-bit correction a 38-50 mm outline can decode as another id; the sticker inside is still read."""
+    from vision.detect import MarkerDetector
+    config = VisionConfig(sticker_px=(25.0, 40.0))  # a mount at 1.3-1.8 px/mm
+    detector = MarkerDetector(config)
+    wrong = []
+    for marker in config.marker_units:
+        for outline_mm in (38.0, 42.0, 46.0, 50.0):
+            for ppm, blur in ((1.3, 0.6), (1.3, 1.2), (1.8, 0.6), (1.8, 1.2)):
+                ids = [d.id for d in detector.detect(_outlined_sticker(config, marker, outline_mm, ppm, blur, 20.0))]
+                if ids != [marker]:
+                    wrong.append((marker, outline_mm, ppm, blur, ids))
+    assert wrong == []
+
+
+def test_near_stickers_of_45_px_on_a_tilted_camera_are_read(config):
+    """Threshold windows follow the expected sticker size: the near side's 38-48 px stickers are all read,
+    where windows stopping at 9 px (a cell of such a sticker is 6-8 px) miss some on the same frames."""
+    import cv2
+    from controller.library import load_floor
+    from vision.detect import MarkerDetector, detector_parameters, threshold_windows
+    assert threshold_windows(config) == (3, 23, 10)
+    annex = load_floor("meridian-annex")
+    renderer = Renderer(annex, config)
+    detector = MarkerDetector(config)
+    narrow = detector_parameters(config, HD)
+    narrow.adaptiveThreshWinSizeMin, narrow.adaptiveThreshWinSizeMax, narrow.adaptiveThreshWinSizeStep = 3, 9, 3
+    narrow_detector = cv2.aruco.ArucoDetector(detector.dictionary, narrow)
+    g = rng(5)
+    big = missed = missed_narrow = 0
+    for _ in range(4):
+        pose = CameraPose(tilt_deg=35, azimuth_deg=float(g.uniform(0, 360)), fill=0.98, hfov_deg=55)
+        frame = renderer.render(random_scene(annex, config, g), pose, HD, random_conditions(g), rng=g)
+        ids = {d.id for d in detector.detect(frame.grey)}
+        found = narrow_detector.detectMarkers(frame.grey)[1]
+        narrow_ids = set() if found is None else set(found.ravel().tolist())
+        for unit, truth in frame.units.items():
+            if truth.visible and truth.marker_px > 38:
+                big += 1
+                missed += config.marker_of(unit) not in ids
+                missed_narrow += config.marker_of(unit) not in narrow_ids
+    assert big >= 25 and missed == 0 and missed_narrow >= 2
