@@ -138,3 +138,20 @@ def test_watch_prints_moves_from_a_video(renderer, scene, tmp_path, capsys):
 def test_watch_a_camera_that_is_not_there(capsys):
     assert main(["watch", "/dev/video99", "--floor", "meridian-lobby"]) == 2
     assert "cannot open camera /dev/video99" in capsys.readouterr().err
+
+
+def test_detect_on_many_copies_of_one_registration_marker_says_so(tmp_path, capsys):
+    """A sheet of twelve marker-0 stickers is not a table of this project, and the error says what was seen."""
+    from vision.synth.board import marker_image
+    from vision.config import VisionConfig
+    sheet = np.full((1080, 1920), 235, np.uint8)
+    tile = cv2.copyMakeBorder(marker_image(VisionConfig(), 0, 60), 15, 15, 15, 15, cv2.BORDER_CONSTANT, value=255)
+    for k in range(12):
+        y, x = 150 + (k // 4) * 250, 200 + (k % 4) * 400
+        sheet[y:y + 90, x:x + 90] = tile
+    path = tmp_path / "sheet.png"
+    cv2.imwrite(str(path), sheet)
+    assert main(["detect", str(path), "--floor", "meridian-lobby"]) == 2
+    err = capsys.readouterr().err
+    assert "saw 12 copies of marker 0 (top-left)" in err and "not a table of this project" in err
+    assert "(0 of 8)" in err and len(err.strip().splitlines()) == 1
