@@ -130,7 +130,7 @@ def _watch(args: argparse.Namespace) -> int:
     status = source.open()
     if status.level == "error":
         raise UserError(f"{args.source}: {status.message}")
-    count = 0
+    count, blurred = 0, False
     try:
         while args.frames is None or count < args.frames:
             item = source.read()
@@ -145,6 +145,12 @@ def _watch(args: argparse.Namespace) -> int:
                 continue
             count += 1
             result = pipeline.process(item.grey, item.timestamp)
+            view = result.reading.view
+            if view is not None and view.blurred != blurred:  # the health of the view, when it changes
+                blurred = view.blurred
+                text = result.reading.status.message if blurred else "the camera's view is sharp again"
+                print(json.dumps({"type": "view", "timestamp": round(item.timestamp, 3), **view.to_dict(),
+                                  "text": text}), flush=True)
             for event in result.events:
                 print(json.dumps(event.to_dict()), flush=True)
     finally:
