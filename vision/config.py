@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 import cv2
 
+from vision.sticker import sticker_problem
+
 # Dictionaries a venue may print. 4x4_50 is the default: see docs/vision.md for why it suits 15-40 px.
 DICTIONARIES: dict[str, int] = {
     "4x4_50": cv2.aruco.DICT_4X4_50,
@@ -72,6 +74,7 @@ class BoardGeometry:
     space_mm: float = 45.0        # pitch of the floor grid
     chip_mm: float = 39.0         # chip diameter
     marker_mm: float = 21.0       # black square of a chip sticker (its outer black border included)
+    sticker_mm: float = 38.0      # the sticker: a white disc holding the marker and its quiet zone (vision/sticker.py)
     anchor_mm: float = 30.0       # black square of a registration marker
     anchor_gap_mm: float = 8.0    # white gap between the grid edge and a registration marker
 
@@ -116,6 +119,9 @@ class VisionConfig:
             raise ValueError("two units share an id in the vision config")
         if not 0 < self.sticker_px[0] <= self.sticker_px[1]:
             raise ValueError(f"sticker_px {self.sticker_px} must be (smallest, largest) with 0 < smallest <= largest")
+        problem = sticker_problem(self)
+        if problem is not None:
+            raise ValueError(problem)
         capacity = cv2.aruco.getPredefinedDictionary(DICTIONARIES[self.dictionary]).bytesList.shape[0]
         if len(ANCHOR_PLACES) + len(self.units) > capacity:
             raise ValueError(f"dictionary {self.dictionary} has {capacity} markers, the config needs "

@@ -215,29 +215,24 @@ def test_a_chip_outline_never_hides_the_sticker_inside_it():
 
 
 def test_near_stickers_of_45_px_on_a_tilted_camera_are_read(config):
-    """Threshold windows follow the expected sticker size: the near side's 38-48 px stickers are all read,
-    where windows stopping at 9 px (a cell of such a sticker is 6-8 px) miss some on the same frames."""
-    import cv2
+    """Threshold windows follow the expected sticker size (up to two cells of the nearest registration
+    marker, 23 px by default, where they stopped at 9 px): the near side's 38-48 px stickers are all read."""
     from controller.library import load_floor
-    from vision.detect import MarkerDetector, detector_parameters, threshold_windows
+    from vision.detect import MarkerDetector, threshold_windows
     assert threshold_windows(config) == (3, 23, 10)
+    near = replace(config, sticker_px=(30.0, 90.0))
+    assert threshold_windows(near)[1] >= 2 * near.max_marker_px / 1.3 / near.marker_cells - 1
     annex = load_floor("meridian-annex")
     renderer = Renderer(annex, config)
     detector = MarkerDetector(config)
-    narrow = detector_parameters(config, HD)
-    narrow.adaptiveThreshWinSizeMin, narrow.adaptiveThreshWinSizeMax, narrow.adaptiveThreshWinSizeStep = 3, 9, 3
-    narrow_detector = cv2.aruco.ArucoDetector(detector.dictionary, narrow)
     g = rng(5)
-    big = missed = missed_narrow = 0
+    big = missed = 0
     for _ in range(4):
         pose = CameraPose(tilt_deg=35, azimuth_deg=float(g.uniform(0, 360)), fill=0.98, hfov_deg=55)
         frame = renderer.render(random_scene(annex, config, g), pose, HD, random_conditions(g), rng=g)
         ids = {d.id for d in detector.detect(frame.grey)}
-        found = narrow_detector.detectMarkers(frame.grey)[1]
-        narrow_ids = set() if found is None else set(found.ravel().tolist())
         for unit, truth in frame.units.items():
             if truth.visible and truth.marker_px > 38:
                 big += 1
                 missed += config.marker_of(unit) not in ids
-                missed_narrow += config.marker_of(unit) not in narrow_ids
-    assert big >= 25 and missed == 0 and missed_narrow >= 2
+    assert big >= 25 and missed == 0
