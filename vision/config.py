@@ -35,10 +35,12 @@ GUARD_CHIPS: tuple[tuple[str, int, int], ...] = (
 )
 BOTS: tuple[str, ...] = ("module", "byte", "casing", "bit", "memory", "nano")
 
-# Image px one marker cell needs. NEEDED: read reliably after blur, focus drift and JPEG (the bench reads 4x4
-# markers 99.9 % of the time from 18 px, 3 px a cell; 20 px = 3.33 a cell is the budget kept). SMALLEST:
-# below 1.5 px a cell the bits cannot be sampled at all, so smaller quads are not even candidates.
-NEEDED_PX_PER_CELL = 20.0 / 6
+# Image px one marker cell needs to be read reliably after blur, focus drift and JPEG, per dictionary. 4x4:
+# the bench reads 99.9 % from 18 px (3 px a cell), 20 px (3.33 a cell) is the budget kept; 5x5 is held
+# to the same per cell. AprilTag 36h11 corrects up to 5 bits, so its cells read smaller: on rendered
+# frames 91 % at 12-15 px and 100 % from 16 px (2 px a cell), so 20 px (2.5 a cell) is its budget.
+NEEDED_PX_PER_CELL: dict[str, float] = {"4x4_50": 20.0 / 6, "5x5_50": 20.0 / 6, "apriltag_36h11": 2.5}
+# Below 1.5 px a cell the bits cannot be sampled at all, so smaller quads are not even candidates.
 SMALLEST_PX_PER_CELL = 1.5
 SIZE_TOLERANCE = 0.3  # a quad's sides may read 30 % off the expected size (tilt, chip height, blur) and no more
 
@@ -135,7 +137,7 @@ class VisionConfig:
     @property
     def needed_marker_px(self) -> float:
         """The smallest sticker side (px) this dictionary is read reliably at: the mount must keep stickers above it."""
-        return self.marker_cells * NEEDED_PX_PER_CELL
+        return self.marker_cells * NEEDED_PX_PER_CELL[self.dictionary]
 
     @property
     def min_marker_px(self) -> float:

@@ -236,3 +236,30 @@ def test_near_stickers_of_45_px_on_a_tilted_camera_are_read(config):
                 big += 1
                 missed += config.marker_of(unit) not in ids
     assert big >= 25 and missed == 0
+
+
+def test_the_minimum_tag_size_follows_the_dictionary_and_the_sticker_size():
+    four, april = VisionConfig(), VisionConfig(dictionary="apriltag_36h11")
+    assert (four.marker_cells, april.marker_cells) == (6, 8)
+    assert four.needed_marker_px == pytest.approx(20.0) and april.needed_marker_px == pytest.approx(20.0)
+    assert (four.min_marker_px, april.min_marker_px) == (9.0, 12.0)  # 1.5 px a cell at least
+    assert VisionConfig(sticker_px=(25.0, 30.0)).min_marker_px == pytest.approx(17.5)  # the sticker less 30 %
+
+
+def test_apriltag_36h11_tags_of_16_to_20_px_are_read(floor):
+    """Below the old 30 px budget: 36h11 tags of 16-20 px on rendered frames, with light blur, noise and JPEG."""
+    april = VisionConfig(dictionary="apriltag_36h11")
+    renderer = Renderer(floor, april)
+    g = rng(8)
+    sizes, missed = [], 0
+    for k in range(3):
+        scene = random_scene(floor, april, g)
+        pose = CameraPose(tilt_deg=10.0, azimuth_deg=90.0 * k, fill=0.9, hfov_deg=75.0)
+        frame = renderer.render(scene, pose, (1440, 810), Conditions(0.2 * k, 0.0, (), 1.5, 30.0, 3.0, 85), rng=g)
+        placed = one_shot(floor, april).process(frame.grey, 0.0).observation.placed()
+        for unit, truth in frame.units.items():
+            if truth.visible:
+                sizes.append(truth.marker_px)
+                missed += placed.get(unit, (None,))[0] != truth.space
+    assert 15.5 < min(sizes) and max(sizes) < 21.0
+    assert missed == 0
