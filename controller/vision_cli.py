@@ -1,4 +1,5 @@
-"""Command-line tools for the camera: detect (one photo), watch (a camera), markers (stickers), calibrate-camera.
+"""Command-line tools for the camera: detect (one photo), watch (a camera), markers (stickers), calibrate-camera,
+camera-mount (the heights and tilts that see a floor).
 
 Every problem a person can fix (an unreadable photo, a board out of view, covered corner markers, too few
 calibration photos) becomes one UserError line saying what, where and what to do.
@@ -18,11 +19,13 @@ import numpy as np
 
 from controller import arg_types
 from controller.errors import UserError
-from controller.library import atomic_output, load_floor, write_atomically
+from controller.library import atomic_output, load_content, load_floor, write_atomically
 from vision.annotate import annotate
 from vision.calibrate import board_image, calibrate
 from vision.calibration import CameraCalibration
 from vision.config import DICTIONARIES, FilterSettings, VisionConfig
+from vision.layout import TableLayout
+from vision.mount import EDGE_PX, KNOCK_DEG, LENSES, TILTS, Lens, height_range
 from vision.pipeline import VisionPipeline
 from vision.printable import PAPERS, write_markers_pdf
 from vision.sources import FrameSource, ImageFolderSource, PiCameraSource, VideoCaptureSource
@@ -53,6 +56,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--paper", default="a4", choices=sorted(PAPERS))
     p.add_argument("--dictionary", default="4x4_50", choices=sorted(DICTIONARIES))
     p.set_defaults(run=_markers)
+
+    p = sub.add_parser("camera-mount", help="the heights and tilts at which a camera sees a whole floor")
+    p.add_argument("--floor", action="append", help="a shipped floor's name or a .floor file (repeat for several; "
+                                                     "default: every shipped floor)")
+    p.add_argument("--lens", default="module3", choices=sorted(LENSES), help="a known camera and lens")
+    p.add_argument("--focal-mm", type=float, help="another lens: its focal length (with --sensor-width-mm)")
+    p.add_argument("--sensor-width-mm", type=float, help="the width of the sensor area the capture mode uses")
+    p.add_argument("--size", default="1920x1080", help="capture size WIDTHxHEIGHT in px")
+    p.add_argument("--dictionary", default="4x4_50", choices=sorted(DICTIONARIES))
+    p.set_defaults(run=_camera_mount)
 
     p = sub.add_parser("calibrate-camera", help="solve the lens from photos of the ChArUco board")
     p.add_argument("images", nargs="*", help="10-20 photos of the printed board from different angles")
@@ -125,7 +138,7 @@ def _watch(args: argparse.Namespace) -> int:
     status = source.open()
     if status.level == "error":
         raise UserError(f"{args.source}: {status.message}")
-    count = 0
+    count, blurred = 0, False
     try:
         while args.frames is None or count < args.frames:
             item = source.read()
@@ -140,6 +153,12 @@ def _watch(args: argparse.Namespace) -> int:
                 continue
             count += 1
             result = pipeline.process(item.grey, item.timestamp)
+            view = result.reading.view
+            if view is not None and view.blurred != blurred:  # the health of the view, when it changes
+                blurred = view.blurred
+                text = result.reading.status.message if blurred else "the camera's view is sharp again"
+                print(json.dumps({"type": "view", "timestamp": round(item.timestamp, 3), **view.to_dict(),
+                                  "text": text}), flush=True)
             for event in result.events:
                 print(json.dumps(event.to_dict()), flush=True)
     finally:
@@ -188,4 +207,59 @@ def _calibrate(args: argparse.Namespace) -> int:
         raise UserError(f"calibrate-camera: {status.message}")
     write_atomically(args.out, calib.to_json().encode())
     print(f"{status.message}; written to {args.out}")
+    return 0
+
+
+def _parse_size(text: str) -> tuple[int, int]:
+    w, sep, h = text.lower().partition("x")
+    if not sep or not w.isdigit() or not h.isdigit() or int(w) < 16 or int(h) < 16:
+        raise UserError(f"--size {text}: give the capture size as WIDTHxHEIGHT in px, e.g. 1920x1080")
+    return int(w), int(h)
+
+
+def _lens(args: argparse.Namespace) -> Lens:
+    if args.focal_mm is None and args.sensor_width_mm is None:
+        return LENSES[args.lens]
+    if args.focal_mm is None or args.sensor_width_mm is None or args.focal_mm <= 0 or args.sensor_width_mm <= 0:
+        raise UserError("camera-mount: give both --focal-mm and --sensor-width-mm, as positive millimetres")
+    return Lens.from_focal(args.focal_mm, args.sensor_width_mm)
+
+
+def _camera_mount(args: argparse.Namespace) -> int:
+    """For each tilt, the lowest height that keeps the board in view and the highest that keeps stickers readable."""
+    size, lens = _parse_size(args.size), _lens(args)
+    config = VisionConfig(dictionary=args.dictionary)
+    names = args.floor or sorted(load_content().floors)
+    print(f"{lens.name} ({lens.hfov_deg:.1f} degrees across) at {size[0]}x{size[1]}, {config.board.marker_mm:g} mm "
+          f"{config.dictionary} stickers ({config.needed_marker_px:.0f} px needed); the board stays {EDGE_PX:g} px "
+          f"inside the frame when the camera turns {KNOCK_DEG:g} degrees any way; the camera aims at the board's "
+          "centre, leaning from any side")
+    common: dict[float, tuple[float, float] | None] = {t: (0.0, float("inf")) for t in TILTS}
+    for name in names:
+        floor = load_floor(name)
+        layout = TableLayout.for_floor(floor, config.board)
+        x0, y0, x1, y1 = layout.extent_mm()
+        print(f"\n{floor.name}: {floor.cols} x {floor.rows} spaces, {x1 - x0:.0f} x {y1 - y0:.0f} mm with its "
+              "registration markers")
+        for tilt in TILTS:
+            r = height_range(layout, lens, size, tilt, config)
+            span = common[tilt]
+            if r.lowest_mm is None or r.highest_mm is None:
+                common[tilt] = None
+                why = "the board never fits the frame" if r.lowest_mm is None else (
+                    f"where the board fits ({r.lowest_mm / 1000:.2f} m) the farthest stickers are only "
+                    f"{r.marker_px[0]:.1f} px")
+                print(f"  tilt {tilt:4.1f} deg: no height works: {why}")
+                continue
+            if span is not None:
+                common[tilt] = (max(span[0], r.lowest_mm), min(span[1], r.highest_mm))
+            print(f"  tilt {tilt:4.1f} deg: lens {r.lowest_mm / 1000:.2f}-{r.highest_mm / 1000:.2f} m above the table "
+                  f"(stickers {r.marker_px[0]:.1f}-{r.marker_px[1]:.1f} px at the lowest)")
+    print("\nevery floor listed:")
+    for tilt, span in common.items():
+        if span is None or span[0] > span[1]:
+            print(f"  tilt {tilt:4.1f} deg: no height fits them all")
+        else:
+            print(f"  tilt {tilt:4.1f} deg: {span[0] / 1000:.2f}-{span[1] / 1000:.2f} m; "
+                  f"mount at {(span[0] + span[1]) / 2000:.2f} m for the most margin both ways")
     return 0

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 import cv2
 
+from vision.sticker import sticker_problem
+
 # Dictionaries a venue may print. 4x4_50 is the default: see docs/vision.md for why it suits 15-40 px.
 DICTIONARIES: dict[str, int] = {
     "4x4_50": cv2.aruco.DICT_4X4_50,
@@ -32,6 +34,15 @@ GUARD_CHIPS: tuple[tuple[str, int, int], ...] = (
     ("enforcer", 3, 2), ("warden", 3, 2), ("marcher", 3, 2),
 )
 BOTS: tuple[str, ...] = ("module", "byte", "casing", "bit", "memory", "nano")
+
+# Image px one marker cell needs to be read reliably after blur, focus drift and JPEG, per dictionary. 4x4:
+# the bench reads 99.9 % from 18 px (3 px a cell), 20 px (3.33 a cell) is the budget kept; 5x5 is held
+# to the same per cell. AprilTag 36h11 corrects up to 5 bits, so its cells read smaller: on rendered
+# frames 91 % at 12-15 px and 100 % from 16 px (2 px a cell), so 20 px (2.5 a cell) is its budget.
+NEEDED_PX_PER_CELL: dict[str, float] = {"4x4_50": 20.0 / 6, "5x5_50": 20.0 / 6, "apriltag_36h11": 2.5}
+# Below 1.5 px a cell the bits cannot be sampled at all, so smaller quads are not even candidates.
+SMALLEST_PX_PER_CELL = 1.5
+SIZE_TOLERANCE = 0.3  # a quad's sides may read 30 % off the expected size (tilt, chip height, blur) and no more
 
 
 @dataclass(frozen=True)
@@ -65,6 +76,7 @@ class BoardGeometry:
     space_mm: float = 45.0        # pitch of the floor grid
     chip_mm: float = 39.0         # chip diameter
     marker_mm: float = 21.0       # black square of a chip sticker (its outer black border included)
+    sticker_mm: float = 38.0      # the sticker: a white disc holding the marker and its quiet zone (vision/sticker.py)
     anchor_mm: float = 30.0       # black square of a registration marker
     anchor_gap_mm: float = 8.0    # white gap between the grid edge and a registration marker
 
@@ -96,8 +108,10 @@ class VisionConfig:
     # Placement tolerances, as fractions of the space pitch / degrees.
     doubt_offset: float = 0.3        # farther than this from a space's centre -> "between spaces"
     doubt_angle_deg: float = 30.0    # farther than this from N/E/S/W -> "facing unclear"
-    min_marker_px: float = 8.0
-    max_marker_px: float = 160.0
+    # The chip stickers' expected side in the image, farthest to nearest: what the mount gives
+    # (`burncycle-table camera-mount` prints it). The default spans the documented straight-down mount
+    # (about 23 px) and tilted mounts up to 35 degrees, whose near stickers reach 45 px.
+    sticker_px: tuple[float, float] = (12.0, 48.0)
 
     def __post_init__(self) -> None:
         if self.dictionary not in DICTIONARIES:
@@ -105,10 +119,37 @@ class VisionConfig:
         ids = [u.id for u in self.units]
         if len(set(ids)) != len(ids):
             raise ValueError("two units share an id in the vision config")
+        if not 0 < self.sticker_px[0] <= self.sticker_px[1]:
+            raise ValueError(f"sticker_px {self.sticker_px} must be (smallest, largest) with 0 < smallest <= largest")
+        problem = sticker_problem(self)
+        if problem is not None:
+            raise ValueError(problem)
         capacity = cv2.aruco.getPredefinedDictionary(DICTIONARIES[self.dictionary]).bytesList.shape[0]
         if len(ANCHOR_PLACES) + len(self.units) > capacity:
             raise ValueError(f"dictionary {self.dictionary} has {capacity} markers, the config needs "
                              f"{len(ANCHOR_PLACES) + len(self.units)}")
+
+    @property
+    def marker_cells(self) -> int:
+        """Cells across a marker, its black border included: 6 for 4x4, 7 for 5x5, 8 for AprilTag 36h11."""
+        return cv2.aruco.getPredefinedDictionary(DICTIONARIES[self.dictionary]).markerSize + 2
+
+    @property
+    def needed_marker_px(self) -> float:
+        """The smallest sticker side (px) this dictionary is read reliably at: the mount must keep stickers above it."""
+        return self.marker_cells * NEEDED_PX_PER_CELL[self.dictionary]
+
+    @property
+    def min_marker_px(self) -> float:
+        """The smallest quad the detector considers: the expected sticker size less the tolerance, never
+        below what the dictionary's cells can be sampled at. Smaller quads (a bit blob inside a sticker)
+        would otherwise be decoded first and hide the sticker around them."""
+        return max(self.marker_cells * SMALLEST_PX_PER_CELL, self.sticker_px[0] * (1 - SIZE_TOLERANCE))
+
+    @property
+    def max_marker_px(self) -> float:
+        """The largest quad the detector considers: the nearest registration marker, plus the tolerance."""
+        return self.sticker_px[1] * self.board.anchor_mm / self.board.marker_mm * (1 + SIZE_TOLERANCE)
 
     @property
     def anchor_ids(self) -> dict[int, str]:

@@ -1,8 +1,9 @@
 """Finding fiducial markers in a grey image with OpenCV's `cv2.aruco.ArucoDetector`.
 
-The detector's parameters are set for small stickers: the perimeter limits are derived from the expected
-marker size in pixels (too-large candidates are rejected early, which is most of the speed), and corners
-are refined to sub-pixel accuracy because the registration homography is solved from them.
+The detector's parameters follow the expected sticker size in pixels (`VisionConfig.sticker_px`): the
+perimeter limits (quads that cannot be a sticker or a registration marker are never decoded, which is
+most of the speed) and the adaptive-threshold windows. Corners are refined to sub-pixel accuracy because
+the registration homography is solved from them.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.config import DICTIONARIES, VisionConfig
+from vision.config import DICTIONARIES, SIZE_TOLERANCE, VisionConfig
 
 
 @dataclass(frozen=True)
@@ -34,10 +35,13 @@ def detector_parameters(config: VisionConfig, image_size: tuple[int, int]) -> cv
     p = cv2.aruco.DetectorParameters()
     p.minMarkerPerimeterRate = 4 * config.min_marker_px / longest
     p.maxMarkerPerimeterRate = 4 * config.max_marker_px / longest
-    # windows of 3, 6 and 9 px: a marker cell is 2.5-7 px, so larger windows only cost time
-    p.adaptiveThreshWinSizeMin = 3
-    p.adaptiveThreshWinSizeMax = 9
-    p.adaptiveThreshWinSizeStep = 3
+    p.adaptiveThreshWinSizeMin, p.adaptiveThreshWinSizeMax, p.adaptiveThreshWinSizeStep = threshold_windows(config)
+    # Quads are grouped as one candidate (the largest tried first, the rest only if it fails) when their
+    # corners are closer than this fraction of the smaller one's perimeter. OpenCV's 0.125 groups a chip's
+    # outline (1.7-2.6 times the sticker) with the sticker inside it; with one-bit correction the outline
+    # can decode as another id and the sticker is never tried. At 0.05 they stay apart, the sticker is
+    # read first (OpenCV reads inner quads first) and the outline around it is skipped.
+    p.minMarkerDistanceRate = 0.05
     p.perspectiveRemovePixelPerCell = 10  # upsample tiny markers before reading their bits
     # correct the one bit 4x4_50 allows: a 16 px marker under blur often has one cell misread; the other
     # codes are still far enough away, and the pipeline's size check rejects the odd sliver
@@ -47,6 +51,21 @@ def detector_parameters(config: VisionConfig, image_size: tuple[int, int]) -> cv
     p.cornerRefinementWinSize = 3
     p.cornerRefinementMinAccuracy = 0.05
     return p
+
+
+def threshold_windows(config: VisionConfig) -> tuple[int, int, int]:
+    """Adaptive-threshold windows (min, max, step) for the expected cell sizes: three windows, from 1.5 times
+    the smallest sticker's cell to twice the nearest registration marker's.
+
+    A window narrower than a cell sees only black inside a marker's border and breaks the border up, so
+    the largest marker needs a window of about two cells; the smallest needs one of about 1.5 cells. The
+    threshold runs once per window over the whole frame, so three windows cost the same at any size.
+    """
+    cells = config.marker_cells
+    smallest = max(3, int(round(1.5 * config.min_marker_px / cells)) | 1)
+    largest = max(smallest, int(round(2 * config.max_marker_px / (1 + SIZE_TOLERANCE) / cells)) | 1)
+    step = max(1, (largest - smallest) // 2)
+    return smallest, largest, step
 
 
 class MarkerDetector:

@@ -3,7 +3,8 @@
 "Vision never invents a move": a unit moves only after it has been seen at the new space (and facing)
 for enough frames *and* enough time; a marker that vanishes keeps its place and is marked unseen; a
 doubtful sighting never moves anything; a unit seen twice, or two units in one space, becomes a question
-for the players instead of a state change.
+for the players instead of a state change. Blurred frames (a shaken table) keep a unit seen but never
+count toward a move: moves are confirmed on sharp frames only.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ class TemporalFilter:
         for unit, track in self.tracks.items():
             sightings = by_unit.get(unit, [])
             if not sightings:
-                self._unseen(track, ts, events)
+                self._unseen(track, ts, events, keep_pending=reading.blurred)
                 continue
             track.state.seen, track.state.last_seen, track.unseen_reported = True, ts, False
             places = sorted({s.space or "off the floor" for s in sightings})
@@ -105,25 +106,32 @@ class TemporalFilter:
                 track.pending = None
                 questions.append(f"unit {unit}: {s.doubt}; place it squarely in one space")
                 continue
-            self._clean(track, s, ts, events, questions)
+            self._clean(track, s, ts, events, questions, reading.blurred)
         questions += self._crowded()
         self.observation = Observation(ts, reading.status, {u: t.state for u, t in self.tracks.items()},
-                                       reading.unknown, tuple(questions))
+                                       reading.unknown, tuple(questions), reading.view)
         return events
 
-    def _unseen(self, track: _Track, ts: float, events: list[VisionEvent]) -> None:
-        track.state.seen, track.pending = False, None
+    def _unseen(self, track: _Track, ts: float, events: list[VisionEvent], keep_pending: bool = False) -> None:
+        """A blurred frame that misses a unit says nothing about it: a move being confirmed stays pending."""
+        track.state.seen = False
+        if not keep_pending:
+            track.pending = None
         last = track.state.last_seen
         if last is not None and not track.unseen_reported and ts - last >= self.settings.not_seen_seconds:
             track.unseen_reported = True
             events.append(UnitNotSeen(track.state.unit, track.state.space, ts - last))
 
-    def _clean(self, track: _Track, s: Sighting, ts: float, events: list[VisionEvent], questions: list[str]) -> None:
+    def _clean(self, track: _Track, s: Sighting, ts: float, events: list[VisionEvent], questions: list[str],
+               blurred: bool = False) -> None:
+        """A clean sighting. Only sharp frames count toward a move: a blurred one neither advances nor resets it."""
         st = track.state
         target = (s.space, s.facing)
         assert s.space is not None
         if target == (st.space, st.facing):
             track.pending, st.confidence = None, s.confidence
+            return
+        if blurred:
             return
         if track.pending != target:
             track.pending, track.pending_count, track.pending_since = target, 0, ts

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vision.snap import Sighting
-from vision.status import Status
+from vision.status import Status, ViewQuality
 
 
 @dataclass(frozen=True)
@@ -32,10 +32,15 @@ class FrameReading:
     anchors_seen: tuple[str, ...] = ()
     sightings: tuple[Sighting, ...] = ()
     unknown: tuple[UnknownMarker, ...] = ()
+    view: ViewQuality | None = None  # None when no image came (a camera failure)
 
     @property
     def registered(self) -> bool:
         return self.status.level != "error"
+
+    @property
+    def blurred(self) -> bool:
+        return self.view is not None and self.view.blurred
 
 
 @dataclass
@@ -64,6 +69,7 @@ class Observation:
     units: dict[str, UnitState] = field(default_factory=dict)
     unknown: tuple[UnknownMarker, ...] = ()
     questions: tuple[str, ...] = ()
+    view: ViewQuality | None = None   # the latest frame's sharpness and whether it is blurred
 
     def placed(self) -> dict[str, tuple[str, str | None]]:
         """unit -> (space, facing) for every unit the filter has placed on the floor."""
@@ -72,4 +78,5 @@ class Observation:
     def to_dict(self) -> dict[str, object]:
         return {"timestamp": round(self.timestamp, 3), "status": self.status.to_dict(),
                 "units": {u: s.to_dict() for u, s in sorted(self.units.items())},
-                "unknown_markers": [m.to_dict() for m in self.unknown], "questions": list(self.questions)}
+                "unknown_markers": [m.to_dict() for m in self.unknown], "questions": list(self.questions),
+                "view": None if self.view is None else self.view.to_dict()}

@@ -13,16 +13,15 @@ import numpy as np
 
 from controller.rules.board.geometry import Floor
 from vision.calibration import CameraCalibration
-from vision.config import VisionConfig
+from vision.config import SIZE_TOLERANCE, VisionConfig
 from vision.detect import MarkerDetection, MarkerDetector
 from vision.filter import TemporalFilter, VisionEvent
 from vision.layout import TableLayout
 from vision.observation import FrameReading, Observation, UnknownMarker
 from vision.register import Registrar, Registration
 from vision.snap import GridSnapper
-from vision.status import Status
-
-SIZE_TOLERANCE = 0.3  # a sticker's sides may read 30% off in table mm (tilt, chip height, blur) and no more
+from vision.sharpness import SharpnessMeter
+from vision.status import BLUR_ADVICE, Status, ViewQuality
 
 
 @dataclass(frozen=True)
@@ -44,6 +43,7 @@ class VisionPipeline:
         self.registrar = Registrar(self.config, self.layout, calibration)
         self.snapper = GridSnapper(floor, self.config)
         self.filter = TemporalFilter([u.id for u in self.config.units], self.config.filter)
+        self.sharpness = SharpnessMeter()
         self._units = self.config.marker_units
         self._anchors = self.config.anchor_ids
 
@@ -56,10 +56,11 @@ class VisionPipeline:
             return self.process_failure(Status("error", "bad_image",
                                                f"expected an 8-bit grey image, got shape {grey.shape} of "
                                                f"{grey.dtype}: convert the frame before passing it"), timestamp)
+        view = self.sharpness.measure(grey, timestamp)
         detections = self.detector.detect(grey)
-        return self.read(detections, timestamp)
+        return self.read(detections, timestamp, view)
 
-    def read(self, detections: list[MarkerDetection], timestamp: float) -> FrameResult:
+    def read(self, detections: list[MarkerDetection], timestamp: float, view: ViewQuality | None = None) -> FrameResult:
         """Everything after OpenCV's detection: the part this project adds to each frame's cost."""
         anchors = [d for d in detections if d.id in self._anchors]
         reg = self.registrar.register(anchors, timestamp)
@@ -79,7 +80,10 @@ class VisionPipeline:
                     sightings.append(self.snapper.snap(unit, d.id, mm, d.centre))
         elif others:
             unknown = [UnknownMarker(d.id, d.centre, None) for d in others if d.id not in self._units]
-        reading = FrameReading(timestamp, reg.status, reg.anchors_seen, tuple(sightings), tuple(unknown))
+        status = reg.status
+        if view is not None and view.blurred and status.ok:
+            status = Status("warning", "blurred", f"{BLUR_ADVICE} (sharpness {view.ratio:.0%} of the recent best)")
+        reading = FrameReading(timestamp, status, reg.anchors_seen, tuple(sightings), tuple(unknown), view)
         events = self.filter.update(reading)
         return FrameResult(reading, self.filter.observation, events, reg, tuple(detections))
 

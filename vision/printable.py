@@ -15,6 +15,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen import canvas
 
 from vision.config import DICTIONARIES, VisionConfig
+from vision.sticker import sticker_layout
 
 PAPERS = {"a4": A4, "letter": LETTER}
 MARGIN = 12 * mm
@@ -49,6 +50,7 @@ def write_markers_pdf(path: str | Path, config: VisionConfig, paper: str = "a4")
     c = canvas.Canvas(str(path), pagesize=(width, height))
     c.setTitle("burncycle-table markers")
     b = config.board
+    layout = sticker_layout(config)
     items: list[tuple[int, str, float, bool]] = [
         (i, f"registration: {name} (#{i})", b.anchor_mm, False) for i, name in config.anchor_ids.items()]
     items += [(m, f"{u.chip}" + (f" L{u.level}" if u.kind == "guard" else "") + f" ({u.id}, #{m})", b.marker_mm,
@@ -66,28 +68,29 @@ def write_markers_pdf(path: str | Path, config: VisionConfig, paper: str = "a4")
         c.setFont("Helvetica", 7)
         c.drawString(MARGIN, MARGIN - 2 * mm, "Registration markers: at the grid's corners and side middles, "
                      f"black square {b.anchor_gap_mm:.0f} mm outside the grid, top edge toward row 1.")
-        c.drawString(MARGIN, MARGIN - 5.5 * mm, "Chip stickers: cut along the dashed circle; the triangle marks a "
-                     "guard's front.")
+        c.drawString(MARGIN, MARGIN - 5.5 * mm, f"Chip stickers: cut along the dashed {b.sticker_mm:g} mm circle and "
+                     f"stick on the {b.chip_mm:g} mm chip; the triangle marks a guard's front.")
         for k, (marker, label, side_mm, facing) in enumerate(items[start:start + per_page]):
             cx = MARGIN + (k % cols + 0.5) * cell_w
             cy = height - MARGIN - 24 * mm - (k // cols + 0.5) * cell_h
             side = side_mm * mm
-            if marker >= len(config.anchor_ids):  # a chip sticker: cut along the chip's circle
+            if marker >= len(config.anchor_ids):  # a chip sticker: a disc, cut along its circle
                 c.setDash(2, 2)
                 c.setLineWidth(0.3)
-                c.circle(cx, cy, b.chip_mm / 2 * mm)
+                c.circle(cx, cy, layout.disc_mm / 2 * mm)
                 c.setDash()
-            else:
+            else:  # a registration marker: cut along the square one cell (its quiet zone) outside it
+                quiet = side / config.marker_cells
                 c.setLineWidth(0.3)
-                c.rect(cx - side / 2 - side / 6, cy - side / 2 - side / 6, side * 4 / 3, side * 4 / 3)
+                c.rect(cx - side / 2 - quiet, cy - side / 2 - quiet, side + 2 * quiet, side + 2 * quiet)
             _marker(c, config, marker, cx - side / 2, cy - side / 2, side)
-            if facing:  # the chip's front: the marker's top edge is the guard's facing
+            if facing:  # the chip's front, past the quiet zone: the marker's top edge is the guard's facing
                 c.setFillColorRGB(0, 0, 0)
                 p = c.beginPath()
-                top = cy + side / 2 + 2.2 * mm
-                p.moveTo(cx - 2 * mm, top)
-                p.lineTo(cx + 2 * mm, top)
-                p.lineTo(cx, top + 2.5 * mm)
+                base, half = cy + layout.front_base_mm * mm, layout.front_half_base_mm * mm
+                p.moveTo(cx - half, base)
+                p.lineTo(cx + half, base)
+                p.lineTo(cx, cy + layout.front_tip_mm * mm)
                 p.close()
                 c.drawPath(p, stroke=0, fill=1)
             c.setFont("Helvetica", 6.5)

@@ -7,6 +7,7 @@ is held for a while (the camera is fixed to its mount), and the status says whic
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import cv2
@@ -58,6 +59,23 @@ class Registrar:
         return self.calibration.undistort_points(points_px)
 
     def register(self, anchors: list[MarkerDetection], timestamp: float) -> Registration:
+        """Solve from the registration markers seen once; an id seen several times says which table is not ours.
+
+        The table has each registration marker once, so copies of one cannot say which is the real one:
+        they are left out, and when the rest do not register the board the status says what was seen.
+        """
+        copies = {i: n for i, n in Counter(d.id for d in anchors).items() if n > 1}
+        anchors = [d for d in anchors if d.id not in copies]
+        reg = self._register(anchors, timestamp)
+        if not copies or reg.status.level != "error":
+            return reg
+        what = ", ".join(f"{n} copies of marker {i} ({self._anchor_names[i]})" for i, n in sorted(copies.items()))
+        return Registration(reg.homography, Status(
+            "error", "duplicate_anchors", f"saw {what}, a registration marker this project's table has once: "
+            f"this is not a table of this project, or a sheet of markers is in view; {reg.status.message}"),
+            reg.anchors_seen, reg.rms_mm, reg.timestamp)
+
+    def _register(self, anchors: list[MarkerDetection], timestamp: float) -> Registration:
         seen = sorted({d.id for d in anchors})
         names = tuple(self._anchor_names[i] for i in seen)
         total = len(self._anchor_names)

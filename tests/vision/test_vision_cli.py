@@ -135,6 +135,39 @@ def test_watch_prints_moves_from_a_video(renderer, scene, tmp_path, capsys):
     assert lines[-1]["type"] == "observation" and lines[-1]["units"]["byte"]["space"] == "F7"
 
 
+def test_watch_reports_a_blurred_view_and_when_it_is_sharp_again(renderer, scene, tmp_path, capsys):
+    from vision.synth import Conditions
+    path = tmp_path / "shaken.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10.0, HD)
+    sharp, shaken = renderer.render(scene, POSE, HD).image, renderer.render(scene, POSE, HD, Conditions(blur_px=6.0)).image
+    for image in [sharp] * 3 + [shaken] * 3 + [sharp] * 2:
+        writer.write(image)
+    writer.release()
+    assert main(["watch", str(path), "--floor", "meridian-lobby"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    views = [line for line in lines if line["type"] == "view"]
+    assert [v["blurred"] for v in views] == [True, False]
+    assert "blurred" in views[0]["text"] and views[0]["ratio"] < 0.8
+    assert lines[-1]["view"]["blurred"] is False
+
+
 def test_watch_a_camera_that_is_not_there(capsys):
     assert main(["watch", "/dev/video99", "--floor", "meridian-lobby"]) == 2
     assert "cannot open camera /dev/video99" in capsys.readouterr().err
+
+
+def test_detect_on_many_copies_of_one_registration_marker_says_so(tmp_path, capsys):
+    """A sheet of twelve marker-0 stickers is not a table of this project, and the error says what was seen."""
+    from vision.synth.board import marker_image
+    from vision.config import VisionConfig
+    sheet = np.full((1080, 1920), 235, np.uint8)
+    tile = cv2.copyMakeBorder(marker_image(VisionConfig(), 0, 60), 15, 15, 15, 15, cv2.BORDER_CONSTANT, value=255)
+    for k in range(12):
+        y, x = 150 + (k // 4) * 250, 200 + (k % 4) * 400
+        sheet[y:y + 90, x:x + 90] = tile
+    path = tmp_path / "sheet.png"
+    cv2.imwrite(str(path), sheet)
+    assert main(["detect", str(path), "--floor", "meridian-lobby"]) == 2
+    err = capsys.readouterr().err
+    assert "saw 12 copies of marker 0 (top-left)" in err and "not a table of this project" in err
+    assert "(0 of 8)" in err and len(err.strip().splitlines()) == 1

@@ -177,3 +177,89 @@ def test_apriltag_36h11_is_a_setting(floor, config, scene):
     assert one_shot(floor, config).process(frame.grey, 0.0).observation.placed() == {}  # 4x4 reads none of them
     placed = one_shot(floor, april).process(frame.grey, 0.0).observation.placed()
     assert {u: s for u, (s, _) in placed.items()} == {p.unit: p.space for p in scene.placements}
+
+
+def _outlined_sticker(config: VisionConfig, marker: int, outline_mm: float, px_per_mm: float, blur: float,
+                      angle: float) -> np.ndarray:
+    """A sticker inside a dark square outline (a chip's edge, 1.5 mm wide, around a darker body)."""
+    import cv2
+    from vision.synth.board import marker_image
+    img = np.full((400, 400), 140, np.uint8)
+    c, h = 200, outline_mm * px_per_mm / 2
+    cv2.rectangle(img, (int(c - h), int(c - h)), (int(c + h), int(c + h)), 30, -1)
+    inner = h - 1.5 * px_per_mm
+    cv2.rectangle(img, (int(c - inner), int(c - inner)), (int(c + inner), int(c + inner)), 90, -1)
+    cell = config.board.marker_mm / config.marker_cells
+    q = int(round(cell * px_per_mm))
+    sticker = cv2.copyMakeBorder(marker_image(config, marker, int(round(config.board.marker_mm * px_per_mm))),
+                                 q, q, q, q, cv2.BORDER_CONSTANT, value=255)
+    s = sticker.shape[0]
+    img[c - s // 2:c - s // 2 + s, c - s // 2:c - s // 2 + s] = sticker
+    img = cv2.warpAffine(img, cv2.getRotationMatrix2D((c, c), angle, 1.0), (400, 400), borderValue=140)
+    return cv2.GaussianBlur(img, (0, 0), blur)
+
+
+def test_a_chip_outline_never_hides_the_sticker_inside_it():
+    """With one-bit correction a 38-50 mm outline can decode as another id; the sticker inside is still read."""
+    from vision.detect import MarkerDetector
+    config = VisionConfig(sticker_px=(25.0, 40.0))  # a mount at 1.3-1.8 px/mm
+    detector = MarkerDetector(config)
+    wrong = []
+    for marker in config.marker_units:
+        for outline_mm in (38.0, 42.0, 46.0, 50.0):
+            for ppm, blur in ((1.3, 0.6), (1.3, 1.2), (1.8, 0.6), (1.8, 1.2)):
+                ids = [d.id for d in detector.detect(_outlined_sticker(config, marker, outline_mm, ppm, blur, 20.0))]
+                if ids != [marker]:
+                    wrong.append((marker, outline_mm, ppm, blur, ids))
+    assert wrong == []
+
+
+def test_near_stickers_of_45_px_on_a_tilted_camera_are_read(config):
+    """Threshold windows follow the expected sticker size (up to two cells of the nearest registration
+    marker, 23 px by default, where they stopped at 9 px): the near side's 38-48 px stickers are all read."""
+    from controller.library import load_floor
+    from vision.detect import MarkerDetector, threshold_windows
+    assert threshold_windows(config) == (3, 23, 10)
+    near = replace(config, sticker_px=(30.0, 90.0))
+    assert threshold_windows(near)[1] >= 2 * near.max_marker_px / 1.3 / near.marker_cells - 1
+    annex = load_floor("meridian-annex")
+    renderer = Renderer(annex, config)
+    detector = MarkerDetector(config)
+    g = rng(5)
+    big = missed = 0
+    for _ in range(4):
+        pose = CameraPose(tilt_deg=35, azimuth_deg=float(g.uniform(0, 360)), fill=0.98, hfov_deg=55)
+        frame = renderer.render(random_scene(annex, config, g), pose, HD, random_conditions(g), rng=g)
+        ids = {d.id for d in detector.detect(frame.grey)}
+        for unit, truth in frame.units.items():
+            if truth.visible and truth.marker_px > 38:
+                big += 1
+                missed += config.marker_of(unit) not in ids
+    assert big >= 25 and missed == 0
+
+
+def test_the_minimum_tag_size_follows_the_dictionary_and_the_sticker_size():
+    four, april = VisionConfig(), VisionConfig(dictionary="apriltag_36h11")
+    assert (four.marker_cells, april.marker_cells) == (6, 8)
+    assert four.needed_marker_px == pytest.approx(20.0) and april.needed_marker_px == pytest.approx(20.0)
+    assert (four.min_marker_px, april.min_marker_px) == (9.0, 12.0)  # 1.5 px a cell at least
+    assert VisionConfig(sticker_px=(25.0, 30.0)).min_marker_px == pytest.approx(17.5)  # the sticker less 30 %
+
+
+def test_apriltag_36h11_tags_of_16_to_20_px_are_read(floor):
+    """Below the old 30 px budget: 36h11 tags of 16-20 px on rendered frames, with light blur, noise and JPEG."""
+    april = VisionConfig(dictionary="apriltag_36h11")
+    renderer = Renderer(floor, april)
+    g = rng(8)
+    sizes, missed = [], 0
+    for k in range(3):
+        scene = random_scene(floor, april, g)
+        pose = CameraPose(tilt_deg=10.0, azimuth_deg=90.0 * k, fill=0.9, hfov_deg=75.0)
+        frame = renderer.render(scene, pose, (1440, 810), Conditions(0.2 * k, 0.0, (), 1.5, 30.0, 3.0, 85), rng=g)
+        placed = one_shot(floor, april).process(frame.grey, 0.0).observation.placed()
+        for unit, truth in frame.units.items():
+            if truth.visible:
+                sizes.append(truth.marker_px)
+                missed += placed.get(unit, (None,))[0] != truth.space
+    assert 15.5 < min(sizes) and max(sizes) < 21.0
+    assert missed == 0

@@ -140,3 +140,21 @@ def test_vision_event_types_do_not_share_the_rules_tags():
                    UnitNotSeen("g", "C4", 3.0).to_dict()["type"]}
     assert vision_tags == {"unit_sighted", "unit_not_seen"}
     assert not vision_tags & rules_tags
+
+
+def test_a_move_seen_only_in_blurred_frames_waits_for_a_sharp_view(floor, config, renderer, scene):
+    """A shaken table blurs 4-5 px: the chip is still read, but the move is confirmed on sharp frames only."""
+    pipeline = settled(floor, config, renderer, scene)
+    moved = scene.moved("byte", "F7")
+    g = rng(3)
+    blurred_events = []
+    for k in range(10):
+        shaken = Conditions(light_gradient=0.2, noise_sigma=2.0, jpeg_quality=85, blur_px=4.5, blur_angle_deg=20.0)
+        result = pipeline.process(renderer.render(moved, POSE, HD, shaken, rng=g).grey, (7 + k) / FPS)
+        assert result.reading.status.code == "blurred" and result.observation.view.blurred
+        blurred_events += result.events
+    assert [e for e in blurred_events if isinstance(e, UnitSighted)] == []
+    assert pipeline.observation.to_dict()["view"]["blurred"] is True
+    events, _ = run(pipeline, renderer, [(moved, ())] * 6, start=17)
+    assert [e.text for ev in events for e in ev if isinstance(e, UnitSighted)] == ["unit byte moved from H3 to F7"]
+    assert pipeline.observation.view.blurred is False and pipeline.observation.status.ok

@@ -15,6 +15,7 @@ import numpy as np
 from controller.rules.board.geometry import Floor
 from vision.config import DICTIONARIES, VisionConfig
 from vision.layout import TableLayout
+from vision.sticker import sticker_layout
 from vision.synth.scene import Scene
 
 TABLE = (70, 85, 95)
@@ -34,9 +35,8 @@ def marker_image(config: VisionConfig, marker: int, side_px: int) -> np.ndarray:
 
 
 def marker_cells(config: VisionConfig) -> int:
-    """Cells across a marker, border included (6 for 4x4, 10 for AprilTag 36h11)."""
-    d = cv2.aruco.getPredefinedDictionary(DICTIONARIES[config.dictionary])
-    return d.markerSize + 2
+    """Cells across a marker, border included (6 for 4x4, 8 for AprilTag 36h11)."""
+    return config.marker_cells
 
 
 class BoardRenderer:
@@ -47,7 +47,7 @@ class BoardRenderer:
         self.origin_mm = (x0, y0)
         self.size = (int(math.ceil((x1 - x0) * px_per_mm)), int(math.ceil((y1 - y0) * px_per_mm)))
         self._units = {u.id: u for u in config.units}
-        self._stickers: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._stickers: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray]] = {}
         self.background = self._draw_floor()
 
     def px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
@@ -87,22 +87,39 @@ class BoardRenderer:
             self._paste_sticker(img, k, self.config.board.anchor_mm, (cx, cy), 0.0)
         return img
 
-    def _sticker(self, marker: int, side_mm: float) -> tuple[np.ndarray, np.ndarray]:
-        """A white sticker (one cell of quiet zone around the marker) and its mask, upright."""
-        cached = self._stickers.get(marker)
+    def _sticker(self, marker: int, side_mm: float, chip: bool, front: bool) -> tuple[np.ndarray, np.ndarray]:
+        """A sticker and its mask, upright: on a chip the printed disc (with the front triangle on a guard),
+        for a registration marker a white square one cell (its quiet zone) wider than the marker."""
+        cached = self._stickers.get((marker, front))
         if cached is not None:
             return cached
         cells = marker_cells(self.config)
         cell_px = max(1, int(round(side_mm * self.ppm / cells)))
         m = marker_image(self.config, marker, cell_px * cells)
-        sticker = cv2.copyMakeBorder(m, cell_px, cell_px, cell_px, cell_px, cv2.BORDER_CONSTANT, value=255)
-        out = (cv2.cvtColor(sticker, cv2.COLOR_GRAY2BGR), np.full(sticker.shape, 255, np.uint8))
-        self._stickers[marker] = out
+        if not chip:
+            sticker = cv2.copyMakeBorder(m, cell_px, cell_px, cell_px, cell_px, cv2.BORDER_CONSTANT, value=255)
+            mask = np.full(sticker.shape, 255, np.uint8)
+        else:
+            layout = sticker_layout(self.config)
+            s = int(math.ceil(layout.disc_mm * self.ppm)) | 1
+            c, r = s / 2, layout.disc_mm / 2 * self.ppm
+            sticker, mask = np.full((s, s), 255, np.uint8), np.zeros((s, s), np.uint8)
+            cv2.circle(mask, (s // 2, s // 2), int(round(r)), 255, -1, cv2.LINE_AA)
+            o = int(round(c - m.shape[0] / 2))
+            sticker[o:o + m.shape[0], o:o + m.shape[0]] = m
+            if front:  # toward the marker's top edge, as printed
+                k = self.ppm
+                tri = np.array([[c - layout.front_half_base_mm * k, c - layout.front_base_mm * k],
+                                [c + layout.front_half_base_mm * k, c - layout.front_base_mm * k],
+                                [c, c - layout.front_tip_mm * k]])
+                cv2.fillConvexPoly(sticker, tri.round().astype(np.int32), 0, cv2.LINE_AA)
+        out = (cv2.cvtColor(sticker, cv2.COLOR_GRAY2BGR), mask)
+        self._stickers[(marker, front)] = out
         return out
 
     def _paste_sticker(self, img: np.ndarray, marker: int, side_mm: float, centre_mm: tuple[float, float],
-                       angle_deg: float) -> None:
-        sticker, mask = self._sticker(marker, side_mm)
+                       angle_deg: float, chip: bool = False, front: bool = False) -> None:
+        sticker, mask = self._sticker(marker, side_mm, chip, front)
         s = sticker.shape[0]
         span = int(math.ceil(s * 1.5)) | 1
         cx, cy = self.px(*centre_mm)
@@ -127,7 +144,8 @@ class BoardRenderer:
             centre = self._pt(x, y)
             cv2.circle(img, centre, radius, (30, 30, 30), -1, cv2.LINE_AA)
             cv2.circle(img, centre, radius - max(1, int(2 * self.ppm)), colour, -1, cv2.LINE_AA)
-            self._paste_sticker(img, self.config.marker_of(pl.unit), sticker_mm, (x, y), pl.angle_deg)
+            self._paste_sticker(img, self.config.marker_of(pl.unit), sticker_mm, (x, y), pl.angle_deg, chip=True,
+                                front=unit.has_facing)
         return img
 
 

@@ -23,6 +23,7 @@ class CameraPose:
     fill: float = 0.85         # how much of the frame the board's extent may take
     hfov_deg: float = 66.0     # horizontal field of view (Raspberry Pi Camera Module 3)
     k1: float = 0.0            # radial distortion (negative = barrel)
+    distance_mm: float | None = None  # lens to the board's centre; None = as close as `fill` allows
 
 
 def random_pose(rng: np.random.Generator, max_tilt_deg: float = 35.0) -> CameraPose:
@@ -44,7 +45,11 @@ class VirtualCamera:
         x0, y0, x1, y1 = extent_mm
         self._target = np.array([(x0 + x1) / 2, (y0 + y1) / 2, 0.0])
         self._corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
-        self._rotation = self._rotation_matrix()
+        self.rotation = self._rotation_matrix()
+        if pose.distance_mm is not None:  # a real mount: the distance is measured, not chosen to fit
+            self.distance_mm = pose.distance_mm
+            self.H = self._homography(pose.distance_mm)
+            return
         lo, hi = 10.0, 1e5
         for _ in range(40):  # bisect the distance at which the board just fits the fill box
             mid = math.sqrt(lo * hi)
@@ -68,10 +73,13 @@ class VirtualCamera:
         yr = -math.sin(r) * x + math.cos(r) * y
         return np.stack([xr, yr, z])
 
+    def centre_mm(self, distance: float) -> np.ndarray:
+        """Where the lens is (x, y, z with z down into the table) when it is `distance` from the board's centre."""
+        return self._target - distance * self.rotation[2]
+
     def _homography(self, distance: float) -> np.ndarray:
-        R = self._rotation
-        centre = self._target - distance * R[2]
-        t = -R @ centre
+        R = self.rotation
+        t = -R @ self.centre_mm(distance)
         return self.K @ np.column_stack([R[:, 0], R[:, 1], t])
 
     def _fits(self) -> bool:
