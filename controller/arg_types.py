@@ -1,0 +1,53 @@
+"""Number options of the command line, checked where argparse reads them.
+
+A number a person types can be `nan`, `inf`, `-1` or `²`: each is refused with argparse's own one-line
+usage error (exit code 2) naming the option and saying what it takes, before any command runs, so no
+sleep, loop or serial port ever sees it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+
+def _ascii_number(text: str, kind: str) -> str:
+    # int() and float() accept Unicode digits ("٣") and underscores ("1_0"); a person means neither
+    if not text.isascii() or "_" in text:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a {kind} (ASCII digits only)")
+    return text.strip()
+
+
+def whole(text: str) -> int:
+    """Any whole number (a seed may be negative)."""
+    try:
+        return int(_ascii_number(text, "whole number"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def count(text: str) -> int:
+    """A whole number, 0 or more."""
+    value = whole(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is negative; give 0 or more")
+    return value
+
+
+def positive(text: str) -> int:
+    """A whole number, 1 or more (a baud rate, a number of games or frames)."""
+    value = whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 1 or more")
+    return value
+
+
+def seconds(text: str) -> float:
+    """A length of time: a finite number of seconds, 0 or more (`nan` would never end a wait)."""
+    try:
+        value = float(_ascii_number(text, "number of seconds"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number of seconds, 0 or more")
+    return value
