@@ -30,7 +30,7 @@ from controller.rules import GameState
 from controller.rules.actions import Correct
 from controller.service.routes import MAX_STEPS, Route, RouteSearch, adjacent, cheapest, follow
 from controller.service.session import Change, GameSession
-from controller.service.table_view import Instruction, Misplaced, Place, Question, TableView, place_text
+from controller.service.table_view import COMPASS, Instruction, Misplaced, Place, Question, TableView, place_text
 from vision.config import VisionConfig
 from vision.observation import Observation, UnitState
 from vision.roster import chips_for_state
@@ -89,6 +89,7 @@ class Reconciler:
         self.max_steps = max_steps
         self._lock = threading.RLock()
         self._seq = 0
+        self._observation: Observation | None = None
         self._reset(None)
         with self._lock:
             self._sync()
@@ -99,6 +100,8 @@ class Reconciler:
         """Fold in one stable observation from the temporal filter; returns the view after it."""
         with self._lock:
             self._sync()
+            # the filter updates its unit states in place, frame after frame: keep this frame's own copy
+            observation = replace(observation, units={c: replace(u) for c, u in observation.units.items()})
             self._observation = observation
             if self._game is not None and observation.status.level != "error":
                 state = self.session.state
@@ -164,7 +167,7 @@ class Reconciler:
         self._instructions: dict[str, Instruction] = {}
         self._refused: dict[str, _Refusal] = {}
         self._choices: dict[str, _Choice] = {}
-        self._observation: Observation | None = None
+        self._observation = None
 
     def _sync(self) -> None:
         """Take in every change the camera did not make: each unit it moved becomes an instruction."""
@@ -206,11 +209,12 @@ class Reconciler:
     def _instruction_text(self, unit: str, was: Place | None, now: Place | None) -> str:
         name = self._names.get(unit, unit)
         if now is None:
-            return f"take {name} off the board (it was at {place_text(was)})"
+            assert was is not None  # called only for a unit whose place changed
+            return f"take {name} off the board (it was at {was[0]})"
         if was is None:
             return f"put {name} on {place_text(now)}"
         if was[0] == now[0]:
-            return f"turn {name} on {now[0]} to face {place_text(now).split('facing ')[-1]}"
+            return f"turn {name} on {now[0]} to face {COMPASS.get(now[1] or '', now[1])}"
         return f"move {name} from {was[0]} to {place_text(now)}"
 
     # -- bots the camera sees move --

@@ -10,9 +10,10 @@ from __future__ import annotations
 import pytest
 
 from controller.library import load_floor
-from controller.rules import GameState
-from controller.rules.actions import Correct, Step, apply_action
+from controller.rules import GameRecord, GameState, SeededDice, record_action
+from controller.rules.actions import Correct, Step, Strike, apply_action
 from controller.rules.record import state_digest
+from controller.rules.state import DicePool
 from controller.service.reconciler import Reconciler, ReconcilerError, placements
 from controller.service.session import GameSession
 from tests.service.session_support import next_action, start_state
@@ -289,3 +290,30 @@ def test_answering_a_refused_move_with_its_option_corrects_the_game(moving):
     view = reconciler.answer(question.id, question.options[0])
     assert moving.record.entries[-1].action == Correct(unit="casing", space="J3")
     assert view.questions == () and view.misplaced == ()
+
+
+def test_a_guard_shut_down_is_to_be_taken_off_the_board_until_the_camera_no_longer_places_it(tmp_path):
+    # seed 4, 108 actions in: Casing strikes guard G6 (durability 10) with 6 basic dice, rolled at the table
+    state = start_state(seed=4)
+    for _ in range(108):
+        state, _ = apply_action(state, next_action(state))
+    strike = Strike(bot="casing", unit="G6", dice=DicePool(basic=6))
+    scratch = GameRecord(start=state)
+    record_action(scratch, state, strike, SeededDice(3))
+    faces = [f.face for f in scratch.entries[0].faces]
+    session = GameSession.open(str(tmp_path / "table.sqlite"))
+    session.start_game(state, dice_mode="physical")
+    reconciler = Reconciler(session, CONFIG)
+    reconciler.observe(seen(state, 1.0))
+    session.apply(strike, faces)
+    assert all(u.id != "G6" for u in session.state.security)
+
+    name = next(f"{u.chip} G6" for u in state.security if u.id == "G6")
+    view = reconciler.observe(seen(state, 2.0))  # the chip still stands where the guard was
+    [instruction] = view.instructions
+    assert (instruction.unit, instruction.done) == ("G6", False)
+    assert instruction.text == f"take {name} off the board (it was at {placements(state)['G6'][0]})"
+    assert view.misplaced == ()
+    view = reconciler.observe(seen(state, 3.0, unseen=("G6",)))  # gone from the camera's sight for long enough
+    assert view.pending == () and view.misplaced == ()
+    session.close()
