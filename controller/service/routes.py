@@ -3,13 +3,15 @@
 The camera sees where a chip ends up, and sometimes the spaces it crossed. The engine alone knows what a
 step is allowed and what it sets off (a surveillance bead, a cache, a guard's sight), so every candidate step
 here is the engine's own `Step`, applied to a copy of the state (pure and cheap: well under a millisecond).
-A lifted chip put down elsewhere is searched breadth first, one engine step per level, so the first level that
-reaches the space holds exactly the cheapest legal ways; ways that end in the same state with the same events
+A lifted chip put down elsewhere is searched breadth first, one engine step per level (branches that could not
+reach the space with the steps left are dropped, by floor distance), so the first level that reaches it holds
+exactly the cheapest legal ways; ways that end in the same state with the same events
 are one way for the players, and only ways that differ need a question.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import msgspec
@@ -76,6 +78,7 @@ def cheapest(state: GameState, bot: str, goal: str, max_steps: int = MAX_STEPS) 
     limit = max(1, min(max_steps, _ap_for(state, bot)))
     frontier: list[tuple[GameState, Route]] = [(state, Route((start,), (), (), state_digest(state)))]
     seen = {(start, frontier[0][1].digest)}
+    away = _distances_to(state, goal)
     first_refusals: set[str] = set()
     first_moves = 0
     into_goal: str | None = None
@@ -85,6 +88,8 @@ def cheapest(state: GameState, bot: str, goal: str, max_steps: int = MAX_STEPS) 
         for here, route in frontier:
             for j, _ in floor.neighbour[floor.index[route.spaces[-1]]].values():
                 to = floor.ids[j]
+                if depth > 1 and away[j] > limit - depth:  # cannot reach the goal with the steps left
+                    continue
                 step = _step(here, bot, to)
                 try:
                     new, happened = apply_action(here, step)
@@ -114,6 +119,25 @@ def cheapest(state: GameState, bot: str, goal: str, max_steps: int = MAX_STEPS) 
         return RouteSearch((), first_refusals.pop())
     why = f"no legal way from {start} to {goal} in at most {limit} step{'s' * (limit != 1)} (the AP left)"
     return RouteSearch((), f"{why}; the last step into {goal}: {into_goal}" if into_goal else why)
+
+
+def _distances_to(state: GameState, goal: str) -> list[float]:
+    """Steps from each space to `goal` through anything but standing walls: never more than a bot needs, so
+    a branch farther than its steps left can be dropped without losing a legal way."""
+    floor = compile_floor(state.floor.text, state.floor.name)
+    destroyed = set(state.floor.destroyed_walls)
+    away = [math.inf] * len(floor.ids)
+    away[floor.index[goal]] = 0
+    frontier = [floor.index[goal]]
+    while frontier:
+        nxt = []
+        for i in frontier:
+            for j, kind in floor.neighbour[i].values():
+                if away[j] == math.inf and (kind != "wall" or floor.edge_name[(i, j)] in destroyed):
+                    away[j] = away[i] + 1
+                    nxt.append(j)
+        frontier = nxt
+    return away
 
 
 def adjacent(state: GameState, a: str, b: str) -> bool:
