@@ -7,6 +7,8 @@ facing, seen, doubt), for the cases where only the reconciler's judgement is und
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from controller.library import load_floor
@@ -317,3 +319,26 @@ def test_a_guard_shut_down_is_to_be_taken_off_the_board_until_the_camera_no_long
     view = reconciler.observe(seen(state, 3.0, unseen=("G6",)))  # gone from the camera's sight for long enough
     assert view.pending == () and view.misplaced == ()
     session.close()
+
+
+def test_the_camera_thread_and_a_correction_from_another_thread_leave_one_consistent_picture(moving):
+    state = moving.state
+    reconciler = Reconciler(moving, CONFIG)
+    reconciler.observe(seen(state, 0.0))
+    errors: list[BaseException] = []
+
+    def camera() -> None:
+        try:
+            for k in range(200):
+                reconciler.observe(seen(state, 1.0 + k / 30))
+        except BaseException as e:  # the test reports whatever the thread met
+            errors.append(e)
+
+    thread = threading.Thread(target=camera)
+    thread.start()
+    reconciler.correct("casing", "J3")
+    thread.join()
+    assert errors == []
+    view = reconciler.observe(seen(state, 10.0))
+    assert placements(moving.state)["casing"] == ("J3", None) and len(moving.record.entries) == 1
+    assert [i.text for i in view.pending] == ["move Casing from I3 to J3"] and view.misplaced == ()
