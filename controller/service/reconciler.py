@@ -192,11 +192,15 @@ class Reconciler:
             self._instructions = {u: i for u, i in self._instructions.items() if not i.done}
         for unit in sorted(set(old) | set(self._known)):
             was, now = old.get(unit), self._known.get(unit)
-            if was != now:
-                self._instructions.pop(unit, None)
+            if was == now:
+                continue
+            self._trails.pop(unit, None)
+            self._settle(unit)
+            prior = self._instructions.pop(unit, None)
+            if prior is not None and not prior.done:  # the chip has not moved yet: it still stands where it was
+                was = prior.was
+            if was != now:  # (an undo before anyone moved the chip leaves nothing to do)
                 self._instructions[unit] = Instruction(unit, self._instruction_text(unit, was, now), was, now)
-                self._trails.pop(unit, None)
-                self._settle(unit)
 
     def _take(self, state: GameState) -> None:
         self._known = placements(state)

@@ -32,9 +32,10 @@ class Misplaced:
 
     def to_dict(self) -> dict[str, Any]:
         seen, expected = self.seen or (None, None), self.expected or (None, None)
+        text = f"{self.name} is seen at {place_text(self.seen)}; the game has it at {place_text(self.expected)}"
         return {"unit": self.unit, "chip": self.chip, "name": self.name,
-                "seen": {"space": seen[0], "facing": seen[1]}, "expected": {"space": expected[0], "facing": expected[1]},
-                "text": f"{self.name} is seen at {place_text(self.seen)}; the game has it at {place_text(self.expected)}"}
+                "seen": {"space": seen[0], "facing": seen[1]},
+                "expected": {"space": expected[0], "facing": expected[1]}, "text": text}
 
 
 @dataclass(frozen=True)

@@ -342,3 +342,11 @@ def test_the_camera_thread_and_a_correction_from_another_thread_leave_one_consis
     view = reconciler.observe(seen(state, 10.0))
     assert placements(moving.state)["casing"] == ("J3", None) and len(moving.record.entries) == 1
     assert [i.text for i in view.pending] == ["move Casing from I3 to J3"] and view.misplaced == ()
+
+
+def test_undoing_the_corporations_turn_before_the_guards_are_moved_leaves_nothing_to_do(after_corporation):
+    session, reconciler, before = after_corporation
+    assert len(reconciler.observe(seen(before, 2.0)).pending) == 4
+    session.undo()
+    view = reconciler.observe(seen(before, 3.0))
+    assert view.instructions == () and view.misplaced == ()
