@@ -15,7 +15,8 @@ import time
 from collections.abc import Callable
 
 from controller.service.components import Component
-from controller.rules import TableError
+from controller.rules import Floor, TableError, compile_floor
+from controller.rules.state import FloorState
 from vision.pipeline import FrameResult, VisionPipeline
 from vision.sources.base import FrameSource
 from vision.status import Status
@@ -31,11 +32,13 @@ class CameraComponent(Component):
     """Reads `open_source()`'s frames through `pipeline`, calling each listener with every `FrameResult` from
     the camera's thread (a listener must be quick, or hand the work on)."""
 
-    def __init__(self, open_source: Callable[[], FrameSource], pipeline: VisionPipeline, *,
-                 name: str = "camera") -> None:
+    def __init__(self, open_source: Callable[[], FrameSource], make_pipeline: Callable[[Floor], VisionPipeline], *,
+                 floor_of: Callable[[], FloorState], name: str = "camera") -> None:
         super().__init__(name)
         self._open_source = open_source
-        self.pipeline = pipeline
+        self._make_pipeline, self._floor_of = make_pipeline, floor_of
+        self._floor_text = ""
+        self.pipeline: VisionPipeline | None = None
         self.source: FrameSource | None = None
         self.last: FrameResult | None = None
         self.frames = 0
@@ -65,20 +68,29 @@ class CameraComponent(Component):
         if source is not None:
             await asyncio.to_thread(source.close)
 
+    def _pipeline(self) -> VisionPipeline:
+        """The pipeline for the game's floor now (a new one when the team changes floors)."""
+        floor = self._floor_of()
+        if self.pipeline is None or floor.text != self._floor_text:
+            self.pipeline = self._make_pipeline(compile_floor(floor.text, floor.name))
+            self._floor_text = floor.text
+        return self.pipeline
+
     def _loop(self, loop: asyncio.AbstractEventLoop) -> None:
         source = self.source
         if source is None:
             return
         started, count = time.monotonic(), 0
         while not self._stop.is_set():
+            pipeline = self._pipeline()
             frame = source.read()
             if isinstance(frame, Status):  # the camera could not deliver
                 if frame.code in ("camera_lost", "source_ended"):
                     raise CameraError(f"{source.name}: {frame.message}")
-                self.pipeline.process_failure(frame, time.monotonic())
+                pipeline.process_failure(frame, time.monotonic())
                 loop.call_soon_threadsafe(self.degraded, f"{source.name}: {frame.message}")
                 continue
-            result = self.pipeline.process(frame.grey, frame.timestamp)
+            result = pipeline.process(frame.grey, frame.timestamp)
             self.last, self.frames, count = result, self.frames + 1, count + 1
             now = time.monotonic()
             if now - started >= 2.0:

@@ -21,7 +21,7 @@ import numpy as np
 
 from controller.autoplay.player import AutoPlayer
 from controller.leds.render import LogicalFrame
-from controller.rules import GameState, Step, compile_floor
+from controller.rules import GameState, Step, TableError, compile_floor
 from controller.service.components import Component
 from controller.service.table import TableService
 from vision.config import VisionConfig
@@ -156,10 +156,13 @@ class DemoPlayers(Component):
                 self.table.lay_out(session.state)
                 continue
             action = self.player.choose(state)
-            if isinstance(action, Step) and self.table.move_chip(state, action.bot, action.to):
-                await self._seen_step(action)
-            else:
-                await asyncio.to_thread(session.apply, action)
+            try:
+                if isinstance(action, Step) and self.table.move_chip(state, action.bot, action.to):
+                    await self._seen_step(action)
+                else:
+                    await asyncio.to_thread(session.apply, action)
+            except TableError as err:  # people at a table get told "no" and carry on
+                self.degraded(f"refused: {err}")
             self.table.lay_out(session.state)
             self.ok(f"playing: {len(self.results)} games done, {self.steps_seen} steps seen by the camera"
                     + (f", {self.unconfirmed} not confirmed" if self.unconfirmed else ""))
@@ -180,10 +183,9 @@ class DemoPlayers(Component):
                 return
             reconciler = self.service.reconciler
             if reconciler is not None:
-                view = reconciler.view()
-                if view.questions:  # the players answer (the first option: the way the auto-player chose)
-                    question = view.questions[0]
-                    await asyncio.to_thread(reconciler.answer, question.id, 0)
+                route = next((q for q in reconciler.view.questions if q.kind == "route" and q.unit == step.bot), None)
+                if route is not None:  # the players say which way the bot went: one step, so its only way
+                    await asyncio.to_thread(reconciler.answer, route.id, 0)
         self.unconfirmed += 1
         self.degraded(f"the camera did not confirm {step.bot}'s step to {step.to} within {self.step_timeout_s:.0f} s")
         await asyncio.to_thread(session.apply, step)

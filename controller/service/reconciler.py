@@ -119,9 +119,13 @@ class Reconciler:
             choice = self._choices.get(question_id)
             refusal = next((r for r in self._refused.values() if r.question.id == question_id), None)
             if choice is None and refusal is None:
-                open_ids = ", ".join(q.id for q in self._questions()) or "none"
-                raise ReconcilerError(f"question {question_id!r} is not open (open now: {open_ids}): it was "
-                                      f"answered, or the chip moved since")
+                if any(q.id == question_id for q in self._vision_questions()):
+                    raise ReconcilerError(f"question {question_id!r} is about what the camera sees and needs no "
+                                          f"answer: it clears when the chip stands squarely on a space")
+                answerable = [q.question.id for q in self._choices.values()]
+                answerable += [r.question.id for r in self._refused.values()]
+                raise ReconcilerError(f"question {question_id!r} is not open (open now: {', '.join(answerable) or 'none'}"
+                                      f"): it was answered, or the chip moved since")
             question = choice.question if choice is not None else refusal.question  # type: ignore[union-attr]
             index = _option_index(question, option)
             if refusal is not None:

@@ -18,6 +18,7 @@ from controller.service.camera import CameraComponent
 from controller.service.components import Component
 from controller.service.config import CameraConfig, TableConfig
 from controller.service.led_output import LedOutput, output_from_config
+from controller.service.reconciler import Reconciler
 from controller.service.session import GameSession
 from controller.service.table import TableService
 from controller.service.web_server import WebServer
@@ -62,11 +63,13 @@ def build(config: TableConfig, *, pin_factory: object | None = None,
     if open_source is not None:
         if not session.has_game():
             service.new_game()
-        from controller.library import load_floor
-
-        floor = load_floor(config.game.floor)
-        camera = CameraComponent(open_source, VisionPipeline(floor, VisionConfig()))
-        service.camera = camera
+        vision = VisionConfig()
+        camera = CameraComponent(open_source, lambda floor: VisionPipeline(floor, vision),
+                                 floor_of=lambda: service.session.state.floor)
+        reconciler = Reconciler(session, vision)
+        camera.on_frame(lambda result: reconciler.observe(result.observation))
+        service.camera, service.reconciler = camera, reconciler
+        service.table_view = lambda: reconciler.view.to_dict()
         service.add(camera)
     service.add(WebServer(create_app(service), config.web.host, config.web.port))
     if systemd.watchdog_interval() is not None:
