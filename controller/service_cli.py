@@ -1,17 +1,29 @@
-"""`burncycle-table init`: the commands that set up and run the table service.
+"""`burncycle-table init`, `run` and `demo`: set up, run, and show off the table service.
 
-`init` writes the commented starter table.toml, made from the config model, so the file a builder
-starts from names every key, its default and the environment variable that overrides it.
+`init` writes the commented starter table.toml, made from the config model, so the file a builder starts
+from names every key, its default and the environment variable that overrides it. `run` is the service on
+the Pi. `demo` is the whole table with no hardware: a synthetic camera filming a rendered table, the LEDs on
+the real firmware in simavr (or a virtual strip), GPIO on gpiozero's mock pins, and the auto-player's hands.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import socket
 import sys
+import tempfile
 from pathlib import Path
 
+import segno
+
+from controller.arg_types import count, positive, seconds, whole
 from controller.errors import UserError
+from controller.service import simulated_board
+from controller.service.config import TableConfig, load_config
 from controller.service.config_text import starter_toml
+from controller.service.led_output import LedOutput, output_from_config
+from controller.service.table import TableService
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,6 +31,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", default="table.toml", help="where to write it (default: table.toml here)")
     p.add_argument("--force", action="store_true", help="replace a file that is already there")
     p.set_defaults(run=run_init)
+
+    p = sub.add_parser("run", help="run the table service (camera, game, LEDs, buttons, web) from table.toml")
+    p.add_argument("--config", default=None, help="the table's config file (default: none, every key's default)")
+    p.set_defaults(run=run_service)
+
+    p = sub.add_parser("demo", help="the whole table with no hardware, playing itself, served in a browser")
+    p.add_argument("--once", action="store_true", help="play one game, then exit with its result")
+    p.add_argument("--port", type=count, default=8080, help="the web page's port (default 8080; 0: any free one)")
+    p.add_argument("--host", default="0.0.0.0", help="where the web page listens (default 0.0.0.0: the network)")
+    p.add_argument("--games", type=positive, default=None, help="play this many games, then exit")
+    p.add_argument("--pace", type=seconds, default=0.3,
+                   help="seconds between the players' actions, so people can follow (default 0.3)")
+    p.add_argument("--seed", type=whole, default=None, help="the first game's seed (default: from the clock)")
+    p.add_argument("--leds", choices=("auto", "simulated", "virtual"), default="auto",
+                   help="the firmware in simavr, a virtual strip, or the first that works (default)")
+    p.add_argument("--mission", default=None, help="the mission to play (default data-heist)")
+    p.add_argument("--floor", default=None, help="the floor (default meridian-lobby)")
+    p.add_argument("--db", default=None, help="the game log (default: a fresh file that is deleted at exit)")
+    p.set_defaults(run=run_demo)
 
 
 def run_init(args: argparse.Namespace) -> int:
@@ -33,4 +64,90 @@ def run_init(args: argparse.Namespace) -> int:
     except OSError as err:
         raise UserError(f"{out}: cannot write the config file: {err.strerror}") from None
     print(f"wrote {out}: edit it, then start the table with burncycle-table run --config {out}", file=sys.stderr)
+    return 0
+
+
+def _address(host: str, port: int) -> str:
+    """The address phones on the table's network open: this machine's own address when listening on all."""
+    if host not in ("0.0.0.0", "::"):
+        return f"http://{host}:{port}/"
+    try:
+        name = socket.gethostbyname(socket.gethostname())
+    except OSError:
+        name = "127.0.0.1"
+    return f"http://{name}:{port}/"
+
+
+def _free_port(host: str) -> int:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+def _announce(service: TableService) -> None:
+    web = next(c for c in service.components if c.name == "web")
+    address = _address(service.config.web.host, web.port)  # type: ignore[attr-defined]
+    print(f"burncycle-table: the table is ready at {address} (health: {address}health)", flush=True)
+    if sys.stdout.isatty():
+        segno.make(address, error="m").terminal(compact=True)
+    else:
+        print(f"(a QR code for phones is printed when the output is a terminal: {address})", flush=True)
+
+
+def run_service(args: argparse.Namespace) -> int:
+    from controller.service.startup import build, serve
+
+    config = load_config(args.config)
+    service = build(config)
+    asyncio.run(serve(service, on_ready=_announce))
+    return 0
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from gpiozero.pins.mock import MockFactory
+
+    from controller.service.demo import DemoCamera, DemoPlayers, DemoTable, VirtualStrip
+    from controller.service.startup import build, serve
+
+    if not 0 <= args.port <= 65535:
+        raise UserError(f"--port {args.port}: expected a port number from 0 to 65535")
+    port = args.port or _free_port(args.host)
+    folder = tempfile.TemporaryDirectory(prefix="burncycle-demo-")
+    db = args.db or str(Path(folder.name) / "demo.sqlite3")
+    game: dict[str, object] = {}
+    if args.mission:
+        game["mission"] = args.mission
+    if args.floor:
+        game["floor"] = args.floor
+    config = TableConfig(web={"host": args.host, "port": port}, database={"path": db},
+                         buttons={"next_pin": 17, "undo_pin": 27, "buzzer_pin": 18},
+                         game={"agents": ("nano", "casing"), **game})  # type: ignore[arg-type]
+    board = None
+    leds: LedOutput | None
+    why = simulated_board.available() if args.leds != "virtual" else "--leds virtual"
+    if why is None:
+        board = simulated_board.SimulatedBoard()
+        leds = output_from_config(config.leds.model_copy(update={"kind": "serial", "port": board.port,
+                                                                 "baud": simulated_board.BAUD}))
+        print(f"burncycle-table: the LEDs are the real firmware in simavr on {board.port}", flush=True)
+    elif args.leds == "simulated":
+        raise UserError(f"--leds simulated: {why}")
+    else:
+        leds = LedOutput(VirtualStrip, what="the virtual strip (GET /api/leds)")
+        print(f"burncycle-table: the LEDs are a virtual strip ({why})", flush=True)
+    table = DemoTable()
+    service = build(config, pin_factory=MockFactory(), leds=leds, seed=args.seed,
+                    source=lambda: DemoCamera(table))
+    players = DemoPlayers(service, table, once=args.once, games=args.games, pace_s=args.pace)
+    service.add(players)
+    try:
+        asyncio.run(serve(service, on_ready=_announce))
+    finally:
+        if board is not None:
+            board.close()
+        folder.cleanup()
+    for k, result in enumerate(players.results, 1):
+        print(f"game {k}: {result}")
+    if args.once:
+        return 0 if players.results and players.results[-1].startswith("victory") else 1
     return 0

@@ -1,0 +1,99 @@
+"""The service's start-up: table.toml in, every component built and wired, the web app served.
+
+This and the command line are the only places that wire the web into the process (the web imports only
+the service's public API). `build` makes a `TableService` from a config; `serve` runs it until Ctrl-C or
+systemd's stop, telling systemd when it is ready and that it is alive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Callable
+
+from controller.library import load_content
+from controller.service import systemd
+from controller.service.buttons import ButtonsAndBuzzer
+from controller.service.camera import CameraComponent
+from controller.service.components import Component
+from controller.service.config import CameraConfig, TableConfig
+from controller.service.led_output import LedOutput, output_from_config
+from controller.service.reconciler import Reconciler
+from controller.service.session import GameSession
+from controller.service.table import TableService
+from controller.service.web_server import WebServer
+from vision.config import VisionConfig
+from vision.pipeline import VisionPipeline
+from vision.sources.base import FrameSource
+from web import create_app
+
+
+def camera_source(config: CameraConfig) -> Callable[[], FrameSource] | None:
+    """The frame source table.toml names (a fresh one per (re)start), or None for no camera."""
+    if config.source in ("none", "synthetic"):
+        return None  # the demo brings its own synthetic camera
+    if config.source == "picamera":
+        from vision.sources import PiCameraSource
+
+        return lambda: PiCameraSource(size=config.resolution)
+    from vision.sources import VideoCaptureSource
+
+    target: int | str = int(config.device) if config.device.isdigit() else config.device
+    return lambda: VideoCaptureSource(target, size=config.resolution)
+
+
+def build(config: TableConfig, *, pin_factory: object | None = None,
+          source: Callable[[], FrameSource] | None = None, leds: LedOutput | None = None,
+          seed: int | None = None, extra: list[Component] | None = None) -> TableService:
+    """A table service for `config`; `source`, `leds` and `pin_factory` stand in for hardware (the demo, tests)."""
+    content = load_content()
+    session = GameSession.open(str(config.database.path))
+    leds = leds if leds is not None else output_from_config(config.leds)
+    b = config.buttons
+    buttons = None
+    service_ref: list[TableService] = []
+    if any(p is not None for p in (b.next_pin, b.undo_pin, b.buzzer_pin)):
+        buttons = ButtonsAndBuzzer(next_pin=b.next_pin, undo_pin=b.undo_pin, buzzer_pin=b.buzzer_pin,
+                                   on_next=lambda: service_ref[0].press("next"),
+                                   on_undo=lambda: service_ref[0].press("undo"),
+                                   pin_factory=pin_factory)  # type: ignore[arg-type]
+    service = TableService(config, content, session, leds=leds, buttons=buttons, seed=seed)
+    service_ref.append(service)
+    open_source = source or camera_source(config.camera)
+    if open_source is not None:
+        if not session.has_game():
+            service.new_game()
+        vision = VisionConfig()
+        camera = CameraComponent(open_source, lambda floor: VisionPipeline(floor, vision),
+                                 floor_of=lambda: service.session.state.floor)
+        reconciler = Reconciler(session, vision)
+        camera.on_frame(lambda result: reconciler.observe(result.observation))
+        service.camera, service.reconciler = camera, reconciler
+        service.table_view = lambda: reconciler.view.to_dict()
+        service.add(camera)
+    service.add(WebServer(create_app(service), config.web.host, config.web.port))
+    if systemd.watchdog_interval() is not None:
+        service.add(systemd.Watchdog())
+    for component in extra or []:
+        service.add(component)
+    return service
+
+
+async def serve(service: TableService, *, on_ready: Callable[[TableService], None] | None = None) -> None:
+    """Run until SIGINT or SIGTERM; systemd hears READY once every component has started."""
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, service.stop)
+
+    def ready() -> None:
+        systemd.ready(f"serving game {service.session.game_id}")
+        if on_ready is not None:
+            on_ready(service)
+
+    try:
+        await service.run(ready)
+    finally:
+        systemd.stopping()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+        service.session.close()

@@ -1,0 +1,352 @@
+"""The reconciler: chips moved on the table become the engine's steps, or questions, never a silent change.
+
+Game situations come from seeded games played by the auto-player; observations come either from the real vision
+pipeline on rendered frames, or are built the way the temporal filter builds them (unit -> confirmed space,
+facing, seen, doubt), for the cases where only the reconciler's judgement is under test.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from controller.library import load_floor
+from controller.rules import GameRecord, GameState, SeededDice, record_action
+from controller.rules.actions import Correct, Step, Strike, apply_action
+from controller.rules.record import state_digest
+from controller.rules.state import DicePool
+from controller.service.reconciler import Reconciler, ReconcilerError, placements
+from controller.service.session import GameSession
+from tests.service.session_support import next_action, start_state
+from vision.config import VisionConfig
+from vision.observation import Observation, UnitState
+from vision.pipeline import VisionPipeline
+from vision.roster import chips_for_state
+from vision.status import OK
+from vision.synth import CameraPose, Hand, Renderer, scene_from_state
+
+CONFIG = VisionConfig()
+HD = (1920, 1080)
+POSE = CameraPose(tilt_deg=15.0, azimuth_deg=30.0)
+
+
+def played_until(done, seed: int = 7) -> tuple[GameState, GameState]:
+    """The seeded game's start, and its state once `done(state)` holds (the auto-player choosing)."""
+    start = state = start_state(seed=seed)
+    while not done(state):
+        state, _ = apply_action(state, next_action(state))
+    return start, state
+
+
+@pytest.fixture
+def moving(tmp_path):
+    """A session in the middle of a move action: Byte (the active agent, H3) and the command module (F3) have
+    3 AP between them; Casing (I3) is the other player's agent."""
+    _, state = played_until(lambda s: s.turn.pending is not None)
+    assert placements(state)["byte"] == ("H3", None) and placements(state)["module"] == ("F3", None)
+    assert placements(state)["casing"] == ("I3", None) and state.turn.pending.ap == 3
+    session = GameSession.open(str(tmp_path / "table.sqlite"))
+    session.start_game(state)
+    yield session
+    session.close()
+
+
+def seen(state: GameState, ts: float, moved: dict[str, tuple[str, str | None]] | None = None,
+         unseen: tuple[str, ...] = (), doubt: dict[str, tuple[str, ...]] | None = None) -> Observation:
+    """What the filter reports for `state`'s units, with some chips moved, hidden or sitting between spaces."""
+    chips = chips_for_state(state, CONFIG)
+    units = {}
+    for unit, place in placements(state).items():
+        place = (moved or {}).get(unit, place)
+        if place is None:
+            continue
+        chip = chips[unit]
+        between = (doubt or {}).get(unit)
+        units[chip] = UnitState(chip, place[0], place[1], 1.0, ts - 10.0 if unit in unseen else ts,
+                                unit not in unseen, "between spaces" if between else None, between or ())
+    return Observation(ts, OK, units)
+
+
+def steps_logged(session: GameSession, n: int) -> list[tuple[str, str]]:
+    return [(e.action.bot, e.action.to) for e in session.record.entries[-n:] if isinstance(e.action, Step)]
+
+
+def run_frames(pipeline: VisionPipeline, reconciler: Reconciler, grey, t: float, frames: int,
+               until=lambda: False) -> float:
+    for _ in range(frames):
+        reconciler.observe(pipeline.process(grey, t).observation)
+        t += 1 / 15
+        if until():
+            break
+    return t
+
+
+def test_a_legal_move_seen_by_the_real_pipeline_becomes_the_engines_step(moving):
+    state = moving.state
+    floor = load_floor("meridian-lobby")
+    pipeline, renderer = VisionPipeline(floor, CONFIG), Renderer(floor, CONFIG)
+    reconciler = Reconciler(moving, CONFIG)
+    scene = scene_from_state(state, CONFIG)
+    t = run_frames(pipeline, reconciler, renderer.render(scene, POSE, HD).grey, 0.0, 8)
+    assert pipeline.observation.placed()["byte"] == ("H3", None)
+    assert moving.record.entries == [] and reconciler.view.misplaced == ()
+
+    moved = renderer.render(scene.moved("byte", "H4"), POSE, HD).grey
+    run_frames(pipeline, reconciler, moved, t, 30, until=lambda: bool(moving.record.entries))
+
+    assert placements(moving.state)["byte"] == ("H4", None)
+    assert steps_logged(moving, 1) == [("byte", "H4")] and len(moving.record.entries) == 1
+    expected, _ = apply_action(state, Step(bot="byte", to="H4"))
+    assert state_digest(moving.state) == state_digest(expected)
+    view = reconciler.view
+    assert view.misplaced == () and [q for q in view.questions if q.kind != "vision"] == []
+
+
+def test_an_illegal_move_is_a_question_naming_the_rule_until_the_chip_is_put_back(moving):
+    state, number = moving.state, moving.number
+    reconciler = Reconciler(moving, CONFIG)
+    reconciler.observe(seen(state, 1.0))
+    view = reconciler.observe(seen(state, 2.0, moved={"casing": ("J3", None)}))  # not this player's bot
+
+    assert moving.number == number and state_digest(moving.state) == state_digest(state)
+    [question] = view.questions
+    assert question.kind == "refused" and question.unit == "casing"
+    assert "Casing cannot go from I3 to J3: casing cannot move now: the player distributes the AP" in question.text
+    [misplaced] = view.misplaced
+    assert (misplaced.unit, misplaced.seen, misplaced.expected) == ("casing", ("J3", None), ("I3", None))
+    assert view.to_dict()["misplaced"][0]["text"] == "Casing is seen at J3; the game has it at I3"
+
+    view = reconciler.observe(seen(state, 3.0))  # put back
+    assert view.questions == () and view.misplaced == () and moving.number == number
+
+
+def test_a_step_through_a_wall_is_refused_with_the_engines_rule(moving):
+    state, number = moving.state, moving.number
+    reconciler = Reconciler(moving, CONFIG)
+    reconciler.observe(seen(state, 1.0))
+    view = reconciler.observe(seen(state, 2.0, moved={"byte": ("H2", None)}))
+    [question] = view.questions
+    assert "a wall stands between H3 and H2: walls block adjacency" in question.text
+    assert moving.number == number
+
+
+def test_a_lifted_bot_put_down_with_one_cheapest_way_takes_it(moving):
+    state = moving.state
+    reconciler = Reconciler(moving, CONFIG)
+    reconciler.observe(seen(state, 1.0))
+    reconciler.observe(seen(state, 2.0, unseen=("byte",)))  # lifted
+    view = reconciler.observe(seen(state, 3.0, moved={"byte": ("G4", None)}))
+
+    assert steps_logged(moving, 2) == [("byte", "H4"), ("byte", "G4")]
+    assert placements(moving.state)["byte"] == ("G4", None)
+    assert view.misplaced == () and view.questions == ()
+
+
+def test_two_cheapest_ways_that_differ_are_a_question_and_the_answer_is_applied(moving):
+    state, number = moving.state, moving.number
+    reconciler = Reconciler(moving, CONFIG)
+    reconciler.observe(seen(state, 1.0))
+    reconciler.observe(seen(state, 2.0, unseen=("module",)))
+    view = reconciler.observe(seen(state, 3.0, moved={"module": ("E4", None)}))
+
+    assert moving.number == number  # nothing happens until the players say which way
+    [question] = view.questions
+    assert question.kind == "route" and question.unit == "module"
+    assert sorted(o.split(":")[0] for o in question.options) == ["F3 > E3 > E4", "F3 > F4 > E4"]
+    via_f4 = next(o for o in question.options if o.startswith("F3 > F4"))
+    assert "detected on F4 by guard 1" in via_f4
+    assert [m.unit for m in view.misplaced] == ["module"]
+
+    quiet = next(k for k, o in enumerate(question.options) if o.startswith("F3 > E3"))
+    view = reconciler.answer(question.id, quiet)
+    assert steps_logged(moving, 2) == [("module", "E3"), ("module", "E4")]
+    assert view.questions == () and view.misplaced == ()
+    with pytest.raises(ReconcilerError, match=f"question '{question.id}' is not open"):
+        reconciler.answer(question.id, 0)
+
+
+def test_an_answer_that_is_no_option_names_the_options(moving):
+    state = moving.state
+    reconciler = Reconciler(moving, CONFIG)
+    reconciler.observe(seen(state, 1.0))
+    reconciler.observe(seen(state, 2.0, unseen=("module",)))
+    [question] = reconciler.observe(seen(state, 3.0, moved={"module": ("E4", None)})).questions
+    with pytest.raises(ReconcilerError, match=r"7 is not one of its options \(0: F3 > "):
+        reconciler.answer(question.id, 7)
+
+
+def test_a_hand_over_the_board_changes_nothing_and_is_a_question(moving):
+    state, number = moving.state, moving.number
+    floor = load_floor("meridian-lobby")
+    pipeline, renderer = VisionPipeline(floor, CONFIG), Renderer(floor, CONFIG)
+    reconciler = Reconciler(moving, CONFIG)
+    scene = scene_from_state(state, CONFIG)
+    frame = renderer.render(scene, POSE, HD)
+    t = run_frames(pipeline, reconciler, frame.grey, 0.0, 8)
+    x, y = frame.units["byte"].image_px
+    covered = renderer.render(scene.moved("byte", "H4"), POSE, HD,
+                              hands=(Hand(x / HD[0], y / HD[1], 90.0, 260.0),)).grey
+    run_frames(pipeline, reconciler, covered, t, 60)  # four seconds of a hand over the moved chip
+
+    assert not pipeline.observation.units["byte"].seen
+    assert moving.number == number
+    view = reconciler.view
+    assert any(q.kind == "vision" and "Byte (last at H3)" in q.text for q in view.questions)
+
+
+def test_a_chip_between_spaces_is_a_question_not_a_move(moving):
+    state, number = moving.state, moving.number
+    reconciler = Reconciler(moving, CONFIG)
+    reconciler.observe(seen(state, 1.0))
+    between = seen(state, 2.0, doubt={"byte": ("H3", "H4")})
+    between.questions = ("unit byte: between spaces; place it squarely in one space",)
+    view = reconciler.observe(between)
+    assert moving.number == number
+    assert [q.text for q in view.questions] == ["unit byte: between spaces; place it squarely in one space"]
+
+
+@pytest.fixture
+def after_corporation(tmp_path):
+    """A session just before the corporation's turn of the seeded game, and a reconciler that has seen the
+    board as the game has it."""
+    start, _ = played_until(lambda s: s.turn.step == "corporation")
+    session = GameSession.open(str(tmp_path / "table.sqlite"))
+    session.start_game(start)
+    while session.state.turn.step != "corporation":
+        session.apply(next_action(session.state))
+    before = session.state
+    reconciler = Reconciler(session, CONFIG)
+    reconciler.observe(seen(before, 1.0))
+    session.corporation_turn()
+    yield session, reconciler, before
+    session.close()
+
+
+def test_the_corporations_instructions_wait_for_the_camera_then_are_ticked_off(after_corporation):
+    session, reconciler, before = after_corporation
+    after = session.state
+    view = reconciler.observe(seen(before, 2.0))  # nobody has moved a guard yet
+    texts = {i.unit: i.text for i in view.instructions}
+    assert texts == {"G1": "move Pacer G1 from K4 to I4, facing west",
+                     "G2": "move Sentry G2 from P15 to P13, facing north",
+                     "G3": "move Tracker G3 from O9 to O7, facing north",
+                     "G4": "move Rover G4 from I16 to K15, facing east"}
+    assert [i.done for i in view.instructions] == [False] * 4 and view.misplaced == ()
+
+    partly = {u: p for u, p in placements(after).items() if u in ("G1", "G2")}
+    view = reconciler.observe(seen(before, 3.0, moved=partly))
+    assert {i.unit for i in view.pending} == {"G3", "G4"}
+    view = reconciler.observe(seen(after, 4.0))
+    assert view.pending == () and view.misplaced == ()
+    assert [i["done"] for i in view.to_dict()["instructions"]] == [True] * 4
+    assert session.record.entries[-1].action.__struct_config__.tag == "corporation_turn"  # the camera added nothing
+
+
+def test_a_guard_on_the_wrong_space_or_facing_shows_as_misplaced(after_corporation):
+    session, reconciler, before = after_corporation
+    after = session.state
+    number = session.number
+    view = reconciler.observe(seen(after, 2.0, moved={"G1": ("J4", "W"), "G3": ("O7", "W")}))
+    misplaced = {m.unit: (m.seen, m.expected) for m in view.misplaced}
+    assert misplaced == {"G1": (("J4", "W"), ("I4", "W")), "G3": (("O7", "W"), ("O7", "N"))}
+    assert {i.unit for i in view.pending} == {"G1", "G3"}
+    assert session.number == number  # guards are the corporation's: the camera never moves them in the game
+    view = reconciler.observe(seen(after, 3.0))
+    assert view.misplaced == () and view.pending == ()
+
+
+def test_a_manual_correction_wins_over_the_camera(moving):
+    state = moving.state
+    reconciler = Reconciler(moving, CONFIG)
+    reconciler.observe(seen(state, 1.0))
+    reconciler.observe(seen(state, 2.0, unseen=("byte",)))
+    view = reconciler.observe(seen(state, 3.0, moved={"byte": ("H7", None)}))  # too far for the AP left
+    [question] = view.questions
+    assert "no legal way from H3 to H7 in at most 3 steps (the AP left)" in question.text
+
+    reconciler.correct("byte", "H7")
+    assert placements(moving.state)["byte"] == ("H7", None)
+    assert moving.record.entries[-1].action == Correct(unit="byte", space="H7")
+    view = reconciler.observe(seen(state, 4.0, moved={"byte": ("H7", None)}))
+    assert view.questions == () and view.misplaced == ()
+
+    # the game corrected to where the chip is not: the chip is to be moved, the game is never moved back
+    reconciler.correct("byte", "G3")
+    number = moving.number
+    for ts in (5.0, 6.0):
+        view = reconciler.observe(seen(state, ts, moved={"byte": ("H7", None)}))
+    assert moving.number == number and placements(moving.state)["byte"] == ("G3", None)
+    assert [i.text for i in view.pending] == ["move Byte from H7 to G3"] and view.misplaced == ()
+    view = reconciler.observe(seen(state, 7.0, moved={"byte": ("A1", None)}))  # put somewhere else again
+    assert [(m.unit, m.seen, m.expected) for m in view.misplaced] == [("byte", ("A1", None), ("G3", None))]
+    view = reconciler.observe(seen(state, 8.0, moved={"byte": ("G3", None)}))
+    assert view.pending == () and view.misplaced == () and view.questions == () and moving.number == number
+
+
+def test_answering_a_refused_move_with_its_option_corrects_the_game(moving):
+    state = moving.state
+    reconciler = Reconciler(moving, CONFIG)
+    reconciler.observe(seen(state, 1.0))
+    [question] = reconciler.observe(seen(state, 2.0, moved={"casing": ("J3", None)})).questions
+    view = reconciler.answer(question.id, question.options[0])
+    assert moving.record.entries[-1].action == Correct(unit="casing", space="J3")
+    assert view.questions == () and view.misplaced == ()
+
+
+def test_a_guard_shut_down_is_to_be_taken_off_the_board_until_the_camera_no_longer_places_it(tmp_path):
+    # seed 4, 108 actions in: Casing strikes guard G6 (durability 10) with 6 basic dice, rolled at the table
+    state = start_state(seed=4)
+    for _ in range(108):
+        state, _ = apply_action(state, next_action(state))
+    strike = Strike(bot="casing", unit="G6", dice=DicePool(basic=6))
+    scratch = GameRecord(start=state)
+    record_action(scratch, state, strike, SeededDice(3))
+    faces = [f.face for f in scratch.entries[0].faces]
+    session = GameSession.open(str(tmp_path / "table.sqlite"))
+    session.start_game(state, dice_mode="physical")
+    reconciler = Reconciler(session, CONFIG)
+    reconciler.observe(seen(state, 1.0))
+    session.apply(strike, faces)
+    assert all(u.id != "G6" for u in session.state.security)
+
+    name = next(f"{u.chip} G6" for u in state.security if u.id == "G6")
+    view = reconciler.observe(seen(state, 2.0))  # the chip still stands where the guard was
+    [instruction] = view.instructions
+    assert (instruction.unit, instruction.done) == ("G6", False)
+    assert instruction.text == f"take {name} off the board (it was at {placements(state)['G6'][0]})"
+    assert view.misplaced == ()
+    view = reconciler.observe(seen(state, 3.0, unseen=("G6",)))  # gone from the camera's sight for long enough
+    assert view.pending == () and view.misplaced == ()
+    session.close()
+
+
+def test_the_camera_thread_and_a_correction_from_another_thread_leave_one_consistent_picture(moving):
+    state = moving.state
+    reconciler = Reconciler(moving, CONFIG)
+    reconciler.observe(seen(state, 0.0))
+    errors: list[BaseException] = []
+
+    def camera() -> None:
+        try:
+            for k in range(200):
+                reconciler.observe(seen(state, 1.0 + k / 30))
+        except BaseException as e:  # the test reports whatever the thread met
+            errors.append(e)
+
+    thread = threading.Thread(target=camera)
+    thread.start()
+    reconciler.correct("casing", "J3")
+    thread.join()
+    assert errors == []
+    view = reconciler.observe(seen(state, 10.0))
+    assert placements(moving.state)["casing"] == ("J3", None) and len(moving.record.entries) == 1
+    assert [i.text for i in view.pending] == ["move Casing from I3 to J3"] and view.misplaced == ()
+
+
+def test_undoing_the_corporations_turn_before_the_guards_are_moved_leaves_nothing_to_do(after_corporation):
+    session, reconciler, before = after_corporation
+    assert len(reconciler.observe(seen(before, 2.0)).pending) == 4
+    session.undo()
+    view = reconciler.observe(seen(before, 3.0))
+    assert view.instructions == () and view.misplaced == ()

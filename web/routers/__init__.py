@@ -1,0 +1,1 @@
+"""One router per resource of the table: health, the game's state, its numbered changes."""

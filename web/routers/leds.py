@@ -1,0 +1,24 @@
+"""GET /api/leds: what the LEDs show now (the virtual strip of a table without a board, or the board's frame)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from web.deps import Service
+
+router = APIRouter(prefix="/api", tags=["leds"])
+
+
+def _hex(colour: tuple[int, int, int]) -> str:
+    return "#%02x%02x%02x" % colour
+
+
+@router.get("/leds", summary="The LEDs' current colours: the threat track, the five burncycle slots, the status")
+def leds(service: Service) -> dict[str, Any]:
+    frame = service.leds.last_frame if service.leds is not None else None
+    if frame is None:
+        return {"configured": service.leds is not None, "threat": [], "slots": [], "status": None}
+    return {"configured": True, "threat": [_hex(c) for c in frame.threat], "slots": [_hex(c) for c in frame.slots],
+            "status": _hex(frame.status), "health": service.leds.status()}
