@@ -269,7 +269,7 @@ class Reconciler:
             question = Question(self._next_id("route"), "route",
                                 f"{name} went from {start} to {trail.spaces[-1]}: the cheapest legal ways differ in "
                                 f"what happens; which way did it go?",
-                                tuple(r.describe() for r in found.routes), unit)
+                                tuple(r.describe(self.session.state) for r in found.routes), unit)
             self._choices[question.id] = _Choice(question, unit, found.routes, self.session.number)
 
     def _apply(self, unit: str, route: Route) -> None:

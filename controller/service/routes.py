@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from controller.rules import GameState, IllegalAction, compile_floor, state_digest
+from controller.rules import GameState, IllegalAction, compile_floor, phrase, state_digest
 from controller.rules.actions import Step, apply_action
 from controller.rules.events import BotMoved, Event
 
@@ -37,9 +37,10 @@ class Route:
         """Two routes with the same outcome are the same to the game: no question needed between them."""
         return self.digest, msgspec.json.encode(list(self.events))
 
-    def describe(self) -> str:
+    def describe(self, state: GameState) -> str:
+        """The way and what it sets off, phrased for the players (names from `state`)."""
         way = " > ".join(self.spaces)
-        happens = "; ".join(e.instruction() for e in self.events)
+        happens = "; ".join(phrase(e, state) for e in self.events)
         return f"{way}: {happens}" if happens else f"{way}: nothing else happens"
 
 
