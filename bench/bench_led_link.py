@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_leds import row, run  # noqa: E402
 
-from controller.leds.model import DeviceModel  # noqa: E402
+from controller.leds.device_model import DeviceModel  # noqa: E402
 from controller.leds.serial_driver import SerialDriver, update_s  # noqa: E402
 
 FIRMWARE = ROOT / "firmware"

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from controller.leds import protocol as p  # noqa: E402
-from controller.leds.model import DeviceModel  # noqa: E402
+from controller.leds.device_model import DeviceModel  # noqa: E402
 from controller.leds.serial_driver import SerialDriver, update_s  # noqa: E402
 
 FIRMWARE = ROOT / "firmware"

@@ -24,7 +24,7 @@ from vision.annotate import annotate
 from vision.calibrate import board_image, calibrate
 from vision.calibration import CameraCalibration
 from vision.config import DICTIONARIES, FilterSettings, VisionConfig
-from vision.layout import TableLayout
+from vision.table_layout import TableLayout
 from vision.mount import EDGE_PX, KNOCK_DEG, LENSES, TILTS, Lens, height_range
 from vision.pipeline import VisionPipeline
 from vision.printable import PAPERS, write_markers_pdf

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.config import VisionConfig
-from vision.layout import TableLayout
+from vision.table_layout import TableLayout
 from vision.synth.camera import CameraPose, VirtualCamera
 
 KNOCK_DEG = 3.0   # the camera may turn this far on its mount, about any axis, and still see every marker

@@ -16,7 +16,7 @@ from vision.calibration import CameraCalibration
 from vision.config import SIZE_TOLERANCE, VisionConfig
 from vision.detect import MarkerDetection, MarkerDetector
 from vision.filter import TemporalFilter, VisionEvent
-from vision.layout import TableLayout
+from vision.table_layout import TableLayout
 from vision.observation import FrameReading, Observation, UnknownMarker
 from vision.register import Registrar, Registration
 from vision.snap import GridSnapper

@@ -16,7 +16,7 @@ import numpy as np
 from vision.calibration import CameraCalibration
 from vision.config import VisionConfig
 from vision.detect import MarkerDetection
-from vision.layout import TableLayout
+from vision.table_layout import TableLayout
 from vision.status import OK, Status
 
 OUTLIER_MM = 6.0   # an anchor whose corners miss by more than this is dropped

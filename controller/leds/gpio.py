@@ -13,7 +13,7 @@ from typing import Any
 from gpiozero import PWMLED, RGBLED, GPIOZeroError, LEDBoard, SPIDevice
 
 from controller.rules.errors import TableError
-from controller.leds.layout import Layout
+from controller.leds.strip_layout import Layout
 from controller.leds.render import RGB, LogicalFrame
 
 

@@ -29,7 +29,7 @@ from typing import Protocol
 import serial
 
 from controller.leds import protocol as p
-from controller.leds.layout import Layout
+from controller.leds.strip_layout import Layout
 from controller.leds.render import LogicalFrame
 
 DEFAULT_BAUD = 500_000

@@ -15,7 +15,7 @@ import pytest
 import serial
 
 from controller.cli import main
-from controller.leds import layout as layouts
+from controller.leds import strip_layout as layouts
 from controller.leds import protocol as p
 from controller.leds.render import RGB, render
 from controller.leds.scene import LedScene, Link, Outcome, SlotChip, scene_from_state

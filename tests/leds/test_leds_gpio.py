@@ -8,7 +8,7 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin, MockSPIDevice
 
-from controller.leds import layout as layouts
+from controller.leds import strip_layout as layouts
 from controller.leds.gpio import Apa102Strip, DiscreteLeds, GpioConfigError, apa102_bytes, from_layout
 from controller.leds.render import LogicalFrame, render
 from controller.leds.scene import LedScene, SlotChip

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.leds import layout as layouts
-from controller.leds.power import Power, estimate_ma, limit
+from controller.leds import strip_layout as layouts
+from controller.leds.power_budget import Power, estimate_ma, limit
 from controller.leds.render import LogicalFrame, render
 from controller.leds.scene import LedScene, SlotChip
 

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from controller.leds import protocol as p
-from controller.leds.model import DeviceModel
+from controller.leds.device_model import DeviceModel
 from controller.leds.serial_driver import LinkState, SerialDriver, update_s
 
 LEDS = 38

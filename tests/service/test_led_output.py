@@ -12,12 +12,12 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from controller.leds import layout as layouts
-from controller.leds.model import DeviceModel
+from controller.leds import strip_layout as layouts
+from controller.leds.device_model import DeviceModel
 from controller.leds.render import render
 from controller.leds.scene import LedScene, SlotChip
 from controller.leds.serial_driver import SerialDriver, SerialLeds
-from controller.leds.terminal import TerminalLeds
+from controller.leds.terminal_strip import TerminalLeds
 from controller.service.components import Health
 from controller.service.config import LedsConfig
 from controller.service.led_output import LedOutput, output_from_config

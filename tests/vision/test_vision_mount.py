@@ -10,7 +10,7 @@ from vision_helpers import HD, rng
 from controller.cli import main
 from controller.library import load_content, load_floor
 from vision.config import FilterSettings, VisionConfig
-from vision.layout import TableLayout
+from vision.table_layout import TableLayout
 from vision.mount import DOCUMENTED_MOUNT, LENSES, Mount, check_mount, height_range
 from vision.pipeline import VisionPipeline
 from vision.synth import CameraPose, Renderer, random_scene

@@ -14,7 +14,7 @@ import numpy as np
 
 from controller.rules.board.geometry import Floor
 from vision.config import DICTIONARIES, VisionConfig
-from vision.layout import TableLayout
+from vision.table_layout import TableLayout
 from vision.sticker import sticker_layout
 from vision.synth.scene import Scene
 

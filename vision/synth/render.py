@@ -14,7 +14,7 @@ import numpy as np
 
 from controller.rules.board.geometry import Floor
 from vision.config import VisionConfig
-from vision.layout import TableLayout
+from vision.table_layout import TableLayout
 from vision.synth.board import BoardRenderer, marker_cells
 from vision.synth.camera import CameraPose, VirtualCamera
 from vision.synth.effects import Conditions, Hand, apply_conditions, draw_hands

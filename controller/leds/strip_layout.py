@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.rules.errors import TableError
-from controller.leds.power import Power, limit
+from controller.leds.power_budget import Power, limit
 from controller.leds.render import RGB, LogicalFrame
 from controller.leds.scene import SLOT_COUNT, TRACK_LENGTH
 
