@@ -14,7 +14,8 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from controller.rules import TableError
 
@@ -43,6 +44,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 STORE_VERSION = "1"
+T = TypeVar("T")
 
 
 class StoreError(TableError):
@@ -91,6 +93,7 @@ class GameStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self.last_error: str | None = None
         try:
             self._db = sqlite3.connect(str(self.path), timeout=2.0, isolation_level=None,
                                        check_same_thread=False)
@@ -110,18 +113,23 @@ class GameStore:
     def close(self) -> None:
         self._db.close()
 
-    def _write(self, fn):  # type: ignore[no-untyped-def]
+    def _write(self, fn: Callable[[], T]) -> T:
+        """Run `fn` in one transaction, committed to disk before returning; a failure is kept in `last_error`
+        (the health page shows it) until a write succeeds again."""
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 out = fn()
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 raise
-            return out
         except sqlite3.Error as e:
-            raise StoreError(_explain(self.path, e)) from None
+            self.last_error = _explain(self.path, e)
+            raise StoreError(self.last_error) from None
+        self.last_error = None
+        return out
 
     # -- writes: each one transaction, committed (and on disk) when the call returns --
 
@@ -130,26 +138,24 @@ class GameStore:
         now = time.time()
 
         def do() -> tuple[StoredGame, StoredChange]:
-            game = self._db.execute("INSERT INTO games (created, title, start) VALUES (?, ?, ?)",
-                                    (now, title, start)).lastrowid
-            assert game is not None
+            game = int(self._db.execute("INSERT INTO games (created, title, start) VALUES (?, ?, ?)",
+                                        (now, title, start)).lastrowid or 0)
             self._db.execute("INSERT OR REPLACE INTO meta VALUES ('current', ?)", (str(game),))
             change = self._insert(game, "new_game", body, now)
             return StoredGame(game, now, title, start), change
-        return self._write(do)  # type: ignore[no-any-return]
+        return self._write(do)
 
     def append(self, game: int, kind: str, body: dict[str, Any]) -> StoredChange:
-        return self._write(lambda: self._insert(game, kind, body, time.time()))  # type: ignore[no-any-return]
+        return self._write(lambda: self._insert(game, kind, body, time.time()))
 
     def append_many(self, game: int, items: list[tuple[str, dict[str, Any]]]) -> list[StoredChange]:
         now = time.time()
-        return self._write(lambda: [self._insert(game, k, b, now) for k, b in items])  # type: ignore[no-any-return]
+        return self._write(lambda: [self._insert(game, k, b, now) for k, b in items])
 
     def _insert(self, game: int, kind: str, body: dict[str, Any], now: float) -> StoredChange:
         data = json.dumps(body, separators=(",", ":")).encode()
-        number = self._db.execute("INSERT INTO changes (game, kind, body, created) VALUES (?, ?, ?, ?)",
-                                  (game, kind, data, now)).lastrowid
-        assert number is not None
+        number = int(self._db.execute("INSERT INTO changes (game, kind, body, created) VALUES (?, ?, ?, ?)",
+                                      (game, kind, data, now)).lastrowid or 0)
         return StoredChange(number, game, kind, body, now)
 
     def save_snapshot(self, game: int, entries: int, digest: str, state: bytes) -> None:

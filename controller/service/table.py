@@ -57,6 +57,15 @@ class GameLog(Component):
     async def start(self) -> None:
         self.ok(f"game log {self.session.store.path}")
 
+    async def run(self) -> None:
+        while True:
+            error = self.session.store.last_error
+            if error is None:
+                self.ok(f"game log {self.session.store.path}")
+            else:
+                self.degraded(f"{error}; the change was refused and nothing acknowledged is lost")
+            await asyncio.sleep(0.5)
+
 
 class TableService:
     """Everything that runs at one table. Components are optional: a table with no LED board, camera or

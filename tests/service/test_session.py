@@ -232,3 +232,19 @@ def test_a_slow_async_reader_catches_up_without_holding_the_writer(db):
 
     numbers = asyncio.run(main())
     assert numbers == sorted(numbers) and len(set(numbers)) == 31
+
+
+def test_the_log_remembers_a_failed_write_until_one_succeeds_for_the_health_page(db):
+    session = GameSession.open(str(db))
+    session.start_game(start_state())
+    locker = sqlite3.connect(str(db), timeout=0)
+    locker.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreError):
+            session.apply(BeginActions())
+        assert session.store.last_error is not None and "locked" in session.store.last_error
+    finally:
+        locker.rollback()
+        locker.close()
+    session.apply(BeginActions())
+    assert session.store.last_error is None
