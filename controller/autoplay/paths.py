@@ -62,7 +62,7 @@ class PathCosts:
     def _cost_to(table: Table, bot: Bot, space: int) -> int:
         """Steps between the bot and a space through doors of any state (the floor's precomputed table: a
         claim on a terminal needs no more)."""
-        return table.distances()[table.floor.index[bot.space]][space]  # type: ignore[index]
+        return table.distances()[table.floor.index[bot.at]][space]
 
     def _nearest(self, table: Table, bot: Bot, spaces: set[int]) -> int:
         return min(spaces, key=lambda s: (self._cost_to(table, bot, s), s))
@@ -91,7 +91,7 @@ class PathCosts:
             spaces = _zone_spaces(floor, zone)
             if not self._open_to_all(table, spaces):
                 continue
-            total = sum(self._cost_map(table, bot, spaces)[floor.index[bot.space]]  # type: ignore[index]
+            total = sum(self._cost_map(table, bot, spaces)[floor.index[bot.at]]
                         for bot in table.state.bots if bot.on_board and not bot.shut_down)
             if total < best_cost:
                 best, best_cost, best_zone = spaces, total, zone
@@ -106,17 +106,17 @@ class PathCosts:
         reach = self._reach.get(key)
         if reach is None:
             floor = table.floor
-            reach, todo = set(zone), list(zone)
+            found, todo = set(zone), list(zone)
             while todo:
                 u = todo.pop()
                 for _, v in floor.security_neighbours(u, table.destroyed):
-                    if v not in reach and not (jammed and floor.edge_name[(u, v)] in jammed):
-                        reach.add(v)
+                    if v not in found and not (jammed and floor.edge_name[(u, v)] in jammed):
+                        found.add(v)
                         todo.append(v)
             if len(self._reach) > 256:
                 self._reach.clear()
-            self._reach[key] = reach = frozenset(reach)
-        return all(table.floor.index[b.space] in reach or door_passage(b) != "keypad"  # type: ignore[index]
+            self._reach[key] = reach = frozenset(found)
+        return all(table.floor.index[b.at] in reach or door_passage(b) != "keypad"
                    for b in table.state.bots if b.on_board and not b.shut_down)
 
     def _cost_map(self, table: Table, bot: Bot, targets: frozenset[int], avoid: frozenset[int] = frozenset(),

@@ -11,7 +11,7 @@ how it plays and what was measured for each rule is docs/autoplay.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Sequence, Set
 
 from controller.rules import (HAND_LIMIT, OPTIMIZED_BONUS, PROPRIETARY_DIE_USE, Action, Alter, BeginActions, Bot, BuyDiceUpgrade, BuyUpgrade,
                               CorporationTurn, DicePool, DrawChip, EndMove, EndTurn, Escape, Event, GameState,
@@ -68,8 +68,7 @@ class AutoPlayer(PathCosts):
         self._core_plan = memory.core_plan
 
     def _decide(self, state: GameState) -> Action:
-        turn = state.turn
-        assert turn is not None
+        turn = state.players_turn()
         self._memo = {}  # a new decision: nothing computed for the last one holds
         if turn.step == "corporation":
             return CorporationTurn()
@@ -92,7 +91,7 @@ class AutoPlayer(PathCosts):
         # reserve chips replace degraded ones for free (physical first: +2 AP on every move)
         alters = [a for a in legal if isinstance(a, Alter)
                   and state.burncycle.slots[a.slot - 1] is not None
-                  and state.burncycle.slots[a.slot - 1].degraded]  # type: ignore[union-attr]
+                  and state.burncycle.chip(a.slot - 1).degraded]
         if alters:
             preference = self._mission(state).alter_preference(self, state)
             return min(alters, key=lambda a: (preference.index(a.chip), a.source == "team", a.slot))
@@ -174,20 +173,20 @@ class AutoPlayer(PathCosts):
         # should the burncycle die show the chooser face: the captain chip first (its event works against the
         # team), then a general chip, keeping the chips that optimize actions
         usable_slots = [k for k in range(len(state.burncycle.slots)) if chip_usable(state, k)]
-        if not usable_slots or state.turn.degraded:  # type: ignore[union-attr]  # a degrade already rolled
+        if not usable_slots or state.players_turn().degraded:  # a degrade already rolled
             return EndTurn()
         worth = {"captain": 0, "general": 1, "tech": 2, "utility": 3, "physical": 4}
-        slot = min(usable_slots, key=lambda k: (worth[state.burncycle.slots[k].kind], -k))  # type: ignore[union-attr]
+        slot = min(usable_slots, key=lambda k: (worth[state.burncycle.chip(k).kind], -k))
         return EndTurn(choose=slot + 1)
 
     # -- where to go --------------------------------------------------------------------------------
-    def _targets(self, table: Table, bot: Bot) -> set[int]:
+    def _targets(self, table: Table, bot: Bot) -> Set[int]:
         key = ("targets", bot.id)
         if key not in self._memo:
             self._memo[key] = self._find_targets(table, bot)
         return self._memo[key]  # type: ignore[return-value]
 
-    def _find_targets(self, table: Table, bot: Bot) -> set[int]:
+    def _find_targets(self, table: Table, bot: Bot) -> Set[int]:
         """Where the bot heads now: a terminal for an open terminal task, a safe zone, an entrance to escape."""
         state, floor = table.state, table.floor
         # the tasks of now: this floor's objectives on the way up the tower, then the last floor's calibrations
@@ -247,7 +246,7 @@ class AutoPlayer(PathCosts):
         if bot in agents[:max(need - got, 0)] or not zone:
             return False
         steps = table.distances()
-        here = table.floor.index[bot.space]  # type: ignore[index]
+        here = table.floor.index[bot.at]
         return min(steps[here][t] + min(steps[t][z] for z in zone) for t in terminals) > SPARE_TRIP
 
     def _bot_distances(self, table: Table, bot: Bot) -> list[int]:
@@ -295,13 +294,13 @@ class AutoPlayer(PathCosts):
             if "key" in approaches:
                 return Keypad(bot=bot.id, beyond=beyond, approach="key")
             if "brute_force" in approaches:
-                durability = brute_force_durability(table, edge_id(bot.space, beyond))  # type: ignore[arg-type]
+                durability = brute_force_durability(table, edge_id(bot.at, beyond))
                 need = self._dice_for(table, durability)
                 if expected_ap(need) >= durability - FORCE_MARGIN:
                     if bot.kind == "agent" and PROPRIETARY_DIE_USE.get(bot.proprietary_die or "") == "force":
-                        need.proprietary = table.state.turn.pool.proprietary  # type: ignore[union-attr]  # Bit's lift die
+                        need.proprietary = table.state.players_turn().pool.proprietary  # Bit's lift die
                     return Keypad(bot=bot.id, beyond=beyond, approach="brute_force", dice=need)
-            door = edge_id(bot.space, beyond)  # type: ignore[arg-type]
+            door = edge_id(bot.at, beyond)
             card = table.state.keypads.get(door)
             # inputs when the card is still unknown, or its printed chip inputs can be paid from the reserves or
             # by jumping the tracker ahead to a matching chip
@@ -311,7 +310,7 @@ class AutoPlayer(PathCosts):
         if wall is not None:
             return wall
         optimized = current_chip_kind(table) == "physical"
-        pool = table.state.turn.pool  # type: ignore[union-attr]
+        pool = table.state.players_turn().pool
         # rolled AP cannot be saved: a move rolls the whole pool (later chips can still open doors with
         # keys or inputs, access terminals, or move on an optimized +2)
         die_use = PROPRIETARY_DIE_USE.get(active_agent(table.state).proprietary_die or "")
@@ -329,8 +328,7 @@ class AutoPlayer(PathCosts):
 
     def _dice_for(self, table: Table, ap: int, bonus: int = 0) -> DicePool:
         """Enough of the pool to expect `ap` (best dice first), or all of it."""
-        assert table.state.turn is not None
-        pool = table.state.turn.pool
+        pool = table.state.players_turn().pool
         picked = DicePool()
         expected = float(bonus)
         for grade in ("elite", "advanced", "basic"):
@@ -344,7 +342,7 @@ class AutoPlayer(PathCosts):
         """Strike a unit a win task asks for when the dice can shut it down, else a unit next to a detected
         bot at its target when the dice can at least stun it (durability - 5)."""
         bonus = 2 if table.state.burncycle.slots[table.state.burncycle.tracker] is not None and \
-            table.state.burncycle.slots[table.state.burncycle.tracker].kind == "physical" else 0  # type: ignore[union-attr]
+            table.state.burncycle.chip(table.state.burncycle.tracker).kind == "physical" else 0
         wins = [o.task for o in table.state.mission.win if objective_applies(table.state, o)] \
             if table.state.calibrated else []
         for la in legal:
@@ -441,7 +439,7 @@ class AutoPlayer(PathCosts):
         return bool(zone) and table.floor.area_of[space] == table.floor.area_of[next(iter(zone))]
 
     def _wants(self, table: Table, bot: Bot) -> bool:
-        return table.floor.index[bot.space] in self._targets(table, bot)  # type: ignore[index]
+        return table.floor.index[bot.at] in self._targets(table, bot)
 
     def _next_space(self, table: Table, bot: Bot) -> tuple[int, str] | None:
         """The best neighbouring space toward the bot's target, with the kind of edge crossed; for a bot
@@ -452,7 +450,7 @@ class AutoPlayer(PathCosts):
         return self._memo[key]  # type: ignore[return-value]
 
     def _find_next_space(self, table: Table, bot: Bot) -> tuple[int, str] | None:
-        here = table.floor.index[bot.space]  # type: ignore[index]
+        here = table.floor.index[bot.at]
         targets = self._targets(table, bot)
         if here in targets:
             if bot.space in table.state.floor.terminals and _later_slot(table.state):
@@ -500,7 +498,7 @@ class AutoPlayer(PathCosts):
                 if unit and dist[j] < mine:
                     self._blocked_by_unit.add(bot.id)
                 continue
-            if edge_id(bot.space, table.floor.ids[j]) in blocked:  # type: ignore[arg-type]
+            if edge_id(bot.at, table.floor.ids[j]) in blocked:
                 continue
             kind = table.floor.edge_between(here, j) or "open"
             if kind == "wall" and table.floor.edge_name[(here, j)] in table.destroyed:
@@ -522,7 +520,7 @@ class AutoPlayer(PathCosts):
         for bot in movers(table):
             nxt = self._next_space(table, bot)
             if nxt is not None and nxt[1] == "door" and self._opens_doors(table, bot, nxt[0]):
-                door = edge_id(bot.space, table.floor.ids[nxt[0]])  # type: ignore[arg-type]
+                door = edge_id(bot.at, table.floor.ids[nxt[0]])
                 if door not in table.unlocked:
                     return bot, table.floor.ids[nxt[0]]
         return None
@@ -549,7 +547,7 @@ class AutoPlayer(PathCosts):
                 continue
             dice = self._dice_for(table, wall.target_ap, bonus)
             if bot.kind == "agent" and PROPRIETARY_DIE_USE.get(bot.proprietary_die or "") == "force":
-                dice.proprietary = table.state.turn.pool.proprietary  # type: ignore[union-attr]
+                dice.proprietary = table.state.players_turn().pool.proprietary
             if bonus + expected_ap(dice) >= wall.target_ap:
                 return StrikeWall(bot=bot.id, beyond=beyond, dice=dice)
         return None
@@ -576,7 +574,7 @@ class AutoPlayer(PathCosts):
     def _can_progress(self, table: Table) -> bool:
         for bot in movers(table):
             nxt = self._next_space(table, bot)
-            if nxt is not None and (nxt[1] != "door" or edge_id(bot.space, table.floor.ids[nxt[0]])  # type: ignore[arg-type]
+            if nxt is not None and (nxt[1] != "door" or edge_id(bot.at, table.floor.ids[nxt[0]])
                                     in table.unlocked or bot.keys > 0 or not self._opens_doors(table, bot, nxt[0])):
                 return True
         return False
@@ -589,7 +587,7 @@ class AutoPlayer(PathCosts):
         if self._trail_of != move:  # a new move action: a bot never walks back over its own steps in one
             self._trail_of, self._trail = move, {}
         for bot in movers(table):
-            self._trail.setdefault(bot.id, set()).add(bot.space)  # type: ignore[arg-type]
+            self._trail.setdefault(bot.id, set()).add(bot.at)
         shove = self._shove(table)
         if shove is not None:
             unit, onto = shove
@@ -612,12 +610,13 @@ class AutoPlayer(PathCosts):
         watched = self._watched(table)
         ranked = []
         for bot in movers(table):
-            here = table.floor.index[bot.space]  # type: ignore[index]
+            here = table.floor.index[bot.at]
             nxt = self._next_space(table, bot)
             action = steps.get((bot.id, table.floor.ids[nxt[0]])) if nxt is not None else None
-            last = state.turn.pending is not None and state.turn.pending.ap == 1  # type: ignore[union-attr]
-            if action is not None and last and nxt[0] in watched and here not in watched \
-                    and not (shove is not None and bot.kind == "module"):  # type: ignore[index]
+            pending = state.players_turn().pending
+            last = pending is not None and pending.ap == 1
+            if action is not None and nxt is not None and last and nxt[0] in watched and here not in watched \
+                    and not (shove is not None and bot.kind == "module"):
                 continue  # the last AP would leave the bot in a guard's sight for the corporation's turn
             if action is not None:
                 remaining = self._bot_distances(table, bot)[here]
@@ -671,7 +670,7 @@ class AutoPlayer(PathCosts):
         With one player the lone agent's pool is better spent on its terminals."""
         if table.state.round > 1 or table.state.players < 2:
             return False
-        here = table.floor.index[module.space]  # type: ignore[index]
+        here = table.floor.index[module.at]
         steps = min((table.distances()[here][t] for t in self._targets(table, module)), default=UNREACHED)
         return cost - steps <= DOOR_COST
 
@@ -689,7 +688,7 @@ def _in_harms_way(table: Table, bot: Bot, power: int) -> bool:
     with `power` only buys another "Threat increases by +3"."""
     if not bot.detected:
         return False
-    here = table.floor.index[bot.space]  # type: ignore[index]
+    here = table.floor.index[bot.at]
     distances = table.distances()
     return any(not u.stunned and u.damage >= power
                and distances[table.floor.index[u.space]][here] <= movement_of(table, u) + 1

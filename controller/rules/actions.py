@@ -184,10 +184,10 @@ def _dispatch(table: Table, action: Action) -> None:
         equipment.use_equipment(table, _own_bot(table, action.bot), action.card, action.unit, action.beyond,
                                 list(action.path))
     elif isinstance(action, InstallMod):
-        bot = next((b for b in state.bots if b.id == action.bot), None)
-        if bot is None or bot.shut_down:
+        installer = next((b for b in state.bots if b.id == action.bot), None)
+        if installer is None or installer.shut_down:
             raise IllegalAction(f"{action.bot} is not a bot that can act (shut down or unknown)")
-        inventory.install_mod(table, bot, action.card)
+        inventory.install_mod(table, installer, action.card)
     elif isinstance(action, Discard):
         bot = _own_bot(table, action.bot)
         if bot.imperative is not None and bot.imperative.id == action.card:
@@ -238,10 +238,10 @@ def _dispatch(table: Table, action: Action) -> None:
         t.acted = True
         turn.finish_action(table)
     elif isinstance(action, Escape):
-        bot = next((b for b in moves.movers(table) if b.id == action.bot), None)
-        if bot is None:
+        leaving = next((b for b in moves.movers(table) if b.id == action.bot), None)
+        if leaving is None:
             raise IllegalAction(f"{action.bot} cannot act now: the player's agent or the command module escapes")
-        floor_change.escape(table, bot)
+        floor_change.escape(table, leaving)
         t.acted = True
         if not table.over:
             turn.finish_action(table)

@@ -7,6 +7,8 @@ first option in reading order; the players can move chips before the first turn 
 
 from __future__ import annotations
 
+import copy
+
 from msgspec import Struct
 
 from controller.rules.board.awareness import recheck
@@ -142,7 +144,7 @@ def floor_state(floor: Floor, level: int) -> FloorState:
 
 def _network(mat: NetworkMat, roster) -> Network:
     """Each agent takes the next free seat's access point; its IP starts there at level 1."""
-    nodes = [n.__copy__() for n in mat.nodes]
+    nodes = [copy.copy(n) for n in mat.nodes]
     seats = sorted((n for n in nodes if n.kind == "access"), key=lambda n: n.agent or "")
     if len(seats) < len(roster):
         raise RulesError(f"the network mat has {len(seats)} access points for {len(roster)} agents")

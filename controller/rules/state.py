@@ -47,6 +47,14 @@ class Burncycle(Struct, forbid_unknown_fields=True):
     team_reserve: list[ChipKind] = []
     personal_reserves: dict[str, list[ChipKind]] = {}
 
+    def chip(self, slot: int) -> Chip:
+        """The chip pegged in a slot (0-based), for rules that only reach a pegged slot (an error, not an
+        assert, so that `python -O` keeps the check)."""
+        chip = self.slots[slot]
+        if chip is None:
+            raise StateError(f"burncycle slot {slot + 1} holds no chip, where the rules need one")
+        return chip
+
 
 # -- agents' proprietary dice: the die an agent card may print, e.g. Casing's pressure die --
 ProprietaryDie = Literal["pressure", "lift"]
@@ -170,6 +178,14 @@ class Bot(Struct, forbid_unknown_fields=True):
     @property
     def on_board(self) -> bool:
         return self.space is not None and not self.escaped
+
+    @property
+    def at(self) -> str:
+        """The space the bot stands on, for rules that only apply to a bot on the floor (an error, not an
+        assert, so that `python -O` keeps the check)."""
+        if self.space is None:
+            raise StateError(f"{self.name} ({self.id}) is off the board here, where the rules need it on a space")
+        return self.space
 
 
 class SecurityUnit(Struct, forbid_unknown_fields=True):
@@ -493,6 +509,12 @@ class TurnState(Struct, forbid_unknown_fields=True):
     extra_action: bool = False  # an optimized network card action grants one more, unoptimized, on this chip
     # -- free actions after the degrade --
     degraded: bool = False  # step 5's burncycle die has been rolled (Degrade): free actions, then EndTurn
+
+    def move(self) -> PendingMove:
+        """The move action under way, for the steps of a move (an error, not an assert, when there is none)."""
+        if self.pending is None:
+            raise StateError("no move action is under way, where the rules need one")
+        return self.pending
 
 
 class RuleOptions(Struct, forbid_unknown_fields=True):

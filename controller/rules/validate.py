@@ -44,7 +44,7 @@ def state_problems(state: GameState) -> list[str]:
         if bot.on_board and on_floor(f"{where}.space", bot.space):
             if bot.space in taken:
                 problems.append(f"{where}: {bot.space} is already taken by {taken[bot.space]}; one unit per space")
-            taken[bot.space] = bot.id  # type: ignore[index]
+            taken[bot.at] = bot.id
         on_floor(f"{where}.awareness", bot.awareness)
         if bot.hidden and (bot.space is None or floor.feature[spaces.get(bot.space, 0)] != "hiding"):
             problems.append(f"{where}: hidden, but {bot.space} is not a hiding spot")

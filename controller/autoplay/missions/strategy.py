@@ -138,7 +138,7 @@ def module_near(table: Table, units: list[SecurityUnit]) -> bool:
     module = table.state.module_on_board()
     if module is None:
         return False
-    here = table.floor.index[module.space]  # type: ignore[index]
+    here = table.floor.index[module.at]
     return any(table.distances()[here][table.floor.index[u.space]] <= MODULE_REACH for u in units)
 
 
@@ -174,5 +174,5 @@ def unfinished_tasks(state: GameState, table: Table) -> set[str]:
 def on_terminal_spaces(table: Table) -> dict[str, bool]:
     """For each bot not escaped, whether it stands on a terminal space."""
     floor = table.floor
-    return {b.id: b.on_board and floor.feature[floor.index[b.space]] in TERMINAL_SPACES  # type: ignore[index]
+    return {b.id: b.on_board and floor.feature[floor.index[b.at]] in TERMINAL_SPACES
             for b in table.state.bots if not b.escaped}

@@ -98,7 +98,7 @@ def door_pushes(table: Table, near: Bot | None = None, within: int = 0) -> set[i
     ("shove a security unit to an adjacent empty space"; guards pass doors, locked or not); with `near`, only
     those within `within` steps of that bot."""
     floor = table.floor
-    here = floor.index[near.space] if near is not None else None  # type: ignore[index]
+    here = floor.index[near.at] if near is not None else None
     spaces = set()
     for unit in table.state.security:
         at = floor.index[unit.space]

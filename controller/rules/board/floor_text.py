@@ -197,10 +197,9 @@ def parse_floor(text: str, source: str = "<floor>") -> FloorPlan:
         if not a_in and not b_in:
             return None
         if a_in != b_in:
-            inner = a if a_in else b
+            inner = a if a_in or b is None else b
             # ">> Exterior-facing door arrows are ignored.": a door drawn on the outer edge is a wall
             if kind == "open":
-                assert inner is not None
                 raise err(gr, gc, f"an opening on the outer edge of {space_name(*inner)}: "
                                   f"the edge of the floor must be a wall")
             return None

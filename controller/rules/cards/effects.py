@@ -7,6 +7,7 @@ equipment card's stun) stays with that deck.
 
 from __future__ import annotations
 
+from controller.rules.errors import StateError
 from controller.rules.board.awareness import recheck
 from controller.rules.players.burncycle import add_to_reserve
 from controller.rules.events import AwarenessCleared, KeyTaken, PingRemoved
@@ -30,7 +31,8 @@ def apply_card_effect(table: Table, bot: Bot, kind: str, amount: int, chip: str 
     elif kind == "ceo_level":
         change_ceo_level(table, -amount)
     elif kind == "reserve_chip":
-        assert chip is not None
+        if chip is None:
+            raise StateError(f"a reserve_chip effect names no chip ({why})")
         add_to_reserve(table, bot, chip)
     elif kind == "remove_ping":
         by_id = nodes(table)

@@ -53,6 +53,7 @@ def resolve_network_cards(table: Table, agent: Bot, risky: list[str] | None = No
     if unknown:
         raise IllegalAction(f"{agent.name} holds no network card {unknown[0]} to ignore")
     replaced = False  # "The first time Nano completes a network card on each turn"
+    card: NetworkCard | None  # a Risky Click draws the next card in its place, or none
     for card in list(hand):
         if table.over:
             return
@@ -131,9 +132,10 @@ def _effect(table: Table, card: NetworkCard, agent: Bot, ip: IP | None) -> None:
         by_id = nodes(table)
         reach, here = [ip.node], ip.node
         for _ in range(2):
-            here = by_id[here].next  # type: ignore[assignment]
-            if here is None:
+            ahead = by_id[here].next
+            if ahead is None:
                 break
+            here = ahead
             reach.append(here)
         ping = next((p for n in reach for p in net.pings if p.node == n), None)
         if ping is not None:

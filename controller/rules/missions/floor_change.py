@@ -47,7 +47,7 @@ def ready_to_advance(table: Table) -> bool:
     if not all(done(state, table, o, True) for o in floor_objectives(table)):
         return False
     bots = [b for b in state.bots if not b.escaped]
-    return bool(bots) and all(b.on_board and not b.shut_down and floor.in_safe_zone(floor.index[b.space])  # type: ignore[index]
+    return bool(bots) and all(b.on_board and not b.shut_down and floor.in_safe_zone(floor.index[b.at])
                               for b in bots)
 
 
@@ -110,7 +110,7 @@ def change_floor(table: Table, final: Bot) -> None:
     state.security = kept_units
     memory = next((b for b in state.bots if b.id == MEMORY and b.on_board), None)
     if state.joan is not None and memory is not None:
-        state.joan.space = memory.space  # type: ignore[assignment]  # Joan climbs with Memory
+        state.joan.space = memory.at  # Joan climbs with Memory
         state.joan.charged = True  # "Joan recharges when sharing a space with Memory"
     place_security(table, level)
     table.emit(FloorChanged(floor=new.name, level=level, number=state.floor_number,
@@ -129,9 +129,9 @@ def escape(table: Table, bot: Bot) -> None:
     if not can_escape(table):
         raise IllegalAction("this mission has no escape open now: its objectives conclude with an escape once "
                             "the calibrations of its last floor are complete")
-    if not bot.on_board or floor.feature[floor.index[bot.space]] != "entrance":  # type: ignore[index]
+    if not bot.on_board or floor.feature[floor.index[bot.at]] != "entrance":
         raise IllegalAction(f"{bot.name} must stand on an entrance space to escape")
-    del table.occupant[floor.index[bot.space]]  # type: ignore[index]
+    del table.occupant[floor.index[bot.at]]
     table.emit(BotEscaped(bot=bot.id, space=bot.space or ""))
     bot.escaped = True
     bot.space = None
@@ -187,7 +187,7 @@ def legal_escapes(table: Table, bots: list[Bot]) -> list[LegalAction]:
     state, floor = table.state, table.floor
     out = []
     for bot in bots:
-        if floor.feature[floor.index[bot.space]] != "entrance":  # type: ignore[index]
+        if floor.feature[floor.index[bot.at]] != "entrance":
             continue
         module = next((b for b in state.bots if b.kind == "module"), None)
         others = [a for a in state.bots if a.kind == "agent" and a is not bot and not a.escaped]

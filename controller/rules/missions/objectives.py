@@ -76,7 +76,7 @@ def done(state: GameState, table: Table, objective: Objective, end_of_turn: bool
         # Judged "at the end of a turn", as changing floors is.
         bots = [b for b in state.bots if not b.escaped]
         return end_of_turn and bool(bots) and all(
-            b.on_board and not b.shut_down and floor.in_safe_zone(floor.index[b.space]) for b in bots)  # type: ignore[index]
+            b.on_board and not b.shut_down and floor.in_safe_zone(floor.index[b.at]) for b in bots)
     if task == "escape":
         # "When an agent satisfies escape conditions, it is removed from the board"
         return all(b.escaped for b in state.bots)

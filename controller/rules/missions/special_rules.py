@@ -114,18 +114,18 @@ def _evict_safe_zones(table: Table) -> None:
     floor = table.floor
     D = table.distances()
     for bot in table.state.bots:
-        if not bot.on_board or not floor.in_safe_zone(floor.index[bot.space]):  # type: ignore[index]
+        if not bot.on_board or not floor.in_safe_zone(floor.index[bot.at]):
             continue
         damage_bot(table, bot, 1, f"{CALIBRATION_REF}: bots in safe zones lose 1 power")
-        here = floor.index[bot.space]  # type: ignore[index]
+        here = floor.index[bot.at]
         free = [s for s in range(len(floor.ids)) if s not in table.occupant and not floor.in_safe_zone(s)
                 and D[here][s] < UNREACHABLE]
         if not free:
             continue
-        start = bot.space
+        start = bot.at
         table.move_occupant(bot, min(free, key=lambda s: (D[here][s], s)))
         bot.hidden = False
-        table.emit(BotMoved(bot=bot.id, path=[start, bot.space]))  # type: ignore[list-item]
+        table.emit(BotMoved(bot=bot.id, path=[start, bot.at]))
     recheck(table)
 
 
@@ -186,7 +186,7 @@ def end_of_agent_turn(table: Table) -> None:
     module = state.module_on_board()
     if module is None or module.space in state.objective_beads:
         return
-    space: str = module.space  # type: ignore[assignment]
+    space = module.at
     if floor.feature[floor.index[space]] != "module":
         return
     state.objective_beads.append(space)
@@ -202,13 +202,13 @@ def ip_on_core(table: Table, ip: IP) -> None:
     tasks = {o.task for o in (*state.mission.calibrations, *state.mission.win)}
 
     def on_terminal(bot: Bot) -> bool:
-        return bot.on_board and floor.feature[floor.index[bot.space]] in draw_bag.TERMINAL_SPACES  # type: ignore[index]
+        return bot.on_board and floor.feature[floor.index[bot.at]] in draw_bag.TERMINAL_SPACES
 
     task = "module_on_captain_terminal_when_core"
     if task in tasks and state.captain_start is not None:
         room = floor.area(floor.index[state.captain_start])
         module = next((b for b in state.bots if b.kind == "module"), None)
-        if module is not None and on_terminal(module) and floor.index[module.space] in room.spaces:  # type: ignore[index]
+        if module is not None and on_terminal(module) and floor.index[module.at] in room.spaces:
             state.progress[task] = 1
     task = "core_while_on_terminals"
     bots = [b for b in state.bots if not b.escaped]

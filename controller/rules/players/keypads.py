@@ -50,9 +50,9 @@ def check_keypad(table: Table, bot_id: str, beyond: str) -> tuple[Bot, str, int]
     floor = table.floor
     if beyond not in floor.index:
         raise IllegalAction(f"{beyond} is not a space of {floor.name}")
-    here, there = floor.index[bot.space], floor.index[beyond]  # type: ignore[index]
+    here, there = floor.index[bot.at], floor.index[beyond]
     kind = floor.edge_between(here, there)
-    door = edge_id(bot.space, beyond)  # type: ignore[arg-type]
+    door = edge_id(bot.at, beyond)
     if kind != "door":
         raise IllegalAction(f"no door stands between {bot.space} and {beyond}: a bot adjacent to a locked door "
                             f"may attempt to open it with a keypad action")
@@ -185,7 +185,7 @@ def _plan(table: Table, inputs: list[str], order: list[str]) -> tuple[list[tuple
         for source in order:
             if source == "jump":
                 slot = next((s for s in range(tracker + 1, len(state.burncycle.slots))
-                             if usable(state, s) and state.burncycle.slots[s].kind == kind), None)  # type: ignore[union-attr]
+                             if usable(state, s) and state.burncycle.chip(s).kind == kind), None)
                 if slot is not None:
                     tracker = slot
                     payments.append((kind, "jump", slot))
@@ -206,7 +206,7 @@ def chip_inputs_payable(table: Table, bot: Bot, card: KeypadCard) -> bool:
     a matching chip from personal/team reserve, OR jump the burncycle tracker ahead to a matching chip to the
     right of the current slot"), ignoring the input an optimized action would ignore; the keypad dice may still
     add more. The same choices as `_resolve_inputs` makes."""
-    inputs = list(column(table, card).inputs)
+    inputs: list[str] = list(column(table, card).inputs)
     order = list(PAY_SOURCES)
     if current_chip_kind(table) == "utility" and inputs:
         inputs.pop(_choose_ignored(table, bot, inputs, None, order))
@@ -299,10 +299,10 @@ def _open(table: Table, bot: Bot, door: str, card: KeypadCard, there: int, appro
     if not move_through or bot.shut_down or there in table.occupant or table.over \
             or special_rules.safe_zone_closed(table, there):
         return
-    start = bot.space
+    start = bot.at
     mark = len(table.events)
     step_bot(table, bot, there)
-    table.events.insert(mark, BotMoved(bot=bot.id, path=[start, bot.space]))  # type: ignore[list-item]
+    table.events.insert(mark, BotMoved(bot=bot.id, path=[start, bot.at]))
     floor = table.floor
     area = floor.area(there)
     if floor.ids[area.spaces[0]] in table.state.floor.surveillance and not table.over:
@@ -322,16 +322,15 @@ def _fail(table: Table, bot: Bot, door: str, card: KeypadCard, approach: str, de
 def legal_keypads(table: Table, bot: Bot) -> list[LegalAction]:
     """Keypad actions on the locked doors next to the bot, one per approach that can apply."""
     state, floor = table.state, table.floor
-    turn = state.turn
-    assert turn is not None
+    turn = state.players_turn()
     force_dice = pool_choices(turn.pool, bot, "force")
     out: list[LegalAction] = []
-    here = floor.index[bot.space]  # type: ignore[index]
+    here = floor.index[bot.at]
     for j, kind in floor.neighbour[here].values():
         beyond = floor.ids[j]
         if kind != "door":
             continue
-        door = edge_id(bot.space, beyond)  # type: ignore[arg-type]
+        door = edge_id(bot.at, beyond)
         if door in table.unlocked:
             continue
         card = state.keypads.get(door)

@@ -42,7 +42,8 @@ def move_ip(table: Table, agent: str, transfers: dict[int, str], asterisk: int |
         if "asterisk" not in bot.abilities:
             raise IllegalAction(f"{bot.name} has no Asterisk: only Nano treats a chip as a general action chip")
         slots = state.burncycle.slots
-        if not 0 <= asterisk < len(slots) or slots[asterisk] is None or slots[asterisk].degraded:  # type: ignore[union-attr]
+        chip = slots[asterisk] if 0 <= asterisk < len(slots) else None
+        if chip is None or chip.degraded:
             raise IllegalAction(f"slot {asterisk + 1} holds no active chip to treat as a general action chip")
     ip = next((i for i in state.network.ips if i.agent == agent), None)
     if ip is None or ip.banned or ip.node is None:

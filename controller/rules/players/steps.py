@@ -29,8 +29,8 @@ def initial_turn(state: GameState) -> TurnState:
 
 
 def active_agent(state: GameState) -> Bot:
-    assert state.turn is not None
-    return state.bot(state.turn.order[state.turn.active])
+    turn = state.players_turn()
+    return state.bot(turn.order[turn.active])
 
 
 def usable(state: GameState, slot: int) -> bool:
@@ -41,8 +41,7 @@ def usable(state: GameState, slot: int) -> bool:
 def start_turn(table: Table) -> None:
     """Begin the active player's turn at step 1; a shut-down or escaped agent's turn passes at once."""
     state = table.state
-    turn = state.turn
-    assert turn is not None
+    turn = state.players_turn()
     turn.step, turn.pool, turn.pending, turn.acted = "route", DicePool(), None, False
     agent = active_agent(state)
     special_rules.start_of_agent_turn(table, agent)
@@ -60,8 +59,7 @@ def enter_actions(table: Table) -> None:
     """Step 2: "1 basic die for each current power point, plus advanced and elite dice matching their
     activated upgrades"; then step 3 starts at the leftmost usable chip."""
     state = table.state
-    turn = state.turn
-    assert turn is not None
+    turn = state.players_turn()
     agent = active_agent(state)
     # installed mods add their dice ("an advanced die in the pool")
     turn.pool = DicePool(basic=agent.power, advanced=agent.advanced_dice + mod_bonus(agent, "advanced_die"),
@@ -77,8 +75,7 @@ def _place_tracker(table: Table, start: int) -> None:
     for slot in range(start, len(state.burncycle.slots)):
         if usable(state, slot):
             state.burncycle.tracker = slot
-            chip = state.burncycle.slots[slot]
-            assert chip is not None
+            chip = state.burncycle.chip(slot)
             table.emit(SlotReached(slot=slot + 1, chip=chip.kind))
             if chip.kind == "captain":
                 # "Captain Action Chip: Its designated event on the Captain card must be executed
@@ -90,16 +87,14 @@ def _place_tracker(table: Table, start: int) -> None:
 
 def finish_action(table: Table) -> None:
     """The action on the current chip is done (or passed): on to the next usable chip."""
-    turn = table.state.turn
-    assert turn is not None
+    turn = table.state.players_turn()
     turn.pending = None
     turn.extra_action = False
     _place_tracker(table, table.state.burncycle.tracker + 1)
 
 
 def enter_network(table: Table) -> None:
-    turn = table.state.turn
-    assert turn is not None
+    turn = table.state.players_turn()
     turn.step = "network"
     turn.pending = None
     table.emit(StepStarted(step="network"))
@@ -127,8 +122,7 @@ def degrade(table: Table, choice: int | None) -> None:
             if slot < len(slots) and usable(state, slot):
                 break
             slot = (slot + 1) % MAX_SLOTS
-    chip = slots[slot]
-    assert chip is not None
+    chip = state.burncycle.chip(slot)
     chip.degraded = True
     table.emit(ChipChanged(slot=slot + 1, chip=chip.kind, degraded=True, reason="burncycle die"))
 
@@ -136,8 +130,7 @@ def degrade(table: Table, choice: int | None) -> None:
 def next_player(table: Table) -> None:
     """After the marker holder's turn comes the corporation's; otherwise the next player's."""
     state = table.state
-    turn = state.turn
-    assert turn is not None
+    turn = state.players_turn()
     if turn.order[turn.active] == turn.marker:
         turn.step = "corporation"
         turn.pending = None
@@ -151,8 +144,7 @@ def after_corporation(table: Table) -> None:
     """"The corporation turn follows the player with the corporation marker chip": the player after the
     marker holder starts the next round."""
     state = table.state
-    turn = state.turn
-    assert turn is not None
+    turn = state.players_turn()
     turn.active = (turn.order.index(turn.marker) + 1) % len(turn.order)
     if all(state.bot(a).shut_down or state.bot(a).escaped for a in turn.order):
         turn.step = "corporation"
@@ -177,8 +169,7 @@ def legal_end_move() -> list[LegalAction]:
 def legal_end(state: GameState) -> list[LegalAction]:
     """End the turn (degrading first, unless `Degrade` has this turn), or degrade now for free actions to
     follow; both warn when the agent holds power above its bank, which the end of the turn loses."""
-    turn = state.turn
-    assert turn is not None
+    turn = state.players_turn()
     agent = active_agent(state)
     bank = power_bank(agent)
     lost = agent.power - bank if agent.kind == "agent" else 0

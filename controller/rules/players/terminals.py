@@ -53,7 +53,7 @@ def check_terminal(table: Table, bot_id: str, options: list[int]) -> tuple[Bot, 
     if len(set(options)) != len(options) or any(not 1 <= k <= TERMINAL_OPTIONS for k in options):
         raise IllegalAction(f"a terminal card presents {TERMINAL_OPTIONS} distinct options (1 to {TERMINAL_OPTIONS}):"
                             f" choose different ones")
-    return bot, space, optimized  # type: ignore[return-value]
+    return bot, space, optimized
 
 
 def draw_card(table: Table) -> TerminalCard:
@@ -154,8 +154,7 @@ def virtual_card(state: GameState) -> TerminalCard | None:
 def legal_terminals(table: Table, bot: Bot) -> list[LegalAction]:
     """One terminal action per choice of options (up to 2 when optimized), when the bot is on a terminal."""
     state = table.state
-    turn = state.turn
-    assert turn is not None
+    turn = state.players_turn()
     if bot.space not in state.floor.terminals or (not state.terminal_deck and not state.terminal_discard):
         return []
     mainframe = state.floor.terminals[bot.space] == "mainframe"
