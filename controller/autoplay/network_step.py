@@ -12,8 +12,17 @@ import itertools
 from typing import TYPE_CHECKING, Literal
 
 from controller.autoplay.tuning import CORE_REACH
-from controller.rules import (GameState, IpMoved, NetworkStep, RulesError, SeededDice, active_agent, apply_action,
-                              copy_state, movement_chips)
+from controller.rules import (
+    GameState,
+    IpMoved,
+    NetworkStep,
+    RulesError,
+    SeededDice,
+    active_agent,
+    apply_action,
+    copy_state,
+    movement_chips,
+)
 
 if TYPE_CHECKING:
     from controller.autoplay.missions.strategy import MissionStrategy

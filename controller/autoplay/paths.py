@@ -16,8 +16,7 @@ from typing import Literal
 
 from controller.autoplay.memory import TeamZone
 from controller.autoplay.tuning import AVERAGE_AP, DOOR_COST, FORCE_MARGIN, UNIT_COST, WALL_COST, WATCHED_COST
-from controller.rules import (Area, Bot, DicePool, Floor, Table, active_agent, chip_inputs_payable, keypad_column,
-                              sight)
+from controller.rules import Area, Bot, DicePool, Floor, Table, active_agent, chip_inputs_payable, keypad_column, sight
 
 UNREACHED = 1 << 20
 # path graphs by floor and the state of its walls, doors and known jams: shared by every game on the floor

@@ -13,22 +13,82 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence, Set
 
-from controller.rules import (HAND_LIMIT, OPTIMIZED_BONUS, PROPRIETARY_DIE_USE, Action, Alter, BeginActions, Bot, BuyDiceUpgrade, BuyUpgrade,
-                              CorporationTurn, DicePool, DrawChip, EndMove, EndTurn, Escape, Event, GameState,
-                              Keypad, MAX_DESTROYED_WALLS, Move, NetworkCardAction, Objective, Pass, Push, Reboot,
-                              Repair, SecurityUnit, SeededDice, Step, Strike, StrikeWall, Table, Terminal, UnlockSlot,
-                              active_agent, active_slot_count, apply_action, apply_effect, brute_force_durability,
-                              can_escape, chip_inputs_payable, chip_usable, copy_state, current_chip_kind, edge_id,
-                              floor_objectives, legal_actions, movement_of, movers, next_slot_cost, objective_applies,
-                              objective_done, unit_durability)
 from controller.autoplay.memory import AutoplayMemory
 from controller.autoplay.missions import MissionStrategy, strategy_for
 from controller.autoplay.missions.strategy import is_prey, module_calibrations, module_near
 from controller.autoplay.network_step import network_step
 from controller.autoplay.paths import UNREACHED, PathCosts, door_passage, expected_ap, passes_doors
-from controller.autoplay.tuning import (AVERAGE_AP, DOOR_COST, FORCE_MARGIN, LONE_AGENT_LOW, LONE_AGENT_TOP_UP,
-                                        PREY_MARGIN, REBOOT_AT, SPARE_TRIP, STRAGGLER_KEEP, STRAGGLER_TOP_UP, TEAM,
-                                        WALL_COST, WATCHED_COST)
+from controller.autoplay.tuning import (
+    AVERAGE_AP,
+    DOOR_COST,
+    FORCE_MARGIN,
+    LONE_AGENT_LOW,
+    LONE_AGENT_TOP_UP,
+    PREY_MARGIN,
+    REBOOT_AT,
+    SPARE_TRIP,
+    STRAGGLER_KEEP,
+    STRAGGLER_TOP_UP,
+    TEAM,
+    WALL_COST,
+    WATCHED_COST,
+)
+from controller.rules import (
+    HAND_LIMIT,
+    MAX_DESTROYED_WALLS,
+    OPTIMIZED_BONUS,
+    PROPRIETARY_DIE_USE,
+    Action,
+    Alter,
+    BeginActions,
+    Bot,
+    BuyDiceUpgrade,
+    BuyUpgrade,
+    CorporationTurn,
+    DicePool,
+    DrawChip,
+    EndMove,
+    EndTurn,
+    Escape,
+    Event,
+    GameState,
+    Keypad,
+    Move,
+    NetworkCardAction,
+    Objective,
+    Pass,
+    Push,
+    Reboot,
+    Repair,
+    SecurityUnit,
+    SeededDice,
+    Step,
+    Strike,
+    StrikeWall,
+    Table,
+    Terminal,
+    UnlockSlot,
+    active_agent,
+    active_slot_count,
+    apply_action,
+    apply_effect,
+    brute_force_durability,
+    can_escape,
+    chip_inputs_payable,
+    chip_usable,
+    copy_state,
+    current_chip_kind,
+    edge_id,
+    floor_objectives,
+    legal_actions,
+    movement_of,
+    movers,
+    next_slot_cost,
+    objective_applies,
+    objective_done,
+    unit_durability,
+)
+
 
 def team(players: int) -> list[str]:
     """The agents the auto-player plays a game of `players` with, when the players name none."""
@@ -190,7 +250,8 @@ class AutoPlayer(PathCosts):
         """Where the bot heads now: a terminal for an open terminal task, a safe zone, an entrance to escape."""
         state, floor = table.state, table.floor
         # the tasks of now: this floor's objectives on the way up the tower, then the last floor's calibrations
-        tasks = floor_objectives(table) if state.later_floors else [] if state.calibrated else state.mission.calibrations
+        tasks = (floor_objectives(table) if state.later_floors
+                 else [] if state.calibrated else state.mission.calibrations)
         open_tasks = [o for o in tasks if objective_applies(state, o) and not objective_done(state, table, o, False)]
         terminal_tasks = [o for o in open_tasks if o.task.split(":")[0] in ("terminals", "module_terminals")]
         # the agents take the team's terminals; the module only its own ("Command Module: Access ...")
@@ -322,7 +383,8 @@ class AutoPlayer(PathCosts):
         # many lower threat or give power when the network step completes them
         if not optimized and self._mission(table.state).draws_chip(table, legal):
             return DrawChip(chip="physical")
-        if NetworkCardAction in kinds and len(table.state.network_hands.get(active_agent(table.state).id, [])) < HAND_LIMIT:
+        hand = table.state.network_hands.get(active_agent(table.state).id, [])
+        if NetworkCardAction in kinds and len(hand) < HAND_LIMIT:
             return NetworkCardAction()
         return Pass()
 

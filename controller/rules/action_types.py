@@ -13,7 +13,6 @@ from msgspec import Struct
 
 from controller.rules.state import DicePool, Direction
 
-
 # The actions' schema version (`burncycle-table schema action`), raised as EVENT_VERSION is (docs/events.md).
 ACTION_VERSION = 1
 

@@ -10,24 +10,58 @@ from __future__ import annotations
 
 import msgspec
 
-from controller.rules.action_types import (ACTION_VERSION, Action, Alter, AnyAction, BeginActions, BuyDiceUpgrade, BuyUpgrade,
-                                           CorporationTurn, Correct, Degrade, Discard, DrawChip, EndMove, EndTurn, Escape, Hop,
-                                           InstallMod, JoanStun, JoanSurveil, Keypad, Move, NetworkCardAction,
-                                           NetworkStep, Pass, Push, Reboot, Repair, Step, Strike, StrikeWall, Swap,
-                                           Terminal, Trade, UnlockSlot, UseEquipment)
-from controller.rules.characters import memory_drone
-from controller.rules.corrections import apply_correction
-from controller.rules.players import (burncycle, dice_upgrades, keypads as keypad, moves, network_moves, steps as turn,
-                                      strikes, terminals as terminal, upgrades)
-from controller.rules.players.burncycle import MAX_SLOTS
-from controller.rules.missions import cyberspace, floor_change, objectives, special_rules
+from controller.rules.action_types import (
+    ACTION_VERSION,
+    Action,
+    Alter,
+    AnyAction,
+    BeginActions,
+    BuyDiceUpgrade,
+    BuyUpgrade,
+    CorporationTurn,
+    Correct,
+    Degrade,
+    Discard,
+    DrawChip,
+    EndMove,
+    EndTurn,
+    Escape,
+    Hop,
+    InstallMod,
+    JoanStun,
+    JoanSurveil,
+    Keypad,
+    Move,
+    NetworkCardAction,
+    NetworkStep,
+    Pass,
+    Push,
+    Reboot,
+    Repair,
+    Step,
+    Strike,
+    StrikeWall,
+    Swap,
+    Terminal,
+    Trade,
+    UnlockSlot,
+    UseEquipment,
+)
 from controller.rules.cards import equipment, imperatives, inventory, network_cards
-from controller.rules.corporation.turn import corporation_turn
-from controller.rules.dice import Dice, SeededDice
+from controller.rules.characters import memory_drone
 from controller.rules.corporation.threat_effects import apply_effect
+from controller.rules.corporation.turn import corporation_turn
+from controller.rules.corrections import apply_correction
+from controller.rules.dice import Dice, SeededDice
 from controller.rules.errors import IllegalAction
 from controller.rules.events import Event, StepStarted
 from controller.rules.legal import Cost, DieChoice, LegalAction
+from controller.rules.missions import cyberspace, floor_change, objectives, special_rules
+from controller.rules.players import burncycle, dice_upgrades, moves, network_moves, strikes, upgrades
+from controller.rules.players import keypads as keypad
+from controller.rules.players import steps as turn
+from controller.rules.players import terminals as terminal
+from controller.rules.players.burncycle import MAX_SLOTS
 from controller.rules.state import Bot, GameState
 from controller.rules.table import Table
 

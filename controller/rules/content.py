@@ -16,10 +16,26 @@ from msgspec import Struct
 
 from controller.rules.errors import ContentError
 from controller.rules.missions.objectives import task_problem
-from controller.rules.state import (TERMINAL_OPTIONS, CaptainCard, DiceUpgrade, EquipmentCard, GuardChip,
-                                    ImperativeCard, KeypadCard, KeypadColumn, KeypadInput, Mission, ModCard,
-                                    NetworkCard, NetworkMat, NetworkNode, ProprietaryDie, TerminalCard, ThreatCard,
-                                    describe_validation_error)
+from controller.rules.state import (
+    TERMINAL_OPTIONS,
+    CaptainCard,
+    DiceUpgrade,
+    EquipmentCard,
+    GuardChip,
+    ImperativeCard,
+    KeypadCard,
+    KeypadColumn,
+    KeypadInput,
+    Mission,
+    ModCard,
+    NetworkCard,
+    NetworkMat,
+    NetworkNode,
+    ProprietaryDie,
+    TerminalCard,
+    ThreatCard,
+    describe_validation_error,
+)
 
 # Agent-card special rules the engine applies (Robophobia's NANO (Wildcard))
 ABILITIES = ("transfer_learning", "asterisk", "reassemble", "risky_click")

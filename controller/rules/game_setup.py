@@ -12,23 +12,35 @@ import copy
 from msgspec import Struct
 
 from controller.rules.board.awareness import recheck
-from controller.rules.players.burncycle import MAX_SLOTS, draw_burncycle, regenerate_reserves
-from controller.rules.content import Content
-from controller.rules.corporation.deploy import best_facing, captain_unit, draw_guard, enlist, station
-from controller.rules.missions.draw_bag import fill_draw_bag
-from controller.rules.dice import Dice, SeededDice
-from controller.rules.characters.memory_drone import place_joan
-from controller.rules.corporation.threat_effects import apply_effect
-from controller.rules.errors import RulesError
 from controller.rules.board.geometry import Floor, compile_floor
 from controller.rules.cards.imperatives import draw_imperatives
 from controller.rules.cards.inventory import replace_innate
-from controller.rules.state import (IP, MAX_POWER, Bot, Burncycle, FloorState, GameState, GuardSlot, LaterFloor,
-                                    Mission, Network, NetworkMat, Ping, copy_state)
-from controller.rules.table import Table
+from controller.rules.characters.memory_drone import place_joan
+from controller.rules.content import Content
+from controller.rules.corporation.deploy import best_facing, captain_unit, draw_guard, enlist, station
 from controller.rules.corporation.threat import events_passed_at_start
+from controller.rules.corporation.threat_effects import apply_effect
+from controller.rules.dice import Dice, SeededDice
+from controller.rules.errors import RulesError
+from controller.rules.missions.draw_bag import fill_draw_bag
+from controller.rules.players.burncycle import MAX_SLOTS, draw_burncycle, regenerate_reserves
 from controller.rules.players.steps import initial_turn
-
+from controller.rules.state import (
+    IP,
+    MAX_POWER,
+    Bot,
+    Burncycle,
+    FloorState,
+    GameState,
+    GuardSlot,
+    LaterFloor,
+    Mission,
+    Network,
+    NetworkMat,
+    Ping,
+    copy_state,
+)
+from controller.rules.table import Table
 
 
 class GameSetup(Struct, kw_only=True, forbid_unknown_fields=True):
@@ -246,7 +258,8 @@ def _place_bots(table: Table, content: Content, roster) -> None:
     # Rescue Rangers: "Do not place the command module." and "The command module's mat and card function as
     # normal": the module is in the game but off the floor until it is drawn from the draw bag.
     module = content.module
-    bots: list[Bot] = [Bot(id="module", kind="module", name=module.name, space=None, power=module.power, bank=MAX_POWER)]
+    bots: list[Bot] = [Bot(id="module", kind="module", name=module.name, space=None, power=module.power,
+                           bank=MAX_POWER)]
     for a in roster:
         bots.append(Bot(id=a.id, kind="agent", name=a.name, space=None, power=a.power, bank=a.bank,
                         dice_track=list(a.upgrades),

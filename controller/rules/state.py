@@ -332,7 +332,8 @@ class MissionSetup(Struct, forbid_unknown_fields=True):
 class MissionRules(Struct, forbid_unknown_fields=True):
     """The mission special rules the engine applies, as data (the printed text is in `special_rules`)."""
 
-    door_threat: int = 0  # Preconnaissance: +N when a non-safe-zone door is unlocked or a wall destroyed, -N when locked
+    # Preconnaissance: +N when a non-safe-zone door is unlocked or a wall destroyed, -N when locked
+    door_threat: int = 0
     chip_for_access: bool = False  # TSM-103C: a chip of the bot's choice after a cache or a terminal
     chip_for_threat: int = 0  # TSM-103C: a general action that advances threat by N for a chip of choice
     ghost_stuns: bool = False  # Ghost in the Dell: IPs on the team's layers stun the Ghosts and the captain

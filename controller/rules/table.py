@@ -6,12 +6,12 @@ one place while a turn resolves; the caller's state is never touched (the engine
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
-from controller.rules.errors import StateError
-from controller.rules.dice import Dice
-from controller.rules.events import Event, JoanCharge, JoanMoved, bot_ref, unit_ref
 from controller.rules.board.geometry import Floor, compile_floor
+from controller.rules.dice import Dice
+from controller.rules.errors import StateError
+from controller.rules.events import Event, JoanCharge, JoanMoved, bot_ref, unit_ref
 from controller.rules.state import Bot, GameState, SecurityUnit, ThreatEvent, copy_state
 
 EffectHandler = Callable[["Table", ThreatEvent], None]

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from controller.rules.characters.proprietary_dice import USE
-from controller.rules.players.burncycle import MAX_SLOTS
-from controller.rules.players.dice_upgrades import activated
-from controller.rules.characters.interface import INTERFACE
-from controller.rules.errors import FloorError, StateError
 from controller.rules.board.geometry import MAX_DESTROYED_WALLS, compile_floor
 from controller.rules.cards.inventory import LIMIT, LIMIT_TEXT
+from controller.rules.characters.interface import INTERFACE
+from controller.rules.characters.proprietary_dice import USE
+from controller.rules.errors import FloorError, StateError
+from controller.rules.players.burncycle import MAX_SLOTS
+from controller.rules.players.dice_upgrades import activated
 from controller.rules.state import GameState
 from controller.rules.table import MEMORY
-
 
 
 def state_problems(state: GameState) -> list[str]:

@@ -15,10 +15,21 @@ import textwrap
 from controller.library import load_content
 from controller.rules import ScriptedDice, copy_state, corporation_turn, state_problems
 from controller.rules.actions import apply_action, legal_actions
-from controller.rules.corporation.threat_effects import apply_effect
 from controller.rules.board.geometry import compile_floor
-from controller.rules.state import (IP, Bot, Burncycle, Chip, FloorState, GameState, Mission, Network,
-                                    NetworkMat, Ping, SecurityUnit)
+from controller.rules.corporation.threat_effects import apply_effect
+from controller.rules.state import (
+    IP,
+    Bot,
+    Burncycle,
+    Chip,
+    FloorState,
+    GameState,
+    Mission,
+    Network,
+    NetworkMat,
+    Ping,
+    SecurityUnit,
+)
 from controller.rules.table import Table
 
 CONTENT = load_content()

@@ -6,13 +6,27 @@ import ast
 from pathlib import Path
 
 import pytest
-
 from rules_scenarios import CONTENT, bot, make_state
 from turn_scenarios import act, in_turn
+
 from controller.autoplay.player import play
-from controller.rules import (BadFace, CorporationTurn, DiceNeeded, DiceWanted, DicePool, GameSetup, Move,
-                              RecordingDice, ScriptedDice, SeededDice, StateError, apply, corporation_turn,
-                              encode_state, new_game)
+from controller.rules import (
+    BadFace,
+    CorporationTurn,
+    DiceNeeded,
+    DicePool,
+    DiceWanted,
+    GameSetup,
+    Move,
+    RecordingDice,
+    ScriptedDice,
+    SeededDice,
+    StateError,
+    apply,
+    corporation_turn,
+    encode_state,
+    new_game,
+)
 from controller.rules.state import BagUnit
 
 
@@ -95,8 +109,8 @@ def test_play_yields_a_fresh_state_after_each_action():
                                            (["blank", "blank"], 1, 3), (["1", "2"], 3, 3)])
 def test_an_unpaired_blank_returns_to_the_players_pool(faces, ap, pool):
     """The rulebook (burncycle-rules-reference.txt, step 2): "Unused blanks from basic dice can be spent in pairs
-    (2 blanks = 1 AP) or returned to the player's pool." The pairs are spent, the blank left over goes back to the pool (rolling [1, blank] from a pool of 5
-    used to leave 3)."""
+    (2 blanks = 1 AP) or returned to the player's pool." The pairs are spent, the blank left over goes back to the
+    pool (rolling [1, blank] from a pool of 5 used to leave 3)."""
     s = in_turn(make_state(bots=[bot("byte", "C3")]), basic=5)
     new, _ = act(s, Move(dice=DicePool(basic=len(faces))), faces)
     assert new.turn.pending.ap == ap and new.turn.pool.basic == pool

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rules_scenarios import CONTENT, bot, captain, guard, make_state, module, of_type, turn
 from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
+
 from controller.rules import GameSetup, new_game, state_problems
 from controller.rules.actions import JoanStun, JoanSurveil, Keypad, Move, Step, Strike, Swap, legal_actions
 from controller.rules.state import DicePool, Drone, GuardChip

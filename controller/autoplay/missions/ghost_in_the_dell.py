@@ -13,12 +13,30 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from controller.autoplay.memory import CorePlan
-from controller.autoplay.missions.strategy import (StandardPlay, floor_view, is_prey, module_near,
-                                                   on_terminal_spaces, terminal_spaces, unfinished_tasks)
+from controller.autoplay.missions.strategy import (
+    StandardPlay,
+    floor_view,
+    is_prey,
+    module_near,
+    on_terminal_spaces,
+    terminal_spaces,
+    unfinished_tasks,
+)
 from controller.autoplay.network_step import core_in_reach
 from controller.autoplay.tuning import HIDING_REACH
-from controller.rules import (Action, Bot, BuyUpgrade, GameState, Objective, SecurityUnit, Table, UnlockSlot,
-                              objective_applies, objective_done, unit_durability)
+from controller.rules import (
+    Action,
+    Bot,
+    BuyUpgrade,
+    GameState,
+    Objective,
+    SecurityUnit,
+    Table,
+    UnlockSlot,
+    objective_applies,
+    objective_done,
+    unit_durability,
+)
 
 if TYPE_CHECKING:
     from controller.autoplay.player import AutoPlayer

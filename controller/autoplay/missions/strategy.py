@@ -12,8 +12,20 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from controller.autoplay.tuning import CHIP_PREFERENCE, MODULE_REACH
-from controller.rules import (TERMINAL_SPACES, Action, Bot, GameState, Objective, SecurityUnit, SeededDice, Table,
-                              UnlockSlot, apply_effect, objective_applies, objective_done)
+from controller.rules import (
+    TERMINAL_SPACES,
+    Action,
+    Bot,
+    GameState,
+    Objective,
+    SecurityUnit,
+    SeededDice,
+    Table,
+    UnlockSlot,
+    apply_effect,
+    objective_applies,
+    objective_done,
+)
 
 if TYPE_CHECKING:
     from controller.autoplay.player import AutoPlayer

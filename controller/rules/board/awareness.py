@@ -7,12 +7,13 @@ that changes a position ends with `recheck`, and the rest of the engine moves un
 
 from __future__ import annotations
 
-from controller.rules.events import AwarenessCleared, AwarenessPlaced, BotDetected, BotHidden, bot_ref
 from controller.rules.board.geometry import DIRECTIONS, Floor
 from controller.rules.characters.interface import fooled
+from controller.rules.corporation.threat import change_threat, escalation_bonus
+from controller.rules.events import AwarenessCleared, AwarenessPlaced, BotDetected, BotHidden, bot_ref
 from controller.rules.state import Bot, SecurityUnit
 from controller.rules.table import Table
-from controller.rules.corporation.threat import change_threat, escalation_bonus
+
 
 def awareness_stat(table: Table, unit: SecurityUnit) -> int:
     return unit.awareness + escalation_bonus(table, "guard_awareness")

@@ -134,7 +134,8 @@ def parse_floor(text: str, source: str = "<floor>") -> FloorPlan:
                 name = value.strip()
             else:
                 if value.strip() not in ("1", "2", "3"):
-                    raise FloorError(source, i + 1, raw.index(":") + 2, f"level must be 1, 2 or 3, found {quoted(value.strip())}")
+                    raise FloorError(source, i + 1, raw.index(":") + 2,
+                                     f"level must be 1, 2 or 3, found {quoted(value.strip())}")
                 level = int(value)
         elif stripped == "areas:":
             areas_start = i + 1
@@ -153,7 +154,7 @@ def parse_floor(text: str, source: str = "<floor>") -> FloorPlan:
     if len(grid_lines) < 3 or len(grid_lines) % 2 == 0:
         raise FloorError(source, grid_start + len(grid_lines), 0,
                          "the grid must have an odd number of lines (edge rows around space rows), at least 3")
-    width = max(len(l.rstrip()) for l in grid_lines)
+    width = max(len(line.rstrip()) for line in grid_lines)
     if width < 3 or width % 2 == 0:
         raise FloorError(source, grid_start + 1, width,
                          "grid lines must be an odd number of characters wide (edges around spaces)")
@@ -251,7 +252,8 @@ def _parse_areas(lines: list[str], start: int | None, source: str,
         except ValueError as e:
             raise FloorError(source, i + 1, col, f"cannot read this area line: {e}") from None
         if len(words) < 2:
-            raise FloorError(source, i + 1, col, "an area line is 'SPACE KIND [\"name\"] [surveillance=N] [reserve=KIND]'")
+            raise FloorError(source, i + 1, col,
+                             "an area line is 'SPACE KIND [\"name\"] [surveillance=N] [reserve=KIND]'")
         anchor = parse_space(words[0])
         if anchor is None or anchor not in spaces:
             raise FloorError(source, i + 1, col, f"{quoted(words[0])} is not a space of this floor")

@@ -12,8 +12,8 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 
-from controller.rules.errors import FloorError, RulesError
 from controller.rules.board.floor_text import AreaNote, FloorPlan, parse_floor, parse_space, space_name
+from controller.rules.errors import FloorError, RulesError
 from controller.rules.state import Direction
 
 DIRECTIONS: tuple[Direction, ...] = ("N", "E", "S", "W")
@@ -230,7 +230,8 @@ class Floor:
             steps.sort(key=lambda s: DIRECTIONS.index(s[0]))
         return steps
 
-    def bot_neighbours(self, i: int, unlocked: frozenset[str], destroyed: frozenset[str]) -> list[tuple[Direction, int]]:
+    def bot_neighbours(self, i: int, unlocked: frozenset[str],
+                       destroyed: frozenset[str]) -> list[tuple[Direction, int]]:
         """Bots: walls and locked doors block; unlocked doors and destroyed walls do not."""
         out = []
         for d, (j, kind) in self.neighbour[i].items():

@@ -7,16 +7,16 @@ equipment card's stun) stays with that deck.
 
 from __future__ import annotations
 
-from controller.rules.errors import StateError
 from controller.rules.board.awareness import recheck
-from controller.rules.players.burncycle import add_to_reserve
-from controller.rules.events import AwarenessCleared, KeyTaken, PingRemoved
-from controller.rules.state import Bot
 from controller.rules.corporation.pings import change_ceo_level, change_ip_level, nodes
-from controller.rules.players.power_gain import gain_power
-from controller.rules.table import Table
 from controller.rules.corporation.threat import change_threat
+from controller.rules.errors import StateError
+from controller.rules.events import AwarenessCleared, KeyTaken, PingRemoved
+from controller.rules.players.burncycle import add_to_reserve
+from controller.rules.players.power_gain import gain_power
 from controller.rules.players.steps import active_agent
+from controller.rules.state import Bot
+from controller.rules.table import Table
 
 SHARED_KINDS = ("power", "threat", "ceo_level", "reserve_chip", "remove_ping", "ip_level", "key", "clear_awareness")
 

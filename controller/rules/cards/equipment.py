@@ -8,16 +8,16 @@ carry keys, equipment, and uninstalled mods, but cannot activate equipment or mo
 
 from __future__ import annotations
 
+from controller.rules.action_types import UseEquipment
 from controller.rules.board.awareness import step_bot
+from controller.rules.board.geometry import edge_id
 from controller.rules.cards.effects import SHARED_KINDS, apply_card_effect
+from controller.rules.cards.inventory import discard_card
 from controller.rules.errors import IllegalAction, StateError
 from controller.rules.events import BotMoved, DieRolled, EquipmentUsed, StepStarted, card_ref
-from controller.rules.board.geometry import edge_id
-from controller.rules.cards.inventory import discard_card
-from controller.rules.action_types import UseEquipment
 from controller.rules.legal import LegalAction
-from controller.rules.state import Bot, EquipmentCard, SecurityUnit
 from controller.rules.players.moves import entered, unlock_door
+from controller.rules.state import Bot, EquipmentCard, SecurityUnit
 from controller.rules.table import Table
 
 # The equipment die: values with the hazard icon in the corner on two faces (dice.toml `equipment`).

@@ -9,14 +9,14 @@ the team changes floors stays in the agent's hand with what it has counted so fa
 
 from __future__ import annotations
 
+from controller.rules.action_types import Discard
+from controller.rules.cards.inventory import draw
+from controller.rules.corporation.security import damage_bot
 from controller.rules.errors import IllegalAction, StateError
 from controller.rules.events import CardDrawn, ImperativeResolved, card_ref
-from controller.rules.cards.inventory import draw
-from controller.rules.action_types import Discard
 from controller.rules.legal import Cost, LegalAction
-from controller.rules.state import Bot, ImperativeCard
 from controller.rules.players.power_gain import gain_power
-from controller.rules.corporation.security import damage_bot
+from controller.rules.state import Bot, ImperativeCard
 from controller.rules.table import Table
 
 FAIL_COST = 1  # "Failing or discarding an imperative costs 1 power."

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Literal, overload
 
+from controller.rules.action_types import Discard, InstallMod
 from controller.rules.cards.effects import apply_card_effect
 from controller.rules.errors import IllegalAction
 from controller.rules.events import CardDiscarded, CardDrawn, CardTraded, ModInstalled, card_ref
-from controller.rules.action_types import Discard, InstallMod
 from controller.rules.legal import Cost, LegalAction
-from controller.rules.state import Bot, EquipmentCard, GameState, ImperativeCard, ModCard
 from controller.rules.players.power_gain import gain_power
+from controller.rules.state import Bot, EquipmentCard, GameState, ImperativeCard, ModCard
 from controller.rules.table import Table
 
 LIMIT = 2
@@ -53,7 +53,8 @@ def draw_equipment(table: Table, bot: Bot, discard: list[str]) -> None:
     table.emit(CardDrawn(bot=bot.id, deck="equipment", card=card.id))
     if card.category == "discard":
         effect = card.effect
-        apply_card_effect(table, bot, effect.kind, effect.amount, effect.chip, f"equipment {card_ref('equipment', card.id)}")
+        apply_card_effect(table, bot, effect.kind, effect.amount, effect.chip,
+                          f"equipment {card_ref('equipment', card.id)}")
         table.state.equipment_discard.append(card)
         table.emit(CardDiscarded(bot=bot.id, deck="equipment", card=card.id,
                                  reason="a discard card triggers immediately when drawn"))

@@ -9,18 +9,18 @@ step (after the IP has moved); completed cards count for missions ("Complete at 
 
 from __future__ import annotations
 
-from controller.rules.errors import IllegalAction
-from controller.rules.events import NetworkCardDone, NetworkCardDrawn, PingRemoved, card_ref
-from controller.rules.cards.inventory import replace_innate
-from controller.rules.players.network_moves import arrive
 from controller.rules.action_types import NetworkCardAction
-from controller.rules.legal import LegalAction
-from controller.rules.state import IP, Bot, GameState, NetworkCard
+from controller.rules.cards.inventory import replace_innate
 from controller.rules.cards.mods import mod_bonus
 from controller.rules.corporation.pings import change_ceo_level, change_ip_level, nodes
-from controller.rules.players.power_gain import gain_power
-from controller.rules.table import Table
 from controller.rules.corporation.threat import change_threat
+from controller.rules.errors import IllegalAction
+from controller.rules.events import NetworkCardDone, NetworkCardDrawn, PingRemoved, card_ref
+from controller.rules.legal import LegalAction
+from controller.rules.players.network_moves import arrive
+from controller.rules.players.power_gain import gain_power
+from controller.rules.state import IP, Bot, GameState, NetworkCard
+from controller.rules.table import Table
 
 HAND_LIMIT = 3
 
@@ -156,7 +156,8 @@ def legal_network_card(state: GameState, agent: Bot, optimized: bool) -> list[Le
     hand = state.network_hands.get(agent.id, [])
     limit = HAND_LIMIT + mod_bonus(agent, "hand_limit")
     full = len(hand) >= limit
-    label = "; ".join(p for p in (f"a card to discard: the hand holds {len(hand)}, at most {limit}" if full else "",
-                                  "then one more unoptimized action" if optimized else "") if p) or "draw a network card"
+    parts = (f"a card to discard: the hand holds {len(hand)}, at most {limit}" if full else "",
+             "then one more unoptimized action" if optimized else "")
+    label = "; ".join(p for p in parts if p) or "draw a network card"
     return [LegalAction(NetworkCardAction(), label, bot=agent.id, choose=["discard"] if full else [],
                         options={"discard": list(range(len(hand) + 1))} if full else {})]

@@ -17,11 +17,11 @@ from contextlib import suppress
 
 from controller.rules.action_types import JoanStun, JoanSurveil, Step
 from controller.rules.errors import IllegalAction, StateError
-from controller.rules.legal import Cost, LegalAction
 from controller.rules.events import JoanCharge, JoanMoved, JoanStunned
-from controller.rules.state import Bot, Drone, GameState, SecurityUnit
+from controller.rules.legal import Cost, LegalAction
 from controller.rules.players.moves import surveil
 from controller.rules.players.steps import active_agent
+from controller.rules.state import Bot, Drone, GameState, SecurityUnit
 from controller.rules.table import MEMORY, Table, unit_label
 
 JOAN = "joan"  # her name in Step actions

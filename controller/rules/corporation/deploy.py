@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from controller.rules.board.awareness import recheck
-from controller.rules.events import UnitPlaced
 from controller.rules.board.geometry import DIRECTIONS
+from controller.rules.events import UnitPlaced
 from controller.rules.state import CaptainCard, Direction, GuardChip, SecurityUnit
 from controller.rules.table import Table
 

@@ -9,14 +9,23 @@ be pursued by the second.
 from __future__ import annotations
 
 from controller.rules.board.awareness import clear_awareness_at, recheck, sees, step_unit
-from controller.rules.events import (bot_ref, unit_ref, Attacked, BotShutDown, PowerChanged, UnitMoved, UnitStayed,
-                                     UnitStunEnded, UnitTurned)
 from controller.rules.board.geometry import OPPOSITE, UNREACHABLE
-from controller.rules.characters.interface import attack_damage, fooled, lose_disguise
-from controller.rules.state import Bot, SecurityUnit
 from controller.rules.board.paths import adjacent_spaces, path_to
-from controller.rules.table import Table
+from controller.rules.characters.interface import attack_damage, fooled, lose_disguise
 from controller.rules.corporation.threat import change_threat, declare_defeat, escalation_bonus
+from controller.rules.events import (
+    Attacked,
+    BotShutDown,
+    PowerChanged,
+    UnitMoved,
+    UnitStayed,
+    UnitStunEnded,
+    UnitTurned,
+    bot_ref,
+    unit_ref,
+)
+from controller.rules.state import Bot, SecurityUnit
+from controller.rules.table import Table
 
 # "L453R: Fauxbia can attack detected bots up to 3 spaces away. Bots that are attacked from 2 spaces away
 # lose 2 power instead of 3, and bots that are 3 spaces away lose only 1 power."

@@ -13,16 +13,16 @@ a hop, only an occupied landing space does.
 
 from __future__ import annotations
 
-from controller.rules.missions import special_rules
+from controller.rules.action_types import Hop
 from controller.rules.board.awareness import place_awareness, step_bot
-from controller.rules.missions.draw_bag import TERMINAL_SPACES
+from controller.rules.board.geometry import Floor
 from controller.rules.errors import IllegalAction
 from controller.rules.events import BotMoved
-from controller.rules.board.geometry import Floor
-from controller.rules.action_types import Hop
 from controller.rules.legal import LegalAction
-from controller.rules.state import Bot
+from controller.rules.missions import special_rules
+from controller.rules.missions.draw_bag import TERMINAL_SPACES
 from controller.rules.players.moves import current_chip_kind, movers, surveil
+from controller.rules.state import Bot
 from controller.rules.table import Table
 
 HOP_CHIPS = ("utility", "tech")

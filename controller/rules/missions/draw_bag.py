@@ -13,11 +13,11 @@ all of those emptied chips back into the bag." amounts to: no burncycle draw can
 from __future__ import annotations
 
 from controller.rules.board.awareness import recheck
+from controller.rules.board.geometry import Area
 from controller.rules.corporation.deploy import best_facing, captain_unit, enlist, station
 from controller.rules.errors import RulesError, StateError
 from controller.rules.events import CALIBRATION_REF, UnitBagged, UnitDrawn
-from controller.rules.board.geometry import Area
-from controller.rules.state import BagUnit, GameState, GuardChip
+from controller.rules.state import BagUnit, GameState
 from controller.rules.table import Table
 
 TERMINAL_SPACES = ("terminal", "mainframe")

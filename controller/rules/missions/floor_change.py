@@ -14,19 +14,19 @@ entrance space of the last floor escapes as an action.
 
 from __future__ import annotations
 
+from controller.rules.action_types import Escape
 from controller.rules.board.awareness import recheck
-from controller.rules.corporation.deploy import guard_chip
-from controller.rules.errors import IllegalAction
-from controller.rules.events import BotEscaped, FloorChanged, StepStarted
 from controller.rules.board.geometry import Area, Floor, compile_floor
 from controller.rules.cards.imperatives import carry_imperatives, draw_imperatives
-from controller.rules.missions.objectives import applies, done
-from controller.rules.action_types import Escape
-from controller.rules.legal import LegalAction
-from controller.rules.state import Bot, Objective, SecurityUnit
-from controller.rules.game_setup import floor_state, place_security
-from controller.rules.table import MEMORY, Table
+from controller.rules.corporation.deploy import guard_chip
 from controller.rules.corporation.threat import declare_defeat
+from controller.rules.errors import IllegalAction
+from controller.rules.events import BotEscaped, FloorChanged, StepStarted
+from controller.rules.game_setup import floor_state, place_security
+from controller.rules.legal import LegalAction
+from controller.rules.missions.objectives import applies, done
+from controller.rules.state import Bot, Objective, SecurityUnit
+from controller.rules.table import MEMORY, Table
 
 
 def floor_objectives(table: Table) -> list[Objective]:
@@ -140,7 +140,8 @@ def escape(table: Table, bot: Bot) -> None:
     agents = [b for b in state.bots if b.kind == "agent"]
     module = next((b for b in state.bots if b.kind == "module"), None)
     if module is not None and not module.escaped and all(a.escaped for a in agents):
-        declare_defeat(table, "module_abandoned", "all agents escaped before the command module: nobody remains to pilot it")
+        declare_defeat(table, "module_abandoned",
+                       "all agents escaped before the command module: nobody remains to pilot it")
 
 
 def can_escape(table: Table) -> bool:

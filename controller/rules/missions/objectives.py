@@ -10,11 +10,10 @@ counting write `state.progress`.
 
 from __future__ import annotations
 
-from controller.rules.missions import special_rules
 from controller.rules.events import GameWon, StepStarted
+from controller.rules.missions import special_rules
 from controller.rules.state import GameState, Objective, Outcome
 from controller.rules.table import Table
-
 
 # The tasks `done` judges, as missions.toml names them. Content is checked against these names: a task
 # spelt any other way ("termnals:2") would load and then never complete.

@@ -7,19 +7,27 @@ the corporation turn starting), so no other module needs to know which mission i
 
 from __future__ import annotations
 
-from controller.rules.missions import draw_bag
-from controller.rules.board.awareness import recheck
-from controller.rules.errors import IllegalAction
-from controller.rules.players.burncycle import add_to_reserve
-from controller.rules.events import (CALIBRATION_REF, MISSION_REF, BeadPlaced, BotMoved, IpBanned, ObjectiveBeadPlaced,
-                                     StepStarted, bot_ref)
-from controller.rules.board.geometry import UNREACHABLE
 from controller.rules.action_types import DrawChip
-from controller.rules.legal import Cost, LegalAction
-from controller.rules.state import IP, Bot, SecurityUnit
+from controller.rules.board.awareness import recheck
+from controller.rules.board.geometry import UNREACHABLE
 from controller.rules.corporation.security import damage_bot
-from controller.rules.table import Table
 from controller.rules.corporation.threat import change_threat
+from controller.rules.errors import IllegalAction
+from controller.rules.events import (
+    CALIBRATION_REF,
+    MISSION_REF,
+    BeadPlaced,
+    BotMoved,
+    IpBanned,
+    ObjectiveBeadPlaced,
+    StepStarted,
+    bot_ref,
+)
+from controller.rules.legal import Cost, LegalAction
+from controller.rules.missions import draw_bag
+from controller.rules.players.burncycle import add_to_reserve
+from controller.rules.state import IP, Bot, SecurityUnit
+from controller.rules.table import Table
 
 CHOOSABLE = ("physical", "tech", "utility", "general")
 

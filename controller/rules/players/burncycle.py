@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from controller.rules.action_types import Alter, Reboot, UnlockSlot
+from controller.rules.corporation.pings import access_point
+from controller.rules.corporation.threat import change_threat
 from controller.rules.errors import IllegalAction
 from controller.rules.events import ChipChanged, IpMoved, LevelChanged, ReserveChanged
-from controller.rules.action_types import Alter, Reboot, UnlockSlot
 from controller.rules.legal import Cost, LegalAction
 from controller.rules.state import Bot, Chip, GameState
-from controller.rules.corporation.pings import access_point
 from controller.rules.table import Table
-from controller.rules.corporation.threat import change_threat
 
 MAX_SLOTS = 5
 RESERVE_CHOICES = ("physical", "tech", "utility")

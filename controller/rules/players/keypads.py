@@ -15,24 +15,31 @@ from __future__ import annotations
 
 from itertools import chain
 
-from controller.rules.missions import special_rules
-from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
-from controller.rules.players.ap import roll_ap
-from controller.rules.board.awareness import place_awareness, step_bot
-from controller.rules.corporation.captain_chip import reach_captain_chip
-from controller.rules.errors import DiceWanted, IllegalAction
-from controller.rules.events import (bot_ref, BotMoved, DieRolled, KeypadCardPlaced, KeypadResolved,
-                                     ReserveChanged, SlotReached)
-from controller.rules.board.geometry import edge_id
 from controller.rules.action_types import Keypad
-from controller.rules.legal import Cost, LegalAction, dice_label, pool_choices
-from controller.rules.state import Bot, DicePool, KeypadCard, KeypadColumn
+from controller.rules.board.awareness import place_awareness, step_bot
+from controller.rules.board.geometry import edge_id
 from controller.rules.cards.mods import mod_bonus
-from controller.rules.players.moves import current_chip_kind, movers, surveil, unlock_door
+from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
+from controller.rules.corporation.captain_chip import reach_captain_chip
 from controller.rules.corporation.pings import add_ping
 from controller.rules.corporation.security import damage_bot
-from controller.rules.table import Table
+from controller.rules.errors import DiceWanted, IllegalAction
+from controller.rules.events import (
+    BotMoved,
+    DieRolled,
+    KeypadCardPlaced,
+    KeypadResolved,
+    ReserveChanged,
+    SlotReached,
+    bot_ref,
+)
+from controller.rules.legal import Cost, LegalAction, dice_label, pool_choices
+from controller.rules.missions import special_rules
+from controller.rules.players.ap import roll_ap
+from controller.rules.players.moves import current_chip_kind, movers, surveil, unlock_door
 from controller.rules.players.steps import active_agent, usable
+from controller.rules.state import Bot, DicePool, KeypadCard, KeypadColumn
+from controller.rules.table import Table
 
 # The keypad die (controller/content/dice.toml `keypad`).
 KEYPAD_FACES = ("unlock", "physical", "tech", "utility", "alarm", "ping")

@@ -9,25 +9,35 @@ spent one step at a time (`step`), which is how the table sees it happen and how
 
 from __future__ import annotations
 
-from controller.rules.missions import draw_bag, special_rules
-from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
-from controller.rules.players.ap import OPTIMIZED_BONUS, roll_ap
+from controller.rules.action_types import Move, Push, Step, Swap, Trade
 from controller.rules.board.awareness import place_awareness, recheck, step_bot, step_unit
-from controller.rules.corporation.deploy import spawn_guard
-from controller.rules.errors import IllegalAction
-from controller.rules.events import (bot_ref, BeadRemoved, BotMoved, CacheTaken, DieRolled, DoorChanged, KeyTaken,
-                                     StepStarted, TerminalChanged, UnitMoved)
 from controller.rules.board.geometry import edge_id
-from controller.rules.characters.interface import check_disguised_step, count_step
 from controller.rules.cards.imperatives import draw_imperative
 from controller.rules.cards.inventory import LIMIT, discard_card, draw_equipment, trade_cards
 from controller.rules.cards.mods import mod_bonus
-from controller.rules.action_types import Move, Push, Step, Swap, Trade
+from controller.rules.characters.interface import check_disguised_step, count_step
+from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
+from controller.rules.corporation.deploy import spawn_guard
+from controller.rules.errors import IllegalAction
+from controller.rules.events import (
+    BeadRemoved,
+    BotMoved,
+    CacheTaken,
+    DieRolled,
+    DoorChanged,
+    KeyTaken,
+    StepStarted,
+    TerminalChanged,
+    UnitMoved,
+    bot_ref,
+)
 from controller.rules.legal import Choice, Cost, LegalAction, dice_label, pool_choices
-from controller.rules.state import Bot, DicePool, PendingMove, SecurityUnit
+from controller.rules.missions import draw_bag, special_rules
+from controller.rules.players.ap import OPTIMIZED_BONUS, roll_ap
 from controller.rules.players.power_gain import gain_power
-from controller.rules.table import Table, unit_label
 from controller.rules.players.steps import active_agent
+from controller.rules.state import Bot, DicePool, PendingMove, SecurityUnit
+from controller.rules.table import Table, unit_label
 
 SURVEILLANCE_FACES = ("guard", "mainframe", "powercell", "autolock", "imperative", "guard")
 
@@ -396,8 +406,8 @@ def legal_steps(table: Table) -> list[LegalAction]:
             except IllegalAction:
                 continue
             cache = to in state.floor.caches
-            out.append(LegalAction(Step(bot=bot.id, to=to, take_cache=cache), cost=Cost(ap=1),
-                                   label=f"1 AP; cards to discard if the cache's card makes {LIMIT + 1}" if cache else "1 AP"))
+            label = f"1 AP; cards to discard if the cache's card makes {LIMIT + 1}" if cache else "1 AP"
+            out.append(LegalAction(Step(bot=bot.id, to=to, take_cache=cache), cost=Cost(ap=1), label=label))
         if "reassemble" in bot.abilities:
             out.extend(_reassembles(table, bot))
         out.extend(_shoves(table, bot))

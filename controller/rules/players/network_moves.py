@@ -11,17 +11,16 @@ from __future__ import annotations
 
 from typing import Literal
 
-from controller.rules.missions import special_rules
+from controller.rules.action_types import NetworkStep
+from controller.rules.corporation.pings import access_point, change_ip_level, nodes, resolve_boot
+from controller.rules.corporation.threat import change_threat
 from controller.rules.errors import IllegalAction
 from controller.rules.events import IpMoved
-from controller.rules.action_types import NetworkStep
 from controller.rules.legal import Choice, LegalAction
-from controller.rules.state import IP, Bot, GameState, NetworkNode
-from controller.rules.corporation.pings import access_point, change_ip_level, nodes, resolve_boot
+from controller.rules.missions import special_rules
 from controller.rules.players.power_gain import gain_power
+from controller.rules.state import IP, Bot, GameState, NetworkNode
 from controller.rules.table import Table
-from controller.rules.corporation.threat import change_threat
-
 
 
 def movement_chips(state: GameState, asterisk: int | None = None) -> list[str]:

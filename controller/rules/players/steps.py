@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import msgspec
 
-from controller.rules.missions import special_rules
+from controller.rules.action_types import BeginActions, Degrade, EndMove, EndTurn, Pass
+from controller.rules.cards.mods import mod_bonus, power_bank
 from controller.rules.corporation.captain_chip import reach_captain_chip
 from controller.rules.events import ChipChanged, DieRolled, SlotReached, StepStarted, TurnStarted
-from controller.rules.action_types import BeginActions, Degrade, EndMove, EndTurn, Pass
 from controller.rules.legal import Choice, LegalAction
+from controller.rules.missions import special_rules
 from controller.rules.players.burncycle import MAX_SLOTS
 from controller.rules.state import Bot, DicePool, GameState, TurnState
-from controller.rules.cards.mods import mod_bonus, power_bank
 from controller.rules.table import Table
 
 BURNCYCLE_FACES = ("1", "2", "3", "4", "5", "choose")

@@ -6,23 +6,31 @@ accumulated across multiple actions."
 
 from __future__ import annotations
 
-from controller.rules.missions import special_rules
-from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
-from controller.rules.players.ap import OPTIMIZED_BONUS, roll_ap
-from controller.rules.board.awareness import place_awareness, step_bot
-from controller.rules.errors import IllegalAction
-from controller.rules.events import (BotMoved, KeyTaken, UnitRemoved, UnitStruck, WallDestroyed, WallHeld, bot_ref,
-                                     unit_ref)
-from controller.rules.board.geometry import DIRECTIONS, MAX_DESTROYED_WALLS, edge_id, exterior_wall_id
-from controller.rules.characters.interface import INTERFACE, check_can_disguise, don_disguise
 from controller.rules.action_types import Strike, StrikeWall
-from controller.rules.legal import LegalAction, dice_label, pool_choices
-from controller.rules.state import Bot, DicePool, SecurityUnit
+from controller.rules.board.awareness import place_awareness, step_bot
+from controller.rules.board.geometry import DIRECTIONS, MAX_DESTROYED_WALLS, edge_id, exterior_wall_id
 from controller.rules.cards.mods import mod_bonus
+from controller.rules.characters.interface import INTERFACE, check_can_disguise, don_disguise
+from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
+from controller.rules.corporation.threat import change_threat
+from controller.rules.errors import IllegalAction
+from controller.rules.events import (
+    BotMoved,
+    KeyTaken,
+    UnitRemoved,
+    UnitStruck,
+    WallDestroyed,
+    WallHeld,
+    bot_ref,
+    unit_ref,
+)
+from controller.rules.legal import LegalAction, dice_label, pool_choices
+from controller.rules.missions import special_rules
+from controller.rules.players.ap import OPTIMIZED_BONUS, roll_ap
 from controller.rules.players.moves import current_chip_kind, movers, surveil
 from controller.rules.players.power_gain import gain_power
+from controller.rules.state import Bot, DicePool, SecurityUnit
 from controller.rules.table import Table, unit_label
-from controller.rules.corporation.threat import change_threat
 
 WALL_DURABILITY = 10  # "Durability: 10 AP."
 STUN_MARGIN = 5  # "If the strike fails but comes within 5 AP of the durability value"

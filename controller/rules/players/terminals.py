@@ -13,18 +13,18 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from controller.rules.missions import special_rules
-from controller.rules.players.ap import roll_ap
+from controller.rules.action_types import Terminal
 from controller.rules.cards.effects import apply_card_effect
-from controller.rules.errors import IllegalAction
-from controller.rules.events import TerminalAccessed, TerminalChanged
 from controller.rules.cards.inventory import draw_mod
 from controller.rules.cards.mods import mod_bonus
-from controller.rules.action_types import Terminal
 from controller.rules.dice import SeededDice
+from controller.rules.errors import IllegalAction
+from controller.rules.events import TerminalAccessed, TerminalChanged
 from controller.rules.legal import LegalAction, dice_label, pool_choices
-from controller.rules.state import TERMINAL_OPTIONS, Bot, DicePool, GameState, TerminalCard, TerminalEffect
+from controller.rules.missions import special_rules
+from controller.rules.players.ap import roll_ap
 from controller.rules.players.moves import current_chip_kind, movers, unlock_door
+from controller.rules.state import TERMINAL_OPTIONS, Bot, DicePool, GameState, TerminalCard, TerminalEffect
 from controller.rules.table import Table
 
 OPTIMIZED_OPTIONS = 2  # "Optimized: The player may select up to 2 options prior to rolling."

@@ -6,12 +6,12 @@ engine refuses a purchase that would spend a bot's last power (it would shut the
 
 from __future__ import annotations
 
+from controller.rules.action_types import BuyUpgrade, Repair
+from controller.rules.cards.mods import power_bank
 from controller.rules.errors import IllegalAction
 from controller.rules.events import PowerChanged, StepStarted, bot_ref
-from controller.rules.action_types import BuyUpgrade, Repair
 from controller.rules.legal import Cost, LegalAction
 from controller.rules.state import MAX_POWER, Bot
-from controller.rules.cards.mods import power_bank
 from controller.rules.table import Table
 
 UNIVERSAL_UPGRADES = ("swap", "push", "repair")
@@ -44,7 +44,8 @@ def repair(table: Table, actor: Bot, target: Bot, amount: int) -> None:
     if actor.power - amount < 1:
         raise IllegalAction(f"{actor.name} has {actor.power} power: the acting bot must retain at least 1 power")
     if target.power + amount > MAX_POWER:
-        raise IllegalAction(f"{target.name} would hold {target.power + amount} power: the absolute maximum is {MAX_POWER}")
+        raise IllegalAction(f"{target.name} would hold {target.power + amount} power: "
+                            f"the absolute maximum is {MAX_POWER}")
     if not target.on_board:
         raise IllegalAction(f"{target.name} is not on the board")
     actor.power -= amount
