@@ -115,7 +115,7 @@ def core_in_reach(state: GameState) -> bool:
     if ip is None or ip.node is None or ip.banned or core_distances(state).get(ip.node, FAR) > CORE_REACH:
         return False
     trial = copy_state(state)
-    trial_turn = trial.players_turn()
+    trial_turn = trial.turn
     trial_turn.step, trial_turn.pending = "network", None
     steps = len(movement_chips(trial))
     for combo in itertools.product((False, True), repeat=steps):

@@ -128,7 +128,7 @@ class AutoPlayer(PathCosts):
         self._core_plan = memory.core_plan
 
     def _decide(self, state: GameState) -> Action:
-        turn = state.players_turn()
+        turn = state.turn
         self._memo = {}  # a new decision: nothing computed for the last one holds
         if turn.step == "corporation":
             return CorporationTurn()
@@ -233,7 +233,7 @@ class AutoPlayer(PathCosts):
         # should the burncycle die show the chooser face: the captain chip first (its event works against the
         # team), then a general chip, keeping the chips that optimize actions
         usable_slots = [k for k in range(len(state.burncycle.slots)) if chip_usable(state, k)]
-        if not usable_slots or state.players_turn().degraded:  # a degrade already rolled
+        if not usable_slots or state.turn.degraded:  # a degrade already rolled
             return EndTurn()
         worth = {"captain": 0, "general": 1, "tech": 2, "utility": 3, "physical": 4}
         slot = min(usable_slots, key=lambda k: (worth[state.burncycle.chip(k).kind], -k))
@@ -359,7 +359,7 @@ class AutoPlayer(PathCosts):
                 need = self._dice_for(table, durability)
                 if expected_ap(need) >= durability - FORCE_MARGIN:
                     if bot.kind == "agent" and PROPRIETARY_DIE_USE.get(bot.proprietary_die or "") == "force":
-                        need.proprietary = table.state.players_turn().pool.proprietary  # Bit's lift die
+                        need.proprietary = table.state.turn.pool.proprietary  # Bit's lift die
                     return Keypad(bot=bot.id, beyond=beyond, approach="brute_force", dice=need)
             door = edge_id(bot.at, beyond)
             card = table.state.keypads.get(door)
@@ -371,7 +371,7 @@ class AutoPlayer(PathCosts):
         if wall is not None:
             return wall
         optimized = current_chip_kind(table) == "physical"
-        pool = table.state.players_turn().pool
+        pool = table.state.turn.pool
         # rolled AP cannot be saved: a move rolls the whole pool (later chips can still open doors with
         # keys or inputs, access terminals, or move on an optimized +2)
         die_use = PROPRIETARY_DIE_USE.get(active_agent(table.state).proprietary_die or "")
@@ -390,7 +390,7 @@ class AutoPlayer(PathCosts):
 
     def _dice_for(self, table: Table, ap: int, bonus: int = 0) -> DicePool:
         """Enough of the pool to expect `ap` (best dice first), or all of it."""
-        pool = table.state.players_turn().pool
+        pool = table.state.turn.pool
         picked = DicePool()
         expected = float(bonus)
         for grade in ("elite", "advanced", "basic"):
@@ -609,7 +609,7 @@ class AutoPlayer(PathCosts):
                 continue
             dice = self._dice_for(table, wall.target_ap, bonus)
             if bot.kind == "agent" and PROPRIETARY_DIE_USE.get(bot.proprietary_die or "") == "force":
-                dice.proprietary = table.state.players_turn().pool.proprietary
+                dice.proprietary = table.state.turn.pool.proprietary
             if bonus + expected_ap(dice) >= wall.target_ap:
                 return StrikeWall(bot=bot.id, beyond=beyond, dice=dice)
         return None
@@ -675,7 +675,7 @@ class AutoPlayer(PathCosts):
             here = table.floor.index[bot.at]
             nxt = self._next_space(table, bot)
             action = steps.get((bot.id, table.floor.ids[nxt[0]])) if nxt is not None else None
-            pending = state.players_turn().pending
+            pending = state.turn.pending
             last = pending is not None and pending.ap == 1
             if action is not None and nxt is not None and last and nxt[0] in watched and here not in watched \
                     and not (shove is not None and bot.kind == "module"):
@@ -740,7 +740,7 @@ class AutoPlayer(PathCosts):
 def _move_key(state: GameState) -> tuple[int, int, int] | None:
     """Which move action is under way (None between move actions): trails belong to one."""
     turn = state.turn
-    if turn is None or turn.pending is None:
+    if turn.pending is None:
         return None
     return state.round, turn.active, state.burncycle.tracker
 

@@ -118,8 +118,6 @@ def apply_action(state: GameState, action: Action, dice: Dice | None = None, *,
     state over and only plays listed actions, saves the copy: there an illegal action may leave it half-done)."""
     if state.outcome is not None:
         raise IllegalAction(f"the game is over ({state.outcome})")
-    if state.turn is None:
-        raise IllegalAction("this state has no players' turn (it was written before turns existed)")
     if isinstance(action, Correct):  # the players' word on where a unit stands, at any step
         return apply_correction(state, action.unit, action.space, action.facing)
     if isinstance(action, CorporationTurn):
@@ -161,7 +159,7 @@ def _striker(table: Table, action: Action) -> str | None:
 
 def _dispatch(table: Table, action: Action) -> None:
     state = table.state
-    t = state.players_turn()
+    t = state.turn
     allowed = STEPS[type(action)]
     if t.step not in allowed:
         raise IllegalAction(f"it is {STEP_NAMES[t.step]}: {action.__struct_config__.tag} belongs to "
@@ -318,7 +316,7 @@ def _dispatch(table: Table, action: Action) -> None:
 
 def _degrade(table: Table, choose: int | None) -> None:
     """"At the end of every turn, roll the burncycle die to degrade a slot", once."""
-    t = table.state.players_turn()
+    t = table.state.turn
     if t.degraded:
         raise IllegalAction("the burncycle has already degraded this turn: the burncycle die is rolled once, at "
                             "the end of every turn")
@@ -345,7 +343,7 @@ def _own_bot(table: Table, bot_id: str) -> Bot:
 def legal_actions(state: GameState) -> list[LegalAction]:
     """Every legal action of the active player now, composed from each rule module's own `legal_*` check (beside
     the code that applies the action), in a stable order; `apply_action` refuses what is not listed."""
-    if state.outcome is not None or state.turn is None:
+    if state.outcome is not None:
         return []
     t = state.turn
     if t.step == "corporation":

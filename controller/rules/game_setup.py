@@ -99,6 +99,7 @@ def new_game(content: Content, setup: GameSetup, dice: Dice | None = None) -> Ga
         threat_card=content.threat_cards["simplified" if difficulty == "simplified" else "standard"],
         burncycle=Burncycle(slots=[]), players=players, difficulty=difficulty,  # type: ignore[arg-type]
         captain=card, mission=quest, guard_bag=list(content.guards), seed=seed,
+        turn=initial_turn([a.id for a in roster]),
         keypad_deck=list(content.keypads), terminal_deck=list(content.terminals),
         network_deck=list(content.network_cards), equipment_deck=list(content.equipment),
         mod_deck=list(content.mods), imperative_deck=list(content.imperatives), later_floors=later)
@@ -290,13 +291,12 @@ def _place_bots(table: Table, content: Content, roster) -> None:
 
 
 def _build_burncycle(table: Table, content: Content) -> None:
-    """Burncycle creation and the first reserves, then the first player's turn."""
+    """Burncycle creation and the first reserves."""
     state = table.state
     state.burncycle = Burncycle(slots=[])
     draw_burncycle(table, min(MAX_SLOTS, state.mission.setup.active_slots or content.module.active_slots))
     regenerate_reserves(table)
     state.module_slot_costs = list(content.module.slot_costs)
-    state.turn = initial_turn(state)
 
 
 def _equip(table: Table) -> None:

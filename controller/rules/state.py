@@ -553,7 +553,10 @@ class Outcome(Struct, frozen=True, forbid_unknown_fields=True):
         return self.result == "victory"
 
 
-class GameState(Struct, forbid_unknown_fields=True):
+class GameState(Struct, forbid_unknown_fields=True, kw_only=True):
+    """A game between two actions. Keyword-only, so that required fields (the players' turn) may stand beside
+    the ones with defaults in the order the JSON has always had."""
+
     floor: FloorState
     bots: list[Bot]
     security: list[SecurityUnit]
@@ -573,7 +576,7 @@ class GameState(Struct, forbid_unknown_fields=True):
     rolls: Annotated[int, Meta(ge=0)] = 0  # dice rolled so far with the game's seeded dice
     next_unit: Annotated[int, Meta(ge=1)] = 1  # number for the next guard that enters play
     rules: RuleOptions = msgspec.field(default_factory=RuleOptions)
-    turn: TurnState | None = None  # None only in states written before the players' turn existed
+    turn: TurnState  # every game has one from its setup on; a state written before turns existed does not load
     module_slot_costs: list[Power] = []  # power to unlock the last slots, in order
     # decks of the players' turn: undrawn cards, cards placed by doors (door edge -> card), discards
     keypad_deck: list[KeypadCard] = []
@@ -611,13 +614,6 @@ class GameState(Struct, forbid_unknown_fields=True):
             # msgspec reports this as a ValidationError, like any other field that breaks its type
             raise ValueError(f"this state is version {self.version}, written by a later release; this engine reads "
                              f"version {STATE_VERSION} and older")
-
-    def players_turn(self) -> TurnState:
-        """The players' turn, which every state of a game in play has (an error, not an assert, so that
-        `python -O` keeps the check)."""
-        if self.turn is None:
-            raise StateError("this state has no players' turn (it was written before turns existed)")
-        return self.turn
 
     def bot(self, bot_id: str) -> Bot:
         for b in self.bots:

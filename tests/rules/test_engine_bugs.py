@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import msgspec
 import pytest
 from rules_scenarios import CONTENT, bot, make_state
 from turn_scenarios import act, in_turn
@@ -21,9 +22,9 @@ from controller.rules import (
     RecordingDice,
     ScriptedDice,
     SeededDice,
-    StateError,
     apply,
     corporation_turn,
+    decode_state,
     encode_state,
     new_game,
 )
@@ -128,6 +129,11 @@ def test_engine_invariants_raise_errors_not_asserts(module):
     assert asserts == [], f"{module}: assert on lines {asserts}"
 
 
-def test_a_state_without_a_players_turn_is_a_state_error():
-    with pytest.raises(StateError, match="this state has no players' turn"):
-        make_state(bots=[bot("byte", "C3")]).players_turn()
+def test_a_state_without_a_players_turn_does_not_load():
+    """Every game has its players' turn from setup on: a state written before turns existed is refused on load,
+    naming the field, instead of loading and failing at the first action."""
+    state = new_game(CONTENT, GameSetup(floor="meridian-lobby", players=2, seed=3))
+    document = msgspec.json.decode(encode_state(state))
+    del document["turn"]
+    with pytest.raises(msgspec.ValidationError, match="missing required field `turn`"):
+        decode_state(msgspec.json.encode(document))

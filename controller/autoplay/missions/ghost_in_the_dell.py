@@ -167,7 +167,7 @@ class GhostInTheDell(StandardPlay):
         """Whether the active agent's IP can land on the core in this turn's network step, worked out once a
         turn and kept in the memory (`CorePlan`)."""
         state = table.state
-        turn = state.players_turn().active
+        turn = state.turn.active
         plan = player._core_plan
         if plan is None or (plan.round, plan.turn) != (state.round, turn):
             plan = player._core_plan = CorePlan(round=state.round, turn=turn, lands=core_in_reach(state))

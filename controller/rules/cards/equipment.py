@@ -36,7 +36,7 @@ def check_use(table: Table, bot: Bot, card_id: str) -> EquipmentCard:
     card = next((c for c in bot.equipment if c.id == card_id), None)
     if card is None:
         raise IllegalAction(f"{bot.name} holds no equipment card {card_id}")
-    if card.effect.kind == "pool_dice" and (table.state.turn is None or table.state.turn.step != "actions"):
+    if card.effect.kind == "pool_dice" and table.state.turn.step != "actions":
         raise IllegalAction("dice join the pool in the action step: the pool is built in step 2")
     return card
 
@@ -116,7 +116,7 @@ def _resolve(table: Table, bot: Bot, card: EquipmentCard, amount: int, target: o
     if effect.kind in SHARED_KINDS:
         apply_card_effect(table, bot, effect.kind, amount, effect.chip, why)
     elif effect.kind == "pool_dice":
-        turn = table.state.players_turn()
+        turn = table.state.turn
         if effect.die is None:
             raise StateError(f"{card.name} ({card.id}) adds dice to the pool but names no die")
         setattr(turn.pool, effect.die, getattr(turn.pool, effect.die) + amount)

@@ -45,7 +45,7 @@ def commander(table: Table) -> tuple[Bot, Drone]:
     memory = memory_of(state)
     if state.joan is None or memory is None:
         raise IllegalAction("Joan the drone is not in play: she comes with Memory")
-    if turn is None or turn.order[turn.active] != MEMORY:
+    if turn.order[turn.active] != MEMORY:
         raise IllegalAction("Joan acts on Memory's turn")
     if not memory.on_board or memory.shut_down:
         raise IllegalAction("Memory is shut down: it cannot act until repaired")
@@ -55,7 +55,7 @@ def commander(table: Table) -> tuple[Bot, Drone]:
 def check_joan_step(table: Table, to: str) -> int:
     """Validate one step of Joan's within Memory's move action; returns the destination's index."""
     _, joan = commander(table)
-    turn = table.state.players_turn()
+    turn = table.state.turn
     if turn.pending is None or turn.pending.ap < 1:
         raise IllegalAction("no AP left in this move action: each AP allows a step")
     floor = table.floor
@@ -76,7 +76,7 @@ def step_joan(table: Table, to: str) -> None:
     joan = table.state.joan
     if joan is None:
         raise StateError("Joan is not on the floor: only Memory's team has her drone")
-    table.state.players_turn().move().ap -= 1
+    table.state.turn.move().ap -= 1
     frm, joan.space = joan.space, to
     table.emit(JoanMoved(path=[frm, to], reason="Memory spends move AP"))
     table.recharge_joan()

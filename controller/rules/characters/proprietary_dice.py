@@ -51,7 +51,7 @@ def check_proprietary(table: Table, bot: Bot, wanted: DicePool, use: str) -> Non
     if USE[die] != use:
         raise IllegalAction(f"{bot.name}'s {die} die is rolled with {USE_TEXT[USE[die]]}, not with "
                             f"{USE_TEXT[use]}")
-    turn = table.state.players_turn()
+    turn = table.state.turn
     if turn.pool.proprietary < 1:
         raise IllegalAction(f"{bot.name}'s {die} die has been rolled this turn: rolled dice return to the supply")
 
@@ -61,7 +61,7 @@ def roll_proprietary(table: Table, bot: Bot, wanted: DicePool, use: str, why: st
     check_proprietary(table, bot, wanted, use)
     if not wanted.proprietary:
         return 0
-    turn = table.state.players_turn()
+    turn = table.state.turn
     if bot.proprietary_die is None:
         raise StateError(f"{bot.name} has no proprietary die to use")
     turn.pool.proprietary -= 1

@@ -26,7 +26,7 @@ def corporation_turn(state: GameState, dice: Dice | None = None) -> tuple[GameSt
     """
     if state.outcome is not None:
         raise IllegalAction(f"the game is over ({state.outcome}); no more corporation turns")
-    if state.turn is not None and state.turn.step != "corporation":
+    if state.turn.step != "corporation":
         player = state.bot(state.turn.order[state.turn.active]).name
         raise IllegalAction(f"it is {player}'s turn, not the corporation's: "
                             f"\"the corporation turn follows the player with the corporation marker chip\"")

@@ -55,7 +55,7 @@ def change_floor(table: Table, final: Bot) -> None:
     """The five steps of "Changing Floors", after `final`'s turn; the corporation's turn follows on the new
     floor (its marker is with the player who took the final turn)."""
     state = table.state
-    turn = state.players_turn()
+    turn = state.turn
     # 1. "Assign the corporation marker to the player who took the final turn. Turn order resets so the
     #    player to their left becomes first player."
     k = turn.order.index(final.id)

@@ -172,7 +172,7 @@ def deactivate_slot(table: Table, reason: str) -> None:
 
 def legal_reboot(state: GameState) -> list[LegalAction]:
     """A reboot, declared before the player's first action, on missions that allow one."""
-    turn = state.players_turn()
+    turn = state.turn
     if turn.acted or state.mission.no_reboot:
         return []
     return [LegalAction(Reboot(), f"+{state.players} threat", cost=Cost(threat=state.players))]

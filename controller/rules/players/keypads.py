@@ -329,7 +329,7 @@ def _fail(table: Table, bot: Bot, door: str, card: KeypadCard, approach: str, de
 def legal_keypads(table: Table, bot: Bot) -> list[LegalAction]:
     """Keypad actions on the locked doors next to the bot, one per approach that can apply."""
     state, floor = table.state, table.floor
-    turn = state.players_turn()
+    turn = state.turn
     force_dice = pool_choices(turn.pool, bot, "force")
     out: list[LegalAction] = []
     here = floor.index[bot.at]

@@ -45,7 +45,7 @@ SURVEILLANCE_FACES = ("guard", "mainframe", "powercell", "autolock", "imperative
 def current_chip_kind(table: Table) -> str | None:
     """The kind of chip under the tracker, for optimizing; None for the extra action an optimized network
     card grants ("an extra unoptimized action")."""
-    if table.state.turn is not None and table.state.turn.extra_action:
+    if table.state.turn.extra_action:
         return None
     bc = table.state.burncycle
     chip = bc.slots[bc.tracker] if bc.tracker < len(bc.slots) else None
@@ -55,7 +55,7 @@ def current_chip_kind(table: Table) -> str | None:
 def start_move(table: Table, dice: DicePool) -> None:
     """"If optimized, add +2 AP to the total rolled." (">> If a move action is optimized, the bot may move
     using the 2 bonus AP without rolling any dice from the pool.")"""
-    turn = table.state.players_turn()
+    turn = table.state.turn
     optimized = current_chip_kind(table) == "physical"
     agent = active_agent(table.state)
     # an installed move_ap mod adds to the AP check of its agent's move actions
@@ -70,7 +70,7 @@ def start_move(table: Table, dice: DicePool) -> None:
 def ap_for(table: Table, bot: Bot) -> int:
     """AP of the move action under way that this bot may spend: the agent spends its proprietary die's AP too
     (">> Powers that explicitly modify agent movement ... cannot be applied to the command module")."""
-    pending = table.state.players_turn().move()
+    pending = table.state.turn.move()
     return pending.ap + (pending.agent_ap if bot.kind == "agent" else 0)
 
 
@@ -82,7 +82,7 @@ def ap_left(table: Table) -> int:
 
 def spend_ap(table: Table, bot: Bot, ap: int) -> None:
     """The agent spends its own AP (the proprietary die's) first: the shared AP stay for the module."""
-    pending = table.state.players_turn().move()
+    pending = table.state.turn.move()
     own = min(pending.agent_ap, ap) if bot.kind == "agent" else 0
     pending.agent_ap -= own
     pending.ap -= ap - own
@@ -92,7 +92,7 @@ def _check_ap(table: Table, bot: Bot, ap: int) -> None:
     """Refuse a step the bot has no AP for, naming the agent-only AP when that is what is left."""
     if ap_for(table, bot) >= ap:
         return
-    pending = table.state.players_turn().move()
+    pending = table.state.turn.move()
     if pending.agent_ap:
         agent = active_agent(table.state)
         raise IllegalAction(f"{pending.ap} AP left that {bot.name} may spend: the {pending.agent_ap} AP of "
@@ -113,7 +113,7 @@ def check_step(table: Table, bot_id: str, to: str, reassemble: bool = False) -> 
     """Validate one step; returns (bot, from, to, door to open with a key or None). With `reassemble`, Nano
     moves through a locked door without opening it."""
     state, floor = table.state, table.floor
-    turn = state.players_turn()
+    turn = state.turn
     if turn.pending is None:
         raise IllegalAction("no move action is under way: roll a move action first")
     if turn.pending.ap + turn.pending.agent_ap < 1:
@@ -277,7 +277,7 @@ def push(table: Table, bot_id: str, unit_id: str, to: str) -> None:
 
 
 def _mover_with_ap(table: Table, bot_id: str, ap: int) -> Bot:
-    turn = table.state.players_turn()
+    turn = table.state.turn
     if turn.pending is None:
         raise IllegalAction("swap and push happen during a move action: roll a move action first")
     bot = next((b for b in movers(table) if b.id == bot_id), None)
@@ -377,7 +377,7 @@ def move_bonus(table: Table) -> int:
 def legal_move(table: Table) -> list[LegalAction]:
     """A move action, when a bot can move. "Dice can be rolled in any quantity (including 0)", so it is legal
     with the pool spent too; the label then says it has no AP (it ends at once, like a pass)."""
-    turn = table.state.players_turn()
+    turn = table.state.turn
     agent = active_agent(table.state)
     if not movers(table):
         return []
@@ -439,7 +439,7 @@ def push_ap(table: Table) -> int:
 
 def _shoves(table: Table, bot: Bot) -> list[LegalAction]:
     """Swaps and pushes the bot can make now within its move action."""
-    pending = table.state.players_turn().move()
+    pending = table.state.turn.move()
     out: list[LegalAction] = []
     shove_ap = push_ap(table)
     if bot.disguise is not None and pending.steps.get(bot.id, 0) >= bot.disguise.movement:

@@ -22,14 +22,13 @@ from controller.rules.table import Table
 BURNCYCLE_FACES = ("1", "2", "3", "4", "5", "choose")
 
 
-def initial_turn(state: GameState) -> TurnState:
-    """The first player starts; the last player in order holds the corporation marker."""
-    order = [b.id for b in state.bots if b.kind == "agent"]
+def initial_turn(order: list[str]) -> TurnState:
+    """The first player (of the agents in turn order) starts; the last player holds the corporation marker."""
     return TurnState(order=order, marker=order[-1], active=0, step="route")
 
 
 def active_agent(state: GameState) -> Bot:
-    turn = state.players_turn()
+    turn = state.turn
     return state.bot(turn.order[turn.active])
 
 
@@ -41,7 +40,7 @@ def usable(state: GameState, slot: int) -> bool:
 def start_turn(table: Table) -> None:
     """Begin the active player's turn at step 1; a shut-down or escaped agent's turn passes at once."""
     state = table.state
-    turn = state.players_turn()
+    turn = state.turn
     turn.step, turn.pool, turn.pending, turn.acted = "route", DicePool(), None, False
     agent = active_agent(state)
     special_rules.start_of_agent_turn(table, agent)
@@ -59,7 +58,7 @@ def enter_actions(table: Table) -> None:
     """Step 2: "1 basic die for each current power point, plus advanced and elite dice matching their
     activated upgrades"; then step 3 starts at the leftmost usable chip."""
     state = table.state
-    turn = state.players_turn()
+    turn = state.turn
     agent = active_agent(state)
     # installed mods add their dice ("an advanced die in the pool")
     turn.pool = DicePool(basic=agent.power, advanced=agent.advanced_dice + mod_bonus(agent, "advanced_die"),
@@ -87,14 +86,14 @@ def _place_tracker(table: Table, start: int) -> None:
 
 def finish_action(table: Table) -> None:
     """The action on the current chip is done (or passed): on to the next usable chip."""
-    turn = table.state.players_turn()
+    turn = table.state.turn
     turn.pending = None
     turn.extra_action = False
     _place_tracker(table, table.state.burncycle.tracker + 1)
 
 
 def enter_network(table: Table) -> None:
-    turn = table.state.players_turn()
+    turn = table.state.turn
     turn.step = "network"
     turn.pending = None
     table.emit(StepStarted(step="network"))
@@ -130,7 +129,7 @@ def degrade(table: Table, choice: int | None) -> None:
 def next_player(table: Table) -> None:
     """After the marker holder's turn comes the corporation's; otherwise the next player's."""
     state = table.state
-    turn = state.players_turn()
+    turn = state.turn
     if turn.order[turn.active] == turn.marker:
         turn.step = "corporation"
         turn.pending = None
@@ -144,7 +143,7 @@ def after_corporation(table: Table) -> None:
     """"The corporation turn follows the player with the corporation marker chip": the player after the
     marker holder starts the next round."""
     state = table.state
-    turn = state.players_turn()
+    turn = state.turn
     turn.active = (turn.order.index(turn.marker) + 1) % len(turn.order)
     if all(state.bot(a).shut_down or state.bot(a).escaped for a in turn.order):
         turn.step = "corporation"
@@ -169,7 +168,7 @@ def legal_end_move() -> list[LegalAction]:
 def legal_end(state: GameState) -> list[LegalAction]:
     """End the turn (degrading first, unless `Degrade` has this turn), or degrade now for free actions to
     follow; both warn when the agent holds power above its bank, which the end of the turn loses."""
-    turn = state.players_turn()
+    turn = state.turn
     agent = active_agent(state)
     bank = power_bank(agent)
     lost = agent.power - bank if agent.kind == "agent" else 0

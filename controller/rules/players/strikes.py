@@ -203,7 +203,7 @@ def strike_wall(table: Table, bot_id: str, beyond: str | None, dice: DicePool, m
 def legal_strikes(table: Table, bot: Bot) -> list[LegalAction]:
     """The bot's strikes: on each adjacent security unit (Interface's disguising strike on a guard too), on each
     interior wall next to it and on the exterior walls of its space, while the floor's walls can still go."""
-    turn = table.state.players_turn()
+    turn = table.state.turn
     floor = table.floor
     out: list[LegalAction] = []
     unit_dice = pool_choices(turn.pool)

@@ -154,7 +154,7 @@ def virtual_card(state: GameState) -> TerminalCard | None:
 def legal_terminals(table: Table, bot: Bot) -> list[LegalAction]:
     """One terminal action per choice of options (up to 2 when optimized), when the bot is on a terminal."""
     state = table.state
-    turn = state.players_turn()
+    turn = state.turn
     if bot.space not in state.floor.terminals or (not state.terminal_deck and not state.terminal_discard):
         return []
     mainframe = state.floor.terminals[bot.space] == "mainframe"
