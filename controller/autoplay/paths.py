@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import heapq
 import weakref
-from typing import Literal
+from typing import Literal, cast
 
 from controller.autoplay.memory import TeamZone
 from controller.autoplay.tuning import AVERAGE_AP, DOOR_COST, FORCE_MARGIN, UNIT_COST, WALL_COST, WATCHED_COST
@@ -72,7 +72,7 @@ class PathCosts:
         A zone whose every way in turns out jammed is given up for the next best."""
         if "zone" not in self._memo:  # asked for every bot and step of a decision
             self._memo["zone"] = self._choose_safe_zone(table)
-        return self._memo["zone"]  # type: ignore[return-value]
+        return cast("frozenset[int]", self._memo["zone"])
 
     def _choose_safe_zone(self, table: Table) -> frozenset[int]:
         floor = table.floor
@@ -216,7 +216,7 @@ class PathCosts:
         strong for the active agent's dice, and its chip inputs cannot be paid from the reserves or by jumping
         the tracker."""
         if "jammed" in self._memo:
-            return self._memo["jammed"]  # type: ignore[return-value]
+            return cast("set[str]", self._memo["jammed"])
         state = table.state
         agent = active_agent(state)
         dice = DicePool(basic=agent.power, advanced=agent.advanced_dice, elite=agent.elite_dice)
@@ -233,7 +233,7 @@ class PathCosts:
 
     def _watched(self, table: Table) -> set[int]:
         if "watched" in self._memo:
-            return self._memo["watched"]  # type: ignore[return-value]
+            return cast("set[int]", self._memo["watched"])
         seen: set[int] = set()
         for unit in table.state.security:
             if not unit.stunned:

@@ -12,6 +12,7 @@ how it plays and what was measured for each rule is docs/autoplay.md.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence, Set
+from typing import cast
 
 from controller.autoplay.memory import AutoplayMemory
 from controller.autoplay.missions import MissionStrategy, strategy_for
@@ -244,7 +245,7 @@ class AutoPlayer(PathCosts):
         key = ("targets", bot.id)
         if key not in self._memo:
             self._memo[key] = self._find_targets(table, bot)
-        return self._memo[key]  # type: ignore[return-value]
+        return cast("Set[int]", self._memo[key])
 
     def _find_targets(self, table: Table, bot: Bot) -> Set[int]:
         """Where the bot heads now: a terminal for an open terminal task, a safe zone, an entrance to escape."""
@@ -302,7 +303,7 @@ class AutoPlayer(PathCosts):
             self._memo["nearest to terminals"] = sorted(
                 (b for b in table.state.bots if b.kind == "agent" and b.on_board and not b.shut_down),
                 key=lambda b: (min(self._cost_to(table, b, t) for t in terminals), b.id))
-        agents: list[Bot] = self._memo["nearest to terminals"]  # type: ignore[assignment]
+        agents = cast("list[Bot]", self._memo["nearest to terminals"])
         zone = self._team_safe_zone(table)
         if bot in agents[:max(need - got, 0)] or not zone:
             return False
@@ -314,7 +315,7 @@ class AutoPlayer(PathCosts):
         key = ("distances", bot.id)
         if key not in self._memo:
             self._memo[key] = self._cost_map(table, bot, frozenset(self._targets(table, bot)))
-        return self._memo[key]  # type: ignore[return-value]
+        return cast("list[int]", self._memo[key])
 
     # -- the action step ----------------------------------------------------------------------------
     def _action(self, table: Table, legal: list) -> Action:
@@ -509,7 +510,7 @@ class AutoPlayer(PathCosts):
         key = ("next", bot.id)
         if key not in self._memo:
             self._memo[key] = self._find_next_space(table, bot)
-        return self._memo[key]  # type: ignore[return-value]
+        return cast("tuple[int, str] | None", self._memo[key])
 
     def _find_next_space(self, table: Table, bot: Bot) -> tuple[int, str] | None:
         here = table.floor.index[bot.at]
@@ -714,7 +715,7 @@ class AutoPlayer(PathCosts):
         if "module errand" not in self._memo:
             self._memo["module errand"] = any(not objective_done(table.state, table, o, False)
                                               for o in module_calibrations(table.state))
-        return self._memo["module errand"]  # type: ignore[return-value]
+        return cast(bool, self._memo["module errand"])
 
     @staticmethod
     def _mission(state: GameState) -> MissionStrategy:

@@ -8,6 +8,7 @@ first option in reading order; the players can move chips before the first turn 
 from __future__ import annotations
 
 import copy
+from typing import Literal
 
 from msgspec import Struct
 
@@ -30,6 +31,7 @@ from controller.rules.state import (
     MAX_POWER,
     Bot,
     Burncycle,
+    Difficulty,
     FloorState,
     GameState,
     GuardSlot,
@@ -41,6 +43,8 @@ from controller.rules.state import (
     copy_state,
 )
 from controller.rules.table import Table
+
+DIFFICULTIES: tuple[Difficulty, ...] = ("simplified", "standard", "seasoned")
 
 
 class GameSetup(Struct, kw_only=True, forbid_unknown_fields=True):
@@ -73,7 +77,8 @@ def new_game(content: Content, setup: GameSetup, dice: Dice | None = None) -> Ga
     seed, agents, level = setup.seed, setup.agents, setup.level
     if not 1 <= players <= 4:
         raise RulesError(f"player count must be 1 to 4, not {players}")
-    if difficulty not in ("simplified", "standard", "seasoned"):
+    rated = next((d for d in DIFFICULTIES if d == difficulty), None)
+    if rated is None:
         raise RulesError(f"difficulty must be simplified, standard or seasoned, not {difficulty!r}")
     card = content.captains.get(captain.lower())
     if card is None:
@@ -97,7 +102,7 @@ def new_game(content: Content, setup: GameSetup, dice: Dice | None = None) -> Ga
         bots=[], security=[], network=_network(content.network, roster),
         threat=quest.setup.start_threat,
         threat_card=content.threat_cards["simplified" if difficulty == "simplified" else "standard"],
-        burncycle=Burncycle(slots=[]), players=players, difficulty=difficulty,  # type: ignore[arg-type]
+        burncycle=Burncycle(slots=[]), players=players, difficulty=rated,
         captain=card, mission=quest, guard_bag=list(content.guards), seed=seed,
         turn=initial_turn([a.id for a in roster]),
         keypad_deck=list(content.keypads), terminal_deck=list(content.terminals),
@@ -145,12 +150,12 @@ def _choose_agents(content: Content, players: int, agents: list[str] | None):
 
 
 def floor_state(floor: Floor, level: int) -> FloorState:
-    terminals: dict[str, str] = {}
+    terminals: dict[str, Literal["standard", "mainframe"]] = {}
     for i, f in enumerate(floor.feature):
         if f in ("terminal", "mainframe"):
             terminals[floor.ids[i]] = "mainframe" if f == "mainframe" else "standard"
     return FloorState(
-        name=floor.name, level=level, text=floor.source, terminals=terminals,  # type: ignore[arg-type]
+        name=floor.name, level=level, text=floor.source, terminals=terminals,
         caches=[floor.ids[i] for i, f in enumerate(floor.feature) if f == "cache"],
         surveillance=[floor.ids[a.spaces[0]] for a in floor.areas if a.kind == "room" and a.surveillance > 0])
 

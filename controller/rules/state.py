@@ -19,6 +19,7 @@ from controller.rules.errors import StateError
 Direction = Literal["N", "E", "S", "W"]
 ChipKind = Literal["general", "physical", "tech", "utility", "captain"]
 Difficulty = Literal["simplified", "standard", "seasoned"]
+Upgrade = Literal["swap", "push", "repair"]  # the universal upgrades a bot buys with power
 MAX_POWER = 10  # "Power serves as bot health ... holding up to 10 power": the absolute maximum
 Power = Annotated[int, Meta(ge=0, le=MAX_POWER)]
 Threat = Annotated[int, Meta(ge=0, le=26)]
@@ -148,7 +149,7 @@ class Bot(Struct, forbid_unknown_fields=True):
     shut_down: bool = False
     escaped: bool = False
     keys: Annotated[int, Meta(ge=0)] = 0
-    upgrades: list[Literal["swap", "push", "repair"]] = []
+    upgrades: list[Upgrade] = []
     advanced_dice: Annotated[int, Meta(ge=0, le=6)] = 0
     elite_dice: Annotated[int, Meta(ge=0, le=6)] = 0
     # -- special characters and agent-card dice upgrades --

@@ -10,7 +10,7 @@ strike's dice) out of the guards' sight and reach.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from controller.autoplay.memory import CorePlan
 from controller.autoplay.missions.strategy import (
@@ -31,6 +31,7 @@ from controller.rules import (
     GameState,
     Objective,
     SecurityUnit,
+    StateError,
     Table,
     UnlockSlot,
     objective_applies,
@@ -120,7 +121,7 @@ class GhostInTheDell(StandardPlay):
         """Do-While-End's endgame: the win's unit nearest to a terminal space (off one) and the space to push it
         to, one step along its shortest way there ("shove a security unit to an adjacent empty space")."""
         if "shove" in player._memo:
-            return player._memo["shove"]  # type: ignore[return-value]
+            return cast("tuple[SecurityUnit, int] | None", player._memo["shove"])
         state, floor = table.state, table.floor
         found = None
         # a unit already on a terminal is struck before another is shoved
@@ -188,8 +189,10 @@ def prey_struck_here(table: Table) -> bool:
 def captain_terminals(table: Table) -> set[int]:
     """Do-While-End: "Occupy the terminal space in the room the captain started in", whichever the room
     holds."""
-    floor = table.floor
-    room = floor.area(floor.index[table.state.captain_start])  # type: ignore[index]
+    floor, start = table.floor, table.state.captain_start
+    if start is None:
+        raise StateError("Ghost in the Dell's captain has no recorded start space (set when the captain is placed)")
+    room = floor.area(floor.index[start])
     return terminal_spaces(table) & set(room.spaces)
 
 

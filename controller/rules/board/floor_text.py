@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass, field
+from typing import Literal
 
 from controller.rules.errors import FloorError
 
@@ -36,7 +37,8 @@ VOID = "#"
 WALL_V, WALL_H, DOOR, OPEN = "|", "-", "D", " "
 CORNERS = set("+-| ")
 AREA_KINDS = ("room", "hallway", "outdoor", "safe")
-RESERVE_KINDS = ("physical", "tech", "utility", "general")
+ReserveKind = Literal["physical", "tech", "utility", "general"]
+RESERVE_KINDS: tuple[ReserveKind, ...] = ("physical", "tech", "utility", "general")
 
 
 def quoted(text: str, limit: int = 60) -> str:
@@ -67,7 +69,7 @@ class AreaNote:
     kind: str
     name: str
     surveillance: int
-    reserve: str | None
+    reserve: ReserveKind | None
     line: int
 
 
@@ -276,7 +278,7 @@ def _parse_areas(lines: list[str], start: int | None, source: str,
                 if value not in RESERVE_KINDS:
                     raise FloorError(source, i + 1, col + raw.strip().find(w),
                                      f"reserve must be one of {', '.join(RESERVE_KINDS)}, found {quoted(value)}")
-                reserve = value
+                reserve = next(k for k in RESERVE_KINDS if k == value)
             else:
                 raise FloorError(source, i + 1, col + raw.strip().find(w), f"unknown area setting {quoted(key)}")
         if surveillance and kind != "room":

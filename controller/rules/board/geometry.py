@@ -12,7 +12,7 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 
-from controller.rules.board.floor_text import AreaNote, FloorPlan, parse_floor, parse_space, space_name
+from controller.rules.board.floor_text import AreaNote, FloorPlan, ReserveKind, parse_floor, parse_space, space_name
 from controller.rules.errors import FloorError, RulesError
 from controller.rules.state import Direction
 
@@ -32,7 +32,7 @@ class Area:
     kind: str
     name: str
     surveillance: int
-    reserve: str | None
+    reserve: ReserveKind | None
     spaces: tuple[int, ...]
 
     @property

@@ -26,10 +26,10 @@ from controller.rules.events import (
 from controller.rules.legal import Cost, LegalAction
 from controller.rules.missions import draw_bag
 from controller.rules.players.burncycle import add_to_reserve
-from controller.rules.state import IP, Bot, SecurityUnit
+from controller.rules.state import IP, Bot, ChipKind, SecurityUnit
 from controller.rules.table import Table
 
-CHOOSABLE = ("physical", "tech", "utility", "general")
+CHOOSABLE: tuple[ChipKind, ...] = ("physical", "tech", "utility", "general")
 
 
 def _rules(table: Table):
@@ -78,9 +78,10 @@ def chip_for_threat(table: Table, agent: Bot, chip: str) -> None:
 
 
 def _add_chip(table: Table, bot: Bot, chip: str) -> None:
-    if chip not in CHOOSABLE:
+    kind = next((k for k in CHOOSABLE if k == chip), None)
+    if kind is None:
         raise IllegalAction(f"{chip!r} is not an action chip in the supply (physical, tech, utility, general)")
-    add_to_reserve(table, bot, chip)
+    add_to_reserve(table, bot, kind)
 
 
 def start_of_corporation_turn(table: Table) -> None:

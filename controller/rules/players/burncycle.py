@@ -8,11 +8,11 @@ from controller.rules.corporation.threat import change_threat
 from controller.rules.errors import IllegalAction
 from controller.rules.events import ChipChanged, IpMoved, LevelChanged, ReserveChanged
 from controller.rules.legal import Cost, LegalAction
-from controller.rules.state import Bot, Chip, GameState
+from controller.rules.state import Bot, Chip, ChipKind, GameState
 from controller.rules.table import Table
 
 MAX_SLOTS = 5
-RESERVE_CHOICES = ("physical", "tech", "utility")
+RESERVE_CHOICES: tuple[ChipKind, ...] = ("physical", "tech", "utility")
 
 
 def active_slot_count(state: GameState) -> int:
@@ -23,10 +23,11 @@ def active_slot_count(state: GameState) -> int:
 def draw_burncycle(table: Table, active: int) -> None:
     """"Place the captain chip and general action chips into the bag equal to the number of active slots.
     Draw and place them left-to-right.\""""
-    bag = ["captain"] + ["general"] * (active - 1)
+    generals: list[ChipKind] = ["general"] * (active - 1)
+    bag: list[ChipKind] = ["captain", *generals]
     slots: list[Chip | None] = []
     while bag:
-        slots.append(Chip(kind=bag.pop(table.dice.draw("burncycle bag", bag))))  # type: ignore[arg-type]
+        slots.append(Chip(kind=bag.pop(table.dice.draw("burncycle bag", bag))))
     slots += [None] * (MAX_SLOTS - active)
     table.state.burncycle.slots = slots
     table.state.burncycle.tracker = 0
@@ -37,8 +38,8 @@ def regenerate_reserves(table: Table) -> None:
     a bot standing in a room or outdoor segment whose infobar shows a chip adds it to its reserve (agents to
     their personal reserve, the command module to the team reserve, which is its reserve)."""
     state, floor = table.state, table.floor
-    team: list[str] = []
-    personal: dict[str, list[str]] = {}
+    team: list[ChipKind] = []
+    personal: dict[str, list[ChipKind]] = {}
     for bot in state.bots:
         if not bot.on_board:
             continue
@@ -50,17 +51,17 @@ def regenerate_reserves(table: Table) -> None:
         zones = sorted({floor.area_of[floor.index[b.at]] for b in state.bots
                         if b.on_board and floor.in_safe_zone(floor.index[b.at])})
         team += [RESERVE_CHOICES[k % len(RESERVE_CHOICES)] for k in range(len(zones))]
-    state.burncycle.team_reserve = team  # type: ignore[assignment]
-    state.burncycle.personal_reserves = personal  # type: ignore[assignment]
+    state.burncycle.team_reserve = team
+    state.burncycle.personal_reserves = personal
 
 
-def add_to_reserve(table: Table, bot: Bot, chip: str) -> None:
+def add_to_reserve(table: Table, bot: Bot, chip: ChipKind) -> None:
     """A chip into the bot's reserve: an agent's personal one, or the team reserve for the command module
     ("The team reserve serves as the command module's reserve")."""
     bc = table.state.burncycle
     owner = "team" if bot.kind == "module" else bot.id
     reserve = bc.team_reserve if owner == "team" else bc.personal_reserves.setdefault(bot.id, [])
-    reserve.append(chip)  # type: ignore[arg-type]
+    reserve.append(chip)
     table.emit(ReserveChanged(owner=owner, chips=list(reserve)))
 
 

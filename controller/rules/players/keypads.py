@@ -38,12 +38,12 @@ from controller.rules.missions import special_rules
 from controller.rules.players.ap import roll_ap
 from controller.rules.players.moves import current_chip_kind, movers, surveil, unlock_door
 from controller.rules.players.steps import active_agent, usable
-from controller.rules.state import Bot, DicePool, KeypadCard, KeypadColumn
+from controller.rules.state import Bot, ChipKind, DicePool, KeypadCard, KeypadColumn
 from controller.rules.table import Table
 
 # The keypad die (controller/content/dice.toml `keypad`).
 KEYPAD_FACES = ("unlock", "physical", "tech", "utility", "alarm", "ping")
-CHIP_INPUTS = ("physical", "tech", "utility")
+CHIP_INPUTS: dict[str, ChipKind] = {"physical": "physical", "tech": "tech", "utility": "utility"}  # input -> chip
 APPROACHES = ("inputs", "brute_force", "key", "abort")
 PAY_SOURCES = ("personal", "team", "jump")
 
@@ -175,7 +175,8 @@ def keypad(table: Table, bot_id: str, beyond: str, approach: str, dice: DicePool
 
 
 # -- Resolving Inputs -------------------------------------------------------------------------------
-def _plan(table: Table, inputs: list[str], order: list[str]) -> tuple[list[tuple[str, str, int]], int | None]:
+def _plan(table: Table, inputs: list[str],
+          order: list[str]) -> tuple[list[tuple[ChipKind, str, int]], int | None]:
     """Payments for the chip inputs: (kind, source, slot) each; and the index of the first chip input that
     cannot be paid (None when all can). ">> The action chip currently holding the burncycle tracker cannot be
     used to pay for an input; only chips to its right may be used.\""""
@@ -184,9 +185,10 @@ def _plan(table: Table, inputs: list[str], order: list[str]) -> tuple[list[tuple
     stock = {"personal": list(state.burncycle.personal_reserves.get(agent.id, [])),
              "team": list(state.burncycle.team_reserve)}
     tracker = state.burncycle.tracker
-    payments: list[tuple[str, str, int]] = []
-    for k, kind in enumerate(inputs):
-        if kind not in CHIP_INPUTS:
+    payments: list[tuple[ChipKind, str, int]] = []
+    for k, wanted in enumerate(inputs):
+        kind = CHIP_INPUTS.get(wanted)
+        if kind is None:
             continue
         paid = False
         for source in order:
@@ -262,7 +264,7 @@ def _resolve_inputs(table: Table, bot: Bot, door: str, card: KeypadCard, there: 
         return
     agent = active_agent(state)
     bc = state.burncycle
-    for kind, source, slot in payments:
+    for paid, source, slot in payments:
         if source == "jump":
             # "jump the burncycle tracker ahead to a matching chip to the right of the current slot
             # (forfeiting skipped actions)": a captain chip passed over is reached (its event is executed).
@@ -271,10 +273,10 @@ def _resolve_inputs(table: Table, bot: Bot, door: str, card: KeypadCard, there: 
                 if chip is not None and not chip.degraded and chip.kind == "captain":
                     reach_captain_chip(table)
             bc.tracker = slot
-            table.emit(SlotReached(slot=slot + 1, chip=kind))
+            table.emit(SlotReached(slot=slot + 1, chip=paid))
         else:
             reserve = bc.team_reserve if source == "team" else bc.personal_reserves[agent.id]
-            reserve.remove(kind)  # type: ignore[arg-type]
+            reserve.remove(paid)
             table.emit(ReserveChanged(owner="team" if source == "team" else agent.id, chips=list(reserve)))
     for kind in inputs:
         if table.over:
@@ -344,8 +346,8 @@ def legal_keypads(table: Table, bot: Bot) -> list[LegalAction]:
         if card is None and not state.keypad_deck and not state.keypad_discard:
             continue
         col = column(table, card) if card is not None else None
-        if col is not None:
-            shown = (f"keypad {card.id}: {', '.join(col.inputs) or 'no inputs'}, {col.dice} keypad "  # type: ignore[union-attr]
+        if card is not None and col is not None:
+            shown = (f"keypad {card.id}: {', '.join(col.inputs) or 'no inputs'}, {col.dice} keypad "
                      f"{'die' if col.dice == 1 else 'dice'}")
         else:
             shown = "draw a keypad card"
