@@ -12,10 +12,10 @@ import statistics
 
 from stats import percentile, report, time_pairs
 
+from controller.autoplay.player import play
 from controller.library import floor_text, load_content
 from controller.rules import GameSetup, copy_state, new_game
 from controller.rules.actions import apply_action, legal_actions
-from controller.autoplay.player import play
 
 
 def sample_states(count: int, seed: int = 5) -> list:

@@ -13,9 +13,9 @@ import argparse
 import statistics
 import time
 
+from controller.autoplay.player import play_game, team
 from controller.library import floor_text, load_content
 from controller.rules import GameSetup, copy_state, corporation_turn, new_game
-from controller.autoplay.player import play_game, team
 
 
 def main() -> None:

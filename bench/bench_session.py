@@ -21,8 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from controller.autoplay.player import AutoPlayer  # noqa: E402
 from controller.library import load_content  # noqa: E402
-from controller.rules import GameSetup, GameState, new_game  # noqa: E402
-from controller.rules import AnyAction, Correct, apply  # noqa: E402
+from controller.rules import AnyAction, Correct, GameSetup, GameState, apply, new_game  # noqa: E402
 from controller.rules.record import GameRecord, record_action  # noqa: E402
 from controller.service.session import GameSession  # noqa: E402
 

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from stats import percentile, time_pairs  # noqa: E402
+
 from controller.library import load_floor  # noqa: E402
 from vision.config import DICTIONARIES, FilterSettings, VisionConfig  # noqa: E402
 from vision.pipeline import VisionPipeline  # noqa: E402

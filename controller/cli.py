@@ -21,11 +21,8 @@ os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
 
 import cv2  # after the environment above
 
+from controller import game_cli, play_cli, service_cli, vision_cli
 from controller.errors import UserError
-from controller import game_cli
-from controller import play_cli
-from controller import service_cli
-from controller import vision_cli
 from controller.leds import cli as leds_cli
 from controller.rules.errors import TableError
 

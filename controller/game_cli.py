@@ -7,13 +7,24 @@ import json
 import sys
 from pathlib import Path
 
-
 from controller import arg_types
 from controller.errors import UserError
-from controller.library import (check_content_file, floor_text, load_content, load_floor, load_state,
-                                write_atomically)
-from controller.rules import (CorporationTurn, GameSetup, GameState, RulesError, SeededDice, apply, check_state,
-                              compile_floor, encode_events, encode_state, new_game, phrase, schema)
+from controller.library import check_content_file, floor_text, load_content, load_floor, load_state, write_atomically
+from controller.rules import (
+    CorporationTurn,
+    GameSetup,
+    GameState,
+    RulesError,
+    SeededDice,
+    apply,
+    check_state,
+    compile_floor,
+    encode_events,
+    encode_state,
+    new_game,
+    phrase,
+    schema,
+)
 from controller.rules.content import FILES
 from controller.shipped_help import SHIPPED, ShippedContentHelp
 from controller.typed_rolls import ROLLS_HELP, checked_run

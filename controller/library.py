@@ -6,19 +6,18 @@ Every failure becomes a UserError that names the file and what is wrong in it.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from collections.abc import Iterator
 
 import msgspec
 
 from controller.errors import UserError
-from controller.rules import (Content, GameState, RulesError, check_state, compile_floor, decode_state,
-                              parse_content)
-from controller.rules.content import FILES
+from controller.rules import Content, GameState, RulesError, check_state, compile_floor, decode_state, parse_content
 from controller.rules.board.geometry import Floor
+from controller.rules.content import FILES
 from controller.rules.state import describe_validation_error
 
 CONTENT = resources.files("controller.content")

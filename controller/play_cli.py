@@ -10,17 +10,25 @@ from collections import Counter
 import msgspec
 
 from controller import arg_types
+from controller.autoplay.player import TEAM, play, play_game, team
 from controller.errors import UserError
 from controller.game_cli import agents_option, start_game
 from controller.library import floor_text, load_state, read_text, write_atomically
-from controller.rules import (LegalAction, RulesError, SeededDice, apply, decode_action, encode_events, encode_state,
-                              legal_actions, phrase)
+from controller.rules import (
+    LegalAction,
+    RulesError,
+    SeededDice,
+    apply,
+    decode_action,
+    encode_events,
+    encode_state,
+    legal_actions,
+    phrase,
+)
 from controller.rules.actions import STEPS
-from controller.autoplay.player import TEAM, play, play_game, team
 from controller.rules.state import describe_validation_error
 from controller.shipped_help import SHIPPED, ShippedContentHelp
 from controller.typed_rolls import ROLLS_HELP, checked_run
-
 
 ACTION_NAMES = [kind.__struct_config__.tag for kind in STEPS]
 ACTION_TYPES = {kind.__struct_config__.tag: kind for kind in STEPS}
@@ -214,7 +222,8 @@ def _selfplay(args: argparse.Namespace) -> int:
         threats.append(final.threat)
     names = ", ".join(b.name for b in state.bots if b.kind == "agent")
     players = f"{args.players} {'player' if args.players == 1 else 'players'}"
-    print(f"{args.games} {'game' if args.games == 1 else 'games'} of {args.mission} on {args.floor}, {players} ({names}), "
+    print(f"{args.games} {'game' if args.games == 1 else 'games'} of {args.mission} on {args.floor}, "
+          f"{players} ({names}), "
           f"{args.difficulty}, seeds {args.seed}-{args.seed + args.games - 1}")
     print(f"win rate: {wins / args.games:.1%} ({wins} of {args.games})")
     print(f"average rounds: {sum(rounds) / len(rounds):.1f}; average threat at the end: "

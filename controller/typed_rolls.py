@@ -13,8 +13,8 @@ same; `checked_run` turns that into the command line's one line, naming the dice
 
 from __future__ import annotations
 
-from itertools import groupby
 from collections.abc import Sequence
+from itertools import groupby
 
 from controller.errors import UserError
 from controller.rules import DiceNeeded, DiceWanted, SeededDice

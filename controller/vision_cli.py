@@ -24,12 +24,12 @@ from vision.annotate import annotate
 from vision.calibrate import board_image, calibrate
 from vision.calibration import CameraCalibration
 from vision.config import DICTIONARIES, FilterSettings, VisionConfig
-from vision.table_layout import TableLayout
 from vision.mount import EDGE_PX, KNOCK_DEG, LENSES, TILTS, Lens, height_range
 from vision.pipeline import VisionPipeline
 from vision.printable import PAPERS, write_markers_pdf
 from vision.sources import FrameSource, ImageFolderSource, PiCameraSource, VideoCaptureSource
 from vision.status import Status
+from vision.table_layout import TableLayout
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,8 +47,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--floor", required=True, help="a shipped floor's name or a .floor file")
     p.add_argument("--calibration", metavar="FILE.json", help="lens calibration from calibrate-camera")
     p.add_argument("--dictionary", default="4x4_50", choices=sorted(DICTIONARIES))
-    p.add_argument("--frames", type=arg_types.positive, help="stop after this many frames (default: until the source ends)")
-    p.add_argument("--retry-seconds", type=arg_types.seconds, default=2.0, help="wait between attempts to reopen a lost camera")
+    p.add_argument("--frames", type=arg_types.positive,
+                   help="stop after this many frames (default: until the source ends)")
+    p.add_argument("--retry-seconds", type=arg_types.seconds, default=2.0,
+                   help="wait between attempts to reopen a lost camera")
     p.set_defaults(run=_watch)
 
     p = sub.add_parser("markers", help="write the printable chip stickers and registration markers (PDF)")
@@ -94,7 +96,8 @@ def _detect(args: argparse.Namespace) -> int:
     if args.calibration:
         calibration = _load_calibration(args.calibration)
     # One photo is all the evidence there is: confirm on the first sighting.
-    config = replace(VisionConfig(dictionary=args.dictionary), filter=FilterSettings(confirm_frames=1, confirm_seconds=0))
+    config = replace(VisionConfig(dictionary=args.dictionary),
+                     filter=FilterSettings(confirm_frames=1, confirm_seconds=0))
     pipeline = VisionPipeline(floor, config, calibration)
     result = pipeline.process(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 0.0)
     if args.annotate is not None:
@@ -109,7 +112,8 @@ def _detect(args: argparse.Namespace) -> int:
     if status.level == "error":
         raise UserError(f"{args.image}: {status.message}")
     out = result.observation.to_dict()
-    out["units"] = {u: s for u, s in out["units"].items() if s["last_seen"] is not None}  # the roster's absentees say nothing
+    # the roster's absentees say nothing
+    out["units"] = {u: s for u, s in out["units"].items() if s["last_seen"] is not None}
     out["sightings"] = [s.to_dict() for s in result.reading.sightings]
     print(json.dumps(out, indent=2))
     return 0
@@ -194,7 +198,8 @@ def _calibrate(args: argparse.Namespace) -> int:
     if args.print_board is not None:
         ok, buf = cv2.imencode(".png", board_image())
         write_atomically(args.print_board, buf.tobytes())
-        print(f"ChArUco board written to {args.print_board}: print it to fill a page (any scale), stick it on something flat, "
+        print(f"ChArUco board written to {args.print_board}: print it to fill a page (any scale), "
+              "stick it on something flat, "
               "then photograph it 10-20 times from different angles")
         return 0
     if not args.images:

@@ -108,7 +108,8 @@ def test_only_the_command_line_imports_the_command_line_and_web():
             for line, name in _imports(path):
                 if is_cli(name) and not mine_is_cli:
                     problems.append(f"{path.relative_to(ROOT)}:{line} imports the command line ({name})")
-                if _top(name) == "web" and not mine_is_cli and _top(mine) != "web" and mine != "controller.service.startup":
+                if (_top(name) == "web" and not mine_is_cli and _top(mine) != "web"
+                        and mine != "controller.service.startup"):
                     problems.append(f"{path.relative_to(ROOT)}:{line} imports web ({name})")
     assert problems == []
 

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cli_run import refused, run
+
 from controller.rules import decode_events, decode_state
 
 CONTENT = Path(__file__).resolve().parents[1] / "controller" / "content"

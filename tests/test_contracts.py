@@ -13,12 +13,21 @@ import typing
 import jsonschema
 import msgspec
 import pytest
+from cli_run import refused, run
 from msgspec import inspect as mi
 
-from cli_run import refused, run
 from controller.autoplay.player import play
-from controller.rules import (ACTION_VERSION, EVENT_VERSION, STATE_VERSION, RulesError, decode_events,
-                              decode_state, encode_events, encode_state, schema)
+from controller.rules import (
+    ACTION_VERSION,
+    EVENT_VERSION,
+    STATE_VERSION,
+    RulesError,
+    decode_events,
+    decode_state,
+    encode_events,
+    encode_state,
+    schema,
+)
 from controller.rules.actions import AnyAction, decode_action, encode_action
 from controller.rules.events import AnyEvent
 

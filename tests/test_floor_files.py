@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from cli_run import refused, run
+
 from controller.rules import decode_state
 
 ROOT = Path(__file__).resolve().parents[1]

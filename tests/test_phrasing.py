@@ -11,8 +11,8 @@ import typing
 import pytest
 from msgspec import inspect as mi
 
-from controller.cli import main
 from controller.autoplay.player import play
+from controller.cli import main
 from controller.rules import decode_state, encode_events, phrase
 from controller.rules import events as ev
 from controller.rules.phrasing import unit_name
@@ -72,7 +72,8 @@ CASES = [
     (ev.DiceUpgradeBought(bot="byte", die="advanced", cost=2),
      "Byte activates an upgrade for 2 power: from now on 1 more advanced die in the pool."),
     (ev.BotDetected(bot="byte", space="C4", unit="CAP"), "Byte is detected on C4 by the captain (Fauxbia)."),
-    (ev.BotDetected(bot="byte", space="C4", unit="G2", reason="striking"), "Byte is detected on C4 by striking guard 2."),
+    (ev.BotDetected(bot="byte", space="C4", unit="G2", reason="striking"),
+     "Byte is detected on C4 by striking guard 2."),
     (ev.AwarenessCleared(bot="byte", space="C4", unit="G2"),
      "Guard 2 clears Byte's awareness chip from C4: return it to the bot's mat."),
 ]

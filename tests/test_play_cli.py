@@ -8,9 +8,9 @@ import typing
 from pathlib import Path
 
 import pytest
+from cli_run import refused, run
 from msgspec import inspect as mi
 
-from cli_run import refused, run
 from controller import play_cli
 from controller.rules import decode_state, phrase
 
@@ -114,9 +114,22 @@ from rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module 
 from turn_scenarios import chips, in_turn  # noqa: E402
 
 from controller.rules import encode_state  # noqa: E402
-from controller.rules.actions import (STEPS, BuyDiceUpgrade, Discard, DrawChip, Escape, Hop, InstallMod,  # noqa: E402
-                                      JoanStun, JoanSurveil, NetworkStep, Step, Trade, UseEquipment,
-                                      encode_action)
+from controller.rules.actions import (  # noqa: E402
+    STEPS,
+    BuyDiceUpgrade,
+    Discard,
+    DrawChip,
+    Escape,
+    Hop,
+    InstallMod,
+    JoanStun,
+    JoanSurveil,
+    NetworkStep,
+    Step,
+    Trade,
+    UseEquipment,
+    encode_action,
+)
 from controller.rules.events import AnyEvent  # noqa: E402
 from controller.rules.state import Drone  # noqa: E402
 

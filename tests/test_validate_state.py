@@ -11,7 +11,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from cli_run import refused, run
 
 

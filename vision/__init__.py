@@ -6,7 +6,7 @@
 
 from vision.calibration import CameraCalibration
 from vision.config import BoardGeometry, FilterSettings, UnitSpec, VisionConfig
-from vision.filter import UnitSighted, UnitNotSeen, VisionEvent
+from vision.filter import UnitNotSeen, UnitSighted, VisionEvent
 from vision.observation import FrameReading, Observation, UnitState, UnknownMarker
 from vision.pipeline import FrameResult, VisionPipeline
 from vision.roster import chips_for_state

@@ -50,11 +50,11 @@ class CameraCalibration:
         }, indent=2)
 
     @classmethod
-    def from_json(cls, text: str) -> "CameraCalibration":
+    def from_json(cls, text: str) -> CameraCalibration:
         data = json.loads(text)
         return cls(np.array(data["camera_matrix"], np.float64), np.array([data["distortion"]], np.float64),
                    (int(data["image_size"][0]), int(data["image_size"][1])), float(data.get("rms_px", 0.0)))
 
     @classmethod
-    def load(cls, path: str | Path) -> "CameraCalibration":
+    def load(cls, path: str | Path) -> CameraCalibration:
         return cls.from_json(Path(path).read_text(encoding="utf-8"))

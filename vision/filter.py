@@ -32,7 +32,8 @@ class UnitSighted:
     @property
     def text(self) -> str:
         if self.from_space is None:
-            return f"unit {self.unit} placed at {self.to_space}" + (f" facing {self.to_facing}" if self.to_facing else "")
+            facing = f" facing {self.to_facing}" if self.to_facing else ""
+            return f"unit {self.unit} placed at {self.to_space}{facing}"
         if self.from_space == self.to_space:
             return f"unit {self.unit} turned from {self.from_facing} to {self.to_facing} at {self.to_space}"
         return f"unit {self.unit} moved from {self.from_space} to {self.to_space}" + (
@@ -136,7 +137,8 @@ class TemporalFilter:
         if track.pending != target:
             track.pending, track.pending_count, track.pending_since = target, 0, ts
         track.pending_count += 1
-        if track.pending_count < self.settings.confirm_frames or ts - track.pending_since < self.settings.confirm_seconds:
+        if (track.pending_count < self.settings.confirm_frames
+                or ts - track.pending_since < self.settings.confirm_seconds):
             return
         holder = next((u for u, t in self.tracks.items() if t is not track and t.state.space == s.space), None)
         if holder is not None and s.space != st.space:

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.config import VisionConfig
-from vision.table_layout import TableLayout
 from vision.synth.camera import CameraPose, VirtualCamera
+from vision.table_layout import TableLayout
 
 KNOCK_DEG = 3.0   # the camera may turn this far on its mount, about any axis, and still see every marker
 EDGE_PX = 10.0    # and the board's extent must then stay this far inside the frame
@@ -32,7 +32,7 @@ class Lens:
     hfov_deg: float  # horizontal field of view at the capture size
 
     @classmethod
-    def from_focal(cls, focal_mm: float, sensor_width_mm: float) -> "Lens":
+    def from_focal(cls, focal_mm: float, sensor_width_mm: float) -> Lens:
         """A lens given as focal length on a sensor of this width (the capture mode must use the whole width)."""
         hfov = math.degrees(2 * math.atan(sensor_width_mm / (2 * focal_mm)))
         return cls(f"{focal_mm:g} mm lens on a {sensor_width_mm:g} mm wide sensor", hfov)

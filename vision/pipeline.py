@@ -16,12 +16,12 @@ from vision.calibration import CameraCalibration
 from vision.config import SIZE_TOLERANCE, VisionConfig
 from vision.detect import MarkerDetection, MarkerDetector
 from vision.filter import TemporalFilter, VisionEvent
-from vision.table_layout import TableLayout
 from vision.observation import FrameReading, Observation, UnknownMarker
 from vision.register import Registrar, Registration
-from vision.snap import GridSnapper
 from vision.sharpness import SharpnessMeter
+from vision.snap import GridSnapper
 from vision.status import BLUR_ADVICE, Status, ViewQuality
+from vision.table_layout import TableLayout
 
 
 @dataclass(frozen=True)

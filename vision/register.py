@@ -16,8 +16,8 @@ import numpy as np
 from vision.calibration import CameraCalibration
 from vision.config import VisionConfig
 from vision.detect import MarkerDetection
-from vision.table_layout import TableLayout
 from vision.status import OK, Status
+from vision.table_layout import TableLayout
 
 OUTLIER_MM = 6.0   # an anchor whose corners miss by more than this is dropped
 MAX_RMS_MM = 6.0   # beyond this the registration is not trusted at all

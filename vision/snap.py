@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from controller.rules.board.geometry import Floor
 from controller.rules.board.floor_text import space_name
+from controller.rules.board.geometry import Floor
 from vision.config import UnitSpec, VisionConfig
 
 FACINGS = ("N", "E", "S", "W")

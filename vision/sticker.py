@@ -54,6 +54,7 @@ def sticker_problem(config: VisionConfig) -> str | None:
         return (f"a {s.marker_mm:g} mm marker needs {s.quiet_reach_mm * 2:.1f} mm of sticker for its quiet zone of one "
                 f"{s.cell_mm:.1f} mm cell at the corners, the sticker is {s.disc_mm:g} mm: use a smaller marker_mm")
     if s.front_tip_mm + EDGE_MM > radius or s.disc_mm > config.board.chip_mm:
-        return (f"the front triangle reaches {s.front_tip_mm:.1f} mm from the centre and the sticker is {s.disc_mm:g} mm "
+        return (f"the front triangle reaches {s.front_tip_mm:.1f} mm from the centre and the sticker is "
+                f"{s.disc_mm:g} mm "
                 f"on a {config.board.chip_mm:g} mm chip: the sticker must hold the triangle and fit the chip")
     return None

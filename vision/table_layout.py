@@ -22,7 +22,7 @@ class TableLayout:
     geometry: BoardGeometry
 
     @classmethod
-    def for_floor(cls, floor: Floor, geometry: BoardGeometry) -> "TableLayout":
+    def for_floor(cls, floor: Floor, geometry: BoardGeometry) -> TableLayout:
         return cls(floor.rows, floor.cols, geometry)
 
     @property

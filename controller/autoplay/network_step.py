@@ -9,11 +9,20 @@ counts is how few nodes are left to the core.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from controller.autoplay.tuning import CORE_REACH
-from controller.rules import (GameState, IpMoved, NetworkStep, RulesError, SeededDice, active_agent, apply_action,
-                              copy_state, movement_chips)
+from controller.rules import (
+    GameState,
+    IpMoved,
+    NetworkStep,
+    RulesError,
+    SeededDice,
+    active_agent,
+    apply_action,
+    copy_state,
+    movement_chips,
+)
 
 if TYPE_CHECKING:
     from controller.autoplay.missions.strategy import MissionStrategy
@@ -40,7 +49,8 @@ def network_step(state: GameState, mission: MissionStrategy) -> NetworkStep:
     for event in straight[1]:
         if isinstance(event, IpMoved) and event.agent == agent.id:
             passed.update(event.path)
-    ways = [d for d, attr in (("in", "inward"), ("out", "outward"))
+    lines_out: tuple[tuple[Literal["in", "out"], str], ...] = (("in", "inward"), ("out", "outward"))
+    ways = [d for d, attr in lines_out
             if any(getattr(by_id[n], attr) for n in passed if n in by_id)]
     deepest = mission.core_layer(state)
     to_core = core_distances(state) if deepest >= 3 else {}
@@ -105,7 +115,8 @@ def core_in_reach(state: GameState) -> bool:
     if ip is None or ip.node is None or ip.banned or core_distances(state).get(ip.node, FAR) > CORE_REACH:
         return False
     trial = copy_state(state)
-    trial.turn.step, trial.turn.pending = "network", None  # type: ignore[union-attr]
+    trial_turn = trial.turn
+    trial_turn.step, trial_turn.pending = "network", None
     steps = len(movement_chips(trial))
     for combo in itertools.product((False, True), repeat=steps):
         try:

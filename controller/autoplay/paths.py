@@ -12,12 +12,11 @@ from __future__ import annotations
 import hashlib
 import heapq
 import weakref
-from typing import Literal
+from typing import Literal, cast
 
 from controller.autoplay.memory import TeamZone
 from controller.autoplay.tuning import AVERAGE_AP, DOOR_COST, FORCE_MARGIN, UNIT_COST, WALL_COST, WATCHED_COST
-from controller.rules import (Area, Bot, DicePool, Floor, Table, active_agent, chip_inputs_payable, keypad_column,
-                              sight)
+from controller.rules import Area, Bot, DicePool, Floor, Table, active_agent, chip_inputs_payable, keypad_column, sight
 
 UNREACHED = 1 << 20
 # path graphs by floor and the state of its walls, doors and known jams: shared by every game on the floor
@@ -62,7 +61,7 @@ class PathCosts:
     def _cost_to(table: Table, bot: Bot, space: int) -> int:
         """Steps between the bot and a space through doors of any state (the floor's precomputed table: a
         claim on a terminal needs no more)."""
-        return table.distances()[table.floor.index[bot.space]][space]  # type: ignore[index]
+        return table.distances()[table.floor.index[bot.at]][space]
 
     def _nearest(self, table: Table, bot: Bot, spaces: set[int]) -> int:
         return min(spaces, key=lambda s: (self._cost_to(table, bot, s), s))
@@ -73,7 +72,7 @@ class PathCosts:
         A zone whose every way in turns out jammed is given up for the next best."""
         if "zone" not in self._memo:  # asked for every bot and step of a decision
             self._memo["zone"] = self._choose_safe_zone(table)
-        return self._memo["zone"]  # type: ignore[return-value]
+        return cast("frozenset[int]", self._memo["zone"])
 
     def _choose_safe_zone(self, table: Table) -> frozenset[int]:
         floor = table.floor
@@ -91,7 +90,7 @@ class PathCosts:
             spaces = _zone_spaces(floor, zone)
             if not self._open_to_all(table, spaces):
                 continue
-            total = sum(self._cost_map(table, bot, spaces)[floor.index[bot.space]]  # type: ignore[index]
+            total = sum(self._cost_map(table, bot, spaces)[floor.index[bot.at]]
                         for bot in table.state.bots if bot.on_board and not bot.shut_down)
             if total < best_cost:
                 best, best_cost, best_zone = spaces, total, zone
@@ -106,17 +105,17 @@ class PathCosts:
         reach = self._reach.get(key)
         if reach is None:
             floor = table.floor
-            reach, todo = set(zone), list(zone)
+            found, todo = set(zone), list(zone)
             while todo:
                 u = todo.pop()
                 for _, v in floor.security_neighbours(u, table.destroyed):
-                    if v not in reach and not (jammed and floor.edge_name[(u, v)] in jammed):
-                        reach.add(v)
+                    if v not in found and not (jammed and floor.edge_name[(u, v)] in jammed):
+                        found.add(v)
                         todo.append(v)
             if len(self._reach) > 256:
                 self._reach.clear()
-            self._reach[key] = reach = frozenset(reach)
-        return all(table.floor.index[b.space] in reach or door_passage(b) != "keypad"  # type: ignore[index]
+            self._reach[key] = reach = frozenset(found)
+        return all(table.floor.index[b.at] in reach or door_passage(b) != "keypad"
                    for b in table.state.bots if b.on_board and not b.shut_down)
 
     def _cost_map(self, table: Table, bot: Bot, targets: frozenset[int], avoid: frozenset[int] = frozenset(),
@@ -217,7 +216,7 @@ class PathCosts:
         strong for the active agent's dice, and its chip inputs cannot be paid from the reserves or by jumping
         the tracker."""
         if "jammed" in self._memo:
-            return self._memo["jammed"]  # type: ignore[return-value]
+            return cast("set[str]", self._memo["jammed"])
         state = table.state
         agent = active_agent(state)
         dice = DicePool(basic=agent.power, advanced=agent.advanced_dice, elite=agent.elite_dice)
@@ -234,7 +233,7 @@ class PathCosts:
 
     def _watched(self, table: Table) -> set[int]:
         if "watched" in self._memo:
-            return self._memo["watched"]  # type: ignore[return-value]
+            return cast("set[int]", self._memo["watched"])
         seen: set[int] = set()
         for unit in table.state.security:
             if not unit.stunned:

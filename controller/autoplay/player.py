@@ -11,24 +11,85 @@ how it plays and what was measured for each rule is docs/autoplay.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Sequence, Set
+from typing import cast
 
-from controller.rules import (HAND_LIMIT, OPTIMIZED_BONUS, PROPRIETARY_DIE_USE, Action, Alter, BeginActions, Bot, BuyDiceUpgrade, BuyUpgrade,
-                              CorporationTurn, DicePool, DrawChip, EndMove, EndTurn, Escape, Event, GameState,
-                              Keypad, MAX_DESTROYED_WALLS, Move, NetworkCardAction, Objective, Pass, Push, Reboot,
-                              Repair, SecurityUnit, SeededDice, Step, Strike, StrikeWall, Table, Terminal, UnlockSlot,
-                              active_agent, active_slot_count, apply_action, apply_effect, brute_force_durability,
-                              can_escape, chip_inputs_payable, chip_usable, copy_state, current_chip_kind, edge_id,
-                              floor_objectives, legal_actions, movement_of, movers, next_slot_cost, objective_applies,
-                              objective_done, unit_durability)
 from controller.autoplay.memory import AutoplayMemory
 from controller.autoplay.missions import MissionStrategy, strategy_for
 from controller.autoplay.missions.strategy import is_prey, module_calibrations, module_near
 from controller.autoplay.network_step import network_step
 from controller.autoplay.paths import UNREACHED, PathCosts, door_passage, expected_ap, passes_doors
-from controller.autoplay.tuning import (AVERAGE_AP, DOOR_COST, FORCE_MARGIN, LONE_AGENT_LOW, LONE_AGENT_TOP_UP,
-                                        PREY_MARGIN, REBOOT_AT, SPARE_TRIP, STRAGGLER_KEEP, STRAGGLER_TOP_UP, TEAM,
-                                        WALL_COST, WATCHED_COST)
+from controller.autoplay.tuning import (
+    AVERAGE_AP,
+    DOOR_COST,
+    FORCE_MARGIN,
+    LONE_AGENT_LOW,
+    LONE_AGENT_TOP_UP,
+    PREY_MARGIN,
+    REBOOT_AT,
+    SPARE_TRIP,
+    STRAGGLER_KEEP,
+    STRAGGLER_TOP_UP,
+    TEAM,
+    WALL_COST,
+    WATCHED_COST,
+)
+from controller.rules import (
+    HAND_LIMIT,
+    MAX_DESTROYED_WALLS,
+    OPTIMIZED_BONUS,
+    PROPRIETARY_DIE_USE,
+    Action,
+    Alter,
+    BeginActions,
+    Bot,
+    BuyDiceUpgrade,
+    BuyUpgrade,
+    CorporationTurn,
+    DicePool,
+    DrawChip,
+    EndMove,
+    EndTurn,
+    Escape,
+    Event,
+    GameState,
+    Keypad,
+    Move,
+    NetworkCardAction,
+    Objective,
+    Pass,
+    Push,
+    Reboot,
+    Repair,
+    SecurityUnit,
+    SeededDice,
+    Step,
+    Strike,
+    StrikeWall,
+    Table,
+    Terminal,
+    UnlockSlot,
+    active_agent,
+    active_slot_count,
+    apply_action,
+    apply_effect,
+    brute_force_durability,
+    can_escape,
+    chip_inputs_payable,
+    chip_usable,
+    copy_state,
+    current_chip_kind,
+    edge_id,
+    floor_objectives,
+    legal_actions,
+    movement_of,
+    movers,
+    next_slot_cost,
+    objective_applies,
+    objective_done,
+    unit_durability,
+)
+
 
 def team(players: int) -> list[str]:
     """The agents the auto-player plays a game of `players` with, when the players name none."""
@@ -69,7 +130,6 @@ class AutoPlayer(PathCosts):
 
     def _decide(self, state: GameState) -> Action:
         turn = state.turn
-        assert turn is not None
         self._memo = {}  # a new decision: nothing computed for the last one holds
         if turn.step == "corporation":
             return CorporationTurn()
@@ -92,7 +152,7 @@ class AutoPlayer(PathCosts):
         # reserve chips replace degraded ones for free (physical first: +2 AP on every move)
         alters = [a for a in legal if isinstance(a, Alter)
                   and state.burncycle.slots[a.slot - 1] is not None
-                  and state.burncycle.slots[a.slot - 1].degraded]  # type: ignore[union-attr]
+                  and state.burncycle.chip(a.slot - 1).degraded]
         if alters:
             preference = self._mission(state).alter_preference(self, state)
             return min(alters, key=lambda a: (preference.index(a.chip), a.source == "team", a.slot))
@@ -174,24 +234,25 @@ class AutoPlayer(PathCosts):
         # should the burncycle die show the chooser face: the captain chip first (its event works against the
         # team), then a general chip, keeping the chips that optimize actions
         usable_slots = [k for k in range(len(state.burncycle.slots)) if chip_usable(state, k)]
-        if not usable_slots or state.turn.degraded:  # type: ignore[union-attr]  # a degrade already rolled
+        if not usable_slots or state.turn.degraded:  # a degrade already rolled
             return EndTurn()
         worth = {"captain": 0, "general": 1, "tech": 2, "utility": 3, "physical": 4}
-        slot = min(usable_slots, key=lambda k: (worth[state.burncycle.slots[k].kind], -k))  # type: ignore[union-attr]
+        slot = min(usable_slots, key=lambda k: (worth[state.burncycle.chip(k).kind], -k))
         return EndTurn(choose=slot + 1)
 
     # -- where to go --------------------------------------------------------------------------------
-    def _targets(self, table: Table, bot: Bot) -> set[int]:
+    def _targets(self, table: Table, bot: Bot) -> Set[int]:
         key = ("targets", bot.id)
         if key not in self._memo:
             self._memo[key] = self._find_targets(table, bot)
-        return self._memo[key]  # type: ignore[return-value]
+        return cast("Set[int]", self._memo[key])
 
-    def _find_targets(self, table: Table, bot: Bot) -> set[int]:
+    def _find_targets(self, table: Table, bot: Bot) -> Set[int]:
         """Where the bot heads now: a terminal for an open terminal task, a safe zone, an entrance to escape."""
         state, floor = table.state, table.floor
         # the tasks of now: this floor's objectives on the way up the tower, then the last floor's calibrations
-        tasks = floor_objectives(table) if state.later_floors else [] if state.calibrated else state.mission.calibrations
+        tasks = (floor_objectives(table) if state.later_floors
+                 else [] if state.calibrated else state.mission.calibrations)
         open_tasks = [o for o in tasks if objective_applies(state, o) and not objective_done(state, table, o, False)]
         terminal_tasks = [o for o in open_tasks if o.task.split(":")[0] in ("terminals", "module_terminals")]
         # the agents take the team's terminals; the module only its own ("Command Module: Access ...")
@@ -242,19 +303,19 @@ class AutoPlayer(PathCosts):
             self._memo["nearest to terminals"] = sorted(
                 (b for b in table.state.bots if b.kind == "agent" and b.on_board and not b.shut_down),
                 key=lambda b: (min(self._cost_to(table, b, t) for t in terminals), b.id))
-        agents: list[Bot] = self._memo["nearest to terminals"]  # type: ignore[assignment]
+        agents = cast("list[Bot]", self._memo["nearest to terminals"])
         zone = self._team_safe_zone(table)
         if bot in agents[:max(need - got, 0)] or not zone:
             return False
         steps = table.distances()
-        here = table.floor.index[bot.space]  # type: ignore[index]
+        here = table.floor.index[bot.at]
         return min(steps[here][t] + min(steps[t][z] for z in zone) for t in terminals) > SPARE_TRIP
 
     def _bot_distances(self, table: Table, bot: Bot) -> list[int]:
         key = ("distances", bot.id)
         if key not in self._memo:
             self._memo[key] = self._cost_map(table, bot, frozenset(self._targets(table, bot)))
-        return self._memo[key]  # type: ignore[return-value]
+        return cast("list[int]", self._memo[key])
 
     # -- the action step ----------------------------------------------------------------------------
     def _action(self, table: Table, legal: list) -> Action:
@@ -295,13 +356,13 @@ class AutoPlayer(PathCosts):
             if "key" in approaches:
                 return Keypad(bot=bot.id, beyond=beyond, approach="key")
             if "brute_force" in approaches:
-                durability = brute_force_durability(table, edge_id(bot.space, beyond))  # type: ignore[arg-type]
+                durability = brute_force_durability(table, edge_id(bot.at, beyond))
                 need = self._dice_for(table, durability)
                 if expected_ap(need) >= durability - FORCE_MARGIN:
                     if bot.kind == "agent" and PROPRIETARY_DIE_USE.get(bot.proprietary_die or "") == "force":
-                        need.proprietary = table.state.turn.pool.proprietary  # type: ignore[union-attr]  # Bit's lift die
+                        need.proprietary = table.state.turn.pool.proprietary  # Bit's lift die
                     return Keypad(bot=bot.id, beyond=beyond, approach="brute_force", dice=need)
-            door = edge_id(bot.space, beyond)  # type: ignore[arg-type]
+            door = edge_id(bot.at, beyond)
             card = table.state.keypads.get(door)
             # inputs when the card is still unknown, or its printed chip inputs can be paid from the reserves or
             # by jumping the tracker ahead to a matching chip
@@ -311,7 +372,7 @@ class AutoPlayer(PathCosts):
         if wall is not None:
             return wall
         optimized = current_chip_kind(table) == "physical"
-        pool = table.state.turn.pool  # type: ignore[union-attr]
+        pool = table.state.turn.pool
         # rolled AP cannot be saved: a move rolls the whole pool (later chips can still open doors with
         # keys or inputs, access terminals, or move on an optimized +2)
         die_use = PROPRIETARY_DIE_USE.get(active_agent(table.state).proprietary_die or "")
@@ -323,13 +384,13 @@ class AutoPlayer(PathCosts):
         # many lower threat or give power when the network step completes them
         if not optimized and self._mission(table.state).draws_chip(table, legal):
             return DrawChip(chip="physical")
-        if NetworkCardAction in kinds and len(table.state.network_hands.get(active_agent(table.state).id, [])) < HAND_LIMIT:
+        hand = table.state.network_hands.get(active_agent(table.state).id, [])
+        if NetworkCardAction in kinds and len(hand) < HAND_LIMIT:
             return NetworkCardAction()
         return Pass()
 
     def _dice_for(self, table: Table, ap: int, bonus: int = 0) -> DicePool:
         """Enough of the pool to expect `ap` (best dice first), or all of it."""
-        assert table.state.turn is not None
         pool = table.state.turn.pool
         picked = DicePool()
         expected = float(bonus)
@@ -344,7 +405,7 @@ class AutoPlayer(PathCosts):
         """Strike a unit a win task asks for when the dice can shut it down, else a unit next to a detected
         bot at its target when the dice can at least stun it (durability - 5)."""
         bonus = 2 if table.state.burncycle.slots[table.state.burncycle.tracker] is not None and \
-            table.state.burncycle.slots[table.state.burncycle.tracker].kind == "physical" else 0  # type: ignore[union-attr]
+            table.state.burncycle.chip(table.state.burncycle.tracker).kind == "physical" else 0
         wins = [o.task for o in table.state.mission.win if objective_applies(table.state, o)] \
             if table.state.calibrated else []
         for la in legal:
@@ -441,7 +502,7 @@ class AutoPlayer(PathCosts):
         return bool(zone) and table.floor.area_of[space] == table.floor.area_of[next(iter(zone))]
 
     def _wants(self, table: Table, bot: Bot) -> bool:
-        return table.floor.index[bot.space] in self._targets(table, bot)  # type: ignore[index]
+        return table.floor.index[bot.at] in self._targets(table, bot)
 
     def _next_space(self, table: Table, bot: Bot) -> tuple[int, str] | None:
         """The best neighbouring space toward the bot's target, with the kind of edge crossed; for a bot
@@ -449,10 +510,10 @@ class AutoPlayer(PathCosts):
         key = ("next", bot.id)
         if key not in self._memo:
             self._memo[key] = self._find_next_space(table, bot)
-        return self._memo[key]  # type: ignore[return-value]
+        return cast("tuple[int, str] | None", self._memo[key])
 
     def _find_next_space(self, table: Table, bot: Bot) -> tuple[int, str] | None:
-        here = table.floor.index[bot.space]  # type: ignore[index]
+        here = table.floor.index[bot.at]
         targets = self._targets(table, bot)
         if here in targets:
             if bot.space in table.state.floor.terminals and _later_slot(table.state):
@@ -500,7 +561,7 @@ class AutoPlayer(PathCosts):
                 if unit and dist[j] < mine:
                     self._blocked_by_unit.add(bot.id)
                 continue
-            if edge_id(bot.space, table.floor.ids[j]) in blocked:  # type: ignore[arg-type]
+            if edge_id(bot.at, table.floor.ids[j]) in blocked:
                 continue
             kind = table.floor.edge_between(here, j) or "open"
             if kind == "wall" and table.floor.edge_name[(here, j)] in table.destroyed:
@@ -522,7 +583,7 @@ class AutoPlayer(PathCosts):
         for bot in movers(table):
             nxt = self._next_space(table, bot)
             if nxt is not None and nxt[1] == "door" and self._opens_doors(table, bot, nxt[0]):
-                door = edge_id(bot.space, table.floor.ids[nxt[0]])  # type: ignore[arg-type]
+                door = edge_id(bot.at, table.floor.ids[nxt[0]])
                 if door not in table.unlocked:
                     return bot, table.floor.ids[nxt[0]]
         return None
@@ -549,7 +610,7 @@ class AutoPlayer(PathCosts):
                 continue
             dice = self._dice_for(table, wall.target_ap, bonus)
             if bot.kind == "agent" and PROPRIETARY_DIE_USE.get(bot.proprietary_die or "") == "force":
-                dice.proprietary = table.state.turn.pool.proprietary  # type: ignore[union-attr]
+                dice.proprietary = table.state.turn.pool.proprietary
             if bonus + expected_ap(dice) >= wall.target_ap:
                 return StrikeWall(bot=bot.id, beyond=beyond, dice=dice)
         return None
@@ -576,7 +637,7 @@ class AutoPlayer(PathCosts):
     def _can_progress(self, table: Table) -> bool:
         for bot in movers(table):
             nxt = self._next_space(table, bot)
-            if nxt is not None and (nxt[1] != "door" or edge_id(bot.space, table.floor.ids[nxt[0]])  # type: ignore[arg-type]
+            if nxt is not None and (nxt[1] != "door" or edge_id(bot.at, table.floor.ids[nxt[0]])
                                     in table.unlocked or bot.keys > 0 or not self._opens_doors(table, bot, nxt[0])):
                 return True
         return False
@@ -589,7 +650,7 @@ class AutoPlayer(PathCosts):
         if self._trail_of != move:  # a new move action: a bot never walks back over its own steps in one
             self._trail_of, self._trail = move, {}
         for bot in movers(table):
-            self._trail.setdefault(bot.id, set()).add(bot.space)  # type: ignore[arg-type]
+            self._trail.setdefault(bot.id, set()).add(bot.at)
         shove = self._shove(table)
         if shove is not None:
             unit, onto = shove
@@ -612,12 +673,13 @@ class AutoPlayer(PathCosts):
         watched = self._watched(table)
         ranked = []
         for bot in movers(table):
-            here = table.floor.index[bot.space]  # type: ignore[index]
+            here = table.floor.index[bot.at]
             nxt = self._next_space(table, bot)
             action = steps.get((bot.id, table.floor.ids[nxt[0]])) if nxt is not None else None
-            last = state.turn.pending is not None and state.turn.pending.ap == 1  # type: ignore[union-attr]
-            if action is not None and last and nxt[0] in watched and here not in watched \
-                    and not (shove is not None and bot.kind == "module"):  # type: ignore[index]
+            pending = state.turn.pending
+            last = pending is not None and pending.ap == 1
+            if action is not None and nxt is not None and last and nxt[0] in watched and here not in watched \
+                    and not (shove is not None and bot.kind == "module"):
                 continue  # the last AP would leave the bot in a guard's sight for the corporation's turn
             if action is not None:
                 remaining = self._bot_distances(table, bot)[here]
@@ -653,7 +715,7 @@ class AutoPlayer(PathCosts):
         if "module errand" not in self._memo:
             self._memo["module errand"] = any(not objective_done(table.state, table, o, False)
                                               for o in module_calibrations(table.state))
-        return self._memo["module errand"]  # type: ignore[return-value]
+        return cast(bool, self._memo["module errand"])
 
     @staticmethod
     def _mission(state: GameState) -> MissionStrategy:
@@ -671,7 +733,7 @@ class AutoPlayer(PathCosts):
         With one player the lone agent's pool is better spent on its terminals."""
         if table.state.round > 1 or table.state.players < 2:
             return False
-        here = table.floor.index[module.space]  # type: ignore[index]
+        here = table.floor.index[module.at]
         steps = min((table.distances()[here][t] for t in self._targets(table, module)), default=UNREACHED)
         return cost - steps <= DOOR_COST
 
@@ -679,7 +741,7 @@ class AutoPlayer(PathCosts):
 def _move_key(state: GameState) -> tuple[int, int, int] | None:
     """Which move action is under way (None between move actions): trails belong to one."""
     turn = state.turn
-    if turn is None or turn.pending is None:
+    if turn.pending is None:
         return None
     return state.round, turn.active, state.burncycle.tracker
 
@@ -689,7 +751,7 @@ def _in_harms_way(table: Table, bot: Bot, power: int) -> bool:
     with `power` only buys another "Threat increases by +3"."""
     if not bot.detected:
         return False
-    here = table.floor.index[bot.space]  # type: ignore[index]
+    here = table.floor.index[bot.at]
     distances = table.distances()
     return any(not u.stunned and u.damage >= power
                and distances[table.floor.index[u.space]][here] <= movement_of(table, u) + 1

@@ -17,10 +17,10 @@ from typing import Protocol
 from controller import arg_types
 from controller.errors import UserError
 from controller.leds import strip_layout as layouts
-from controller.leds.strip_layout import Layout, Segment
 from controller.leds.render import LogicalFrame, render
-from controller.leds.scene import SLOT_COUNT, TRACK_LENGTH, Link, LedScene, scene_from_state
+from controller.leds.scene import SLOT_COUNT, TRACK_LENGTH, LedScene, Link, scene_from_state
 from controller.leds.serial_driver import DEFAULT_BAUD, LinkState, SerialDriver, SerialLeds
+from controller.leds.strip_layout import Layout, Segment
 from controller.leds.terminal_strip import TerminalLeds
 
 FPS = 30

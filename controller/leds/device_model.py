@@ -97,7 +97,8 @@ class DeviceModel:
 
     def _hello(self, extra_status: int = 0) -> bytes:
         status = self.status | extra_status
-        return p.Hello(p.PROTOCOL_VERSION, self.firmware, self.led_count, p.max_payload(self.led_count), status).to_payload()
+        return p.Hello(p.PROTOCOL_VERSION, self.firmware, self.led_count, p.max_payload(self.led_count),
+                       status).to_payload()
 
     def _handle(self, event: p.Event) -> None:
         ready = max(self._line_free, time.monotonic())
@@ -119,7 +120,8 @@ class DeviceModel:
             self.pixels[3 * start : 3 * start + len(data) - 2] = data[2:]
         elif event.type == p.Type.SHOW:
             self.pixels[: len(data)] = data
-            shown = bytes(v * (self.brightness + 1) >> 8 for v in self.pixels) if self.brightness != 255 else bytes(self.pixels)
+            shown = (bytes(v * (self.brightness + 1) >> 8 for v in self.pixels) if self.brightness != 255
+                     else bytes(self.pixels))
             self.latched.append(shown)
             self.status |= p.STATUS_HOST_FRAME
             if self.baud:

@@ -12,9 +12,9 @@ from typing import Any
 
 from gpiozero import PWMLED, RGBLED, GPIOZeroError, LEDBoard, SPIDevice
 
-from controller.rules.errors import TableError
-from controller.leds.strip_layout import Layout
 from controller.leds.render import RGB, LogicalFrame
+from controller.leds.strip_layout import Layout
+from controller.rules.errors import TableError
 
 
 class GpioConfigError(TableError):

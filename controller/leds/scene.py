@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from controller.rules import GameState, Outcome as GameOutcome, active_escalations
+from controller.rules import GameState, active_escalations
+from controller.rules import Outcome as GameOutcome
 
 TRACK_LENGTH = 27  # threat positions 0..26
 SLOT_COUNT = 5

@@ -29,8 +29,8 @@ from typing import Protocol
 import serial
 
 from controller.leds import protocol as p
-from controller.leds.strip_layout import Layout
 from controller.leds.render import LogicalFrame
+from controller.leds.strip_layout import Layout
 
 DEFAULT_BAUD = 500_000
 MARGIN_S = 0.25        # beyond wire + strip time before an unanswered frame counts as lost
@@ -309,7 +309,8 @@ class SerialDriver:
 
     def _check(self, hello: p.Hello) -> str | None:
         if hello.protocol != p.PROTOCOL_VERSION:
-            return f"board speaks LED protocol {hello.protocol}, this host speaks {p.PROTOCOL_VERSION}: reflash the firmware"
+            return (f"board speaks LED protocol {hello.protocol}, this host speaks {p.PROTOCOL_VERSION}: "
+                    f"reflash the firmware")
         if self.expect_leds is not None and hello.led_count != self.expect_leds:
             return (f"board drives {hello.led_count} LEDs but the layout has {self.expect_leds}: "
                     f"rebuild the firmware with make LED_COUNT={self.expect_leds} or fix the layout")
@@ -368,7 +369,8 @@ class SerialDriver:
             self.stats.naks += 1
             if reply.payload and reply.payload[0] in (p.Reason.ARG, p.Reason.TYPE):
                 # Refused for what it is, not for how it travelled.
-                self._give_up(version, f"board refused a frame of {len(pixels)} bytes: {p.Reason(reply.payload[0]).name}")
+                self._give_up(version, f"board refused a frame of {len(pixels)} bytes: "
+                                       f"{p.Reason(reply.payload[0]).name}")
             return
         self._failures = 0
         if reply.type == p.Type.ACK:

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.rules.errors import TableError
 from controller.leds.power_budget import Power, limit
 from controller.leds.render import RGB, LogicalFrame
 from controller.leds.scene import SLOT_COUNT, TRACK_LENGTH
+from controller.rules.errors import TableError
 
 
 class LayoutError(TableError):
@@ -158,10 +158,12 @@ def build(data: dict[str, Any], source: str = "<built-in>") -> Layout:
         if seg.per < 1 or seg.count < seg.per or seg.count % seg.per:
             raise _fail(source, where, f"count {seg.count} must be a positive multiple of per {seg.per}")
         if seg.start < 0 or seg.start + seg.count > strip.leds:
-            raise _fail(source, where, f"LEDs {seg.start}..{seg.start + seg.count - 1} are not all on strip {strip.name!r} ({strip.leds} LEDs)")
+            raise _fail(source, where, f"LEDs {seg.start}..{seg.start + seg.count - 1} are not all on strip "
+                                       f"{strip.name!r} ({strip.leds} LEDs)")
         positions = range(seg.first, seg.first + seg.count // seg.per)
         if seg.first < 0 or positions.stop > ROLE_SIZES[role]:
-            raise _fail(source, where, f"{role} positions {positions.start}..{positions.stop - 1} are outside 0..{ROLE_SIZES[role] - 1}")
+            raise _fail(source, where, f"{role} positions {positions.start}..{positions.stop - 1} are outside "
+                                       f"0..{ROLE_SIZES[role] - 1}")
         if covered[role] & set(positions):
             raise _fail(source, where, f"{role} positions overlap another segment")
         covered[role].update(positions)

@@ -7,53 +7,122 @@ through a `Dice`.
 """
 
 # -- the game: content, setup, state, actions, legal actions, events, dice, records, errors
-from controller.rules.actions import (ACTION_VERSION, Action, Alter, AnyAction, BeginActions, BuyDiceUpgrade,
-                                      BuyUpgrade, CorporationTurn, Correct, Degrade, Discard, DrawChip, EndMove,
-                                      EndTurn, Escape, Hop, InstallMod, JoanStun, JoanSurveil, Keypad, Move,
-                                      NetworkCardAction, NetworkStep, Pass, Push, Reboot, Repair, Step, Strike,
-                                      StrikeWall, Swap, Terminal, Trade, UnlockSlot, UseEquipment, apply, apply_action,
-                                      decode_action, encode_action, legal_actions)
-from controller.rules.board.geometry import MAX_DESTROYED_WALLS, Floor, compile_floor
-from controller.rules.cards.network_cards import HAND_LIMIT
-from controller.rules.content import Content, parse_content
-from controller.rules.corporation.threat import active_escalations
-from controller.rules.corporation.turn import corporation_turn
-from controller.rules.dice import Dice, ScriptedDice, SeededDice
-from controller.rules.errors import (BadFace, ContentError, DiceError, DiceNeeded, DiceWanted, FloorError,
-                                     IllegalAction, RecordError, RulesError, StateError, TableError)
-from controller.rules.events import EVENT_VERSION, Event, decode_events, encode_events
-from controller.rules.game_setup import GameSetup, new_game
-from controller.rules.legal import Cost, DieChoice, LegalAction
-from controller.rules.phrasing import phrase
-from controller.rules.players.ap import OPTIMIZED_BONUS
-from controller.rules.players.burncycle import MAX_SLOTS
-from controller.rules.players.strikes import WALL_DURABILITY
-from controller.rules.record import (Entry, Face, GameRecord, RecordingDice, decode_record, encode_record,
-                                     record_action, redo, replay, start_record, state_digest, undo)
-from controller.rules.schemas import schema, state_schema
-from controller.rules.state import (MAX_POWER, STATE_VERSION, DicePool, GameState, Outcome, copy_state, decode_state,
-                                    encode_state)
-from controller.rules.validate import check_state, state_problems
+from controller.rules.actions import (
+                                      ACTION_VERSION,
+                                      Action,
+                                      Alter,
+                                      AnyAction,
+                                      BeginActions,
+                                      BuyDiceUpgrade,
+                                      BuyUpgrade,
+                                      CorporationTurn,
+                                      Correct,
+                                      Degrade,
+                                      Discard,
+                                      DrawChip,
+                                      EndMove,
+                                      EndTurn,
+                                      Escape,
+                                      Hop,
+                                      InstallMod,
+                                      JoanStun,
+                                      JoanSurveil,
+                                      Keypad,
+                                      Move,
+                                      NetworkCardAction,
+                                      NetworkStep,
+                                      Pass,
+                                      Push,
+                                      Reboot,
+                                      Repair,
+                                      Step,
+                                      Strike,
+                                      StrikeWall,
+                                      Swap,
+                                      Terminal,
+                                      Trade,
+                                      UnlockSlot,
+                                      UseEquipment,
+                                      apply,
+                                      apply_action,
+                                      decode_action,
+                                      encode_action,
+                                      legal_actions,
+)
 
 # -- what a player of the agents' side reads of the rules (the auto-player, controller/autoplay, imports only these)
 from controller.rules.board.awareness import sight
-from controller.rules.board.geometry import Area, edge_id
+from controller.rules.board.geometry import MAX_DESTROYED_WALLS, Area, Floor, compile_floor, edge_id
+from controller.rules.cards.network_cards import HAND_LIMIT
 from controller.rules.characters.proprietary_dice import USE as PROPRIETARY_DIE_USE
+from controller.rules.content import Content, parse_content
 from controller.rules.corporation.security import movement_of
+from controller.rules.corporation.threat import active_escalations
 from controller.rules.corporation.threat_effects import apply_effect
-from controller.rules.events import IpMoved
+from controller.rules.corporation.turn import corporation_turn
+from controller.rules.dice import Dice, ScriptedDice, SeededDice
+from controller.rules.errors import (
+                                      BadFace,
+                                      ContentError,
+                                      DiceError,
+                                      DiceNeeded,
+                                      DiceWanted,
+                                      FloorError,
+                                      IllegalAction,
+                                      RecordError,
+                                      RulesError,
+                                      StateError,
+                                      TableError,
+)
+from controller.rules.events import EVENT_VERSION, Event, IpMoved, decode_events, encode_events
+from controller.rules.game_setup import GameSetup, new_game
+from controller.rules.legal import Cost, DieChoice, LegalAction
 from controller.rules.missions.cyberspace import hop_paths
 from controller.rules.missions.draw_bag import TERMINAL_SPACES, module_bagged
 from controller.rules.missions.floor_change import can_escape, floor_objectives
-from controller.rules.missions.objectives import applies as objective_applies, done as objective_done
+from controller.rules.missions.objectives import applies as objective_applies
+from controller.rules.missions.objectives import done as objective_done
 from controller.rules.missions.special_rules import durability as unit_durability
-from controller.rules.players.burncycle import active_slot_count, next_slot_cost
-from controller.rules.players.keypads import brute_force_durability, chip_inputs_payable, column as keypad_column
+from controller.rules.phrasing import phrase
+from controller.rules.players.ap import OPTIMIZED_BONUS
+from controller.rules.players.burncycle import MAX_SLOTS, active_slot_count, next_slot_cost
+from controller.rules.players.keypads import brute_force_durability, chip_inputs_payable
+from controller.rules.players.keypads import column as keypad_column
 from controller.rules.players.moves import current_chip_kind, movers
 from controller.rules.players.network_moves import movement_chips
-from controller.rules.players.steps import active_agent, usable as chip_usable
-from controller.rules.state import Bot, Objective, SecurityUnit
+from controller.rules.players.steps import active_agent
+from controller.rules.players.steps import usable as chip_usable
+from controller.rules.players.strikes import WALL_DURABILITY
+from controller.rules.record import (
+                                      Entry,
+                                      Face,
+                                      GameRecord,
+                                      RecordingDice,
+                                      decode_record,
+                                      encode_record,
+                                      record_action,
+                                      redo,
+                                      replay,
+                                      start_record,
+                                      state_digest,
+                                      undo,
+)
+from controller.rules.schemas import schema, state_schema
+from controller.rules.state import (
+                                      MAX_POWER,
+                                      STATE_VERSION,
+                                      Bot,
+                                      DicePool,
+                                      GameState,
+                                      Objective,
+                                      Outcome,
+                                      SecurityUnit,
+                                      copy_state,
+                                      decode_state,
+                                      encode_state,
+)
 from controller.rules.table import Table
+from controller.rules.validate import check_state, state_problems
 
 __all__ = [
     "ACTION_VERSION", "Action", "Alter", "AnyAction", "BeginActions", "BuyDiceUpgrade", "BuyUpgrade",

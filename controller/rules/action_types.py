@@ -11,8 +11,7 @@ from typing import Literal
 import msgspec
 from msgspec import Struct
 
-from controller.rules.state import DicePool, Direction
-
+from controller.rules.state import DicePool, Direction, Upgrade
 
 # The actions' schema version (`burncycle-table schema action`), raised as EVENT_VERSION is (docs/events.md).
 ACTION_VERSION = 1
@@ -29,7 +28,7 @@ class BeginActions(Action, tag="begin_actions"):
 
 class BuyUpgrade(Action, tag="buy_upgrade"):
     bot: str
-    upgrade: Literal["swap", "push", "repair"]
+    upgrade: Upgrade
 
 
 class BuyDiceUpgrade(Action, tag="buy_dice_upgrade"):

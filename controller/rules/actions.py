@@ -10,24 +10,58 @@ from __future__ import annotations
 
 import msgspec
 
-from controller.rules.action_types import (ACTION_VERSION, Action, Alter, AnyAction, BeginActions, BuyDiceUpgrade, BuyUpgrade,
-                                           CorporationTurn, Correct, Degrade, Discard, DrawChip, EndMove, EndTurn, Escape, Hop,
-                                           InstallMod, JoanStun, JoanSurveil, Keypad, Move, NetworkCardAction,
-                                           NetworkStep, Pass, Push, Reboot, Repair, Step, Strike, StrikeWall, Swap,
-                                           Terminal, Trade, UnlockSlot, UseEquipment)
-from controller.rules.characters import memory_drone
-from controller.rules.corrections import apply_correction
-from controller.rules.players import (burncycle, dice_upgrades, keypads as keypad, moves, network_moves, steps as turn,
-                                      strikes, terminals as terminal, upgrades)
-from controller.rules.players.burncycle import MAX_SLOTS
-from controller.rules.missions import cyberspace, floor_change, objectives, special_rules
+from controller.rules.action_types import (
+    ACTION_VERSION,
+    Action,
+    Alter,
+    AnyAction,
+    BeginActions,
+    BuyDiceUpgrade,
+    BuyUpgrade,
+    CorporationTurn,
+    Correct,
+    Degrade,
+    Discard,
+    DrawChip,
+    EndMove,
+    EndTurn,
+    Escape,
+    Hop,
+    InstallMod,
+    JoanStun,
+    JoanSurveil,
+    Keypad,
+    Move,
+    NetworkCardAction,
+    NetworkStep,
+    Pass,
+    Push,
+    Reboot,
+    Repair,
+    Step,
+    Strike,
+    StrikeWall,
+    Swap,
+    Terminal,
+    Trade,
+    UnlockSlot,
+    UseEquipment,
+)
 from controller.rules.cards import equipment, imperatives, inventory, network_cards
-from controller.rules.corporation.turn import corporation_turn
-from controller.rules.dice import Dice, SeededDice
+from controller.rules.characters import memory_drone
 from controller.rules.corporation.threat_effects import apply_effect
+from controller.rules.corporation.turn import corporation_turn
+from controller.rules.corrections import apply_correction
+from controller.rules.dice import Dice, SeededDice
 from controller.rules.errors import IllegalAction
 from controller.rules.events import Event, StepStarted
 from controller.rules.legal import Cost, DieChoice, LegalAction
+from controller.rules.missions import cyberspace, floor_change, objectives, special_rules
+from controller.rules.players import burncycle, dice_upgrades, moves, network_moves, strikes, upgrades
+from controller.rules.players import keypads as keypad
+from controller.rules.players import steps as turn
+from controller.rules.players import terminals as terminal
+from controller.rules.players.burncycle import MAX_SLOTS
 from controller.rules.state import Bot, GameState
 from controller.rules.table import Table
 
@@ -84,8 +118,6 @@ def apply_action(state: GameState, action: Action, dice: Dice | None = None, *,
     state over and only plays listed actions, saves the copy: there an illegal action may leave it half-done)."""
     if state.outcome is not None:
         raise IllegalAction(f"the game is over ({state.outcome})")
-    if state.turn is None:
-        raise IllegalAction("this state has no players' turn (it was written before turns existed)")
     if isinstance(action, Correct):  # the players' word on where a unit stands, at any step
         return apply_correction(state, action.unit, action.space, action.facing)
     if isinstance(action, CorporationTurn):
@@ -127,7 +159,7 @@ def _striker(table: Table, action: Action) -> str | None:
 
 def _dispatch(table: Table, action: Action) -> None:
     state = table.state
-    t = state.players_turn()
+    t = state.turn
     allowed = STEPS[type(action)]
     if t.step not in allowed:
         raise IllegalAction(f"it is {STEP_NAMES[t.step]}: {action.__struct_config__.tag} belongs to "
@@ -184,10 +216,10 @@ def _dispatch(table: Table, action: Action) -> None:
         equipment.use_equipment(table, _own_bot(table, action.bot), action.card, action.unit, action.beyond,
                                 list(action.path))
     elif isinstance(action, InstallMod):
-        bot = next((b for b in state.bots if b.id == action.bot), None)
-        if bot is None or bot.shut_down:
+        installer = next((b for b in state.bots if b.id == action.bot), None)
+        if installer is None or installer.shut_down:
             raise IllegalAction(f"{action.bot} is not a bot that can act (shut down or unknown)")
-        inventory.install_mod(table, bot, action.card)
+        inventory.install_mod(table, installer, action.card)
     elif isinstance(action, Discard):
         bot = _own_bot(table, action.bot)
         if bot.imperative is not None and bot.imperative.id == action.card:
@@ -238,10 +270,10 @@ def _dispatch(table: Table, action: Action) -> None:
         t.acted = True
         turn.finish_action(table)
     elif isinstance(action, Escape):
-        bot = next((b for b in moves.movers(table) if b.id == action.bot), None)
-        if bot is None:
+        leaving = next((b for b in moves.movers(table) if b.id == action.bot), None)
+        if leaving is None:
             raise IllegalAction(f"{action.bot} cannot act now: the player's agent or the command module escapes")
-        floor_change.escape(table, bot)
+        floor_change.escape(table, leaving)
         t.acted = True
         if not table.over:
             turn.finish_action(table)
@@ -284,7 +316,7 @@ def _dispatch(table: Table, action: Action) -> None:
 
 def _degrade(table: Table, choose: int | None) -> None:
     """"At the end of every turn, roll the burncycle die to degrade a slot", once."""
-    t = table.state.players_turn()
+    t = table.state.turn
     if t.degraded:
         raise IllegalAction("the burncycle has already degraded this turn: the burncycle die is rolled once, at "
                             "the end of every turn")
@@ -311,7 +343,7 @@ def _own_bot(table: Table, bot_id: str) -> Bot:
 def legal_actions(state: GameState) -> list[LegalAction]:
     """Every legal action of the active player now, composed from each rule module's own `legal_*` check (beside
     the code that applies the action), in a stable order; `apply_action` refuses what is not listed."""
-    if state.outcome is not None or state.turn is None:
+    if state.outcome is not None:
         return []
     t = state.turn
     if t.step == "corporation":

@@ -9,16 +9,33 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import msgspec
 from msgspec import Struct
 
 from controller.rules.errors import ContentError
 from controller.rules.missions.objectives import task_problem
-from controller.rules.state import (TERMINAL_OPTIONS, CaptainCard, DiceUpgrade, EquipmentCard, GuardChip,
-                                    ImperativeCard, KeypadCard, KeypadColumn, KeypadInput, Mission, ModCard,
-                                    NetworkCard, NetworkMat, NetworkNode, ProprietaryDie, TerminalCard, ThreatCard,
-                                    describe_validation_error)
+from controller.rules.state import (
+    TERMINAL_OPTIONS,
+    CaptainCard,
+    DiceUpgrade,
+    EquipmentCard,
+    GuardChip,
+    ImperativeCard,
+    KeypadCard,
+    KeypadColumn,
+    KeypadInput,
+    Mission,
+    ModCard,
+    NetworkCard,
+    NetworkMat,
+    NetworkNode,
+    ProprietaryDie,
+    TerminalCard,
+    ThreatCard,
+    describe_validation_error,
+)
 
 # Agent-card special rules the engine applies (Robophobia's NANO (Wildcard))
 ABILITIES = ("transfer_learning", "asterisk", "reassemble", "risky_click")
@@ -183,7 +200,11 @@ def locate(text: str, path: str) -> int:
     return pos + 1
 
 
-def decode_file(name: str, text: str, kind: type) -> object:
+T = TypeVar("T")
+
+
+def decode_file(name: str, text: str, kind: type[T]) -> T:
+    """A content file decoded as `kind`; a file that breaks its type is a ContentError naming the line."""
     try:
         return msgspec.toml.decode(text.encode(), type=kind)
     except msgspec.ValidationError as e:
@@ -230,9 +251,6 @@ def parse_content(texts: dict[str, str]) -> Content:
     threat = decode_file("threat_cards.toml", texts["threat_cards.toml"], _Threat)
     missions = decode_file("missions.toml", texts["missions.toml"], _Missions)
     dice = decode_file("dice.toml", texts["dice.toml"], _Dice)
-    assert isinstance(guards, _Guards) and isinstance(captains, _Captains) and isinstance(bots, _Bots)
-    assert isinstance(net, _Network) and isinstance(threat, _Threat) and isinstance(missions, _Missions)
-    assert isinstance(dice, _Dice)
     mat = NetworkMat(name=net.name, nodes=net.node, ping_supply=net.ping_supply,
                      ping_die=dice.dice.get("ping", []), start_pings=net.start_pings)
     check_network(mat)
@@ -245,15 +263,14 @@ def parse_content(texts: dict[str, str]) -> Content:
         if len(c.security_detail) != 3 or any(len(row) != 3 for row in c.security_detail):
             raise ContentError(f"captains.toml: {c.name}: the security detail must be 3 rows (floor levels) "
                                f"of 3 posts")
-    keypads = _keypad_cards(decode_file("keypads.toml", texts["keypads.toml"], _Keypads))  # type: ignore[arg-type]
-    terminals = _terminal_cards(decode_file("terminals.toml", texts["terminals.toml"], _Terminals))  # type: ignore[arg-type]
+    keypads = _keypad_cards(decode_file("keypads.toml", texts["keypads.toml"], _Keypads))
+    terminals = _terminal_cards(decode_file("terminals.toml", texts["terminals.toml"], _Terminals))
     content = Content(guards=chips, captains={c.name.lower(): c for c in captains.captain}, agents=bots.agent,
                    module=bots.module, network=mat, threat_cards={"standard": threat.standard,
                                                                    "simplified": threat.simplified},
                    missions={m.id: m for m in missions.mission}, dice=dice.dice)
     content.keypads, content.terminals = keypads, terminals
     cards = decode_file("network_cards.toml", texts["network_cards.toml"], _NetworkCards)
-    assert isinstance(cards, _NetworkCards)
     ids = [c.id for c in cards.card]
     if len(set(ids)) != len(ids):
         raise ContentError(f"network_cards.toml: card {next(i for i in ids if ids.count(i) > 1)!r} is listed twice")
@@ -262,10 +279,9 @@ def parse_content(texts: dict[str, str]) -> Content:
     _check_abilities(texts, "guards.toml", "guard", [g.abilities for g in guards.guard], SECURITY_ABILITIES)
     _check_abilities(texts, "captains.toml", "captain", [c.abilities for c in captains.captain], CAPTAIN_ABILITIES)
     _check_tasks(texts["missions.toml"], missions.mission)
-    content.equipment = _equipment_cards(decode_file("equipment.toml", texts["equipment.toml"], _Equipment))  # type: ignore[arg-type]
+    content.equipment = _equipment_cards(decode_file("equipment.toml", texts["equipment.toml"], _Equipment))
     mods = decode_file("mods.toml", texts["mods.toml"], _Mods)
     imperatives = decode_file("imperatives.toml", texts["imperatives.toml"], _Imperatives)
-    assert isinstance(mods, _Mods) and isinstance(imperatives, _Imperatives)
     content.mods = _unique("mods.toml", "mod", mods.mod)
     content.imperatives = _imperative_cards(imperatives.imperative)
     return content

@@ -9,7 +9,8 @@ pure function of the seed and the roll's number, so a saved game continues the s
 from __future__ import annotations
 
 import random
-from typing import Protocol, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
 from controller.rules.errors import BadFace, DiceNeeded, DiceWanted
 

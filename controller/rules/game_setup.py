@@ -7,26 +7,44 @@ first option in reading order; the players can move chips before the first turn 
 
 from __future__ import annotations
 
+import copy
+from typing import Literal
+
 from msgspec import Struct
 
 from controller.rules.board.awareness import recheck
-from controller.rules.players.burncycle import MAX_SLOTS, draw_burncycle, regenerate_reserves
-from controller.rules.content import Content
-from controller.rules.corporation.deploy import best_facing, captain_unit, draw_guard, enlist, station
-from controller.rules.missions.draw_bag import fill_draw_bag
-from controller.rules.dice import Dice, SeededDice
-from controller.rules.characters.memory_drone import place_joan
-from controller.rules.corporation.threat_effects import apply_effect
-from controller.rules.errors import RulesError
 from controller.rules.board.geometry import Floor, compile_floor
 from controller.rules.cards.imperatives import draw_imperatives
 from controller.rules.cards.inventory import replace_innate
-from controller.rules.state import (IP, MAX_POWER, Bot, Burncycle, FloorState, GameState, GuardSlot, LaterFloor,
-                                    Mission, Network, NetworkMat, Ping, copy_state)
-from controller.rules.table import Table
+from controller.rules.characters.memory_drone import place_joan
+from controller.rules.content import Content
+from controller.rules.corporation.deploy import best_facing, captain_unit, draw_guard, enlist, station
 from controller.rules.corporation.threat import events_passed_at_start
+from controller.rules.corporation.threat_effects import apply_effect
+from controller.rules.dice import Dice, SeededDice
+from controller.rules.errors import RulesError
+from controller.rules.missions.draw_bag import fill_draw_bag
+from controller.rules.players.burncycle import MAX_SLOTS, draw_burncycle, regenerate_reserves
 from controller.rules.players.steps import initial_turn
+from controller.rules.state import (
+    IP,
+    MAX_POWER,
+    Bot,
+    Burncycle,
+    Difficulty,
+    FloorState,
+    GameState,
+    GuardSlot,
+    LaterFloor,
+    Mission,
+    Network,
+    NetworkMat,
+    Ping,
+    copy_state,
+)
+from controller.rules.table import Table
 
+DIFFICULTIES: tuple[Difficulty, ...] = ("simplified", "standard", "seasoned")
 
 
 class GameSetup(Struct, kw_only=True, forbid_unknown_fields=True):
@@ -59,7 +77,8 @@ def new_game(content: Content, setup: GameSetup, dice: Dice | None = None) -> Ga
     seed, agents, level = setup.seed, setup.agents, setup.level
     if not 1 <= players <= 4:
         raise RulesError(f"player count must be 1 to 4, not {players}")
-    if difficulty not in ("simplified", "standard", "seasoned"):
+    rated = next((d for d in DIFFICULTIES if d == difficulty), None)
+    if rated is None:
         raise RulesError(f"difficulty must be simplified, standard or seasoned, not {difficulty!r}")
     card = content.captains.get(captain.lower())
     if card is None:
@@ -83,8 +102,9 @@ def new_game(content: Content, setup: GameSetup, dice: Dice | None = None) -> Ga
         bots=[], security=[], network=_network(content.network, roster),
         threat=quest.setup.start_threat,
         threat_card=content.threat_cards["simplified" if difficulty == "simplified" else "standard"],
-        burncycle=Burncycle(slots=[]), players=players, difficulty=difficulty,  # type: ignore[arg-type]
+        burncycle=Burncycle(slots=[]), players=players, difficulty=rated,
         captain=card, mission=quest, guard_bag=list(content.guards), seed=seed,
+        turn=initial_turn([a.id for a in roster]),
         keypad_deck=list(content.keypads), terminal_deck=list(content.terminals),
         network_deck=list(content.network_cards), equipment_deck=list(content.equipment),
         mod_deck=list(content.mods), imperative_deck=list(content.imperatives), later_floors=later)
@@ -130,19 +150,19 @@ def _choose_agents(content: Content, players: int, agents: list[str] | None):
 
 
 def floor_state(floor: Floor, level: int) -> FloorState:
-    terminals: dict[str, str] = {}
+    terminals: dict[str, Literal["standard", "mainframe"]] = {}
     for i, f in enumerate(floor.feature):
         if f in ("terminal", "mainframe"):
             terminals[floor.ids[i]] = "mainframe" if f == "mainframe" else "standard"
     return FloorState(
-        name=floor.name, level=level, text=floor.source, terminals=terminals,  # type: ignore[arg-type]
+        name=floor.name, level=level, text=floor.source, terminals=terminals,
         caches=[floor.ids[i] for i, f in enumerate(floor.feature) if f == "cache"],
         surveillance=[floor.ids[a.spaces[0]] for a in floor.areas if a.kind == "room" and a.surveillance > 0])
 
 
 def _network(mat: NetworkMat, roster) -> Network:
     """Each agent takes the next free seat's access point; its IP starts there at level 1."""
-    nodes = [n.__copy__() for n in mat.nodes]
+    nodes = [copy.copy(n) for n in mat.nodes]
     seats = sorted((n for n in nodes if n.kind == "access"), key=lambda n: n.agent or "")
     if len(seats) < len(roster):
         raise RulesError(f"the network mat has {len(seats)} access points for {len(roster)} agents")
@@ -244,7 +264,8 @@ def _place_bots(table: Table, content: Content, roster) -> None:
     # Rescue Rangers: "Do not place the command module." and "The command module's mat and card function as
     # normal": the module is in the game but off the floor until it is drawn from the draw bag.
     module = content.module
-    bots: list[Bot] = [Bot(id="module", kind="module", name=module.name, space=None, power=module.power, bank=MAX_POWER)]
+    bots: list[Bot] = [Bot(id="module", kind="module", name=module.name, space=None, power=module.power,
+                           bank=MAX_POWER)]
     for a in roster:
         bots.append(Bot(id=a.id, kind="agent", name=a.name, space=None, power=a.power, bank=a.bank,
                         dice_track=list(a.upgrades),
@@ -275,13 +296,12 @@ def _place_bots(table: Table, content: Content, roster) -> None:
 
 
 def _build_burncycle(table: Table, content: Content) -> None:
-    """Burncycle creation and the first reserves, then the first player's turn."""
+    """Burncycle creation and the first reserves."""
     state = table.state
     state.burncycle = Burncycle(slots=[])
     draw_burncycle(table, min(MAX_SLOTS, state.mission.setup.active_slots or content.module.active_slots))
     regenerate_reserves(table)
     state.module_slot_costs = list(content.module.slot_costs)
-    state.turn = initial_turn(state)
 
 
 def _equip(table: Table) -> None:

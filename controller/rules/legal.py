@@ -9,12 +9,15 @@ never parses the prose. The rule modules build them (`legal_*` beside the code t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from operator import attrgetter
 
 from msgspec import Struct
 
 from controller.rules.action_types import AnyAction
-from controller.rules.characters.proprietary_dice import FACES as PROPRIETARY_FACES, USE
+from controller.rules.characters.proprietary_dice import FACES as PROPRIETARY_FACES
+from controller.rules.characters.proprietary_dice import USE
 from controller.rules.players.ap import FACES
 from controller.rules.state import Bot, DicePool
 
@@ -69,13 +72,15 @@ class LegalAction(Struct, forbid_unknown_fields=True):
         kind = type(self.action)
         known = _KINDS.get(kind)
         if known is None:  # msgspec builds __struct_config__ anew on each access: read it once per kind
-            known = _KINDS[kind] = (str(kind.__struct_config__.tag), "bot" in kind.__struct_fields__)
+            known = _KINDS[kind] = (str(kind.__struct_config__.tag),
+                                    attrgetter("bot") if "bot" in kind.__struct_fields__ else None)
         self.tag = known[0]
-        if self.bot is None and known[1]:
-            self.bot = getattr(self.action, "bot")
+        if self.bot is None and known[1] is not None:
+            self.bot = known[1](self.action)
 
 
-_KINDS: dict[type, tuple[str, bool]] = {}  # an action kind's tag, and whether it has a `bot` field
+# an action kind's tag, and how to read its `bot` field when it has one
+_KINDS: dict[type, tuple[str, Callable[[object], str | None] | None]] = {}
 
 
 def _face_ap(faces: tuple[str, ...]) -> tuple[int, ...]:

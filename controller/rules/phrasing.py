@@ -10,7 +10,7 @@ against another game) is phrased with the ids rather than refused, so a log alwa
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from controller.rules import events as ev
 from controller.rules.board.geometry import DIRECTION_WORDS

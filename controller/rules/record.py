@@ -11,7 +11,8 @@ entry with its own faces, so it comes out as it was the first time.
 from __future__ import annotations
 
 import hashlib
-from typing import Literal, Sequence
+from collections.abc import Sequence
+from typing import Literal
 
 import msgspec
 from msgspec import Struct

@@ -19,6 +19,7 @@ from controller.rules.errors import StateError
 Direction = Literal["N", "E", "S", "W"]
 ChipKind = Literal["general", "physical", "tech", "utility", "captain"]
 Difficulty = Literal["simplified", "standard", "seasoned"]
+Upgrade = Literal["swap", "push", "repair"]  # the universal upgrades a bot buys with power
 MAX_POWER = 10  # "Power serves as bot health ... holding up to 10 power": the absolute maximum
 Power = Annotated[int, Meta(ge=0, le=MAX_POWER)]
 Threat = Annotated[int, Meta(ge=0, le=26)]
@@ -46,6 +47,14 @@ class Burncycle(Struct, forbid_unknown_fields=True):
     tracker: Annotated[int, Meta(ge=0, le=4)] = 0
     team_reserve: list[ChipKind] = []
     personal_reserves: dict[str, list[ChipKind]] = {}
+
+    def chip(self, slot: int) -> Chip:
+        """The chip pegged in a slot (0-based), for rules that only reach a pegged slot (an error, not an
+        assert, so that `python -O` keeps the check)."""
+        chip = self.slots[slot]
+        if chip is None:
+            raise StateError(f"burncycle slot {slot + 1} holds no chip, where the rules need one")
+        return chip
 
 
 # -- agents' proprietary dice: the die an agent card may print, e.g. Casing's pressure die --
@@ -140,7 +149,7 @@ class Bot(Struct, forbid_unknown_fields=True):
     shut_down: bool = False
     escaped: bool = False
     keys: Annotated[int, Meta(ge=0)] = 0
-    upgrades: list[Literal["swap", "push", "repair"]] = []
+    upgrades: list[Upgrade] = []
     advanced_dice: Annotated[int, Meta(ge=0, le=6)] = 0
     elite_dice: Annotated[int, Meta(ge=0, le=6)] = 0
     # -- special characters and agent-card dice upgrades --
@@ -170,6 +179,14 @@ class Bot(Struct, forbid_unknown_fields=True):
     @property
     def on_board(self) -> bool:
         return self.space is not None and not self.escaped
+
+    @property
+    def at(self) -> str:
+        """The space the bot stands on, for rules that only apply to a bot on the floor (an error, not an
+        assert, so that `python -O` keeps the check)."""
+        if self.space is None:
+            raise StateError(f"{self.name} ({self.id}) is off the board here, where the rules need it on a space")
+        return self.space
 
 
 class SecurityUnit(Struct, forbid_unknown_fields=True):
@@ -316,7 +333,8 @@ class MissionSetup(Struct, forbid_unknown_fields=True):
 class MissionRules(Struct, forbid_unknown_fields=True):
     """The mission special rules the engine applies, as data (the printed text is in `special_rules`)."""
 
-    door_threat: int = 0  # Preconnaissance: +N when a non-safe-zone door is unlocked or a wall destroyed, -N when locked
+    # Preconnaissance: +N when a non-safe-zone door is unlocked or a wall destroyed, -N when locked
+    door_threat: int = 0
     chip_for_access: bool = False  # TSM-103C: a chip of the bot's choice after a cache or a terminal
     chip_for_threat: int = 0  # TSM-103C: a general action that advances threat by N for a chip of choice
     ghost_stuns: bool = False  # Ghost in the Dell: IPs on the team's layers stun the Ghosts and the captain
@@ -494,6 +512,12 @@ class TurnState(Struct, forbid_unknown_fields=True):
     # -- free actions after the degrade --
     degraded: bool = False  # step 5's burncycle die has been rolled (Degrade): free actions, then EndTurn
 
+    def move(self) -> PendingMove:
+        """The move action under way, for the steps of a move (an error, not an assert, when there is none)."""
+        if self.pending is None:
+            raise StateError("no move action is under way, where the rules need one")
+        return self.pending
+
 
 class RuleOptions(Struct, forbid_unknown_fields=True):
     """Readings of rules the text leaves open (docs/rules-interpretations.md); defaults are the chosen ones."""
@@ -530,7 +554,10 @@ class Outcome(Struct, frozen=True, forbid_unknown_fields=True):
         return self.result == "victory"
 
 
-class GameState(Struct, forbid_unknown_fields=True):
+class GameState(Struct, forbid_unknown_fields=True, kw_only=True):
+    """A game between two actions. Keyword-only, so that required fields (the players' turn) may stand beside
+    the ones with defaults in the order the JSON has always had."""
+
     floor: FloorState
     bots: list[Bot]
     security: list[SecurityUnit]
@@ -550,7 +577,7 @@ class GameState(Struct, forbid_unknown_fields=True):
     rolls: Annotated[int, Meta(ge=0)] = 0  # dice rolled so far with the game's seeded dice
     next_unit: Annotated[int, Meta(ge=1)] = 1  # number for the next guard that enters play
     rules: RuleOptions = msgspec.field(default_factory=RuleOptions)
-    turn: TurnState | None = None  # None only in states written before the players' turn existed
+    turn: TurnState  # every game has one from its setup on; a state written before turns existed does not load
     module_slot_costs: list[Power] = []  # power to unlock the last slots, in order
     # decks of the players' turn: undrawn cards, cards placed by doors (door edge -> card), discards
     keypad_deck: list[KeypadCard] = []
@@ -588,13 +615,6 @@ class GameState(Struct, forbid_unknown_fields=True):
             # msgspec reports this as a ValidationError, like any other field that breaks its type
             raise ValueError(f"this state is version {self.version}, written by a later release; this engine reads "
                              f"version {STATE_VERSION} and older")
-
-    def players_turn(self) -> TurnState:
-        """The players' turn, which every state of a game in play has (an error, not an assert, so that
-        `python -O` keeps the check)."""
-        if self.turn is None:
-            raise StateError("this state has no players' turn (it was written before turns existed)")
-        return self.turn
 
     def bot(self, bot_id: str) -> Bot:
         for b in self.bots:

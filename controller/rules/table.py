@@ -6,11 +6,12 @@ one place while a turn resolves; the caller's state is never touched (the engine
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
-from controller.rules.dice import Dice
-from controller.rules.events import Event, JoanCharge, JoanMoved, bot_ref, unit_ref
 from controller.rules.board.geometry import Floor, compile_floor
+from controller.rules.dice import Dice
+from controller.rules.errors import StateError
+from controller.rules.events import Event, JoanCharge, JoanMoved, bot_ref, unit_ref
 from controller.rules.state import Bot, GameState, SecurityUnit, ThreatEvent, copy_state
 
 EffectHandler = Callable[["Table", ThreatEvent], None]
@@ -43,7 +44,7 @@ class Table:
         self.occupant: dict[int, Bot | SecurityUnit] = {}
         for b in self.state.bots:
             if b.on_board:
-                self.occupant[self.floor.index[b.space]] = b  # type: ignore[index]
+                self.occupant[self.floor.index[b.at]] = b
         for u in self.state.security:
             self.occupant[self.floor.index[u.space]] = u
 
@@ -61,8 +62,9 @@ class Table:
         return self.floor.distances(self.destroyed)
 
     def move_occupant(self, who: Bot | SecurityUnit, to: int) -> None:
-        assert who.space is not None
         frm = who.space
+        if frm is None:
+            raise StateError(f"{who.id} is off the board and cannot move between spaces")
         del self.occupant[self.floor.index[frm]]
         who.space = self.floor.ids[to]
         self.occupant[to] = who
@@ -77,9 +79,9 @@ class Table:
         if isinstance(who, Bot) and who.id == MEMORY:
             self.recharge_joan()
             return
-        joan.space = frm
+        entered, joan.space = joan.space, frm  # she stood where the unit entered
         name = bot_ref(who.id) if isinstance(who, Bot) else unit_ref(who.id)
-        self.emit(JoanMoved(path=[who.space, frm], reason=f"automatic swap: {name} passes through"))  # type: ignore[list-item]
+        self.emit(JoanMoved(path=[entered, frm], reason=f"automatic swap: {name} passes through"))
         self.recharge_joan()  # the space left may be Memory's (a swap with her)
 
     def recharge_joan(self) -> None:

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from controller.rules.characters.proprietary_dice import USE
-from controller.rules.players.burncycle import MAX_SLOTS
-from controller.rules.players.dice_upgrades import activated
-from controller.rules.characters.interface import INTERFACE
-from controller.rules.errors import FloorError, StateError
 from controller.rules.board.geometry import MAX_DESTROYED_WALLS, compile_floor
 from controller.rules.cards.inventory import LIMIT, LIMIT_TEXT
+from controller.rules.characters.interface import INTERFACE
+from controller.rules.characters.proprietary_dice import USE
+from controller.rules.errors import FloorError, StateError
+from controller.rules.players.burncycle import MAX_SLOTS
+from controller.rules.players.dice_upgrades import activated
 from controller.rules.state import GameState
 from controller.rules.table import MEMORY
-
 
 
 def state_problems(state: GameState) -> list[str]:
@@ -44,7 +43,7 @@ def state_problems(state: GameState) -> list[str]:
         if bot.on_board and on_floor(f"{where}.space", bot.space):
             if bot.space in taken:
                 problems.append(f"{where}: {bot.space} is already taken by {taken[bot.space]}; one unit per space")
-            taken[bot.space] = bot.id  # type: ignore[index]
+            taken[bot.at] = bot.id
         on_floor(f"{where}.awareness", bot.awareness)
         if bot.hidden and (bot.space is None or floor.feature[spaces.get(bot.space, 0)] != "hiding"):
             problems.append(f"{where}: hidden, but {bot.space} is not a hiding spot")
@@ -134,7 +133,7 @@ def state_problems(state: GameState) -> list[str]:
     problems.extend(_reference_problems(state, ids))
     problems.extend(_later_floor_problems(state))
     problems.extend(_proprietary_problems(state))
-    if state.turn is not None and state.turn.degraded and state.turn.step != "end":
+    if state.turn.degraded and state.turn.step != "end":
         problems.append(f"turn.degraded: the burncycle degrades in step 5 (the end of the turn), not during "
                         f"{state.turn.step}")
     if len(state.burncycle.slots) > MAX_SLOTS:
@@ -157,17 +156,19 @@ def _reference_problems(state: GameState, ids: set[str]) -> list[str]:
             problems.append(f"{where}: {bot_id!r} is not {what} of this game ({', '.join(sorted(among)) or 'none'})")
 
     turn = state.turn
-    if turn is not None:
-        for k, agent in enumerate(turn.order):
-            known(f"turn.order[{k}]", agent, agents, "an agent")
-        if len(set(turn.order)) != len(turn.order):
-            problems.append("turn.order: an agent takes two turns in one round; each agent is listed once")
+    for k, agent in enumerate(turn.order):
+        known(f"turn.order[{k}]", agent, agents, "an agent")
+    if len(set(turn.order)) != len(turn.order):
+        problems.append("turn.order: an agent takes two turns in one round; each agent is listed once")
+    if turn.order:
         known("turn.marker", turn.marker, set(turn.order), "an agent in turn.order")
         if not 0 <= turn.active < len(turn.order):
             problems.append(f"turn.active: {turn.active} is not a player of turn.order (0 to {len(turn.order) - 1})")
-        if turn.pending is not None:
-            for bot_id in turn.pending.steps:
-                known("turn.pending.steps", bot_id, bots, "a bot")
+    elif agents:  # with no agent on the team (a scenario of security alone) nobody takes a turn
+        problems.append(f"turn.order: empty; each agent of the game ({', '.join(sorted(agents))}) takes a turn")
+    if turn.pending is not None:
+        for bot_id in turn.pending.steps:
+            known("turn.pending.steps", bot_id, bots, "a bot")
     for node in state.network.mat.nodes:
         if node.agent is not None:
             known(f"network.mat.nodes ({node.id}).agent", node.agent, agents, "an agent")
@@ -200,7 +201,7 @@ def _proprietary_problems(state: GameState) -> list[str]:
             problems.append(f"bots[{k}] ({bot.id}): a proprietary die on the command module; proprietary dice are "
                             f"only used when playing as an agent")
     turn = state.turn
-    if turn is None or turn.step == "corporation" or not 0 <= turn.active < len(turn.order):
+    if turn.step == "corporation" or not 0 <= turn.active < len(turn.order):
         return problems
     agent = next((b for b in state.bots if b.id == turn.order[turn.active]), None)
     die = agent.proprietary_die if agent is not None else None

@@ -14,9 +14,9 @@ import threading
 import time
 from collections.abc import Callable
 
-from controller.service.components import Component
 from controller.rules import Floor, TableError, compile_floor
 from controller.rules.state import FloorState
+from controller.service.components import Component
 from vision.pipeline import FrameResult, VisionPipeline
 from vision.sources.base import FrameSource
 from vision.status import Status

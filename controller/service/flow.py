@@ -7,8 +7,17 @@ It never chooses for the players (which action, which dice): those come from the
 
 from __future__ import annotations
 
-from controller.rules import (Action, BeginActions, CorporationTurn, EndMove, EndTurn, GameState, IllegalAction,
-                              NetworkStep, Pass)
+from controller.rules import (
+    Action,
+    BeginActions,
+    CorporationTurn,
+    EndMove,
+    EndTurn,
+    GameState,
+    IllegalAction,
+    NetworkStep,
+    Pass,
+)
 
 
 def next_step(state: GameState) -> Action:

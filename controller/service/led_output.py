@@ -19,10 +19,10 @@ from collections.abc import Callable
 from typing import Protocol
 
 from controller.leds import strip_layout as layouts
-from controller.leds.strip_layout import Layout
 from controller.leds.render import LogicalFrame, render
 from controller.leds.scene import LedScene
 from controller.leds.serial_driver import LinkState, SerialDriver, SerialLeds
+from controller.leds.strip_layout import Layout
 from controller.leds.terminal_strip import TerminalLeds
 from controller.service.components import Component
 from controller.service.config import LedsConfig

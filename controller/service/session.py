@@ -27,9 +27,18 @@ import msgspec
 
 from controller.rules import DiceNeeded, GameState, RulesError, ScriptedDice, TableError, decode_state, encode_state
 from controller.rules.actions import AnyAction, CorporationTurn
-from controller.rules.record import (Entry, GameRecord, RecordError, decode_record, encode_record, record_action, redo,
-                                     replay, state_digest)
-from controller.service.store import GameStore, StoreError, StoredChange
+from controller.rules.record import (
+    Entry,
+    GameRecord,
+    RecordError,
+    decode_record,
+    encode_record,
+    record_action,
+    redo,
+    replay,
+    state_digest,
+)
+from controller.service.store import GameStore, StoredChange, StoreError
 
 DiceMode = Literal["virtual", "physical"]
 SNAPSHOT_EVERY = 50  # entries between snapshots: recovery replays at most this many actions

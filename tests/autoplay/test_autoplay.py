@@ -3,20 +3,43 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from rules_scenarios import (CONTENT, HOPS, MODULE_SPACES, bot, captain, guard, make_state, module, network,
-                             play_randomly)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rules_scenarios import (
+    CONTENT,
+    HOPS,
+    MODULE_SPACES,
+    bot,
+    captain,
+    guard,
+    make_state,
+    module,
+    network,
+    play_randomly,
+)
 from rules_scenarios import floor_text as rules_floor_text
 from turn_scenarios import DOORS, chips, decks, in_turn
 
-from controller.library import floor_text
-from controller.rules import encode_state, GameSetup, new_game, state_problems
-from controller.rules.actions import (Alter, BuyUpgrade, DrawChip, Hop, Keypad, Push, Reboot, Repair, Step, Strike,
-                                      UnlockSlot, apply_action, legal_actions)
 from controller.autoplay.player import AutoPlayer, play, play_game, team
-from controller.rules.dice import ScriptedDice, SeededDice
+from controller.library import floor_text
+from controller.rules import GameSetup, encode_state, new_game, state_problems
+from controller.rules.actions import (
+    Alter,
+    BuyUpgrade,
+    DrawChip,
+    Hop,
+    Keypad,
+    Push,
+    Reboot,
+    Repair,
+    Step,
+    Strike,
+    UnlockSlot,
+    apply_action,
+    legal_actions,
+)
 from controller.rules.corporation.threat_effects import apply_effect
+from controller.rules.dice import ScriptedDice, SeededDice
 from controller.rules.state import DicePool, PendingMove
 from controller.rules.table import Table
 
@@ -850,8 +873,9 @@ def test_the_auto_player_wins_ghost_in_the_dell():
     the captain onto that terminal and shuts it down ("Level 1+ team, one bot: Shut down the captain.")."""
     moves = []
     final = None
-    for action, _events, final in play(start("meridian-annex", "ghost-in-the-dell", seed=167, players=1, level=1,
-                                              agents=team(1))):
+    # `final` is read after the loop: the state the last action left
+    for action, _events, final in play(start("meridian-annex", "ghost-in-the-dell", seed=167, players=1,  # noqa: B007
+                                              level=1, agents=team(1))):
         if isinstance(action, (Push, Strike)) and getattr(action, "unit", None) == "CAP":
             moves.append(type(action).__name__)
     assert str(final.outcome) == "victory: Puppet Without a Ghost"
@@ -968,7 +992,8 @@ def test_the_auto_player_wins_preconnaissance():
     unlocked before "Have no unsurveilled rooms on the floor" ("Whenever a non-safe zone door is unlocked ...
     advance threat by 3"); then "All bots simultaneously: Occupy safe zones"."""
     reassembled, door_threat, final = 0, 0, None
-    for action, events, final in play(start("meridian-annex", "preconnaissance", seed=233, level=1, agents=team(2))):
+    for action, events, final in play(start("meridian-annex", "preconnaissance",  # noqa: B007 (read after the loop)
+                                            seed=233, level=1, agents=team(2))):
         reassembled += isinstance(action, Step) and action.reassemble
         door_threat += sum(e.new - e.old for e in events if type(e).__name__ == "ThreatChanged"
                            and "Preconnaissance" in e.reason and e.new > e.old)

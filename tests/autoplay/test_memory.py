@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-
 from rules_scenarios import CONTENT
 
 from controller.autoplay.memory import AutoplayMemory

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import msgspec
-
 from rules_scenarios import CONTENT, bot, make_state, module
 from turn_scenarios import chips, in_turn
 

@@ -11,7 +11,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from controller.cli import main
 from controller.library import floor_text, load_content
-from controller.rules import encode_state, GameSetup, new_game
+from controller.rules import GameSetup, encode_state, new_game
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "hardware" / "leds" / "layout.example.toml"
 
@@ -53,7 +53,8 @@ def test_errors_are_one_line_without_traceback(capsys, argv: list[str], message:
 
 
 def test_leds_test_on_the_gpio_minimal_build(tmp_path: Path, capsys) -> None:
-    text = EXAMPLE.read_text().replace('kind = "apa102"', 'kind = "discrete"\nthreat_pins = [5, 6, 13]\nslot_pins = [[17, 27, 22]]\nstatus_pin = 9')
+    text = EXAMPLE.read_text().replace('kind = "apa102"', 'kind = "discrete"\nthreat_pins = [5, 6, 13]\n'
+                                                         'slot_pins = [[17, 27, 22]]\nstatus_pin = 9')
     assert tomllib.loads(text)["gpio"]["kind"] == "discrete"
     path = tmp_path / "layout.toml"
     path.write_text(text)

@@ -50,7 +50,8 @@ def apa102_layout() -> layouts.Layout:
     return layouts.build(data)
 
 
-SCENE = LedScene(threat=4, slots=(SlotChip("tech"), SlotChip("physical", True), None, None, SlotChip("captain")), tracker=4)
+SCENE = LedScene(threat=4, slots=(SlotChip("tech"), SlotChip("physical", True), None, None, SlotChip("captain")),
+                 tracker=4)
 
 
 def test_apa102_strip_gets_the_rendered_frame(mock_spi_pins) -> None:

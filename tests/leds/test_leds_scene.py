@@ -8,7 +8,8 @@ import pytest
 from controller.leds.render import render
 from controller.leds.scene import LedScene, Link, Outcome, SlotChip, scene_from_state
 from controller.library import floor_text, load_content
-from controller.rules import GameSetup, Outcome as GameOutcome, active_escalations, new_game
+from controller.rules import GameSetup, active_escalations, new_game
+from controller.rules import Outcome as GameOutcome
 from controller.rules.state import Chip
 
 

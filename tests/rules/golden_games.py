@@ -19,8 +19,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 
 from controller.autoplay.player import AutoPlayer, team  # noqa: E402
 from controller.library import load_content  # noqa: E402
-from controller.rules import (GameRecord, GameSetup, encode_record, new_game, record_action,  # noqa: E402
-                              replay, start_record)
+from controller.rules import GameRecord, GameSetup, encode_record, new_game, record_action, replay, start_record  # noqa: E402
 
 GOLDEN = HERE / "golden"
 # name -> setup: a one-floor mission, a two-floor one (changing floors, the escape) and an Adaptable one (the

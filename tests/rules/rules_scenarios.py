@@ -15,10 +15,22 @@ import textwrap
 from controller.library import load_content
 from controller.rules import ScriptedDice, copy_state, corporation_turn, state_problems
 from controller.rules.actions import apply_action, legal_actions
-from controller.rules.corporation.threat_effects import apply_effect
 from controller.rules.board.geometry import compile_floor
-from controller.rules.state import (IP, Bot, Burncycle, Chip, FloorState, GameState, Mission, Network,
-                                    NetworkMat, Ping, SecurityUnit)
+from controller.rules.corporation.threat_effects import apply_effect
+from controller.rules.state import (
+    IP,
+    Bot,
+    Burncycle,
+    Chip,
+    FloorState,
+    GameState,
+    Mission,
+    Network,
+    NetworkMat,
+    Ping,
+    SecurityUnit,
+    TurnState,
+)
 from controller.rules.table import Table
 
 CONTENT = load_content()
@@ -146,11 +158,13 @@ def make_state(text: str = "", bots: list[Bot] | None = None, units: list[Securi
                players: int = 1, difficulty: str = "standard", threat: int = 0, captain_card: str = "overseer",
                net: Network | None = None, slots: list[Chip | None] | None = None,
                unlocked: list[str] | None = None, destroyed: list[str] | None = None, **kw) -> GameState:
-    """A state with exactly the given units; a floor defaults to the open 6x5 hallway."""
+    """A state with exactly the given units, at the corporation's turn (in_turn puts it in a player's); a floor
+    defaults to the open 6x5 hallway."""
     text = text or floor_text(OPEN_6X5)
     floor = floor_of(text)
     bots = bots if bots is not None else []
     agents = [b.id for b in bots if b.kind == "agent"]
+    kw.setdefault("turn", TurnState(order=agents, marker=agents[-1] if agents else "", step="corporation"))
     state = GameState(
         floor=FloorState(name=floor.name, level=floor.level, text=text, unlocked_doors=unlocked or [],  # type: ignore[arg-type]
                          destroyed_walls=destroyed or []),

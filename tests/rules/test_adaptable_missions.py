@@ -5,15 +5,36 @@ Do-While-End."""
 from __future__ import annotations
 
 import pytest
-
-from rules_scenarios import (CONTENT, HOPS, MODULE_SPACES, bot, captain, floor_text, guard, make_state, module,
-                             network, turn)
+from rules_scenarios import (
+    CONTENT,
+    HOPS,
+    MODULE_SPACES,
+    bot,
+    captain,
+    floor_text,
+    guard,
+    make_state,
+    module,
+    network,
+    turn,
+)
 from turn_scenarios import act, chips, illegal, in_turn, tags
 
 from controller.library import floor_text as shipped_floor
-from controller.rules import ScriptedDice, SeededDice, GameSetup, new_game, state_problems
-from controller.rules.actions import (EndTurn, Hop, Move, NetworkStep, Pass, Push, Reboot, Step, Strike, apply_action,
-                                      legal_actions)
+from controller.rules import GameSetup, ScriptedDice, SeededDice, new_game, state_problems
+from controller.rules.actions import (
+    EndTurn,
+    Hop,
+    Move,
+    NetworkStep,
+    Pass,
+    Push,
+    Reboot,
+    Step,
+    Strike,
+    apply_action,
+    legal_actions,
+)
 from controller.rules.board.geometry import compile_floor
 from controller.rules.state import BagUnit, DicePool
 

@@ -10,12 +10,26 @@ import typing
 
 import msgspec
 import pytest
-
 from rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module, network, of_type
 from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn, tags
-from controller.rules.actions import (Alter, EndTurn, Keypad, Move, NetworkCardAction, NetworkStep, Pass, Reboot,
-                                      Repair, Strike, StrikeWall, Terminal, Trade, UnlockSlot,
-                                      legal_actions)
+
+from controller.rules.actions import (
+    Alter,
+    EndTurn,
+    Keypad,
+    Move,
+    NetworkCardAction,
+    NetworkStep,
+    Pass,
+    Reboot,
+    Repair,
+    Strike,
+    StrikeWall,
+    Terminal,
+    Trade,
+    UnlockSlot,
+    legal_actions,
+)
 from controller.rules.state import Chip, ChipKind, DicePool
 
 

@@ -11,11 +11,10 @@ from rules_scenarios import SAFE_BESIDE_HALL as SAFE
 from turn_scenarios import DOORS, act, chips, illegal, in_turn
 
 from controller.rules import GameSetup, new_game
-from controller.rules.actions import (BeginActions, EndTurn, Move, NetworkStep, Pass, Repair, Step, Strike,
-                                      StrikeWall)
+from controller.rules.actions import BeginActions, EndTurn, Move, NetworkStep, Pass, Repair, Step, Strike, StrikeWall
 from controller.rules.cards.imperatives import draw_imperative
-from controller.rules.state import DicePool
 from controller.rules.corporation.pings import add_ping
+from controller.rules.state import DicePool
 
 
 def two_players(step: str = "actions", **kw):

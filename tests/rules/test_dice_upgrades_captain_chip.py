@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from rules_scenarios import CONTENT, bot, guard, make_state, module, of_type
 from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
-from controller.rules.phrasing import phrase
+
 from controller.rules import GameSetup, new_game
-from controller.rules.actions import (BeginActions, BuyDiceUpgrade, EndTurn, Keypad, Move, Pass, Step,
-                                      legal_actions)
+from controller.rules.actions import BeginActions, BuyDiceUpgrade, EndTurn, Keypad, Move, Pass, Step, legal_actions
+from controller.rules.phrasing import phrase
 from controller.rules.state import DicePool, DiceUpgrade
 
 TRACK = [DiceUpgrade(cost=2, die="advanced"), DiceUpgrade(cost=3, die="elite")]

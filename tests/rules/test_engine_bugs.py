@@ -5,14 +5,29 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import msgspec
 import pytest
-
 from rules_scenarios import CONTENT, bot, make_state
 from turn_scenarios import act, in_turn
+
 from controller.autoplay.player import play
-from controller.rules import (BadFace, CorporationTurn, DiceNeeded, DiceWanted, DicePool, GameSetup, Move,
-                              RecordingDice, ScriptedDice, SeededDice, StateError, apply, corporation_turn,
-                              encode_state, new_game)
+from controller.rules import (
+    BadFace,
+    CorporationTurn,
+    DiceNeeded,
+    DicePool,
+    DiceWanted,
+    GameSetup,
+    Move,
+    RecordingDice,
+    ScriptedDice,
+    SeededDice,
+    apply,
+    corporation_turn,
+    decode_state,
+    encode_state,
+    new_game,
+)
 from controller.rules.state import BagUnit
 
 
@@ -95,8 +110,8 @@ def test_play_yields_a_fresh_state_after_each_action():
                                            (["blank", "blank"], 1, 3), (["1", "2"], 3, 3)])
 def test_an_unpaired_blank_returns_to_the_players_pool(faces, ap, pool):
     """The rulebook (burncycle-rules-reference.txt, step 2): "Unused blanks from basic dice can be spent in pairs
-    (2 blanks = 1 AP) or returned to the player's pool." The pairs are spent, the blank left over goes back to the pool (rolling [1, blank] from a pool of 5
-    used to leave 3)."""
+    (2 blanks = 1 AP) or returned to the player's pool." The pairs are spent, the blank left over goes back to the
+    pool (rolling [1, blank] from a pool of 5 used to leave 3)."""
     s = in_turn(make_state(bots=[bot("byte", "C3")]), basic=5)
     new, _ = act(s, Move(dice=DicePool(basic=len(faces))), faces)
     assert new.turn.pending.ap == ap and new.turn.pool.basic == pool
@@ -114,6 +129,11 @@ def test_engine_invariants_raise_errors_not_asserts(module):
     assert asserts == [], f"{module}: assert on lines {asserts}"
 
 
-def test_a_state_without_a_players_turn_is_a_state_error():
-    with pytest.raises(StateError, match="this state has no players' turn"):
-        make_state(bots=[bot("byte", "C3")]).players_turn()
+def test_a_state_without_a_players_turn_does_not_load():
+    """Every game has its players' turn from setup on: a state written before turns existed is refused on load,
+    naming the field, instead of loading and failing at the first action."""
+    state = new_game(CONTENT, GameSetup(floor="meridian-lobby", players=2, seed=3))
+    document = msgspec.json.decode(encode_state(state))
+    del document["turn"]
+    with pytest.raises(msgspec.ValidationError, match="missing required field `turn`"):
+        decode_state(msgspec.json.encode(document))

@@ -4,14 +4,25 @@
 from __future__ import annotations
 
 import pytest
-
 from rules_scenarios import CONTENT, bot, guard, make_state, module, of_type
 from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
 
 from controller.library import shipped_content_texts
 from controller.rules import ContentError, StateError, check_state, parse_content
-from controller.rules.actions import (BeginActions, Discard, EndTurn, InstallMod, Keypad, Move, Step, Strike,
-                                      Terminal, Trade, UseEquipment, legal_actions)
+from controller.rules.actions import (
+    BeginActions,
+    Discard,
+    EndTurn,
+    InstallMod,
+    Keypad,
+    Move,
+    Step,
+    Strike,
+    Terminal,
+    Trade,
+    UseEquipment,
+    legal_actions,
+)
 from controller.rules.cards.equipment import EQUIPMENT_FACES
 from controller.rules.state import DicePool
 
@@ -328,7 +339,8 @@ def test_content_errors_name_file_line_and_field():
 
 def test_a_discard_card_cannot_need_a_target():
     """"Discard: Trigger immediately when drawn": such a card cannot stun (there is no moment to choose a unit)."""
-    text = shipped_content_texts()["equipment.toml"].replace('effect = { kind = "key" }', 'effect = { kind = "stun" }', 1)
+    text = shipped_content_texts()["equipment.toml"].replace('effect = { kind = "key" }',
+                                                              'effect = { kind = "stun" }', 1)
     with pytest.raises(ContentError, match="equipment E01: a discard card triggers immediately"):
         _parse_with("equipment.toml", text)
 

@@ -3,14 +3,29 @@
 from __future__ import annotations
 
 import pytest
-
 from rules_scenarios import CONTENT
+
 from controller.errors import UserError
 from controller.leds.gpio import GpioConfigError
 from controller.leds.strip_layout import LayoutError
-from controller.rules import (BadFace, BeginActions, ContentError, DiceNeeded, DiceWanted, FloorError, GameSetup,
-                              IllegalAction, Move, RecordError, RulesError, ScriptedDice, StateError, TableError,
-                              apply, new_game)
+from controller.rules import (
+    BadFace,
+    BeginActions,
+    ContentError,
+    DiceNeeded,
+    DiceWanted,
+    FloorError,
+    GameSetup,
+    IllegalAction,
+    Move,
+    RecordError,
+    RulesError,
+    ScriptedDice,
+    StateError,
+    TableError,
+    apply,
+    new_game,
+)
 from controller.rules.state import DicePool
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module, of_type
 from turn_scenarios import act, chips, illegal, in_turn
 

@@ -5,11 +5,22 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-
 from rules_scenarios import CONTENT
+
 from controller.autoplay.player import play_game
-from controller.rules import (BeginActions, CorporationTurn, GameSetup, IllegalAction, Outcome, RulesError, apply,
-                              corporation_turn, decode_state, encode_state, new_game)
+from controller.rules import (
+    BeginActions,
+    CorporationTurn,
+    GameSetup,
+    IllegalAction,
+    Outcome,
+    RulesError,
+    apply,
+    corporation_turn,
+    decode_state,
+    encode_state,
+    new_game,
+)
 
 RULE = "the corporation turn follows the player with the corporation marker chip"
 

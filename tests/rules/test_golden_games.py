@@ -5,10 +5,10 @@ golden_games.py for what they are and how to regenerate them when a change is me
 from __future__ import annotations
 
 import pytest
-
 from golden_games import GAMES, GOLDEN
-from controller.rules import decode_record, encode_state, new_game, replay
 from rules_scenarios import CONTENT
+
+from controller.rules import decode_record, encode_state, new_game, replay
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -13,12 +13,26 @@ import random
 import msgspec
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-
 from rules_scenarios import CONTENT
+
 from controller.rules import MAX_SLOTS, GameSetup, IllegalAction, RulesError, new_game
-from controller.rules.actions import (BeginActions, CorporationTurn, Degrade, DrawChip, EndMove, EndTurn, JoanSurveil,
-                                      LegalAction, Move, NetworkCardAction, NetworkStep, Pass, Reboot, apply_action,
-                                      legal_actions)
+from controller.rules.actions import (
+    BeginActions,
+    CorporationTurn,
+    Degrade,
+    DrawChip,
+    EndMove,
+    EndTurn,
+    JoanSurveil,
+    LegalAction,
+    Move,
+    NetworkCardAction,
+    NetworkStep,
+    Pass,
+    Reboot,
+    apply_action,
+    legal_actions,
+)
 from controller.rules.board.geometry import compile_floor
 from controller.rules.state import DicePool, GameState
 

@@ -4,12 +4,22 @@ labels that say what an action costs and loses (issue 19's oddities of `actions 
 from __future__ import annotations
 
 import msgspec
-
 from rules_scenarios import CONTENT, bot, guard, make_state, module, network, of_type
 from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
+
 from controller.rules import SeededDice
-from controller.rules.actions import (EndTurn, Escape, LegalAction, Move, NetworkStep, Repair, Strike, Terminal,
-                                      apply_action, legal_actions)
+from controller.rules.actions import (
+    EndTurn,
+    Escape,
+    LegalAction,
+    Move,
+    NetworkStep,
+    Repair,
+    Strike,
+    Terminal,
+    apply_action,
+    legal_actions,
+)
 from controller.rules.players.ap import FACES
 from controller.rules.state import DicePool
 

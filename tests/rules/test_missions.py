@@ -10,7 +10,6 @@ from controller.rules.actions import EndTurn, Pass
 from controller.rules.events import GameWon
 from controller.rules.state import Mission, Objective
 
-
 HEIST = Mission(
     id="test-heist", name="Test heist", win_name="Clean Exit",
     calibrations=[Objective(text="Any bots: access 2 terminals.", qualifier="any", task="terminals:2")],
@@ -89,8 +88,9 @@ def test_module_qualifier_counts_only_the_command_module():
     """"Command Module: Access at least 3 terminals." counts the command module's accesses alone."""
     mission = CONTENT.missions["tsm-103c"]
     module_task = next(o for o in mission.calibrations if o.qualifier == "module")
-    from controller.rules.missions.objectives import done
     from rules_scenarios import table
+
+    from controller.rules.missions.objectives import done
     state = heist_state({"module": "C2", "byte": "D2"}, progress={"terminals:byte": 5})
     assert not done(state, table(state), module_task, True)
     state.progress["terminals:module"] = 3
@@ -100,8 +100,9 @@ def test_module_qualifier_counts_only_the_command_module():
 def test_each_agent_network_card_and_push_tasks_count_per_agent():
     """TSM-103C: "Each agent: Complete at least 1 network card." and "Each agent: Use the push ability to push
     a security unit through a door." count what each agent did."""
-    from controller.rules.missions.objectives import done
     from rules_scenarios import table
+
+    from controller.rules.missions.objectives import done
     mission = CONTENT.missions["tsm-103c"]
     card_task = next(o for o in mission.calibrations if o.task.startswith("network_card"))
     push_task = next(o for o in mission.calibrations if o.task == "push_through_door")

@@ -10,8 +10,8 @@ scenarios agent k plays seat k+1: byte's access point is L1-01, bit's L1-05.
 from __future__ import annotations
 
 import pytest
-
 from rules_scenarios import bot, make_state, network, of_type, table, turn
+
 from controller.rules import DiceNeeded, DiceWanted
 from controller.rules.corporation.pings import PING_FACES, resolve_ping_face
 

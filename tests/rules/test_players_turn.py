@@ -9,13 +9,28 @@ them.
 from __future__ import annotations
 
 import pytest
-
 from rules_scenarios import CONTENT, bot, captain, floor_text, guard, make_state, module, network, of_type
 from turn_scenarios import DOORS, act, chips, illegal, in_turn
+
+from controller.rules.actions import (
+    Alter,
+    BeginActions,
+    BuyUpgrade,
+    CorporationTurn,
+    EndMove,
+    EndTurn,
+    Move,
+    NetworkStep,
+    Pass,
+    Reboot,
+    Repair,
+    Step,
+    Strike,
+    StrikeWall,
+    UnlockSlot,
+    legal_actions,
+)
 from controller.rules.phrasing import phrase
-from controller.rules.actions import (Alter, BeginActions, BuyUpgrade, CorporationTurn, EndMove, EndTurn, Move,
-                                      NetworkStep, Pass, Reboot, Repair, Step, Strike, StrikeWall, UnlockSlot,
-                                      legal_actions)
 from controller.rules.state import DicePool, Mission
 
 

@@ -10,10 +10,18 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from rules_scenarios import CONTENT
-from controller.rules import (SeededDice, corporation_turn, decode_state, encode_events, encode_state,
-                              GameSetup, new_game, state_problems)
+
+from controller.rules import (
+    GameSetup,
+    SeededDice,
+    corporation_turn,
+    decode_state,
+    encode_events,
+    encode_state,
+    new_game,
+    state_problems,
+)
 from controller.rules.board.geometry import compile_floor
 from controller.rules.state import Ping
 

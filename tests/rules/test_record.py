@@ -8,12 +8,25 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from rules_scenarios import CONTENT
+
 from controller.autoplay.player import AutoPlayer, team
-from controller.rules import (GameRecord, GameSetup, RecordError, ScriptedDice, decode_record, encode_record,
-                              encode_state, new_game, record_action, redo, replay, start_record, state_digest,
-                              undo)
+from controller.rules import (
+    GameRecord,
+    GameSetup,
+    RecordError,
+    ScriptedDice,
+    decode_record,
+    encode_record,
+    encode_state,
+    new_game,
+    record_action,
+    redo,
+    replay,
+    start_record,
+    state_digest,
+    undo,
+)
 from controller.rules.actions import BeginActions, Move, legal_actions
 from controller.rules.state import DicePool
 

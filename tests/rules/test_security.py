@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from rules_scenarios import (CONTENT, bot, captain, floor_text, guard, make_state, module, moves_of, of_type,
-                      turn)
-from controller.rules.corporation.deploy import captain_unit, guard_unit
+from rules_scenarios import CONTENT, bot, captain, floor_text, guard, make_state, module, moves_of, of_type, turn
+
 from controller.rules.board.geometry import compile_floor
+from controller.rules.corporation.deploy import captain_unit, guard_unit
 from controller.rules.state import RuleOptions
 
 

@@ -4,9 +4,9 @@ reserves, and the Robophobia Adaptable missions' setup."""
 from __future__ import annotations
 
 import pytest
-
 from rules_scenarios import CONTENT, floor_text
-from controller.rules import RulesError, encode_state, GameSetup, new_game, state_problems
+
+from controller.rules import GameSetup, RulesError, encode_state, new_game, state_problems
 from controller.rules.board.geometry import compile_floor
 
 LOBBY, LABS = CONTENT.floors["meridian-lobby"], CONTENT.floors["meridian-labs"]

@@ -3,7 +3,7 @@ test_security.py, her burncycle action in test_threat.py)."""
 
 from __future__ import annotations
 
-from rules_scenarios import (bot, captain, floor_text, guard, make_state, module, moves_of, of_type, turn)
+from rules_scenarios import bot, captain, floor_text, guard, make_state, module, moves_of, of_type, turn
 
 
 # -- Bot Shut Down ------------------------------------------------------------------------------------
@@ -66,6 +66,7 @@ def test_command_module_shut_down_loses_the_game():
 def test_game_over_refuses_another_corporation_turn():
     """"the game is immediately lost.\": a lost game takes no further corporation turn."""
     import pytest
+
     from controller.rules import IllegalAction
     s = make_state(bots=[module("C3", power=1, detected=True)], units=[guard("G1", "C4", "N", awareness=3)])
     new, _ = turn(s)
@@ -94,6 +95,7 @@ def test_stunned_unit_ignores_awareness():
                           captain("F1", "S", movement=0, stunned=True)],
                    captain_card="fauxbia")
     from rules_scenarios import table
+
     from controller.rules.board.awareness import recheck
     t = table(s)
     recheck(t)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rules_scenarios import CONTENT, bot, captain, guard, make_state, module, of_type, turn
 from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
+
 from controller.rules import GameSetup, new_game, state_problems
 from controller.rules.actions import JoanStun, JoanSurveil, Keypad, Move, Step, Strike, Swap, legal_actions
 from controller.rules.state import DicePool, Drone, GuardChip
@@ -159,7 +160,7 @@ def test_joan_starts_charged_with_memory():
 def test_joan_is_not_a_bot_and_does_not_trigger_guard_awareness():
     """"Joan is not a bot and does not trigger guard awareness": in a guard's sight, nobody is detected."""
     s = memory_state(joan="C3", units=[guard("G1", "C5", "N", awareness=4)])
-    s.turn = None
+    s.turn.step = "corporation"
     new, events = turn(s)
     assert of_type(events, "bot_detected") == [] and of_type(events, "awareness_placed") == []
     assert new.joan.space == "C3"
@@ -203,7 +204,7 @@ def test_units_pass_through_joan_via_automatic_swap():
 def test_guard_patrol_passes_through_joan():
     """"Units can pass through Joan via automatic swap": a pacing guard walks over her."""
     s = memory_state(joan="C3", units=[guard("G1", "C4", "N", movement=2, patrol="pace")])
-    s.turn = None
+    s.turn.step = "corporation"
     new, events = turn(s)
     assert new.unit("G1").space == "C2" and new.joan.space == "C4"
 

@@ -9,11 +9,11 @@ The simplified card has no events and escalations at 10 (+1 awareness) and 18 (+
 from __future__ import annotations
 
 import pytest
-
 from rules_scenarios import CONTENT, bot, guard, make_state, network, of_type, table, turn
-from controller.rules import active_escalations, GameSetup, new_game
-from controller.rules.state import Chip
+
+from controller.rules import GameSetup, active_escalations, new_game
 from controller.rules.corporation.threat import change_threat
+from controller.rules.state import Chip
 
 
 def bump(state, *deltas, rolls=None):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rules_scenarios import bot, floor_of, floor_text, guard, make_state, module
 from turn_scenarios import act, chips, illegal, in_turn
+
 from controller.rules.actions import Move, Step, Strike
 from controller.rules.board.awareness import sight
 from controller.rules.state import DicePool

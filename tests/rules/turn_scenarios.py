@@ -8,8 +8,8 @@ faces, do this, look at the table".
 from __future__ import annotations
 
 import pytest
-
 from rules_scenarios import CONTENT, floor_text
+
 from controller.rules import IllegalAction, ScriptedDice, copy_state, state_problems
 from controller.rules.actions import apply_action
 from controller.rules.state import Chip, DicePool, GameState, TurnState

@@ -7,8 +7,8 @@ import json
 import cv2
 import numpy as np
 import pytest
-
 from vision_helpers import HD, POSE
+
 from controller.cli import main
 from vision.calibrate import SQUARE_MM, board_image
 from vision.calibration import CameraCalibration
@@ -124,7 +124,8 @@ def test_calibration_straightens_registration(floor, config, renderer, scene):
 def test_watch_prints_moves_from_a_video(renderer, scene, tmp_path, capsys):
     path = tmp_path / "game.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10.0, HD)
-    for image in [renderer.render(scene, POSE, HD).image] * 6 + [renderer.render(scene.moved("byte", "F7"), POSE, HD).image] * 6:
+    moved = renderer.render(scene.moved("byte", "F7"), POSE, HD).image
+    for image in [renderer.render(scene, POSE, HD).image] * 6 + [moved] * 6:
         writer.write(image)
     writer.release()
     assert main(["watch", str(path), "--floor", "meridian-lobby"]) == 0
@@ -139,7 +140,8 @@ def test_watch_reports_a_blurred_view_and_when_it_is_sharp_again(renderer, scene
     from vision.synth import Conditions
     path = tmp_path / "shaken.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10.0, HD)
-    sharp, shaken = renderer.render(scene, POSE, HD).image, renderer.render(scene, POSE, HD, Conditions(blur_px=6.0)).image
+    sharp = renderer.render(scene, POSE, HD).image
+    shaken = renderer.render(scene, POSE, HD, Conditions(blur_px=6.0)).image
     for image in [sharp] * 3 + [shaken] * 3 + [sharp] * 2:
         writer.write(image)
     writer.release()
@@ -158,8 +160,8 @@ def test_watch_a_camera_that_is_not_there(capsys):
 
 def test_detect_on_many_copies_of_one_registration_marker_says_so(tmp_path, capsys):
     """A sheet of twelve marker-0 stickers is not a table of this project, and the error says what was seen."""
-    from vision.synth.board import marker_image
     from vision.config import VisionConfig
+    from vision.synth.board import marker_image
     sheet = np.full((1080, 1920), 235, np.uint8)
     tile = cv2.copyMakeBorder(marker_image(VisionConfig(), 0, 60), 15, 15, 15, 15, cv2.BORDER_CONSTANT, value=255)
     for k in range(12):

@@ -6,12 +6,20 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-
 from vision_helpers import HD, POSE, rng
+
 from vision.config import FilterSettings, UnitSpec, VisionConfig
 from vision.pipeline import VisionPipeline
-from vision.synth import (CameraPose, Conditions, Placement, Renderer, Scene, random_conditions, random_pose,
-                          random_scene)
+from vision.synth import (
+    CameraPose,
+    Conditions,
+    Placement,
+    Renderer,
+    Scene,
+    random_conditions,
+    random_pose,
+    random_scene,
+)
 
 ONE_SHOT = FilterSettings(confirm_frames=1, confirm_seconds=0.0)
 
@@ -58,7 +66,8 @@ def test_facing_from_marker_rotation_for_each_direction(floor, config, renderer,
                         for k, (s, d) in enumerate(zip(["C3", "F6", "K10", "P14"], "NESW"))))
     frame = renderer.render(scene, CameraPose(tilt_deg=30, azimuth_deg=200, roll_deg=roll, fill=0.98), HD)
     placed = one_shot(floor, config).process(frame.grey, 0.0).observation.placed()
-    assert placed == {"rover-1": ("C3", "N"), "rover-2": ("F6", "E"), "sentry-1": ("K10", "S"), "sentry-2": ("P14", "W")}
+    assert placed == {"rover-1": ("C3", "N"), "rover-2": ("F6", "E"),
+                      "sentry-1": ("K10", "S"), "sentry-2": ("P14", "W")}
 
 
 def _edge_spaces(floor, kind: str) -> str:
@@ -183,6 +192,7 @@ def _outlined_sticker(config: VisionConfig, marker: int, outline_mm: float, px_p
                       angle: float) -> np.ndarray:
     """A sticker inside a dark square outline (a chip's edge, 1.5 mm wide, around a darker body)."""
     import cv2
+
     from vision.synth.board import marker_image
     img = np.full((400, 400), 140, np.uint8)
     c, h = 200, outline_mm * px_per_mm / 2

@@ -5,15 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-
 from vision_helpers import HD, rng
+
 from controller.cli import main
 from controller.library import load_content, load_floor
 from vision.config import FilterSettings, VisionConfig
-from vision.table_layout import TableLayout
 from vision.mount import DOCUMENTED_MOUNT, LENSES, Mount, check_mount, height_range
 from vision.pipeline import VisionPipeline
 from vision.synth import CameraPose, Renderer, random_scene
+from vision.table_layout import TableLayout
 
 SHIPPED = sorted(load_content().floors)
 CONFIG = VisionConfig()

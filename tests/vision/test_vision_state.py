@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-
 from vision_helpers import HD, POSE
+
 from controller.library import floor_text, load_content, load_floor
 from controller.rules import GameSetup, new_game
 from vision.calibration import CameraCalibration

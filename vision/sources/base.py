@@ -59,7 +59,7 @@ class FrameSource(ABC):
             self._close()
         self.is_open = False
 
-    def __enter__(self) -> "FrameSource":
+    def __enter__(self) -> FrameSource:
         self.open()
         return self
 

@@ -14,9 +14,9 @@ import numpy as np
 
 from controller.rules.board.geometry import Floor
 from vision.config import DICTIONARIES, VisionConfig
-from vision.table_layout import TableLayout
 from vision.sticker import sticker_layout
 from vision.synth.scene import Scene
+from vision.table_layout import TableLayout
 
 TABLE = (70, 85, 95)
 SPACE = (205, 210, 210)
@@ -74,7 +74,8 @@ class BoardRenderer:
             if kind == "open":
                 continue
             r1, (r2, c2) = self.floor.coords[i][0], self.floor.coords[j]
-            a, b = ((c2 * p, r2 * p), (c2 * p, (r2 + 1) * p)) if r1 == r2 else ((c2 * p, r2 * p), ((c2 + 1) * p, r2 * p))
+            a, b = (((c2 * p, r2 * p), (c2 * p, (r2 + 1) * p)) if r1 == r2
+                    else ((c2 * p, r2 * p), ((c2 + 1) * p, r2 * p)))
             cv2.line(img, self._pt(*a), self._pt(*b), WALL if kind == "wall" else DOOR, thick)
         for i in range(len(self.floor.ids)):  # the grid's outline is a wall wherever a space meets the outside
             r, c = self.floor.coords[i]

@@ -14,11 +14,11 @@ import numpy as np
 
 from controller.rules.board.geometry import Floor
 from vision.config import VisionConfig
-from vision.table_layout import TableLayout
 from vision.synth.board import BoardRenderer, marker_cells
 from vision.synth.camera import CameraPose, VirtualCamera
 from vision.synth.effects import Conditions, Hand, apply_conditions, draw_hands
 from vision.synth.scene import Scene
+from vision.table_layout import TableLayout
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,8 @@ class Renderer:
         self.floor = floor
         self.board = BoardRenderer(floor, self.config, board_px_per_mm)
         self.layout = TableLayout.for_floor(floor, self.config.board)
-        self._last_view: tuple[tuple[CameraPose, tuple[int, int]], tuple[VirtualCamera, float, tuple[np.ndarray, ...]]] | None = None
+        self._last_view: tuple[tuple[CameraPose, tuple[int, int]],
+                               tuple[VirtualCamera, float, tuple[np.ndarray, ...]]] | None = None
 
     def camera(self, pose: CameraPose, size: tuple[int, int]) -> VirtualCamera:
         return VirtualCamera(pose, self.layout.extent_mm(), size)

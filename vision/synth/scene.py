@@ -35,7 +35,7 @@ class Placement:
 class Scene:
     placements: tuple[Placement, ...]
 
-    def moved(self, unit: str, space: str, facing: str | None = None) -> "Scene":
+    def moved(self, unit: str, space: str, facing: str | None = None) -> Scene:
         """The same scene with one chip put on another space (and optionally turned)."""
         out = []
         for p in self.placements:

@@ -10,15 +10,34 @@ strike's dice) out of the guards' sight and reach.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from controller.autoplay.memory import CorePlan
-from controller.autoplay.missions.strategy import (StandardPlay, floor_view, is_prey, module_near,
-                                                   on_terminal_spaces, terminal_spaces, unfinished_tasks)
+from controller.autoplay.missions.strategy import (
+    StandardPlay,
+    floor_view,
+    is_prey,
+    module_near,
+    on_terminal_spaces,
+    terminal_spaces,
+    unfinished_tasks,
+)
 from controller.autoplay.network_step import core_in_reach
 from controller.autoplay.tuning import HIDING_REACH
-from controller.rules import (Action, Bot, BuyUpgrade, GameState, Objective, SecurityUnit, Table, UnlockSlot,
-                              objective_applies, objective_done, unit_durability)
+from controller.rules import (
+    Action,
+    Bot,
+    BuyUpgrade,
+    GameState,
+    Objective,
+    SecurityUnit,
+    StateError,
+    Table,
+    UnlockSlot,
+    objective_applies,
+    objective_done,
+    unit_durability,
+)
 
 if TYPE_CHECKING:
     from controller.autoplay.player import AutoPlayer
@@ -55,7 +74,7 @@ class GhostInTheDell(StandardPlay):
         if "module_on_captain_terminal_when_core" in mine and state.captain_start is not None:
             terminals = captain_terminals(table)
             hiding = hiding_near(table, bot, terminals)
-            here = floor.index[bot.space]  # type: ignore[index]
+            here = floor.index[bot.at]
             if not hiding or self.core_in_reach(player, table) or here in terminals:
                 return terminals
             # "when any IP lands on the core": until the IP can land in this turn's network step, the module
@@ -86,7 +105,7 @@ class GhostInTheDell(StandardPlay):
                                                                       table.destroyed)}
         # "Bots cannot enter safe zones for the remainder of the mission": the module keeps out of the fight,
         # off the terminal spaces a unit is to be pushed onto
-        here = floor.index[bot.space]  # type: ignore[index]
+        here = floor.index[bot.at]
         if here in terminal_spaces(table):
             terminals = terminal_spaces(table)
             return {j for _, j in floor.bot_neighbours(here, table.unlocked, table.destroyed)
@@ -102,7 +121,7 @@ class GhostInTheDell(StandardPlay):
         """Do-While-End's endgame: the win's unit nearest to a terminal space (off one) and the space to push it
         to, one step along its shortest way there ("shove a security unit to an adjacent empty space")."""
         if "shove" in player._memo:
-            return player._memo["shove"]  # type: ignore[return-value]
+            return cast("tuple[SecurityUnit, int] | None", player._memo["shove"])
         state, floor = table.state, table.floor
         found = None
         # a unit already on a terminal is struck before another is shoved
@@ -110,7 +129,7 @@ class GhostInTheDell(StandardPlay):
             wins = [o.task for o in state.mission.win if objective_applies(state, o)]
             terminals = terminal_spaces(table)
             free = {t for t in terminals if not isinstance(table.occupant.get(t), SecurityUnit)
-                    and not (isinstance(table.occupant.get(t), Bot) and table.occupant[t].kind == "agent")}
+                    and not (isinstance(there := table.occupant.get(t), Bot) and there.kind == "agent")}
             distances = table.distances()
             best = None
             for unit in state.security:
@@ -141,7 +160,7 @@ class GhostInTheDell(StandardPlay):
             module = state.module_on_board()
             if module is None or not on_terminal_spaces(table)[module.id]:
                 return 3
-            return 4 if floor.index[module.space] in room else 3  # type: ignore[index]
+            return 4 if floor.index[module.at] in room else 3
         return 0
 
     @staticmethod
@@ -149,7 +168,7 @@ class GhostInTheDell(StandardPlay):
         """Whether the active agent's IP can land on the core in this turn's network step, worked out once a
         turn and kept in the memory (`CorePlan`)."""
         state = table.state
-        turn = state.turn.active  # type: ignore[union-attr]
+        turn = state.turn.active
         plan = player._core_plan
         if plan is None or (plan.round, plan.turn) != (state.round, turn):
             plan = player._core_plan = CorePlan(round=state.round, turn=turn, lands=core_in_reach(state))
@@ -170,15 +189,17 @@ def prey_struck_here(table: Table) -> bool:
 def captain_terminals(table: Table) -> set[int]:
     """Do-While-End: "Occupy the terminal space in the room the captain started in", whichever the room
     holds."""
-    floor = table.floor
-    room = floor.area(floor.index[table.state.captain_start])  # type: ignore[index]
+    floor, start = table.floor, table.state.captain_start
+    if start is None:
+        raise StateError("Ghost in the Dell's captain has no recorded start space (set when the captain is placed)")
+    room = floor.area(floor.index[start])
     return terminal_spaces(table) & set(room.spaces)
 
 
 def hiding_near(table: Table, bot: Bot, terminals: set[int]) -> set[int]:
     """The free hiding spots within HIDING_REACH of the terminals (the one the bot hides on, if it does)."""
     floor, distances = table.floor, table.distances()
-    here = floor.index[bot.space]  # type: ignore[index]
+    here = floor.index[bot.at]
     if bot.hidden:
         return {here}
     return {s for s in floor.posts.get("hiding", ()) if table.occupant.get(s) in (None, bot)
@@ -190,7 +211,7 @@ def cover(player: AutoPlayer, table: Table, bot: Bot) -> set[int]:
     floor, watched = table.floor, player._watched(table)
     near = {j for u in table.state.security if not u.stunned
             for _, j in floor.security_neighbours(floor.index[u.space], table.destroyed)}
-    here = floor.index[bot.space]  # type: ignore[index]
+    here = floor.index[bot.at]
     spaces = {i for i in range(len(floor.ids)) if i not in watched and i not in near
               and table.occupant.get(i) in (None, bot) and not floor.in_safe_zone(i)}
     return spaces or {here}

@@ -72,7 +72,7 @@ def waiting_to_hop(state: GameState) -> bool:
     if not state.mission.rule(state.calibrated).hop or not state.floor.surveillance:
         return False
     table = floor_view(state)
-    return any(b.on_board and table.floor.index[b.space] in hop_launches(table, b)  # type: ignore[index]
+    return any(b.on_board and table.floor.index[b.at] in hop_launches(table, b)
                for b in movers(table))
 
 

@@ -12,8 +12,20 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from controller.autoplay.tuning import CHIP_PREFERENCE, MODULE_REACH
-from controller.rules import (TERMINAL_SPACES, Action, Bot, GameState, Objective, SecurityUnit, SeededDice, Table,
-                              UnlockSlot, apply_effect, objective_applies, objective_done)
+from controller.rules import (
+    TERMINAL_SPACES,
+    Action,
+    Bot,
+    GameState,
+    Objective,
+    SecurityUnit,
+    SeededDice,
+    Table,
+    UnlockSlot,
+    apply_effect,
+    objective_applies,
+    objective_done,
+)
 
 if TYPE_CHECKING:
     from controller.autoplay.player import AutoPlayer
@@ -138,7 +150,7 @@ def module_near(table: Table, units: list[SecurityUnit]) -> bool:
     module = table.state.module_on_board()
     if module is None:
         return False
-    here = table.floor.index[module.space]  # type: ignore[index]
+    here = table.floor.index[module.at]
     return any(table.distances()[here][table.floor.index[u.space]] <= MODULE_REACH for u in units)
 
 
@@ -174,5 +186,5 @@ def unfinished_tasks(state: GameState, table: Table) -> set[str]:
 def on_terminal_spaces(table: Table) -> dict[str, bool]:
     """For each bot not escaped, whether it stands on a terminal space."""
     floor = table.floor
-    return {b.id: b.on_board and floor.feature[floor.index[b.space]] in TERMINAL_SPACES  # type: ignore[index]
+    return {b.id: b.on_board and floor.feature[floor.index[b.at]] in TERMINAL_SPACES
             for b in table.state.bots if not b.escaped}

@@ -10,11 +10,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from controller.autoplay.missions.strategy import (StandardPlay, floor_view, on_terminal_spaces, unfinished_tasks,
-                                                   terminal_spaces)
+from controller.autoplay.missions.strategy import (
+    StandardPlay,
+    floor_view,
+    on_terminal_spaces,
+    terminal_spaces,
+    unfinished_tasks,
+)
 from controller.autoplay.tuning import DRAW_CHIP_THREAT, PUSH_BUY, PUSH_ON_THE_WAY
-from controller.rules import (Action, Bot, BuyUpgrade, DrawChip, GameState, Objective, Table, UnlockSlot,
-                              objective_applies, objective_done)
+from controller.rules import (
+    Action,
+    Bot,
+    BuyUpgrade,
+    DrawChip,
+    GameState,
+    Objective,
+    Table,
+    UnlockSlot,
+    objective_applies,
+    objective_done,
+)
 
 if TYPE_CHECKING:
     from controller.autoplay.player import AutoPlayer
@@ -98,7 +113,7 @@ def door_pushes(table: Table, near: Bot | None = None, within: int = 0) -> set[i
     ("shove a security unit to an adjacent empty space"; guards pass doors, locked or not); with `near`, only
     those within `within` steps of that bot."""
     floor = table.floor
-    here = floor.index[near.space] if near is not None else None  # type: ignore[index]
+    here = floor.index[near.at] if near is not None else None
     spaces = set()
     for unit in table.state.security:
         at = floor.index[unit.space]

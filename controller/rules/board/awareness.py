@@ -7,12 +7,13 @@ that changes a position ends with `recheck`, and the rest of the engine moves un
 
 from __future__ import annotations
 
-from controller.rules.events import AwarenessCleared, AwarenessPlaced, BotDetected, BotHidden, bot_ref
 from controller.rules.board.geometry import DIRECTIONS, Floor
 from controller.rules.characters.interface import fooled
+from controller.rules.corporation.threat import change_threat, escalation_bonus
+from controller.rules.events import AwarenessCleared, AwarenessPlaced, BotDetected, BotHidden, bot_ref
 from controller.rules.state import Bot, SecurityUnit
 from controller.rules.table import Table
-from controller.rules.corporation.threat import change_threat, escalation_bonus
+
 
 def awareness_stat(table: Table, unit: SecurityUnit) -> int:
     return unit.awareness + escalation_bonus(table, "guard_awareness")
@@ -93,7 +94,7 @@ def recheck(table: Table) -> None:
     for bot in table.active_bots():
         if bot.detected and not bot.hidden:
             continue
-        b = floor.index[bot.space]  # type: ignore[index]
+        b = floor.index[bot.at]
         if bot.hidden:
             # "If an enemy enters the space, the bot is detected": a unit cannot share the space, so an
             # enemy that steps next to the spot within its area has entered it (rules-interpretations.md).
@@ -115,7 +116,7 @@ def step_unit(table: Table, unit: SecurityUnit, to: int) -> None:
     d = table.floor.direction(frm, to)
     table.move_occupant(unit, to)
     if d is not None:
-        unit.facing = d  # type: ignore[assignment]
+        unit.facing = d
     clear_awareness_at(table, unit, unit.space)
     recheck(table)
 
@@ -123,7 +124,7 @@ def step_unit(table: Table, unit: SecurityUnit, to: int) -> None:
 def step_bot(table: Table, bot: Bot, to: int) -> None:
     """Move a bot one space and apply what sight, doors and hiding spots say about it."""
     floor = table.floor
-    frm = floor.index[bot.space]  # type: ignore[index]
+    frm = floor.index[bot.at]
     was_detected = bot.detected
     through_door = floor.edge_between(frm, to) in ("door", "wall")
     table.move_occupant(bot, to)
@@ -136,7 +137,7 @@ def step_bot(table: Table, bot: Bot, to: int) -> None:
         visible = any(sees(table, u, to) for u in table.state.security)
         if not was_detected or not visible:
             bot.hidden = True
-            table.emit(BotHidden(bot=bot.id, space=bot.space))  # type: ignore[arg-type]
+            table.emit(BotHidden(bot=bot.id, space=bot.at))
     recheck(table)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass, field
+from typing import Literal
 
 from controller.rules.errors import FloorError
 
@@ -36,7 +37,8 @@ VOID = "#"
 WALL_V, WALL_H, DOOR, OPEN = "|", "-", "D", " "
 CORNERS = set("+-| ")
 AREA_KINDS = ("room", "hallway", "outdoor", "safe")
-RESERVE_KINDS = ("physical", "tech", "utility", "general")
+ReserveKind = Literal["physical", "tech", "utility", "general"]
+RESERVE_KINDS: tuple[ReserveKind, ...] = ("physical", "tech", "utility", "general")
 
 
 def quoted(text: str, limit: int = 60) -> str:
@@ -67,7 +69,7 @@ class AreaNote:
     kind: str
     name: str
     surveillance: int
-    reserve: str | None
+    reserve: ReserveKind | None
     line: int
 
 
@@ -134,7 +136,8 @@ def parse_floor(text: str, source: str = "<floor>") -> FloorPlan:
                 name = value.strip()
             else:
                 if value.strip() not in ("1", "2", "3"):
-                    raise FloorError(source, i + 1, raw.index(":") + 2, f"level must be 1, 2 or 3, found {quoted(value.strip())}")
+                    raise FloorError(source, i + 1, raw.index(":") + 2,
+                                     f"level must be 1, 2 or 3, found {quoted(value.strip())}")
                 level = int(value)
         elif stripped == "areas:":
             areas_start = i + 1
@@ -153,7 +156,7 @@ def parse_floor(text: str, source: str = "<floor>") -> FloorPlan:
     if len(grid_lines) < 3 or len(grid_lines) % 2 == 0:
         raise FloorError(source, grid_start + len(grid_lines), 0,
                          "the grid must have an odd number of lines (edge rows around space rows), at least 3")
-    width = max(len(l.rstrip()) for l in grid_lines)
+    width = max(len(line.rstrip()) for line in grid_lines)
     if width < 3 or width % 2 == 0:
         raise FloorError(source, grid_start + 1, width,
                          "grid lines must be an odd number of characters wide (edges around spaces)")
@@ -197,10 +200,9 @@ def parse_floor(text: str, source: str = "<floor>") -> FloorPlan:
         if not a_in and not b_in:
             return None
         if a_in != b_in:
-            inner = a if a_in else b
+            inner = a if a_in or b is None else b
             # ">> Exterior-facing door arrows are ignored.": a door drawn on the outer edge is a wall
             if kind == "open":
-                assert inner is not None
                 raise err(gr, gc, f"an opening on the outer edge of {space_name(*inner)}: "
                                   f"the edge of the floor must be a wall")
             return None
@@ -252,7 +254,8 @@ def _parse_areas(lines: list[str], start: int | None, source: str,
         except ValueError as e:
             raise FloorError(source, i + 1, col, f"cannot read this area line: {e}") from None
         if len(words) < 2:
-            raise FloorError(source, i + 1, col, "an area line is 'SPACE KIND [\"name\"] [surveillance=N] [reserve=KIND]'")
+            raise FloorError(source, i + 1, col,
+                             "an area line is 'SPACE KIND [\"name\"] [surveillance=N] [reserve=KIND]'")
         anchor = parse_space(words[0])
         if anchor is None or anchor not in spaces:
             raise FloorError(source, i + 1, col, f"{quoted(words[0])} is not a space of this floor")
@@ -275,7 +278,7 @@ def _parse_areas(lines: list[str], start: int | None, source: str,
                 if value not in RESERVE_KINDS:
                     raise FloorError(source, i + 1, col + raw.strip().find(w),
                                      f"reserve must be one of {', '.join(RESERVE_KINDS)}, found {quoted(value)}")
-                reserve = value
+                reserve = next(k for k in RESERVE_KINDS if k == value)
             else:
                 raise FloorError(source, i + 1, col + raw.strip().find(w), f"unknown area setting {quoted(key)}")
         if surveillance and kind != "room":

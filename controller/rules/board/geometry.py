@@ -12,12 +12,13 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 
-from controller.rules.errors import FloorError
-from controller.rules.board.floor_text import FloorPlan, parse_floor, parse_space, space_name
+from controller.rules.board.floor_text import AreaNote, FloorPlan, ReserveKind, parse_floor, parse_space, space_name
+from controller.rules.errors import FloorError, RulesError
+from controller.rules.state import Direction
 
-DIRECTIONS = ("N", "E", "S", "W")
-DELTA = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
-OPPOSITE = {"N": "S", "E": "W", "S": "N", "W": "E"}
+DIRECTIONS: tuple[Direction, ...] = ("N", "E", "S", "W")
+DELTA: dict[Direction, tuple[int, int]] = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
+OPPOSITE: dict[Direction, Direction] = {"N": "S", "E": "W", "S": "N", "W": "E"}
 DIRECTION_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 UNREACHABLE = 1 << 20
 MAX_DESTROYED_WALLS = 3
@@ -31,7 +32,7 @@ class Area:
     kind: str
     name: str
     surveillance: int
-    reserve: str | None
+    reserve: ReserveKind | None
     spaces: tuple[int, ...]
 
     @property
@@ -45,7 +46,8 @@ def edge_id(a: str, b: str) -> str:
     """A stable name for the edge between two spaces, e.g. 'C4/C5' (order-independent); kept, as the engine
     and the auto-player name the same few hundred edges over and over."""
     ra, rb = parse_space(a), parse_space(b)
-    assert ra is not None and rb is not None
+    if ra is None or rb is None:
+        raise RulesError(f"{a}/{b}: an edge lies between two spaces, and {a if ra is None else b} is not a space name")
     return f"{a}/{b}" if ra <= rb else f"{b}/{a}"
 
 
@@ -81,7 +83,7 @@ class Floor:
                 self.edges[(at[(r, c)], at[(r + 1, c)])] = kind
 
         # neighbour in each direction, with the kind of edge crossed
-        self.neighbour: list[dict[str, tuple[int, str]]] = [dict() for _ in range(n)]
+        self.neighbour: list[dict[Direction, tuple[int, str]]] = [dict() for _ in range(n)]
         for i, (r, c) in enumerate(coords):
             for d in DIRECTIONS:
                 dr, dc = DELTA[d]
@@ -110,7 +112,7 @@ class Floor:
 
         # "Security Units: Locked doors DO NOT block security unit adjacency": doors of any state
         # join spaces for guards, walls never do (destroyed walls are added per game state).
-        self.security_steps: list[tuple[tuple[str, int], ...]] = [
+        self.security_steps: list[tuple[tuple[Direction, int], ...]] = [
             tuple((d, j) for d, (j, k) in self.neighbour[i].items() if k != "wall") for i in range(n)]
         # Sight runs straight through open edges only: walls and doors bound areas.
         self.rays: list[dict[str, tuple[int, ...]]] = []
@@ -156,24 +158,24 @@ class Floor:
                         group.append(j)
                         queue.append(j)
             groups.append(sorted(group))
-        notes_by_group: dict[int, object] = {}
+        notes_by_group: dict[int, AreaNote] = {}
         for note in plan.areas:
             gid = area_of[self.index[space_name(*note.anchor)]]
             if gid in notes_by_group:
                 prev = notes_by_group[gid]
                 raise FloorError(source_name, note.line, 1,
                                  f"{space_name(*note.anchor)} is in the same area as the one named on line "
-                                 f"{prev.line}: one line per area")  # type: ignore[attr-defined]
+                                 f"{prev.line}: one line per area")
             notes_by_group[gid] = note
         self.areas: list[Area] = []
         for gid, group in enumerate(groups):
-            note = notes_by_group.get(gid)
-            if note is None:
+            named = notes_by_group.get(gid)
+            if named is None:
                 first = plan.where[self.coords[group[0]]]
                 raise FloorError(source_name, first[0], first[1],
                                  f"the area containing {self.ids[group[0]]} ({len(group)} spaces) is not named "
                                  f"in 'areas:'; add a line such as '{self.ids[group[0]]} room \"Name\"'")
-            self.areas.append(Area(gid, note.kind, note.name, note.surveillance, note.reserve,  # type: ignore[attr-defined]
+            self.areas.append(Area(gid, named.kind, named.name, named.surveillance, named.reserve,
                                    tuple(group)))
         self.area_of: list[int] = area_of
         for i, f in enumerate(self.feature):
@@ -202,7 +204,7 @@ class Floor:
     def edge_between(self, i: int, j: int) -> str | None:
         return self.edges.get((min(i, j), max(i, j)))
 
-    def direction(self, i: int, j: int) -> str | None:
+    def direction(self, i: int, j: int) -> Direction | None:
         """The compass direction from i to an orthogonal neighbour j (None if not neighbours)."""
         (r1, c1), (r2, c2) = self.coords[i], self.coords[j]
         for d, (dr, dc) in DELTA.items():
@@ -210,7 +212,7 @@ class Floor:
                 return d
         return None
 
-    def line_direction(self, i: int, j: int) -> str | None:
+    def line_direction(self, i: int, j: int) -> Direction | None:
         """Direction from i toward j when both lie on one row or column."""
         (r1, c1), (r2, c2) = self.coords[i], self.coords[j]
         if r1 == r2 and c1 != c2:
@@ -219,7 +221,7 @@ class Floor:
             return "S" if r2 > r1 else "N"
         return None
 
-    def security_neighbours(self, i: int, destroyed: frozenset[str]) -> list[tuple[str, int]]:
+    def security_neighbours(self, i: int, destroyed: frozenset[str]) -> list[tuple[Direction, int]]:
         steps = list(self.security_steps[i])
         if destroyed:
             for d, (j, kind) in self.neighbour[i].items():
@@ -228,7 +230,8 @@ class Floor:
             steps.sort(key=lambda s: DIRECTIONS.index(s[0]))
         return steps
 
-    def bot_neighbours(self, i: int, unlocked: frozenset[str], destroyed: frozenset[str]) -> list[tuple[str, int]]:
+    def bot_neighbours(self, i: int, unlocked: frozenset[str],
+                       destroyed: frozenset[str]) -> list[tuple[Direction, int]]:
         """Bots: walls and locked doors block; unlocked doors and destroyed walls do not."""
         out = []
         for d, (j, kind) in self.neighbour[i].items():

@@ -8,19 +8,20 @@ equipment card's stun) stays with that deck.
 from __future__ import annotations
 
 from controller.rules.board.awareness import recheck
-from controller.rules.players.burncycle import add_to_reserve
-from controller.rules.events import AwarenessCleared, KeyTaken, PingRemoved
-from controller.rules.state import Bot
 from controller.rules.corporation.pings import change_ceo_level, change_ip_level, nodes
-from controller.rules.players.power_gain import gain_power
-from controller.rules.table import Table
 from controller.rules.corporation.threat import change_threat
+from controller.rules.errors import StateError
+from controller.rules.events import AwarenessCleared, KeyTaken, PingRemoved
+from controller.rules.players.burncycle import add_to_reserve
+from controller.rules.players.power_gain import gain_power
 from controller.rules.players.steps import active_agent
+from controller.rules.state import Bot, ChipKind
+from controller.rules.table import Table
 
 SHARED_KINDS = ("power", "threat", "ceo_level", "reserve_chip", "remove_ping", "ip_level", "key", "clear_awareness")
 
 
-def apply_card_effect(table: Table, bot: Bot, kind: str, amount: int, chip: str | None, why: str) -> None:
+def apply_card_effect(table: Table, bot: Bot, kind: str, amount: int, chip: ChipKind | None, why: str) -> None:
     """Resolve one of SHARED_KINDS for `bot` (the bot at the terminal, or the one holding the card)."""
     state = table.state
     if kind == "power":
@@ -30,7 +31,8 @@ def apply_card_effect(table: Table, bot: Bot, kind: str, amount: int, chip: str 
     elif kind == "ceo_level":
         change_ceo_level(table, -amount)
     elif kind == "reserve_chip":
-        assert chip is not None
+        if chip is None:
+            raise StateError(f"a reserve_chip effect names no chip ({why})")
         add_to_reserve(table, bot, chip)
     elif kind == "remove_ping":
         by_id = nodes(table)

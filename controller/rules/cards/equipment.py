@@ -8,16 +8,16 @@ carry keys, equipment, and uninstalled mods, but cannot activate equipment or mo
 
 from __future__ import annotations
 
-from controller.rules.board.awareness import step_bot
-from controller.rules.cards.effects import SHARED_KINDS, apply_card_effect
-from controller.rules.errors import IllegalAction
-from controller.rules.events import BotMoved, DieRolled, EquipmentUsed, StepStarted, card_ref
-from controller.rules.board.geometry import edge_id
-from controller.rules.cards.inventory import discard_card
 from controller.rules.action_types import UseEquipment
+from controller.rules.board.awareness import step_bot
+from controller.rules.board.geometry import edge_id
+from controller.rules.cards.effects import SHARED_KINDS, apply_card_effect
+from controller.rules.cards.inventory import discard_card
+from controller.rules.errors import IllegalAction, StateError
+from controller.rules.events import BotMoved, DieRolled, EquipmentUsed, StepStarted, card_ref
 from controller.rules.legal import LegalAction
-from controller.rules.state import Bot, EquipmentCard, SecurityUnit
 from controller.rules.players.moves import entered, unlock_door
+from controller.rules.state import Bot, EquipmentCard, SecurityUnit
 from controller.rules.table import Table
 
 # The equipment die: values with the hazard icon in the corner on two faces (dice.toml `equipment`).
@@ -36,7 +36,7 @@ def check_use(table: Table, bot: Bot, card_id: str) -> EquipmentCard:
     card = next((c for c in bot.equipment if c.id == card_id), None)
     if card is None:
         raise IllegalAction(f"{bot.name} holds no equipment card {card_id}")
-    if card.effect.kind == "pool_dice" and (table.state.turn is None or table.state.turn.step != "actions"):
+    if card.effect.kind == "pool_dice" and table.state.turn.step != "actions":
         raise IllegalAction("dice join the pool in the action step: the pool is built in step 2")
     return card
 
@@ -56,7 +56,8 @@ def use_equipment(table: Table, bot: Bot, card_id: str, unit: str | None = None,
             amount = value
     target = _target(table, bot, card, unit, beyond, path or [], amount)
     if card.category == "counter":
-        assert card.die is not None
+        if card.die is None:
+            raise StateError(f"counter {card.name} ({card.id}) in play has no equipment die")
         card.die -= 1
     table.emit(EquipmentUsed(bot=bot.id, card=card.id,
                              die=card.die if card.category == "counter" else None))
@@ -116,27 +117,31 @@ def _resolve(table: Table, bot: Bot, card: EquipmentCard, amount: int, target: o
         apply_card_effect(table, bot, effect.kind, amount, effect.chip, why)
     elif effect.kind == "pool_dice":
         turn = table.state.turn
-        assert turn is not None and effect.die is not None
+        if effect.die is None:
+            raise StateError(f"{card.name} ({card.id}) adds dice to the pool but names no die")
         setattr(turn.pool, effect.die, getattr(turn.pool, effect.die) + amount)
         table.emit(StepStarted(step="pool", bot=bot.id, dice={effect.die: amount}))
     elif effect.kind == "stun":
-        assert isinstance(target, SecurityUnit)
+        if not isinstance(target, SecurityUnit):
+            raise StateError(f"{card.name} ({card.id}) stuns a unit, and no unit was targeted")
         target.stunned = True
         table.emit(StepStarted(step="stunned", unit=target.id))
     elif effect.kind == "unlock_door":
-        assert isinstance(target, str)
+        if not isinstance(target, str):
+            raise StateError(f"{card.name} ({card.id}) unlocks a door, and no door was targeted")
         unlock_door(table, target, why)
     elif effect.kind == "bonus_move":
         # ">> Movement awarded outside of standard move actions (such as bonus movement from gear or abilities)
         # does not count as a move action."
-        assert isinstance(target, list)
+        if not isinstance(target, list):
+            raise StateError(f"{card.name} ({card.id}) moves a bot, and no path was given")
         for space in target:
             if table.over or bot.shut_down:
                 return
-            start = bot.space
+            start = bot.at
             mark = len(table.events)
             step_bot(table, bot, table.floor.index[space])
-            table.events.insert(mark, BotMoved(bot=bot.id, path=[start, space]))  # type: ignore[list-item]
+            table.events.insert(mark, BotMoved(bot=bot.id, path=[start, space]))
             entered(table, bot)
 
 
@@ -165,11 +170,11 @@ def _uses(table: Table, agent: Bot, card: EquipmentCard, step: str) -> list[Lega
     if not agent.on_board:
         return []
     floor = table.floor
-    here = floor.index[agent.space]  # type: ignore[index]
+    here = floor.index[agent.at]
     out: list[LegalAction] = []
     if kind == "unlock_door":
         for j, edge in floor.neighbour[here].values():
-            if edge == "door" and edge_id(agent.space, floor.ids[j]) not in table.unlocked:  # type: ignore[arg-type]
+            if edge == "door" and edge_id(agent.at, floor.ids[j]) not in table.unlocked:
                 out.append(LegalAction(UseEquipment(bot=agent.id, card=card.id, beyond=floor.ids[j]), label))
         return out
     longest = "the rolled value" if card.effect.amount_from_die else str(card.effect.amount)

@@ -9,14 +9,14 @@ the team changes floors stays in the agent's hand with what it has counted so fa
 
 from __future__ import annotations
 
-from controller.rules.errors import IllegalAction
-from controller.rules.events import CardDrawn, ImperativeResolved, card_ref
-from controller.rules.cards.inventory import draw
 from controller.rules.action_types import Discard
-from controller.rules.legal import Cost, LegalAction
-from controller.rules.state import Bot, ImperativeCard
-from controller.rules.players.power_gain import gain_power
+from controller.rules.cards.inventory import draw
 from controller.rules.corporation.security import damage_bot
+from controller.rules.errors import IllegalAction, StateError
+from controller.rules.events import CardDrawn, ImperativeResolved, card_ref
+from controller.rules.legal import Cost, LegalAction
+from controller.rules.players.power_gain import gain_power
+from controller.rules.state import Bot, ImperativeCard
 from controller.rules.table import Table
 
 FAIL_COST = 1  # "Failing or discarding an imperative costs 1 power."
@@ -57,7 +57,6 @@ def draw_imperative(table: Table, bot: Bot) -> None:
     card = draw(table, "imperative")
     if card is None:
         return
-    assert isinstance(card, ImperativeCard)
     card.base = 0 if card.goal == "ip_level" else goal_count(table, bot, card.goal)
     bot.imperative = card
     table.emit(CardDrawn(bot=bot.id, deck="imperative", card=card.id))
@@ -71,7 +70,8 @@ def draw_imperatives(table: Table) -> None:
 
 def _settle(table: Table, bot: Bot, completed: bool, reason: str) -> None:
     card = bot.imperative
-    assert card is not None
+    if card is None:
+        raise StateError(f"{bot.name} holds no imperative to settle ({reason})")
     bot.imperative = None
     card.base = card.carried = 0
     table.state.imperative_discard.append(card)

@@ -8,20 +8,29 @@ limit: the cards to let go are named in the action, else the cards that just arr
 
 from __future__ import annotations
 
+from typing import Literal, overload
+
+from controller.rules.action_types import Discard, InstallMod
 from controller.rules.cards.effects import apply_card_effect
 from controller.rules.errors import IllegalAction
 from controller.rules.events import CardDiscarded, CardDrawn, CardTraded, ModInstalled, card_ref
-from controller.rules.action_types import Discard, InstallMod
 from controller.rules.legal import Cost, LegalAction
-from controller.rules.state import Bot, EquipmentCard, GameState, ImperativeCard, ModCard
 from controller.rules.players.power_gain import gain_power
+from controller.rules.state import Bot, EquipmentCard, GameState, ImperativeCard, ModCard
 from controller.rules.table import Table
 
 LIMIT = 2
 LIMIT_TEXT = "a bot holds at most 2 equipment and mods"
 
 
-def draw(table: Table, deck: str) -> EquipmentCard | ModCard | ImperativeCard | None:
+@overload
+def draw(table: Table, deck: Literal["equipment"]) -> EquipmentCard | None: ...
+@overload
+def draw(table: Table, deck: Literal["mod"]) -> ModCard | None: ...
+@overload
+def draw(table: Table, deck: Literal["imperative"]) -> ImperativeCard | None: ...
+def draw(table: Table, deck: Literal["equipment", "mod", "imperative"]
+         ) -> EquipmentCard | ModCard | ImperativeCard | None:
     """The top card of a deck ("equipment", "mod" or "imperative"); an empty deck is made anew from its
     discards (every draw goes through the dice, which is the shuffle). None when no card is left at all."""
     state = table.state
@@ -41,11 +50,11 @@ def draw_equipment(table: Table, bot: Bot, discard: list[str]) -> None:
     card = draw(table, "equipment")
     if card is None:
         return
-    assert isinstance(card, EquipmentCard)
     table.emit(CardDrawn(bot=bot.id, deck="equipment", card=card.id))
     if card.category == "discard":
         effect = card.effect
-        apply_card_effect(table, bot, effect.kind, effect.amount, effect.chip, f"equipment {card_ref('equipment', card.id)}")
+        apply_card_effect(table, bot, effect.kind, effect.amount, effect.chip,
+                          f"equipment {card_ref('equipment', card.id)}")
         table.state.equipment_discard.append(card)
         table.emit(CardDiscarded(bot=bot.id, deck="equipment", card=card.id,
                                  reason="a discard card triggers immediately when drawn"))
@@ -61,7 +70,6 @@ def draw_mod(table: Table, bot: Bot, discard: list[str]) -> None:
     card = draw(table, "mod")
     if card is None:
         return
-    assert isinstance(card, ModCard)
     table.emit(CardDrawn(bot=bot.id, deck="mod", card=card.id))
     bot.mods.append(card)
     enforce_limit(table, bot, discard, [card.id])
@@ -138,7 +146,6 @@ def replace_innate(table: Table, bot: Bot) -> None:
     card = draw(table, "mod")
     if card is None:
         return
-    assert isinstance(card, ModCard)
     if old is not None:
         table.state.mod_discard.append(old)
         table.emit(CardDiscarded(bot=bot.id, deck="mod", card=old.id,

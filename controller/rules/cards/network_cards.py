@@ -9,18 +9,18 @@ step (after the IP has moved); completed cards count for missions ("Complete at 
 
 from __future__ import annotations
 
-from controller.rules.errors import IllegalAction
-from controller.rules.events import NetworkCardDone, NetworkCardDrawn, PingRemoved, card_ref
-from controller.rules.cards.inventory import replace_innate
-from controller.rules.players.network_moves import arrive
 from controller.rules.action_types import NetworkCardAction
-from controller.rules.legal import LegalAction
-from controller.rules.state import IP, Bot, GameState, NetworkCard
+from controller.rules.cards.inventory import replace_innate
 from controller.rules.cards.mods import mod_bonus
 from controller.rules.corporation.pings import change_ceo_level, change_ip_level, nodes
-from controller.rules.players.power_gain import gain_power
-from controller.rules.table import Table
 from controller.rules.corporation.threat import change_threat
+from controller.rules.errors import IllegalAction
+from controller.rules.events import NetworkCardDone, NetworkCardDrawn, PingRemoved, card_ref
+from controller.rules.legal import LegalAction
+from controller.rules.players.network_moves import arrive
+from controller.rules.players.power_gain import gain_power
+from controller.rules.state import IP, Bot, GameState, NetworkCard
+from controller.rules.table import Table
 
 HAND_LIMIT = 3
 
@@ -53,6 +53,7 @@ def resolve_network_cards(table: Table, agent: Bot, risky: list[str] | None = No
     if unknown:
         raise IllegalAction(f"{agent.name} holds no network card {unknown[0]} to ignore")
     replaced = False  # "The first time Nano completes a network card on each turn"
+    card: NetworkCard | None  # a Risky Click draws the next card in its place, or none
     for card in list(hand):
         if table.over:
             return
@@ -131,9 +132,10 @@ def _effect(table: Table, card: NetworkCard, agent: Bot, ip: IP | None) -> None:
         by_id = nodes(table)
         reach, here = [ip.node], ip.node
         for _ in range(2):
-            here = by_id[here].next  # type: ignore[assignment]
-            if here is None:
+            ahead = by_id[here].next
+            if ahead is None:
                 break
+            here = ahead
             reach.append(here)
         ping = next((p for n in reach for p in net.pings if p.node == n), None)
         if ping is not None:
@@ -154,7 +156,8 @@ def legal_network_card(state: GameState, agent: Bot, optimized: bool) -> list[Le
     hand = state.network_hands.get(agent.id, [])
     limit = HAND_LIMIT + mod_bonus(agent, "hand_limit")
     full = len(hand) >= limit
-    label = "; ".join(p for p in (f"a card to discard: the hand holds {len(hand)}, at most {limit}" if full else "",
-                                  "then one more unoptimized action" if optimized else "") if p) or "draw a network card"
+    parts = (f"a card to discard: the hand holds {len(hand)}, at most {limit}" if full else "",
+             "then one more unoptimized action" if optimized else "")
+    label = "; ".join(p for p in parts if p) or "draw a network card"
     return [LegalAction(NetworkCardAction(), label, bot=agent.id, choose=["discard"] if full else [],
                         options={"discard": list(range(len(hand) + 1))} if full else {})]

@@ -60,7 +60,7 @@ def attack_damage(table: Table, bot: Bot, damage: int) -> int:
 def check_disguised_step(table: Table, bot: Bot) -> None:
     """"moves up to the disguise's movement value": per move action, counted in the pending move."""
     turn = table.state.turn
-    if bot.disguise is None or turn is None or turn.pending is None:
+    if bot.disguise is None or turn.pending is None:
         return
     if turn.pending.steps.get(bot.id, 0) >= bot.disguise.movement:
         raise IllegalAction(f"disguised as a guard, Interface moves up to the disguise's movement value "
@@ -69,5 +69,5 @@ def check_disguised_step(table: Table, bot: Bot) -> None:
 
 def count_step(table: Table, bot: Bot) -> None:
     turn = table.state.turn
-    if bot.disguise is not None and turn is not None and turn.pending is not None:
+    if bot.disguise is not None and turn.pending is not None:
         turn.pending.steps[bot.id] = turn.pending.steps.get(bot.id, 0) + 1

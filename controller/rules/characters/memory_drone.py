@@ -16,12 +16,12 @@ from __future__ import annotations
 from contextlib import suppress
 
 from controller.rules.action_types import JoanStun, JoanSurveil, Step
-from controller.rules.errors import IllegalAction
-from controller.rules.legal import Cost, LegalAction
+from controller.rules.errors import IllegalAction, StateError
 from controller.rules.events import JoanCharge, JoanMoved, JoanStunned
-from controller.rules.state import Bot, Drone, GameState, SecurityUnit
+from controller.rules.legal import Cost, LegalAction
 from controller.rules.players.moves import surveil
 from controller.rules.players.steps import active_agent
+from controller.rules.state import Bot, Drone, GameState, SecurityUnit
 from controller.rules.table import MEMORY, Table, unit_label
 
 JOAN = "joan"  # her name in Step actions
@@ -45,7 +45,7 @@ def commander(table: Table) -> tuple[Bot, Drone]:
     memory = memory_of(state)
     if state.joan is None or memory is None:
         raise IllegalAction("Joan the drone is not in play: she comes with Memory")
-    if turn is None or turn.order[turn.active] != MEMORY:
+    if turn.order[turn.active] != MEMORY:
         raise IllegalAction("Joan acts on Memory's turn")
     if not memory.on_board or memory.shut_down:
         raise IllegalAction("Memory is shut down: it cannot act until repaired")
@@ -56,7 +56,6 @@ def check_joan_step(table: Table, to: str) -> int:
     """Validate one step of Joan's within Memory's move action; returns the destination's index."""
     _, joan = commander(table)
     turn = table.state.turn
-    assert turn is not None
     if turn.pending is None or turn.pending.ap < 1:
         raise IllegalAction("no AP left in this move action: each AP allows a step")
     floor = table.floor
@@ -75,9 +74,9 @@ def check_joan_step(table: Table, to: str) -> int:
 def step_joan(table: Table, to: str) -> None:
     check_joan_step(table, to)
     joan = table.state.joan
-    turn = table.state.turn
-    assert joan is not None and turn is not None and turn.pending is not None
-    turn.pending.ap -= 1
+    if joan is None:
+        raise StateError("Joan is not on the floor: only Memory's team has her drone")
+    table.state.turn.move().ap -= 1
     frm, joan.space = joan.space, to
     table.emit(JoanMoved(path=[frm, to], reason="Memory spends move AP"))
     table.recharge_joan()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import msgspec
 
-from controller.rules.errors import IllegalAction
+from controller.rules.errors import IllegalAction, StateError
 from controller.rules.events import DieRolled
 from controller.rules.state import Bot, DicePool
 from controller.rules.table import Table
@@ -52,7 +52,6 @@ def check_proprietary(table: Table, bot: Bot, wanted: DicePool, use: str) -> Non
         raise IllegalAction(f"{bot.name}'s {die} die is rolled with {USE_TEXT[USE[die]]}, not with "
                             f"{USE_TEXT[use]}")
     turn = table.state.turn
-    assert turn is not None
     if turn.pool.proprietary < 1:
         raise IllegalAction(f"{bot.name}'s {die} die has been rolled this turn: rolled dice return to the supply")
 
@@ -63,7 +62,8 @@ def roll_proprietary(table: Table, bot: Bot, wanted: DicePool, use: str, why: st
     if not wanted.proprietary:
         return 0
     turn = table.state.turn
-    assert turn is not None and bot.proprietary_die is not None
+    if bot.proprietary_die is None:
+        raise StateError(f"{bot.name} has no proprietary die to use")
     turn.pool.proprietary -= 1
     die = f"{bot.proprietary_die} die"
     face = table.dice.roll(die, FACES[bot.proprietary_die])

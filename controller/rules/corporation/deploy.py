@@ -3,38 +3,38 @@
 from __future__ import annotations
 
 from controller.rules.board.awareness import recheck
-from controller.rules.events import UnitPlaced
 from controller.rules.board.geometry import DIRECTIONS
-from controller.rules.state import CaptainCard, GuardChip, SecurityUnit
+from controller.rules.events import UnitPlaced
+from controller.rules.state import CaptainCard, Direction, GuardChip, SecurityUnit
 from controller.rules.table import Table
 
 # "Level 1 Guard: 10 AP / Level 2 Guard: 15 AP / Level 3 Guard: 20 AP"
 GUARD_DURABILITY = {1: 10, 2: 15, 3: 20}
 
 
-def best_facing(table: Table, space: int) -> str:
+def best_facing(table: Table, space: int) -> Direction:
     """Facing for a unit placed on a post: the direction with the longest line of sight (N, E, S, W on ties)."""
     rays = table.floor.rays[space]
     return max(DIRECTIONS, key=lambda d: (len(rays[d]), -DIRECTIONS.index(d)))
 
 
-def guard_unit(chip: GuardChip, number: int, space: str, facing: str, key: bool = False) -> SecurityUnit:
+def guard_unit(chip: GuardChip, number: int, space: str, facing: Direction, key: bool = False) -> SecurityUnit:
     # "Guards deal damage equal to their level (1, 2, or 3)"
     return SecurityUnit(id=f"G{number}", chip=chip.name, rank="guard", level=chip.level, space=space,
-                        facing=facing, awareness=chip.awareness, movement=chip.movement, patrol=chip.patrol,  # type: ignore[arg-type]
+                        facing=facing, awareness=chip.awareness, movement=chip.movement, patrol=chip.patrol,
                         damage=chip.level, durability=GUARD_DURABILITY[chip.level], key=key,
                         abilities=list(chip.abilities), colour=chip.colour)
 
 
 def guard_chip(unit: SecurityUnit) -> GuardChip:
     """The chip a guard on the floor was drawn as (to return it to the bag)."""
-    return GuardChip(name=unit.chip, colour=unit.colour, level=unit.level, awareness=unit.awareness,  # type: ignore[arg-type]
+    return GuardChip(name=unit.chip, colour=unit.colour, level=unit.level, awareness=unit.awareness,
                      movement=unit.movement, patrol=unit.patrol, abilities=list(unit.abilities))
 
 
-def captain_unit(card: CaptainCard, space: str, facing: str) -> SecurityUnit:
+def captain_unit(card: CaptainCard, space: str, facing: Direction) -> SecurityUnit:
     # "captains deal 3 damage"; durability: "Captain: Value printed on the Captain card"
-    return SecurityUnit(id="CAP", chip=card.name, rank="captain", level=3, space=space, facing=facing,  # type: ignore[arg-type]
+    return SecurityUnit(id="CAP", chip=card.name, rank="captain", level=3, space=space, facing=facing,
                         awareness=card.awareness, movement=card.movement, patrol=card.patrol,
                         damage=card.damage, durability=card.durability, abilities=list(card.abilities))
 

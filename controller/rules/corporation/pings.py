@@ -8,11 +8,10 @@ through `_enter`, so bans and boots apply however it got there (moving, transfer
 from __future__ import annotations
 
 from controller.rules.board.awareness import place_awareness
-from controller.rules.events import (Boot, DieRolled, IpBanned, IpMoved, LevelChanged, PingAdded, PingMoved,
-                                     PingRemoved)
+from controller.rules.corporation.threat import change_threat, escalation_bonus
+from controller.rules.events import Boot, DieRolled, IpBanned, IpMoved, LevelChanged, PingAdded, PingMoved, PingRemoved
 from controller.rules.state import IP, NetworkNode, Ping
 from controller.rules.table import Table
-from controller.rules.corporation.threat import change_threat, escalation_bonus
 
 PING_STEPS = 3
 MAX_LEVEL = 6

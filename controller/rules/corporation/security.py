@@ -9,14 +9,23 @@ be pursued by the second.
 from __future__ import annotations
 
 from controller.rules.board.awareness import clear_awareness_at, recheck, sees, step_unit
-from controller.rules.events import (bot_ref, unit_ref, Attacked, BotShutDown, PowerChanged, UnitMoved, UnitStayed,
-                                     UnitStunEnded, UnitTurned)
 from controller.rules.board.geometry import OPPOSITE, UNREACHABLE
-from controller.rules.characters.interface import attack_damage, fooled, lose_disguise
-from controller.rules.state import Bot, SecurityUnit
 from controller.rules.board.paths import adjacent_spaces, path_to
-from controller.rules.table import Table
+from controller.rules.characters.interface import attack_damage, fooled, lose_disguise
 from controller.rules.corporation.threat import change_threat, declare_defeat, escalation_bonus
+from controller.rules.events import (
+    Attacked,
+    BotShutDown,
+    PowerChanged,
+    UnitMoved,
+    UnitStayed,
+    UnitStunEnded,
+    UnitTurned,
+    bot_ref,
+    unit_ref,
+)
+from controller.rules.state import Bot, SecurityUnit
+from controller.rules.table import Table
 
 # "L453R: Fauxbia can attack detected bots up to 3 spaces away. Bots that are attacked from 2 spaces away
 # lose 2 power instead of 3, and bots that are 3 spaces away lose only 1 power."
@@ -82,7 +91,7 @@ def _pursue_target(table: Table, unit: SecurityUnit) -> Bot | None:
         # "Disguised Interface acts as a guard during the corporation's turn": guards do not pursue it
         if not bot.detected or bot.hidden or fooled(unit, bot):
             continue
-        b = table.floor.index[bot.space]  # type: ignore[index]
+        b = table.floor.index[bot.at]
         if sees(table, unit, b):
             d = _distance(table, here, b)
             if d < best_d:
@@ -97,7 +106,7 @@ def _try_pursue(table: Table, unit: SecurityUnit) -> bool:
     if target is None:
         return False
     floor = table.floor
-    here, b = floor.index[unit.space], floor.index[target.space]  # type: ignore[index]
+    here, b = floor.index[unit.space], floor.index[target.at]
     goals = adjacent_spaces(table, b)
     ranged = "l453r" in unit.abilities and abilities_on(table)
     if here not in goals:
@@ -121,7 +130,7 @@ def _face(table: Table, unit: SecurityUnit, toward: int) -> None:
     here = table.floor.index[unit.space]
     d = table.floor.direction(here, toward) or table.floor.line_direction(here, toward)
     if d is not None and d != unit.facing:
-        unit.facing = d  # type: ignore[assignment]
+        unit.facing = d
         table.emit(UnitTurned(unit=unit.id, space=unit.space, facing=d))
         recheck(table)
 
@@ -216,7 +225,7 @@ def _patrol(table: Table, unit: SecurityUnit) -> bool:
     else:
         target = _patrol_target(table, unit)
         if target is not None:
-            path = path_to(table, here, adjacent_spaces(table, floor.index[target.space]))  # type: ignore[index]
+            path = path_to(table, here, adjacent_spaces(table, floor.index[target.at]))
             if path:
                 _walk(table, unit, path[:steps], "patrol")
                 return True
@@ -235,7 +244,7 @@ def _patrol_target(table: Table, unit: SecurityUnit) -> Bot | None:
     D = table.distances()
     best, best_d = None, UNREACHABLE
     for b in bots:
-        d = D[here][table.floor.index[b.space]]  # type: ignore[index]
+        d = D[here][table.floor.index[b.at]]
         if d < best_d:
             best, best_d = b, d
     return best
@@ -259,15 +268,15 @@ def _pace(table: Table, unit: SecurityUnit, steps: int) -> None:
             continue
         if turned:
             break
-        facing = OPPOSITE[facing]  # type: ignore[assignment]
+        facing = OPPOSITE[facing]
         turned = True
     if path:
         _walk(table, unit, path, "patrol")
         if unit.facing != facing:
-            unit.facing = facing  # type: ignore[assignment]
+            unit.facing = facing
             recheck(table)
     elif facing != unit.facing:
-        unit.facing = facing  # type: ignore[assignment]
+        unit.facing = facing
         table.emit(UnitTurned(unit=unit.id, space=unit.space, facing=facing))
         recheck(table)
     else:
@@ -282,9 +291,9 @@ def _perimeter(table: Table, unit: SecurityUnit, steps: int) -> None:
     positions = [k for k, (s, _) in enumerate(ring) if s == here]
     if not positions:
         ring_spaces = {s for s, _ in ring}
-        path = path_to(table, here, ring_spaces)
-        if path:
-            _walk(table, unit, path[:steps], "patrol")
+        way = path_to(table, here, ring_spaces)
+        if way:
+            _walk(table, unit, way[:steps], "patrol")
         else:
             table.emit(UnitStayed(unit=unit.id, space=unit.space, reason="boxed in"))
         return
@@ -308,7 +317,7 @@ def _teleport(table: Table, unit: SecurityUnit) -> None:
     """"Patrol: Teleport. Fauxbia teleports to the unoccupied hallway security post closest to a bot.\""""
     floor = table.floor
     D = table.distances()
-    bots = [floor.index[b.space] for b in table.active_bots() if not b.hidden]  # type: ignore[index]
+    bots = [floor.index[b.at] for b in table.active_bots() if not b.hidden]
     here = floor.index[unit.space]
     best, best_d, best_bot = None, UNREACHABLE, None
     for kind in ("post1", "post2", "post3", "star"):
@@ -332,7 +341,7 @@ def _teleport(table: Table, unit: SecurityUnit) -> None:
         if d is None:
             toward = path_to(table, best, adjacent_spaces(table, best_bot))
             d = floor.direction(best, toward[0]) if toward else None
-        unit.facing = d or unit.facing  # type: ignore[assignment]
+        unit.facing = d or unit.facing
     clear_awareness_at(table, unit, unit.space)
     recheck(table)
     table.events.insert(mark, UnitMoved(unit=unit.id, path=[start, unit.space],

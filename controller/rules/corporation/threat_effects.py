@@ -6,12 +6,12 @@ the security and ping phases read while they are active.
 
 from __future__ import annotations
 
-from controller.rules.players.burncycle import deactivate_slot
 from controller.rules.corporation.deploy import spawn_guard
-from controller.rules.state import Effect, ThreatEvent
 from controller.rules.corporation.pings import add_ping, change_ceo_level
-from controller.rules.table import Table
 from controller.rules.corporation.threat import change_threat
+from controller.rules.players.burncycle import deactivate_slot
+from controller.rules.state import Effect, ThreatEvent
+from controller.rules.table import Table
 
 
 def apply_effect(table: Table, event: ThreatEvent) -> None:

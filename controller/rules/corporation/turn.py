@@ -3,17 +3,17 @@
 
 from __future__ import annotations
 
-from controller.rules.missions import special_rules
 from controller.rules.board.awareness import recheck
-from controller.rules.dice import Dice, SeededDice
-from controller.rules.corporation.threat_effects import apply_effect
-from controller.rules.errors import IllegalAction
-from controller.rules.events import Event, PhaseStarted
-from controller.rules.state import GameState
 from controller.rules.corporation.pings import activate_pings
 from controller.rules.corporation.security import activate_security
-from controller.rules.table import Table
 from controller.rules.corporation.threat import change_threat
+from controller.rules.corporation.threat_effects import apply_effect
+from controller.rules.dice import Dice, SeededDice
+from controller.rules.errors import IllegalAction
+from controller.rules.events import Event, PhaseStarted
+from controller.rules.missions import special_rules
+from controller.rules.state import GameState
+from controller.rules.table import Table
 
 
 def corporation_turn(state: GameState, dice: Dice | None = None) -> tuple[GameState, list[Event]]:
@@ -26,7 +26,7 @@ def corporation_turn(state: GameState, dice: Dice | None = None) -> tuple[GameSt
     """
     if state.outcome is not None:
         raise IllegalAction(f"the game is over ({state.outcome}); no more corporation turns")
-    if state.turn is not None and state.turn.step != "corporation":
+    if state.turn.step != "corporation":
         player = state.bot(state.turn.order[state.turn.active]).name
         raise IllegalAction(f"it is {player}'s turn, not the corporation's: "
                             f"\"the corporation turn follows the player with the corporation marker chip\"")

@@ -13,16 +13,16 @@ a hop, only an occupied landing space does.
 
 from __future__ import annotations
 
-from controller.rules.missions import special_rules
+from controller.rules.action_types import Hop
 from controller.rules.board.awareness import place_awareness, step_bot
-from controller.rules.missions.draw_bag import TERMINAL_SPACES
+from controller.rules.board.geometry import Floor
 from controller.rules.errors import IllegalAction
 from controller.rules.events import BotMoved
-from controller.rules.board.geometry import Floor
-from controller.rules.action_types import Hop
 from controller.rules.legal import LegalAction
-from controller.rules.state import Bot
+from controller.rules.missions import special_rules
+from controller.rules.missions.draw_bag import TERMINAL_SPACES
 from controller.rules.players.moves import current_chip_kind, movers, surveil
+from controller.rules.state import Bot
 from controller.rules.table import Table
 
 HOP_CHIPS = ("utility", "tech")
@@ -75,13 +75,13 @@ def hop(table: Table, bot_id: str, path: list[str]) -> None:
     bot: Bot | None = next((b for b in movers(table) if b.id == bot_id), None)
     if bot is None:
         raise IllegalAction(f"{bot_id} cannot act now: the active player's agent or the command module hops")
-    here = floor.index[bot.space]  # type: ignore[index]
+    here = floor.index[bot.at]
     if floor.feature[here] not in TERMINAL_SPACES:
         raise IllegalAction(f"{bot.name} is not on a terminal space: a hop starts from the terminal space the "
                             f"bot is on")
     if not path:
         raise IllegalAction("a hop names at least one terminal space to move to")
-    start, at = bot.space, here
+    start, at = bot.at, here
     for to in path:
         if to not in floor.index:
             raise IllegalAction(f"{to} is not a space of {floor.name}")
@@ -98,7 +98,7 @@ def hop(table: Table, bot_id: str, path: list[str]) -> None:
     # out of cyberspace on the last space: it is seen there, and nowhere along the way
     if at != here:
         step_bot(table, bot, at)
-    table.emit(BotMoved(bot=bot.id, path=[start, *path]))  # type: ignore[list-item]
+    table.emit(BotMoved(bot=bot.id, path=[start, *path]))
     place_awareness(table, bot, "jumping out of cyberspace")
     area = floor.area(at)
     if floor.ids[area.spaces[0]] in state.floor.surveillance and not table.over:
@@ -112,7 +112,7 @@ def legal_hops(table: Table) -> list[LegalAction]:
     out = []
     floor = table.floor
     for bot in movers(table):
-        here = floor.index[bot.space]  # type: ignore[index]
+        here = floor.index[bot.at]
         if floor.feature[here] in ("terminal", "mainframe"):
             for path in hop_paths(table, here).values():
                 hops = f"{len(path)} hops" if len(path) > 1 else "1 hop"

@@ -13,11 +13,11 @@ all of those emptied chips back into the bag." amounts to: no burncycle draw can
 from __future__ import annotations
 
 from controller.rules.board.awareness import recheck
-from controller.rules.corporation.deploy import best_facing, captain_unit, enlist, station
-from controller.rules.errors import RulesError
-from controller.rules.events import CALIBRATION_REF, UnitBagged, UnitDrawn
 from controller.rules.board.geometry import Area
-from controller.rules.state import BagUnit, GameState, GuardChip
+from controller.rules.corporation.deploy import best_facing, captain_unit, enlist, station
+from controller.rules.errors import RulesError, StateError
+from controller.rules.events import CALIBRATION_REF, UnitBagged, UnitDrawn
+from controller.rules.state import BagUnit, GameState
 from controller.rules.table import Table
 
 TERMINAL_SPACES = ("terminal", "mainframe")
@@ -68,7 +68,8 @@ def bag_module(table: Table) -> None:
 
 def label(state: GameState, unit: BagUnit) -> str:
     if unit.unit == "guard":
-        assert unit.guard is not None
+        if unit.guard is None:
+            raise StateError("a guard in the draw bag has no guard chip")
         return f"{unit.guard.name} (level {unit.guard.level} guard)"
     if unit.unit == "captain":
         return f"the captain ({state.captain.name})"
@@ -99,7 +100,8 @@ def draw_onto_terminal(table: Table, area: Area) -> None:
             placed = captain_unit(state.captain, where, best_facing(table, space))
             station(table, placed)
         else:
-            assert isinstance(unit.guard, GuardChip)
+            if unit.guard is None:
+                raise StateError("a guard in the draw bag has no guard chip")
             placed = enlist(table, unit.guard, space)
         table.emit(UnitDrawn(unit=placed.id, space=where, facing=placed.facing))
     recheck(table)

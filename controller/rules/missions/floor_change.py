@@ -14,19 +14,19 @@ entrance space of the last floor escapes as an action.
 
 from __future__ import annotations
 
+from controller.rules.action_types import Escape
 from controller.rules.board.awareness import recheck
-from controller.rules.corporation.deploy import guard_chip
-from controller.rules.errors import IllegalAction
-from controller.rules.events import BotEscaped, FloorChanged, StepStarted
 from controller.rules.board.geometry import Area, Floor, compile_floor
 from controller.rules.cards.imperatives import carry_imperatives, draw_imperatives
-from controller.rules.missions.objectives import applies, done
-from controller.rules.action_types import Escape
-from controller.rules.legal import LegalAction
-from controller.rules.state import Bot, Objective, SecurityUnit
-from controller.rules.game_setup import floor_state, place_security
-from controller.rules.table import MEMORY, Table
+from controller.rules.corporation.deploy import guard_chip
 from controller.rules.corporation.threat import declare_defeat
+from controller.rules.errors import IllegalAction
+from controller.rules.events import BotEscaped, FloorChanged, StepStarted
+from controller.rules.game_setup import floor_state, place_security
+from controller.rules.legal import LegalAction
+from controller.rules.missions.objectives import applies, done
+from controller.rules.state import Bot, Objective, SecurityUnit
+from controller.rules.table import MEMORY, Table
 
 
 def floor_objectives(table: Table) -> list[Objective]:
@@ -47,7 +47,7 @@ def ready_to_advance(table: Table) -> bool:
     if not all(done(state, table, o, True) for o in floor_objectives(table)):
         return False
     bots = [b for b in state.bots if not b.escaped]
-    return bool(bots) and all(b.on_board and not b.shut_down and floor.in_safe_zone(floor.index[b.space])  # type: ignore[index]
+    return bool(bots) and all(b.on_board and not b.shut_down and floor.in_safe_zone(floor.index[b.at])
                               for b in bots)
 
 
@@ -55,7 +55,7 @@ def change_floor(table: Table, final: Bot) -> None:
     """The five steps of "Changing Floors", after `final`'s turn; the corporation's turn follows on the new
     floor (its marker is with the player who took the final turn)."""
     state = table.state
-    turn = state.players_turn()
+    turn = state.turn
     # 1. "Assign the corporation marker to the player who took the final turn. Turn order resets so the
     #    player to their left becomes first player."
     k = turn.order.index(final.id)
@@ -110,7 +110,7 @@ def change_floor(table: Table, final: Bot) -> None:
     state.security = kept_units
     memory = next((b for b in state.bots if b.id == MEMORY and b.on_board), None)
     if state.joan is not None and memory is not None:
-        state.joan.space = memory.space  # type: ignore[assignment]  # Joan climbs with Memory
+        state.joan.space = memory.at  # Joan climbs with Memory
         state.joan.charged = True  # "Joan recharges when sharing a space with Memory"
     place_security(table, level)
     table.emit(FloorChanged(floor=new.name, level=level, number=state.floor_number,
@@ -129,9 +129,9 @@ def escape(table: Table, bot: Bot) -> None:
     if not can_escape(table):
         raise IllegalAction("this mission has no escape open now: its objectives conclude with an escape once "
                             "the calibrations of its last floor are complete")
-    if not bot.on_board or floor.feature[floor.index[bot.space]] != "entrance":  # type: ignore[index]
+    if not bot.on_board or floor.feature[floor.index[bot.at]] != "entrance":
         raise IllegalAction(f"{bot.name} must stand on an entrance space to escape")
-    del table.occupant[floor.index[bot.space]]  # type: ignore[index]
+    del table.occupant[floor.index[bot.at]]
     table.emit(BotEscaped(bot=bot.id, space=bot.space or ""))
     bot.escaped = True
     bot.space = None
@@ -140,7 +140,8 @@ def escape(table: Table, bot: Bot) -> None:
     agents = [b for b in state.bots if b.kind == "agent"]
     module = next((b for b in state.bots if b.kind == "module"), None)
     if module is not None and not module.escaped and all(a.escaped for a in agents):
-        declare_defeat(table, "module_abandoned", "all agents escaped before the command module: nobody remains to pilot it")
+        declare_defeat(table, "module_abandoned",
+                       "all agents escaped before the command module: nobody remains to pilot it")
 
 
 def can_escape(table: Table) -> bool:
@@ -187,7 +188,7 @@ def legal_escapes(table: Table, bots: list[Bot]) -> list[LegalAction]:
     state, floor = table.state, table.floor
     out = []
     for bot in bots:
-        if floor.feature[floor.index[bot.space]] != "entrance":  # type: ignore[index]
+        if floor.feature[floor.index[bot.at]] != "entrance":
             continue
         module = next((b for b in state.bots if b.kind == "module"), None)
         others = [a for a in state.bots if a.kind == "agent" and a is not bot and not a.escaped]

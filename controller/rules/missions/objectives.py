@@ -10,11 +10,10 @@ counting write `state.progress`.
 
 from __future__ import annotations
 
-from controller.rules.missions import special_rules
 from controller.rules.events import GameWon, StepStarted
+from controller.rules.missions import special_rules
 from controller.rules.state import GameState, Objective, Outcome
 from controller.rules.table import Table
-
 
 # The tasks `done` judges, as missions.toml names them. Content is checked against these names: a task
 # spelt any other way ("termnals:2") would load and then never complete.
@@ -76,7 +75,7 @@ def done(state: GameState, table: Table, objective: Objective, end_of_turn: bool
         # Judged "at the end of a turn", as changing floors is.
         bots = [b for b in state.bots if not b.escaped]
         return end_of_turn and bool(bots) and all(
-            b.on_board and not b.shut_down and floor.in_safe_zone(floor.index[b.space]) for b in bots)  # type: ignore[index]
+            b.on_board and not b.shut_down and floor.in_safe_zone(floor.index[b.at]) for b in bots)
     if task == "escape":
         # "When an agent satisfies escape conditions, it is removed from the board"
         return all(b.escaped for b in state.bots)

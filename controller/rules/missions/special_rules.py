@@ -7,21 +7,29 @@ the corporation turn starting), so no other module needs to know which mission i
 
 from __future__ import annotations
 
-from controller.rules.missions import draw_bag
-from controller.rules.board.awareness import recheck
-from controller.rules.errors import IllegalAction
-from controller.rules.players.burncycle import add_to_reserve
-from controller.rules.events import (CALIBRATION_REF, MISSION_REF, BeadPlaced, BotMoved, IpBanned, ObjectiveBeadPlaced,
-                                     StepStarted, bot_ref)
-from controller.rules.board.geometry import UNREACHABLE
 from controller.rules.action_types import DrawChip
-from controller.rules.legal import Cost, LegalAction
-from controller.rules.state import IP, Bot, SecurityUnit
+from controller.rules.board.awareness import recheck
+from controller.rules.board.geometry import UNREACHABLE
 from controller.rules.corporation.security import damage_bot
-from controller.rules.table import Table
 from controller.rules.corporation.threat import change_threat
+from controller.rules.errors import IllegalAction
+from controller.rules.events import (
+    CALIBRATION_REF,
+    MISSION_REF,
+    BeadPlaced,
+    BotMoved,
+    IpBanned,
+    ObjectiveBeadPlaced,
+    StepStarted,
+    bot_ref,
+)
+from controller.rules.legal import Cost, LegalAction
+from controller.rules.missions import draw_bag
+from controller.rules.players.burncycle import add_to_reserve
+from controller.rules.state import IP, Bot, ChipKind, SecurityUnit
+from controller.rules.table import Table
 
-CHOOSABLE = ("physical", "tech", "utility", "general")
+CHOOSABLE: tuple[ChipKind, ...] = ("physical", "tech", "utility", "general")
 
 
 def _rules(table: Table):
@@ -70,9 +78,10 @@ def chip_for_threat(table: Table, agent: Bot, chip: str) -> None:
 
 
 def _add_chip(table: Table, bot: Bot, chip: str) -> None:
-    if chip not in CHOOSABLE:
+    kind = next((k for k in CHOOSABLE if k == chip), None)
+    if kind is None:
         raise IllegalAction(f"{chip!r} is not an action chip in the supply (physical, tech, utility, general)")
-    add_to_reserve(table, bot, chip)
+    add_to_reserve(table, bot, kind)
 
 
 def start_of_corporation_turn(table: Table) -> None:
@@ -114,18 +123,18 @@ def _evict_safe_zones(table: Table) -> None:
     floor = table.floor
     D = table.distances()
     for bot in table.state.bots:
-        if not bot.on_board or not floor.in_safe_zone(floor.index[bot.space]):  # type: ignore[index]
+        if not bot.on_board or not floor.in_safe_zone(floor.index[bot.at]):
             continue
         damage_bot(table, bot, 1, f"{CALIBRATION_REF}: bots in safe zones lose 1 power")
-        here = floor.index[bot.space]  # type: ignore[index]
+        here = floor.index[bot.at]
         free = [s for s in range(len(floor.ids)) if s not in table.occupant and not floor.in_safe_zone(s)
                 and D[here][s] < UNREACHABLE]
         if not free:
             continue
-        start = bot.space
+        start = bot.at
         table.move_occupant(bot, min(free, key=lambda s: (D[here][s], s)))
         bot.hidden = False
-        table.emit(BotMoved(bot=bot.id, path=[start, bot.space]))  # type: ignore[list-item]
+        table.emit(BotMoved(bot=bot.id, path=[start, bot.at]))
     recheck(table)
 
 
@@ -186,7 +195,7 @@ def end_of_agent_turn(table: Table) -> None:
     module = state.module_on_board()
     if module is None or module.space in state.objective_beads:
         return
-    space: str = module.space  # type: ignore[assignment]
+    space = module.at
     if floor.feature[floor.index[space]] != "module":
         return
     state.objective_beads.append(space)
@@ -202,13 +211,13 @@ def ip_on_core(table: Table, ip: IP) -> None:
     tasks = {o.task for o in (*state.mission.calibrations, *state.mission.win)}
 
     def on_terminal(bot: Bot) -> bool:
-        return bot.on_board and floor.feature[floor.index[bot.space]] in draw_bag.TERMINAL_SPACES  # type: ignore[index]
+        return bot.on_board and floor.feature[floor.index[bot.at]] in draw_bag.TERMINAL_SPACES
 
     task = "module_on_captain_terminal_when_core"
     if task in tasks and state.captain_start is not None:
         room = floor.area(floor.index[state.captain_start])
         module = next((b for b in state.bots if b.kind == "module"), None)
-        if module is not None and on_terminal(module) and floor.index[module.space] in room.spaces:  # type: ignore[index]
+        if module is not None and on_terminal(module) and floor.index[module.at] in room.spaces:
             state.progress[task] = 1
     task = "core_while_on_terminals"
     bots = [b for b in state.bots if not b.escaped]

@@ -1,1 +1,2 @@
-"""The players' turn: its steps, AP and dice, moves, strikes, keypads, terminals, the burncycle, upgrades, power and the network step."""
+"""The players' turn: its steps, AP and dice, moves, strikes, keypads, terminals, the burncycle, upgrades, power
+and the network step."""

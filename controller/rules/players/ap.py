@@ -40,7 +40,7 @@ def check_pool(pool: DicePool, wanted: DicePool) -> None:
 def roll_ap(table: Table, wanted: DicePool, bonus: int, why: str) -> int:
     """Roll the chosen dice from the active pool and total the AP (the dice leave the pool, but for an
     unpaired blank, which returns to it)."""
-    turn = table.state.players_turn()
+    turn = table.state.turn
     if wanted.proprietary:
         # the callers whose check a proprietary die joins roll it first (agent_dice) and pass the rest
         raise IllegalAction(f"no proprietary die joins the AP check of a {why}: Casing's pressure die joins move "

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+from controller.rules.action_types import Alter, Reboot, UnlockSlot
+from controller.rules.corporation.pings import access_point
+from controller.rules.corporation.threat import change_threat
 from controller.rules.errors import IllegalAction
 from controller.rules.events import ChipChanged, IpMoved, LevelChanged, ReserveChanged
-from controller.rules.action_types import Alter, Reboot, UnlockSlot
 from controller.rules.legal import Cost, LegalAction
-from controller.rules.state import Bot, Chip, GameState
-from controller.rules.corporation.pings import access_point
+from controller.rules.state import Bot, Chip, ChipKind, GameState
 from controller.rules.table import Table
-from controller.rules.corporation.threat import change_threat
 
 MAX_SLOTS = 5
-RESERVE_CHOICES = ("physical", "tech", "utility")
+RESERVE_CHOICES: tuple[ChipKind, ...] = ("physical", "tech", "utility")
 
 
 def active_slot_count(state: GameState) -> int:
@@ -23,10 +23,11 @@ def active_slot_count(state: GameState) -> int:
 def draw_burncycle(table: Table, active: int) -> None:
     """"Place the captain chip and general action chips into the bag equal to the number of active slots.
     Draw and place them left-to-right.\""""
-    bag = ["captain"] + ["general"] * (active - 1)
+    generals: list[ChipKind] = ["general"] * (active - 1)
+    bag: list[ChipKind] = ["captain", *generals]
     slots: list[Chip | None] = []
     while bag:
-        slots.append(Chip(kind=bag.pop(table.dice.draw("burncycle bag", bag))))  # type: ignore[arg-type]
+        slots.append(Chip(kind=bag.pop(table.dice.draw("burncycle bag", bag))))
     slots += [None] * (MAX_SLOTS - active)
     table.state.burncycle.slots = slots
     table.state.burncycle.tracker = 0
@@ -37,30 +38,30 @@ def regenerate_reserves(table: Table) -> None:
     a bot standing in a room or outdoor segment whose infobar shows a chip adds it to its reserve (agents to
     their personal reserve, the command module to the team reserve, which is its reserve)."""
     state, floor = table.state, table.floor
-    team: list[str] = []
-    personal: dict[str, list[str]] = {}
+    team: list[ChipKind] = []
+    personal: dict[str, list[ChipKind]] = {}
     for bot in state.bots:
         if not bot.on_board:
             continue
-        area = floor.area(floor.index[bot.space])  # type: ignore[index]
+        area = floor.area(floor.index[bot.at])
         if area.reserve:
             (team if bot.kind == "module" else personal.setdefault(bot.id, [])).append(area.reserve)
     if state.mission.adaptable:
         # "each safe zone that has at least 1 bot occupying it will grant 1 action chip of the team's choice"
-        zones = sorted({floor.area_of[floor.index[b.space]] for b in state.bots  # type: ignore[index]
-                        if b.on_board and floor.in_safe_zone(floor.index[b.space])})  # type: ignore[index]
+        zones = sorted({floor.area_of[floor.index[b.at]] for b in state.bots
+                        if b.on_board and floor.in_safe_zone(floor.index[b.at])})
         team += [RESERVE_CHOICES[k % len(RESERVE_CHOICES)] for k in range(len(zones))]
-    state.burncycle.team_reserve = team  # type: ignore[assignment]
-    state.burncycle.personal_reserves = personal  # type: ignore[assignment]
+    state.burncycle.team_reserve = team
+    state.burncycle.personal_reserves = personal
 
 
-def add_to_reserve(table: Table, bot: Bot, chip: str) -> None:
+def add_to_reserve(table: Table, bot: Bot, chip: ChipKind) -> None:
     """A chip into the bot's reserve: an agent's personal one, or the team reserve for the command module
     ("The team reserve serves as the command module's reserve")."""
     bc = table.state.burncycle
     owner = "team" if bot.kind == "module" else bot.id
     reserve = bc.team_reserve if owner == "team" else bc.personal_reserves.setdefault(bot.id, [])
-    reserve.append(chip)  # type: ignore[arg-type]
+    reserve.append(chip)
     table.emit(ReserveChanged(owner=owner, chips=list(reserve)))
 
 
@@ -104,10 +105,9 @@ def alter(table: Table, agent: Bot, slot: int, kind: str, source: str) -> None:
         raise IllegalAction("a player alters the burncycle from the team reserve or their own personal reserve")
     if kind not in reserve:
         raise IllegalAction(f"the {'team' if source == 'team' else 'personal'} reserve holds no {kind} chip")
-    reserve.remove(kind)  # type: ignore[arg-type]
-    old = bc.slots[slot]
-    assert old is not None
-    bc.slots[slot] = Chip(kind=kind)  # type: ignore[arg-type]  # "always placed ... on its active face"
+    reserve.remove(kind)
+    old = bc.chip(slot)
+    bc.slots[slot] = Chip(kind=kind)  # "always placed ... on its active face"
     table.emit(ChipChanged(slot=slot + 1, chip=kind, degraded=False, reason=f"altered from the {source} reserve"))
     if old.kind == "captain" and not old.degraded:
         change_threat(table, 2, "the captain chip was replaced before it degraded")
@@ -163,8 +163,7 @@ def deactivate_slot(table: Table, reason: str) -> None:
     if len(pegged) < 2:
         return
     slot = pegged[-1]
-    chip = slots[slot]
-    assert chip is not None
+    chip = table.state.burncycle.chip(slot)
     slots[slot] = None
     table.emit(ChipChanged(slot=slot + 1, chip="none", degraded=False,
                            reason=f"{reason}: its peg is removed and its {chip.kind} chip returns to the supply"))
@@ -175,7 +174,6 @@ def deactivate_slot(table: Table, reason: str) -> None:
 def legal_reboot(state: GameState) -> list[LegalAction]:
     """A reboot, declared before the player's first action, on missions that allow one."""
     turn = state.turn
-    assert turn is not None
     if turn.acted or state.mission.no_reboot:
         return []
     return [LegalAction(Reboot(), f"+{state.players} threat", cost=Cost(threat=state.players))]
@@ -214,7 +212,7 @@ def legal_alters(state: GameState, agent: Bot) -> list[LegalAction]:
         for source, reserve in sources:
             for kind in sorted(set(reserve)):
                 if kind != "captain":
-                    out.append(LegalAction(Alter(slot=k + 1, chip=kind, source=source),  # type: ignore[arg-type]
+                    out.append(LegalAction(Alter(slot=k + 1, chip=kind, source=source),
                                            "+2 threat: the captain chip is replaced before it degraded" if captain
                                            else "free", bot=agent.id, cost=Cost(threat=2 if captain else 0)))
     return out

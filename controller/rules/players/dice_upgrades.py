@@ -8,9 +8,9 @@ Each agent card prints a track of upgrades (`Bot.dice_track`, from bots.toml), a
 
 from __future__ import annotations
 
+from controller.rules.action_types import BuyDiceUpgrade
 from controller.rules.errors import IllegalAction
 from controller.rules.events import DiceUpgradeBought, PowerChanged
-from controller.rules.action_types import BuyDiceUpgrade
 from controller.rules.legal import Cost, LegalAction
 from controller.rules.state import Bot, DiceUpgrade
 from controller.rules.table import Table

@@ -15,28 +15,35 @@ from __future__ import annotations
 
 from itertools import chain
 
-from controller.rules.missions import special_rules
-from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
-from controller.rules.players.ap import roll_ap
-from controller.rules.board.awareness import place_awareness, step_bot
-from controller.rules.corporation.captain_chip import reach_captain_chip
-from controller.rules.errors import DiceWanted, IllegalAction
-from controller.rules.events import (bot_ref, BotMoved, DieRolled, KeypadCardPlaced, KeypadResolved,
-                                     ReserveChanged, SlotReached)
-from controller.rules.board.geometry import edge_id
 from controller.rules.action_types import Keypad
-from controller.rules.legal import Cost, LegalAction, dice_label, pool_choices
-from controller.rules.state import Bot, DicePool, KeypadCard, KeypadColumn
+from controller.rules.board.awareness import place_awareness, step_bot
+from controller.rules.board.geometry import edge_id
 from controller.rules.cards.mods import mod_bonus
-from controller.rules.players.moves import current_chip_kind, movers, surveil, unlock_door
+from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
+from controller.rules.corporation.captain_chip import reach_captain_chip
 from controller.rules.corporation.pings import add_ping
 from controller.rules.corporation.security import damage_bot
-from controller.rules.table import Table
+from controller.rules.errors import DiceWanted, IllegalAction
+from controller.rules.events import (
+    BotMoved,
+    DieRolled,
+    KeypadCardPlaced,
+    KeypadResolved,
+    ReserveChanged,
+    SlotReached,
+    bot_ref,
+)
+from controller.rules.legal import Cost, LegalAction, dice_label, pool_choices
+from controller.rules.missions import special_rules
+from controller.rules.players.ap import roll_ap
+from controller.rules.players.moves import current_chip_kind, movers, surveil, unlock_door
 from controller.rules.players.steps import active_agent, usable
+from controller.rules.state import Bot, ChipKind, DicePool, KeypadCard, KeypadColumn
+from controller.rules.table import Table
 
 # The keypad die (controller/content/dice.toml `keypad`).
 KEYPAD_FACES = ("unlock", "physical", "tech", "utility", "alarm", "ping")
-CHIP_INPUTS = ("physical", "tech", "utility")
+CHIP_INPUTS: dict[str, ChipKind] = {"physical": "physical", "tech": "tech", "utility": "utility"}  # input -> chip
 APPROACHES = ("inputs", "brute_force", "key", "abort")
 PAY_SOURCES = ("personal", "team", "jump")
 
@@ -50,9 +57,9 @@ def check_keypad(table: Table, bot_id: str, beyond: str) -> tuple[Bot, str, int]
     floor = table.floor
     if beyond not in floor.index:
         raise IllegalAction(f"{beyond} is not a space of {floor.name}")
-    here, there = floor.index[bot.space], floor.index[beyond]  # type: ignore[index]
+    here, there = floor.index[bot.at], floor.index[beyond]
     kind = floor.edge_between(here, there)
-    door = edge_id(bot.space, beyond)  # type: ignore[arg-type]
+    door = edge_id(bot.at, beyond)
     if kind != "door":
         raise IllegalAction(f"no door stands between {bot.space} and {beyond}: a bot adjacent to a locked door "
                             f"may attempt to open it with a keypad action")
@@ -168,7 +175,8 @@ def keypad(table: Table, bot_id: str, beyond: str, approach: str, dice: DicePool
 
 
 # -- Resolving Inputs -------------------------------------------------------------------------------
-def _plan(table: Table, inputs: list[str], order: list[str]) -> tuple[list[tuple[str, str, int]], int | None]:
+def _plan(table: Table, inputs: list[str],
+          order: list[str]) -> tuple[list[tuple[ChipKind, str, int]], int | None]:
     """Payments for the chip inputs: (kind, source, slot) each; and the index of the first chip input that
     cannot be paid (None when all can). ">> The action chip currently holding the burncycle tracker cannot be
     used to pay for an input; only chips to its right may be used.\""""
@@ -177,15 +185,16 @@ def _plan(table: Table, inputs: list[str], order: list[str]) -> tuple[list[tuple
     stock = {"personal": list(state.burncycle.personal_reserves.get(agent.id, [])),
              "team": list(state.burncycle.team_reserve)}
     tracker = state.burncycle.tracker
-    payments: list[tuple[str, str, int]] = []
-    for k, kind in enumerate(inputs):
-        if kind not in CHIP_INPUTS:
+    payments: list[tuple[ChipKind, str, int]] = []
+    for k, wanted in enumerate(inputs):
+        kind = CHIP_INPUTS.get(wanted)
+        if kind is None:
             continue
         paid = False
         for source in order:
             if source == "jump":
                 slot = next((s for s in range(tracker + 1, len(state.burncycle.slots))
-                             if usable(state, s) and state.burncycle.slots[s].kind == kind), None)  # type: ignore[union-attr]
+                             if usable(state, s) and state.burncycle.chip(s).kind == kind), None)
                 if slot is not None:
                     tracker = slot
                     payments.append((kind, "jump", slot))
@@ -206,7 +215,7 @@ def chip_inputs_payable(table: Table, bot: Bot, card: KeypadCard) -> bool:
     a matching chip from personal/team reserve, OR jump the burncycle tracker ahead to a matching chip to the
     right of the current slot"), ignoring the input an optimized action would ignore; the keypad dice may still
     add more. The same choices as `_resolve_inputs` makes."""
-    inputs = list(column(table, card).inputs)
+    inputs: list[str] = list(column(table, card).inputs)
     order = list(PAY_SOURCES)
     if current_chip_kind(table) == "utility" and inputs:
         inputs.pop(_choose_ignored(table, bot, inputs, None, order))
@@ -255,7 +264,7 @@ def _resolve_inputs(table: Table, bot: Bot, door: str, card: KeypadCard, there: 
         return
     agent = active_agent(state)
     bc = state.burncycle
-    for kind, source, slot in payments:
+    for paid, source, slot in payments:
         if source == "jump":
             # "jump the burncycle tracker ahead to a matching chip to the right of the current slot
             # (forfeiting skipped actions)": a captain chip passed over is reached (its event is executed).
@@ -264,10 +273,10 @@ def _resolve_inputs(table: Table, bot: Bot, door: str, card: KeypadCard, there: 
                 if chip is not None and not chip.degraded and chip.kind == "captain":
                     reach_captain_chip(table)
             bc.tracker = slot
-            table.emit(SlotReached(slot=slot + 1, chip=kind))
+            table.emit(SlotReached(slot=slot + 1, chip=paid))
         else:
             reserve = bc.team_reserve if source == "team" else bc.personal_reserves[agent.id]
-            reserve.remove(kind)  # type: ignore[arg-type]
+            reserve.remove(paid)
             table.emit(ReserveChanged(owner="team" if source == "team" else agent.id, chips=list(reserve)))
     for kind in inputs:
         if table.over:
@@ -299,10 +308,10 @@ def _open(table: Table, bot: Bot, door: str, card: KeypadCard, there: int, appro
     if not move_through or bot.shut_down or there in table.occupant or table.over \
             or special_rules.safe_zone_closed(table, there):
         return
-    start = bot.space
+    start = bot.at
     mark = len(table.events)
     step_bot(table, bot, there)
-    table.events.insert(mark, BotMoved(bot=bot.id, path=[start, bot.space]))  # type: ignore[list-item]
+    table.events.insert(mark, BotMoved(bot=bot.id, path=[start, bot.at]))
     floor = table.floor
     area = floor.area(there)
     if floor.ids[area.spaces[0]] in table.state.floor.surveillance and not table.over:
@@ -323,23 +332,22 @@ def legal_keypads(table: Table, bot: Bot) -> list[LegalAction]:
     """Keypad actions on the locked doors next to the bot, one per approach that can apply."""
     state, floor = table.state, table.floor
     turn = state.turn
-    assert turn is not None
     force_dice = pool_choices(turn.pool, bot, "force")
     out: list[LegalAction] = []
-    here = floor.index[bot.space]  # type: ignore[index]
+    here = floor.index[bot.at]
     for j, kind in floor.neighbour[here].values():
         beyond = floor.ids[j]
         if kind != "door":
             continue
-        door = edge_id(bot.space, beyond)  # type: ignore[arg-type]
+        door = edge_id(bot.at, beyond)
         if door in table.unlocked:
             continue
         card = state.keypads.get(door)
         if card is None and not state.keypad_deck and not state.keypad_discard:
             continue
         col = column(table, card) if card is not None else None
-        if col is not None:
-            shown = (f"keypad {card.id}: {', '.join(col.inputs) or 'no inputs'}, {col.dice} keypad "  # type: ignore[union-attr]
+        if card is not None and col is not None:
+            shown = (f"keypad {card.id}: {', '.join(col.inputs) or 'no inputs'}, {col.dice} keypad "
                      f"{'die' if col.dice == 1 else 'dice'}")
         else:
             shown = "draw a keypad card"

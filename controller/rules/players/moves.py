@@ -9,25 +9,35 @@ spent one step at a time (`step`), which is how the table sees it happen and how
 
 from __future__ import annotations
 
-from controller.rules.missions import draw_bag, special_rules
-from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
-from controller.rules.players.ap import OPTIMIZED_BONUS, roll_ap
+from controller.rules.action_types import Move, Push, Step, Swap, Trade
 from controller.rules.board.awareness import place_awareness, recheck, step_bot, step_unit
-from controller.rules.corporation.deploy import spawn_guard
-from controller.rules.errors import IllegalAction
-from controller.rules.events import (bot_ref, BeadRemoved, BotMoved, CacheTaken, DieRolled, DoorChanged, KeyTaken,
-                                     StepStarted, TerminalChanged, UnitMoved)
 from controller.rules.board.geometry import edge_id
-from controller.rules.characters.interface import check_disguised_step, count_step
 from controller.rules.cards.imperatives import draw_imperative
 from controller.rules.cards.inventory import LIMIT, discard_card, draw_equipment, trade_cards
 from controller.rules.cards.mods import mod_bonus
-from controller.rules.action_types import Move, Push, Step, Swap, Trade
+from controller.rules.characters.interface import check_disguised_step, count_step
+from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
+from controller.rules.corporation.deploy import spawn_guard
+from controller.rules.errors import IllegalAction
+from controller.rules.events import (
+    BeadRemoved,
+    BotMoved,
+    CacheTaken,
+    DieRolled,
+    DoorChanged,
+    KeyTaken,
+    StepStarted,
+    TerminalChanged,
+    UnitMoved,
+    bot_ref,
+)
 from controller.rules.legal import Choice, Cost, LegalAction, dice_label, pool_choices
-from controller.rules.state import Bot, DicePool, PendingMove, SecurityUnit
+from controller.rules.missions import draw_bag, special_rules
+from controller.rules.players.ap import OPTIMIZED_BONUS, roll_ap
 from controller.rules.players.power_gain import gain_power
-from controller.rules.table import Table, unit_label
 from controller.rules.players.steps import active_agent
+from controller.rules.state import Bot, DicePool, PendingMove, SecurityUnit
+from controller.rules.table import Table, unit_label
 
 SURVEILLANCE_FACES = ("guard", "mainframe", "powercell", "autolock", "imperative", "guard")
 
@@ -35,7 +45,7 @@ SURVEILLANCE_FACES = ("guard", "mainframe", "powercell", "autolock", "imperative
 def current_chip_kind(table: Table) -> str | None:
     """The kind of chip under the tracker, for optimizing; None for the extra action an optimized network
     card grants ("an extra unoptimized action")."""
-    if table.state.turn is not None and table.state.turn.extra_action:
+    if table.state.turn.extra_action:
         return None
     bc = table.state.burncycle
     chip = bc.slots[bc.tracker] if bc.tracker < len(bc.slots) else None
@@ -46,7 +56,6 @@ def start_move(table: Table, dice: DicePool) -> None:
     """"If optimized, add +2 AP to the total rolled." (">> If a move action is optimized, the bot may move
     using the 2 bonus AP without rolling any dice from the pool.")"""
     turn = table.state.turn
-    assert turn is not None
     optimized = current_chip_kind(table) == "physical"
     agent = active_agent(table.state)
     # an installed move_ap mod adds to the AP check of its agent's move actions
@@ -61,8 +70,7 @@ def start_move(table: Table, dice: DicePool) -> None:
 def ap_for(table: Table, bot: Bot) -> int:
     """AP of the move action under way that this bot may spend: the agent spends its proprietary die's AP too
     (">> Powers that explicitly modify agent movement ... cannot be applied to the command module")."""
-    pending = table.state.turn.pending  # type: ignore[union-attr]
-    assert pending is not None
+    pending = table.state.turn.move()
     return pending.ap + (pending.agent_ap if bot.kind == "agent" else 0)
 
 
@@ -74,8 +82,7 @@ def ap_left(table: Table) -> int:
 
 def spend_ap(table: Table, bot: Bot, ap: int) -> None:
     """The agent spends its own AP (the proprietary die's) first: the shared AP stay for the module."""
-    pending = table.state.turn.pending  # type: ignore[union-attr]
-    assert pending is not None
+    pending = table.state.turn.move()
     own = min(pending.agent_ap, ap) if bot.kind == "agent" else 0
     pending.agent_ap -= own
     pending.ap -= ap - own
@@ -85,8 +92,7 @@ def _check_ap(table: Table, bot: Bot, ap: int) -> None:
     """Refuse a step the bot has no AP for, naming the agent-only AP when that is what is left."""
     if ap_for(table, bot) >= ap:
         return
-    pending = table.state.turn.pending  # type: ignore[union-attr]
-    assert pending is not None
+    pending = table.state.turn.move()
     if pending.agent_ap:
         agent = active_agent(table.state)
         raise IllegalAction(f"{pending.ap} AP left that {bot.name} may spend: the {pending.agent_ap} AP of "
@@ -108,7 +114,6 @@ def check_step(table: Table, bot_id: str, to: str, reassemble: bool = False) -> 
     moves through a locked door without opening it."""
     state, floor = table.state, table.floor
     turn = state.turn
-    assert turn is not None
     if turn.pending is None:
         raise IllegalAction("no move action is under way: roll a move action first")
     if turn.pending.ap + turn.pending.agent_ap < 1:
@@ -121,13 +126,13 @@ def check_step(table: Table, bot_id: str, to: str, reassemble: bool = False) -> 
     check_disguised_step(table, bot)
     if to not in floor.index:
         raise IllegalAction(f"{to} is not a space of {floor.name}")
-    frm, dest = floor.index[bot.space], floor.index[to]  # type: ignore[index]
+    frm, dest = floor.index[bot.at], floor.index[to]
     kind = floor.edge_between(frm, dest)
     if kind is None:
         raise IllegalAction(f"{bot.space} and {to} are not adjacent: adjacency applies strictly orthogonally "
                             f"(never diagonally)")
     door = None
-    edge = edge_id(bot.space, to)  # type: ignore[arg-type]
+    edge = edge_id(bot.at, to)
     if kind == "wall" and edge not in table.destroyed:
         raise IllegalAction(f"a wall stands between {bot.space} and {to}: walls block adjacency")
     if reassemble and (kind != "door" or edge in table.unlocked):
@@ -156,10 +161,10 @@ def step(table: Table, bot_id: str, to: str, take_cache: bool = False, chip: str
         unlock_door(table, door, f"{bot_ref(bot.id)} spends a key")
     spend_ap(table, bot, 1)
     count_step(table, bot)
-    start = bot.space
+    start = bot.at
     mark = len(table.events)
     step_bot(table, bot, dest)
-    table.events.insert(mark, BotMoved(bot=bot.id, path=[start, bot.space]))  # type: ignore[list-item]
+    table.events.insert(mark, BotMoved(bot=bot.id, path=[start, bot.at]))
     entered(table, bot, take_cache, chip, discard or [])
 
 
@@ -180,15 +185,15 @@ def entered(table: Table, bot: Bot, take_cache: bool = False, chip: str | None =
     if take_cache and bot.space in state.floor.caches:
         # "When a bot moves onto a cache, it may collect it: discard the chip and draw 1 equipment card into
         # inventory."
-        state.floor.caches.remove(bot.space)  # type: ignore[arg-type]
-        table.emit(CacheTaken(bot=bot.id, space=bot.space))  # type: ignore[arg-type]
+        state.floor.caches.remove(bot.at)
+        table.emit(CacheTaken(bot=bot.id, space=bot.at))
         key = f"caches:{bot.id}"
         state.progress[key] = state.progress.get(key, 0) + 1
         draw_equipment(table, bot, discard or [])
         if table.over:
             return
         special_rules.chip_for_access(table, bot, chip)
-    area = floor.area(floor.index[bot.space])  # type: ignore[index]
+    area = floor.area(floor.index[bot.at])
     anchor = floor.ids[area.spaces[0]]
     if anchor in state.floor.surveillance and not table.over:
         surveil(table, bot, area.index)
@@ -197,7 +202,7 @@ def entered(table: Table, bot: Bot, take_cache: bool = False, chip: str | None =
 def _neighbour_of(table: Table, bot: Bot, other_space: str, what: str) -> int:
     """The index of `other_space` when it is adjacent to the bot from the bot's point of view."""
     floor = table.floor
-    here = floor.index[bot.space]  # type: ignore[index]
+    here = floor.index[bot.at]
     there = floor.index[other_space]
     if there not in {j for _, j in floor.bot_neighbours(here, table.unlocked, table.destroyed)}:
         raise IllegalAction(f"{what} on {other_space} is not adjacent to {bot.name}: walls and locked doors "
@@ -213,20 +218,20 @@ def swap(table: Table, bot_id: str, other_id: str) -> None:
     other = next((b for b in table.state.bots if b.id == other_id and b.on_board), None)
     if other is None or other is bot:
         raise IllegalAction(f"there is no other bot {other_id} on the floor to swap with")
-    there = _neighbour_of(table, bot, other.space, other.name)  # type: ignore[arg-type]
+    there = _neighbour_of(table, bot, other.at, other.name)
     special_rules.check_enter(table, there)
-    here = table.floor.index[bot.space]  # type: ignore[index]
+    here = table.floor.index[bot.at]
     spend_ap(table, bot, 1)
     count_step(table, bot)
-    a, b = bot.space, other.space
+    a, b = bot.at, other.at
     # simultaneous: lift both, then put each on the other's space, then look
     del table.occupant[here], table.occupant[there]
     bot.space, other.space = b, a
     table.occupant[there], table.occupant[here] = bot, other
-    table.emit(BotMoved(bot=bot.id, path=[a, b]))  # type: ignore[list-item]
-    table.emit(BotMoved(bot=other.id, path=[b, a]))  # type: ignore[list-item]
+    table.emit(BotMoved(bot=bot.id, path=[a, b]))
+    table.emit(BotMoved(bot=other.id, path=[b, a]))
     entering = bot if table.state.joan is not None and table.state.joan.space == b else other
-    table.pass_joan(entering, a if entering is bot else b)  # type: ignore[arg-type]
+    table.pass_joan(entering, a if entering is bot else b)
     for moved in (bot, other):
         moved.hidden = False
     recheck(table)
@@ -264,16 +269,15 @@ def push(table: Table, bot_id: str, unit_id: str, to: str) -> None:
     if through_door:
         key = f"push_through_door:{bot.id}"
         state.progress[key] = state.progress.get(key, 0) + 1
-    frm = bot.space
+    frm = bot.at
     step_bot(table, bot, there)
-    table.emit(BotMoved(bot=bot.id, path=[frm, start]))  # type: ignore[list-item]
+    table.emit(BotMoved(bot=bot.id, path=[frm, start]))
     place_awareness(table, bot, "pushing", unit)
     entered(table, bot)
 
 
 def _mover_with_ap(table: Table, bot_id: str, ap: int) -> Bot:
     turn = table.state.turn
-    assert turn is not None
     if turn.pending is None:
         raise IllegalAction("swap and push happen during a move action: roll a move action first")
     bot = next((b for b in movers(table) if b.id == bot_id), None)
@@ -294,7 +298,7 @@ def trade(table: Table, giver_id: str, taker_id: str, keys: int, cards: list[str
     giver, taker = bots.get(giver_id), bots.get(taker_id)
     if giver is None or taker is None or giver is taker or not giver.on_board or not taker.on_board:
         raise IllegalAction("a trade is between two different bots on the floor")
-    _neighbour_of(table, giver, taker.space, taker.name)  # type: ignore[arg-type]
+    _neighbour_of(table, giver, taker.at, taker.name)
     if keys < 0 or giver.keys < keys:
         raise IllegalAction(f"{giver.name} holds {giver.keys} keys, not {keys}")
     if not keys and not cards:
@@ -374,7 +378,6 @@ def legal_move(table: Table) -> list[LegalAction]:
     """A move action, when a bot can move. "Dice can be rolled in any quantity (including 0)", so it is legal
     with the pool spent too; the label then says it has no AP (it ends at once, like a pass)."""
     turn = table.state.turn
-    assert turn is not None
     agent = active_agent(table.state)
     if not movers(table):
         return []
@@ -395,7 +398,7 @@ def legal_steps(table: Table) -> list[LegalAction]:
     state, floor = table.state, table.floor
     out: list[LegalAction] = []
     for bot in movers(table):
-        here = floor.index[bot.space]  # type: ignore[index]
+        here = floor.index[bot.at]
         for _, j in floor.security_neighbours(here, table.destroyed):
             to = floor.ids[j]
             try:
@@ -403,8 +406,8 @@ def legal_steps(table: Table) -> list[LegalAction]:
             except IllegalAction:
                 continue
             cache = to in state.floor.caches
-            out.append(LegalAction(Step(bot=bot.id, to=to, take_cache=cache), cost=Cost(ap=1),
-                                   label=f"1 AP; cards to discard if the cache's card makes {LIMIT + 1}" if cache else "1 AP"))
+            label = f"1 AP; cards to discard if the cache's card makes {LIMIT + 1}" if cache else "1 AP"
+            out.append(LegalAction(Step(bot=bot.id, to=to, take_cache=cache), cost=Cost(ap=1), label=label))
         if "reassemble" in bot.abilities:
             out.extend(_reassembles(table, bot))
         out.extend(_shoves(table, bot))
@@ -415,9 +418,9 @@ def _reassembles(table: Table, bot: Bot) -> list[LegalAction]:
     """Nano's steps through the locked doors next to him (Reassemble)."""
     out: list[LegalAction] = []
     floor = table.floor
-    here = floor.index[bot.space]  # type: ignore[index]
+    here = floor.index[bot.at]
     for j, kind in floor.neighbour[here].values():
-        door = edge_id(bot.space, floor.ids[j])  # type: ignore[arg-type]
+        door = edge_id(bot.at, floor.ids[j])
         if kind != "door" or door in table.unlocked or j in table.occupant:
             continue
         try:
@@ -436,13 +439,12 @@ def push_ap(table: Table) -> int:
 
 def _shoves(table: Table, bot: Bot) -> list[LegalAction]:
     """Swaps and pushes the bot can make now within its move action."""
-    t = table.state.turn
-    assert t is not None and t.pending is not None
+    pending = table.state.turn.move()
     out: list[LegalAction] = []
     shove_ap = push_ap(table)
-    if bot.disguise is not None and t.pending.steps.get(bot.id, 0) >= bot.disguise.movement:
+    if bot.disguise is not None and pending.steps.get(bot.id, 0) >= bot.disguise.movement:
         return out  # "moves up to the disguise's movement value"
-    here = table.floor.index[bot.space]  # type: ignore[index]
+    here = table.floor.index[bot.at]
     for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed):
         if special_rules.safe_zone_closed(table, j):
             continue  # both enter the space: "Bots cannot enter safe zones for the remainder of the mission"
@@ -466,7 +468,7 @@ def legal_trades(table: Table) -> list[LegalAction]:
         if (bot is not agent and bot.kind != "module") or not bot.on_board or bot.shut_down or (
                 bot.keys < 1 and not cards):
             continue
-        here = table.floor.index[bot.space]  # type: ignore[index]
+        here = table.floor.index[bot.at]
         for _, j in table.floor.bot_neighbours(here, table.unlocked, table.destroyed):
             other = table.occupant.get(j)
             if isinstance(other, Bot):

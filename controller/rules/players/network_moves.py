@@ -11,17 +11,16 @@ from __future__ import annotations
 
 from typing import Literal
 
-from controller.rules.missions import special_rules
+from controller.rules.action_types import NetworkStep
+from controller.rules.corporation.pings import access_point, change_ip_level, nodes, resolve_boot
+from controller.rules.corporation.threat import change_threat
 from controller.rules.errors import IllegalAction
 from controller.rules.events import IpMoved
-from controller.rules.action_types import NetworkStep
 from controller.rules.legal import Choice, LegalAction
-from controller.rules.state import IP, Bot, GameState, NetworkNode
-from controller.rules.corporation.pings import access_point, change_ip_level, nodes, resolve_boot
+from controller.rules.missions import special_rules
 from controller.rules.players.power_gain import gain_power
+from controller.rules.state import IP, Bot, GameState, NetworkNode
 from controller.rules.table import Table
-from controller.rules.corporation.threat import change_threat
-
 
 
 def movement_chips(state: GameState, asterisk: int | None = None) -> list[str]:
@@ -42,7 +41,8 @@ def move_ip(table: Table, agent: str, transfers: dict[int, str], asterisk: int |
         if "asterisk" not in bot.abilities:
             raise IllegalAction(f"{bot.name} has no Asterisk: only Nano treats a chip as a general action chip")
         slots = state.burncycle.slots
-        if not 0 <= asterisk < len(slots) or slots[asterisk] is None or slots[asterisk].degraded:  # type: ignore[union-attr]
+        chip = slots[asterisk] if 0 <= asterisk < len(slots) else None
+        if chip is None or chip.degraded:
             raise IllegalAction(f"slot {asterisk + 1} holds no active chip to treat as a general action chip")
     ip = next((i for i in state.network.ips if i.agent == agent), None)
     if ip is None or ip.banned or ip.node is None:

@@ -9,28 +9,27 @@ from __future__ import annotations
 
 import msgspec
 
-from controller.rules.missions import special_rules
+from controller.rules.action_types import BeginActions, Degrade, EndMove, EndTurn, Pass
+from controller.rules.cards.mods import mod_bonus, power_bank
 from controller.rules.corporation.captain_chip import reach_captain_chip
 from controller.rules.events import ChipChanged, DieRolled, SlotReached, StepStarted, TurnStarted
-from controller.rules.action_types import BeginActions, Degrade, EndMove, EndTurn, Pass
 from controller.rules.legal import Choice, LegalAction
+from controller.rules.missions import special_rules
 from controller.rules.players.burncycle import MAX_SLOTS
 from controller.rules.state import Bot, DicePool, GameState, TurnState
-from controller.rules.cards.mods import mod_bonus, power_bank
 from controller.rules.table import Table
 
 BURNCYCLE_FACES = ("1", "2", "3", "4", "5", "choose")
 
 
-def initial_turn(state: GameState) -> TurnState:
-    """The first player starts; the last player in order holds the corporation marker."""
-    order = [b.id for b in state.bots if b.kind == "agent"]
+def initial_turn(order: list[str]) -> TurnState:
+    """The first player (of the agents in turn order) starts; the last player holds the corporation marker."""
     return TurnState(order=order, marker=order[-1], active=0, step="route")
 
 
 def active_agent(state: GameState) -> Bot:
-    assert state.turn is not None
-    return state.bot(state.turn.order[state.turn.active])
+    turn = state.turn
+    return state.bot(turn.order[turn.active])
 
 
 def usable(state: GameState, slot: int) -> bool:
@@ -42,7 +41,6 @@ def start_turn(table: Table) -> None:
     """Begin the active player's turn at step 1; a shut-down or escaped agent's turn passes at once."""
     state = table.state
     turn = state.turn
-    assert turn is not None
     turn.step, turn.pool, turn.pending, turn.acted = "route", DicePool(), None, False
     agent = active_agent(state)
     special_rules.start_of_agent_turn(table, agent)
@@ -61,7 +59,6 @@ def enter_actions(table: Table) -> None:
     activated upgrades"; then step 3 starts at the leftmost usable chip."""
     state = table.state
     turn = state.turn
-    assert turn is not None
     agent = active_agent(state)
     # installed mods add their dice ("an advanced die in the pool")
     turn.pool = DicePool(basic=agent.power, advanced=agent.advanced_dice + mod_bonus(agent, "advanced_die"),
@@ -77,8 +74,7 @@ def _place_tracker(table: Table, start: int) -> None:
     for slot in range(start, len(state.burncycle.slots)):
         if usable(state, slot):
             state.burncycle.tracker = slot
-            chip = state.burncycle.slots[slot]
-            assert chip is not None
+            chip = state.burncycle.chip(slot)
             table.emit(SlotReached(slot=slot + 1, chip=chip.kind))
             if chip.kind == "captain":
                 # "Captain Action Chip: Its designated event on the Captain card must be executed
@@ -91,7 +87,6 @@ def _place_tracker(table: Table, start: int) -> None:
 def finish_action(table: Table) -> None:
     """The action on the current chip is done (or passed): on to the next usable chip."""
     turn = table.state.turn
-    assert turn is not None
     turn.pending = None
     turn.extra_action = False
     _place_tracker(table, table.state.burncycle.tracker + 1)
@@ -99,7 +94,6 @@ def finish_action(table: Table) -> None:
 
 def enter_network(table: Table) -> None:
     turn = table.state.turn
-    assert turn is not None
     turn.step = "network"
     turn.pending = None
     table.emit(StepStarted(step="network"))
@@ -127,8 +121,7 @@ def degrade(table: Table, choice: int | None) -> None:
             if slot < len(slots) and usable(state, slot):
                 break
             slot = (slot + 1) % MAX_SLOTS
-    chip = slots[slot]
-    assert chip is not None
+    chip = state.burncycle.chip(slot)
     chip.degraded = True
     table.emit(ChipChanged(slot=slot + 1, chip=chip.kind, degraded=True, reason="burncycle die"))
 
@@ -137,7 +130,6 @@ def next_player(table: Table) -> None:
     """After the marker holder's turn comes the corporation's; otherwise the next player's."""
     state = table.state
     turn = state.turn
-    assert turn is not None
     if turn.order[turn.active] == turn.marker:
         turn.step = "corporation"
         turn.pending = None
@@ -152,7 +144,6 @@ def after_corporation(table: Table) -> None:
     marker holder starts the next round."""
     state = table.state
     turn = state.turn
-    assert turn is not None
     turn.active = (turn.order.index(turn.marker) + 1) % len(turn.order)
     if all(state.bot(a).shut_down or state.bot(a).escaped for a in turn.order):
         turn.step = "corporation"
@@ -178,7 +169,6 @@ def legal_end(state: GameState) -> list[LegalAction]:
     """End the turn (degrading first, unless `Degrade` has this turn), or degrade now for free actions to
     follow; both warn when the agent holds power above its bank, which the end of the turn loses."""
     turn = state.turn
-    assert turn is not None
     agent = active_agent(state)
     bank = power_bank(agent)
     lost = agent.power - bank if agent.kind == "agent" else 0

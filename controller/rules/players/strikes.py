@@ -6,23 +6,31 @@ accumulated across multiple actions."
 
 from __future__ import annotations
 
-from controller.rules.missions import special_rules
-from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
-from controller.rules.players.ap import OPTIMIZED_BONUS, roll_ap
-from controller.rules.board.awareness import place_awareness, step_bot
-from controller.rules.errors import IllegalAction
-from controller.rules.events import (BotMoved, KeyTaken, UnitRemoved, UnitStruck, WallDestroyed, WallHeld, bot_ref,
-                                     unit_ref)
-from controller.rules.board.geometry import DIRECTIONS, MAX_DESTROYED_WALLS, edge_id, exterior_wall_id
-from controller.rules.characters.interface import INTERFACE, check_can_disguise, don_disguise
 from controller.rules.action_types import Strike, StrikeWall
-from controller.rules.legal import LegalAction, dice_label, pool_choices
-from controller.rules.state import Bot, DicePool, SecurityUnit
+from controller.rules.board.awareness import place_awareness, step_bot
+from controller.rules.board.geometry import DIRECTIONS, MAX_DESTROYED_WALLS, edge_id, exterior_wall_id
 from controller.rules.cards.mods import mod_bonus
+from controller.rules.characters.interface import INTERFACE, check_can_disguise, don_disguise
+from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
+from controller.rules.corporation.threat import change_threat
+from controller.rules.errors import IllegalAction
+from controller.rules.events import (
+    BotMoved,
+    KeyTaken,
+    UnitRemoved,
+    UnitStruck,
+    WallDestroyed,
+    WallHeld,
+    bot_ref,
+    unit_ref,
+)
+from controller.rules.legal import LegalAction, dice_label, pool_choices
+from controller.rules.missions import special_rules
+from controller.rules.players.ap import OPTIMIZED_BONUS, roll_ap
 from controller.rules.players.moves import current_chip_kind, movers, surveil
 from controller.rules.players.power_gain import gain_power
+from controller.rules.state import Bot, DicePool, SecurityUnit
 from controller.rules.table import Table, unit_label
-from controller.rules.corporation.threat import change_threat
 
 WALL_DURABILITY = 10  # "Durability: 10 AP."
 STUN_MARGIN = 5  # "If the strike fails but comes within 5 AP of the durability value"
@@ -47,7 +55,7 @@ def check_strike_unit(table: Table, bot_id: str, unit_id: str) -> tuple[Bot, Sec
     if unit is None:
         raise IllegalAction(f"there is no security unit {unit_id} on the floor")
     floor = table.floor
-    here = floor.index[bot.space]  # type: ignore[index]
+    here = floor.index[bot.at]
     # "Adjacency is evaluated from the perspective of the acting unit": a bot's, so locked doors block.
     if floor.index[unit.space] not in {j for _, j in floor.bot_neighbours(here, table.unlocked, table.destroyed)}:
         raise IllegalAction(f"{unit_label(unit)} is not adjacent to {bot.name}: a bot adjacent to a security "
@@ -121,24 +129,26 @@ def check_strike_wall(table: Table, bot_id: str, beyond: str | None,
     None for an exterior wall)."""
     bot = striker(table, bot_id)
     floor = table.floor
-    here = floor.index[bot.space]  # type: ignore[index]
-    if (beyond is None) == (side is None):
-        raise IllegalAction("name the wall by the space beyond it or by the side of the bot's space it is on")
+    here = floor.index[bot.at]
+    either = "name the wall by the space beyond it or by the side of the bot's space it is on"
     if side is not None:
+        if beyond is not None:
+            raise IllegalAction(either)
         if side not in DIRECTIONS:
             raise IllegalAction(f"{side!r} is not a side of a space: N, E, S or W")
         if side not in floor.neighbour[here]:
-            wall = exterior_wall_id(bot.space, side)  # type: ignore[arg-type]
+            wall = exterior_wall_id(bot.at, side)
             if wall in table.destroyed:
                 raise IllegalAction(f"the exterior wall {wall} is already destroyed")
             _check_wall_limit(table)
             return bot, wall, None
         beyond = floor.ids[floor.neighbour[here][side][0]]
-    assert beyond is not None
+    elif beyond is None:
+        raise IllegalAction(either)
     if beyond not in floor.index:
         raise IllegalAction(f"{beyond} is not a space of {floor.name}")
     kind = floor.edge_between(here, floor.index[beyond])
-    wall = edge_id(bot.space, beyond)  # type: ignore[arg-type]
+    wall = edge_id(bot.at, beyond)
     if kind == "door":
         raise IllegalAction(f"{wall} is a door: bots cannot strike a wall segment that already contains a door")
     if kind != "wall" or wall in table.destroyed:
@@ -177,10 +187,10 @@ def strike_wall(table: Table, bot_id: str, beyond: str | None, dice: DicePool, m
     beyond = table.floor.ids[target]
     if move_through and target not in table.occupant and not table.over \
             and not special_rules.safe_zone_closed(table, target):
-        start = bot.space
+        start = bot.at
         mark = len(table.events)
         step_bot(table, bot, target)
-        table.events.insert(mark, BotMoved(bot=bot.id, path=[start, beyond]))  # type: ignore[list-item]
+        table.events.insert(mark, BotMoved(bot=bot.id, path=[start, beyond]))
         area = table.floor.area(target)
         if table.floor.ids[area.spaces[0]] in table.state.floor.surveillance and not table.over:
             # "Entering an unsurveilled room (containing a surveillance bead) halts movement on the first
@@ -194,12 +204,11 @@ def legal_strikes(table: Table, bot: Bot) -> list[LegalAction]:
     """The bot's strikes: on each adjacent security unit (Interface's disguising strike on a guard too), on each
     interior wall next to it and on the exterior walls of its space, while the floor's walls can still go."""
     turn = table.state.turn
-    assert turn is not None
     floor = table.floor
     out: list[LegalAction] = []
     unit_dice = pool_choices(turn.pool)
     force_dice = pool_choices(turn.pool, bot, "force")
-    here = floor.index[bot.space]  # type: ignore[index]
+    here = floor.index[bot.at]
     for _, j in floor.bot_neighbours(here, table.unlocked, table.destroyed):
         unit = table.occupant.get(j)
         if isinstance(unit, SecurityUnit):
@@ -214,13 +223,13 @@ def legal_strikes(table: Table, bot: Bot) -> list[LegalAction]:
         return out
     force = dice_label(force_dice)
     for j, kind in floor.neighbour[here].values():
-        if kind == "wall" and edge_id(bot.space, floor.ids[j]) not in table.destroyed:  # type: ignore[arg-type]
+        if kind == "wall" and edge_id(bot.at, floor.ids[j]) not in table.destroyed:
             out.append(LegalAction(StrikeWall(bot=bot.id, beyond=floor.ids[j]),
                                    f"durability {WALL_DURABILITY}; {force}", choose=["dice"], dice=force_dice,
                                    target_ap=WALL_DURABILITY))
     for side in DIRECTIONS:
-        if side not in floor.neighbour[here] and exterior_wall_id(bot.space, side) not in table.destroyed:  # type: ignore[arg-type]
-            out.append(LegalAction(StrikeWall(bot=bot.id, side=side),  # type: ignore[arg-type]
+        if side not in floor.neighbour[here] and exterior_wall_id(bot.at, side) not in table.destroyed:
+            out.append(LegalAction(StrikeWall(bot=bot.id, side=side),
                                    f"durability {WALL_DURABILITY}; an exterior wall: the opening leads nowhere; "
                                    f"{force}", choose=["dice"], dice=force_dice, target_ap=WALL_DURABILITY))
     return out

@@ -13,18 +13,18 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from controller.rules.missions import special_rules
-from controller.rules.players.ap import roll_ap
+from controller.rules.action_types import Terminal
 from controller.rules.cards.effects import apply_card_effect
-from controller.rules.errors import IllegalAction
-from controller.rules.events import TerminalAccessed, TerminalChanged
 from controller.rules.cards.inventory import draw_mod
 from controller.rules.cards.mods import mod_bonus
-from controller.rules.action_types import Terminal
 from controller.rules.dice import SeededDice
+from controller.rules.errors import IllegalAction
+from controller.rules.events import TerminalAccessed, TerminalChanged
 from controller.rules.legal import LegalAction, dice_label, pool_choices
-from controller.rules.state import TERMINAL_OPTIONS, Bot, DicePool, GameState, TerminalCard, TerminalEffect
+from controller.rules.missions import special_rules
+from controller.rules.players.ap import roll_ap
 from controller.rules.players.moves import current_chip_kind, movers, unlock_door
+from controller.rules.state import TERMINAL_OPTIONS, Bot, DicePool, GameState, TerminalCard, TerminalEffect
 from controller.rules.table import Table
 
 OPTIMIZED_OPTIONS = 2  # "Optimized: The player may select up to 2 options prior to rolling."
@@ -53,7 +53,7 @@ def check_terminal(table: Table, bot_id: str, options: list[int]) -> tuple[Bot, 
     if len(set(options)) != len(options) or any(not 1 <= k <= TERMINAL_OPTIONS for k in options):
         raise IllegalAction(f"a terminal card presents {TERMINAL_OPTIONS} distinct options (1 to {TERMINAL_OPTIONS}):"
                             f" choose different ones")
-    return bot, space, optimized  # type: ignore[return-value]
+    return bot, space, optimized
 
 
 def draw_card(table: Table) -> TerminalCard:
@@ -155,7 +155,6 @@ def legal_terminals(table: Table, bot: Bot) -> list[LegalAction]:
     """One terminal action per choice of options (up to 2 when optimized), when the bot is on a terminal."""
     state = table.state
     turn = state.turn
-    assert turn is not None
     if bot.space not in state.floor.terminals or (not state.terminal_deck and not state.terminal_discard):
         return []
     mainframe = state.floor.terminals[bot.space] == "mainframe"

@@ -6,18 +6,18 @@ engine refuses a purchase that would spend a bot's last power (it would shut the
 
 from __future__ import annotations
 
+from controller.rules.action_types import BuyUpgrade, Repair
+from controller.rules.cards.mods import power_bank
 from controller.rules.errors import IllegalAction
 from controller.rules.events import PowerChanged, StepStarted, bot_ref
-from controller.rules.action_types import BuyUpgrade, Repair
 from controller.rules.legal import Cost, LegalAction
-from controller.rules.state import MAX_POWER, Bot
-from controller.rules.cards.mods import power_bank
+from controller.rules.state import MAX_POWER, Bot, Upgrade
 from controller.rules.table import Table
 
-UNIVERSAL_UPGRADES = ("swap", "push", "repair")
+UNIVERSAL_UPGRADES: tuple[Upgrade, ...] = ("swap", "push", "repair")
 
 
-def buy_upgrade(table: Table, bot: Bot, upgrade: str) -> None:
+def buy_upgrade(table: Table, bot: Bot, upgrade: Upgrade) -> None:
     if upgrade not in UNIVERSAL_UPGRADES:
         raise IllegalAction(f"{upgrade!r} is not a universal upgrade (swap, push or repair)")
     if upgrade in bot.upgrades:
@@ -25,7 +25,7 @@ def buy_upgrade(table: Table, bot: Bot, upgrade: str) -> None:
     if bot.power <= 1:
         raise IllegalAction(f"{bot.name} has {bot.power} power: power is health, and 0 power is a shut down")
     bot.power -= 1
-    bot.upgrades.append(upgrade)  # type: ignore[arg-type]
+    bot.upgrades.append(upgrade)
     table.emit(PowerChanged(bot=bot.id, old=bot.power + 1, new=bot.power,
                             reason=f"{upgrade} upgrade"))
 
@@ -44,7 +44,8 @@ def repair(table: Table, actor: Bot, target: Bot, amount: int) -> None:
     if actor.power - amount < 1:
         raise IllegalAction(f"{actor.name} has {actor.power} power: the acting bot must retain at least 1 power")
     if target.power + amount > MAX_POWER:
-        raise IllegalAction(f"{target.name} would hold {target.power + amount} power: the absolute maximum is {MAX_POWER}")
+        raise IllegalAction(f"{target.name} would hold {target.power + amount} power: "
+                            f"the absolute maximum is {MAX_POWER}")
     if not target.on_board:
         raise IllegalAction(f"{target.name} is not on the board")
     actor.power -= amount
@@ -78,7 +79,7 @@ def legal_upgrades(bots: list[Bot]) -> list[LegalAction]:
             continue
         for up in UNIVERSAL_UPGRADES:
             if up not in bot.upgrades:
-                out.append(LegalAction(BuyUpgrade(bot=bot.id, upgrade=up), "1 power", cost=Cost(power=1)))  # type: ignore[arg-type]
+                out.append(LegalAction(BuyUpgrade(bot=bot.id, upgrade=up), "1 power", cost=Cost(power=1)))
     return out
 
 
