@@ -24,8 +24,6 @@ def next_step(state: GameState) -> Action:
     """The action that moves the game on from where it stands."""
     if state.outcome is not None:
         raise IllegalAction(f"the game is over ({state.outcome}): start a new game")
-    if state.turn is None:
-        raise IllegalAction("this game has no turn to go on with")
     step = state.turn.step
     if step == "corporation":
         return CorporationTurn()
