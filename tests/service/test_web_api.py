@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from controller.autoplay.player import AutoPlayer
 from controller.service.config import TableConfig
 from controller.service.startup import build
 from controller.service.table import TableService
@@ -97,8 +98,6 @@ def test_health_is_503_while_the_camera_has_failed(tmp_path: Path) -> None:
 
 def play(service: TableService, actions: int) -> None:
     """A few of the auto-player's actions, through the session as the dashboard would send them."""
-    from controller.autoplay.player import AutoPlayer
-
     player = AutoPlayer()
     for _ in range(actions):
         service.session.apply(player.choose(service.session.state))
