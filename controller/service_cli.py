@@ -140,14 +140,19 @@ def run_demo(args: argparse.Namespace) -> int:
                     source=lambda: DemoCamera(table))
     players = DemoPlayers(service, table, once=args.once, games=args.games, pace_s=args.pace)
     service.add(players)
+    latched = 0
     try:
         asyncio.run(serve(service, on_ready=_announce))
     finally:
         if board is not None:
+            latched = board.frames_latched()
             board.close()
         folder.cleanup()
     for k, result in enumerate(players.results, 1):
         print(f"game {k}: {result}")
+    # what a watcher (or a test) checks the whole table did: the camera saw the moves, the board lit them
+    print(f"steps seen by the camera: {players.steps_seen}, not confirmed: {players.unconfirmed}"
+          + (f", LED frames latched by the board: {latched}" if board is not None else ""), flush=True)
     if args.once:
         return 0 if players.results and players.results[-1].startswith("victory") else 1
     return 0

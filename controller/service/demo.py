@@ -141,6 +141,7 @@ class DemoPlayers(Component):
         if not session.has_game():
             await asyncio.to_thread(self.service.new_game)
         self.table.lay_out(session.state)
+        await self._camera_looks()
         while True:
             state = session.state
             if state.outcome is not None:
@@ -154,6 +155,7 @@ class DemoPlayers(Component):
                 self.player = AutoPlayer()
                 await asyncio.to_thread(self.service.new_game)
                 self.table.lay_out(session.state)
+                await self._camera_looks()
                 continue
             action = self.player.choose(state)
             try:
@@ -170,6 +172,20 @@ class DemoPlayers(Component):
                 await asyncio.sleep(self.pace_s)
             else:
                 await asyncio.sleep(0)
+
+    async def _camera_looks(self) -> None:
+        """Before a game's first move, let the camera confirm the table as laid out (the players wait for the
+        table to be ready): the reconciler takes a chip's first confirmed space as where it stands, so a chip
+        moved before the camera ever confirmed it would be taken as standing there, and its step never seen."""
+        camera = self.service.camera
+        if camera is None:
+            return
+        settle = self.table.config.filter
+        frames, started = camera.frames, time.monotonic()
+        while time.monotonic() - started < self.step_timeout_s and (
+                camera.frames < frames + 2 * settle.confirm_frames
+                or time.monotonic() - started < 2 * settle.confirm_seconds):
+            await asyncio.sleep(0.02)
 
     async def _seen_step(self, step: Step) -> None:
         """Wait for the camera and the reconciler to turn the moved chip into the engine's step."""

@@ -52,24 +52,50 @@ class RouteSearch:
     refusal: str | None = None
 
 
-def _step(state: GameState, bot: str, to: str) -> Step:
-    # a cache on the way is taken, as the engine's list of legal actions offers it
-    return Step(bot=bot, to=to, take_cache=to in state.floor.caches)
+def _steps(state: GameState, bot: str, to: str) -> tuple[Step, ...]:
+    """The engine steps a chip seen moving to `to` may have been: the plain step (a cache on the way is taken,
+    as the engine's list of legal actions offers it) and, for Nano, Reassemble through a locked door, which the
+    camera cannot tell from a step (the engine refuses whichever does not apply)."""
+    take = to in state.floor.caches
+    plain = Step(bot=bot, to=to, take_cache=take)
+    if "reassemble" in next(b.abilities for b in state.bots if b.id == bot):
+        return plain, Step(bot=bot, to=to, take_cache=take, reassemble=True)
+    return (plain,)
+
+
+def _tried(state: GameState, bot: str, to: str) -> tuple[list[tuple[Step, GameState, list[Event]]], str | None]:
+    """Each of `_steps` the engine allows, with the state and events after it; else the plain step's refusal."""
+    done, refusal = [], None
+    for step in _steps(state, bot, to):
+        try:
+            new, happened = apply_action(state, step)
+        except IllegalAction as e:
+            refusal = refusal or str(e)
+            continue
+        done.append((step, new, [e for e in happened if not isinstance(e, BotMoved)]))
+    return done, None if done else refusal
 
 
 def follow(state: GameState, bot: str, spaces: list[str]) -> RouteSearch:
-    """The route through exactly these spaces (the ones the camera saw the chip cross), checked step by step."""
+    """The routes through exactly these spaces (the ones the camera saw the chip cross), checked step by step:
+    one per distinct outcome (a step through a locked door may be a key spent or Nano's Reassemble)."""
     start = _space_of(state, bot)
-    here, events, steps = state, [], []
+    ways: list[tuple[GameState, Route]] = [(state, Route((start,), (), (), state_digest(state)))]
     for to in spaces:
-        step = _step(here, bot, to)
-        try:
-            here, happened = apply_action(here, step)
-        except IllegalAction as e:
-            return RouteSearch((), str(e))
-        steps.append(step)
-        events += [e for e in happened if not isinstance(e, BotMoved)]
-    return RouteSearch((Route((start, *spaces), tuple(steps), tuple(events), state_digest(here)),))
+        longer: list[tuple[GameState, Route]] = []
+        refusal: str | None = None
+        for here, route in ways:
+            done, refused = _tried(here, bot, to)
+            refusal = refusal or refused
+            longer += [(new, Route((*route.spaces, to), (*route.steps, step), (*route.events, *happened),
+                                   state_digest(new))) for step, new, happened in done]
+        if not longer:
+            return RouteSearch((), refusal)
+        ways = longer
+    distinct: dict[tuple[str, bytes], Route] = {}
+    for _, route in ways:
+        distinct.setdefault(route.outcome, route)
+    return RouteSearch(tuple(distinct.values()))
 
 
 def cheapest(state: GameState, bot: str, goal: str, max_steps: int = MAX_STEPS) -> RouteSearch:
@@ -91,26 +117,24 @@ def cheapest(state: GameState, bot: str, goal: str, max_steps: int = MAX_STEPS) 
                 to = floor.ids[j]
                 if depth > 1 and away[j] > limit - depth:  # cannot reach the goal with the steps left
                     continue
-                step = _step(here, bot, to)
-                try:
-                    new, happened = apply_action(here, step)
-                except IllegalAction as e:
+                done, refusal = _tried(here, bot, to)
+                if refusal is not None:
                     if depth == 1:
-                        first_refusals.add(str(e))
+                        first_refusals.add(refusal)
                     if to == goal:
-                        into_goal = str(e)
+                        into_goal = refusal
                     continue
                 first_moves += depth == 1
-                digest = state_digest(new)
-                if (to, digest) in seen:
-                    continue
-                seen.add((to, digest))
-                longer = Route((*route.spaces, to), (*route.steps, step),
-                               (*route.events, *[e for e in happened if not isinstance(e, BotMoved)]), digest)
-                if to == goal:
-                    arrived.setdefault(longer.outcome, longer)
-                else:
-                    nxt.append((new, longer))
+                for step, new, happened in done:
+                    digest = state_digest(new)
+                    if (to, digest) in seen:
+                        continue
+                    seen.add((to, digest))
+                    longer = Route((*route.spaces, to), (*route.steps, step), (*route.events, *happened), digest)
+                    if to == goal:
+                        arrived.setdefault(longer.outcome, longer)
+                    else:
+                        nxt.append((new, longer))
         if arrived:
             return RouteSearch(tuple(arrived.values()))
         if not nxt:

@@ -56,7 +56,7 @@ class WebServer(Component):
         self.port = sock.getsockname()[1]  # port 0 asks for a free one
         self._socket = sock
         config = uvicorn.Config(self.app, log_level=logging.WARNING, access_log=False, lifespan="off",
-                                ws_ping_interval=20)
+                                ws_ping_interval=20, timeout_graceful_shutdown=2)
         self.server = _Server(config)
 
     async def run(self) -> None:
@@ -64,11 +64,18 @@ class WebServer(Component):
         if server is None or sock is None:
             return
         task = asyncio.create_task(server.serve(sockets=[sock]))
-        while not server.started and not task.done():
-            await asyncio.sleep(0.01)
-        if server.started:
-            self.ok(f"serving the dashboard at {self.address}")
-        await task
+        try:
+            while not server.started and not task.done():
+                await asyncio.sleep(0.01)
+            if server.started:
+                self.ok(f"serving the dashboard at {self.address}")
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            # let uvicorn shut down by itself: cancelled mid-serve, it left its listening server registered
+            # with the loop, and the socket closed under it was a traceback on a request during the stop
+            server.should_exit = True
+            await task
+            raise
         raise WebError("the web server stopped")
 
     async def stop(self) -> None:

@@ -16,5 +16,7 @@ router = APIRouter(tags=["health"])
 def health(service: Service) -> JSONResponse:
     body: dict[str, Any] = service.health()
     # a monitor (systemd, a venue's dashboard) reads the status code alone: 503 while a part has failed
-    code = 503 if body["status"] in ("failed", "stopped") else 200
+    # (the overall status is only "degraded" then, so each component's own state decides) or nothing runs
+    failed = any(part["state"] == "failed" for part in body["components"].values())
+    code = 503 if failed or body["status"] == "stopped" else 200
     return JSONResponse(body, status_code=code)

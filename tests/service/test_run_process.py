@@ -1,0 +1,126 @@
+"""`burncycle-table run --config table.toml` as a real process: the config written by `init` and edited
+as a builder would (the web on a free loopback port, the game log in a temp folder). It becomes ready
+(/health answers JSON), stops cleanly on SIGTERM (exit 0), and a restart recovers the same game. A bad
+config is one line naming the key, exit 2, no traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from controller.autoplay.player import AutoPlayer
+from controller.library import load_content
+from controller.rules import GameSetup, new_game
+from controller.service.session import GameSession
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(*args: str, cwd: Path) -> subprocess.Popen[str]:
+    env = {**{k: v for k, v in os.environ.items() if not k.upper().startswith("BURNCYCLE_")}, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "controller.cli", *args], cwd=cwd, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def get(port: int, path: str) -> tuple[int, dict]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def wait_ready(proc: subprocess.Popen[str], port: int, timeout: float = 30.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        try:
+            return get(port, "/health")[1]
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.05)
+    raise AssertionError("the service did not answer /health")
+
+
+def stop(proc: subprocess.Popen[str]) -> tuple[int, str]:
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=20)
+    return proc.returncode, err
+
+
+def write_config(folder: Path, port: int) -> Path:
+    """`init`, then the edits a builder makes: loopback, this port, the game log here."""
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "init", "--out", "table.toml"], cwd=folder,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    path = folder / "table.toml"
+    text = path.read_text()
+    text = re.sub(r'(?m)^host = "0.0.0.0"$', 'host = "127.0.0.1"', text, count=1)
+    text = re.sub(r"(?m)^port = 8080$", f"port = {port}", text, count=1)
+    text = re.sub(r'(?m)^path = "games.sqlite3"$', f'path = "{folder / "log" / "games.sqlite3"}"', text, count=1)
+    path.write_text(text)
+    return path
+
+
+def played_log(path: Path) -> str:
+    """A game log holding a game the players have been playing for a while; returns its digest."""
+    path.parent.mkdir()
+    session = GameSession.open(str(path))
+    session.start_game(new_game(load_content(), GameSetup(floor="meridian-lobby", mission="data-heist",
+                                                          players=2, agents=["nano", "casing"], seed=4)))
+    player = AutoPlayer()
+    for _ in range(12):
+        session.apply(player.choose(session.state))
+    digest = session.status()["digest"]
+    session.close()
+    return digest
+
+
+def test_run_serves_stops_on_sigterm_and_recovers_the_game(tmp_path: Path) -> None:
+    port = free_port()
+    config = write_config(tmp_path, port)
+    digest = played_log(tmp_path / "log" / "games.sqlite3")
+    proc = cli("run", "--config", str(config), cwd=tmp_path)
+    try:
+        health = wait_ready(proc, port)
+        assert set(health["components"]) >= {"game", "web"} and health["game"] == 1
+        status = get(port, "/api/status")[1]
+        assert status["digest"] == digest and status["entries"] == 12
+    finally:
+        code, err = stop(proc)
+    assert code == 0, err
+    assert "Traceback" not in err
+
+    again = cli("run", "--config", str(config), cwd=tmp_path)
+    try:
+        wait_ready(again, port)
+        assert get(port, "/api/status")[1] == status
+        assert get(port, "/api/state")[0] == 200
+    finally:
+        code, err = stop(again)
+    assert code == 0, err
+
+
+def test_a_bad_config_is_one_line_naming_the_key(tmp_path: Path) -> None:
+    config = write_config(tmp_path, free_port())
+    config.write_text(config.read_text().replace("\nport = 1883", '\nport = "mqtt"'))
+    proc = cli("run", "--config", str(config), cwd=tmp_path)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2
+    assert "Traceback" not in err and out == ""
+    assert err.strip().count("\n") == 0
+    assert 'mqtt.port = "mqtt": expected a port number from 1 to 65535' in err
