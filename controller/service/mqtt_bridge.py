@@ -7,9 +7,9 @@ the same service API as the dashboard and the buttons: same rules, same log, and
 payload is answered on the errors topic and changes nothing.
 
 paho runs its network loop on its own thread and reconnects by itself with a growing wait. Commands are
-handed to the event loop, like button presses, so the game is changed from one thread. Retained state is
-sent at QoS 0 and sent again whole on every connect, so an old state queued during an outage can never
-arrive after the new one; events are QoS 1 and wait in paho's queue during an outage, a queue with a bound
+handed to the event loop, like button presses, so the game is changed from one thread. Retained state (and
+"online") is sent at QoS 0 and sent again whole on every connect, so an old state queued during an outage
+can never arrive after the new one; events are QoS 1 and wait in paho's queue during an outage, a queue with a bound
 so a dead broker never grows memory (what it drops is counted on the health page).
 """
 
@@ -153,7 +153,7 @@ class MqttBridge(Component):
         client.subscribe(self.topics.commands, qos=1)
         with self._lock:
             self._connected = True
-            client.publish(self.topics.availability, ONLINE, qos=1, retain=True)
+            client.publish(self.topics.availability, ONLINE, qos=0, retain=True)
             for name, payload in self._published.items():
                 client.publish(self.topics.state(name), payload, qos=0, retain=True)
         self._tell_loop(self.ok, f"connected to the MQTT broker at {self.broker} as {self.topics.root}")

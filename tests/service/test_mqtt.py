@@ -22,6 +22,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.library import load_content
+from controller.rules.actions import Correct
 from controller.service.components import Health
 from controller.service.config import DatabaseConfig, GameConfig, MqttConfig, TableConfig
 from controller.service.mqtt_bridge import MqttBridge
@@ -120,12 +121,13 @@ def publish(port: int, topic: str, payload: str, retain: bool = False) -> None:
     client.disconnect()
 
 
-def table(tmp_path: Path, port: int, table_id: str = "t1", dice: str = "virtual") -> tuple[TableService, MqttBridge]:
+def table(tmp_path: Path, port: int, table_id: str = "t1", dice: str = "virtual",
+          queue_limit: int = 1000) -> tuple[TableService, MqttBridge]:
     db = tmp_path / f"{table_id}.sqlite3"
     config = TableConfig(game=GameConfig(dice=dice), database=DatabaseConfig(path=db),  # type: ignore[arg-type]
                          mqtt=MqttConfig(host="127.0.0.1", port=port, table_id=table_id))
     service = TableService(config, load_content(), GameSession.open(str(db)), seed=3)
-    bridge = MqttBridge(service, config.mqtt)
+    bridge = MqttBridge(service, config.mqtt, queue_limit=queue_limit)
     service.add(bridge)
     return service, bridge
 
@@ -238,7 +240,7 @@ def test_commands_from_a_publisher_change_the_game_through_the_session(tmp_path:
 
         publish(broker.port, f"{ROOT}/command/place", '{"unit": "byte", "space": "H4"}')  # an RFID reader
         await until(lambda: json.loads(seen.latest(f"{ROOT}/bots/byte") or "{}").get("space") == "H4")
-        assert type(service.session.record.entries[-1].action).__name__ == "Correct"
+        assert isinstance(service.session.record.entries[-1].action, Correct)
         publish(broker.port, f"{ROOT}/command/place", '{"unit": "G1", "space": "K5", "facing": "N"}')
         await until(lambda: json.loads(seen.latest(f"{ROOT}/guards/G1") or "{}").get("facing") == "N")
 
@@ -309,3 +311,52 @@ def test_two_tables_on_one_broker_each_obey_only_their_own_commands(tmp_path: Pa
 
     running(one, two, body=body)
     seen.close()
+
+
+# -- robustness --
+
+def test_the_broker_restarted_mid_game_gets_the_state_again_and_every_event(tmp_path: Path, broker: Broker) -> None:
+    service, bridge = table(tmp_path, broker.port)
+    watcher = Listener(broker.port, f"{ROOT}/#", client_id="watcher", clean=False)  # a session the broker keeps
+
+    async def body() -> None:
+        numbers = [service.next_step().number]
+        await until(lambda: watcher.latest(f"{ROOT}/phase") == "actions")
+        broker.stop()  # the broker saves the watcher's session and the retained state as they were
+        await until(lambda: bridge.health is Health.DEGRADED)
+        assert "lost the MQTT broker at 127.0.0.1" in bridge.message
+        numbers += [service.next_step().number for _ in range(4)]  # the table plays on without a broker
+        assert service.session.state.turn.step == "end"
+        broker.start()
+        await until(lambda: bridge.health is Health.OK, 40)
+        fresh = Listener(broker.port, f"{ROOT}/#")
+        await until(lambda: fresh.latest(f"{ROOT}/phase") == "end")  # not the stale "actions" the broker kept
+        assert fresh.latest(f"{ROOT}/number") == str(service.session.number)
+        assert fresh.latest(f"{ROOT}/availability") == "online"
+        fresh.close()
+        await until(lambda: {json.loads(p)["number"] for p in watcher.all(f"{ROOT}/events")} == set(numbers), 20)
+        assert bridge.dropped == 0
+
+    running(service, body=body)
+    watcher.close()
+
+
+def test_a_dead_broker_never_grows_the_queue_and_what_is_dropped_is_counted(tmp_path: Path, broker: Broker) -> None:
+    service, bridge = table(tmp_path, broker.port, queue_limit=5)
+
+    async def body() -> None:
+        broker.stop()
+        await until(lambda: bridge.health is Health.DEGRADED)
+        for _ in range(8):
+            service.session.apply(_correction(service, "byte"))
+        await until(lambda: bridge.dropped == 3)
+        assert service.health()["components"]["mqtt"]["dropped"] == 3
+        assert "3 messages dropped since the queue of 5 is full" in bridge.message
+
+    running(service, body=body)
+
+
+def _correction(service: TableService, unit: str) -> Correct:
+    """A change that is always legal: the players say the bot stands where it stands."""
+    bot = next(b for b in service.session.state.bots if b.id == unit)
+    return Correct(unit=unit, space=bot.space or "H3")
