@@ -2,7 +2,8 @@
 
 Out, it publishes the game as retained topics (so a late subscriber reads the game as it stands), every
 change's events on a stream, and its availability with a last will, so the broker says "offline" for a table
-whose process died. In, it obeys a few commands (next, undo, dice faces, a unit placed by a reader) through
+whose process died, and Home Assistant discovery documents (mqtt_discovery.py), sent again whenever Home
+Assistant says it is online. In, it obeys a few commands (next, undo, dice faces, a unit placed by a reader) through
 the same service API as the dashboard and the buttons: same rules, same log, and a refusal or a malformed
 payload is answered on the errors topic and changes nothing.
 
@@ -28,6 +29,7 @@ from controller.rules import TableError
 from controller.rules.actions import Correct
 from controller.service.components import Component
 from controller.service.config import MqttConfig
+from controller.service.mqtt_discovery import DISCOVERY_PREFIX, STATUS_TOPIC, discovery_payloads
 from controller.service.mqtt_topics import (CommandError, DiceFaces, Place, Topics, parse_command,
                                             state_payloads)
 from controller.service.session import Change
@@ -50,7 +52,7 @@ class MqttBridge(Component):
         self.queue_limit = queue_limit
         self.dropped = 0
         self._lock = threading.Lock()           # guards the retained picture and its publishing
-        self._published: dict[str, str] = {}    # state topic (relative) -> payload, as last published
+        self._published: dict[str, str] = {}    # retained topic -> payload, as last published
         self._connected = False
         self._client: mqtt.Client | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -114,21 +116,23 @@ class MqttBridge(Component):
         session = self.service.session
         if not session.has_game():
             return
-        current = state_payloads(session.state, session.number)
+        state = session.state
+        current = {self.topics.state(name): payload for name, payload in state_payloads(state, session.number).items()}
+        current.update(discovery_payloads(self.topics, state))
         with self._lock:
-            for name, payload in current.items():
-                if self._published.get(name) != payload:
-                    self._send_state(name, payload)
-            for name in set(self._published) - set(current):
-                self._send_state(name, "")
+            for topic, payload in current.items():
+                if self._published.get(topic) != payload:
+                    self._send_retained(topic, payload)
+            for topic in set(self._published) - set(current):
+                self._send_retained(topic, "")
             self._published = current
 
-    def _send_state(self, name: str, payload: str) -> None:
-        """A retained state topic at QoS 0: while disconnected it is not queued (the whole state is sent again
-        on connect); an empty payload removes the retained message."""
+    def _send_retained(self, topic: str, payload: str) -> None:
+        """A retained topic at QoS 0: while disconnected it is not queued (the whole picture is sent again on
+        connect); an empty payload removes the retained message (and a discovered entity)."""
         client = self._client
         if client is not None and self._connected:
-            client.publish(self.topics.state(name), payload, qos=0, retain=True)
+            client.publish(topic, payload, qos=0, retain=True)
 
     def _send(self, topic: str, payload: str, qos: int = 1) -> None:
         client = self._client
@@ -150,12 +154,12 @@ class MqttBridge(Component):
             self._tell_loop(self.degraded, f"the MQTT broker at {self.broker} refused the table: {reason}; "
                                            f"trying again")
             return
-        client.subscribe(self.topics.commands, qos=1)
+        client.subscribe([(self.topics.commands, 1), (STATUS_TOPIC, 1)])
         with self._lock:
             self._connected = True
             client.publish(self.topics.availability, ONLINE, qos=0, retain=True)
-            for name, payload in self._published.items():
-                client.publish(self.topics.state(name), payload, qos=0, retain=True)
+            for topic, payload in self._published.items():
+                client.publish(topic, payload, qos=0, retain=True)
         self._tell_loop(self.ok, f"connected to the MQTT broker at {self.broker} as {self.topics.root}")
 
     def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any, _props: Any) -> None:
@@ -165,6 +169,10 @@ class MqttBridge(Component):
             self._tell_loop(self.degraded, f"lost the MQTT broker at {self.broker} ({reason}); trying again")
 
     def _on_message(self, _client: mqtt.Client, _userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic == STATUS_TOPIC:
+            if message.payload == b"online":
+                self._rediscover()
+            return
         name = message.topic.rsplit("/", 1)[-1]
         if message.retain:
             if message.payload:
@@ -173,6 +181,13 @@ class MqttBridge(Component):
             return
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._obey, message.topic, name, bytes(message.payload))
+
+    def _rediscover(self) -> None:
+        """Home Assistant (re)started: send the discovery documents again, as its docs ask."""
+        with self._lock:
+            for topic, payload in self._published.items():
+                if topic.startswith(f"{DISCOVERY_PREFIX}/"):
+                    self._send_retained(topic, payload)
 
     def _tell_loop(self, method: Any, message: str) -> None:
         """Health changes are made on the event loop's thread, where their listeners expect them."""

@@ -360,3 +360,51 @@ def _correction(service: TableService, unit: str) -> Correct:
     """A change that is always legal: the players say the bot stands where it stands."""
     bot = next(b for b in service.session.state.bots if b.id == unit)
     return Correct(unit=unit, space=bot.space or "H3")
+
+
+# -- Home Assistant discovery --
+
+NODE = "burncycle_t1"
+
+
+def test_discovery_describes_one_device_whose_entities_read_and_drive_the_table(tmp_path: Path, broker: Broker) -> None:
+    service, _ = table(tmp_path, broker.port)
+    seen = Listener(broker.port, "#")
+    entities = {f"sensor/{NODE}/{o}" for o in ("threat", "phase", "round", "power_module", "power_byte",
+                                               "power_casing")}
+    entities |= {f"binary_sensor/{NODE}/detected", f"binary_sensor/{NODE}/lost", f"button/{NODE}/next",
+                 f"button/{NODE}/undo"}
+
+    async def body() -> None:
+        await until(lambda: all(seen.latest(f"homeassistant/{e}/config") for e in entities))
+        await until(lambda: seen.latest(f"{ROOT}/lost") is not None)
+        configs = {e: json.loads(seen.latest(f"homeassistant/{e}/config") or "") for e in entities}
+        assert len({c["unique_id"] for c in configs.values()}) == len(entities)
+        for where, config in configs.items():
+            component = where.split("/")[0]
+            assert config["name"] and config["unique_id"].startswith(NODE), where
+            assert config["device"]["identifiers"] == [NODE] and config["device"]["name"], where
+            assert config["availability_topic"] == f"{ROOT}/availability", where
+            if component == "button":
+                assert config["command_topic"].startswith(f"{ROOT}/command/"), where
+            else:
+                assert seen.latest(config["state_topic"]) is not None, where  # the entity has a state to read
+        assert seen.latest(configs[f"sensor/{NODE}/threat"]["state_topic"]) == "0"
+        power = configs[f"sensor/{NODE}/power_byte"]
+        assert power["value_template"] == "{{ value_json.power }}"
+        assert json.loads(seen.latest(power["state_topic"]) or "")["power"] == 5
+        lost = configs[f"binary_sensor/{NODE}/lost"]
+        assert seen.latest(lost["state_topic"]) == lost["payload_off"]
+
+        button = configs[f"button/{NODE}/next"]  # pressed in Home Assistant: what it publishes moves the game
+        publish(broker.port, button["command_topic"], button["payload_press"])
+        await until(lambda: seen.latest(configs[f"sensor/{NODE}/phase"]["state_topic"]) == "actions")
+
+        topic = f"homeassistant/sensor/{NODE}/threat/config"
+        before = len(seen.all(topic))
+        publish(broker.port, "homeassistant/status", "online")  # Home Assistant restarted
+        await until(lambda: len(seen.all(topic)) > before)
+        assert seen.all(topic)[-1] == seen.all(topic)[0]
+
+    running(service, body=body)
+    seen.close()
