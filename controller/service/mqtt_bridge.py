@@ -30,8 +30,7 @@ from controller.rules.actions import Correct
 from controller.service.components import Component
 from controller.service.config import MqttConfig
 from controller.service.mqtt_discovery import DISCOVERY_PREFIX, STATUS_TOPIC, discovery_payloads
-from controller.service.mqtt_topics import (CommandError, DiceFaces, Place, Topics, parse_command,
-                                            state_payloads)
+from controller.service.mqtt_topics import CommandError, DiceFaces, Place, Topics, parse_command, state_payloads
 from controller.service.session import Change
 from controller.service.table import TableService
 
@@ -47,7 +46,7 @@ class MqttBridge(Component):
         super().__init__("mqtt")
         if config.host is None:
             raise ValueError("MqttBridge needs mqtt.host")
-        self.service, self.config = service, config
+        self.service, self.config, self.host = service, config, config.host
         self.topics = Topics(config.base_topic, config.table_id)
         self.queue_limit = queue_limit
         self.dropped = 0
@@ -59,7 +58,7 @@ class MqttBridge(Component):
 
     @property
     def broker(self) -> str:
-        return f"{self.config.host}:{self.config.port}"
+        return f"{self.host}:{self.config.port}"
 
     # -- the component's life --
 
@@ -80,7 +79,7 @@ class MqttBridge(Component):
         client.on_message = self._on_message
         self._client = client
         self._refresh()
-        client.connect_async(self.config.host, self.config.port, keepalive=30)
+        client.connect_async(self.host, self.config.port, keepalive=30)
         client.loop_start()
         self.degraded(f"connecting to the MQTT broker at {self.broker}")
 

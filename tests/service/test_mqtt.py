@@ -256,7 +256,8 @@ def test_commands_from_a_publisher_change_the_game_through_the_session(tmp_path:
 
 @pytest.mark.parametrize("command, payload, says", [
     ("place", '{"unit": "byte"}', "command place: Object missing required field `space`"),
-    ("place", '{"unit": "byte", "space": "H4", "facing": "up"}', "command place: Invalid enum value 'up' - at `$.facing`"),
+    ("place", '{"unit": "byte", "space": "H4", "facing": "up"}',
+     "command place: Invalid enum value 'up' - at `$.facing`"),
     ("place", 'byte to H4', "command place: the payload is not JSON"),
     ("dice", '{"faces": "six"}', "command dice: Expected `array`, got `str` - at `$.faces`"),
     ("next", '{"now": true}', "command next: Object contains unknown field `now`"),
