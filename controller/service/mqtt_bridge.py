@@ -53,6 +53,7 @@ class MqttBridge(Component):
         self._lock = threading.Lock()           # guards the retained picture and its publishing
         self._published: dict[str, str] = {}    # retained topic -> payload, as last published
         self._connected = False
+        self._refused: str | None = None        # why the broker refused the last connection, until one succeeds
         self._client: mqtt.Client | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -150,9 +151,10 @@ class MqttBridge(Component):
 
     def _on_connect(self, client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any, _props: Any) -> None:
         if reason.is_failure:
-            self._tell_loop(self.degraded, f"the MQTT broker at {self.broker} refused the table: {reason}; "
-                                           f"trying again")
+            self._refused = f"the MQTT broker at {self.broker} refused the table: {reason}; trying again"
+            self._tell_loop(self.degraded, self._refused)
             return
+        self._refused = None
         client.subscribe([(self.topics.commands, 1), (STATUS_TOPIC, 1)])
         with self._lock:
             self._connected = True
@@ -164,8 +166,9 @@ class MqttBridge(Component):
     def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any, _props: Any) -> None:
         with self._lock:
             self._connected = False
-        if self._client is not None:
-            self._tell_loop(self.degraded, f"lost the MQTT broker at {self.broker} ({reason}); trying again")
+        if self._client is not None:  # a refusal's disconnect keeps the refusal's reason, the one that helps
+            self._tell_loop(self.degraded, self._refused or f"lost the MQTT broker at {self.broker} ({reason}); "
+                                                            f"trying again")
 
     def _on_message(self, _client: mqtt.Client, _userdata: Any, message: mqtt.MQTTMessage) -> None:
         if message.topic == STATUS_TOPIC:

@@ -5,6 +5,7 @@ last will."""
 from __future__ import annotations
 
 import asyncio
+import getpass
 import json
 import os
 import signal
@@ -22,6 +23,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.library import load_content
+from controller.rules import GameSetup
 from controller.rules.actions import Correct
 from controller.service.components import Health
 from controller.service.config import DatabaseConfig, GameConfig, MqttConfig, TableConfig
@@ -43,10 +45,19 @@ class Broker:
     """A mosquitto of the test's own, on a free loopback port; `restart()` kills it and starts it again on
     the same port."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, users: dict[str, str] | None = None) -> None:
         self.port = free_port()
         self.config = folder / "mosquitto.conf"
-        self.config.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\n"
+        access = "allow_anonymous true\n"
+        if users:
+            passwords = folder / "passwords"
+            passwords.touch()
+            for user, password in users.items():
+                subprocess.run(["mosquitto_passwd", "-b", str(passwords), user, password], check=True)
+            access = f"allow_anonymous false\npassword_file {passwords}\n"
+        # `user`: run as whoever runs the tests (as root, mosquitto would switch to a user that cannot read
+        # the test's folder, where the passwords and the saved sessions are)
+        self.config.write_text(f"user {getpass.getuser()}\nlistener {self.port} 127.0.0.1\n{access}"
                                f"persistence true\npersistence_location {folder}/\n")
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -121,11 +132,11 @@ def publish(port: int, topic: str, payload: str, retain: bool = False) -> None:
     client.disconnect()
 
 
-def table(tmp_path: Path, port: int, table_id: str = "t1", dice: str = "virtual",
-          queue_limit: int = 1000) -> tuple[TableService, MqttBridge]:
+def table(tmp_path: Path, port: int, table_id: str = "t1", dice: str = "virtual", queue_limit: int = 1000,
+          **mqtt_keys: Any) -> tuple[TableService, MqttBridge]:
     db = tmp_path / f"{table_id}.sqlite3"
     config = TableConfig(game=GameConfig(dice=dice), database=DatabaseConfig(path=db),  # type: ignore[arg-type]
-                         mqtt=MqttConfig(host="127.0.0.1", port=port, table_id=table_id))
+                         mqtt=MqttConfig(host="127.0.0.1", port=port, table_id=table_id, **mqtt_keys))
     service = TableService(config, load_content(), GameSession.open(str(db)), seed=3)
     bridge = MqttBridge(service, config.mqtt, queue_limit=queue_limit)
     service.add(bridge)
@@ -284,7 +295,6 @@ def test_a_bad_command_is_answered_on_the_errors_topic_and_changes_nothing(
 
 
 def test_a_retained_command_found_on_connect_is_ignored(tmp_path: Path, broker: Broker) -> None:
-    publish(broker.port, f"{ROOT}/command/next", "", retain=False)
     publish(broker.port, f"{ROOT}/command/next", "{}", retain=True)  # left on the broker by a careless script
     service, _ = table(tmp_path, broker.port)
     seen = Listener(broker.port, f"{ROOT}/#")
@@ -409,3 +419,46 @@ def test_discovery_describes_one_device_whose_entities_read_and_drive_the_table(
 
     running(service, body=body)
     seen.close()
+
+
+def test_a_new_game_clears_the_topics_of_units_no_longer_in_play(tmp_path: Path, broker: Broker) -> None:
+    service, _ = table(tmp_path, broker.port)
+    seen = Listener(broker.port, "#")
+
+    async def body() -> None:
+        await until(lambda: seen.latest(f"homeassistant/sensor/{NODE}/power_casing/config"))
+        service.new_game(GameSetup(floor="meridian-lobby", mission="data-heist", players=2, agents=["byte", "bit"],
+                                   seed=3))
+        await until(lambda: seen.latest(f"{ROOT}/bots/casing") == "")  # the retained message removed
+        assert seen.latest(f"homeassistant/sensor/{NODE}/power_casing/config") == ""  # and the entity
+        assert json.loads(seen.latest(f"homeassistant/sensor/{NODE}/power_bit/config") or "")["name"] == "Bit power"
+        later = Listener(broker.port, f"{ROOT}/bots/#")
+        await until(lambda: later.latest(f"{ROOT}/bots/bit") is not None)
+        assert later.latest(f"{ROOT}/bots/casing") is None
+        later.close()
+
+    running(service, body=body)
+    seen.close()
+
+
+def test_a_broker_with_passwords_lets_the_table_in_only_with_its_own(tmp_path: Path) -> None:
+    broker = Broker(tmp_path, users={"table": "s3cret"})
+    broker.start()
+    try:
+        good, good_bridge = table(tmp_path, broker.port, table_id="t1", user="table", password="s3cret")
+        bad, bad_bridge = table(tmp_path, broker.port, table_id="t2", user="table", password="wrong")
+
+        async def main() -> None:
+            tasks = [asyncio.create_task(s.run()) for s in (good, bad)]
+            try:
+                await until(lambda: good_bridge.health is Health.OK and "refused" in bad_bridge.message, 10)
+                assert bad_bridge.health is Health.DEGRADED
+                assert bad_bridge.message == (f"the MQTT broker at 127.0.0.1:{broker.port} refused the table: "
+                                              "Not authorized; trying again")
+            finally:
+                for s in (good, bad):
+                    s.stop()
+                await asyncio.gather(*tasks)
+        asyncio.run(main())
+    finally:
+        broker.stop()
