@@ -18,6 +18,7 @@ from controller.service.camera import CameraComponent
 from controller.service.components import Component
 from controller.service.config import CameraConfig, TableConfig
 from controller.service.led_output import LedOutput, output_from_config
+from controller.service.mqtt_bridge import MqttBridge
 from controller.service.reconciler import Reconciler
 from controller.service.session import GameSession
 from controller.service.table import TableService
@@ -72,6 +73,8 @@ def build(config: TableConfig, *, pin_factory: object | None = None,
         service.table_view = lambda: reconciler.view.to_dict()
         service.add(camera)
     service.add(WebServer(create_app(service), config.web.host, config.web.port))
+    if config.mqtt.host is not None:
+        service.add(MqttBridge(service, config.mqtt))
     if systemd.watchdog_interval() is not None:
         service.add(systemd.Watchdog())
     for component in extra or []:

@@ -1,0 +1,223 @@
+"""The MQTT bridge: the table on the home network (docs/mqtt.md).
+
+Out, it publishes the game as retained topics (so a late subscriber reads the game as it stands), every
+change's events on a stream, and its availability with a last will, so the broker says "offline" for a table
+whose process died, and Home Assistant discovery documents (mqtt_discovery.py), sent again whenever Home
+Assistant says it is online. In, it obeys a few commands (next, undo, dice faces, a unit placed by a reader) through
+the same service API as the dashboard and the buttons: same rules, same log, and a refusal or a malformed
+payload is answered on the errors topic and changes nothing.
+
+paho runs its network loop on its own thread and reconnects by itself with a growing wait. Commands are
+handed to the event loop, like button presses, so the game is changed from one thread. Retained state (and
+"online") is sent at QoS 0 and sent again whole on every connect, so an old state queued during an outage
+can never arrive after the new one; events are QoS 1 and wait in paho's queue during an outage, a queue with a bound
+so a dead broker never grows memory (what it drops is counted on the health page).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+import threading
+from typing import Any
+
+import msgspec
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+
+from controller.rules import TableError
+from controller.rules.actions import Correct
+from controller.service.components import Component
+from controller.service.config import MqttConfig
+from controller.service.mqtt_discovery import DISCOVERY_PREFIX, STATUS_TOPIC, discovery_payloads
+from controller.service.mqtt_topics import CommandError, DiceFaces, Place, Topics, parse_command, state_payloads
+from controller.service.session import Change
+from controller.service.table import TableService
+
+ONLINE, OFFLINE = "online", "offline"
+QUEUE_LIMIT = 1000       # events kept for a broker that is away; more are dropped and counted
+RECONNECT_MIN_S, RECONNECT_MAX_S = 1, 30
+
+
+class MqttBridge(Component):
+    """The table's MQTT client, as a supervised component of the service."""
+
+    def __init__(self, service: TableService, config: MqttConfig, *, queue_limit: int = QUEUE_LIMIT) -> None:
+        super().__init__("mqtt")
+        if config.host is None:
+            raise ValueError("MqttBridge needs mqtt.host")
+        self.service, self.config, self.host = service, config, config.host
+        self.topics = Topics(config.base_topic, config.table_id)
+        self.queue_limit = queue_limit
+        self.dropped = 0
+        self._lock = threading.Lock()           # guards the retained picture and its publishing
+        self._published: dict[str, str] = {}    # retained topic -> payload, as last published
+        self._connected = False
+        self._refused: str | None = None        # why the broker refused the last connection, until one succeeds
+        self._client: mqtt.Client | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def broker(self) -> str:
+        return f"{self.host}:{self.config.port}"
+
+    # -- the component's life --
+
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        client_id = f"burncycle-{self.topics.root.replace('/', '-')}"
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
+        client.will_set(self.topics.availability, OFFLINE, qos=1, retain=True)
+        if self.config.user is not None:
+            password = self.config.password.get_secret_value() if self.config.password is not None else None
+            client.username_pw_set(self.config.user, password)
+        if self.config.tls:
+            client.tls_set_context(ssl.create_default_context())
+        client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
+        client.max_queued_messages_set(self.queue_limit)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        self._client = client
+        self._refresh()
+        client.connect_async(self.host, self.config.port, keepalive=30)
+        client.loop_start()
+        self.degraded(f"connecting to the MQTT broker at {self.broker}")
+
+    async def run(self) -> None:
+        async for change in self.service.session.follow(self.service.session.number):
+            self._publish_change(change)
+
+    async def stop(self) -> None:
+        client, self._client = self._client, None
+        if client is None:
+            return
+        if self._connected:
+            client.publish(self.topics.availability, OFFLINE, qos=1, retain=True).wait_for_publish(2.0)
+        client.disconnect()
+        client.loop_stop()
+        self._connected = False
+
+    def status(self) -> dict[str, Any]:
+        body = super().status()
+        body["dropped"] = self.dropped
+        return body
+
+    # -- out --
+
+    def _publish_change(self, change: Change) -> None:
+        """One change of the session: its events on the stream, then whatever state topics it changed."""
+        event = self.service.change_json(change)
+        self._send(self.topics.events, _json(event), qos=1)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """Publish the state topics whose payload changed; clear those of units no longer in the game."""
+        session = self.service.session
+        if not session.has_game():
+            return
+        state = session.state
+        current = {self.topics.state(name): payload for name, payload in state_payloads(state, session.number).items()}
+        current.update(discovery_payloads(self.topics, state))
+        with self._lock:
+            for topic, payload in current.items():
+                if self._published.get(topic) != payload:
+                    self._send_retained(topic, payload)
+            for topic in set(self._published) - set(current):
+                self._send_retained(topic, "")
+            self._published = current
+
+    def _send_retained(self, topic: str, payload: str) -> None:
+        """A retained topic at QoS 0: while disconnected it is not queued (the whole picture is sent again on
+        connect); an empty payload removes the retained message (and a discovered entity)."""
+        client = self._client
+        if client is not None and self._connected:
+            client.publish(topic, payload, qos=0, retain=True)
+
+    def _send(self, topic: str, payload: str, qos: int = 1) -> None:
+        client = self._client
+        if client is None:
+            return
+        info = client.publish(topic, payload, qos=qos, retain=False)
+        if info.rc == MQTTErrorCode.MQTT_ERR_QUEUE_SIZE:
+            self.dropped += 1
+            self._tell_loop(self.degraded, f"the MQTT broker at {self.broker} is away: {self.dropped} messages "
+                                           f"dropped since the queue of {self.queue_limit} is full; trying again")
+
+    def _error(self, topic: str, message: str) -> None:
+        self._send(self.topics.errors, _json({"topic": topic, "error": message}))
+
+    # -- paho's thread --
+
+    def _on_connect(self, client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any, _props: Any) -> None:
+        if reason.is_failure:
+            self._refused = f"the MQTT broker at {self.broker} refused the table: {reason}; trying again"
+            self._tell_loop(self.degraded, self._refused)
+            return
+        self._refused = None
+        client.subscribe([(self.topics.commands, 1), (STATUS_TOPIC, 1)])
+        with self._lock:
+            self._connected = True
+            client.publish(self.topics.availability, ONLINE, qos=0, retain=True)
+            for topic, payload in self._published.items():
+                client.publish(topic, payload, qos=0, retain=True)
+        self._tell_loop(self.ok, f"connected to the MQTT broker at {self.broker} as {self.topics.root}")
+
+    def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any, _props: Any) -> None:
+        with self._lock:
+            self._connected = False
+        if self._client is not None:  # a refusal's disconnect keeps the refusal's reason, the one that helps
+            self._tell_loop(self.degraded, self._refused or f"lost the MQTT broker at {self.broker} ({reason}); "
+                                                            f"trying again")
+
+    def _on_message(self, _client: mqtt.Client, _userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic == STATUS_TOPIC:
+            if message.payload == b"online":
+                self._rediscover()
+            return
+        name = message.topic.rsplit("/", 1)[-1]
+        if message.retain:
+            if message.payload:
+                self._error(message.topic, "a retained command was ignored: commands are never retained (clear it "
+                                           f"with: mosquitto_pub -r -n -t {message.topic})")
+            return
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._obey, message.topic, name, bytes(message.payload))
+
+    def _rediscover(self) -> None:
+        """Home Assistant (re)started: send the discovery documents again, as its docs ask."""
+        with self._lock:
+            for topic, payload in self._published.items():
+                if topic.startswith(f"{DISCOVERY_PREFIX}/"):
+                    self._send_retained(topic, payload)
+
+    def _tell_loop(self, method: Any, message: str) -> None:
+        """Health changes are made on the event loop's thread, where their listeners expect them."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(method, message)
+
+    # -- in: on the event loop's thread --
+
+    def _obey(self, topic: str, name: str, payload: bytes) -> None:
+        """One command, through the service's API; a malformed payload or a refusal goes to the errors topic."""
+        try:
+            command = parse_command(name, payload)
+            if name == "next":
+                self.service.next_step()
+            elif name == "undo":
+                self.service.undo()
+            elif isinstance(command, DiceFaces):
+                self.service.session.supply_faces(command.faces)
+            elif isinstance(command, Place):
+                reconciler = self.service.reconciler
+                if reconciler is not None:
+                    reconciler.correct(command.unit, command.space, command.facing)
+                else:
+                    self.service.session.apply(Correct(unit=command.unit, space=command.space,
+                                                       facing=command.facing))
+        except (CommandError, TableError) as err:
+            self._error(topic, str(err))
+
+
+def _json(value: Any) -> str:
+    return msgspec.json.encode(value).decode()

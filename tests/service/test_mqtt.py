@@ -1,0 +1,464 @@
+"""The MQTT bridge against a real mosquitto broker on a loopback port, with real paho subscribers and
+publishers: state and events out, commands in, bad payloads refused, tables kept apart, a killed table's
+last will."""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from controller.library import load_content
+from controller.rules import GameSetup
+from controller.rules.actions import Correct
+from controller.service.components import Health
+from controller.service.config import DatabaseConfig, GameConfig, MqttConfig, TableConfig
+from controller.service.mqtt_bridge import MqttBridge
+from controller.service.session import GameSession
+from controller.service.table import TableService
+from tests.service.service_helpers import until
+
+MOSQUITTO = "/usr/sbin/mosquitto"  # the Debian package .ci/install puts in
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Broker:
+    """A mosquitto of the test's own, on a free loopback port; `restart()` kills it and starts it again on
+    the same port."""
+
+    def __init__(self, folder: Path, users: dict[str, str] | None = None) -> None:
+        self.port = free_port()
+        self.config = folder / "mosquitto.conf"
+        access = "allow_anonymous true\n"
+        if users:
+            passwords = folder / "passwords"
+            passwords.touch()
+            for user, password in users.items():
+                subprocess.run(["mosquitto_passwd", "-b", str(passwords), user, password], check=True)
+            access = f"allow_anonymous false\npassword_file {passwords}\n"
+        # `user`: run as whoever runs the tests (as root, mosquitto would switch to a user that cannot read
+        # the test's folder, where the passwords and the saved sessions are)
+        self.config.write_text(f"user {getpass.getuser()}\nlistener {self.port} 127.0.0.1\n{access}"
+                               f"persistence true\npersistence_location {folder}/\n")
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"mosquitto did not listen on 127.0.0.1:{self.port}")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(5)
+            self.process = None
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    made = Broker(tmp_path)
+    made.start()
+    yield made
+    made.stop()
+
+
+class Listener:
+    """A real subscriber: records every message (topic, payload, retained flag) on the topics given."""
+
+    def __init__(self, port: int, topic: str, client_id: str = "", clean: bool = True) -> None:
+        self.messages: list[tuple[str, str, bool]] = []
+        self._lock = threading.Lock()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean)
+        self.client.reconnect_delay_set(0.1, 0.5)
+        self.subscribed = threading.Event()
+        self.client.on_connect = lambda c, *_: c.subscribe(topic, qos=1)
+        self.client.on_subscribe = lambda *_: self.subscribed.set()
+        self.client.on_message = self._record
+        self.client.connect("127.0.0.1", port)
+        self.client.loop_start()
+        assert self.subscribed.wait(5), "the listener could not subscribe"
+
+    def _record(self, _client: Any, _userdata: Any, message: mqtt.MQTTMessage) -> None:
+        with self._lock:
+            self.messages.append((message.topic, message.payload.decode(), bool(message.retain)))
+
+    def latest(self, topic: str) -> str | None:
+        with self._lock:
+            found = [payload for t, payload, _ in self.messages if t == topic]
+        return found[-1] if found else None
+
+    def all(self, topic: str) -> list[str]:
+        with self._lock:
+            return [payload for t, payload, _ in self.messages if t == topic]
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+def publish(port: int, topic: str, payload: str, retain: bool = False) -> None:
+    """A real publisher, as mosquitto_pub would: connect, send at QoS 1, wait for the broker, leave."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2)
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    client.publish(topic, payload, qos=1, retain=retain).wait_for_publish(5)
+    client.loop_stop()
+    client.disconnect()
+
+
+def table(tmp_path: Path, port: int, table_id: str = "t1", dice: str = "virtual", queue_limit: int = 1000,
+          **mqtt_keys: Any) -> tuple[TableService, MqttBridge]:
+    db = tmp_path / f"{table_id}.sqlite3"
+    config = TableConfig(game=GameConfig(dice=dice), database=DatabaseConfig(path=db),  # type: ignore[arg-type]
+                         mqtt=MqttConfig(host="127.0.0.1", port=port, table_id=table_id, **mqtt_keys))
+    service = TableService(config, load_content(), GameSession.open(str(db)), seed=3)
+    bridge = MqttBridge(service, config.mqtt, queue_limit=queue_limit)
+    service.add(bridge)
+    return service, bridge
+
+
+def running(*services: TableService, body: Callable[[], Awaitable[None]]) -> None:
+    """Run the services until `body` is done, then stop them."""
+    async def main() -> None:
+        tasks = [asyncio.create_task(s.run()) for s in services]
+        try:
+            for s in services:
+                await until(lambda s=s: all(c.health is Health.OK for c in s.components), 10)
+            await body()
+        finally:
+            for s in services:
+                s.stop()
+            await asyncio.gather(*tasks)
+    asyncio.run(main())
+
+
+ROOT = "burncycle/t1"
+
+
+# -- out --
+
+def test_state_topics_events_and_availability_reach_a_subscriber(tmp_path: Path, broker: Broker) -> None:
+    service, bridge = table(tmp_path, broker.port)
+    seen = Listener(broker.port, "burncycle/#")
+
+    async def body() -> None:
+        expected = {f"{ROOT}/{name}" for name in ("availability", "phase", "threat", "round", "player", "mission",
+                                                  "bots/byte", "guards/G1", "burncycle", "network", "result",
+                                                  "detected", "lost")}
+        await until(lambda: all(seen.latest(t) is not None for t in expected))
+        assert seen.latest(f"{ROOT}/phase") == "route"
+        assert seen.latest(f"{ROOT}/availability") == "online"
+        assert seen.latest(f"{ROOT}/threat") == "0" and seen.latest(f"{ROOT}/round") == "1"
+        assert seen.latest(f"{ROOT}/player") == "byte"
+        assert seen.latest(f"{ROOT}/mission") == service.session.state.mission.name
+        assert json.loads(seen.latest(f"{ROOT}/bots/byte") or "") == {
+            "name": "Byte", "kind": "agent", "power": 5, "space": "H3", "detected": False, "shut_down": False,
+            "escaped": False}
+        assert json.loads(seen.latest(f"{ROOT}/guards/G1") or "")["space"] == "K4"
+        assert json.loads(seen.latest(f"{ROOT}/guards/G1") or "")["facing"] == "W"
+        burncycle = json.loads(seen.latest(f"{ROOT}/burncycle") or "")
+        assert burncycle["tracker"] == 0 and len(burncycle["slots"]) == len(service.session.state.burncycle.slots)
+        network = json.loads(seen.latest(f"{ROOT}/network") or "")
+        assert set(network["ips"]) == {"byte", "casing"} and network["ceo_level"] == 1
+        assert json.loads(seen.latest(f"{ROOT}/result") or "") is None
+        assert seen.latest(f"{ROOT}/detected") == "OFF" and seen.latest(f"{ROOT}/lost") == "OFF"
+
+        change = service.next_step()  # route power: done
+        await until(lambda: seen.latest(f"{ROOT}/phase") == "actions")
+        events = [json.loads(p) for p in seen.all(f"{ROOT}/events")]
+        assert [e["number"] for e in events] == [change.number]
+        assert events[0]["kind"] == "action" and events[0]["entry"]["action"]["action"] == "begin_actions"
+        assert seen.latest(f"{ROOT}/number") == str(change.number)
+
+        late = Listener(broker.port, f"{ROOT}/#")  # joins afterwards: reads the game as it stands, retained
+        await until(lambda: late.latest(f"{ROOT}/phase") == "actions")
+        assert all(retained for t, _, retained in late.messages if not t.endswith("/events"))
+        assert late.all(f"{ROOT}/events") == []  # the event stream is not retained
+        late.close()
+        assert bridge.status()["dropped"] == 0
+
+    running(service, body=body)
+    assert seen.latest(f"{ROOT}/availability") == "offline"  # a clean stop says so too
+    seen.close()
+
+
+def test_a_killed_table_process_is_shown_offline_by_its_last_will(tmp_path: Path, broker: Broker) -> None:
+    seen = Listener(broker.port, f"{ROOT}/availability")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+           "BURNCYCLE_MQTT__HOST": "127.0.0.1", "BURNCYCLE_MQTT__PORT": str(broker.port),
+           "BURNCYCLE_MQTT__TABLE_ID": "t1", "BURNCYCLE_CAMERA__SOURCE": "none",
+           "BURNCYCLE_WEB__HOST": "127.0.0.1", "BURNCYCLE_WEB__PORT": str(free_port()),
+           "BURNCYCLE_DATABASE__PATH": str(tmp_path / "games.sqlite3")}
+    process = subprocess.Popen([sys.executable, "-m", "controller.cli", "run"], env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while seen.latest(f"{ROOT}/availability") != "online":
+            assert process.poll() is None and time.monotonic() < deadline, "the table never came online"
+            time.sleep(0.05)
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(5)
+        deadline = time.monotonic() + 10
+        while seen.latest(f"{ROOT}/availability") != "offline":
+            assert time.monotonic() < deadline, "the broker never published the table's last will"
+            time.sleep(0.05)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
+        seen.close()
+
+
+# -- in --
+
+def test_commands_from_a_publisher_change_the_game_through_the_session(tmp_path: Path, broker: Broker) -> None:
+    service, _ = table(tmp_path, broker.port, dice="physical")
+    seen = Listener(broker.port, f"{ROOT}/#")
+
+    async def body() -> None:
+        await until(lambda: seen.latest(f"{ROOT}/phase") == "route")
+        publish(broker.port, f"{ROOT}/command/next", "")
+        await until(lambda: service.session.state.turn.step == "actions")
+        publish(broker.port, f"{ROOT}/command/undo", "{}")
+        await until(lambda: service.session.state.turn.step == "route")
+        assert service.session.record.undone  # an undo in the log, as the dashboard's would be
+
+        publish(broker.port, f"{ROOT}/command/place", '{"unit": "byte", "space": "H4"}')  # an RFID reader
+        await until(lambda: json.loads(seen.latest(f"{ROOT}/bots/byte") or "{}").get("space") == "H4")
+        assert isinstance(service.session.record.entries[-1].action, Correct)
+        publish(broker.port, f"{ROOT}/command/place", '{"unit": "G1", "space": "K5", "facing": "N"}')
+        await until(lambda: json.loads(seen.latest(f"{ROOT}/guards/G1") or "{}").get("facing") == "N")
+
+        while service.session.pending_dice is None:  # on to the end of the turn: the burncycle die is rolled
+            service.next_step()
+        publish(broker.port, f"{ROOT}/command/dice", '{"faces": ["1"]}')
+        await until(lambda: service.session.pending_dice is None and service.session.state.turn.step != "end")
+        assert seen.all(f"{ROOT}/errors") == []
+
+    running(service, body=body)
+    seen.close()
+
+
+@pytest.mark.parametrize("command, payload, says", [
+    ("place", '{"unit": "byte"}', "command place: Object missing required field `space`"),
+    ("place", '{"unit": "byte", "space": "H4", "facing": "up"}',
+     "command place: Invalid enum value 'up' - at `$.facing`"),
+    ("place", 'byte to H4', "command place: the payload is not JSON"),
+    ("dice", '{"faces": "six"}', "command dice: Expected `array`, got `str` - at `$.faces`"),
+    ("next", '{"now": true}', "command next: Object contains unknown field `now`"),
+    ("jump", '{}', "unknown command 'jump': expected one of dice, next, place, undo"),
+    ("dice", '{"faces": ["1"]}', "no dice are asked for now"),                      # the session refuses
+    ("place", '{"unit": "nobody", "space": "H4"}', "nobody"),                     # the engine refuses
+])
+def test_a_bad_command_is_answered_on_the_errors_topic_and_changes_nothing(
+        tmp_path: Path, broker: Broker, command: str, payload: str, says: str) -> None:
+    service, _ = table(tmp_path, broker.port)
+    seen = Listener(broker.port, f"{ROOT}/errors")
+
+    async def body() -> None:
+        number = service.session.number
+        publish(broker.port, f"{ROOT}/command/{command}", payload)
+        await until(lambda: seen.latest(f"{ROOT}/errors") is not None)
+        error = json.loads(seen.latest(f"{ROOT}/errors") or "")
+        assert error["topic"] == f"{ROOT}/command/{command}"
+        assert says in error["error"] and "\n" not in error["error"]
+        assert service.session.number == number
+
+    running(service, body=body)
+    seen.close()
+
+
+def test_a_retained_command_found_on_connect_is_ignored(tmp_path: Path, broker: Broker) -> None:
+    publish(broker.port, f"{ROOT}/command/next", "{}", retain=True)  # left on the broker by a careless script
+    service, _ = table(tmp_path, broker.port)
+    seen = Listener(broker.port, f"{ROOT}/#")
+
+    async def body() -> None:
+        await until(lambda: seen.latest(f"{ROOT}/errors") is not None)
+        assert "a retained command was ignored" in json.loads(seen.latest(f"{ROOT}/errors") or "")["error"]
+        assert service.session.state.turn.step == "route" and seen.all(f"{ROOT}/events") == []
+
+    running(service, body=body)
+    seen.close()
+
+
+def test_two_tables_on_one_broker_each_obey_only_their_own_commands(tmp_path: Path, broker: Broker) -> None:
+    one, _ = table(tmp_path, broker.port, table_id="hall-a")
+    two, _ = table(tmp_path, broker.port, table_id="hall-b")
+    seen = Listener(broker.port, "burncycle/#")
+
+    async def body() -> None:
+        publish(broker.port, "burncycle/hall-b/command/next", "")
+        await until(lambda: seen.latest("burncycle/hall-b/phase") == "actions")
+        assert one.session.state.turn.step == "route" and two.session.state.turn.step == "actions"
+        assert seen.latest("burncycle/hall-a/phase") == "route"
+        assert seen.all("burncycle/hall-a/events") == [] and len(seen.all("burncycle/hall-b/events")) == 1
+
+    running(one, two, body=body)
+    seen.close()
+
+
+# -- robustness --
+
+def test_the_broker_restarted_mid_game_gets_the_state_again_and_every_event(tmp_path: Path, broker: Broker) -> None:
+    service, bridge = table(tmp_path, broker.port)
+    watcher = Listener(broker.port, f"{ROOT}/#", client_id="watcher", clean=False)  # a session the broker keeps
+
+    async def body() -> None:
+        numbers = [service.next_step().number]
+        await until(lambda: watcher.latest(f"{ROOT}/phase") == "actions")
+        broker.stop()  # the broker saves the watcher's session and the retained state as they were
+        await until(lambda: bridge.health is Health.DEGRADED)
+        assert "lost the MQTT broker at 127.0.0.1" in bridge.message
+        numbers += [service.next_step().number for _ in range(4)]  # the table plays on without a broker
+        assert service.session.state.turn.step == "end"
+        broker.start()
+        await until(lambda: bridge.health is Health.OK, 40)
+        fresh = Listener(broker.port, f"{ROOT}/#")
+        await until(lambda: fresh.latest(f"{ROOT}/phase") == "end")  # not the stale "actions" the broker kept
+        assert fresh.latest(f"{ROOT}/number") == str(service.session.number)
+        assert fresh.latest(f"{ROOT}/availability") == "online"
+        fresh.close()
+        await until(lambda: {json.loads(p)["number"] for p in watcher.all(f"{ROOT}/events")} == set(numbers), 20)
+        assert bridge.dropped == 0
+
+    running(service, body=body)
+    watcher.close()
+
+
+def test_a_dead_broker_never_grows_the_queue_and_what_is_dropped_is_counted(tmp_path: Path, broker: Broker) -> None:
+    service, bridge = table(tmp_path, broker.port, queue_limit=5)
+
+    async def body() -> None:
+        broker.stop()
+        await until(lambda: bridge.health is Health.DEGRADED)
+        for _ in range(8):
+            service.session.apply(_correction(service, "byte"))
+        await until(lambda: bridge.dropped == 3)
+        assert service.health()["components"]["mqtt"]["dropped"] == 3
+        assert "3 messages dropped since the queue of 5 is full" in bridge.message
+
+    running(service, body=body)
+
+
+def _correction(service: TableService, unit: str) -> Correct:
+    """A change that is always legal: the players say the bot stands where it stands."""
+    bot = next(b for b in service.session.state.bots if b.id == unit)
+    return Correct(unit=unit, space=bot.space or "H3")
+
+
+# -- Home Assistant discovery --
+
+NODE = "burncycle_t1"
+
+
+def test_discovery_describes_one_device_whose_entities_read_and_drive_the_table(tmp_path: Path, broker: Broker) -> None:
+    service, _ = table(tmp_path, broker.port)
+    seen = Listener(broker.port, "#")
+    entities = {f"sensor/{NODE}/{o}" for o in ("threat", "phase", "round", "power_module", "power_byte",
+                                               "power_casing")}
+    entities |= {f"binary_sensor/{NODE}/detected", f"binary_sensor/{NODE}/lost", f"button/{NODE}/next",
+                 f"button/{NODE}/undo"}
+
+    async def body() -> None:
+        await until(lambda: all(seen.latest(f"homeassistant/{e}/config") for e in entities))
+        await until(lambda: seen.latest(f"{ROOT}/lost") is not None)
+        configs = {e: json.loads(seen.latest(f"homeassistant/{e}/config") or "") for e in entities}
+        assert len({c["unique_id"] for c in configs.values()}) == len(entities)
+        for where, config in configs.items():
+            component = where.split("/")[0]
+            assert config["name"] and config["unique_id"].startswith(NODE), where
+            assert config["device"]["identifiers"] == [NODE] and config["device"]["name"], where
+            assert config["availability_topic"] == f"{ROOT}/availability", where
+            if component == "button":
+                assert config["command_topic"].startswith(f"{ROOT}/command/"), where
+            else:
+                assert seen.latest(config["state_topic"]) is not None, where  # the entity has a state to read
+        assert seen.latest(configs[f"sensor/{NODE}/threat"]["state_topic"]) == "0"
+        power = configs[f"sensor/{NODE}/power_byte"]
+        assert power["value_template"] == "{{ value_json.power }}"
+        assert json.loads(seen.latest(power["state_topic"]) or "")["power"] == 5
+        lost = configs[f"binary_sensor/{NODE}/lost"]
+        assert seen.latest(lost["state_topic"]) == lost["payload_off"]
+
+        button = configs[f"button/{NODE}/next"]  # pressed in Home Assistant: what it publishes moves the game
+        publish(broker.port, button["command_topic"], button["payload_press"])
+        await until(lambda: seen.latest(configs[f"sensor/{NODE}/phase"]["state_topic"]) == "actions")
+
+        topic = f"homeassistant/sensor/{NODE}/threat/config"
+        before = len(seen.all(topic))
+        publish(broker.port, "homeassistant/status", "online")  # Home Assistant restarted
+        await until(lambda: len(seen.all(topic)) > before)
+        assert seen.all(topic)[-1] == seen.all(topic)[0]
+
+    running(service, body=body)
+    seen.close()
+
+
+def test_a_new_game_clears_the_topics_of_units_no_longer_in_play(tmp_path: Path, broker: Broker) -> None:
+    service, _ = table(tmp_path, broker.port)
+    seen = Listener(broker.port, "#")
+
+    async def body() -> None:
+        await until(lambda: seen.latest(f"homeassistant/sensor/{NODE}/power_casing/config"))
+        service.new_game(GameSetup(floor="meridian-lobby", mission="data-heist", players=2, agents=["byte", "bit"],
+                                   seed=3))
+        await until(lambda: seen.latest(f"{ROOT}/bots/casing") == "")  # the retained message removed
+        assert seen.latest(f"homeassistant/sensor/{NODE}/power_casing/config") == ""  # and the entity
+        assert json.loads(seen.latest(f"homeassistant/sensor/{NODE}/power_bit/config") or "")["name"] == "Bit power"
+        later = Listener(broker.port, f"{ROOT}/bots/#")
+        await until(lambda: later.latest(f"{ROOT}/bots/bit") is not None)
+        assert later.latest(f"{ROOT}/bots/casing") is None
+        later.close()
+
+    running(service, body=body)
+    seen.close()
+
+
+def test_a_broker_with_passwords_lets_the_table_in_only_with_its_own(tmp_path: Path) -> None:
+    broker = Broker(tmp_path, users={"table": "s3cret"})
+    broker.start()
+    try:
+        good, good_bridge = table(tmp_path, broker.port, table_id="t1", user="table", password="s3cret")
+        bad, bad_bridge = table(tmp_path, broker.port, table_id="t2", user="table", password="wrong")
+
+        async def main() -> None:
+            tasks = [asyncio.create_task(s.run()) for s in (good, bad)]
+            try:
+                await until(lambda: good_bridge.health is Health.OK and "refused" in bad_bridge.message, 10)
+                assert bad_bridge.health is Health.DEGRADED
+                assert bad_bridge.message == (f"the MQTT broker at 127.0.0.1:{broker.port} refused the table: "
+                                              "Not authorized; trying again")
+            finally:
+                for s in (good, bad):
+                    s.stop()
+                await asyncio.gather(*tasks)
+        asyncio.run(main())
+    finally:
+        broker.stop()
