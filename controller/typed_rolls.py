@@ -18,6 +18,7 @@ from itertools import groupby
 
 from controller.errors import UserError
 from controller.rules import DiceNeeded, DiceWanted, SeededDice
+from controller.rules.dice import expect_faces
 
 ROLL_ORDER = ("in the order the rules read them: a proprietary die first, then the basic, advanced and elite "
               "dice of the check, a die for each elite reroll face, then the dice the action's effects roll "
@@ -64,15 +65,7 @@ class TypedRolls:
         is rolled (while probing, the virtual dice answer what the faces do not)."""
         if self.then is not None:
             return
-        left = len(self.values) - self.rolls
-        missing: list[DiceWanted] = []
-        for wanted in dice:
-            covered = min(left, wanted.count)
-            left -= covered
-            if covered < wanted.count:
-                missing.append(DiceWanted(die=wanted.die, count=wanted.count - covered))
-        if missing:
-            raise DiceNeeded(missing, purpose, len(self.values), more=len(self.values) > self.rolls)
+        expect_faces(dice, purpose, given=len(self.values), used=self.rolls)
 
     def game_rolls(self, seed: int) -> int | None:
         return None  # faces from the table are not the game's virtual sequence

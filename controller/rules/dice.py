@@ -84,15 +84,7 @@ class ScriptedDice:
                       f"expected one of {', '.join(options)} or 1-{len(options)}")
 
     def expect(self, dice: Sequence[DiceWanted], purpose: str) -> None:
-        left = len(self.values) - self.rolls
-        missing: list[DiceWanted] = []
-        for wanted in dice:
-            covered = min(left, wanted.count)
-            left -= covered
-            if covered < wanted.count:
-                missing.append(DiceWanted(die=wanted.die, count=wanted.count - covered))
-        if missing:
-            raise DiceNeeded(missing, purpose, len(self.values), more=len(self.values) > self.rolls)
+        expect_faces(dice, purpose, given=len(self.values), used=self.rolls)
 
     def roll(self, die: str, faces: Sequence[str]) -> str:
         return faces[self._pick(die, faces)]
@@ -102,3 +94,17 @@ class ScriptedDice:
 
     def game_rolls(self, seed: int) -> int | None:
         return None  # faces from the table are not the game's virtual sequence
+
+
+def expect_faces(dice: Sequence[DiceWanted], purpose: str, given: int, used: int) -> None:
+    """Typed-in faces about to be read for `dice`: with `given` faces of which `used` are spent, too few left
+    raises DiceNeeded naming the dice still wanted, before any of them is rolled."""
+    left = given - used
+    missing: list[DiceWanted] = []
+    for wanted in dice:
+        covered = min(left, wanted.count)
+        left -= covered
+        if covered < wanted.count:
+            missing.append(DiceWanted(die=wanted.die, count=wanted.count - covered))
+    if missing:
+        raise DiceNeeded(missing, purpose, given, more=given > used)
