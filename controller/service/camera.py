@@ -97,7 +97,8 @@ class CameraComponent(Component):
                 self.fps, started, count = count / (now - started), now, 0
             status = result.observation.status
             if status.level == "ok":
-                loop.call_soon_threadsafe(self.ok, f"{source.name}: board registered, {self.fps:.0f} frames a second")
+                rate = f", {self.fps:.0f} frames a second" if self.fps else ""
+                loop.call_soon_threadsafe(self.ok, f"{source.name}: board registered{rate}")
             else:
                 loop.call_soon_threadsafe(self.degraded, f"{source.name}: {status.message}")
             for listener in list(self._listeners_of_frames):

@@ -166,7 +166,9 @@ class DemoPlayers(Component):
             except TableError as err:  # people at a table get told "no" and carry on
                 self.degraded(f"refused: {err}")
             self.table.lay_out(session.state)
-            self.ok(f"playing: {len(self.results)} games done, {self.steps_seen} steps seen by the camera"
+            games = f"{len(self.results)} game{'' if len(self.results) == 1 else 's'} done"
+            steps = f"{self.steps_seen} step{'' if self.steps_seen == 1 else 's'} seen by the camera"
+            self.ok(f"playing: {games}, {steps}"
                     + (f", {self.unconfirmed} not confirmed" if self.unconfirmed else ""))
             if self.pace_s:
                 await asyncio.sleep(self.pace_s)

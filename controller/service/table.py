@@ -34,6 +34,16 @@ if TYPE_CHECKING:
 
 DETECTION_EVENTS = {"bot_detected"}
 THREAT_EVENTS = {"threat_event_fired", "escalation_active", "defeat"}
+# what the session's own changes (those that are not an action's events) say to the people at the table
+CHANGE_WORDS = {
+    "new_game": "A new game: {title}.",
+    "resumed": "Back to an earlier game: {title}.",
+    "undo": "The last action was taken back.",
+    "redo": "The action taken back was done again.",
+    "dice_requested": "Roll at the table: {message}.",
+    "dice_cancelled": "The action waiting for dice was given up.",
+    "dice_mode": "Dice from now on: {dice_mode}.",
+}
 
 
 def setup_from_config(game: GameConfig, seed: int | None = None) -> GameSetup:
@@ -131,6 +141,8 @@ class TableService:
         entry = change.body.get("entry")
         if entry is not None and self.session.has_game():
             body["instructions"] = self._phrased(entry.get("events", []))
+        elif change.kind in CHANGE_WORDS:
+            body["instructions"] = [CHANGE_WORDS[change.kind].format(**change.body)]
         return body
 
     def _phrased(self, events: list[dict[str, Any]]) -> list[str]:
