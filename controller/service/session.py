@@ -38,7 +38,7 @@ from controller.rules.record import (
     replay,
     state_digest,
 )
-from controller.service.store import GameStore, StoredChange, StoreError
+from controller.service.store import Change, GameStore, StoreError
 
 DiceMode = Literal["virtual", "physical"]
 SNAPSHOT_EVERY = 50  # entries between snapshots: recovery replays at most this many actions
@@ -49,25 +49,6 @@ class SessionError(TableError):
     """A request the session cannot carry out now (no game, nothing to undo, no dice asked for)."""
 
     code = "session_error"
-
-
-@dataclass(frozen=True)
-class Change:
-    """One accepted change of the table, numbered across the whole game log."""
-
-    number: int
-    game: int
-    kind: str
-    body: dict[str, Any]
-    created: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"number": self.number, "game": self.game, "kind": self.kind, "created": round(self.created, 3),
-                **self.body}
-
-    @staticmethod
-    def stored(c: StoredChange) -> Change:
-        return Change(c.number, c.game, c.kind, c.body, c.created)
 
 
 @dataclass(frozen=True)
@@ -101,7 +82,7 @@ def _builtins(value: Any) -> Any:
     return msgspec.to_builtins(value)
 
 
-def describe(state: GameState) -> str:
+def game_title(state: GameState) -> str:
     """A game's title for the list of games: its mission and floor."""
     return f"{state.mission.name} on {state.floor.name}"
 
@@ -171,7 +152,7 @@ class GameSession:
             recent = list(self._recent)
         if recent and recent[0].number <= number + 1:
             return [c for c in recent if c.number > number][:limit]
-        return [Change.stored(c) for c in self.store.changes(after=number, limit=limit)]
+        return self.store.changes(after=number, limit=limit)
 
     def watch(self, callback: Callable[[Change], None]) -> Callable[[], None]:
         """Call `callback(change)` after each accepted change, from the writer's thread, in order; it must only
@@ -218,10 +199,10 @@ class GameSession:
         """Begin a new game from a starting state (made by the engine's `new_game`); it becomes the table's
         current game, and the ones before stay in the log."""
         with self._lock:
-            title = title or describe(start)
+            title = title or game_title(start)
             stored, change = self.store.add_game(title, encode_state(start), {"title": title, "dice_mode": dice_mode})
             self._game = _Game(stored.id, title, GameRecord(start=start), start, dice_mode)
-            return self._publish(Change.stored(change))
+            return self._publish(change)
 
     def apply(self, action: AnyAction, faces: list[str] | None = None) -> Change:
         """Apply one action for whoever is to act; `faces` are dice the players rolled, in the order the engine
@@ -248,7 +229,7 @@ class GameSession:
                 raise
             g.state, g.pending_dice = new, None
             self._maybe_snapshot(g)
-            return self._publish(Change.stored(stored))
+            return self._publish(stored)
 
     def corporation_turn(self) -> Change:
         """The corporation's turn, as the engine's own action (refused when it is not the corporation's turn)."""
@@ -274,7 +255,7 @@ class GameSession:
                 raise SessionError("no dice are asked for now")
             stored = self.store.append(g.id, "dice_cancelled", {})
             g.pending_dice = None
-            return self._publish(Change.stored(stored))
+            return self._publish(stored)
 
     def set_dice_mode(self, mode: DiceMode) -> Change:
         if mode not in ("virtual", "physical"):
@@ -284,7 +265,7 @@ class GameSession:
             g = self._require()
             stored = self.store.append(g.id, "dice_mode", {"dice_mode": mode})
             g.dice_mode = mode
-            return self._publish(Change.stored(stored))
+            return self._publish(stored)
 
     def undo(self) -> Change:
         """Take back the last action (it can be redone until a new action is applied), across restarts."""
@@ -297,7 +278,7 @@ class GameSession:
             stored = self.store.append(g.id, "undo", {"action": _builtins(undone_entry.action)})
             g.record.undone.append(g.record.entries.pop())
             g.state, g.pending_dice = before, None
-            return self._publish(Change.stored(stored))
+            return self._publish(stored)
 
     def redo(self) -> Change:
         with self._lock:
@@ -315,7 +296,7 @@ class GameSession:
                 raise
             g.state, g.pending_dice = new, None
             self._maybe_snapshot(g)
-            return self._publish(Change.stored(stored))
+            return self._publish(stored)
 
     # -- games in and out --
 
@@ -331,16 +312,16 @@ class GameSession:
         record = decode_record(data)
         final = replay(record)
         with self._lock:
-            title = describe(record.start)
+            title = game_title(record.start)
             stored, first = self.store.add_game(title, encode_state(record.start),
                                                 {"title": title, "dice_mode": "virtual", "imported": True})
             changes = self.store.append_many(stored.id, [("action", {"entry": _builtins(e)}) for e in record.entries])
             self._game = _Game(stored.id, title, GameRecord(start=record.start, entries=list(record.entries)), final)
-            self._publish(Change.stored(first))
+            self._publish(first)
             for c in changes:
-                self._publish(Change.stored(c))
+                self._publish(c)
             self._maybe_snapshot(self._game)
-            return Change.stored(changes[-1] if changes else first)
+            return changes[-1] if changes else first
 
     def switch_game(self, game: int) -> Change:
         """Make a past game the current one again (to finish it, or to undo into it)."""
@@ -349,7 +330,7 @@ class GameSession:
             self.store.set_current(game)
             stored = self.store.append(game, "resumed", {"title": loaded.title})
             self._game = loaded
-            return self._publish(Change.stored(stored))
+            return self._publish(stored)
 
     # -- inside --
 
@@ -362,7 +343,7 @@ class GameSession:
         request = DiceRequest(_builtins(action), list(faces), str(needed), _builtins(needed.dice), needed.purpose)
         stored = self.store.append(g.id, "dice_requested", request.to_dict())
         g.pending_dice = request
-        return self._publish(Change.stored(stored))
+        return self._publish(stored)
 
     def _publish(self, change: Change) -> Change:
         self.number = change.number

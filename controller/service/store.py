@@ -9,6 +9,7 @@ fast recovery, checked against the digests in the log before they are trusted.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
@@ -54,12 +55,18 @@ class StoreError(TableError):
 
 
 @dataclass(frozen=True)
-class StoredChange:
+class Change:
+    """One accepted change of the table, numbered across the whole game log (its rowid in `changes`)."""
+
     number: int
     game: int
     kind: str
     body: dict[str, Any]
     created: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "game": self.game, "kind": self.kind, "created": round(self.created, 3),
+                **self.body}
 
 
 @dataclass(frozen=True)
@@ -133,11 +140,11 @@ class GameStore:
 
     # -- writes: each one transaction, committed (and on disk) when the call returns --
 
-    def add_game(self, title: str, start: bytes, body: dict[str, Any]) -> tuple[StoredGame, StoredChange]:
+    def add_game(self, title: str, start: bytes, body: dict[str, Any]) -> tuple[StoredGame, Change]:
         """A new game and its first change ("new_game"), and make it the table's current game."""
         now = time.time()
 
-        def do() -> tuple[StoredGame, StoredChange]:
+        def do() -> tuple[StoredGame, Change]:
             game = int(self._db.execute("INSERT INTO games (created, title, start) VALUES (?, ?, ?)",
                                         (now, title, start)).lastrowid or 0)
             self._db.execute("INSERT OR REPLACE INTO meta VALUES ('current', ?)", (str(game),))
@@ -145,25 +152,23 @@ class GameStore:
             return StoredGame(game, now, title, start), change
         return self._write(do)
 
-    def append(self, game: int, kind: str, body: dict[str, Any]) -> StoredChange:
+    def append(self, game: int, kind: str, body: dict[str, Any]) -> Change:
         return self._write(lambda: self._insert(game, kind, body, time.time()))
 
-    def append_many(self, game: int, items: list[tuple[str, dict[str, Any]]]) -> list[StoredChange]:
+    def append_many(self, game: int, items: list[tuple[str, dict[str, Any]]]) -> list[Change]:
         now = time.time()
         return self._write(lambda: [self._insert(game, k, b, now) for k, b in items])
 
-    def _insert(self, game: int, kind: str, body: dict[str, Any], now: float) -> StoredChange:
+    def _insert(self, game: int, kind: str, body: dict[str, Any], now: float) -> Change:
         data = json.dumps(body, separators=(",", ":")).encode()
         number = int(self._db.execute("INSERT INTO changes (game, kind, body, created) VALUES (?, ?, ?, ?)",
                                       (game, kind, data, now)).lastrowid or 0)
-        return StoredChange(number, game, kind, body, now)
+        return Change(number, game, kind, body, now)
 
     def save_snapshot(self, game: int, entries: int, digest: str, state: bytes) -> None:
         """A cache for recovery; losing one costs time, never data, so a failure here is not raised."""
-        try:
+        with contextlib.suppress(sqlite3.Error):
             self._db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?)", (game, entries, digest, state))
-        except sqlite3.Error:
-            pass
 
     def set_current(self, game: int) -> None:
         self._write(lambda: self._db.execute("INSERT OR REPLACE INTO meta VALUES ('current', ?)", (str(game),)))
@@ -189,7 +194,7 @@ class GameStore:
     def games(self) -> list[StoredGame]:
         return [StoredGame(*r) for r in self._read("SELECT id, created, title, start FROM games ORDER BY id")]
 
-    def changes(self, game: int | None = None, after: int = 0, limit: int | None = None) -> list[StoredChange]:
+    def changes(self, game: int | None = None, after: int = 0, limit: int | None = None) -> list[Change]:
         """Changes with a number above `after`, oldest first, of one game or of all."""
         sql = "SELECT number, game, kind, body, created FROM changes WHERE number > ?"
         args: tuple[Any, ...] = (after,)
@@ -200,7 +205,7 @@ class GameStore:
         if limit is not None:
             sql += " LIMIT ?"
             args += (limit,)
-        return [StoredChange(n, g, k, json.loads(b), c) for n, g, k, b, c in self._read(sql, args)]
+        return [Change(n, g, k, json.loads(b), c) for n, g, k, b, c in self._read(sql, args)]
 
     def last_number(self) -> int:
         row = self._read("SELECT MAX(number) FROM changes")
