@@ -20,6 +20,7 @@ import segno
 from controller.arg_types import count, positive, seconds, whole
 from controller.errors import UserError
 from controller.service import simulated_board
+from controller.service.address import phone_address
 from controller.service.config import TableConfig, load_config
 from controller.service.config_text import starter_toml
 from controller.service.led_output import LedOutput, output_from_config
@@ -67,17 +68,6 @@ def run_init(args: argparse.Namespace) -> int:
     return 0
 
 
-def _address(host: str, port: int) -> str:
-    """The address phones on the table's network open: this machine's own address when listening on all."""
-    if host not in ("0.0.0.0", "::"):
-        return f"http://{host}:{port}/"
-    try:
-        name = socket.gethostbyname(socket.gethostname())
-    except OSError:
-        name = "127.0.0.1"
-    return f"http://{name}:{port}/"
-
-
 def _free_port(host: str) -> int:
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
         s.bind((host, 0))
@@ -86,7 +76,7 @@ def _free_port(host: str) -> int:
 
 def _announce(service: TableService) -> None:
     web = next(c for c in service.components if c.name == "web")
-    address = _address(service.config.web.host, web.port)  # type: ignore[attr-defined]
+    address = phone_address(service.config.web.host, web.port)  # type: ignore[attr-defined]
     print(f"burncycle-table: the table is ready at {address} (health: {address}health)", flush=True)
     if sys.stdout.isatty():
         segno.make(address, error="m").terminal(compact=True)

@@ -8,7 +8,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from web.routers import floor, game, health, leds, page
+from web.routers import address, floor, game, health, leds, page
 
 if TYPE_CHECKING:
     from controller.service.table import TableService
@@ -23,6 +23,7 @@ def create_app(service: TableService) -> FastAPI:
     app.include_router(leds.router)
     app.include_router(page.router)
     app.include_router(floor.router)
+    app.include_router(address.router)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
