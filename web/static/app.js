@@ -1,0 +1,110 @@
+// The dashboard's entry point: one store of what the table last said (status, state, table view, health), fed
+// by the live feed, and everything drawn from it. The floor is fetched again when the game changes (its doors,
+// walls and the guards' sight change with play); the LEDs are previewed as they are lit.
+import { $, api, h } from "./dom.js";
+import { drawBoard, enableDrag } from "./floor.js";
+import { LiveFeed } from "./live.js";
+import { drawHealth, drawLeds, drawState, drawTable, logChanges } from "./panels.js";
+import { Controls } from "./controls.js";
+
+const LED_EVERY_MS = 1000;
+const LOG_BACKLOG = 60;
+
+const store = { status: {}, state: null, table: {}, health: {}, floor: null, session: { player: false, read_only: false } };
+let floorWanted = null, floorBusy = false;
+
+function say(text, bad) {
+  const m = $("message");
+  m.textContent = text;
+  m.classList.toggle("bad", Boolean(bad));
+}
+
+const controls = new Controls(store, say);
+
+function drawBoardNow() {
+  if (!store.floor) return;
+  drawBoard($("board"), store.floor, store.state, store.table);
+  $("board").setAttribute("data-number", store.floor.number);
+  const misplaced = (store.table.misplaced || []).length;
+  $("board-note").textContent = misplaced
+    ? `${misplaced} chip${misplaced === 1 ? "" : "s"} out of place (circled): put ${misplaced === 1 ? "it" : "them"} where the game has ${misplaced === 1 ? "it" : "them"}, or drag the unit to correct the game.`
+    : "";
+}
+
+async function loadFloor() {
+  if (floorBusy || floorWanted === null) return;
+  floorBusy = true;
+  const wanted = floorWanted;
+  const r = await api("GET", "/api/floor");
+  floorBusy = false;
+  if (r.ok) {
+    store.floor = r.body;
+    drawBoardNow();
+  }
+  if (floorWanted !== wanted) loadFloor();
+}
+
+function changed() {
+  $("title").textContent = store.status.title || "burncycle-table";
+  drawState(store.state);
+  floorWanted = store.status.number;
+  loadFloor();
+  controls.refresh();
+}
+
+async function backlog(number) {
+  const r = await api("GET", `/api/changes?after=${Math.max(0, number - LOG_BACKLOG)}&limit=${LOG_BACKLOG}`);
+  if (r.ok) logChanges(r.body.changes, true);
+}
+
+function onMessage(m) {
+  if (m.type === "snapshot") {
+    Object.assign(store, { status: m.status, state: m.state, table: m.table || {}, health: m.health || {} });
+    backlog(m.number);
+    drawTable(store.table);
+    drawHealth(store.health);
+    changed();
+    controls.checkSession();
+  } else if (m.type === "change") {
+    Object.assign(store, { status: m.status, state: m.state });
+    logChanges([m.change], false);
+    changed();
+  } else if (m.type === "table") {
+    store.table = m.table;
+    drawTable(store.table);
+    drawBoardNow();
+  } else if (m.type === "health") {
+    store.health = m.health;
+    drawHealth(store.health);
+  }
+}
+
+function onLine(up) {
+  $("offline").hidden = up;
+  document.body.classList.toggle("offline", !up);
+}
+
+async function leds() {
+  if (!document.hidden && $("offline").hidden) {  // a phone in a pocket, or a table gone, is not asked
+    const r = await api("GET", "/api/leds");
+    if (r.ok) drawLeds(r.body);
+  }
+  setTimeout(leds, LED_EVERY_MS);
+}
+
+async function address() {
+  const r = await api("GET", "/api/address");
+  if (!r.ok) return;
+  const link = $("address");
+  link.textContent = r.body.url;
+  link.href = r.body.url;
+  $("qr").src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(r.body.qr_svg)}`;
+  $("qr").hidden = false;
+}
+
+enableDrag($("board"), () => controls.player,
+           (unit, space) => controls.correct(unit, space, null), (unit) => controls.select(unit));
+$("log").replaceChildren(h("li", { class: "none" }, "Waiting for the table…"));
+new LiveFeed(onMessage, onLine).start();
+leds();
+address();

@@ -1,0 +1,203 @@
+// The board as SVG: the floor from GET /api/floor (what the engine plays on), the units from the game state,
+// and what the camera sees that the game does not (misplaced chips, from the table view). Every element names
+// its space or unit in data- attributes, so a test reads the board the way a person looks at it.
+import { s } from "./dom.js";
+
+const CELL = 10;
+const ROTATION = { N: 0, E: 90, S: 180, W: 270 };
+const GUARD_COLOURS = { yellow: "#f3d250", blue: "#5fb0ff", red: "#ff6b6b", pink: "#ff8fd0", green: "#6fdc8c",
+                        purple: "#b088ff", orange: "#ffa24d", white: "#e8ecf0", black: "#8a96a3" };
+const BOT_COLOURS = ["#7fe0c8", "#ffd27f", "#c9a6ff", "#9fd0ff", "#ffb0a0"];
+const FEATURE_MARKS = { terminal: "T", mainframe: "M" };
+
+const centre = (space) => [space.column * CELL + CELL / 2, space.row * CELL + CELL / 2];
+export const initials = (bot) => (bot.kind === "module" ? "CM" : bot.name.slice(0, 2));
+
+function edgeLine(edge, cls) {
+  const x = edge.column * CELL, y = edge.row * CELL;
+  const ends = { N: [x, y, x + CELL, y], S: [x, y + CELL, x + CELL, y + CELL],
+                 W: [x, y, x, y + CELL], E: [x + CELL, y, x + CELL, y + CELL] }[edge.side];
+  const [x1, y1, x2, y2] = ends;
+  return s("line", { x1, y1, x2, y2, class: cls, "data-edge": edge.id }, s("title", {}, edge.id));
+}
+
+function drawFloor(floor) {
+  const areas = s("g", { class: "areas" });
+  const marks = s("g", { class: "features" });
+  const spaceOf = new Map(floor.spaces.map((sp) => [sp.id, sp]));
+  for (const sp of floor.spaces) {
+    const area = floor.areas[sp.area];
+    areas.append(s("rect", { x: sp.column * CELL, y: sp.row * CELL, width: CELL, height: CELL,
+                             class: `space area-${area.kind}`, "data-space": sp.id,
+                             "data-col": sp.column, "data-row": sp.row },
+                   s("title", {}, `${sp.id}: ${area.name}`)));
+  }
+  const grid = s("g", { class: "grid-lines" }, floor.spaces.map((sp) =>
+    s("rect", { x: sp.column * CELL, y: sp.row * CELL, width: CELL, height: CELL, class: "grid" })));
+  for (const area of floor.areas) {
+    const first = spaceOf.get(area.spaces[0]);
+    if (area.kind !== "hallway") {
+      marks.append(s("text", { x: first.column * CELL + 1, y: first.row * CELL + 3, class: "area-name" }, area.name));
+    }
+    if (area.surveilled) {
+      marks.append(s("circle", { cx: first.column * CELL + CELL - 2, cy: first.row * CELL + 2, r: 1.2,
+                                 class: "bead" }, s("title", {}, `${area.name}: surveillance bead`)));
+    }
+  }
+  for (const t of floor.terminals) {
+    const [cx, cy] = centre(spaceOf.get(t.space));
+    marks.append(s("text", { x: cx, y: cy, class: `feature terminal${t.accessed ? " accessed" : ""}`,
+                             "data-terminal": t.space }, FEATURE_MARKS[t.kind] || "T",
+                   s("title", {}, `${t.kind} terminal ${t.space}${t.accessed ? " (accessed)" : ""}`)));
+  }
+  for (const c of floor.caches) {
+    const [cx, cy] = centre(spaceOf.get(c.space));
+    marks.append(s("path", { d: `M${cx} ${cy - 3}l3 3l-3 3l-3 -3z`, class: `cache${c.taken ? " taken" : ""}`,
+                             "data-cache": c.space }, s("title", {}, `cache ${c.space}${c.taken ? " (taken)" : ""}`)));
+  }
+  for (const id of floor.hiding_spots) {
+    const [cx, cy] = centre(spaceOf.get(id));
+    marks.append(s("circle", { cx, cy, r: 4, class: "hiding", "data-hiding": id }, s("title", {}, `hiding spot ${id}`)));
+  }
+  for (const p of floor.posts) {
+    const sp = spaceOf.get(p.space);
+    const label = { post1: "1", post2: "2", post3: "3", star: "*", postA: "A", postB: "B", captain: "K", module: "m",
+                    ghost: "G" }[p.post];
+    marks.append(s("text", { x: sp.column * CELL + 2, y: sp.row * CELL + CELL - 2, class: "feature post",
+                             "data-post": p.space }, label, s("title", {}, `${p.text} (${p.space})`)));
+  }
+  for (const id of floor.entrances) {
+    const sp = spaceOf.get(id);
+    marks.append(s("text", { x: sp.column * CELL + CELL - 2, y: sp.row * CELL + CELL - 2, class: "feature entrance",
+                             "data-entrance": id }, "E", s("title", {}, `entrance ${id}`)));
+  }
+  const walls = s("g", { class: "walls" }, floor.walls.map((w) =>
+    edgeLine(w, `wall${w.outer ? " outer" : ""}${w.destroyed ? " destroyed" : ""}`)));
+  const doors = s("g", { class: "doors" }, floor.doors.map((d) =>
+    edgeLine(d, `door ${d.locked ? "locked" : "unlocked"}`)));
+  return [areas, grid, marks, walls, doors];
+}
+
+function guardShape(unit, space) {
+  const [cx, cy] = centre(space);
+  const colour = unit.rank === "captain" ? "#ff8fd0" : (GUARD_COLOURS[unit.colour] || "#e8ecf0");
+  return s("g", { class: `unit security${unit.stunned ? " stunned" : ""}`, "data-unit": unit.id,
+                  "data-space": unit.space, "data-facing": unit.facing },
+           s("circle", { cx, cy, r: 3.6, fill: colour, stroke: "#0d1115", "stroke-width": 0.4,
+                         opacity: unit.stunned ? 0.5 : 1 }),
+           s("path", { d: `M${cx - 1.8} ${cy - 3.5}L${cx} ${cy - 5.6}L${cx + 1.8} ${cy - 3.5}z`, fill: colour,
+                       transform: `rotate(${ROTATION[unit.facing] || 0} ${cx} ${cy})`, class: "facing" }),
+           s("text", { x: cx, y: cy }, unit.rank === "captain" ? "K" : unit.id),
+           s("title", {}, `${unit.id} ${unit.chip} (${unit.rank}, level ${unit.level}) on ${unit.space}, facing `
+                          + `${{ N: "north", E: "east", S: "south", W: "west" }[unit.facing]}`
+                          + `${unit.stunned ? ", stunned" : ""}`));
+}
+
+function botShape(bot, space, colour, offset) {
+  const [cx, cy] = centre(space);
+  const detected = bot.awareness !== null && bot.awareness === bot.space;
+  const x = cx - 3.6 + offset, y = cy - 3.6 + offset;
+  return s("g", { class: `unit bot${bot.hidden ? " hidden" : ""}${detected ? " detected" : ""}`,
+                  "data-unit": bot.id, "data-space": bot.space, "data-hidden": bot.hidden, "data-detected": detected },
+           s("rect", { x, y, width: 7.2, height: 7.2, rx: 1.6, fill: colour, stroke: "#0d1115", "stroke-width": 0.4 }),
+           s("text", { x: x + 3.6, y: y + 3.6 }, initials(bot)),
+           s("title", {}, `${bot.name} on ${bot.space}${bot.hidden ? ", hidden" : ""}${detected ? ", detected" : ""}`));
+}
+
+/** Draw everything; returns the map of space id → space for the drag code. */
+export function drawBoard(svg, floor, state, table) {
+  const spaceOf = new Map(floor.spaces.map((sp) => [sp.id, sp]));
+  svg.setAttribute("viewBox", `-1 -1 ${floor.columns * CELL + 2} ${floor.rows * CELL + 2}`);
+  const layers = drawFloor(floor);
+  const sight = s("g", { class: "sights" });
+  const seenBy = new Map();
+  for (const [unit, spaces] of Object.entries(floor.sight || {})) {
+    for (const id of spaces) seenBy.set(id, [...(seenBy.get(id) || []), unit]);
+  }
+  for (const [id, units] of seenBy) {
+    const sp = spaceOf.get(id);
+    if (sp) sight.append(s("rect", { x: sp.column * CELL, y: sp.row * CELL, width: CELL, height: CELL, class: "sight",
+                                     "data-seen": id }, s("title", {}, `${id}: seen by ${units.join(", ")}`)));
+  }
+  const chips = s("g", { class: "chips" });
+  const units = s("g", { class: "units" });
+  if (state) {
+    state.bots.forEach((bot, n) => {
+      if (bot.awareness && spaceOf.has(bot.awareness) && bot.awareness !== bot.space) {
+        const [cx, cy] = centre(spaceOf.get(bot.awareness));
+        chips.append(s("g", { class: "chip-awareness", "data-awareness": bot.id, "data-space": bot.awareness },
+                       s("circle", { cx: cx + 3, cy: cy + 3, r: 1.8 }), s("text", { x: cx + 3, y: cy + 3 }, initials(bot)),
+                       s("title", {}, `${bot.name}'s awareness chip on ${bot.awareness}`)));
+      }
+      if (bot.space && !bot.escaped && spaceOf.has(bot.space)) {
+        units.append(botShape(bot, spaceOf.get(bot.space), BOT_COLOURS[n % BOT_COLOURS.length], 0));
+      }
+    });
+    for (const unit of state.security) {
+      if (spaceOf.has(unit.space)) units.append(guardShape(unit, spaceOf.get(unit.space)));
+    }
+  }
+  const wrong = s("g", { class: "misplaced-chips" });
+  for (const m of (table && table.misplaced) || []) {
+    const seen = m.seen && spaceOf.get(m.seen.space);
+    if (!seen) continue;
+    const [cx, cy] = centre(seen);
+    const mark = s("g", { class: "misplaced", "data-misplaced": m.unit || m.chip, "data-space": m.seen.space },
+                   s("circle", { cx, cy, r: 4.6 }), s("text", { x: cx, y: cy - 5.4 }, "?"), s("title", {}, m.text));
+    const expected = m.expected && spaceOf.get(m.expected.space);
+    if (expected) {
+      const [ex, ey] = centre(expected);
+      mark.append(s("line", { x1: ex, y1: ey, x2: cx, y2: cy }));
+    }
+    wrong.append(mark);
+  }
+  svg.replaceChildren(...layers, sight, chips, units, wrong);
+  return spaceOf;
+}
+
+/** Let a player drag a unit to another space (`onDrop(unit, space)`) or tap it (`onTap(unit)`). */
+export function enableDrag(svg, allowed, onDrop, onTap) {
+  let drag = null;
+  const point = (event) => {
+    const matrix = svg.getScreenCTM();
+    if (!matrix) return null;
+    const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+    return { x: p.x, y: p.y };
+  };
+  const spaceAt = (p) => {
+    const cell = svg.querySelector(`rect.space[data-col="${Math.floor(p.x / CELL)}"][data-row="${Math.floor(p.y / CELL)}"]`);
+    return cell ? cell.getAttribute("data-space") : null;
+  };
+  svg.addEventListener("pointerdown", (event) => {
+    const unit = event.target.closest && event.target.closest(".unit");
+    if (!unit || !allowed()) return;
+    const start = point(event);
+    if (!start) return;
+    drag = { unit, start, moved: false, id: unit.getAttribute("data-unit"), from: unit.getAttribute("data-space") };
+    svg.setPointerCapture(event.pointerId);
+    event.preventDefault();
+  });
+  svg.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    const p = point(event);
+    if (!p) return;
+    const dx = p.x - drag.start.x, dy = p.y - drag.start.y;
+    if (Math.hypot(dx, dy) > 2) drag.moved = true;
+    drag.unit.setAttribute("transform", `translate(${dx} ${dy})`);
+    drag.unit.classList.add("dragging");
+  });
+  const finish = (event, cancelled) => {
+    if (!drag) return;
+    const d = drag;
+    drag = null;
+    d.unit.removeAttribute("transform");
+    d.unit.classList.remove("dragging");
+    if (cancelled) return;
+    if (!d.moved) { onTap(d.id); return; }
+    const p = point(event);
+    const space = p && spaceAt(p);
+    if (space && space !== d.from) onDrop(d.id, space);
+  };
+  svg.addEventListener("pointerup", (event) => finish(event, false));
+  svg.addEventListener("pointercancel", (event) => finish(event, true));
+}
