@@ -16,7 +16,7 @@ from controller.service.session import SessionError
 from controller.service.store import StoreError
 from web.auth import ApiError, TableAuth, new_pin
 from web.auth import router as session_router
-from web.routers import address, floor, game, health, leds, page
+from web.routers import address, floor, game, games, health, leds, page, play
 
 if TYPE_CHECKING:
     from controller.service.table import TableService
@@ -46,6 +46,8 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
     app.include_router(game.router)
     app.include_router(leds.router)
     app.include_router(session_router)
+    app.include_router(play.router)
+    app.include_router(games.router)
     app.include_router(page.router)
     app.include_router(floor.router)
     app.include_router(address.router)
@@ -76,7 +78,7 @@ def _install_error_handlers(app: FastAPI) -> None:
         status, code = 409, getattr(exc, "code", "refused")
         if isinstance(exc, IllegalAction):
             code = "illegal_action"
-        elif isinstance(exc, BadFace | RecordError):
+        elif isinstance(exc, BadFace | RecordError) or code == "bad_request":
             status = 422
         elif isinstance(exc, SessionError):
             status, code = (404, "no_game") if "no game" in str(exc) else (409, "refused")
