@@ -1,0 +1,72 @@
+"""GET / and /static/: the dashboard is served by the app itself, nothing is fetched from outside the table,
+every endpoint its scripts read answers, and no text from the game is ever inserted as markup."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from controller.service.startup import build
+from controller.service.table import TableService
+from tests.service.test_web_api import config
+from web import create_app
+
+STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
+SCRIPTS = sorted(STATIC.glob("*.js"))
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    service: TableService = build(config(tmp_path))
+    service.new_game()
+    yield TestClient(create_app(service))
+    service.session.close()
+
+
+def test_the_page_and_each_asset_it_names_are_served_with_their_types(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "<title>burncycle-table</title>" in page.text
+    named = re.findall(r"""(?:src|href)="(/static/[^"]+)""", page.text)
+    assert "/static/app.js" in named and "/static/dashboard.css" in named
+    for path in named:
+        asset = client.get(path)
+        assert asset.status_code == 200, path
+    script = client.get("/static/app.js")
+    assert script.headers["content-type"].startswith("text/javascript")  # a module script needs a JS type
+    for source in SCRIPTS:  # every module an import names is there
+        for imported in re.findall(r'from "\./([^"]+)"', source.read_text()):
+            assert client.get(f"/static/{imported}").status_code == 200, (source.name, imported)
+
+
+def test_nothing_comes_from_outside_the_table(client: TestClient) -> None:
+    texts = {p.name: p.read_text() for p in STATIC.iterdir() if p.suffix in (".html", ".js", ".css")}
+    for name, text in texts.items():
+        assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), name
+        assert not re.search(r"""(import|from)\s*\(?\s*["'](https?:)?//""", text), name
+        assert not re.search(r"url\(\s*['\"]?(https?:)?//", text), name
+        assert "@import" not in text, name
+
+
+def test_text_is_never_inserted_as_markup() -> None:
+    for source in SCRIPTS:
+        text = source.read_text()
+        for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
+            assert sink not in text, (source.name, sink)
+
+
+def test_every_endpoint_the_scripts_read_answers(client: TestClient) -> None:
+    paths = {p for source in SCRIPTS for p in re.findall(r'api\("GET", `?"?(/[a-z/]+)', source.read_text())}
+    assert {"/api/floor", "/api/legal", "/api/session", "/api/address", "/api/leds"} <= paths
+    for path in paths:
+        assert client.get(path).status_code == 200, path
+
+
+def test_only_the_folders_own_files_are_served(client: TestClient) -> None:
+    assert client.get("/static/nothing-here.js").status_code == 404
+    assert client.get("/static/..%2Fapp.py").status_code == 404
+    assert client.get("/static/../app.py").status_code == 404
