@@ -24,11 +24,13 @@ const controls = new Controls(store, say);
 function drawBoardNow() {
   if (!store.floor) return;
   drawBoard($("board"), store.floor, store.state, store.table);
+  if (!performance.getEntriesByName("board-drawn").length && store.state) performance.mark("board-drawn");  // bench
   $("board").setAttribute("data-number", store.floor.number);
-  const misplaced = (store.table.misplaced || []).length;
-  $("board-note").textContent = misplaced
-    ? `${misplaced} chip${misplaced === 1 ? "" : "s"} out of place (circled): put ${misplaced === 1 ? "it" : "them"} where the game has ${misplaced === 1 ? "it" : "them"}, or drag the unit to correct the game.`
-    : "";
+  const misplaced = store.table.misplaced || [];
+  $("board-note").replaceChildren(...(misplaced.length
+    ? [h("b", {}, "The camera and the game disagree (circled on the board): put the chip where the game has it, "
+                  + "or drag the unit to correct the game."), h("ul", {}, misplaced.map((m) => h("li", {}, m.text)))]
+    : []));
 }
 
 async function loadFloor() {

@@ -21,12 +21,18 @@ export function diePicture(kind, face) {
            s("rect", { x: 4, y: 4, width: 92, height: 92, rx: 16, fill, stroke: "#000", "stroke-width": 3 }), marks);
 }
 
+// the fields of an action that tell two buttons of one kind apart, in the order people say them
+const WHAT = ["upgrade", "approach", "card", "chip", "slot", "source", "equipment", "mod"];
+const WHERE = ["to", "unit", "beyond", "space", "node"];
+
 /** An action's title for its button: what it is, who does it, and where. */
 function title(legal, bots) {
   const a = legal.action;
   const who = legal.bot ? (bots.get(legal.bot) || legal.bot) : "";
-  const where = a.to || a.unit || a.beyond || "";
-  return [words(legal.tag), who ? `: ${who}` : "", where ? ` → ${where}` : ""].join("");
+  const what = WHAT.filter((f) => typeof a[f] === "string" || typeof a[f] === "number").map((f) => words(a[f]));
+  const where = WHERE.map((f) => a[f]).find((v) => typeof v === "string");
+  return [words(legal.tag), what.length ? ` (${what.join(", ")})` : "", who ? `: ${who}` : "",
+          where ? ` → ${where}` : ""].join("");
 }
 
 function costBadges(legal) {

@@ -37,10 +37,11 @@ function drawFloor(floor) {
   for (const area of floor.areas) {
     const first = spaceOf.get(area.spaces[0]);
     if (area.kind !== "hallway") {
-      marks.append(s("text", { x: first.column * CELL + 1, y: first.row * CELL + 3, class: "area-name" }, area.name));
+      marks.append(s("text", { x: first.column * CELL + (area.surveilled ? 3.2 : 1), y: first.row * CELL + 2.6,
+                               class: "area-name" }, area.name));
     }
     if (area.surveilled) {
-      marks.append(s("circle", { cx: first.column * CELL + CELL - 2, cy: first.row * CELL + 2, r: 1.2,
+      marks.append(s("circle", { cx: first.column * CELL + 1.6, cy: first.row * CELL + 1.8, r: 1.1,
                                  class: "bead" }, s("title", {}, `${area.name}: surveillance bead`)));
     }
   }
@@ -139,13 +140,17 @@ export function drawBoard(svg, floor, state, table) {
   }
   const wrong = s("g", { class: "misplaced-chips" });
   for (const m of (table && table.misplaced) || []) {
-    const seen = m.seen && spaceOf.get(m.seen.space);
-    if (!seen) continue;
-    const [cx, cy] = centre(seen);
-    const mark = s("g", { class: "misplaced", "data-misplaced": m.unit || m.chip, "data-space": m.seen.space },
+    // seen elsewhere: circled where the camera sees it, with a line from where the game has it; not seen at all:
+    // circled where the game has it, so the players look there
+    const seen = m.seen && m.seen.space && spaceOf.get(m.seen.space);
+    const expected = m.expected && m.expected.space && spaceOf.get(m.expected.space);
+    const at = seen || expected;
+    if (!at) continue;
+    const [cx, cy] = centre(at);
+    const mark = s("g", { class: `misplaced${seen ? "" : " unseen"}`, "data-misplaced": m.unit || m.chip,
+                          "data-space": seen ? m.seen.space : m.expected.space },
                    s("circle", { cx, cy, r: 4.6 }), s("text", { x: cx, y: cy - 5.4 }, "?"), s("title", {}, m.text));
-    const expected = m.expected && spaceOf.get(m.expected.space);
-    if (expected) {
+    if (seen && expected) {
       const [ex, ey] = centre(expected);
       mark.append(s("line", { x1: ex, y1: ey, x2: cx, y2: cy }));
     }

@@ -1,0 +1,288 @@
+"""The dashboard end to end: Debian's chromium driven by Playwright against a table service on loopback.
+
+The table is the demo's, in this process: the synthetic camera films the rendered table (`DemoTable`), the
+vision pipeline and the reconciler read it as at a real table, and the web server serves the page, but nobody
+plays by themselves: the test is the people at the table. Their hands follow the game (every chip laid out
+where the game has it after each change) unless a test holds them back, to leave the guards where they stood
+before a corporation turn until the test moves them, as players would. Screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shutil
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from controller.autoplay.player import AutoPlayer
+from controller.rules import GameState, Step
+from controller.service.config import TableConfig
+from controller.service.demo import DemoCamera, DemoTable, VirtualStrip
+from controller.service.led_output import LedOutput
+from controller.service.startup import build
+from controller.service.table import TableService
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PIN = "2468"
+PHONE = {"width": 412, "height": 900}
+LAPTOP = {"width": 1280, "height": 800}
+SLOW = 30_000  # ms: the camera renders, the pipeline confirms over several frames, on a shared 2-core machine
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Table:
+    """A table service with the demo's camera over a rendered table, run in a thread; `hands` follow the game."""
+
+    def __init__(self, folder: Path, port: int) -> None:
+        self.folder, self.port = folder, port
+        self.url = f"http://127.0.0.1:{port}/"
+        self.hands_follow = True
+        self.start()
+
+    def start(self) -> None:
+        config = TableConfig(database={"path": self.folder / "games.sqlite3"},  # type: ignore[arg-type]
+                             web={"host": "127.0.0.1", "port": self.port, "pin": PIN},
+                             camera={"source": "none"}, game={"agents": ("nano", "casing")})  # type: ignore[arg-type]
+        self.scene = DemoTable()
+        leds = LedOutput(VirtualStrip, what="the virtual strip (GET /api/leds)")
+        self.service: TableService = build(config, seed=3, source=lambda: DemoCamera(self.scene), leds=leds)
+        if not self.service.session.has_game():
+            self.service.new_game()
+        self.scene.lay_out(self.service.session.state)
+        self.service.session.watch(lambda change: self.hands_follow and self.scene.lay_out(self.service.session.state))
+        ready = threading.Event()
+        self.thread = threading.Thread(target=lambda: asyncio.run(self.service.run(ready.set)), daemon=True)
+        self.thread.start()
+        assert ready.wait(60), "the table service did not start"
+
+    def stop(self) -> None:
+        self.service.stop()
+        self.thread.join(30)
+        self.service.session.close()
+
+    @property
+    def state(self) -> GameState:
+        return self.service.session.state
+
+    def lay_out(self) -> None:
+        """The players' hands put every chip where the game has it."""
+        self.scene.lay_out(self.state)
+
+    def play_until_the_corporation(self) -> None:
+        """The auto-player plays the agents' turns (bots' steps straight to the engine) up to the corporation."""
+        player = AutoPlayer()
+        for _ in range(400):
+            if self.state.turn.step == "corporation" or self.state.outcome is not None:
+                return
+            action = player.choose(self.state)
+            self.service.session.apply(action)
+            if isinstance(action, Step):
+                self.lay_out()
+        raise AssertionError("no corporation turn within 400 actions")
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    made = Table(tmp_path, _free_port())
+    yield made
+    made.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    chromium = shutil.which("chromium")
+    assert chromium, "Debian's chromium is not installed (the test command installs it)"
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+def _shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"dashboard-{name}.png"), full_page=True)
+
+
+def _open(browser: Browser, table: Table, viewport: dict[str, int]) -> Page:
+    page = browser.new_context(viewport=viewport).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(table.url)
+    expect(page.locator("#board .unit")).not_to_have_count(0, timeout=SLOW)
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def _unlock(page: Page) -> None:
+    page.fill("#pin-input", PIN)
+    page.click("#pin-form button")
+    expect(page.locator("#steps")).to_be_visible()
+    expect(page.locator("#actions .action")).not_to_have_count(0)
+
+
+def _board_units(page: Page) -> dict[str, str]:
+    return page.evaluate("Object.fromEntries([...document.querySelectorAll('#board .unit')]"
+                         ".map(u => [u.dataset.unit, u.dataset.space]))")
+
+
+def _state_units(table: Table) -> dict[str, str]:
+    state = table.state
+    units = {b.id: b.space for b in state.bots if b.space and not b.escaped}
+    units.update({u.id: u.space for u in state.security})
+    return units
+
+
+def _fits(page: Page, viewport: dict[str, int]) -> None:
+    if viewport["width"] < 500:  # a phone: nothing wider than the screen
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_page_shows_the_game_as_the_state_has_it(table: Table, browser: Browser, viewport: dict[str, int]) -> None:
+    page = _open(browser, table, viewport)
+    expect(page.locator("#title")).to_have_text("Operation Data Heist on Meridian Tower, Lobby")
+    expect(page.locator("#summary")).to_contain_text("threat 0")
+    assert _board_units(page) == _state_units(table)  # every unit on its square
+    assert page.locator("#board rect.space").count() == 320
+    assert page.locator("#board .door.locked").count() == len(page.evaluate(
+        "fetch('/api/floor').then(r => r.json()).then(f => f.doors.filter(d => d.locked).map(d => d.id))"))
+    assert page.locator("#board [data-terminal]").count() == 7 and page.locator("#board [data-cache]").count() == 6
+    assert page.locator("#board .sight").count() > 0  # the guards' awareness ranges
+    guard = table.state.security[0]
+    assert page.locator(f'#board .unit[data-unit="{guard.id}"]').get_attribute("data-facing") == guard.facing
+    expect(page.locator("#threat-track .cell")).to_have_count(27)
+    expect(page.locator("#threat-track .now")).to_have_text("0")
+    expect(page.locator("#burncycle .slot")).to_have_count(5)
+    expect(page.locator("#bots .bot")).to_have_count(len(table.state.bots))
+    expect(page.locator("#network .node")).to_have_count(len(table.state.network.mat.nodes))
+    expect(page.locator("#objectives")).to_contain_text(table.state.mission.win[0].text)
+    expect(page.locator("#leds .led")).not_to_have_count(0)
+    expect(page.locator("#health")).to_contain_text("camera")
+    expect(page.locator("#log")).to_contain_text("A new game: Operation Data Heist")
+    expect(page.locator("#address")).to_have_text(table.url)
+    expect(page.locator("#qr")).to_be_visible()
+    _fits(page, viewport)
+    _shot(page, "phone" if viewport is PHONE else "laptop")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_pin_is_needed_to_act_and_an_action_from_its_button_changes_the_game(table: Table,
+                                                                                  browser: Browser) -> None:
+    page = _open(browser, table, PHONE)
+    expect(page.locator("#pin")).to_be_visible()
+    expect(page.locator("#actions .action")).to_have_count(0)
+    refused = page.evaluate("fetch('/api/next', {method: 'POST'}).then(r => r.status)")
+    assert refused == 401
+    page.fill("#pin-input", "0000")
+    page.click("#pin-form button")
+    expect(page.locator("#message")).to_contain_text("wrong PIN")
+    _unlock(page)
+    _shot(page, "unlocked")
+    number = table.service.session.number
+    assert table.state.turn.step == "route"
+    page.click('#actions .action[data-tag="begin_actions"]')
+    expect(page.locator("#summary")).to_contain_text("actions along the burncycle")
+    assert table.state.turn.step == "actions" and table.service.session.number > number
+    expect(page.locator("#log")).not_to_contain_text("begin actions")  # phrased, not the action's tag
+    # an action with choices: the move's dice are asked for before it is posted
+    move = page.locator('#actions .action[data-tag="move"]').first
+    move.click()
+    expect(page.locator("#choices")).to_be_visible()
+    page.locator('#choices input[name="dice-basic"]').fill("2")
+    page.click("#choices-go")
+    expect(page.locator("#actions .action[data-tag='step']").first).to_be_visible()
+    assert table.state.turn.pending is not None
+    page.click("#undo")
+    expect(page.locator("#actions .action[data-tag='move']").first).to_be_visible()
+    assert table.state.turn.pending is None
+    _fits(page, PHONE)
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def _unseen(table: Table) -> set[str]:
+    """Units whose chip the camera does not see at all (a chip it cannot read is no instruction it can tick)."""
+    return {m["unit"] for m in table.service.table_view()["misplaced"] if m["seen"]["space"] is None}
+
+
+def test_a_corporation_turn_is_ticked_off_as_the_camera_sees_the_guards_moved(table: Table, browser: Browser) -> None:
+    table.play_until_the_corporation()
+    page = _open(browser, table, PHONE)
+    _unlock(page)
+    table.hands_follow = False  # the players read the instructions before they move the guards
+    before = {u.id: u.space for u in table.state.security}
+    unseen = _unseen(table)
+    expect(page.locator("#corp")).to_be_visible()
+    page.click("#corp")
+    moved = [u.id for u in table.state.security if before.get(u.id) not in (None, u.space) and u.id not in unseen]
+    assert moved, "the corporation's turn moved no guard the camera sees: the test needs one"
+    for unit in moved:
+        expect(page.locator(f'#instructions li[data-unit="{unit}"]')).to_have_attribute("data-done", "false",
+                                                                                       timeout=SLOW)
+        # the camera sees the chip where it stood: marked on the board, where the game has moved the unit
+        expect(page.locator(f'#board .misplaced[data-misplaced="{unit}"]')).to_have_attribute(
+            "data-space", before[unit], timeout=SLOW)
+    assert _board_units(page) == _state_units(table)  # the board shows the game, not the table
+    _shot(page, "corporation-instructions")
+    table.hands_follow = True
+    table.lay_out()  # the players move the guards as told
+    for unit in moved:
+        expect(page.locator(f'#instructions li[data-unit="{unit}"]')).to_have_attribute("data-done", "true",
+                                                                                       timeout=SLOW)
+        expect(page.locator(f'#board .misplaced[data-misplaced="{unit}"]')).to_have_count(0, timeout=SLOW)
+    _shot(page, "corporation-ticked")
+    _fits(page, PHONE)
+
+
+def test_dragging_a_unit_corrects_the_game(table: Table, browser: Browser) -> None:
+    page = _open(browser, table, PHONE)
+    _unlock(page)
+    bot = next(b for b in table.state.bots if b.id == "casing")
+    target = "J4"
+    assert target not in _state_units(table).values()
+    source = page.locator(f'#board .unit[data-unit="{bot.id}"]').bounding_box()
+    cell = page.locator(f'#board rect.space[data-space="{target}"]').bounding_box()
+    assert source and cell
+    page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(cell["x"] + cell["width"] / 2, cell["y"] + cell["height"] / 2, steps=8)
+    page.mouse.up()
+    expect(page.locator(f'#board .unit[data-unit="{bot.id}"]')).to_have_attribute("data-space", target)
+    assert table.state.bot(bot.id).space == target
+    # a tap on a guard offers its facing: turned south, the board shows it
+    guard = table.state.security[0]
+    page.locator(f'#board .unit[data-unit="{guard.id}"]').click()
+    page.click('#turn-unit button[data-facing="S"]')
+    expect(page.locator(f'#board .unit[data-unit="{guard.id}"]')).to_have_attribute("data-facing", "S")
+    assert table.state.unit(guard.id).facing == "S"
+    _shot(page, "corrected")
+
+
+def test_the_page_says_when_the_table_is_gone_and_comes_back_by_itself(table: Table, browser: Browser) -> None:
+    page = _open(browser, table, PHONE)
+    expect(page.locator("#offline")).to_be_hidden()
+    number = table.service.session.number
+    table.stop()
+    expect(page.locator("#offline")).to_be_visible(timeout=10_000)
+    _shot(page, "offline")
+    table.start()  # the same game log: the table restarts where it was
+    table.service.session.apply(AutoPlayer().choose(table.state))  # and the game went on meanwhile
+    expect(page.locator("#offline")).to_be_hidden(timeout=SLOW)
+    expect(page.locator("#title")).to_contain_text("Operation Data Heist")
+    expect(page.locator("#board")).to_have_attribute("data-number", re.compile(r"\d+"))
+    page.wait_for_function(f"Number(document.getElementById('board').dataset.number) > {number}", timeout=SLOW)
+    assert _board_units(page) == _state_units(table)
+    _fits(page, PHONE)
