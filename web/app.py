@@ -16,7 +16,8 @@ from controller.service.session import SessionError
 from controller.service.store import StoreError
 from web.auth import ApiError, TableAuth, new_pin
 from web.auth import router as session_router
-from web.routers import address, floor, game, games, health, leds, page, play
+from web.hub import Hub
+from web.routers import address, floor, game, games, health, leds, live, page, play
 
 if TYPE_CHECKING:
     from controller.service.table import TableService
@@ -42,12 +43,14 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
                      **({"clock": clock} if clock is not None else {}))
     app.state.auth = auth
     app.state.pin = auth.pin
+    app.state.hub = Hub(service)
     app.include_router(health.router)
     app.include_router(game.router)
     app.include_router(leds.router)
     app.include_router(session_router)
     app.include_router(play.router)
     app.include_router(games.router)
+    app.include_router(live.router)
     app.include_router(page.router)
     app.include_router(floor.router)
     app.include_router(address.router)

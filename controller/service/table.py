@@ -234,6 +234,10 @@ class TableService:
     def state_json(self) -> Any:
         return msgspec.to_builtins(self.session.state)
 
+    def state_bytes(self) -> bytes:
+        """The state as JSON text (what `state_json` gives, encoded): the live feed encodes it once for all."""
+        return msgspec.json.encode(self.session.state)
+
     def change_json(self, change: Change) -> dict[str, Any]:
         """A change as the web and MQTT send it, with its events phrased for people."""
         body = change.to_dict()
