@@ -2,7 +2,7 @@
 // by the live feed, and everything drawn from it. The floor is fetched again when the game changes (its doors,
 // walls and the guards' sight change with play); the LEDs are previewed as they are lit.
 import { $, api, h } from "./dom.js";
-import { drawBoard, enableDrag } from "./floor.js";
+import { drawBoard, dragging, enableDrag } from "./floor.js";
 import { LiveFeed } from "./live.js";
 import { drawHealth, drawLeds, drawState, drawTable, logChanges } from "./panels.js";
 import { Controls } from "./controls.js";
@@ -22,7 +22,7 @@ function say(text, bad) {
 const controls = new Controls(store, say);
 
 function drawBoardNow() {
-  if (!store.floor) return;
+  if (!store.floor || dragging()) return;
   drawBoard($("board"), store.floor, store.state, store.table);
   if (!performance.getEntriesByName("board-drawn").length && store.state) performance.mark("board-drawn");  // bench
   $("board").setAttribute("data-number", store.floor.number);
@@ -72,6 +72,7 @@ function onMessage(m) {
     logChanges([m.change], false);
     changed();
   } else if (m.type === "table") {
+    if (JSON.stringify(m.table) === JSON.stringify(store.table)) return;
     store.table = m.table;
     drawTable(store.table);
     drawBoardNow();
@@ -105,7 +106,7 @@ async function address() {
 }
 
 enableDrag($("board"), () => controls.player,
-           (unit, space) => controls.correct(unit, space, null), (unit) => controls.select(unit));
+           (unit, space) => controls.correct(unit, space, null), (unit) => controls.select(unit), drawBoardNow);
 $("log").replaceChildren(h("li", { class: "none" }, "Waiting for the table…"));
 new LiveFeed(onMessage, onLine).start();
 leds();

@@ -140,7 +140,8 @@ export class Controls {
       return null;
     }
     const change = r.body.change;
-    this.say(change && change.instructions ? change.instructions.join(" ") : "Done.");
+    const said = (change && change.instructions) || [];
+    this.say(said.length > 2 ? `${said.slice(0, 2).join(" ")} … (the rest under What happened)` : said.join(" ") || "Done.");
     $("choices").hidden = true;
     return r.body;
   }

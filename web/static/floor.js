@@ -99,7 +99,7 @@ function botShape(bot, space, colour, offset) {
   const detected = bot.awareness !== null && bot.awareness === bot.space;
   const x = cx - 3.6 + offset, y = cy - 3.6 + offset;
   return s("g", { class: `unit bot${bot.hidden ? " hidden" : ""}${detected ? " detected" : ""}`,
-                  "data-unit": bot.id, "data-space": bot.space, "data-hidden": bot.hidden, "data-detected": detected },
+                  "data-unit": bot.id, "data-space": bot.space, "data-hidden": String(bot.hidden), "data-detected": String(detected) },
            s("rect", { x, y, width: 7.2, height: 7.2, rx: 1.6, fill: colour, stroke: "#0d1115", "stroke-width": 0.4 }),
            s("text", { x: x + 3.6, y: y + 3.6 }, initials(bot)),
            s("title", {}, `${bot.name} on ${bot.space}${bot.hidden ? ", hidden" : ""}${detected ? ", detected" : ""}`));
@@ -156,13 +156,29 @@ export function drawBoard(svg, floor, state, table) {
     }
     wrong.append(mark);
   }
-  svg.replaceChildren(...layers, sight, chips, units, wrong);
+  // the corporation's moves still to be made on the table: an arrow from where the chip stands to where it goes
+  const todo = s("g", { class: "todos" });
+  for (const i of (table && table.instructions) || []) {
+    const from = i.from && spaceOf.get(i.from), to = i.space && spaceOf.get(i.space);
+    if (i.done || !from || !to || from === to) continue;
+    const [x1, y1] = centre(from), [x2, y2] = centre(to);
+    todo.append(s("g", { class: "todo", "data-todo": i.unit },
+                  s("line", { x1, y1, x2, y2, "marker-end": "url(#arrow)" }), s("title", {}, i.text)));
+  }
+  const defs = s("defs", {}, s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 4,
+                                           markerHeight: 4, orient: "auto-start-reverse" },
+                               s("path", { d: "M0 0L10 5L0 10z", class: "arrow-head" })));
+  svg.replaceChildren(defs, ...layers, sight, chips, todo, units, wrong);
   return spaceOf;
 }
 
-/** Let a player drag a unit to another space (`onDrop(unit, space)`) or tap it (`onTap(unit)`). */
-export function enableDrag(svg, allowed, onDrop, onTap) {
-  let drag = null;
+let drag = null;
+/** A unit is being dragged: the board is not redrawn under the finger (the caller draws once it is let go). */
+export const dragging = () => drag !== null;
+
+/** Let a player drag a unit to another space (`onDrop(unit, space)`) or tap it (`onTap(unit)`); `onEnd()` after
+ * either, so the board missed while dragging is drawn. */
+export function enableDrag(svg, allowed, onDrop, onTap, onEnd) {
   const point = (event) => {
     const matrix = svg.getScreenCTM();
     if (!matrix) return null;
@@ -197,11 +213,11 @@ export function enableDrag(svg, allowed, onDrop, onTap) {
     drag = null;
     d.unit.removeAttribute("transform");
     d.unit.classList.remove("dragging");
-    if (cancelled) return;
-    if (!d.moved) { onTap(d.id); return; }
-    const p = point(event);
+    if (!cancelled && !d.moved) onTap(d.id);
+    const p = !cancelled && d.moved && point(event);
     const space = p && spaceAt(p);
     if (space && space !== d.from) onDrop(d.id, space);
+    onEnd();
   };
   svg.addEventListener("pointerup", (event) => finish(event, false));
   svg.addEventListener("pointercancel", (event) => finish(event, true));

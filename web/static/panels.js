@@ -165,7 +165,7 @@ export function drawState(state) {
 
 export function drawTable(table) {
   fill($("instructions"), (table.instructions || []).map((i) =>
-    h("li", { class: i.done ? "done" : "", "data-unit": i.unit, "data-done": i.done }, i.text)),
+    h("li", { class: i.done ? "done" : "", "data-unit": i.unit, "data-done": String(i.done) }, i.text)),
   "Nothing to move on the board.");
   fill($("questions"), (table.questions || []).map((q) => h("li", { "data-question": q.id }, q.text)),
        "None: the camera and the game agree.");
