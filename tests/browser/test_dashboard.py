@@ -221,6 +221,23 @@ def test_the_pin_is_needed_to_act_and_an_action_from_its_button_changes_the_game
     page.click("#undo")
     expect(page.locator("#actions .action[data-tag='move']").first).to_be_visible()
     assert table.state.turn.pending is None
+    # dice rolled at the table: the page asks for them, each face a picture to tap
+    page.select_option("#dice-mode", "physical")
+    expect(page.locator("#log")).to_contain_text("Dice from now on: physical")
+    page.locator('#actions .action[data-tag="move"]').first.click()
+    page.locator('#choices input[name="dice-basic"]').fill("2")
+    page.click("#choices-go")
+    expect(page.locator("#dice")).to_be_visible()
+    expect(page.locator('#dice button[data-die="basic die"]')).to_have_count(3)  # 1, 2 and blank
+    expect(page.locator("#dice .face-picture").first).to_be_visible()
+    page.click('#dice button[data-face="2"]')
+    page.click('#dice button[data-face="blank"]')
+    expect(page.locator("#typed .face-picture")).to_have_count(2)
+    _shot(page, "dice")
+    page.click("#dice-send")
+    expect(page.locator("#dice")).to_be_hidden()
+    expect(page.locator("#actions .action[data-tag='step']").first).to_be_visible()
+    assert table.state.turn.pending is not None and table.state.turn.pending.ap == 2  # 2 and a blank
     _fits(page, PHONE)
     assert page.errors == []  # type: ignore[attr-defined]
 

@@ -107,6 +107,7 @@ export class Controls {
     $("corp").addEventListener("click", () => this.post("POST", "/api/corporation-turn"));
     $("undo").addEventListener("click", () => this.post("POST", "/api/undo"));
     $("redo").addEventListener("click", () => this.post("POST", "/api/redo"));
+    $("dice-mode").addEventListener("change", (e) => this.post("PUT", "/api/dice/mode", { mode: e.target.value }));
     $("lock").addEventListener("click", async () => { await api("DELETE", "/api/session"); this.checkSession(); });
   }
 
@@ -165,6 +166,7 @@ export class Controls {
     const status = this.store.status || {};
     $("undo").disabled = !status.can_undo;
     $("redo").disabled = !status.can_redo;
+    if (status.dice_mode) $("dice-mode").value = status.dice_mode;
     const state = this.store.state;
     $("corp").hidden = !(state && state.turn.step === "corporation");
     if (!player) {
@@ -216,12 +218,13 @@ export class Controls {
     const pickers = pending.dice.map((d) => {
       const kind = this.kinds.get(d.die);
       const faces = kind ? [...new Set(kind.faces)] : [];
-      return h("div", {}, h("label", {}, `${d.die}: ${d.count}`), h("div", { class: "faces" }, faces.map((face) =>
+      return h("div", {}, h("label", {}, `${d.count} × ${d.die}: tap each face as it lies on the table`), h("div", { class: "faces" }, faces.map((face) =>
         h("button", { type: "button", "data-face": face, "data-die": d.die, title: `${d.die}: ${face}`,
                       onclick: () => { this.typed.push({ kind: kind.kind, face }); this.drawDice(pending); } },
           diePicture(kind.kind, face)))));
     });
-    box.replaceChildren(h("b", {}, `Roll at the table: ${pending.message || wanted}`), ...pickers, typed,
+    box.replaceChildren(h("b", {}, `Roll at the table: ${pending.message || wanted}`), ...pickers,
+      h("label", {}, "Typed so far:"), typed,
       h("div", { class: "row" },
         h("button", { type: "button", class: "primary", id: "dice-send", disabled: !this.typed.length, onclick: async () => {
           const faces = this.typed.map((t) => t.face);
