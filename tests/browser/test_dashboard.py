@@ -10,7 +10,6 @@ before a corporation turn until the test moves them, as players would. Screensho
 from __future__ import annotations
 
 import asyncio
-import re
 import shutil
 import socket
 import threading
@@ -134,7 +133,10 @@ def _unlock(page: Page) -> None:
     expect(page.locator("#actions .action")).not_to_have_count(0)
 
 
-def _board_units(page: Page) -> dict[str, str]:
+def _board_units(page: Page, table: Table) -> dict[str, str]:
+    """Each unit's space as the board draws it, once the board has drawn the table's latest change."""
+    page.wait_for_function(f"Number(document.getElementById('board').dataset.number) >= {table.service.session.number}",
+                           timeout=SLOW)
     return page.evaluate("Object.fromEntries([...document.querySelectorAll('#board .unit')]"
                          ".map(u => [u.dataset.unit, u.dataset.space]))")
 
@@ -166,7 +168,7 @@ def test_the_page_shows_the_game_as_the_state_has_it(table: Table, browser: Brow
     page = _open(browser, table, viewport)
     expect(page.locator("#title")).to_have_text("Operation Data Heist on Meridian Tower, Lobby")
     expect(page.locator("#summary")).to_contain_text("threat 0")
-    assert _board_units(page) == _state_units(table)  # every unit on its square
+    assert _board_units(page, table) == _state_units(table)  # every unit on its square
     assert page.locator("#board rect.space").count() == 320
     assert page.locator("#board .door.locked").count() == len(page.evaluate(
         "fetch('/api/floor').then(r => r.json()).then(f => f.doors.filter(d => d.locked).map(d => d.id))"))
@@ -264,7 +266,7 @@ def test_a_corporation_turn_is_ticked_off_as_the_camera_sees_the_guards_moved(ta
         expect(page.locator(f'#instructions li[data-unit="{unit}"]')).to_have_attribute("data-done", "false",
                                                                                        timeout=SLOW)
         expect(page.locator(f'#board .todo[data-todo="{unit}"]')).to_have_count(1)  # the move drawn as an arrow
-    assert _board_units(page) == _state_units(table)  # the board shows the game, not the table
+    assert _board_units(page, table) == _state_units(table)  # the board shows the game, not the table
     _shot(page, "corporation-instructions")
     table.hands_follow = True
     table.lay_out()  # the players move the guards as told
@@ -299,6 +301,21 @@ def test_dragging_a_unit_corrects_the_game(table: Table, browser: Browser) -> No
     _shot(page, "corrected")
 
 
+def test_a_new_game_from_the_form(table: Table, browser: Browser) -> None:
+    page = _open(browser, table, PHONE)
+    expect(page.locator("#new-game-panel")).to_be_hidden()  # only a player starts a game
+    _unlock(page)
+    expect(page.locator("#new-mission option")).not_to_have_count(0)
+    page.select_option("#new-mission", "tower-run")
+    page.select_option("#new-floor", "meridian-annex")
+    page.uncheck('#new-game input[value="casing"]')
+    page.click("#new-game button[type=submit]")
+    expect(page.locator("#title")).to_have_text("Operation Tower Run on Meridian Tower, Annex", timeout=SLOW)
+    assert [b.id for b in table.state.bots if b.kind == "agent"] == ["nano"]
+    assert _board_units(page, table) == _state_units(table)
+    _fits(page, PHONE)
+
+
 def test_the_page_says_when_the_table_is_gone_and_comes_back_by_itself(table: Table, browser: Browser) -> None:
     page = _open(browser, table, PHONE)
     expect(page.locator("#offline")).to_be_hidden()
@@ -310,7 +327,6 @@ def test_the_page_says_when_the_table_is_gone_and_comes_back_by_itself(table: Ta
     table.service.session.apply(AutoPlayer().choose(table.state))  # and the game went on meanwhile
     expect(page.locator("#offline")).to_be_hidden(timeout=SLOW)
     expect(page.locator("#title")).to_contain_text("Operation Data Heist")
-    expect(page.locator("#board")).to_have_attribute("data-number", re.compile(r"\d+"))
-    page.wait_for_function(f"Number(document.getElementById('board').dataset.number) > {number}", timeout=SLOW)
-    assert _board_units(page) == _state_units(table)
+    assert table.service.session.number > number
+    assert _board_units(page, table) == _state_units(table)
     _fits(page, PHONE)
