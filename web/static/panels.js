@@ -92,7 +92,8 @@ function network(state) {
       if (ips.length) classes.push("has-ip");
       if (pings) classes.push("has-ping");
       const label = ips.map((ip) => `${initials(name(ip.agent))}${ip.level}`).join(" ")
-        || (pings ? `P${pings > 1 ? pings : ""}` : { hub: "hub", core: "core", access: "acc" }[node.kind] || "·");
+        || (pings ? `ping${pings > 1 ? ` ×${pings}` : ""}`
+          : { hub: "hub", core: "core", access: "acc", physical: "phy", tech: "tech", utility: "util" }[node.kind] || "·");
       return h("span", { class: classes.join(" "), "data-node": node.id, title: `${node.id} (${node.kind})` }, label);
     })));
   }
