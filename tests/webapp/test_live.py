@@ -95,3 +95,11 @@ def test_a_client_that_never_reads_holds_back_no_one_and_catches_up_with_one_sna
         assert seen == sorted(seen) and len(caught_up) < k  # it skipped what a fresh snapshot replaced
         assert [m["type"] for m in caught_up].count("snapshot") == 2 == sleeper.snapshots
         assert caught_up[-1]["type"] == "snapshot" and caught_up[-1]["status"]["number"] == final
+
+
+def test_the_feed_is_sent_uncompressed_even_to_a_browser_that_offers_deflate(
+        served: tuple[TableService, int]) -> None:
+    """Compressing each ~30 KB state once per viewer would cost the vision loop's CPU (bench_websockets.py)."""
+    with connect(f"ws://127.0.0.1:{served[1]}/ws", proxy=None) as ws:  # offers permessage-deflate by default
+        assert ws.response is not None and "Sec-WebSocket-Extensions" not in ws.response.headers
+        assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
