@@ -70,11 +70,14 @@ def _install_error_handlers(app: FastAPI) -> None:
             return JSONResponse(exc.body(), status_code=exc.status_code, headers=exc.headers)
         code = STATUS_CODES.get(exc.status_code, "error")
         message = str(exc.detail)
+        status = exc.status_code
+        if status == 400 and "parsing the body" in message:  # FastAPI's word for a body that is not JSON
+            status, message = 422, "body: not valid JSON: send the request's fields as a JSON object"
         if exc.status_code == 404 and message == "Not Found":
             message = f"{request.method} {request.url.path}: no such endpoint (see /docs for the API)"
         elif exc.status_code == 405:
             message = f"{request.method} {request.url.path}: this endpoint does not take {request.method}"
-        return JSONResponse({"error": code, "message": message}, status_code=exc.status_code, headers=exc.headers)
+        return JSONResponse({"error": code, "message": message}, status_code=status, headers=exc.headers)
 
     @app.exception_handler(TableError)
     async def game_refused(request: Request, exc: TableError) -> JSONResponse:

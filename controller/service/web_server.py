@@ -55,8 +55,10 @@ class WebServer(Component):
         sock.setblocking(False)
         self.port = sock.getsockname()[1]  # port 0 asks for a free one
         self._socket = sock
+        # no per-message deflate on the live feed: compressing each ~30 KB state once per viewer costs the Pi's
+        # CPU (the vision loop's) far more than the bytes cost the table's Wi-Fi (bench/bench_websockets.py)
         config = uvicorn.Config(self.app, log_level=logging.WARNING, access_log=False, lifespan="off",
-                                ws_ping_interval=20, timeout_graceful_shutdown=2)
+                                ws_ping_interval=20, timeout_graceful_shutdown=2, ws_per_message_deflate=False)
         self.server = _Server(config)
 
     async def run(self) -> None:

@@ -4,12 +4,8 @@ holds back neither the table nor the other clients, costs a bounded queue, and c
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,10 +14,8 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 from websockets.sync.client import connect
 
-from controller.service.startup import build
 from controller.service.table import TableService
 from tests.service.session_support import next_action
-from tests.service.test_web_api import config, free_port
 from tests.webapp.conftest import ORIGIN
 
 
@@ -64,24 +58,6 @@ def test_another_sites_handshake_is_refused(anyone: TestClient) -> None:
     assert refused.value.status_code == 403 and refused.value.json()["error"] == "bad_origin"
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[TableService, int]]:
-    """The service running for real (its web server on a free loopback port, in its own event loop)."""
-    port = free_port()
-    service = build(config(tmp_path, port), seed=5)
-    service.new_game()
-    running = threading.Thread(target=lambda: asyncio.run(service.run()))
-    running.start()
-    deadline = time.monotonic() + 10
-    while not any(c.name == "web" and c.health.value == "ok" for c in service.components):
-        assert time.monotonic() < deadline, "the web server did not start"
-        time.sleep(0.01)
-    yield service, port
-    service.stop()
-    running.join(10)
-    service.session.close()
-
-
 def app_of(service: TableService) -> FastAPI:
     return next(c for c in service.components if c.name == "web").app  # type: ignore[attr-defined, no-any-return]
 
@@ -119,3 +95,11 @@ def test_a_client_that_never_reads_holds_back_no_one_and_catches_up_with_one_sna
         assert seen == sorted(seen) and len(caught_up) < k  # it skipped what a fresh snapshot replaced
         assert [m["type"] for m in caught_up].count("snapshot") == 2 == sleeper.snapshots
         assert caught_up[-1]["type"] == "snapshot" and caught_up[-1]["status"]["number"] == final
+
+
+def test_the_feed_is_sent_uncompressed_even_to_a_browser_that_offers_deflate(
+        served: tuple[TableService, int]) -> None:
+    """Compressing each ~30 KB state once per viewer would cost the vision loop's CPU (bench_websockets.py)."""
+    with connect(f"ws://127.0.0.1:{served[1]}/ws", proxy=None) as ws:  # offers permessage-deflate by default
+        assert ws.response is not None and "Sec-WebSocket-Extensions" not in ws.response.headers
+        assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
