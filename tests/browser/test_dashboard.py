@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from controller.autoplay.player import AutoPlayer
-from controller.rules import GameState, Step
+from controller.rules import GameSetup, GameState, Step, new_game
 from controller.service.config import TableConfig
 from controller.service.demo import DemoCamera, DemoTable, VirtualStrip
 from controller.service.led_output import LedOutput
@@ -192,6 +192,38 @@ def test_the_page_shows_the_game_as_the_state_has_it(table: Table, browser: Brow
     _fits(page, viewport)
     _shot(page, "phone" if viewport is PHONE else "laptop")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_board_draws_what_play_changed(table: Table, browser: Browser) -> None:
+    start = new_game(table.service.content, GameSetup(floor="meridian-lobby", mission="data-heist", players=2,
+                                                      agents=["nano", "casing"], seed=3))
+    start.floor.unlocked_doors.append("B2/B3")
+    start.floor.destroyed_walls.append("J1/K1")
+    start.floor.caches.remove("E1")
+    del start.floor.terminals["I5"]
+    nano, casing, module = start.bot("nano"), start.bot("casing"), start.bot("module")
+    nano.hidden = True
+    casing.awareness = casing.space  # its awareness chip on its own space: detected
+    module.awareness = "F4"  # an awareness chip left behind
+    start.security[1].stunned = True
+    table.service.session.start_game(start)
+    page = _open(browser, table, PHONE)
+    assert _board_units(page, table) == _state_units(table)
+    expect(page.locator('#board .door[data-edge="B2/B3"]')).to_have_class("door unlocked")
+    expect(page.locator('#board .wall[data-edge="J1/K1"]')).to_have_class("wall destroyed")
+    expect(page.locator('#board [data-cache="E1"]')).to_have_class("cache taken")
+    expect(page.locator('#board [data-terminal="I5"]')).to_have_class("feature terminal accessed")
+    expect(page.locator('#board .unit[data-unit="nano"]')).to_have_attribute("data-hidden", "true")
+    expect(page.locator('#board .unit[data-unit="casing"]')).to_have_attribute("data-detected", "true")
+    expect(page.locator('#board .unit[data-unit="module"]')).to_have_attribute("data-detected", "false")
+    expect(page.locator('#board [data-awareness="module"]')).to_have_attribute("data-space", "F4")
+    expect(page.locator("#bots [data-bot=casing]")).to_contain_text("detected")
+    expect(page.locator("#bots [data-bot=nano]")).to_contain_text("hidden")
+    seen = {s for spaces in page.evaluate("fetch('/api/floor').then(r => r.json()).then(f => f.sight)").values()
+            for s in spaces}
+    assert {page.locator("#board .sight").nth(k).get_attribute("data-seen")
+            for k in range(page.locator("#board .sight").count())} == seen
+    _shot(page, "changed-floor")
 
 
 def test_the_pin_is_needed_to_act_and_an_action_from_its_button_changes_the_game(table: Table,
