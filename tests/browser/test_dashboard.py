@@ -10,6 +10,7 @@ before a corporation turn until the test moves them, as players would. Screensho
 from __future__ import annotations
 
 import asyncio
+import re
 import shutil
 import socket
 import threading
@@ -191,6 +192,10 @@ def test_the_page_shows_the_game_as_the_state_has_it(table: Table, browser: Brow
     expect(page.locator("#qr")).to_be_visible()
     _fits(page, viewport)
     _shot(page, "phone" if viewport is PHONE else "laptop")
+    page.click("#zoom")  # the board twice as large, scrolled within its frame: the page stays as wide as the screen
+    expect(page.locator("#board-wrap")).to_have_class(re.compile("zoomed"))
+    assert page.locator("#board").bounding_box()["width"] > page.locator("#board-wrap").bounding_box()["width"] * 1.5
+    _fits(page, viewport)
     assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -105,6 +105,11 @@ async function address() {
   $("qr").hidden = false;
 }
 
+$("zoom").addEventListener("click", () => {
+  const zoomed = $("board-wrap").classList.toggle("zoomed");
+  $("zoom").setAttribute("aria-pressed", String(zoomed));
+  $("zoom").textContent = zoomed ? "Smaller board" : "Larger board";
+});
 enableDrag($("board"), () => controls.player,
            (unit, space) => controls.correct(unit, space, null), (unit) => controls.select(unit), drawBoardNow);
 $("log").replaceChildren(h("li", { class: "none" }, "Waiting for the table…"));
