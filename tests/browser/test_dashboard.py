@@ -321,12 +321,15 @@ def test_dragging_a_unit_corrects_the_game(table: Table, browser: Browser) -> No
     bot = next(b for b in table.state.bots if b.id == "casing")
     target = "J4"
     assert target not in _state_units(table).values()
+    page.locator("#board").scroll_into_view_if_needed()  # unlocking scrolled the phone's page down to the PIN
     source = _box(page, f'#board .unit[data-unit="{bot.id}"]')
     cell = _box(page, f'#board rect.space[data-space="{target}"]')
     page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
     page.mouse.down()
     page.mouse.move(cell["x"] + cell["width"] / 2, cell["y"] + cell["height"] / 2, steps=8)
-    page.mouse.up()
+    with page.expect_response("**/api/corrections") as answered:
+        page.mouse.up()
+    assert answered.value.ok, answered.value.text()
     expect(page.locator(f'#board .unit[data-unit="{bot.id}"]')).to_have_attribute("data-space", target)
     assert table.state.bot(bot.id).space == target
     # a tap on a guard offers its facing: turned south, the board shows it

@@ -35,13 +35,19 @@ function title(legal, bots) {
           where ? ` → ${where}` : ""].join("");
 }
 
-function costBadges(legal) {
+/** What an action costs, as badges (AP, power, threat, keys, a durability to beat) and what must be chosen. */
+function costs(legal) {
   const c = legal.cost, badges = [];
   if (c.ap) badges.push(`${c.ap} AP`);
   if (c.power) badges.push(c.power > 0 ? `${c.power} power` : `+${-c.power} power`);
   if (c.threat) badges.push(`+${c.threat} threat`);
   if (c.keys) badges.push(`${c.keys} key${c.keys === 1 ? "" : "s"}`);
   if (legal.target_ap !== null) badges.push(`needs ${legal.target_ap} AP`);
+  if (!badges.length && legal.label === "free") badges.push("free");
+  return badges;
+}
+
+function costBadges(legal, badges) {
   const needs = legal.choose.map((f) => h("span", { class: "needs" }, `choose ${words(f)}`));
   return h("span", { class: "cost" }, badges.map((b) => h("span", {}, b)), needs);
 }
@@ -179,11 +185,14 @@ export class Controls {
 
   drawActions(actions) {
     const bots = new Map((this.store.state ? this.store.state.bots : []).map((b) => [b.id, b.name]));
-    $("actions").replaceChildren(...actions.map((legal) => h("button", {
-      type: "button", class: "action", "data-tag": legal.tag, "data-index": legal.index,
-      onclick: () => this.choose(legal),
-    }, h("span", { class: "what" }, title(legal, bots)), h("span", { class: "detail" }, legal.label),
-       costBadges(legal), legal.warning ? h("span", { class: "warning" }, legal.warning) : null)));
+    $("actions").replaceChildren(...actions.map((legal) => {
+      const badges = costs(legal);
+      return h("button", { type: "button", class: "action", "data-tag": legal.tag, "data-index": legal.index,
+                           onclick: () => this.choose(legal) },
+               h("span", { class: "what" }, title(legal, bots)),
+               badges.includes(legal.label) ? null : h("span", { class: "detail" }, legal.label),  // not said twice
+               costBadges(legal, badges), legal.warning ? h("span", { class: "warning" }, legal.warning) : null);
+    }));
     if (!actions.length) $("actions").replaceChildren(h("p", { class: "note" }, "Nothing to do here now: press Next."));
   }
 
