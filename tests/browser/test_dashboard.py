@@ -235,6 +235,7 @@ def test_the_pin_is_needed_to_act_and_an_action_from_its_button_changes_the_game
                                                                                   browser: Browser) -> None:
     page = _open(browser, table, PHONE)
     expect(page.locator("#pin")).to_be_visible()
+    expect(page.locator("#who")).to_have_text("watching")
     expect(page.locator("#actions .action")).to_have_count(0)
     refused = page.evaluate("fetch('/api/next', {method: 'POST'}).then(r => r.status)")
     assert refused == 401
@@ -242,6 +243,7 @@ def test_the_pin_is_needed_to_act_and_an_action_from_its_button_changes_the_game
     page.click("#pin-form button")
     expect(page.locator("#message")).to_contain_text("wrong PIN")
     _unlock(page)
+    expect(page.locator("#who")).to_have_text("unlocked: this phone plays")
     _shot(page, "unlocked")
     number = table.service.session.number
     assert table.state.turn.step == "route"
@@ -335,6 +337,7 @@ def test_dragging_a_unit_corrects_the_game(table: Table, browser: Browser) -> No
     # a tap on a guard offers its facing: turned south, the board shows it
     guard = table.state.security[0]
     page.locator(f'#board .unit[data-unit="{guard.id}"]').click()
+    expect(page.locator(f'#board .unit[data-unit="{guard.id}"]')).to_have_class(re.compile("selected"))
     page.click('#turn-unit button[data-facing="S"]')
     expect(page.locator(f'#board .unit[data-unit="{guard.id}"]')).to_have_attribute("data-facing", "S")
     assert table.state.unit(guard.id).facing == "S"

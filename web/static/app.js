@@ -26,6 +26,9 @@ function drawBoardNow() {
   drawBoard($("board"), store.floor, store.state, store.table);
   if (!performance.getEntriesByName("board-drawn").length && store.state) performance.mark("board-drawn");  // bench
   $("board").setAttribute("data-number", store.floor.number);
+  const selected = controls.selected && [...$("board").querySelectorAll(".unit")]
+    .find((u) => u.getAttribute("data-unit") === controls.selected);
+  if (selected) selected.classList.add("selected");
   const misplaced = store.table.misplaced || [];
   $("board-note").replaceChildren(...(misplaced.length
     ? [h("b", {}, "The camera and the game disagree (circled on the board): put the chip where the game has it, "
@@ -111,7 +114,7 @@ $("zoom").addEventListener("click", () => {
   $("zoom").textContent = zoomed ? "Smaller board" : "Larger board";
 });
 enableDrag($("board"), () => controls.player,
-           (unit, space) => controls.correct(unit, space, null), (unit) => controls.select(unit), drawBoardNow);
+           (unit, space) => controls.correct(unit, space, null), (unit) => { controls.select(unit); drawBoardNow(); }, drawBoardNow);
 $("log").replaceChildren(h("li", { class: "none" }, "Waiting for the table…"));
 new LiveFeed(onMessage, onLine).start();
 leds();

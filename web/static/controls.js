@@ -166,6 +166,8 @@ export class Controls {
 
   draw() {
     const player = this.player, ro = this.store.session.read_only;
+    document.body.classList.toggle("player", Boolean(player));
+    $("who").textContent = player ? "unlocked: this phone plays" : (ro ? "a spectators' table" : "watching");
     $("pin").hidden = player || ro;
     $("steps").hidden = !player;
     if (ro) this.say("A spectators' table: the game is watched here, not changed.");
