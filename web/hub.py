@@ -87,7 +87,7 @@ class Hub:
         while True:
             item = await client.queue.get()
             if item == SNAPSHOT:
-                message = self.snapshot()
+                message = await asyncio.to_thread(self.snapshot)
                 client.snapshots += 1
             else:
                 assert isinstance(item, Message)
@@ -116,13 +116,17 @@ class Hub:
 
     async def _run(self, last: int) -> None:
         assert self._wake is not None
-        table, health = self.service.table_view(), _steady(self.service.health())
+        # what waits on a lock runs in a worker thread, so the loop keeps sending meanwhile: the session's
+        # (held through a change's durable write) and the reconciler's (held while it reads a camera frame)
+        table, health = await asyncio.to_thread(self.service.table_view), _steady(self.service.health())
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.look_every_s)
             self._wake.clear()
-            last = self._changes(last)
-            now = self.service.table_view()
+            messages, last = await asyncio.to_thread(self._changes, last)
+            for message in messages:
+                self._offer(message)
+            now = await asyncio.to_thread(self.service.table_view)
             if now != table:
                 table = now
                 self._offer(Message(_encode({"type": "table", "table": now})))
@@ -131,18 +135,17 @@ class Hub:
                 health = _steady(body)
                 self._offer(Message(_encode({"type": "health", "health": body})))
 
-    def _changes(self, last: int) -> int:
-        """Offer every change after `last` (the state and status read once for the batch); the last one sent."""
+    def _changes(self, last: int) -> tuple[list[Message], int]:
+        """The message of every change after `last` (the state and status read once for the batch), and the
+        number of the last one."""
         s = self.service
         batch = s.session.changes_since(last)
         if not batch:
-            return last
+            return [], last
         status = s.session.status()
         state = msgspec.Raw(s.state_bytes()) if s.session.has_game() else None
-        for change in batch:
-            self._offer(Message(_encode({"type": "change", "number": change.number, "change": s.change_json(change),
-                                         "status": status, "state": state}), change.number))
-        return batch[-1].number
+        return [Message(_encode({"type": "change", "number": c.number, "change": s.change_json(c), "status": status,
+                                 "state": state}), c.number) for c in batch], batch[-1].number
 
     def _offer(self, message: Message) -> None:
         for client in list(self.clients):
