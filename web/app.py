@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -40,7 +41,7 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
     app.state.service = service
     web = service.config.web
     auth = TableAuth(pin or web.pin or new_pin(), read_only=web.read_only if read_only is None else read_only,
-                     **({"clock": clock} if clock is not None else {}))
+                     clock=clock or time.monotonic)
     app.state.auth = auth
     app.state.pin = auth.pin
     app.state.hub = Hub(service)

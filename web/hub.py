@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 QUEUE_LIMIT = 32      # messages waiting for one client before it counts as fallen behind
 LOOK_EVERY_S = 0.25   # how often the table view and health are compared with what was last pushed
 SNAPSHOT = "snapshot"  # the marker, in a queue, of a snapshot to build when it is sent
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,9 @@ class Message:
 
     text: str
     number: int = 0
+
+
+SNAPSHOT_FOR_ALL = Message("")  # offered to every client: each catches up with a fresh snapshot
 
 
 class Client:
@@ -49,13 +54,18 @@ class Client:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
             self.fell_behind += 1
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait(SNAPSHOT)
+            self.catch_up()
+
+    def catch_up(self) -> None:
+        """Drop what waits: the client gets one snapshot of the game as it is when it is next sent."""
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(SNAPSHOT)
 
 
 class Hub:
-    """The clients of one app and the task that feeds them; it runs while at least one client is connected."""
+    """The clients of one app and the task that feeds them; it runs while at least one client is connected, on
+    the event loop of the server (one loop: the clients' queues are asyncio's)."""
 
     def __init__(self, service: TableService, *, limit: int = QUEUE_LIMIT, look_every_s: float = LOOK_EVERY_S) -> None:
         self.service, self.limit, self.look_every_s = service, limit, look_every_s
@@ -87,7 +97,7 @@ class Hub:
         while True:
             item = await client.queue.get()
             if item == SNAPSHOT:
-                message = self.snapshot()
+                message = await asyncio.to_thread(self.snapshot)
                 client.snapshots += 1
             else:
                 assert isinstance(item, Message)
@@ -116,37 +126,52 @@ class Hub:
 
     async def _run(self, last: int) -> None:
         assert self._wake is not None
-        table, health = self.service.table_view(), _steady(self.service.health())
+        # what waits on a lock runs in a worker thread, so the loop keeps sending meanwhile: the session's
+        # (held through a change's durable write) and the reconciler's (held while it reads a camera frame)
+        table, health = await asyncio.to_thread(self.service.table_view), _steady(self.service.health())
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.look_every_s)
             self._wake.clear()
-            last = self._changes(last)
-            now = self.service.table_view()
+            try:
+                messages, last = await asyncio.to_thread(self._changes, last)
+            except Exception:  # a change the feed cannot send must not end the feed: everyone starts afresh
+                log.exception("the live feed could not send the changes after %d", last)
+                last = self.service.session.number
+                messages = [SNAPSHOT_FOR_ALL]
+            for message in messages:
+                self._offer(message)
+            try:
+                now = await asyncio.to_thread(self.service.table_view)
+                body = self.service.health()
+            except Exception:
+                log.exception("the live feed could not read the table view or the health")
+                continue
             if now != table:
                 table = now
                 self._offer(Message(_encode({"type": "table", "table": now})))
-            body = self.service.health()
             if _steady(body) != health:
                 health = _steady(body)
                 self._offer(Message(_encode({"type": "health", "health": body})))
 
-    def _changes(self, last: int) -> int:
-        """Offer every change after `last` (the state and status read once for the batch); the last one sent."""
+    def _changes(self, last: int) -> tuple[list[Message], int]:
+        """The message of every change after `last` (the state and status read once for the batch), and the
+        number of the last one."""
         s = self.service
         batch = s.session.changes_since(last)
         if not batch:
-            return last
+            return [], last
         status = s.session.status()
         state = msgspec.Raw(s.state_bytes()) if s.session.has_game() else None
-        for change in batch:
-            self._offer(Message(_encode({"type": "change", "number": change.number, "change": s.change_json(change),
-                                         "status": status, "state": state}), change.number))
-        return batch[-1].number
+        return [Message(_encode({"type": "change", "number": c.number, "change": s.change_json(c), "status": status,
+                                 "state": state}), c.number) for c in batch], batch[-1].number
 
     def _offer(self, message: Message) -> None:
         for client in list(self.clients):
-            client.offer(message)
+            if message is SNAPSHOT_FOR_ALL:
+                client.catch_up()
+            else:
+                client.offer(message)
 
 
 def _steady(health: dict[str, Any]) -> Any:

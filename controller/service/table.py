@@ -197,9 +197,9 @@ class TableService:
 
     def legal_json(self) -> dict[str, Any]:
         """The active player's legal actions, numbered, each with the `action` to post back."""
-        with_number = self.session.number
+        number = self.session.number
         actions = legal_actions(self.session.state)
-        return {"number": with_number,
+        return {"number": number,
                 "actions": [{"index": k, **msgspec.to_builtins(a)} for k, a in enumerate(actions)]}
 
     def options(self) -> dict[str, Any]:

@@ -103,3 +103,22 @@ def test_the_feed_is_sent_uncompressed_even_to_a_browser_that_offers_deflate(
     with connect(f"ws://127.0.0.1:{served[1]}/ws", proxy=None) as ws:  # offers permessage-deflate by default
         assert ws.response is not None and "Sec-WebSocket-Extensions" not in ws.response.headers
         assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
+
+
+def test_a_table_view_that_fails_does_not_end_the_feed(served: tuple[TableService, int]) -> None:
+    """The reconciler's view raising (a bug there) costs its pushes only: the changes still arrive."""
+    service, port = served
+    failing = {"now": False}
+
+    def view() -> dict[str, Any]:
+        if failing["now"]:
+            raise RuntimeError("the reconciler's bug")
+        return {"misplaced": [], "questions": [], "instructions": []}
+
+    service.table_view = view
+    with connect(f"ws://127.0.0.1:{port}/ws", proxy=None) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
+        failing["now"] = True
+        for _ in range(2):
+            service.session.apply(next_action(service.session.state))
+            assert json.loads(ws.recv(timeout=10))["number"] == service.session.number
