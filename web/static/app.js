@@ -11,7 +11,7 @@ const LED_EVERY_MS = 1000;
 const LOG_BACKLOG = 60;
 
 const store = { status: {}, state: null, table: {}, health: {}, floor: null, session: { player: false, read_only: false } };
-let floorWanted = null, floorBusy = false;
+let floorWanted = 0, floorBusy = false, started = false;
 
 function say(text, bad) {
   const m = $("message");
@@ -52,6 +52,7 @@ async function loadFloor() {
 function changed() {
   $("title").textContent = store.status.title || "burncycle-table";
   drawState(store.state);
+  drawBoardNow();  // the units where they are now; the floor (doors, walls, sight) follows when fetched again
   floorWanted = store.status.number;
   loadFloor();
   controls.refresh();
@@ -64,6 +65,11 @@ async function backlog(number) {
 
 function onMessage(m) {
   if (m.type === "snapshot") {
+    if (!started) {  // what the board does not need waits until the first snapshot is in
+      started = true;
+      leds();
+      address();
+    }
     Object.assign(store, { status: m.status, state: m.state, table: m.table || {}, health: m.health || {} });
     backlog(m.number);
     drawTable(store.table);
@@ -117,5 +123,4 @@ enableDrag($("board"), () => controls.player,
            (unit, space) => controls.correct(unit, space, null), (unit) => { controls.select(unit); drawBoardNow(); }, drawBoardNow);
 $("log").replaceChildren(h("li", { class: "none" }, "Waiting for the table…"));
 new LiveFeed(onMessage, onLine).start();
-leds();
-address();
+loadFloor();  // the floor and the live feed's snapshot are fetched side by side: the board needs both
