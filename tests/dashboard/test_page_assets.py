@@ -67,6 +67,8 @@ def test_every_endpoint_the_scripts_read_answers(client: TestClient) -> None:
 
 
 def test_only_the_folders_own_files_are_served(client: TestClient) -> None:
-    assert client.get("/static/nothing-here.js").status_code == 404
+    missing = client.get("/static/nothing-here.js")
+    assert missing.status_code == 404 and missing.json()["error"] == "not_found"
+    assert "/static/nothing-here.js: no such file" in missing.json()["message"]
     assert client.get("/static/..%2Fapp.py").status_code == 404
     assert client.get("/static/../app.py").status_code == 404

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 
 from controller.rules import Floor, GameState, active_escalations, compile_floor, sight
+from web.auth import ApiError
 from web.deps import Service
 
 router = APIRouter(prefix="/api", tags=["floor"])
@@ -94,7 +95,7 @@ def floor_json(state: GameState) -> dict[str, Any]:
 def floor(service: Service) -> dict[str, Any]:
     session = service.session
     if not session.has_game():
-        raise HTTPException(404, "there is no game yet: start a new game")
+        raise ApiError(404, "no_game", "GET /api/floor: there is no game yet, so no floor: start a new game")
     body = floor_json(session.state)
     body["number"] = session.number
     return body

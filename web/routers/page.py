@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 from fastapi.responses import FileResponse
+
+from web.auth import ApiError
 
 router = APIRouter(tags=["page"])
 STATIC = Path(__file__).resolve().parents[1] / "static"
@@ -35,5 +37,5 @@ def page() -> FileResponse:
 def asset(name: str) -> FileResponse:
     path = assets().get(name)
     if path is None:
-        raise HTTPException(404, f"/static/{name}: no such file of the page")
+        raise ApiError(404, "not_found", f"/static/{name}: no such file of the page (its files are in web/static)")
     return FileResponse(path, media_type=TYPES[path.suffix], headers=NO_STALE)
