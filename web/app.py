@@ -8,7 +8,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from web.routers import game, health, leds, page
+from web.routers import floors, game, health, leds, page, tool_pages
 
 if TYPE_CHECKING:
     from controller.service.table import TableService
@@ -22,6 +22,8 @@ def create_app(service: TableService) -> FastAPI:
     app.include_router(game.router)
     app.include_router(leds.router)
     app.include_router(page.router)
+    app.include_router(tool_pages.router)
+    app.include_router(floors.router)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -24,6 +24,7 @@ from controller.service.buttons import ButtonsAndBuzzer
 from controller.service.camera import CameraComponent
 from controller.service.components import Component, Health
 from controller.service.config import GameConfig, TableConfig
+from controller.service.floors import FloorLibrary
 from controller.service.flow import next_step
 from controller.service.led_output import LedOutput
 from controller.service.session import Change, GameSession
@@ -98,6 +99,8 @@ class TableService:
         self.last_refusal: str | None = None
         self.camera: CameraComponent | None = None
         self.reconciler: Reconciler | None = None
+        # the floors a game may start on: the shipped ones and those drawn in the floor editor, saved beside the log
+        self.floors = FloorLibrary(Path(session.store.path).resolve().parent / "floors", content.floors)
         session.watch(self._changed)
 
     def add(self, component: Component) -> None:
