@@ -88,6 +88,9 @@ def _announce(service: TableService) -> None:
     web = next(c for c in service.components if c.name == "web")
     address = _address(service.config.web.host, web.port)  # type: ignore[attr-defined]
     print(f"burncycle-table: the table is ready at {address} (health: {address}health)", flush=True)
+    auth = web.app.state.auth  # type: ignore[attr-defined]
+    rights = "the game is read-only; the PIN shows the camera" if auth.read_only else "the PIN changes the game"
+    print(f"burncycle-table: the table's PIN is {auth.pin} ({rights})", flush=True)
     if sys.stdout.isatty():
         segno.make(address, error="m").terminal(compact=True)
     else:

@@ -1,33 +1,98 @@
-"""The FastAPI app of one table service."""
+"""The FastAPI app of one table service, and the one JSON shape of every refusal."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from controller.rules import BadFace, IllegalAction, RecordError, TableError
+from controller.service.session import SessionError
+from controller.service.store import StoreError
+from web.auth import ApiError, TableAuth, new_pin
+from web.auth import router as session_router
 from web.routers import floors, game, health, leds, page, tool_pages
 
 if TYPE_CHECKING:
     from controller.service.table import TableService
 
+log = logging.getLogger(__name__)
+# the code of a refusal Starlette makes by itself (an unknown path, a wrong method)
+STATUS_CODES = {400: "bad_request", 401: "pin_required", 403: "forbidden", 404: "not_found",
+                405: "method_not_allowed", 409: "refused", 413: "too_large", 415: "bad_media_type",
+                422: "bad_request", 429: "too_many_tries"}
 
-def create_app(service: TableService) -> FastAPI:
+
+def create_app(service: TableService, *, pin: str | None = None, read_only: bool | None = None,
+               clock: Callable[[], float] | None = None) -> FastAPI:
+    """The app for `service`. The PIN is `pin`, else the config's web.pin, else a random 6-digit one
+    (`app.state.auth.pin`, which `run` and `demo` print); `read_only` defaults to the config's web.read_only."""
     app = FastAPI(title="burncycle-table", version="1",
-                  description="The table service: the live game of one burncycle table, its changes and health.")
+                  description="The table service: the live game of one burncycle table, its changes and health. "
+                              "Anyone may read; changing the game needs the table's PIN (POST /api/session). "
+                              "Every refusal is JSON {\"error\": code, \"message\": text}; see docs/http-api.md.")
     app.state.service = service
+    web = service.config.web
+    auth = TableAuth(pin or web.pin or new_pin(), read_only=web.read_only if read_only is None else read_only,
+                     **({"clock": clock} if clock is not None else {}))
+    app.state.auth = auth
+    app.state.pin = auth.pin
     app.include_router(health.router)
     app.include_router(game.router)
     app.include_router(leds.router)
+    app.include_router(session_router)
     app.include_router(page.router)
     app.include_router(tool_pages.router)
     app.include_router(floors.router)
+    _install_error_handlers(app)
+    return app
 
+
+def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = [f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
+        problems = [_problem(e) for e in exc.errors()]
         return JSONResponse({"error": "bad_request", "message": "; ".join(problems)}, status_code=422)
 
-    return app
+    @app.exception_handler(StarletteHTTPException)
+    async def refused(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if isinstance(exc, ApiError):
+            return JSONResponse(exc.body(), status_code=exc.status_code, headers=exc.headers)
+        code = STATUS_CODES.get(exc.status_code, "error")
+        message = str(exc.detail)
+        if exc.status_code == 404 and message == "Not Found":
+            message = f"{request.method} {request.url.path}: no such endpoint (see /docs for the API)"
+        elif exc.status_code == 405:
+            message = f"{request.method} {request.url.path}: this endpoint does not take {request.method}"
+        return JSONResponse({"error": code, "message": message}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(TableError)
+    async def game_refused(request: Request, exc: TableError) -> JSONResponse:
+        status, code = 409, getattr(exc, "code", "refused")
+        if isinstance(exc, IllegalAction):
+            code = "illegal_action"
+        elif isinstance(exc, BadFace | RecordError):
+            status = 422
+        elif isinstance(exc, SessionError):
+            status, code = (404, "no_game") if "no game" in str(exc) else (409, "refused")
+        elif isinstance(exc, StoreError):
+            status = 503
+        return JSONResponse({"error": code, "message": str(exc)}, status_code=status)
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("%s %s failed", request.method, request.url.path)
+        return JSONResponse({"error": "server_error", "message": f"{request.method} {request.url.path}: the table "
+                             f"service failed ({type(exc).__name__}); the log has the details"}, status_code=500)
+
+
+def _problem(error: dict[str, object]) -> str:
+    """One validation problem as a line: where in the request (body.action.tag) and what is wrong."""
+    loc = error.get("loc")
+    where = ".".join(str(p) for p in loc) if isinstance(loc, tuple | list) else ""
+    return f"{where}: {error.get('msg')}" if where else str(error.get("msg"))

@@ -180,7 +180,10 @@ class WebConfig(Section):
     host: str = key("0.0.0.0", "a host name or an IP address", "where the dashboard listens (0.0.0.0: every network)")
     port: int = key(8080, "a port number from 1 to 65535", "the dashboard's port")
     pin: str | None = key(None, "4 to 8 digits, in quotes",
-                          "a PIN asked before the dashboard changes the game (default: no PIN)", '"4321"')
+                          "the PIN the dashboard asks before it changes the game (default: a random 6-digit one, "
+                          "printed at start)", '"4321"')
+    read_only: bool = key(False, "true or false",
+                          "a spectators' table (a convention): the dashboard shows the game and refuses every change")
 
     _host = field_validator("host")(classmethod(lambda cls, v: _host(v)))
     _port = field_validator("port")(classmethod(lambda cls, v: _port(v)))

@@ -37,6 +37,7 @@ BAD: dict[str, tuple[str, str]] = {
     "web.host": ('"my table"', "a host name or an IP address"),
     "web.port": ("80800", "a port number from 1 to 65535"),
     "web.pin": ("1234", "4 to 8 digits, in quotes"),
+    "web.read_only": ('"maybe"', "true or false"),
     "mqtt.host": ('"broker..local"', "a host name or an IP address"),
     "mqtt.port": ("0", "a port number from 1 to 65535"),
     "mqtt.user": ("7", "a string"),

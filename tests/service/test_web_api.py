@@ -60,7 +60,7 @@ def test_state_is_404_before_a_game(service: TableService) -> None:
     client = TestClient(create_app(service))
     reply = client.get("/api/state")
     assert reply.status_code == 404
-    assert "no game yet" in reply.json()["detail"]
+    assert reply.json()["error"] == "no_game" and "no game yet" in reply.json()["message"]
     assert client.get("/api/status").json() == {"game": None, "number": 0}
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Query
 
+from web.auth import ApiError
 from web.deps import Service
 
 router = APIRouter(prefix="/api", tags=["game"])
@@ -14,7 +15,7 @@ router = APIRouter(prefix="/api", tags=["game"])
 @router.get("/state", summary="The current game: the session's status and the whole game state")
 def state(service: Service) -> dict[str, Any]:
     if not service.session.has_game():
-        raise HTTPException(404, "there is no game yet: start a new game")
+        raise ApiError(404, "no_game", "there is no game yet: start a new game")
     return {"status": service.session.status(), "state": service.state_json()}
 
 

@@ -1,0 +1,62 @@
+"""The web tests' fixtures: a real TableService (startup.build over a temp game log, no camera) with a game, and
+a TestClient of its app with a clock the PIN's waits are measured on, stepped by the test instead of sleeping."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from controller.service.startup import build
+from controller.service.table import TableService
+from tests.service.conftest import _no_burncycle_env  # noqa: F401  (autouse: a clean BURNCYCLE_* environment)
+from tests.service.test_web_api import config
+from web import create_app
+
+PIN = "482913"
+ORIGIN = "http://testserver"  # the TestClient's own Host: what the table's page sends
+
+
+class Clock:
+    """A monotonic clock a test steps forward."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[TableService]:
+    made = build(config(tmp_path), seed=5)
+    made.new_game()
+    yield made
+    made.session.close()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def app(service: TableService, clock: Clock) -> FastAPI:
+    return create_app(service, pin=PIN, clock=clock)
+
+
+@pytest.fixture
+def anyone(app: FastAPI) -> TestClient:
+    """A phone on the table's network that has not typed the PIN."""
+    return TestClient(app)
+
+
+@pytest.fixture
+def player(app: FastAPI) -> TestClient:
+    """A phone logged in with the table's PIN, sending the Origin the table's own page sends."""
+    client = TestClient(app, headers={"Origin": ORIGIN})
+    assert client.post("/api/session", json={"pin": PIN}).status_code == 200
+    return client
