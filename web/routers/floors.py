@@ -6,26 +6,28 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from controller.service.floors import MOST_CHARS, FloorLibraryError, check_floor
+from web.auth import ApiError, Player
 from web.deps import Service
-from web.routers.tool_pages import error, page
+from web.routers.tool_pages import page
 
 router = APIRouter(tags=["floors"])
+EXAMPLE = 'name: Closet\nlevel: 1\n\ngrid:\n+-+-+\n|E T|\n+-+-+\n\nareas:\n  A1 room "Closet"\n'
 
 
 class FloorText(BaseModel):
     text: str = Field(max_length=MOST_CHARS, description="the floor in the floor text format (docs/floor-format.md)",
-                      examples=["name: Closet\nlevel: 1\n\ngrid:\n+-+-+\n|E T|\n+-+-+\n\nareas:\n  A1 room \"Closet\"\n"])
+                      examples=[EXAMPLE])
     name: str = Field("floor", max_length=60, description="the file name the messages use (NAME.floor)")
 
 
 class SavedFloor(BaseModel):
     name: str = Field(max_length=60, description="the floor's name: lowercase letters, digits and dashes",
                       examples=["my-annex"])
-    text: str = Field(max_length=MOST_CHARS, description="the floor in the floor text format")
+    text: str = Field(max_length=MOST_CHARS, description="the floor in the floor text format", examples=[EXAMPLE])
 
 
 @router.get("/floors/edit", include_in_schema=False)
@@ -38,12 +40,12 @@ def floors(service: Service) -> dict[str, Any]:
     return {"floors": service.floors.listing()}
 
 
-@router.get("/api/floors/{name}", summary="One floor's text, shipped or saved", response_model=None)
-def floor(name: str, service: Service) -> dict[str, Any] | JSONResponse:
+@router.get("/api/floors/{name}", summary="One floor's text, shipped or saved")
+def floor(name: str, service: Service) -> dict[str, Any]:
     try:
         return {"name": name, "source": service.floors.source(name), "text": service.floors.text(name)}
     except FloorLibraryError as e:
-        return error(404, "not_found", str(e))
+        raise ApiError(404, "not_found", str(e)) from None
 
 
 @router.post("/api/floors/check", summary="A drawn floor checked with the `validate` command's messages")
@@ -51,11 +53,11 @@ def check(body: FloorText) -> dict[str, Any]:
     return check_floor(body.text, body.name).to_dict()
 
 
-@router.post("/api/floors", summary="Save a floor (checked first) to the table's floors folder", status_code=201,
-             response_model=None)
-def save(body: SavedFloor, service: Service) -> dict[str, Any] | JSONResponse:
+@router.post("/api/floors", summary="Save a floor (checked first) to the table's floors folder; needs the PIN",
+             status_code=201)
+def save(body: SavedFloor, service: Service, _: Player) -> dict[str, Any]:
     try:
         saved = service.floors.save(body.name, body.text)
     except FloorLibraryError as e:
-        return error(422, "bad_request", str(e))
+        raise ApiError(422, "bad_request", str(e)) from None
     return {"name": body.name, **saved.to_dict()}

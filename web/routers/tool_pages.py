@@ -8,10 +8,11 @@ request can never reach another file.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse
+
+from web.auth import ApiError
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
@@ -29,14 +30,9 @@ def page(name: str) -> FileResponse:
 CSP = "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; object-src 'none'"
 
 
-def error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
-    """The dashboard's error body: a code for programs and a message for people (what, where, why)."""
-    return JSONResponse({"error": code, "message": message, **extra}, status_code=status)
-
-
 @router.get("/tools/{name}", include_in_schema=False)
-def asset(name: str) -> Any:
+def asset(name: str) -> FileResponse:
     if name not in ASSETS:
-        return error(404, "not_found", f"/tools/{name[:60]}: no such file; the tool pages' files are "
+        raise ApiError(404, "not_found", f"/tools/{name[:60]}: no such file; the tool pages' files are "
                                        f"{', '.join(sorted(ASSETS))}")
     return FileResponse(STATIC / name, media_type=TYPES[Path(name).suffix], headers={"Cache-Control": "no-cache"})

@@ -5,7 +5,7 @@ import { api, ApiError, el, say, svg, withPin } from "/tools/tools.js";
 
 const CELL = 40;    // a space, in the drawing's units
 const MARGIN = 8;   // around the grid, so the outer walls are not cut off
-const EDGE = 7;     // half the thickness of an edge's tap target
+const EDGE = 7;     // half the width of an edge's tap target
 const MOST = 26;
 
 const FEATURES = [
@@ -156,7 +156,7 @@ function readFloor(text) {
 
 // -- drawing --
 
-function hue(k) { return (k * 137) % 360; }
+function hue(k) { return (200 + k * 137) % 360; }
 
 function draw() {
   findAreas();
@@ -173,21 +173,21 @@ function draw() {
     for (let c = 0; c < floor.cols; c++) {
       const ch = floor.spaces[r][c];
       const k = floor.areaOf[r][c];
-      const cls = ["space", ch === "#" ? "void" : "", isMarked("space", r, c) ? "marked" : ""].join(" ").trim();
+      const cls = ["space", ch === "#" && "void", isMarked("space", r, c) && "marked"].filter(Boolean).join(" ");
       const rect = svg("rect", { class: cls, x: MARGIN + c * CELL + EDGE, y: MARGIN + r * CELL + EDGE,
                                  width: CELL - 2 * EDGE, height: CELL - 2 * EDGE, rx: 3, "data-space": `${r}:${c}` });
-      if (k >= 0 && !backdrop) rect.setAttribute("style", `fill: hsl(${hue(k)} 35% 22%)`);
-      if (k >= 0 && backdrop) rect.setAttribute("style", `fill: hsl(${hue(k)} 45% 30% / .35)`);
+      // colours through the CSSOM: the page's Content-Security-Policy refuses style attributes
+      if (k >= 0) rect.style.fill = backdrop ? `hsl(${hue(k)} 45% 30% / .35)` : `hsl(${hue(k)} 35% 24%)`;
       rect.append(svg("title", {}, `${spaceName(r, c)}: ${FEATURES.find((f) => f[0] === ch)[1]}`));
       grid.append(rect);
       if (ch !== "." && ch !== "#") {
-        grid.append(svg("text", { class: "feature", x: MARGIN + (c + 0.5) * CELL, y: MARGIN + (r + 0.5) * CELL }, ch));
+        grid.append(svg("text", { class: "feature", x: MARGIN + (c + 0.5) * CELL, y: MARGIN + (r + 0.58) * CELL }, ch));
       }
     }
   }
   for (const note of floor.notes) {
-    grid.append(svg("text", { class: "area-name", x: MARGIN + note.at[1] * CELL + 9, y: MARGIN + note.at[0] * CELL + 17 },
-                    note.name.slice(0, 8)));
+    grid.append(svg("text", { class: "area-name", x: MARGIN + note.at[1] * CELL + 5, y: MARGIN + note.at[0] * CELL + 11 },
+                    note.name.slice(0, 9)));
   }
   for (let r = 0; r < floor.rows; r++) {
     for (let c = 0; c <= floor.cols; c++) edgeRect(grid, "e", r, c);
@@ -204,20 +204,19 @@ function edgeRect(grid, dir, r, c) {
   const outer = dir === "e" ? c === 0 || c === floor.cols : r === 0 || r === floor.rows;
   const kind = outer ? "wall" : dir === "e" ? floor.east[r][c - 1] : floor.south[r - 1][c];
   const x = MARGIN + c * CELL, y = MARGIN + r * CELL;
-  const box = dir === "e" ? { x: x - EDGE / 2, y: y + 3, width: EDGE, height: CELL - 6 }
-                          : { x: x + 3, y: y - EDGE / 2, width: CELL - 6, height: EDGE };
+  const t = kind === "open" ? 1.5 : 5;  // a wall or a door is drawn corner to corner, an opening as a faint line
+  const line = dir === "e" ? { x: x - t / 2, y: y - 2.5, width: t, height: CELL + 5 }
+                           : { x: x - 2.5, y: y - t / 2, width: CELL + 5, height: t };
   const mark = !outer && isMarked("edge", dir, dir === "e" ? r : r - 1, dir === "e" ? c - 1 : c);
-  const rect = svg("rect", { ...box, rx: 2, class: `edge ${outer ? "outer" : kind}${mark ? " marked" : ""}` });
-  if (!outer) {
-    // a wider invisible target on top, so a finger finds the edge
-    const hit = dir === "e" ? { x: x - EDGE, y: y + 4, width: 2 * EDGE, height: CELL - 8 }
-                            : { x: x + 4, y: y - EDGE, width: CELL - 8, height: 2 * EDGE };
-    const target = svg("rect", { ...hit, class: "edge", "data-edge": `${dir}:${dir === "e" ? r : r - 1}:${dir === "e" ? c - 1 : c}` });
-    target.append(svg("title", {}, `${kind} between ${dir === "e" ? `${spaceName(r, c - 1)} and ${spaceName(r, c)}` : `${spaceName(r - 1, c)} and ${spaceName(r, c)}`}`));
-    grid.append(rect, target);
-  } else {
-    grid.append(rect);
-  }
+  grid.append(svg("rect", { ...line, class: `edge ${outer ? "outer" : kind}${mark ? " marked" : ""}` }));
+  if (outer) return;
+  // a wider invisible target on top, so a finger finds the edge
+  const hit = dir === "e" ? { x: x - EDGE, y: y + 4, width: 2 * EDGE, height: CELL - 8 }
+                          : { x: x + 4, y: y - EDGE, width: CELL - 8, height: 2 * EDGE };
+  const target = svg("rect", { ...hit, class: "edge target", "data-edge": `${dir}:${dir === "e" ? r : r - 1}:${dir === "e" ? c - 1 : c}` });
+  const between = dir === "e" ? `${spaceName(r, c - 1)} and ${spaceName(r, c)}` : `${spaceName(r - 1, c)} and ${spaceName(r, c)}`;
+  target.append(svg("title", {}, `${kind} between ${between}`));
+  grid.append(target);
 }
 
 function isMarked(what, ...where) {
@@ -241,10 +240,11 @@ function drawAreas() {
     surveillance.addEventListener("change", () => { note.surveillance = Number(surveillance.value); scheduleCheck(); });
     reserve.addEventListener("change", () => { note.reserve = reserve.value; scheduleCheck(); });
     const cells = floor.areas[k].length;
-    const item = el("li", { style: `--swatch: hsl(${hue(k)} 45% 45%)` },
+    const item = el("li", {},
       el("span", { class: "where" }, `${spaceName(...note.at)} · ${cells} space${cells === 1 ? "" : "s"}`),
       el("label", {}, "Kind", kind), el("label", {}, "Name", name),
       el("label", {}, "Surveillance", surveillance), el("label", {}, "Reserve", reserve));
+    item.style.setProperty("--swatch", `hsl(${hue(k)} 45% 45%)`);
     list.append(item);
   });
   if (!floor.notes.length) list.append(el("li", {}, "No spaces yet: every space is a void."));
