@@ -27,6 +27,7 @@ from controller.service.config import GameConfig, TableConfig
 from controller.service.floors import FloorLibrary
 from controller.service.flow import next_step
 from controller.service.led_output import LedOutput
+from controller.service.replay import GameReplays
 from controller.service.session import Change, GameSession
 from controller.service.supervisor import Supervisor
 
@@ -101,6 +102,7 @@ class TableService:
         self.reconciler: Reconciler | None = None
         # the floors a game may start on: the shipped ones and those drawn in the floor editor, saved beside the log
         self.floors = FloorLibrary(Path(session.store.path).resolve().parent / "floors", content.floors)
+        self.replays = GameReplays(session)  # the post-game summary and the replay, read-only
         session.watch(self._changed)
 
     def add(self, component: Component) -> None:

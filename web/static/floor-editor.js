@@ -1,7 +1,7 @@
 // The floor editor: a floor drawn on a grid (walls, doors, features, areas), over the camera's picture of the
 // mat when there is one, written in the floor text format (docs/floor-format.md), checked by the table with
 // the `validate` command's own messages, and saved to the table's floors folder.
-import { api, ApiError, el, say, svg, withPin } from "/tools/tools.js";
+import { api, ApiError, el, parseGrid, say, spaceAt, svg, withPin } from "/tools/tools.js";
 
 const CELL = 40;    // a space, in the drawing's units
 const MARGIN = 8;   // around the grid, so the outer walls are not cut off
@@ -119,36 +119,21 @@ const GRID_FIRST_LINE = 5;  // the grid's first line in floorText(), counted fro
 
 // a floor file read back into the editor (a shipped or saved floor to start from)
 function readFloor(text) {
-  const lines = text.replace(/^\ufeff/, "").split(/\r?\n/);
-  const at = lines.findIndex((l) => l.trim() === "grid:");
-  const grid = [];
-  for (let i = at + 1; i < lines.length && lines[i].trim() && lines[i].trim() !== "areas:"; i++) grid.push(lines[i]);
-  const rows = Math.floor((grid.length - 1) / 2);
-  const cols = Math.floor((Math.max(...grid.map((l) => l.length)) - 1) / 2);
+  const read = parseGrid(text);
+  const { rows, cols, lines } = read;
   if (rows < 1 || cols < 1 || rows > MOST || cols > MOST) throw new Error("this floor's grid cannot be read here");
-  const ch = (i, j) => (grid[i] && grid[i][j]) || " ";
-  const kind = (c) => (c === "D" ? "door" : c === " " ? "open" : "wall");
-  floor.spaces = []; floor.east = []; floor.south = []; floor.notes = [];
-  blank(cols, rows);
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
-      const s = ch(2 * r + 1, 2 * c + 1);
-      floor.spaces[r][c] = s === " " ? "." : s;
-      if (c < cols - 1) floor.east[r][c] = kind(ch(2 * r + 1, 2 * c + 2));
-      if (r < rows - 1) floor.south[r][c] = kind(ch(2 * r + 2, 2 * c + 1));
-    }
-  }
+  Object.assign(floor, { cols, rows, spaces: read.spaces, east: read.east, south: read.south, notes: [] });
   const header = (key) => (lines.find((l) => l.startsWith(`${key}:`)) || "").slice(key.length + 1).trim();
   $("title").value = header("name");
   $("level").value = header("level") || "1";
   const areasAt = lines.findIndex((l) => l.trim() === "areas:");
   for (const line of areasAt >= 0 ? lines.slice(areasAt + 1) : []) {
-    const m = line.match(/^\s*([A-Z])(\d+)\s+(room|hallway|outdoor|safe)\b(.*)$/);
-    if (!m) continue;
-    const name = (m[4].match(/"([^"]*)"/) || [])[1] || "";
-    const surveillance = Number((m[4].match(/surveillance=(\d)/) || [])[1] || 0);
-    const reserve = (m[4].match(/reserve=(\w+)/) || [])[1] || "";
-    floor.notes.push({ at: [Number(m[2]) - 1, m[1].charCodeAt(0) - 65], kind: m[3], name, surveillance, reserve });
+    const m = line.match(/^\s*([A-Z]+\d+)\s+(room|hallway|outdoor|safe)\b(.*)$/);
+    if (!m || !spaceAt(m[1])) continue;
+    const name = (m[3].match(/"([^"]*)"/) || [])[1] || "";
+    const surveillance = Number((m[3].match(/surveillance=(\d)/) || [])[1] || 0);
+    const reserve = (m[3].match(/reserve=(\w+)/) || [])[1] || "";
+    floor.notes.push({ at: spaceAt(m[1]), kind: m[2], name, surveillance, reserve });
   }
   $("cols").value = cols;
   $("rows").value = rows;

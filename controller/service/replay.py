@@ -1,0 +1,102 @@
+"""A game told again from its record: the post-game summary and the step-by-step replay (time travel).
+
+The record is the truth (every action with its dice faces, each checked against the digest of the state it
+made), so a replay is the engine applying the record again: what the dashboard shows at step k is the state the
+table was in after k actions, for a finished game as for the one on the table. Replaying is read-only; the
+live game is never touched. One game's states are kept while it is being looked at (a replay is stepped back
+and forth), and made again when its record has grown.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from controller.rules import GameRecord, GameState, phrase, replay
+from controller.service.session import GameSession
+
+
+class ReplayError(LookupError):
+    """A step the game does not have (past its end)."""
+
+
+@dataclass(frozen=True)
+class ReplayedGame:
+    game: int
+    title: str
+    record: GameRecord
+    states: list[GameState]  # states[k]: the state after the record's first k entries
+
+    @property
+    def entries(self) -> int:
+        return len(self.record.entries)
+
+
+def _same(a: GameRecord, b: GameRecord) -> bool:
+    """Two records of one game that replay alike: as many entries, ending on the same recorded state."""
+    return len(a.entries) == len(b.entries) and (not a.entries or a.entries[-1].digest == b.entries[-1].digest)
+
+
+def _tag(action: object) -> str:
+    return str(action.__struct_config__.tag)  # type: ignore[attr-defined]
+
+
+class GameReplays:
+    """Replays of the session's games, the last one looked at kept in memory."""
+
+    def __init__(self, session: GameSession) -> None:
+        self.session = session
+        self._lock = threading.Lock()
+        self._kept: ReplayedGame | None = None
+
+    def replayed(self, game: int) -> ReplayedGame:
+        """Every state of `game`, one action at a time (each checked against its recorded digest)."""
+        title, record = self.session.record_of(game)
+        with self._lock:
+            kept = self._kept
+            if kept is not None and kept.game == game and _same(kept.record, record):
+                return kept
+            states = [record.start]
+            for entry in record.entries:  # one entry at a time: the whole game in one pass, not one per step
+                states.append(replay(GameRecord(start=states[-1], entries=[entry])))
+            self._kept = ReplayedGame(game, title, record, states)
+            return self._kept
+
+    def summary(self, game: int) -> dict[str, Any]:
+        """How the game went: its outcome, rounds and actions, and the threat after each action and each round."""
+        played = self.replayed(game)
+        last = played.states[-1]
+        by_round: dict[int, int] = {}
+        for state in played.states[1:]:
+            by_round[state.round] = state.threat  # the threat once the round's last action is done
+        return {
+            "game": played.game, "title": played.title,
+            "outcome": msgspec.to_builtins(last.outcome) if last.outcome is not None else None,
+            "rounds": last.round, "actions": played.entries,
+            "actions_by_kind": dict(Counter(_tag(e.action) for e in played.record.entries).most_common()),
+            "start_threat": played.states[0].threat,
+            "threat_by_round": [{"round": r, "threat": t} for r, t in sorted(by_round.items())],
+            "threat_by_action": [s.threat for s in played.states],
+            "round_by_action": [s.round for s in played.states],
+        }
+
+    def step(self, game: int, k: int) -> dict[str, Any]:
+        """The state after the first k actions, with the k-th action and its events phrased for people."""
+        played = self.replayed(game)
+        if not 0 <= k <= played.entries:
+            raise ReplayError(f"game {game} has {played.entries} actions: a replay step is 0 (the start) to "
+                              f"{played.entries}, not {k}")
+        state = played.states[k]
+        entry = None
+        if k:
+            e = played.record.entries[k - 1]
+            entry = {"number": k, "kind": _tag(e.action), "action": msgspec.to_builtins(e.action),
+                     "faces": [f.face for f in e.faces], "events": [phrase(ev, state) for ev in e.events]}  # type: ignore[arg-type]
+        return {"game": played.game, "title": played.title, "k": k, "entries": played.entries,
+                "round": state.round, "threat": state.threat,
+                "outcome": msgspec.to_builtins(state.outcome) if state.outcome is not None else None,
+                "entry": entry, "state": msgspec.to_builtins(state)}
