@@ -16,7 +16,7 @@ from controller.service.session import SessionError
 from controller.service.store import StoreError
 from web.auth import ApiError, TableAuth, new_pin
 from web.auth import router as session_router
-from web.routers import floors, game, health, leds, page, replay, tool_pages
+from web.routers import camera, floors, game, health, leds, page, replay, tool_pages
 
 if TYPE_CHECKING:
     from controller.service.table import TableService
@@ -50,6 +50,7 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
     app.include_router(tool_pages.router)
     app.include_router(floors.router)
     app.include_router(replay.router)
+    app.include_router(camera.router)
     _install_error_handlers(app)
     return app
 

@@ -23,6 +23,7 @@ let tool = { kind: "edge", value: "wall" };
 let marked = null;  // where the last check's message points: {space:[r,c]} or {edge:[dir,r,c]}
 let checkTimer = 0;
 let backdrop = null;  // an object URL of the camera's picture of the mat, for this size
+let backdropAsked = 0;  // the newest picture asked for: an answer for an older size is dropped
 
 const $ = (id) => document.getElementById(id);
 
@@ -309,13 +310,17 @@ async function startFrom(name) {
 // the camera's picture of the mat, straightened onto this grid by the registration markers around it
 async function loadBackdrop() {
   const note = $("backdrop-note");
+  const mine = ++backdropAsked;
   if (backdrop) URL.revokeObjectURL(backdrop);
   backdrop = null;
   try {
     const reply = await api(`/api/camera/mat.jpg?cols=${floor.cols}&rows=${floor.rows}`, { raw: true });
-    backdrop = URL.createObjectURL(await reply.blob());
+    const picture = await reply.blob();
+    if (mine !== backdropAsked) return;
+    backdrop = URL.createObjectURL(picture);
     note.replaceChildren("Under the grid: the camera's picture of the mat, straightened by its registration markers.");
   } catch (err) {
+    if (mine !== backdropAsked) return;
     if (err instanceof ApiError && err.status === 401) {
       const unlock = el("button", { type: "button" }, "Show the camera's picture");
       unlock.addEventListener("click", () => withPin(() => api("/api/session")
