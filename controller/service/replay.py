@@ -95,7 +95,7 @@ class GameReplays:
         if k:
             e = played.record.entries[k - 1]
             entry = {"number": k, "kind": _tag(e.action), "action": msgspec.to_builtins(e.action),
-                     "faces": [f.face for f in e.faces], "events": [phrase(ev, state) for ev in e.events]}  # type: ignore[arg-type]
+                     "faces": [f.face for f in e.faces], "events": [phrase(ev, state) for ev in e.events]}
         return {"game": played.game, "title": played.title, "k": k, "entries": played.entries,
                 "round": state.round, "threat": state.threat,
                 "outcome": msgspec.to_builtins(state.outcome) if state.outcome is not None else None,
