@@ -16,7 +16,8 @@ from controller.service.session import SessionError
 from controller.service.store import StoreError
 from web.auth import ApiError, TableAuth, new_pin
 from web.auth import router as session_router
-from web.routers import camera, floors, game, health, leds, page, replay, tool_pages
+from web.hub import Hub
+from web.routers import camera, floors, game, games, health, leds, live, page, play, replay, tool_pages
 
 if TYPE_CHECKING:
     from controller.service.table import TableService
@@ -42,10 +43,14 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
                      **({"clock": clock} if clock is not None else {}))
     app.state.auth = auth
     app.state.pin = auth.pin
+    app.state.hub = Hub(service)
     app.include_router(health.router)
     app.include_router(game.router)
     app.include_router(leds.router)
     app.include_router(session_router)
+    app.include_router(play.router)
+    app.include_router(games.router)
+    app.include_router(live.router)
     app.include_router(page.router)
     app.include_router(tool_pages.router)
     app.include_router(floors.router)
@@ -67,18 +72,21 @@ def _install_error_handlers(app: FastAPI) -> None:
             return JSONResponse(exc.body(), status_code=exc.status_code, headers=exc.headers)
         code = STATUS_CODES.get(exc.status_code, "error")
         message = str(exc.detail)
+        status = exc.status_code
+        if status == 400 and "parsing the body" in message:  # FastAPI's word for a body that is not JSON
+            status, message = 422, "body: not valid JSON: send the request's fields as a JSON object"
         if exc.status_code == 404 and message == "Not Found":
             message = f"{request.method} {request.url.path}: no such endpoint (see /docs for the API)"
         elif exc.status_code == 405:
             message = f"{request.method} {request.url.path}: this endpoint does not take {request.method}"
-        return JSONResponse({"error": code, "message": message}, status_code=exc.status_code, headers=exc.headers)
+        return JSONResponse({"error": code, "message": message}, status_code=status, headers=exc.headers)
 
     @app.exception_handler(TableError)
     async def game_refused(request: Request, exc: TableError) -> JSONResponse:
         status, code = 409, getattr(exc, "code", "refused")
         if isinstance(exc, IllegalAction):
             code = "illegal_action"
-        elif isinstance(exc, BadFace | RecordError):
+        elif isinstance(exc, BadFace | RecordError) or code == "bad_request":
             status = 422
         elif isinstance(exc, SessionError):
             status, code = (404, "no_game") if "no game" in str(exc) else (409, "refused")

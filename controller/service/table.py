@@ -18,7 +18,18 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from controller.leds.scene import LedScene, scene_from_state
-from controller.rules import Content, GameSetup, GameState, TableError, new_game, phrase
+from controller.rules import (
+    AnyAction,
+    Content,
+    Correct,
+    GameSetup,
+    GameState,
+    RulesError,
+    TableError,
+    legal_actions,
+    new_game,
+    phrase,
+)
 from controller.rules.events import AnyEvent
 from controller.service.buttons import ButtonsAndBuzzer
 from controller.service.camera import CameraComponent
@@ -46,6 +57,18 @@ CHANGE_WORDS = {
     "dice_cancelled": "The action waiting for dice was given up.",
     "dice_mode": "Dice from now on: {dice_mode}.",
 }
+
+
+DIFFICULTIES = ("simplified", "standard", "seasoned")
+LEVELS = (1, 2, 3)
+FACINGS = {"north": "N", "east": "E", "south": "S", "west": "W", "N": "N", "E": "E", "S": "S", "W": "W"}
+
+
+class RequestError(TableError):
+    """A request the table cannot read (an action of no known shape, a mission that does not exist): what is
+    wrong and what is expected; nothing was changed."""
+
+    code = "bad_request"
 
 
 def setup_from_config(game: GameConfig, seed: int | None = None) -> GameSetup:
@@ -129,6 +152,82 @@ class TableService:
     def undo(self) -> Change:
         return self.session.undo()
 
+    def apply_json(self, action: dict[str, Any], faces: list[str] | None = None) -> Change:
+        """An action as the dashboard posts it back (a legal action's `action`, its choices filled in)."""
+        try:
+            decoded = msgspec.convert(action, AnyAction, strict=False)  # type: ignore[arg-type]
+        except msgspec.ValidationError as err:
+            raise RequestError(f"the action {_short(action)} is not one the engine knows: {err}") from None
+        return self.session.apply(decoded, faces)
+
+    def correct(self, unit: str, space: str, facing: str | None = None) -> Change:
+        """The players' word on where a unit stands (the engine's `Correct`); through the reconciler when there
+        is a camera, so it stops expecting the chip elsewhere."""
+        if facing is not None and facing not in FACINGS:
+            raise RequestError(f"facing {facing!r}: expected north, east, south, west (or N, E, S, W) or null")
+        turned = FACINGS[facing] if facing is not None else None
+        if self.reconciler is not None:
+            return self.reconciler.correct(unit, space, turned)
+        return self.session.apply(Correct(unit=unit, space=space, facing=turned))  # type: ignore[arg-type]
+
+    def start_game(self, *, floor: str, mission: str, agents: list[str], difficulty: str = "standard",
+                   level: int | None = None, captain: str | None = None, floor_text: str | None = None) -> Change:
+        """A new game the players chose on the dashboard; each name is checked against the content first."""
+        c = self.content
+        problems = []
+        if floor_text is None and floor not in c.floors:
+            problems.append(_choose("floor", floor, list(c.floors)))
+        if mission not in c.missions:
+            problems.append(_choose("mission", mission, list(c.missions)))
+        known = [a.id for a in c.agents]
+        problems += [_choose("agent", a, known) for a in agents if a not in known]
+        if not 1 <= len(agents) <= 4 or len(set(agents)) != len(agents):
+            problems.append(f"agents {agents}: expected 1 to 4 different agents")
+        if difficulty not in DIFFICULTIES:
+            problems.append(_choose("difficulty", difficulty, list(DIFFICULTIES)))
+        if level is not None and level not in LEVELS:
+            problems.append(f"level {level}: expected 1, 2 or 3")
+        captain = captain or self.config.game.captain
+        if captain not in c.captains:
+            problems.append(_choose("captain", captain, list(c.captains)))
+        if problems:
+            raise RequestError("; ".join(problems))
+        setup = GameSetup(floor=floor, floor_text=floor_text, mission=mission, level=level, players=len(agents),
+                          agents=list(agents), difficulty=difficulty, captain=captain,
+                          seed=self.seed if self.seed is not None else int(time.time()) % 100_000)
+        try:
+            return self.new_game(setup)
+        except RulesError as err:
+            raise RequestError(f"this game cannot be set up: {err}") from None
+
+    def legal_json(self) -> dict[str, Any]:
+        """The active player's legal actions, numbered, each with the `action` to post back."""
+        with_number = self.session.number
+        actions = legal_actions(self.session.state)
+        return {"number": with_number,
+                "actions": [{"index": k, **msgspec.to_builtins(a)} for k, a in enumerate(actions)]}
+
+    def options(self) -> dict[str, Any]:
+        """What a new game may be: the floors, missions, agents, difficulties, levels and captains."""
+        c, g = self.content, self.config.game
+        return {
+            "floors": [{"name": name, "shipped": True} for name in c.floors],
+            "missions": [{"id": m.id, "name": m.name, "floors": m.floors, "adaptable": m.adaptable}
+                         for m in c.missions.values()],
+            "agents": [{"id": a.id, "name": a.name} for a in c.agents],
+            "difficulties": list(DIFFICULTIES), "levels": list(LEVELS),
+            "captains": [{"id": key, "name": cap.name} for key, cap in c.captains.items()],
+            "default": {"floor": g.floor, "mission": g.mission, "agents": list(g.agents),
+                        "difficulty": g.difficulty, "level": g.level, "captain": g.captain},
+        }
+
+    def dice_kinds(self) -> list[dict[str, Any]]:
+        """Every die of the game with its faces as printed, for the dashboard's pictures of typed-in dice."""
+        return [{"kind": kind, "die": f"{kind} die", "faces": list(faces)} for kind, faces in self.content.dice.items()]
+
+    def has_stored_game(self, game: int) -> bool:
+        return any(g["id"] == game for g in self.session.games())
+
     # -- reading, for the web and MQTT --
 
     def health(self) -> dict[str, Any]:
@@ -139,6 +238,10 @@ class TableService:
 
     def state_json(self) -> Any:
         return msgspec.to_builtins(self.session.state)
+
+    def state_bytes(self) -> bytes:
+        """The state as JSON text (what `state_json` gives, encoded): the live feed encodes it once for all."""
+        return msgspec.json.encode(self.session.state)
 
     def change_json(self, change: Change) -> dict[str, Any]:
         """A change as the web and MQTT send it, with its events phrased for people."""
@@ -214,3 +317,12 @@ class TableService:
             self.last_refusal = None
         except TableError as err:
             self.last_refusal = f"the {name} button: {err}"
+
+
+def _choose(what: str, value: str, known: list[str]) -> str:
+    return f"{what} {value!r}: expected one of {', '.join(sorted(known))}"
+
+
+def _short(value: Any) -> str:
+    text = msgspec.json.encode(value).decode() if not isinstance(value, str) else value
+    return text if len(text) <= 80 else text[:77] + "..."

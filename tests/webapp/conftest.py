@@ -3,6 +3,9 @@ a TestClient of its app with a clock the PIN's waits are measured on, stepped by
 
 from __future__ import annotations
 
+import asyncio
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +16,7 @@ from fastapi.testclient import TestClient
 from controller.service.startup import build
 from controller.service.table import TableService
 from tests.service.conftest import _no_burncycle_env  # noqa: F401  (autouse: a clean BURNCYCLE_* environment)
-from tests.service.test_web_api import config
+from tests.service.test_web_api import config, free_port
 from web import create_app
 
 PIN = "482913"
@@ -60,3 +63,21 @@ def player(app: FastAPI) -> TestClient:
     client = TestClient(app, headers={"Origin": ORIGIN})
     assert client.post("/api/session", json={"pin": PIN}).status_code == 200
     return client
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[TableService, int]]:
+    """The service running for real (its web server on a free loopback port, in its own event loop)."""
+    port = free_port()
+    service = build(config(tmp_path, port), seed=5)
+    service.new_game()
+    running = threading.Thread(target=lambda: asyncio.run(service.run()))
+    running.start()
+    deadline = time.monotonic() + 10
+    while not any(c.name == "web" and c.health.value == "ok" for c in service.components):
+        assert time.monotonic() < deadline, "the web server did not start"
+        time.sleep(0.01)
+    yield service, port
+    service.stop()
+    running.join(10)
+    service.session.close()

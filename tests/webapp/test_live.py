@@ -1,0 +1,97 @@
+"""GET /ws, the live feed (web/hub.py): a snapshot on connect, then every change in order with the state; table
+and health pushes; another site's handshake refused; and, under uvicorn on loopback, a client that never reads
+holds back neither the table nor the other clients, costs a bounded queue, and catches up with one snapshot."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketDenialResponse
+from websockets.sync.client import connect
+
+from controller.service.table import TableService
+from tests.service.session_support import next_action
+from tests.webapp.conftest import ORIGIN
+
+
+def test_a_snapshot_then_every_change_in_order(service: TableService, anyone: TestClient) -> None:
+    with anyone.websocket_connect("/ws", headers={"Origin": ORIGIN}) as ws:
+        snapshot = ws.receive_json()
+        assert snapshot["type"] == "snapshot" and snapshot["number"] == service.session.number
+        assert snapshot["status"] == service.session.status()
+        assert snapshot["state"] == service.state_json()
+        assert set(snapshot["table"]) == {"misplaced", "questions", "instructions"}
+        assert snapshot["health"]["components"]["game"]["state"] in ("ok", "stopped")
+        numbers = []
+        for _ in range(4):
+            service.session.apply(next_action(service.session.state))
+            numbers.append(service.session.number)
+        got = [ws.receive_json() for _ in numbers]
+        assert [m["type"] for m in got] == ["change"] * 4
+        assert [m["number"] for m in got] == [m["change"]["number"] for m in got] == numbers
+        assert got[-1]["state"] == service.state_json() and got[-1]["status"] == service.session.status()
+        assert all(m["change"]["kind"] == "action" and m["change"]["instructions"] for m in got)
+
+
+def test_the_table_view_and_health_are_pushed_when_they_change(service: TableService, anyone: TestClient) -> None:
+    seen: dict[str, Any] = {"misplaced": [], "questions": [], "instructions": []}
+    service.table_view = lambda: seen  # the hook startup gives the reconciler's view
+    with anyone.websocket_connect("/ws") as ws:
+        assert ws.receive_json()["type"] == "snapshot"
+        seen = {**seen, "questions": [{"id": "vision-1", "text": "two chips on one space"}]}
+        assert ws.receive_json() == {"type": "table", "table": seen}
+        service.game_log.degraded("the disk is full")
+        health = ws.receive_json()
+        assert health["type"] == "health"
+        assert health["health"]["components"]["game"]["message"] == "the disk is full"
+
+
+def test_another_sites_handshake_is_refused(anyone: TestClient) -> None:
+    with pytest.raises(WebSocketDenialResponse) as refused:
+        with anyone.websocket_connect("/ws", headers={"Origin": "http://evil.example"}):
+            pass
+    assert refused.value.status_code == 403 and refused.value.json()["error"] == "bad_origin"
+
+
+def app_of(service: TableService) -> FastAPI:
+    return next(c for c in service.components if c.name == "web").app  # type: ignore[attr-defined, no-any-return]
+
+
+def test_a_client_that_never_reads_holds_back_no_one_and_catches_up_with_one_snapshot(
+        served: tuple[TableService, int]) -> None:
+    service, port = served
+    hub = app_of(service).state.hub
+    url = f"ws://127.0.0.1:{port}/ws"
+    with connect(url, compression=None, max_queue=1, proxy=None) as slow, \
+            connect(url, compression=None, proxy=None) as fast:
+        while len(hub.clients) < 2:
+            time.sleep(0.01)
+        assert json.loads(fast.recv(timeout=10))["type"] == "snapshot"
+        numbers, deepest, k = [], 0, 0
+        # changes of ~30 KB each until the sleeper's socket buffers are full and its queue overflowed, and well
+        # beyond; the reading client gets each one before the next is made
+        while max(c.fell_behind for c in hub.clients) < 3:
+            assert k < 3000, "the sleeper never fell behind"
+            service.session.set_dice_mode("physical" if k % 2 == 0 else "virtual")
+            k += 1
+            message = json.loads(fast.recv(timeout=5))
+            assert message["type"] == "change" and message["number"] == service.session.number
+            numbers.append(message["number"])
+            deepest = max(deepest, *(c.queue.qsize() for c in hub.clients))
+        final = service.session.number
+        sleeper, reader = sorted(hub.clients, key=lambda c: -c.fell_behind)
+        assert reader.fell_behind == 0 and reader.sent_number == final
+        assert numbers == list(range(numbers[0], final + 1))  # every change, in order, to the reader
+        assert deepest <= hub.limit  # the sleeper's queue stayed bounded
+        caught_up: list[dict[str, Any]] = []
+        while not caught_up or caught_up[-1]["number"] < final:
+            caught_up.append(json.loads(slow.recv(timeout=10)))
+        seen = [m["number"] for m in caught_up]
+        assert seen == sorted(seen) and len(caught_up) < k  # it skipped what a fresh snapshot replaced
+        assert [m["type"] for m in caught_up].count("snapshot") == 2 == sleeper.snapshots
+        assert caught_up[-1]["type"] == "snapshot" and caught_up[-1]["status"]["number"] == final

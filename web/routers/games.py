@@ -1,0 +1,86 @@
+"""Games: what a new game may be, starting one, the list of games in the log, one game exported as a file,
+a file imported, and a past game resumed. Reading is for anyone; every change needs `Player`."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+
+from controller.service.table import TableService
+from web.auth import ApiError, Player
+from web.deps import Service
+from web.routers.play import REFUSALS, changed
+
+router = APIRouter(prefix="/api", tags=["games"])
+MOST_IMPORT_BYTES = 32 * 1024 * 1024
+GameId = Path(ge=1, le=2**62, description="a game's id, as GET /api/games lists it")
+
+
+class NewGameBody(BaseModel):
+    """A new game: a floor by name (or a floor's text in the .floor format, named `floor`), the mission, the
+    agents in turn order, the difficulty, an Adaptable mission's level, the captain."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"floor": "meridian-lobby", "mission": "data-heist", "agents": ["nano", "casing"],
+         "difficulty": "standard", "level": None, "captain": "fauxbia"}]})
+    floor: str = Field(min_length=1, max_length=200)
+    floor_text: str | None = Field(None, max_length=200_000, description="a custom floor's .floor text")
+    mission: str = Field(min_length=1, max_length=100)
+    agents: list[str] = Field(min_length=1, max_length=4)
+    difficulty: Literal["simplified", "standard", "seasoned"] = "standard"
+    level: int | None = Field(None, ge=1, le=3)
+    captain: str | None = Field(None, max_length=100)
+
+
+def _known(service: TableService, game: int) -> None:
+    if not service.has_stored_game(game):
+        raise ApiError(404, "not_found", f"there is no game {game} in this table's log (GET /api/games lists them)")
+
+
+@router.get("/options", summary="What a new game may be: floors, missions, agents, difficulties, levels, captains")
+def options(service: Service) -> dict[str, Any]:
+    return service.options()
+
+
+@router.post("/games", summary="Start a new game (the current one stays in the log)", responses=REFUSALS)
+def new_game(body: NewGameBody, service: Service, _: Player) -> JSONResponse:
+    return changed(service, service.start_game(floor=body.floor, mission=body.mission, agents=body.agents,
+                                               difficulty=body.difficulty, level=body.level,
+                                               captain=body.captain, floor_text=body.floor_text))
+
+
+@router.get("/games", summary="Every game in the log, the current one marked")
+def games(service: Service) -> dict[str, Any]:
+    return {"games": service.session.games()}
+
+
+@router.get("/games/{game}/export", summary="One game's record as one JSON file, for another table's import",
+            response_class=Response, responses={200: {"content": {"application/json": {}}}, 404: {}})
+def export_game(service: Service, game: int = GameId) -> Response:
+    _known(service, game)
+    return Response(service.session.export_game(game), media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="burncycle-game-{game}.json"'})
+
+
+@router.post("/games/import", summary="Import an exported game (the file's bytes as the body): replayed and "
+             "checked, then made the current game", responses=REFUSALS,
+             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+                 "schema": {"type": "object", "description": "a file GET /api/games/{game}/export wrote"}}}}})
+async def import_game(request: Request, service: Service, _: Player) -> JSONResponse:
+    data = await request.body()
+    if not data.strip():
+        raise ApiError(422, "bad_request", "body: empty: send the file GET /api/games/{game}/export wrote")
+    if len(data) > MOST_IMPORT_BYTES:
+        raise ApiError(413, "too_large", f"body: {len(data)} bytes: a game file is at most {MOST_IMPORT_BYTES}")
+    # replaying a long game takes a while: off the event loop, so the live feed goes on meanwhile
+    return changed(service, await run_in_threadpool(service.session.import_game, data))
+
+
+@router.post("/games/{game}/resume", summary="Make a past game the current one again", responses=REFUSALS)
+def resume(service: Service, _: Player, game: int = GameId) -> JSONResponse:
+    _known(service, game)
+    return changed(service, service.session.switch_game(game))

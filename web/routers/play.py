@@ -1,0 +1,127 @@
+"""Changing the game from the dashboard: the legal actions, applying one, "next", the corporation's turn,
+undo and redo, dice typed in at the table, and corrections. Every change goes through the service's session
+(the one writer), needs `Player`, and answers with the change it made; a refusal changes nothing."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from controller.service.session import Change
+from controller.service.table import TableService
+from web.auth import Player
+from web.deps import Service
+
+router = APIRouter(prefix="/api", tags=["play"])
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    401: {"description": "no session: log in with the table's PIN (POST /api/session)"},
+    403: {"description": "another site's Origin (bad_origin), or a read-only table (read_only)"},
+    404: {"description": "there is no game yet (no_game)"},
+    409: {"description": "the rules refuse it now (illegal_action, with the rule), or nothing to do (refused)"},
+    422: {"description": "a malformed body (bad_request)"},
+}
+CHANGED = {202: {"description": "the action waits for dice rolled at the table (the dice_requested change)"}}
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ActionBody(Strict):
+    """One of `GET /api/legal`'s actions, posted back with the fields its `choose` names filled in."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"action": {"action": "begin_actions"}},
+        {"action": {"action": "step", "bot": "casing", "to": "I4"}, "faces": ["2", "1"]},
+    ]})
+    action: dict[str, Any] = Field(description="the encoded action: its `action` tag and its fields")
+    faces: list[str] | None = Field(None, max_length=64, description="dice rolled at the table, in order")
+
+
+class FacesBody(Strict):
+    """Faces rolled at the table for the dice the game asks for (status.pending_dice), in order."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"faces": ["2", "blank", "1"]}]})
+    faces: list[str] = Field(min_length=1, max_length=64, description="each face as printed, or its number 1-6")
+
+
+class DiceModeBody(Strict):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"mode": "physical"}]})
+    mode: Literal["virtual", "physical"] = Field(description="virtual: the service rolls; physical: the players")
+
+
+class CorrectionBody(Strict):
+    """Where a unit really stands (it wins over the camera); a guard's facing too."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"unit": "casing", "space": "J3", "facing": None}, {"unit": "G1", "space": "H4", "facing": "west"}]})
+    unit: str = Field(min_length=1, max_length=64, description="a bot's id or a security unit's id")
+    space: str = Field(min_length=1, max_length=16, description="the space, as on the mat: column letter, row")
+    facing: Literal["north", "east", "south", "west", "N", "E", "S", "W"] | None = None
+
+
+def changed(service: TableService, change: Change) -> JSONResponse:
+    """The answer of every change: the change as the live feed sends it; 202 while it waits for dice."""
+    status = 202 if change.kind == "dice_requested" else 200
+    return JSONResponse({"change": service.change_json(change)}, status_code=status)
+
+
+@router.get("/legal", summary="The active player's legal actions, each with the action to post back")
+def legal(service: Service) -> dict[str, Any]:
+    return service.legal_json()
+
+
+@router.post("/actions", summary="Apply one action for the active player", responses={**REFUSALS, **CHANGED})
+def apply_action(body: ActionBody, service: Service, _: Player) -> JSONResponse:
+    return changed(service, service.apply_json(body.action, body.faces))
+
+
+@router.post("/next", summary='The "next" step of the game\'s flow (a new game once one is over)',
+             responses={**REFUSALS, **CHANGED})
+def next_step(service: Service, _: Player) -> JSONResponse:
+    return changed(service, service.next_step())
+
+
+@router.post("/corporation-turn", summary="The corporation's turn", responses={**REFUSALS, **CHANGED})
+def corporation_turn(service: Service, _: Player) -> JSONResponse:
+    return changed(service, service.session.corporation_turn())
+
+
+@router.post("/undo", summary="Take back the last action", responses=REFUSALS)
+def undo(service: Service, _: Player) -> JSONResponse:
+    return changed(service, service.undo())
+
+
+@router.post("/redo", summary="Do the action taken back again", responses=REFUSALS)
+def redo(service: Service, _: Player) -> JSONResponse:
+    return changed(service, service.session.redo())
+
+
+@router.post("/dice", summary="Faces rolled at the table for the pending dice request",
+             responses={**REFUSALS, **CHANGED})
+def supply_faces(body: FacesBody, service: Service, _: Player) -> JSONResponse:
+    return changed(service, service.session.supply_faces(body.faces))
+
+
+@router.delete("/dice", summary="Give up the action that waits for dice", responses=REFUSALS)
+def cancel_dice(service: Service, _: Player) -> JSONResponse:
+    return changed(service, service.session.cancel_dice())
+
+
+@router.put("/dice/mode", summary="Who rolls from now on: the service (virtual) or the players (physical)",
+            responses=REFUSALS)
+def dice_mode(body: DiceModeBody, service: Service, _: Player) -> JSONResponse:
+    return changed(service, service.session.set_dice_mode(body.mode))
+
+
+@router.get("/dice/kinds", summary="Every die of the game with its faces as printed")
+def dice_kinds(service: Service) -> dict[str, Any]:
+    return {"dice": service.dice_kinds()}
+
+
+@router.post("/corrections", summary="Correct where a unit stands (and a guard's facing)", responses=REFUSALS)
+def correct(body: CorrectionBody, service: Service, _: Player) -> JSONResponse:
+    return changed(service, service.correct(body.unit, body.space, body.facing))
