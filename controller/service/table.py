@@ -175,8 +175,10 @@ class TableService:
         """A new game the players chose on the dashboard; each name is checked against the content first."""
         c = self.content
         problems = []
+        if floor_text is None and floor not in c.floors and floor in self.floors.saved():
+            floor_text = self.floors.text(floor)  # a floor drawn in the floor editor
         if floor_text is None and floor not in c.floors:
-            problems.append(_choose("floor", floor, list(c.floors)))
+            problems.append(_choose("floor", floor, list(c.floors) + self.floors.saved()))
         if mission not in c.missions:
             problems.append(_choose("mission", mission, list(c.missions)))
         known = [a.id for a in c.agents]
@@ -211,7 +213,7 @@ class TableService:
         """What a new game may be: the floors, missions, agents, difficulties, levels and captains."""
         c, g = self.content, self.config.game
         return {
-            "floors": [{"name": name, "shipped": True} for name in c.floors],
+            "floors": [{"name": f["name"], "shipped": f["source"] == "shipped"} for f in self.floors.listing()],
             "missions": [{"id": m.id, "name": m.name, "floors": m.floors, "adaptable": m.adaptable}
                          for m in c.missions.values()],
             "agents": [{"id": a.id, "name": a.name} for a in c.agents],

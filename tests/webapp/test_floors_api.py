@@ -108,3 +108,13 @@ def test_the_editor_page_and_its_files_are_served(anyone: TestClient) -> None:
     assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript")
     assert anyone.get("/tools/..%2fapp.py").status_code == 404
     assert anyone.get("/tools/floor-editor.html").status_code == 404
+
+
+def test_a_saved_floor_is_offered_for_a_new_game_and_played_on(player: TestClient, service: TableService) -> None:
+    annex = (Path(__file__).resolve().parents[2] / "docs" / "example.floor").read_text()
+    assert player.post("/api/floors", json={"name": "my-annex", "text": annex}).status_code == 201
+    offered = {f["name"]: f["shipped"] for f in player.get("/api/options").json()["floors"]}
+    assert offered["my-annex"] is False and offered["meridian-lobby"] is True
+    reply = player.post("/api/games", json={"floor": "my-annex", "mission": "data-heist", "agents": ["nano", "casing"]})
+    assert reply.status_code == 200, reply.text
+    assert service.session.state.floor.name == "Example annex"

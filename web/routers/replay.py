@@ -22,7 +22,7 @@ def _no_such_game(e: StoreError) -> ApiError:
     if "there is no game" not in str(e):
         raise e  # the game log cannot be read: the app says so as a 503
     return ApiError(404, "not_found", str(e))
-GameId = Path(ge=1, description="the game's number (GET /api/games lists them)", examples=[1])
+GameId = Path(ge=1, le=2**62, description="the game's number (GET /api/games lists them)", examples=[1])
 
 
 @router.get("/games/{game}/replay", include_in_schema=False)
@@ -41,7 +41,8 @@ def summary(service: Service, game: int = GameId) -> dict[str, Any]:
 @router.get("/api/games/{game}/replay/{k}",
             summary="The game's state after its first k actions, with the k-th action's events phrased")
 def step(service: Service, game: int = GameId,
-         k: int = Path(description="how many actions in: 0 is the game's start", examples=[3])) -> dict[str, Any]:
+         k: int = Path(ge=-2**62, le=2**62, description="how many actions in: 0 is the game's start",
+                       examples=[3])) -> dict[str, Any]:
     try:
         return service.replays.step(game, k)
     except StoreError as e:
