@@ -4,7 +4,7 @@ The record is the truth (every action with its dice faces, each checked against 
 made), so a replay is the engine applying the record again: what the dashboard shows at step k is the state the
 table was in after k actions, for a finished game as for the one on the table. Replaying is read-only; the
 live game is never touched. One game's states are kept while it is being looked at (a replay is stepped back
-and forth), and made again when its record has grown.
+and forth); when its record grows or is undone, only the actions that differ are replayed.
 """
 
 from __future__ import annotations
@@ -36,9 +36,14 @@ class ReplayedGame:
         return len(self.record.entries)
 
 
-def _same(a: GameRecord, b: GameRecord) -> bool:
-    """Two records of one game that replay alike: as many entries, ending on the same recorded state."""
-    return len(a.entries) == len(b.entries) and (not a.entries or a.entries[-1].digest == b.entries[-1].digest)
+def _common(a: GameRecord, b: GameRecord) -> int:
+    """How many first entries two records of one game share (each entry's digest names the state it made)."""
+    n = 0
+    for x, y in zip(a.entries, b.entries):
+        if x.digest != y.digest:
+            break
+        n += 1
+    return n
 
 
 def _tag(action: object) -> str:
@@ -54,14 +59,17 @@ class GameReplays:
         self._kept: ReplayedGame | None = None
 
     def replayed(self, game: int) -> ReplayedGame:
-        """Every state of `game`, one action at a time (each checked against its recorded digest)."""
+        """Every state of `game`, one action at a time (each checked against its recorded digest). The states
+        kept of the game last looked at are reused as far as its record still agrees with them, so a game
+        going on (or an action undone) costs only the actions that changed."""
         title, record = self.session.record_of(game)
         with self._lock:
             kept = self._kept
-            if kept is not None and kept.game == game and _same(kept.record, record):
-                return kept
             states = [record.start]
-            for entry in record.entries:  # one entry at a time: the whole game in one pass, not one per step
+            if kept is not None and kept.game == game:
+                same = _common(kept.record, record)
+                states = kept.states[:same + 1]
+            for entry in record.entries[len(states) - 1:]:  # one entry at a time: the game in one pass
                 states.append(replay(GameRecord(start=states[-1], entries=[entry])))
             self._kept = ReplayedGame(game, title, record, states)
             return self._kept

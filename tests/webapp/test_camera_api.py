@@ -141,6 +141,8 @@ def test_every_marker_is_found_in_the_demos_picture(tmp_path: Path) -> None:
     with camera_table(tmp_path, demo_camera) as service:
         anyone, player = clients(service)
         assert anyone.post("/api/calibration/find").status_code == 401
+        elsewhere = player.post("/api/calibration/find", headers={"Origin": "http://evil.example"})
+        assert elsewhere.status_code == 403 and elsewhere.json()["error"] == "bad_origin"
         found = player.post("/api/calibration/find").json()
         assert found["registered"] and found["missing"] == [] and found["rms_mm"] < 3
         assert [m["name"] for m in found["found"]] == ["top-left", "top-right", "bottom-right", "bottom-left", "top",

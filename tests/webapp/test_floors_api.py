@@ -91,9 +91,13 @@ def test_a_shipped_floor_is_not_overwritten(player: TestClient) -> None:
     assert player.get("/api/floors/meridian-lobby").json() == shipped
 
 
-def test_saving_needs_the_pin_and_an_unknown_floor_is_404(anyone: TestClient, service: TableService) -> None:
+def test_saving_needs_the_pin_and_an_unknown_floor_is_404(anyone: TestClient, player: TestClient,
+                                                          service: TableService) -> None:
     reply = anyone.post("/api/floors", json={"name": "closet", "text": CLOSET})
     assert reply.status_code == 401 and reply.json()["error"] == "pin_required"
+    elsewhere = player.post("/api/floors", json={"name": "closet", "text": CLOSET},
+                            headers={"Origin": "http://evil.example"})
+    assert elsewhere.status_code == 403 and elsewhere.json()["error"] == "bad_origin"
     assert not (Path(service.session.store.path).parent / "floors").exists()
     missing = anyone.get("/api/floors/nowhere")
     assert missing.status_code == 404 and missing.json()["error"] == "not_found"

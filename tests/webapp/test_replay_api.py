@@ -73,3 +73,20 @@ def test_a_step_out_of_range_or_an_unknown_game_is_404(anyone: TestClient, servi
     assert anyone.get("/api/games/99/replay/0").status_code == 404
     assert anyone.get(f"/api/games/{game}/replay/x").json()["error"] == "bad_request"
     assert service.session.status() == before  # looking changes nothing
+
+
+def test_the_replay_follows_a_game_that_goes_on_and_is_undone(anyone: TestClient, service: TableService) -> None:
+    """The states kept from the last look are reused only as far as the record still agrees with them."""
+    game = service.session.game_id
+    seen = play(service, 10)
+    assert anyone.get(f"/api/games/{game}/summary").json()["actions"] == 10
+    player = AutoPlayer()
+    for _ in range(3):
+        service.session.apply(player.choose(service.session.state))
+    assert anyone.get(f"/api/games/{game}/replay/13").json()["state"] == service.state_json()
+    for _ in range(4):
+        service.session.undo()
+    assert anyone.get(f"/api/games/{game}/replay/9").json()["state"] == seen[9] == service.state_json()
+    assert anyone.get(f"/api/games/{game}/replay/10").status_code == 404
+    service.session.apply(AutoPlayer().choose(service.session.state))
+    assert anyone.get(f"/api/games/{game}/replay/10").json()["state"] == service.state_json()

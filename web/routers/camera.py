@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import FileResponse, Response
 
 from controller.service.camera import CameraComponent, CameraError, NoPicture
-from web.auth import ApiError, Player, Watcher
+from web.auth import ApiError, Player, Watcher, check_origin
 from web.deps import Service
 from web.routers.tool_pages import page
 
@@ -61,7 +61,7 @@ def mat(service: Service, _: Watcher, cols: int = Query(ge=1, le=26, examples=[1
 
 
 @router.post("/api/calibration/find", summary="Find the registration markers in the newest frame and lay the "
-             "grid over it (needs the PIN)")
+             "grid over it (needs the PIN)", dependencies=[Depends(check_origin)])
 def find(service: Service, _: Watcher) -> dict[str, Any]:
     camera = _camera(service)
     try:
