@@ -15,8 +15,11 @@ from fastapi.responses import FileResponse
 from web.auth import ApiError
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
-TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+TYPES = {".js": "text/javascript", ".css": "text/css"}
 ASSETS = {f"{page}{ext}" for page in ("floor-editor", "camera", "replay", "tools") for ext in (".js", ".css")}
+
+# every script, style and picture from the table itself; no inline script or style attribute can run
+CSP = "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; object-src 'none'"
 
 router = APIRouter(tags=["pages"])
 
@@ -24,10 +27,6 @@ router = APIRouter(tags=["pages"])
 def page(name: str) -> FileResponse:
     return FileResponse(STATIC / f"{name}.html", media_type="text/html",
                         headers={"Cache-Control": "no-cache", "Content-Security-Policy": CSP})
-
-
-# every script, style and picture from the table itself; no inline script can run
-CSP = "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; object-src 'none'"
 
 
 @router.get("/tools/{name}", include_in_schema=False)

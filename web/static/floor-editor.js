@@ -150,6 +150,8 @@ function draw() {
   const w = floor.cols * CELL + 2 * MARGIN;
   const h = floor.rows * CELL + 2 * MARGIN;
   grid.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  grid.style.setProperty("--cols", String(floor.cols));
+  grid.classList.toggle("zoomed", $("zoom").checked);
   grid.replaceChildren();
   if (backdrop) {
     grid.append(svg("image", { href: backdrop, x: MARGIN, y: MARGIN, width: floor.cols * CELL, height: floor.rows * CELL,
@@ -388,6 +390,7 @@ $("level").addEventListener("change", scheduleCheck);
 $("name").addEventListener("change", scheduleCheck);
 $("start").addEventListener("change", (e) => startFrom(e.target.value));
 $("save").addEventListener("click", save);
+$("zoom").addEventListener("change", draw);
 draw();
 loadList();
 loadBackdrop().then(draw);

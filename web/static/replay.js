@@ -4,7 +4,7 @@ import { api, el, parseGrid, say, spaceAt, svg } from "/tools/tools.js";
 
 const $ = (id) => document.getElementById(id);
 const game = Number((location.pathname.match(/\/games\/(\d+)\/replay/) || [])[1]);
-const CHART = { w: 400, h: 170, left: 24, right: 8, top: 10, bottom: 24 };
+const CHART = { w: 400, h: 170, left: 24, right: 8, top: 10, bottom: 24 };  // w: the chart's width on screen
 const CELL = 20;
 let summary = null;
 let k = 0;
@@ -44,6 +44,7 @@ function scale() {
 function drawChart() {
   const s = summary;
   const chart = $("chart");
+  CHART.w = Math.max(280, Math.round(chart.parentElement.clientWidth - 24));  // drawn at its size: text stays readable
   const { top, x, y } = scale();
   chart.setAttribute("viewBox", `0 0 ${CHART.w} ${CHART.h}`);
   chart.replaceChildren();
@@ -205,6 +206,7 @@ async function start() {
   $("last").addEventListener("click", () => go(summary.actions));
   $("slider").addEventListener("input", (e) => go(Number(e.target.value)));
   $("chart").addEventListener("click", onChartTap);
+  window.addEventListener("resize", drawChart);
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;  // a slider steps itself
     if (e.key === "ArrowLeft") { e.preventDefault(); go(k - 1); }
