@@ -9,7 +9,15 @@ from pathlib import Path
 
 from controller import arg_types
 from controller.errors import UserError
-from controller.library import check_content_file, floor_text, load_content, load_floor, load_state, write_atomically
+from controller.library import (
+    check_content_file,
+    floor_summary,
+    floor_text,
+    load_content,
+    load_floor,
+    load_state,
+    write_atomically,
+)
 from controller.rules import (
     CorporationTurn,
     GameSetup,
@@ -154,8 +162,7 @@ def _validate(args: argparse.Namespace) -> int:
         return 0
     if path.suffix == ".floor":
         floor = _rules(lambda: load_floor(str(path)))
-        print(f"{path}: valid floor {floor.name!r}, level {floor.level}: {len(floor.ids)} spaces, "
-              f"{len(floor.areas)} areas, {len(floor.doors)} doors")
+        print(f"{path}: {floor_summary(floor)}")
         return 0
     if path.suffix == ".json":
         state = load_state(path)

@@ -81,6 +81,12 @@ def load_floor(name_or_path: str) -> Floor:
     return compile_floor(text, source)
 
 
+def floor_summary(floor: Floor) -> str:
+    """What `validate` says of a floor that compiles (the dashboard's floor editor says the same)."""
+    return (f"valid floor {floor.name!r}, level {floor.level}: {len(floor.ids)} spaces, {len(floor.areas)} areas, "
+            f"{len(floor.doors)} doors")
+
+
 def load_state(path: str | Path) -> GameState:
     """Read and check a state file; any problem is a UserError naming the file and the field."""
     path = Path(path)

@@ -43,19 +43,19 @@ def annotate(image: np.ndarray, result: FrameResult, pipeline: VisionPipeline) -
             dx, dy = ARROWS[s.facing]
             tip = to_image(np.array([[s.table_mm[0] + dx * pitch * 0.6, s.table_mm[1] + dy * pitch * 0.6]]))[0]
             cv2.arrowedLine(out, (x, y), (int(tip[0]), int(tip[1])), colour, 2, cv2.LINE_AA, tipLength=0.3)
-        _text(out, label, (x + 16, y - 4), colour)
+        put_text(out, label, (x + 16, y - 4), colour)
         if s.doubt:
-            _text(out, s.doubt, (x + 16, y + 14), RED)
+            put_text(out, s.doubt, (x + 16, y + 14), RED)
     for m in result.reading.unknown:
         x, y = (int(round(v)) for v in m.image_px)
         cv2.drawMarker(out, (x, y), MAGENTA, cv2.MARKER_TILTED_CROSS, 20, 2)
-        _text(out, f"unknown marker {m.marker}", (x + 12, y), MAGENTA)
+        put_text(out, f"unknown marker {m.marker}", (x + 12, y), MAGENTA)
     status = result.reading.status
-    _text(out, f"{status.level}: {status.message}", (10, 28), GREEN if status.ok else RED, scale=0.7)
+    put_text(out, f"{status.level}: {status.message}", (10, 28), GREEN if status.ok else RED, scale=0.7)
     return out
 
 
-def _text(img: np.ndarray, text: str, at: tuple[int, int], colour: tuple[int, int, int], scale: float = 0.5) -> None:
+def put_text(img: np.ndarray, text: str, at: tuple[int, int], colour: tuple[int, int, int], scale: float = 0.5) -> None:
     """Text on a dark box: readable over the light floor and the dark table alike."""
     (w, h), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
     x, y = at

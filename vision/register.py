@@ -51,6 +51,9 @@ class Registrar:
         self.layout = layout
         self.calibration = calibration
         self.last_good: Registration | None = None
+        # the registration a person confirmed in calibration (the camera is fixed to its mount): used when the
+        # markers are covered for longer than the last good registration is held
+        self.confirmed: Registration | None = None
         self._anchor_names = config.anchor_ids
 
     def undistort(self, points_px: np.ndarray) -> np.ndarray:
@@ -104,6 +107,10 @@ class Registrar:
                                                         f"{failure.message} (using the registration from "
                                                         f"{timestamp - held.timestamp:.1f} s ago)"),
                                 names, held.rms_mm, held.timestamp)
+        if self.confirmed is not None:
+            return Registration(self.confirmed.homography, Status(
+                "warning", "registration_confirmed", f"{failure.message} (using the registration confirmed in "
+                "calibration)"), names, self.confirmed.rms_mm, timestamp)
         return Registration(None, failure, names, timestamp=timestamp)
 
     def _solve(self, img: np.ndarray, table: np.ndarray, names: tuple[str, ...], timestamp: float) -> Registration:

@@ -18,7 +18,7 @@ from controller.service.store import StoreError
 from web.auth import ApiError, TableAuth, new_pin
 from web.auth import router as session_router
 from web.hub import Hub
-from web.routers import address, floor, game, games, health, leds, live, page, play
+from web.routers import address, camera, floor, floors, game, games, health, leds, live, page, play, replay, tool_pages
 
 if TYPE_CHECKING:
     from controller.service.table import TableService
@@ -55,6 +55,10 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
     app.include_router(page.router)
     app.include_router(floor.router)
     app.include_router(address.router)
+    app.include_router(tool_pages.router)
+    app.include_router(floors.router)
+    app.include_router(replay.router)
+    app.include_router(camera.router)
     _install_error_handlers(app)
     return app
 

@@ -5,21 +5,41 @@ of its own and hands each frame's result to the listeners (the reconciler, the d
 that vanishes ends the loop with an error the supervisor shows on /health and retries with backoff; a frame
 the board cannot be found in only degrades the component ("board not registered: is something covering the
 registration markers?"), the last stable observation stands.
+
+The dashboard sees what the camera sees: the newest frame and its result are kept (a reference, no copy), and
+a picture is encoded only when someone asks for it. Its calibration flow finds the board in the newest frame
+and, once a person confirms the grid lies right, saves that registration (registration.json beside the game
+log); the pipeline then falls back on it when the markers stay covered, and reads it again at every start.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
+import cv2
+import numpy as np
+
+from controller.library import write_atomically
 from controller.rules import Floor, TableError, compile_floor
 from controller.rules.state import FloorState
 from controller.service.components import Component
+from vision.annotate import annotate
+from vision.board_finder import BoardFinding, find_board, finding_overlay, straighten
 from vision.pipeline import FrameResult, VisionPipeline
+from vision.register import Registration
 from vision.sources.base import FrameSource
 from vision.status import Status
+from vision.table_layout import TableLayout
+
+JPEG_QUALITY = 80
+MAT_PX_PER_MM = 1.5  # the floor editor's backdrop: a 16 x 16 floor of 50 mm spaces is 1200 px square
 
 
 class CameraError(TableError):
@@ -28,12 +48,73 @@ class CameraError(TableError):
     code = "camera_error"
 
 
+class NoPicture(CameraError):
+    """The camera has no picture to give yet (not started, or no frame read), or its board is not found."""
+
+    code = "no_picture"
+
+
+@dataclass(frozen=True)
+class SavedRegistration:
+    """A registration a person confirmed in the calibration flow: the homography (undistorted image px to
+    table mm) for one floor's size and one picture size, with what it was found from."""
+
+    homography: np.ndarray
+    rows: int
+    cols: int
+    image_size: tuple[int, int]
+    anchors: tuple[str, ...]
+    rms_mm: float
+    floor: str
+    saved_at: float
+
+    def fits(self, rows: int, cols: int, image_size: tuple[int, int] | None) -> bool:
+        """Whether it registers this floor in these pictures (another floor's size puts the markers elsewhere)."""
+        return (self.rows, self.cols) == (rows, cols) and (image_size is None or image_size == self.image_size)
+
+    def registration(self) -> Registration:
+        return Registration(self.homography, Status("ok", "ok", "confirmed in calibration"), self.anchors,
+                            self.rms_mm, self.saved_at)
+
+    def to_json(self) -> str:
+        return json.dumps({"homography": self.homography.tolist(), "rows": self.rows, "cols": self.cols,
+                           "image_size": list(self.image_size), "anchors": list(self.anchors),
+                           "rms_mm": round(self.rms_mm, 3), "floor": self.floor, "saved_at": round(self.saved_at, 3)},
+                          indent=2)
+
+    @classmethod
+    def load(cls, path: Path) -> SavedRegistration:
+        """Read a saved registration; anything wrong with the file is a CameraError naming it."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            h = np.array(data["homography"], np.float64)
+            if h.shape != (3, 3) or not np.all(np.isfinite(h)):
+                raise ValueError("the homography is not a 3 x 3 matrix of numbers")
+            width, height = (int(v) for v in data["image_size"])
+            return cls(h, int(data["rows"]), int(data["cols"]), (width, height),
+                       tuple(str(a) for a in data["anchors"]), float(data["rms_mm"]), str(data["floor"]),
+                       float(data["saved_at"]))
+        except OSError as e:
+            raise CameraError(f"{path}: cannot read the saved registration: {e.strerror}") from None
+        except (ValueError, KeyError, TypeError, IndexError) as e:
+            raise CameraError(f"{path}: not a registration saved by the calibration flow ({e}): calibrate "
+                              "again on the camera page") from None
+
+
+def _jpeg(image: np.ndarray) -> bytes:
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    if not ok:
+        raise CameraError("the picture could not be encoded as JPEG")
+    return data.tobytes()
+
+
 class CameraComponent(Component):
     """Reads `open_source()`'s frames through `pipeline`, calling each listener with every `FrameResult` from
     the camera's thread (a listener must be quick, or hand the work on)."""
 
     def __init__(self, open_source: Callable[[], FrameSource], make_pipeline: Callable[[Floor], VisionPipeline], *,
-                 floor_of: Callable[[], FloorState], name: str = "camera") -> None:
+                 floor_of: Callable[[], FloorState], name: str = "camera",
+                 registration_path: Path | None = None) -> None:
         super().__init__(name)
         self._open_source = open_source
         self._make_pipeline, self._floor_of = make_pipeline, floor_of
@@ -45,6 +126,16 @@ class CameraComponent(Component):
         self.fps = 0.0
         self._listeners_of_frames: list[Callable[[FrameResult], None]] = []
         self._stop = threading.Event()
+        self._newest: tuple[np.ndarray, FrameResult, VisionPipeline] | None = None
+        self._finding: tuple[np.ndarray, BoardFinding, VisionPipeline] | None = None
+        self.registration_path = registration_path
+        self.saved: SavedRegistration | None = None
+        self.saved_problem: str | None = None
+        if registration_path is not None and registration_path.exists():
+            try:
+                self.saved = SavedRegistration.load(registration_path)
+            except CameraError as e:
+                self.saved_problem = str(e)
 
     def on_frame(self, listener: Callable[[FrameResult], None]) -> None:
         self._listeners_of_frames.append(listener)
@@ -68,13 +159,97 @@ class CameraComponent(Component):
         if source is not None:
             await asyncio.to_thread(source.close)
 
-    def _pipeline(self) -> VisionPipeline:
-        """The pipeline for the game's floor now (a new one when the team changes floors)."""
+    def _pipeline(self, image_size: tuple[int, int] | None) -> VisionPipeline:
+        """The pipeline for the game's floor now (a new one when the team changes floors), falling back on the
+        confirmed registration when it was made for this floor's size and this camera's pictures."""
         floor = self._floor_of()
         if self.pipeline is None or floor.text != self._floor_text:
             self.pipeline = self._make_pipeline(compile_floor(floor.text, floor.name))
             self._floor_text = floor.text
+            saved = self.saved
+            if saved is not None and saved.fits(self.pipeline.floor.rows, self.pipeline.floor.cols, image_size):
+                self.pipeline.registrar.confirmed = saved.registration()
         return self.pipeline
+
+    # -- what the dashboard sees (called from the web's threads; the camera's thread only swaps references) --
+
+    def newest(self) -> tuple[np.ndarray, FrameResult, VisionPipeline]:
+        newest = self._newest
+        if newest is None:
+            raise NoPicture(f"{self.name}: no picture yet ({self.message})")
+        return newest
+
+    def overlay_jpeg(self) -> bytes:
+        """The newest frame with what vision made of it drawn over (vision/annotate.py), as JPEG."""
+        grey, result, pipeline = self.newest()
+        return _jpeg(annotate(grey, result, pipeline))
+
+    def mat_jpeg(self, rows: int, cols: int) -> bytes:
+        """The newest frame straightened onto a grid of rows x cols spaces by the registration markers around
+        it (the floor editor's backdrop for tracing a mat this project does not ship)."""
+        grey, _, pipeline = self.newest()
+        layout = TableLayout(rows, cols, pipeline.config.board)
+        finding = find_board(grey, pipeline.config, layout, pipeline.registrar.calibration)
+        if not finding.registered:
+            raise NoPicture(f"the board of {cols} x {rows} spaces is not found in the picture: "
+                            f"{finding.registration.status.message}")
+        return _jpeg(straighten(grey, finding.registration, layout, MAT_PX_PER_MM))
+
+    def find(self) -> BoardFinding:
+        """Calibration, first step: the registration markers of the game's floor in the newest frame, afresh."""
+        grey, _, pipeline = self.newest()
+        finding = find_board(grey, pipeline.config, pipeline.layout, pipeline.registrar.calibration)
+        self._finding = (grey, finding, pipeline)
+        return finding
+
+    def finding_jpeg(self) -> bytes:
+        """The last finding's picture: the markers found, the missing ones' places, the grid laid over."""
+        if self._finding is None:
+            raise NoPicture("no board found yet: find the markers first (POST /api/calibration/find)")
+        grey, finding, pipeline = self._finding
+        return _jpeg(finding_overlay(grey, finding, pipeline.config, pipeline.registrar.calibration))
+
+    def confirm(self, now: float | None = None) -> SavedRegistration:
+        """Calibration, last step: keep the registration of the last finding (a person saw its grid lie right),
+        saved for every later start, and used at once."""
+        if self._finding is None:
+            raise NoPicture("nothing to confirm: find the markers first (POST /api/calibration/find)")
+        grey, finding, pipeline = self._finding
+        reg = finding.registration
+        if reg.homography is None:
+            raise CameraError(f"nothing to confirm: the markers found do not register the board "
+                              f"({reg.status.message})")
+        saved = SavedRegistration(reg.homography, pipeline.floor.rows, pipeline.floor.cols, finding.image_size,
+                                  reg.anchors_seen, reg.rms_mm, pipeline.floor.name,
+                                  time.time() if now is None else now)
+        if self.registration_path is not None:
+            try:
+                write_atomically(self.registration_path, saved.to_json().encode())
+            except TableError as e:
+                raise CameraError(f"the registration could not be saved: {e}") from None
+        self.saved, self.saved_problem = saved, None
+        pipeline.registrar.confirmed = saved.registration()
+        return saved
+
+    def view(self) -> dict[str, Any]:
+        """The camera for the dashboard: health, frames, what the newest frame shows, the confirmed registration."""
+        body: dict[str, Any] = {"health": self.status(), "frames": self.frames, "fps": round(self.fps, 1),
+                                "source": self.source.name if self.source is not None else None, "picture": None}
+        newest = self._newest
+        if newest is not None:
+            grey, result, pipeline = newest
+            status = result.reading.status
+            body["picture"] = {"width": int(grey.shape[1]), "height": int(grey.shape[0]),
+                               "status": {"level": status.level, "code": status.code, "message": status.message},
+                               "markers_seen": list(result.reading.anchors_seen),
+                               "units_seen": len(result.reading.sightings), "floor": pipeline.floor.name}
+        saved = self.saved
+        in_use = self.pipeline is not None and self.pipeline.registrar.confirmed is not None
+        body["confirmed"] = None if saved is None else {
+            "floor": saved.floor, "rows": saved.rows, "cols": saved.cols, "markers": list(saved.anchors),
+            "rms_mm": round(saved.rms_mm, 2), "saved_at": saved.saved_at, "in_use": in_use}
+        body["confirmed_problem"] = self.saved_problem
+        return body
 
     def _loop(self, loop: asyncio.AbstractEventLoop) -> None:
         source = self.source
@@ -82,8 +257,9 @@ class CameraComponent(Component):
             return
         started, count = time.monotonic(), 0
         while not self._stop.is_set():
-            pipeline = self._pipeline()
             frame = source.read()
+            size = None if isinstance(frame, Status) else (int(frame.grey.shape[1]), int(frame.grey.shape[0]))
+            pipeline = self._pipeline(size)
             if isinstance(frame, Status):  # the camera could not deliver
                 if frame.code in ("camera_lost", "source_ended"):
                     raise CameraError(f"{source.name}: {frame.message}")
@@ -91,6 +267,7 @@ class CameraComponent(Component):
                 loop.call_soon_threadsafe(self.degraded, f"{source.name}: {frame.message}")
                 continue
             result = pipeline.process(frame.grey, frame.timestamp)
+            self._newest = (frame.grey, result, pipeline)
             self.last, self.frames, count = result, self.frames + 1, count + 1
             now = time.monotonic()
             if now - started >= 2.0:

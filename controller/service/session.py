@@ -187,6 +187,16 @@ class GameSession:
         finally:
             unwatch()
 
+    def record_of(self, game: int) -> tuple[str, GameRecord]:
+        """Any game's title and record, the current one's or a past one's from the log (read-only: for the
+        post-game summary and the replay; the live game is not touched). An unknown game is a StoreError."""
+        with self._lock:
+            g = self._game
+            if g is not None and g.id == game:
+                return g.title, GameRecord(start=g.record.start, entries=list(g.record.entries))
+        title, record, _, _ = self._fold(game)
+        return title, record
+
     def games(self) -> list[dict[str, Any]]:
         """Every game in the log, the current one marked."""
         current = self.game_id
@@ -368,6 +378,15 @@ class GameSession:
     def _load(self, game: int) -> _Game:
         """A game rebuilt from the log alone: its record folded from the changes, its state from a checked
         snapshot plus the entries after it."""
+        title, record, mode, pending = self._fold(game)
+        try:
+            state = _replay_from_snapshots(self.store, game, record, len(record.entries))
+        except RecordError as e:
+            raise StoreError(f"game log {self.store.path}: game {game} does not replay: {e}") from None
+        return _Game(game, title, record, state, mode, pending)
+
+    def _fold(self, game: int) -> tuple[str, GameRecord, DiceMode, DiceRequest | None]:
+        """A game's title, record, dice mode and pending dice request, folded from its changes in the log."""
         stored = self.store.game(game)
         try:
             start = decode_state(stored.start)
@@ -395,11 +414,7 @@ class GameSession:
                 pending = None
             elif c.kind == "dice_mode":
                 mode = c.body["dice_mode"]
-        try:
-            state = _replay_from_snapshots(self.store, game, record, len(record.entries))
-        except RecordError as e:
-            raise StoreError(f"game log {self.store.path}: game {game} does not replay: {e}") from None
-        return _Game(game, stored.title, record, state, mode, pending)
+        return stored.title, record, mode, pending
 
 
 def _replay_from_snapshots(store: GameStore, game: int, record: GameRecord, entries: int) -> GameState:

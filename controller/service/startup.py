@@ -66,7 +66,8 @@ def build(config: TableConfig, *, pin_factory: object | None = None,
             service.new_game()
         vision = VisionConfig()
         camera = CameraComponent(open_source, lambda floor: VisionPipeline(floor, vision),
-                                 floor_of=lambda: service.session.state.floor)
+                                 floor_of=lambda: service.session.state.floor,
+                                 registration_path=config.database.path.parent / "registration.json")
         reconciler = Reconciler(session, vision)
         camera.on_frame(lambda result: reconciler.observe(result.observation))
         service.camera, service.reconciler = camera, reconciler

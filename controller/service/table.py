@@ -35,8 +35,10 @@ from controller.service.buttons import ButtonsAndBuzzer
 from controller.service.camera import CameraComponent
 from controller.service.components import Component, Health
 from controller.service.config import GameConfig, TableConfig
+from controller.service.floors import FloorLibrary
 from controller.service.flow import next_step
 from controller.service.led_output import LedOutput
+from controller.service.replay import GameReplays
 from controller.service.session import Change, GameSession
 from controller.service.supervisor import Supervisor
 
@@ -121,6 +123,9 @@ class TableService:
         self.last_refusal: str | None = None
         self.camera: CameraComponent | None = None
         self.reconciler: Reconciler | None = None
+        # the floors a game may start on: the shipped ones and those drawn in the floor editor, saved beside the log
+        self.floors = FloorLibrary(Path(session.store.path).resolve().parent / "floors", content.floors)
+        self.replays = GameReplays(session)  # the post-game summary and the replay, read-only
         session.watch(self._changed)
 
     def add(self, component: Component) -> None:
@@ -170,8 +175,10 @@ class TableService:
         """A new game the players chose on the dashboard; each name is checked against the content first."""
         c = self.content
         problems = []
+        if floor_text is None and floor not in c.floors and floor in self.floors.saved():
+            floor_text = self.floors.text(floor)  # a floor drawn in the floor editor
         if floor_text is None and floor not in c.floors:
-            problems.append(_choose("floor", floor, list(c.floors)))
+            problems.append(_choose("floor", floor, list(c.floors) + self.floors.saved()))
         if mission not in c.missions:
             problems.append(_choose("mission", mission, list(c.missions)))
         known = [a.id for a in c.agents]
@@ -206,7 +213,7 @@ class TableService:
         """What a new game may be: the floors, missions, agents, difficulties, levels and captains."""
         c, g = self.content, self.config.game
         return {
-            "floors": [{"name": name, "shipped": True} for name in c.floors],
+            "floors": [{"name": f["name"], "shipped": f["source"] == "shipped"} for f in self.floors.listing()],
             "missions": [{"id": m.id, "name": m.name, "floors": m.floors, "adaptable": m.adaptable}
                          for m in c.missions.values()],
             "agents": [{"id": a.id, "name": a.name} for a in c.agents],

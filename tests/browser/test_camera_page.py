@@ -1,0 +1,57 @@
+"""The camera page in Debian's chromium over the demo's synthetic camera: the picture is behind the PIN, then
+shown with its overlay; the calibration flow finds all eight markers, shows the grid over the picture and
+confirms it, and the table has saved it. Screenshots in test-artifacts/."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from controller.service.demo import DemoCamera, DemoTable
+from tests.browser.tools_support import PHONE, chromium, running_table, shot, unlock
+
+
+def test_the_camera_page_walks_through_calibration(tmp_path: Path) -> None:
+    table = DemoTable()
+    with running_table(tmp_path, source=lambda: DemoCamera(table, fps=15),
+                       prepare=lambda s: table.lay_out(s.session.state)) as (url, service), chromium() as browser:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(f"{url}/camera")
+        page.locator("#unlock-slot button").click()
+        unlock(page)
+        expect(page.locator("#picture")).to_have_attribute("src", re.compile(r"^blob:"))
+        expect(page.locator("#health")).to_contain_text("8 of 8 markers")
+        page.locator("#find").click()
+        expect(page.locator("#find-status")).to_contain_text("8 of 8 markers found.")
+        expect(page.locator("#markers li.found")).to_have_count(8)
+        expect(page.locator("#overlay")).to_have_attribute("src", re.compile(r"^blob:"))
+        page.wait_for_function("document.getElementById('overlay').naturalWidth > 0")
+        expect(page.locator("#confirm")).to_be_enabled()
+        page.locator("#confirm").click()
+        expect(page.locator("#confirmed")).to_contain_text("Saved: the grid of Meridian Tower, Lobby is confirmed")
+        expect(page.locator("#health")).to_contain_text("grid confirmed for Meridian Tower, Lobby")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        shot(page, "camera-calibrated-phone")
+        assert (tmp_path / "registration.json").exists()
+        assert service.camera is not None and service.camera.saved is not None
+
+
+def test_the_floor_editor_draws_over_the_cameras_picture_of_the_mat(tmp_path: Path) -> None:
+    """A shipped floor read into the editor (it checks valid again, written back from the drawing), over the
+    demo camera's picture straightened by its markers."""
+    table = DemoTable()
+    with running_table(tmp_path, source=lambda: DemoCamera(table, fps=15),
+                       prepare=lambda s: table.lay_out(s.session.state)) as (url, _), chromium() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{url}/floors/edit")
+        page.locator(".pin-dialog").wait_for(state="detached")  # nothing asked until the picture is wanted
+        page.locator("#backdrop-note button").click()
+        unlock(page)
+        page.locator("#start").select_option("meridian-lobby")
+        expect(page.locator("#check")).to_have_text(re.compile(r"my-floor\.floor: valid floor 'Meridian Tower, Lobby', "
+                                                               r"level 1: \d+ spaces"))
+        expect(page.locator("#backdrop-note")).to_contain_text("Under the grid: the camera's picture of the mat")
+        expect(page.locator("#grid image")).to_have_count(1)
+        shot(page, "floor-editor-over-the-camera-laptop")

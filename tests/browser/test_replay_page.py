@@ -1,0 +1,51 @@
+"""The replay page in Debian's chromium: a game of the auto-player's actions shown with its threat chart, then
+stepped back and forth (buttons, slider), each step showing what the table's replay route says of it."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from controller.autoplay.player import AutoPlayer
+from controller.service.table import TableService
+from tests.browser.tools_support import PHONE, chromium, running_table, shot
+
+ACTIONS = 40
+
+
+def played(service: TableService) -> None:
+    service.new_game()
+    player = AutoPlayer()
+    for _ in range(ACTIONS):
+        service.session.apply(player.choose(service.session.state))
+
+
+def test_the_replay_page_steps_through_a_game(tmp_path: Path) -> None:
+    with running_table(tmp_path, prepare=played) as (url, service), chromium() as browser:
+        game = service.session.game_id
+        page = browser.new_page(viewport=PHONE)
+        page.goto(f"{url}/games/{game}/replay")
+        expect(page.locator("#where")).to_have_text(f"Action {ACTIONS} of {ACTIONS} · round "
+                                                    f"{service.session.state.round} · threat "
+                                                    f"{service.session.state.threat}")
+        expect(page.locator("#chart polyline.threat")).to_have_count(1)
+        assert len(page.locator("#chart polyline.threat").get_attribute("points").split()) == ACTIONS + 1
+        expect(page.locator("#board .space")).not_to_have_count(0)
+        page.locator("#prev").click()
+        expect(page.locator("#where")).to_contain_text(f"Action {ACTIONS - 1} of {ACTIONS}")
+        page.locator("#first").click()
+        expect(page.locator("#action")).to_have_text("The game's start, before any action.")
+        expect(page.locator("#prev")).to_be_disabled()
+        page.locator("#next").click()
+        with urllib.request.urlopen(f"{url}/api/games/{game}/replay/1") as reply:
+            first = json.load(reply)["entry"]
+        expect(page.locator("#events li")).to_have_text(first["events"] or ["Nothing to tell the players."])
+        page.locator("#slider").fill("20")
+        expect(page.locator("#where")).to_contain_text(f"Action 20 of {ACTIONS}")
+        start = service.replays.step(game, 20)["state"]
+        expect(page.locator("#bots li")).to_have_count(len(start["bots"]))
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        shot(page, "replay-phone")

@@ -1,0 +1,80 @@
+"""What the tool pages' browser tests share: a real table service (startup.build, its web server on a loopback
+port, a fresh game log) run in a thread, Debian's chromium through Playwright, and screenshots for a person."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from controller.service.config import TableConfig
+from controller.service.startup import build
+from controller.service.table import TableService
+from tests.browser.test_page_in_a_browser import ARTIFACTS, CHROMIUM_FLAGS, _free_port
+from vision.sources.base import FrameSource
+
+PIN = "246810"
+PHONE = {"width": 412, "height": 900}
+
+
+@contextmanager
+def running_table(tmp_path: Path, *, source: Callable[[], FrameSource] | None = None,
+                  prepare: Callable[[TableService], None] | None = None) -> Iterator[tuple[str, TableService]]:
+    """A table service serving on 127.0.0.1 until the block ends; `prepare` runs before it starts."""
+    port = _free_port()
+    config = TableConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
+                         web={"host": "127.0.0.1", "port": port, "pin": PIN},  # type: ignore[arg-type]
+                         camera={"source": "none"})  # type: ignore[arg-type]
+    service = build(config, seed=5, source=source)
+    if prepare is not None:
+        prepare(service)
+    thread = threading.Thread(target=lambda: asyncio.run(service.run()), daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/api/status", timeout=1):
+                break
+        except OSError:
+            if time.monotonic() > deadline:
+                raise AssertionError("the table service did not start serving within 30 s") from None
+            time.sleep(0.05)
+    try:
+        yield url, service
+    finally:
+        service.stop()
+        thread.join(15)
+
+
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    path = shutil.which("chromium")
+    assert path, "Debian's chromium is not installed (the test command installs it)"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def unlock(page: Page) -> None:
+    """Type the table's PIN into the tool pages' PIN dialog, which a change that needs it opens."""
+    dialog = page.locator(".pin-dialog")
+    dialog.wait_for()
+    dialog.locator("input[name=pin]").fill(PIN)
+    dialog.locator("button[type=submit]").click()
+    dialog.wait_for(state="detached")

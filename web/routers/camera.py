@@ -1,0 +1,103 @@
+"""The camera's view and the calibration flow: the newest picture with what vision made of it, and the board
+found in it, its grid laid over the picture for a person to confirm. The pictures show the players, so they
+need the table's PIN (`Watcher`); saving the registration changes the table (`Player`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.responses import FileResponse, Response
+
+from controller.service.camera import CameraComponent, CameraError, NoPicture
+from web.auth import ApiError, Player, Watcher, check_origin
+from web.deps import Service
+from web.routers.tool_pages import page
+
+router = APIRouter(tags=["camera"])
+NO_STORE = {"Cache-Control": "no-store"}
+JPEG: dict[int | str, dict[str, Any]] = {200: {"content": {"image/jpeg": {}}, "description": "a JPEG picture"}}
+
+
+def _camera(service: Service) -> CameraComponent:
+    if service.camera is None:
+        raise ApiError(404, "not_found", "this table has no camera: set camera.source in table.toml "
+                                         "(docs/service.md)")
+    return service.camera
+
+
+def _picture(make: Any) -> Response:
+    try:
+        return Response(make(), media_type="image/jpeg", headers=NO_STORE)
+    except NoPicture as e:
+        raise ApiError(404, "not_found", str(e)) from None
+
+
+@router.get("/camera", include_in_schema=False)
+def camera_page() -> FileResponse:
+    return page("camera")
+
+
+@router.get("/api/camera/status", summary="The camera: health, frames a second, what the newest frame shows")
+def status(service: Service) -> dict[str, Any]:
+    if service.camera is None:
+        return {"configured": False}
+    return {"configured": True, **service.camera.view()}
+
+
+@router.get("/api/camera/frame.jpg", summary="The newest frame with the detection overlay (needs the PIN)",
+            response_class=Response, responses=JPEG)
+def frame(service: Service, _: Watcher) -> Response:
+    return _picture(_camera(service).overlay_jpeg)
+
+
+@router.get("/api/camera/mat.jpg", summary="The newest frame straightened onto a grid of cols x rows spaces by "
+            "its registration markers: the floor editor's backdrop (needs the PIN)",
+            response_class=Response, responses=JPEG)
+def mat(service: Service, _: Watcher, cols: int = Query(ge=1, le=26, examples=[16]),
+        rows: int = Query(ge=1, le=26, examples=[16])) -> Response:
+    camera = _camera(service)
+    return _picture(lambda: camera.mat_jpeg(rows, cols))
+
+
+@router.post("/api/calibration/find", summary="Find the registration markers in the newest frame and lay the "
+             "grid over it (needs the PIN)", dependencies=[Depends(check_origin)])
+def find(service: Service, _: Watcher) -> dict[str, Any]:
+    camera = _camera(service)
+    try:
+        finding = camera.find()
+    except NoPicture as e:
+        raise ApiError(404, "not_found", str(e)) from None
+    reg = finding.registration
+    names = camera.newest()[2].config.anchor_ids
+    return {
+        "registered": finding.registered,
+        "status": {"level": reg.status.level, "code": reg.status.code, "message": reg.status.message},
+        "rms_mm": round(reg.rms_mm, 2) if finding.registered else None,
+        "found": [{"id": d.id, "name": names[d.id], "centre": [round(v, 1) for v in d.centre]} for d in finding.found],
+        "missing": [{"id": m.id, "name": m.name, "advice": m.advice,
+                     "expected": None if m.expected_px is None else [round(v, 1) for v in m.expected_px]}
+                    for m in finding.missing],
+        "width": finding.image_size[0], "height": finding.image_size[1],
+        "rows": finding.layout.rows, "cols": finding.layout.cols,
+        "overlay": f"/api/calibration/overlay.jpg?n={camera.frames}",
+    }
+
+
+@router.get("/api/calibration/overlay.jpg", summary="The last finding's picture: markers found and missing, the "
+            "grid laid over (needs the PIN)", response_class=Response, responses=JPEG)
+def overlay(service: Service, _: Watcher) -> Response:
+    return _picture(_camera(service).finding_jpeg)
+
+
+@router.post("/api/calibration/confirm", summary="Keep the last finding's registration: saved beside the game log "
+             "and used when the markers are covered (needs the PIN)")
+def confirm(service: Service, _: Player) -> dict[str, Any]:
+    camera = _camera(service)
+    try:
+        saved = camera.confirm()
+    except CameraError as e:  # nothing found yet, or what was found does not register the board
+        raise ApiError(409, "refused", str(e)) from None
+    return {"saved": True, "floor": saved.floor, "markers": list(saved.anchors), "rms_mm": round(saved.rms_mm, 2),
+            "message": f"the grid of {saved.floor} is confirmed from {len(saved.anchors)} markers (they fit it within "
+                       f"{saved.rms_mm:.1f} mm); the table falls back on it whenever markers are covered"}

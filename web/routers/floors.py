@@ -1,0 +1,63 @@
+"""The floor editor's routes: the floors a game may start on, a drawn floor checked as `validate` checks it,
+and a floor saved to the table's floors folder (that needs the table's PIN)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, Field
+
+from controller.service.floors import MOST_CHARS, FloorLibraryError, check_floor
+from web.auth import ApiError, Player
+from web.deps import Service
+from web.routers.tool_pages import page
+
+router = APIRouter(tags=["floors"])
+EXAMPLE = 'name: Closet\nlevel: 1\n\ngrid:\n+-+-+\n|E T|\n+-+-+\n\nareas:\n  A1 room "Closet"\n'
+
+
+class FloorText(BaseModel):
+    text: str = Field(max_length=MOST_CHARS, description="the floor in the floor text format (docs/floor-format.md)",
+                      examples=[EXAMPLE])
+    name: str = Field("floor", max_length=60, description="the file name the messages use (NAME.floor)")
+
+
+class SavedFloor(BaseModel):
+    name: str = Field(max_length=60, description="the floor's name: lowercase letters, digits and dashes",
+                      examples=["my-annex"])
+    text: str = Field(max_length=MOST_CHARS, description="the floor in the floor text format", examples=[EXAMPLE])
+
+
+@router.get("/floors/edit", include_in_schema=False)
+def editor() -> FileResponse:
+    return page("floor-editor")
+
+
+@router.get("/api/floors", summary="Every floor a game may start on: the shipped ones and the ones saved here")
+def floors(service: Service) -> dict[str, Any]:
+    return {"floors": service.floors.listing()}
+
+
+@router.get("/api/floors/{name}", summary="One floor's text, shipped or saved")
+def floor(name: str, service: Service) -> dict[str, Any]:
+    try:
+        return {"name": name, "source": service.floors.source(name), "text": service.floors.text(name)}
+    except FloorLibraryError as e:
+        raise ApiError(404, "not_found", str(e)) from None
+
+
+@router.post("/api/floors/check", summary="A drawn floor checked with the `validate` command's messages")
+def check(body: FloorText) -> dict[str, Any]:
+    return check_floor(body.text, body.name).to_dict()
+
+
+@router.post("/api/floors", summary="Save a floor (checked first) to the table's floors folder; needs the PIN",
+             status_code=201)
+def save(body: SavedFloor, service: Service, _: Player) -> dict[str, Any]:
+    try:
+        saved = service.floors.save(body.name, body.text)
+    except FloorLibraryError as e:
+        raise ApiError(422, "bad_request", str(e)) from None
+    return {"name": body.name, **saved.to_dict()}

@@ -1,0 +1,116 @@
+// The camera's picture with what the table reads from it, and the calibration flow: find the registration
+// markers, see the grid laid over the picture, confirm it. The pictures show the players: they need the PIN.
+import { api, ApiError, el, say, withPin } from "/tools/tools.js";
+
+const $ = (id) => document.getElementById(id);
+const EVERY_MS = 1000;
+let pictureUrl = null, overlayUrl = null;
+let locked = false;
+let finding = null;
+let refreshing = false;  // one look at a time: a slow phone never stacks requests up
+
+async function blobUrl(path, old) {
+  const reply = await api(path, { raw: true });
+  const url = URL.createObjectURL(await reply.blob());
+  if (old) URL.revokeObjectURL(old);
+  return url;
+}
+
+function showLocked(err) {
+  locked = true;
+  const button = el("button", { type: "button", class: "primary" }, "Type the PIN to see the picture");
+  button.addEventListener("click", async () => {
+    try {
+      await withPin(() => api("/api/camera/frame.jpg", { raw: true }));
+      locked = false;
+      $("unlock-slot").replaceChildren();
+      refresh();
+    } catch (e) {
+      say($("health"), e.message, "problem");
+    }
+  });
+  $("unlock-slot").replaceChildren(button);
+  say($("health"), `${err.message}: the camera's picture shows the players.`, "problem");
+}
+
+async function refresh() {
+  if (refreshing) return;
+  refreshing = true;
+  try {
+    const status = await api("/api/camera/status");
+    if (!status.configured) {
+      say($("health"), "This table has no camera: set camera.source in table.toml (docs/service.md).", "problem");
+      $("find").disabled = true;
+      return;
+    }
+    const p = status.picture;
+    const line = [`${status.health.state}: ${status.health.message}`];
+    if (p) line.push(`${p.markers_seen.length} of 8 markers, ${p.units_seen} chip${p.units_seen === 1 ? "" : "s"} read`);
+    if (status.confirmed) line.push(`grid confirmed for ${status.confirmed.floor}${status.confirmed.in_use ? "" : " (not this floor)"}`);
+    if (status.confirmed_problem) line.push(status.confirmed_problem);
+    if (!locked) say($("health"), line.join(" · "), status.health.state === "ok" ? "ok" : "");
+    if (!locked && p) {
+      pictureUrl = await blobUrl(`/api/camera/frame.jpg?n=${status.frames}`, pictureUrl);
+      $("picture").src = pictureUrl;
+    }
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) showLocked(err);
+    else say($("health"), err.message, "problem");
+  } finally {
+    refreshing = false;
+  }
+}
+
+function mark(step, state) {
+  const node = $(step);
+  node.classList.toggle("current", state === "current");
+  node.classList.toggle("done", state === "done");
+}
+
+async function find() {
+  say($("find-status"), "Looking…");
+  try {
+    finding = await withPin(() => api("/api/calibration/find", { method: "POST" }));
+  } catch (err) {
+    say($("find-status"), err.message, "problem");
+    return;
+  }
+  mark("step-picture", "done");
+  const found = finding.found.map((m) => el("li", { class: "found" }, `✓ ${m.name}: found`));
+  const missing = finding.missing.map((m) => el("li", { class: "missing" }, `✗ ${m.name}: ${m.advice}`));
+  $("markers").replaceChildren(...found, ...missing);
+  const total = finding.found.length + finding.missing.length;
+  say($("find-status"), `${finding.found.length} of ${total} markers found. ${finding.status.message}`,
+      finding.registered ? "ok" : "problem");
+  mark("step-markers", finding.registered ? "done" : "current");
+  try {
+    overlayUrl = await blobUrl(finding.overlay, overlayUrl);
+    $("overlay").src = overlayUrl;
+  } catch (err) {
+    say($("find-status"), err.message, "problem");
+  }
+  mark("step-grid", finding.registered ? "current" : "");
+  mark("step-confirm", finding.registered ? "current" : "");
+  $("confirm").disabled = !finding.registered;
+  say($("confirmed"), finding.registered ? "" : "Nothing to confirm until the markers register the board: see above, then look again.");
+}
+
+async function confirm() {
+  try {
+    const saved = await withPin(() => api("/api/calibration/confirm", { method: "POST" }));
+    mark("step-grid", "done");
+    mark("step-confirm", "done");
+    say($("confirmed"), `Saved: ${saved.message}.`, "ok");
+    refresh();
+  } catch (err) {
+    say($("confirmed"), err.message, "problem");
+  }
+}
+
+$("find").addEventListener("click", find);
+$("again").addEventListener("click", find);
+$("confirm").addEventListener("click", confirm);
+refresh();
+setInterval(() => {
+  if ($("live").checked && !document.hidden) refresh();
+}, EVERY_MS);

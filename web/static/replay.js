@@ -1,0 +1,219 @@
+// A game after the fact: its summary with the threat drawn over the actions and rounds, and the game stepped
+// through action by action (the table's own replay of its record), read-only.
+import { api, el, parseGrid, say, spaceAt, svg } from "/tools/tools.js";
+
+const $ = (id) => document.getElementById(id);
+const game = Number((location.pathname.match(/\/games\/(\d+)\/replay/) || [])[1]);
+const CHART = { w: 400, h: 170, left: 24, right: 8, top: 10, bottom: 24 };  // w: the chart's width on screen
+const CELL = 20;
+let summary = null;
+let k = 0;
+let asked = 0;  // the newest step asked for: a slow answer to an older one is dropped
+let floorText = "";
+let grid = null;
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+function showSummary() {
+  const s = summary;
+  $("title").textContent = `Replay: ${s.title}`;
+  document.title = `Replay: ${s.title} · burncycle table`;
+  const outcome = $("outcome");
+  outcome.textContent = s.outcome ? `${s.outcome.result === "victory" ? "Victory" : "Defeat"}: ${s.outcome.text}`
+                                  : "The game is not over (yet).";
+  outcome.className = `outcome ${s.outcome ? s.outcome.result : ""}`.trim();
+  const highest = Math.max(...s.threat_by_action);
+  const kinds = Object.entries(s.actions_by_kind).slice(0, 4).map(([kind, n]) => `${n} ${kind.replace(/_/g, " ")}`);
+  $("facts").replaceChildren(
+    el("li", {}, el("b", {}, plural(s.rounds, "round"))),
+    el("li", {}, el("b", {}, plural(s.actions, "action")), kinds.length ? ` (${kinds.join(", ")}${Object.keys(s.actions_by_kind).length > 4 ? ", …" : ""})` : ""),
+    el("li", {}, "threat ", el("b", {}, `${s.start_threat} → ${s.threat_by_action[s.threat_by_action.length - 1]}`), `, highest ${highest}`));
+  const slider = $("slider");
+  slider.max = String(s.actions);
+  drawChart();
+}
+
+function scale() {
+  const s = summary;
+  const top = Math.max(6, Math.ceil((Math.max(...s.threat_by_action) + 1) / 5) * 5);
+  const x = (i) => CHART.left + (s.actions ? i / s.actions : 0) * (CHART.w - CHART.left - CHART.right);
+  const y = (t) => CHART.h - CHART.bottom - (t / top) * (CHART.h - CHART.top - CHART.bottom);
+  return { top, x, y };
+}
+
+function drawChart() {
+  const s = summary;
+  const chart = $("chart");
+  CHART.w = Math.max(280, Math.round(chart.parentElement.clientWidth - 24));  // drawn at its size: text stays readable
+  const { top, x, y } = scale();
+  chart.setAttribute("viewBox", `0 0 ${CHART.w} ${CHART.h}`);
+  chart.replaceChildren();
+  for (let t = 0; t <= top; t += 5) {
+    chart.append(svg("line", { class: "axis", x1: CHART.left, x2: CHART.w - CHART.right, y1: y(t), y2: y(t) }),
+                 svg("text", { class: "label", x: 3, y: y(t) + 4 }, t));
+  }
+  const every = Math.max(1, Math.ceil(s.rounds / 12));
+  s.round_by_action.forEach((round, i) => {
+    if (i === 0 || round === s.round_by_action[i - 1]) return;
+    chart.append(svg("line", { class: "round-line", x1: x(i), x2: x(i), y1: CHART.top, y2: CHART.h - CHART.bottom }));
+    if (round % every === 0) chart.append(svg("text", { class: "label", x: x(i) + 2, y: CHART.h - 7 }, `R${round}`));
+  });
+  const points = s.threat_by_action.map((t, i) => `${x(i).toFixed(1)},${y(t).toFixed(1)}`);
+  chart.append(svg("polyline", { class: "threat", points: points.join(" ") }));
+  s.round_by_action.forEach((round, i) => {
+    const ends = i === s.actions || s.round_by_action[i + 1] !== round;
+    if (i > 0 && ends) {
+      const dot = svg("circle", { class: "round-end", cx: x(i), cy: y(s.threat_by_action[i]), r: 3 });
+      dot.append(svg("title", {}, `round ${round}: threat ${s.threat_by_action[i]}`));
+      chart.append(dot);
+    }
+  });
+  chart.append(svg("line", { class: "cursor", id: "cursor", x1: x(k), x2: x(k), y1: CHART.top, y2: CHART.h - CHART.bottom }));
+}
+
+function moveCursor() {
+  const cursor = $("cursor");
+  if (!cursor) return;
+  const { x } = scale();
+  cursor.setAttribute("x1", x(k));
+  cursor.setAttribute("x2", x(k));
+}
+
+async function go(to) {
+  k = Math.max(0, Math.min(summary.actions, to));
+  $("slider").value = String(k);
+  moveCursor();
+  $("first").disabled = $("prev").disabled = k === 0;
+  $("next").disabled = $("last").disabled = k === summary.actions;
+  const mine = ++asked;
+  try {
+    const step = await api(`/api/games/${game}/replay/${k}`);
+    if (mine !== asked) return;
+    showStep(step);
+  } catch (err) {
+    if (mine === asked) say($("where"), err.message, "problem");
+  }
+}
+
+function showStep(step) {
+  say($("where"), `Action ${step.k} of ${step.entries} · round ${step.round} · threat ${step.threat}` +
+                  (step.outcome ? ` · ${step.outcome.result}: ${step.outcome.text}` : ""));
+  if (step.entry) {
+    const faces = step.entry.faces.length ? ` (dice: ${step.entry.faces.join(", ")})` : "";
+    $("action").textContent = `${step.entry.number}. ${step.entry.kind.replace(/_/g, " ")}${faces}`;
+    $("events").replaceChildren(...(step.entry.events.length ? step.entry.events.map((e) => el("li", {}, e))
+                                                              : [el("li", {}, "Nothing to tell the players.")]));
+  } else {
+    $("action").textContent = "The game's start, before any action.";
+    $("events").replaceChildren();
+  }
+  drawBoard(step.state);
+}
+
+function drawBoard(state) {
+  if (state.floor.text !== floorText) {
+    floorText = state.floor.text;
+    grid = parseGrid(floorText);
+  }
+  const g = grid;
+  const board = $("board");
+  const name = (r, c) => `${String.fromCharCode(65 + c)}${r + 1}`;  // floors this page draws are at most 26 wide
+  board.setAttribute("viewBox", `-4 -4 ${g.cols * CELL + 8} ${g.rows * CELL + 8}`);
+  board.replaceChildren();
+  const real = (r, c) => r >= 0 && c >= 0 && r < g.rows && c < g.cols && g.spaces[r][c] !== "#";
+  const unlocked = new Set(state.floor.unlocked_doors);
+  const destroyed = new Set(state.floor.destroyed_walls);
+  for (let r = 0; r < g.rows; r++) {
+    for (let c = 0; c < g.cols; c++) {
+      if (!real(r, c)) continue;
+      board.append(svg("rect", { class: "space", x: c * CELL + 1, y: r * CELL + 1, width: CELL - 2, height: CELL - 2 }));
+      const ch = g.spaces[r][c];
+      if (ch !== ".") board.append(svg("text", { class: "feature", x: (c + 0.5) * CELL, y: (r + 0.5) * CELL }, ch));
+    }
+  }
+  const edge = (kind, x1, y1, x2, y2, named) => {
+    if (kind === "open" || destroyed.has(named)) return;
+    const cls = kind === "door" ? `door${unlocked.has(named) ? " unlocked" : ""}` : "wall";
+    board.append(svg("line", { class: cls, x1, y1, x2, y2 }));
+  };
+  for (let r = 0; r < g.rows; r++) {
+    for (let c = 0; c <= g.cols; c++) {  // the line west of column c
+      const a = real(r, c - 1), b = real(r, c);
+      if (!a && !b) continue;
+      const kind = a && b ? g.east[r][c - 1] : "wall";
+      edge(kind, c * CELL, r * CELL, c * CELL, (r + 1) * CELL, a && b ? `${name(r, c - 1)}/${name(r, c)}` : "");
+    }
+  }
+  for (let r = 0; r <= g.rows; r++) {
+    for (let c = 0; c < g.cols; c++) {  // the line above row r
+      const a = real(r - 1, c), b = real(r, c);
+      if (!a && !b) continue;
+      const kind = a && b ? g.south[r - 1][c] : "wall";
+      edge(kind, c * CELL, r * CELL, (c + 1) * CELL, r * CELL, a && b ? `${name(r - 1, c)}/${name(r, c)}` : "");
+    }
+  }
+  const bots = [], guards = [];
+  for (const bot of state.bots) {
+    const at = bot.space && !bot.escaped ? spaceAt(bot.space) : null;
+    if (at) {
+      const unit = svg("circle", { class: `bot ${bot.kind}`, cx: (at[1] + 0.5) * CELL, cy: (at[0] + 0.5) * CELL, r: CELL * 0.38 });
+      unit.append(svg("title", {}, `${bot.name} on ${bot.space}`));
+      board.append(unit, svg("text", { class: "unit-label", x: (at[1] + 0.5) * CELL, y: (at[0] + 0.5) * CELL }, bot.name.slice(0, 2)));
+    }
+    const where = bot.escaped ? "escaped" : bot.space ? `on ${bot.space}` : "off the floor";
+    const flags = [bot.hidden && "hidden", bot.shut_down && "shut down"].filter(Boolean);
+    bots.push(el("li", {}, el("b", {}, bot.name), ` ${where} · power ${bot.power}${flags.length ? ` · ${flags.join(", ")}` : ""}`));
+  }
+  const arrow = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
+  for (const unit of state.security) {
+    const at = spaceAt(unit.space);
+    if (at) {
+      const cx = (at[1] + 0.5) * CELL, cy = (at[0] + 0.5) * CELL, h = CELL * 0.36;
+      const [dx, dy] = arrow[unit.facing] || [0, 0];
+      const body = svg("rect", { class: "guard", x: cx - h, y: cy - h, width: 2 * h, height: 2 * h, rx: 2 });
+      body.append(svg("title", {}, `${unit.id} (${unit.chip}) on ${unit.space}, facing ${unit.facing}`));
+      board.append(body, svg("line", { class: "wall", x1: cx, y1: cy, x2: cx + dx * h * 1.3, y2: cy + dy * h * 1.3 }),
+                   svg("text", { class: "unit-label", x: cx, y: cy }, unit.id));
+    }
+    guards.push(el("li", {}, el("b", {}, `${unit.id} ${unit.chip}`), ` (${unit.rank} level ${unit.level}) on ${unit.space}, facing ${unit.facing}`));
+  }
+  $("bots").replaceChildren(...(bots.length ? bots : [el("li", {}, "No bots.")]));
+  $("security").replaceChildren(...(guards.length ? guards : [el("li", {}, "No security on the floor.")]));
+}
+
+function onChartTap(event) {
+  const box = $("chart").getBoundingClientRect();
+  const vx = ((event.clientX - box.left) / box.width) * CHART.w;
+  const share = (vx - CHART.left) / (CHART.w - CHART.left - CHART.right);
+  go(Math.round(share * summary.actions));
+}
+
+async function start() {
+  if (!game) {
+    say($("where"), "This page's address names no game: open it from the table's list of games.", "problem");
+    return;
+  }
+  try {
+    summary = await api(`/api/games/${game}/summary`);
+  } catch (err) {
+    say($("where"), err.message, "problem");
+    return;
+  }
+  showSummary();
+  $("first").addEventListener("click", () => go(0));
+  $("prev").addEventListener("click", () => go(k - 1));
+  $("next").addEventListener("click", () => go(k + 1));
+  $("last").addEventListener("click", () => go(summary.actions));
+  $("slider").addEventListener("input", (e) => go(Number(e.target.value)));
+  $("chart").addEventListener("click", onChartTap);
+  window.addEventListener("resize", drawChart);
+  document.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;  // a slider steps itself
+    if (e.key === "ArrowLeft") { e.preventDefault(); go(k - 1); }
+    if (e.key === "ArrowRight") { e.preventDefault(); go(k + 1); }
+  });
+  const wanted = Number(new URLSearchParams(location.search).get("k"));
+  go(Number.isFinite(wanted) && wanted > 0 ? wanted : summary.actions);
+}
+
+start();

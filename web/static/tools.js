@@ -1,0 +1,137 @@
+// What the tool pages (floor editor, camera, replay) share: JSON requests with the table's error messages,
+// the PIN asked for when a change needs it, and elements built with text only (nothing from a file, the
+// camera or the game is ever parsed as HTML).
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body.message || `the table answered ${status}`);
+    this.status = status;
+    this.code = body.error || "error";
+    this.body = body;
+  }
+}
+
+// fetch JSON; a 4xx/5xx becomes an ApiError carrying the table's own message
+export async function api(path, { method = "GET", body, raw = false } = {}) {
+  const options = { method, headers: {}, credentials: "same-origin" };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let reply;
+  try {
+    reply = await fetch(path, options);
+  } catch (err) {
+    throw new ApiError(0, { error: "unreachable", message: "the table does not answer: is it on, and this phone on its network?" });
+  }
+  if (!reply.ok) {
+    let problem = { error: "error", message: `${method} ${path}: the table answered ${reply.status}` };
+    try { problem = await reply.json(); } catch (err) { /* not JSON: keep the status line */ }
+    throw new ApiError(reply.status, problem);
+  }
+  return raw ? reply : reply.json();
+}
+
+// a change that needs the table's PIN: on 401, ask for it once (a session cookie follows), then try again
+export async function withPin(call) {
+  try {
+    return await call();
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 401) throw err;
+    await askPin(err.message);
+    return call();
+  }
+}
+
+export function askPin(why) {
+  return new Promise((resolve, reject) => {
+    const input = el("input", { type: "password", inputmode: "numeric", autocomplete: "current-password",
+                                name: "pin", "aria-label": "the table's PIN" });
+    const note = el("p", { class: "note" }, why || "Changing the table needs its PIN.");
+    const problem = el("p", { class: "problem", role: "alert" });
+    const ok = el("button", { type: "submit", class: "primary" }, "Unlock");
+    const cancel = el("button", { type: "button" }, "Cancel");
+    const form = el("form", { class: "pin-dialog" },
+      el("h2", {}, "The table's PIN"), note,
+      el("p", { class: "note" }, "It is printed where the table service started."), input, problem,
+      el("div", { class: "row" }, ok, cancel));
+    const veil = el("div", { class: "veil" }, form);
+    document.body.append(veil);
+    input.focus();
+    cancel.addEventListener("click", () => { veil.remove(); reject(new ApiError(401, { error: "pin_required", message: "no PIN given: nothing was changed" })); });
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        await api("/api/session", { method: "POST", body: { pin: input.value } });
+        veil.remove();
+        resolve();
+      } catch (err) {
+        problem.textContent = err.message;
+        input.select();
+      }
+    });
+  });
+}
+
+// an element with attributes and children; strings become text nodes, never markup
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === false || value === null || value === undefined) continue;
+    node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+export function svg(tag, attrs = {}, text) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (text !== undefined) node.textContent = String(text);
+  return node;
+}
+
+// say something in a status line: kind "ok", "problem" or "" (plain)
+export function say(node, text, kind = "") {
+  node.textContent = text;
+  node.className = `status ${kind}`.trim();
+}
+
+// the grid of a floor file (docs/floor-format.md): each space's character, and each edge between two spaces
+// ("wall", "door" or "open"), east[r][c] between (r, c) and (r, c + 1), south[r][c] between (r, c) and (r + 1, c)
+export function parseGrid(text) {
+  const lines = text.replace(/^\ufeff/, "").split(/\r?\n/);
+  const at = lines.findIndex((l) => l.trim() === "grid:");
+  const grid = [];
+  for (let i = at + 1; at >= 0 && i < lines.length && lines[i].trim() && lines[i].trim() !== "areas:"; i++) grid.push(lines[i]);
+  const rows = Math.floor((grid.length - 1) / 2);
+  const cols = Math.floor((Math.max(0, ...grid.map((l) => l.length)) - 1) / 2);
+  const ch = (i, j) => (grid[i] && grid[i][j]) || " ";
+  const kind = (c) => (c === "D" ? "door" : c === " " ? "open" : "wall");
+  const spaces = [], east = [], south = [];
+  for (let r = 0; r < rows; r++) {
+    spaces.push([]); east.push([]);
+    if (r < rows - 1) south.push([]);
+    for (let c = 0; c < cols; c++) {
+      const s = ch(2 * r + 1, 2 * c + 1);
+      spaces[r].push(s === " " ? "." : s);
+      if (c < cols - 1) east[r].push(kind(ch(2 * r + 1, 2 * c + 2)));
+      if (r < rows - 1) south[r].push(kind(ch(2 * r + 2, 2 * c + 1)));
+    }
+  }
+  return { rows, cols, spaces, east, south, lines };
+}
+
+// "C4" -> [row, col] (columns past Z are two letters, as the floor format names them)
+export function spaceAt(name) {
+  const m = /^([A-Z]+)(\d+)$/.exec(name || "");
+  if (!m) return null;
+  let col = 0;
+  for (const ch of m[1]) col = col * 26 + (ch.charCodeAt(0) - 64);
+  return [Number(m[2]) - 1, col - 1];
+}
