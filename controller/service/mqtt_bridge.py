@@ -17,18 +17,18 @@ so a dead broker never grows memory (what it drops is counted on the health page
 from __future__ import annotations
 
 import asyncio
-import ssl
 import threading
 from typing import Any
 
 import msgspec
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+from paho.mqtt.enums import MQTTErrorCode
 
 from controller.rules import TableError
 from controller.rules.actions import Correct
 from controller.service.components import Component
 from controller.service.config import MqttConfig
+from controller.service.mqtt_client import MqttClient, make_client
 from controller.service.mqtt_discovery import DISCOVERY_PREFIX, STATUS_TOPIC, discovery_payloads
 from controller.service.mqtt_topics import CommandError, DiceFaces, Place, Topics, parse_command, state_payloads
 from controller.service.session import Change
@@ -54,7 +54,7 @@ class MqttBridge(Component):
         self._published: dict[str, str] = {}    # retained topic -> payload, as last published
         self._connected = False
         self._refused: str | None = None        # why the broker refused the last connection, until one succeeds
-        self._client: mqtt.Client | None = None
+        self._client: MqttClient | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
@@ -66,17 +66,13 @@ class MqttBridge(Component):
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         client_id = f"burncycle-{self.topics.root.replace('/', '-')}"
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
+        client = make_client(self.config, client_id)
         client.will_set(self.topics.availability, OFFLINE, qos=1, retain=True)
-        if self.config.user is not None:
-            password = self.config.password.get_secret_value() if self.config.password is not None else None
-            client.username_pw_set(self.config.user, password)
-        if self.config.tls:
-            client.tls_set_context(ssl.create_default_context())
         client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
         client.max_queued_messages_set(self.queue_limit)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
+        client.on_connect_fail = self._on_connect_fail
         client.on_message = self._on_message
         self._client = client
         self._refresh()
@@ -162,6 +158,11 @@ class MqttBridge(Component):
             for topic, payload in self._published.items():
                 client.publish(topic, payload, qos=0, retain=True)
         self._tell_loop(self.ok, f"connected to the MQTT broker at {self.broker} as {self.topics.root}")
+
+    def _on_connect_fail(self, _client: mqtt.Client, _userdata: Any) -> None:
+        """No connection at all (no answer, a refused port, TLS that fails): the reason the client kept."""
+        why = (self._client.failure if self._client is not None else None) or "no answer"
+        self._tell_loop(self.degraded, f"cannot connect to the MQTT broker at {self.broker}: {why}; trying again")
 
     def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any, _props: Any) -> None:
         with self._lock:
