@@ -3,9 +3,10 @@
 Out, it publishes the game as retained topics (so a late subscriber reads the game as it stands), every
 change's events on a stream, and its availability with a last will, so the broker says "offline" for a table
 whose process died, and Home Assistant discovery documents (mqtt_discovery.py), sent again whenever Home
-Assistant says it is online. In, it obeys a few commands (next, undo, dice faces, a unit placed by a reader) through
-the same service API as the dashboard and the buttons: same rules, same log, and a refusal or a malformed
-payload is answered on the errors topic and changes nothing.
+Assistant says it is online. In, it obeys a few commands (next, undo, dice faces, a unit placed by a reader,
+a door sensor) through the same service API as the dashboard and the buttons: same rules, same log, and a
+refusal or a malformed payload is answered on the errors topic and changes nothing. A door sensor's report
+is a check, never a change (door_sensors.py).
 
 paho runs its network loop on its own thread and reconnects by itself with a growing wait. Commands are
 handed to the event loop, like button presses, so the game is changed from one thread. Retained state (and
@@ -30,7 +31,7 @@ from controller.service.components import Component
 from controller.service.config import MqttConfig
 from controller.service.mqtt_client import MqttClient, make_client
 from controller.service.mqtt_discovery import DISCOVERY_PREFIX, STATUS_TOPIC, discovery_payloads
-from controller.service.mqtt_topics import CommandError, DiceFaces, Place, Topics, parse_command, state_payloads
+from controller.service.mqtt_topics import CommandError, DiceFaces, Door, Place, Topics, parse_command, state_payloads
 from controller.service.session import Change
 from controller.service.table import TableService
 
@@ -216,6 +217,8 @@ class MqttBridge(Component):
                 else:
                     self.service.session.apply(Correct(unit=command.unit, space=command.space,
                                                        facing=command.facing))
+            elif isinstance(command, Door):
+                self.service.doors.report(self.service.session.state, command.door, command.state == "open")
         except (CommandError, TableError) as err:
             self._error(topic, str(err))
 

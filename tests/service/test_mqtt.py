@@ -136,7 +136,7 @@ def test_commands_from_a_publisher_change_the_game_through_the_session(tmp_path:
     ("place", 'byte to H4', "command place: the payload is not JSON"),
     ("dice", '{"faces": "six"}', "command dice: Expected `array`, got `str` - at `$.faces`"),
     ("next", '{"now": true}', "command next: Object contains unknown field `now`"),
-    ("jump", '{}', "unknown command 'jump': expected one of dice, next, place, undo"),
+    ("jump", '{}', "unknown command 'jump': expected one of dice, door, next, place, undo"),
     ("dice", '{"faces": ["1"]}', "no dice are asked for now"),                      # the session refuses
     ("place", '{"unit": "nobody", "space": "H4"}', "nobody"),                     # the engine refuses
 ])
