@@ -51,6 +51,8 @@ class MqttBridge(Component):
         self.topics = Topics(config.base_topic, config.table_id)
         self.queue_limit = queue_limit
         self.dropped = 0
+        self.received = 0                       # commands taken off the broker (paho's thread counts)
+        self.handled = 0                        # commands obeyed or answered on the errors topic (the loop's)
         self._lock = threading.Lock()           # guards the retained picture and its publishing
         self._published: dict[str, str] = {}    # retained topic -> payload, as last published
         self._connected = False
@@ -98,6 +100,7 @@ class MqttBridge(Component):
     def status(self) -> dict[str, Any]:
         body = super().status()
         body["dropped"] = self.dropped
+        body["commands"] = {"received": self.received, "handled": self.handled}
         return body
 
     # -- out --
@@ -184,6 +187,7 @@ class MqttBridge(Component):
                                            f"with: mosquitto_pub -r -n -t {message.topic})")
             return
         if self._loop is not None:
+            self.received += 1
             self._loop.call_soon_threadsafe(self._obey, message.topic, name, bytes(message.payload))
 
     def _rediscover(self) -> None:
@@ -221,6 +225,8 @@ class MqttBridge(Component):
                 self.service.doors.report(self.service.session.state, command.door, command.state == "open")
         except (CommandError, TableError) as err:
             self._error(topic, str(err))
+        finally:
+            self.handled += 1
 
 
 def _json(value: Any) -> str:

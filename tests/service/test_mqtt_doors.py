@@ -21,7 +21,7 @@ DOOR = "G4/G5"  # a door of Meridian Tower, Lobby; every door starts locked
 
 def test_a_sensor_saying_a_locked_door_is_open_is_a_question_and_the_game_stays(tmp_path: Path,
                                                                                  broker: Broker) -> None:
-    service, _ = table(tmp_path, broker.port)
+    service, bridge = table(tmp_path, broker.port)
     seen = Listener(broker.port, f"{ROOT}/#")
 
     def door_questions() -> list[dict[str, object]]:
@@ -42,6 +42,7 @@ def test_a_sensor_saying_a_locked_door_is_open_is_a_question_and_the_game_stays(
         publish(broker.port, f"{ROOT}/command/door", json.dumps({"door": DOOR, "state": "closed"}))  # peg out
         await until(lambda: not door_questions())
         assert service.session.number == number
+        assert service.health()["components"]["mqtt"]["commands"] == {"received": 2, "handled": 2}
 
     running(service, body=body)
     seen.close()
