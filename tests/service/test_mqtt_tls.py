@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,8 @@ from typing import Any
 import pytest
 
 from controller.service.components import Health
+from controller.service.config import MqttConfig
+from controller.service.mqtt_client import make_client
 from controller.service.table import TableService
 from tests.service.mqtt_broker import Broker, Listener, table
 from tests.service.service_helpers import until
@@ -99,3 +102,19 @@ def test_a_ca_file_that_is_no_certificate_fails_the_component_in_words(tmp_path:
     shown = _run(service, lambda: bridge.health is Health.FAILED)
     assert shown["message"].startswith(f"mqtt.ca_file = '{junk}': not a certificate (PEM) TLS can use: ")
     assert "\n" not in shown["message"] and "Traceback" not in shown["message"]
+
+
+@pytest.mark.parametrize("tls", [False, True], ids=["plain", "tls"])
+def test_the_tables_client_sends_each_packet_at_once(tmp_path: Path, tls: bool) -> None:
+    """TCP_NODELAY: a change is a burst of small packets, and Nagle's algorithm would hold each after the first
+    for the broker's delayed acknowledgement (some 40 ms; bench/bench_mqtt.py)."""
+    broker = Broker(tmp_path, tls=tls)
+    broker.start()
+    client = make_client(MqttConfig(host="127.0.0.1", port=broker.port, tls=tls, ca_file=broker.ca_file), "nodelay")
+    try:
+        client.connect("127.0.0.1", broker.port)
+        sock = client.socket()
+        assert sock is not None and sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+    finally:
+        client.disconnect()
+        broker.stop()
