@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import math
 
+from pydantic import ValidationError
+
 
 def _ascii_number(text: str, kind: str) -> str:
     # int() and float() accept Unicode digits ("٣") and underscores ("1_0"); a person means neither
@@ -51,3 +53,24 @@ def seconds(text: str) -> float:
     if not math.isfinite(value) or value < 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a finite number of seconds, 0 or more")
     return value
+
+
+def broker(text: str) -> tuple[str, int]:
+    """An MQTT broker's HOST:PORT (`localhost:1883`, `192.168.1.10:8883`, `[::1]:1883`), the host checked as
+    table.toml's mqtt.host is."""
+    from controller.service.config import MqttConfig  # the config's own checks, read only when asked
+
+    host, colon, port = text.strip().rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not colon or not host or not port:
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT (e.g. localhost:1883)")
+    try:
+        number = int(_ascii_number(port, "port number"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: the port {port!r} is not a number (e.g. localhost:1883)") from None
+    try:
+        MqttConfig(host=host, port=number)
+    except ValidationError as err:
+        why = err.errors()[0]["msg"].removeprefix("Value error, ")
+        raise argparse.ArgumentTypeError(f"{text!r}: {why}") from None
+    return host, number

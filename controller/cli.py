@@ -21,7 +21,7 @@ os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
 
 import cv2  # after the environment above
 
-from controller import game_cli, games_cli, play_cli, service_cli, vision_cli
+from controller import game_cli, games_cli, hall_cli, play_cli, service_cli, vision_cli
 from controller.errors import UserError
 from controller.leds import cli as leds_cli
 from controller.rules.errors import TableError
@@ -34,6 +34,7 @@ COMMAND_GROUPS = [
     vision_cli,
     service_cli,
     games_cli,
+    hall_cli,
 ]
 
 

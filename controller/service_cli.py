@@ -17,7 +17,7 @@ from pathlib import Path
 
 import segno
 
-from controller.arg_types import count, positive, seconds, whole
+from controller.arg_types import broker, count, positive, seconds, whole
 from controller.errors import UserError
 from controller.service import simulated_board
 from controller.service.address import phone_address
@@ -50,6 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mission", default=None, help="the mission to play (default data-heist)")
     p.add_argument("--floor", default=None, help="the floor (default meridian-lobby)")
     p.add_argument("--db", default=None, help="the game log (default: a fresh file that is deleted at exit)")
+    p.add_argument("--mqtt", type=broker, default=None, metavar="HOST:PORT",
+                   help="publish the game to this MQTT broker and obey its commands (docs/mqtt.md; default: none)")
     p.set_defaults(run=run_demo)
 
 
@@ -112,9 +114,10 @@ def run_demo(args: argparse.Namespace) -> int:
         game["mission"] = args.mission
     if args.floor:
         game["floor"] = args.floor
+    mqtt = {"host": args.mqtt[0], "port": args.mqtt[1]} if args.mqtt else {}
     config = TableConfig(web={"host": args.host, "port": port}, database={"path": db},
                          buttons={"next_pin": 17, "undo_pin": 27, "buzzer_pin": 18},
-                         game={"agents": ("nano", "casing"), **game})  # type: ignore[arg-type]
+                         game={"agents": ("nano", "casing"), **game}, mqtt=mqtt)  # type: ignore[arg-type]
     board = None
     leds: LedOutput | None
     why = simulated_board.available() if args.leds != "virtual" else "--leds virtual"

@@ -204,6 +204,9 @@ class MqttConfig(Section):
     password: SecretStr | None = key(None, "a string", "the broker password (never shown by the service)",
                                         '"change-me"')
     tls: bool = key(False, "true or false", "connect with TLS")
+    ca_file: Path | None = key(None, "the path of an existing file",
+                               "with tls: the certificate authority (PEM) that signed the broker's certificate "
+                               "(default: the system's)", '"broker-ca.crt"')
     base_topic: str = key("burncycle", "topic words of letters, digits, _ or -, joined by /",
                           "the first part of every topic")
     table_id: str = key("table1", "letters, digits, _ or -", "this table's name in topics, for venues with several")
@@ -233,6 +236,12 @@ class MqttConfig(Section):
         if not _TOPIC_WORD.match(value):
             raise ValueError("expected letters, digits, _ or -")
         return value
+
+    @model_validator(mode="after")
+    def _ca_needs_tls(self) -> MqttConfig:
+        if self.ca_file is not None and not self.tls:
+            raise ValueError("ca_file is given but tls is false: expected tls = true to use the certificate authority")
+        return self
 
 
 class DatabaseConfig(Section):
@@ -411,6 +420,7 @@ def _checked(config: TableConfig, base: Path, where: str) -> TableConfig:
         "calibration": file("camera", "calibration", config.camera.calibration),
     })
     leds = config.leds.model_copy(update={"layout": file("leds", "layout", config.leds.layout)})
+    mqtt = config.mqtt.model_copy(update={"ca_file": file("mqtt", "ca_file", config.mqtt.ca_file)})
     db = config.database.path if config.database.path.is_absolute() else base / config.database.path
     if not db.parent.is_dir():
         problems.append(f"{origin('database', 'path')}: database.path = {_show(str(config.database.path))}: "
@@ -423,7 +433,7 @@ def _checked(config: TableConfig, base: Path, where: str) -> TableConfig:
     if problems:
         raise ConfigError(problems)
     return config.model_copy(update={
-        "camera": camera, "leds": leds, "database": DatabaseConfig(path=db),
+        "camera": camera, "leds": leds, "mqtt": mqtt, "database": DatabaseConfig(path=db),
         "game": game.model_copy(update={"floor": floor}),
     })
 

@@ -3,9 +3,10 @@
 Out, it publishes the game as retained topics (so a late subscriber reads the game as it stands), every
 change's events on a stream, and its availability with a last will, so the broker says "offline" for a table
 whose process died, and Home Assistant discovery documents (mqtt_discovery.py), sent again whenever Home
-Assistant says it is online. In, it obeys a few commands (next, undo, dice faces, a unit placed by a reader) through
-the same service API as the dashboard and the buttons: same rules, same log, and a refusal or a malformed
-payload is answered on the errors topic and changes nothing.
+Assistant says it is online. In, it obeys a few commands (next, undo, dice faces, a unit placed by a reader,
+a door sensor) through the same service API as the dashboard and the buttons: same rules, same log, and a
+refusal or a malformed payload is answered on the errors topic and changes nothing. A door sensor's report
+is a check, never a change (door_sensors.py).
 
 paho runs its network loop on its own thread and reconnects by itself with a growing wait. Commands are
 handed to the event loop, like button presses, so the game is changed from one thread. Retained state (and
@@ -17,20 +18,20 @@ so a dead broker never grows memory (what it drops is counted on the health page
 from __future__ import annotations
 
 import asyncio
-import ssl
 import threading
 from typing import Any
 
 import msgspec
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+from paho.mqtt.enums import MQTTErrorCode
 
 from controller.rules import TableError
 from controller.rules.actions import Correct
 from controller.service.components import Component
 from controller.service.config import MqttConfig
+from controller.service.mqtt_client import MqttClient, make_client
 from controller.service.mqtt_discovery import DISCOVERY_PREFIX, STATUS_TOPIC, discovery_payloads
-from controller.service.mqtt_topics import CommandError, DiceFaces, Place, Topics, parse_command, state_payloads
+from controller.service.mqtt_topics import CommandError, DiceFaces, Door, Place, Topics, parse_command, state_payloads
 from controller.service.session import Change
 from controller.service.table import TableService
 
@@ -50,11 +51,13 @@ class MqttBridge(Component):
         self.topics = Topics(config.base_topic, config.table_id)
         self.queue_limit = queue_limit
         self.dropped = 0
+        self.received = 0                       # commands taken off the broker (paho's thread counts)
+        self.handled = 0                        # commands obeyed or answered on the errors topic (the loop's)
         self._lock = threading.Lock()           # guards the retained picture and its publishing
         self._published: dict[str, str] = {}    # retained topic -> payload, as last published
         self._connected = False
         self._refused: str | None = None        # why the broker refused the last connection, until one succeeds
-        self._client: mqtt.Client | None = None
+        self._client: MqttClient | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
@@ -66,17 +69,13 @@ class MqttBridge(Component):
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         client_id = f"burncycle-{self.topics.root.replace('/', '-')}"
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
+        client = make_client(self.config, client_id)
         client.will_set(self.topics.availability, OFFLINE, qos=1, retain=True)
-        if self.config.user is not None:
-            password = self.config.password.get_secret_value() if self.config.password is not None else None
-            client.username_pw_set(self.config.user, password)
-        if self.config.tls:
-            client.tls_set_context(ssl.create_default_context())
         client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
         client.max_queued_messages_set(self.queue_limit)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
+        client.on_connect_fail = self._on_connect_fail
         client.on_message = self._on_message
         self._client = client
         self._refresh()
@@ -101,6 +100,7 @@ class MqttBridge(Component):
     def status(self) -> dict[str, Any]:
         body = super().status()
         body["dropped"] = self.dropped
+        body["commands"] = {"received": self.received, "handled": self.handled}
         return body
 
     # -- out --
@@ -163,6 +163,11 @@ class MqttBridge(Component):
                 client.publish(topic, payload, qos=0, retain=True)
         self._tell_loop(self.ok, f"connected to the MQTT broker at {self.broker} as {self.topics.root}")
 
+    def _on_connect_fail(self, _client: mqtt.Client, _userdata: Any) -> None:
+        """No connection at all (no answer, a refused port, TLS that fails): the reason the client kept."""
+        why = (self._client.failure if self._client is not None else None) or "no answer"
+        self._tell_loop(self.degraded, f"cannot connect to the MQTT broker at {self.broker}: {why}; trying again")
+
     def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any, _props: Any) -> None:
         with self._lock:
             self._connected = False
@@ -182,6 +187,7 @@ class MqttBridge(Component):
                                            f"with: mosquitto_pub -r -n -t {message.topic})")
             return
         if self._loop is not None:
+            self.received += 1
             self._loop.call_soon_threadsafe(self._obey, message.topic, name, bytes(message.payload))
 
     def _rediscover(self) -> None:
@@ -215,8 +221,12 @@ class MqttBridge(Component):
                 else:
                     self.service.session.apply(Correct(unit=command.unit, space=command.space,
                                                        facing=command.facing))
+            elif isinstance(command, Door):
+                self.service.doors.report(self.service.session.state, command.door, command.state == "open")
         except (CommandError, TableError) as err:
             self._error(topic, str(err))
+        finally:
+            self.handled += 1
 
 
 def _json(value: Any) -> str:

@@ -118,8 +118,17 @@ class Place(msgspec.Struct, forbid_unknown_fields=True):
     facing: Direction | None = None
 
 
+class Door(msgspec.Struct, forbid_unknown_fields=True):
+    """`door`: a door sensor (a reed switch in the peg hole) says `door` (the two spaces it joins, "H3/H4") is
+    `open` (the unlocked door peg is in) or `closed`. A check against the game, never a change of it
+    (door_sensors.py)."""
+
+    door: str
+    state: Literal["open", "closed"]
+
+
 COMMANDS: dict[str, type[msgspec.Struct]] = {"next": NoArguments, "undo": NoArguments, "dice": DiceFaces,
-                                              "place": Place}
+                                              "place": Place, "door": Door}
 
 
 class CommandError(ValueError):

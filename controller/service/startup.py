@@ -71,7 +71,7 @@ def build(config: TableConfig, *, pin_factory: object | None = None,
         reconciler = Reconciler(session, vision)
         camera.on_frame(lambda result: reconciler.observe(result.observation))
         service.camera, service.reconciler = camera, reconciler
-        service.table_view = lambda: reconciler.view.to_dict()
+        service.camera_view = lambda: reconciler.view.to_dict()
         service.add(camera)
     service.add(WebServer(create_app(service), config.web.host, config.web.port))
     if config.mqtt.host is not None:

@@ -35,6 +35,7 @@ from controller.service.buttons import ButtonsAndBuzzer
 from controller.service.camera import CameraComponent
 from controller.service.components import Component, Health
 from controller.service.config import GameConfig, TableConfig
+from controller.service.door_sensors import DoorSensors
 from controller.service.floors import FloorLibrary
 from controller.service.flow import next_step
 from controller.service.led_output import LedOutput
@@ -116,7 +117,9 @@ class TableService:
         self.components += components or []
         self.supervisor = Supervisor(self.components)
         self.seed = seed
-        self.table_view: Callable[[], dict[str, Any]] = lambda: {"misplaced": [], "questions": [], "instructions": []}
+        # what the camera sees against the game (the reconciler's view, when there is a camera)
+        self.camera_view: Callable[[], dict[str, Any]] = lambda: {"misplaced": [], "questions": [], "instructions": []}
+        self.doors = DoorSensors()
         self._scene: LedScene | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopped = asyncio.Event()
@@ -237,6 +240,13 @@ class TableService:
         body["game"] = self.session.game_id
         body["number"] = self.session.number
         return body
+
+    def table_view(self) -> dict[str, Any]:
+        """The table against the game: the camera's view, and a question for each door sensor that disagrees."""
+        view = self.camera_view()
+        if self.session.has_game():
+            view["questions"] = [*view["questions"], *(q.to_dict() for q in self.doors.questions(self.session.state))]
+        return view
 
     def state_json(self) -> Any:
         return msgspec.to_builtins(self.session.state)

@@ -40,10 +40,11 @@ class Misplaced:
 
 @dataclass(frozen=True)
 class Question:
-    """Something the camera cannot settle alone: a way to choose, a move the rules refuse, a doubtful sighting."""
+    """Something the table cannot settle alone: a way to choose, a move the rules refuse, a doubtful sighting, a
+    door sensor that disagrees with the game."""
 
     id: str
-    kind: Literal["route", "refused", "vision"]
+    kind: Literal["route", "refused", "vision", "door"]
     text: str
     options: tuple[str, ...] = ()
     unit: str | None = None

@@ -43,10 +43,13 @@ BAD: dict[str, tuple[str, str]] = {
     "mqtt.user": ("7", "a string"),
     "mqtt.password": ("1234", "a string"),
     "mqtt.tls": ('"maybe"', "true or false"),
+    "mqtt.ca_file": ('"missing-ca.crt"', "the path of an existing file"),
     "mqtt.base_topic": ('"burncycle/#"', "topic words of letters, digits, _ or -, joined by /"),
     "mqtt.table_id": ('"table 1"', "letters, digits, _ or -"),
     "database.path": ('"no-such-folder/games.sqlite3"', "a file path in an existing folder"),
 }
+# keys that count only beside another key's value, written with it
+BESIDE = {"mqtt.ca_file": "tls = true\n"}
 
 
 def all_keys() -> set[str]:
@@ -74,7 +77,7 @@ def test_every_key_has_a_bad_value_case() -> None:
 def test_a_bad_value_names_the_key_the_value_and_what_is_expected(tmp_path: Path, dotted: str) -> None:
     section, name = dotted.split(".")
     value, expected = BAD[dotted]
-    path = write(tmp_path, f"[{section}]\n{name} = {value}\n")
+    path = write(tmp_path, f"[{section}]\n{BESIDE.get(dotted, '')}{name} = {value}\n")
     [problem] = problems(path)
     assert problem.startswith(f"{path}: {dotted} = ")
     assert value.strip('"') in problem
@@ -100,6 +103,15 @@ def test_an_unknown_section_is_refused_with_a_suggestion(tmp_path: Path) -> None
 def test_two_buttons_on_one_pin_are_refused(tmp_path: Path) -> None:
     path = write(tmp_path, "[buttons]\nnext_pin = 17\nbuzzer_pin = 17\n")
     assert problems(path) == [f"{path}: [buttons]: buzzer_pin and next_pin are both GPIO 17: expected a pin each"]
+
+
+def test_a_certificate_authority_without_tls_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "ca.crt").write_text("")
+    path = write(tmp_path, '[mqtt]\nhost = "broker"\nca_file = "ca.crt"\n')
+    assert problems(path) == [f"{path}: [mqtt]: ca_file is given but tls is false: expected tls = true to use the "
+                              f"certificate authority"]
+    path = write(tmp_path, '[mqtt]\nhost = "broker"\ntls = true\nca_file = "ca.crt"\n')
+    assert load_config(path).mqtt.ca_file == tmp_path / "ca.crt"  # read from the config's folder
 
 
 def test_broken_toml_names_the_file_and_line(tmp_path: Path) -> None:

@@ -5,158 +5,22 @@ last will."""
 from __future__ import annotations
 
 import asyncio
-import getpass
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any
 
-import paho.mqtt.client as mqtt
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion
 
-from controller.library import load_content
 from controller.rules import GameSetup
 from controller.rules.actions import Correct
 from controller.service.components import Health
-from controller.service.config import DatabaseConfig, GameConfig, MqttConfig, TableConfig
-from controller.service.mqtt_bridge import MqttBridge
-from controller.service.session import GameSession
 from controller.service.table import TableService
+from tests.service.mqtt_broker import Broker, Listener, free_port, publish, running, table
 from tests.service.service_helpers import until
-
-MOSQUITTO = "/usr/sbin/mosquitto"  # the Debian package .ci/install puts in
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Broker:
-    """A mosquitto of the test's own, on a free loopback port; `restart()` kills it and starts it again on
-    the same port."""
-
-    def __init__(self, folder: Path, users: dict[str, str] | None = None) -> None:
-        self.port = free_port()
-        self.config = folder / "mosquitto.conf"
-        access = "allow_anonymous true\n"
-        if users:
-            passwords = folder / "passwords"
-            passwords.touch()
-            for user, password in users.items():
-                subprocess.run(["mosquitto_passwd", "-b", str(passwords), user, password], check=True)
-            access = f"allow_anonymous false\npassword_file {passwords}\n"
-        # `user`: run as whoever runs the tests (as root, mosquitto would switch to a user that cannot read
-        # the test's folder, where the passwords and the saved sessions are)
-        self.config.write_text(f"user {getpass.getuser()}\nlistener {self.port} 127.0.0.1\n{access}"
-                               f"persistence true\npersistence_location {folder}/\n")
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError(f"mosquitto did not listen on 127.0.0.1:{self.port}")
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(5)
-            self.process = None
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
-    made = Broker(tmp_path)
-    made.start()
-    yield made
-    made.stop()
-
-
-class Listener:
-    """A real subscriber: records every message (topic, payload, retained flag) on the topics given."""
-
-    def __init__(self, port: int, topic: str, client_id: str = "", clean: bool = True) -> None:
-        self.messages: list[tuple[str, str, bool]] = []
-        self._lock = threading.Lock()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean)
-        self.client.reconnect_delay_set(0.1, 0.5)
-        self.subscribed = threading.Event()
-        self.client.on_connect = lambda c, *_: c.subscribe(topic, qos=1)
-        self.client.on_subscribe = lambda *_: self.subscribed.set()
-        self.client.on_message = self._record
-        self.client.connect("127.0.0.1", port)
-        self.client.loop_start()
-        assert self.subscribed.wait(5), "the listener could not subscribe"
-
-    def _record(self, _client: Any, _userdata: Any, message: mqtt.MQTTMessage) -> None:
-        with self._lock:
-            self.messages.append((message.topic, message.payload.decode(), bool(message.retain)))
-
-    def latest(self, topic: str) -> str | None:
-        with self._lock:
-            found = [payload for t, payload, _ in self.messages if t == topic]
-        return found[-1] if found else None
-
-    def all(self, topic: str) -> list[str]:
-        with self._lock:
-            return [payload for t, payload, _ in self.messages if t == topic]
-
-    def close(self) -> None:
-        self.client.loop_stop()
-        self.client.disconnect()
-
-
-def publish(port: int, topic: str, payload: str, retain: bool = False) -> None:
-    """A real publisher, as mosquitto_pub would: connect, send at QoS 1, wait for the broker, leave."""
-    client = mqtt.Client(CallbackAPIVersion.VERSION2)
-    client.connect("127.0.0.1", port)
-    client.loop_start()
-    client.publish(topic, payload, qos=1, retain=retain).wait_for_publish(5)
-    client.loop_stop()
-    client.disconnect()
-
-
-def table(tmp_path: Path, port: int, table_id: str = "t1", dice: str = "virtual", queue_limit: int = 1000,
-          **mqtt_keys: Any) -> tuple[TableService, MqttBridge]:
-    db = tmp_path / f"{table_id}.sqlite3"
-    config = TableConfig(game=GameConfig(dice=dice), database=DatabaseConfig(path=db),  # type: ignore[arg-type]
-                         mqtt=MqttConfig(host="127.0.0.1", port=port, table_id=table_id, **mqtt_keys))
-    service = TableService(config, load_content(), GameSession.open(str(db)), seed=3)
-    bridge = MqttBridge(service, config.mqtt, queue_limit=queue_limit)
-    service.add(bridge)
-    return service, bridge
-
-
-def running(*services: TableService, body: Callable[[], Awaitable[None]]) -> None:
-    """Run the services until `body` is done, then stop them."""
-    async def main() -> None:
-        tasks = [asyncio.create_task(s.run()) for s in services]
-        try:
-            for s in services:
-                await until(lambda s=s: all(c.health is Health.OK for c in s.components), 10)
-            await body()
-        finally:
-            for s in services:
-                s.stop()
-            await asyncio.gather(*tasks)
-    asyncio.run(main())
-
 
 ROOT = "burncycle/t1"
 
@@ -272,7 +136,7 @@ def test_commands_from_a_publisher_change_the_game_through_the_session(tmp_path:
     ("place", 'byte to H4', "command place: the payload is not JSON"),
     ("dice", '{"faces": "six"}', "command dice: Expected `array`, got `str` - at `$.faces`"),
     ("next", '{"now": true}', "command next: Object contains unknown field `now`"),
-    ("jump", '{}', "unknown command 'jump': expected one of dice, next, place, undo"),
+    ("jump", '{}', "unknown command 'jump': expected one of dice, door, next, place, undo"),
     ("dice", '{"faces": ["1"]}', "no dice are asked for now"),                      # the session refuses
     ("place", '{"unit": "nobody", "space": "H4"}', "nobody"),                     # the engine refuses
 ])
