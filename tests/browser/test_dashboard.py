@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import re
-import shutil
-import socket
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from controller.autoplay.player import AutoPlayer
 from controller.rules import GameSetup, GameState, Step, new_game
@@ -27,21 +25,13 @@ from controller.service.demo import DemoCamera, DemoTable, VirtualStrip
 from controller.service.led_output import LedOutput
 from controller.service.startup import build
 from controller.service.table import TableService
+from tests.browser.chromium import ARTIFACTS, chromium, free_port
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PIN = "2468"
 PHONE = {"width": 412, "height": 900}
 LAPTOP = {"width": 1280, "height": 800}
 SLOW = 30_000  # ms: the camera renders, the pipeline confirms over several frames, on a shared 2-core machine
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Table:
@@ -97,19 +87,15 @@ class Table:
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
-    made = Table(tmp_path, _free_port())
+    made = Table(tmp_path, free_port())
     yield made
     made.stop()
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    chromium = shutil.which("chromium")
-    assert chromium, "Debian's chromium is not installed (the test command installs it)"
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 def _shot(page: Page, name: str) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -17,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
-from tests.browser.test_page_in_a_browser import ARTIFACTS, CHROMIUM_FLAGS
+from tests.browser.chromium import ARTIFACTS
+from tests.browser.chromium import chromium as launch_chromium
 from tests.service.mqtt_broker import Broker, free_port, publish
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,12 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def chromium() -> Iterator[Browser]:
-    executable = shutil.which("chromium")
-    assert executable, "Debian's chromium is not installed (the test command installs it)"
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
-        yield launched
-        launched.close()
+    with launch_chromium() as browser:
+        yield browser
 
 
 @pytest.fixture

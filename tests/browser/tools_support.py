@@ -4,7 +4,6 @@ port, a fresh game log) run in a thread, Debian's chromium through Playwright, a
 from __future__ import annotations
 
 import asyncio
-import shutil
 import threading
 import time
 import urllib.request
@@ -12,12 +11,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Page
 
 from controller.service.config import TableConfig
 from controller.service.startup import build
 from controller.service.table import TableService
-from tests.browser.test_page_in_a_browser import ARTIFACTS, CHROMIUM_FLAGS, _free_port
+from tests.browser.chromium import ARTIFACTS, free_port
 from vision.sources.base import FrameSource
 
 PIN = "246810"
@@ -28,7 +27,7 @@ PHONE = {"width": 412, "height": 900}
 def running_table(tmp_path: Path, *, source: Callable[[], FrameSource] | None = None,
                   prepare: Callable[[TableService], None] | None = None) -> Iterator[tuple[str, TableService]]:
     """A table service serving on 127.0.0.1 until the block ends; `prepare` runs before it starts."""
-    port = _free_port()
+    port = free_port()
     config = TableConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
                          web={"host": "127.0.0.1", "port": port, "pin": PIN},  # type: ignore[arg-type]
                          camera={"source": "none"})  # type: ignore[arg-type]
@@ -52,18 +51,6 @@ def running_table(tmp_path: Path, *, source: Callable[[], FrameSource] | None = 
     finally:
         service.stop()
         thread.join(15)
-
-
-@contextmanager
-def chromium() -> Iterator[Browser]:
-    path = shutil.which("chromium")
-    assert path, "Debian's chromium is not installed (the test command installs it)"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def shot(page: Page, name: str) -> None:
