@@ -32,10 +32,20 @@ class Misplaced:
 
     def to_dict(self) -> dict[str, Any]:
         seen, expected = self.seen or (None, None), self.expected or (None, None)
-        text = f"{self.name} is seen at {place_text(self.seen)}; the game has it at {place_text(self.expected)}"
         return {"unit": self.unit, "chip": self.chip, "name": self.name,
                 "seen": {"space": seen[0], "facing": seen[1]},
-                "expected": {"space": expected[0], "facing": expected[1]}, "text": text}
+                "expected": {"space": expected[0], "facing": expected[1]}, "text": self.text}
+
+    @property
+    def text(self) -> str:
+        """Said for people: where the chip is seen and where the game has it, or that one of the two is nowhere."""
+        if self.seen is None:
+            return f"{self.name} is not seen on the board; the game has it at {place_text(self.expected)}"
+        if self.unit is None:
+            return f"{self.name} is seen at {place_text(self.seen)}, but it is not in this game"
+        if self.expected is None:
+            return f"{self.name} is seen at {place_text(self.seen)}, but the game has it off the board"
+        return f"{self.name} is seen at {place_text(self.seen)}; the game has it at {place_text(self.expected)}"
 
 
 @dataclass(frozen=True)

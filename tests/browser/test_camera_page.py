@@ -10,7 +10,8 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from controller.service.demo import DemoCamera, DemoTable
-from tests.browser.tools_support import PHONE, chromium, running_table, shot, unlock
+from tests.browser.chromium import chromium
+from tests.browser.tools_support import PHONE, running_table, shot, unlock
 
 
 def test_the_camera_page_walks_through_calibration(tmp_path: Path) -> None:

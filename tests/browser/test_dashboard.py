@@ -176,6 +176,10 @@ def test_the_page_shows_the_game_as_the_state_has_it(table: Table, browser: Brow
     assert "new_game" not in page.locator("#log").inner_text()
     expect(page.locator("#address")).to_have_text(table.url)
     expect(page.locator("#qr")).to_be_visible()
+    game = table.service.session.game_id
+    expect(page.locator("#replay-link")).to_have_attribute("href", f"/games/{game}/replay")  # the tool pages linked
+    for link in ("/camera", "/floors/edit", f"/games/{game}/replay"):
+        assert page.request.get(table.url.rstrip("/") + link).ok, link
     _fits(page, viewport)
     _shot(page, "phone" if viewport is PHONE else "laptop")
     page.click("#zoom")  # the board twice as large, scrolled within its frame: the page stays as wide as the screen

@@ -9,7 +9,8 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from controller.rules import compile_floor
-from tests.browser.tools_support import PHONE, chromium, running_table, shot, unlock
+from tests.browser.chromium import chromium
+from tests.browser.tools_support import PHONE, running_table, shot, unlock
 
 
 def test_a_floor_drawn_by_clicking_is_saved_and_compiles(tmp_path: Path) -> None:

@@ -11,7 +11,8 @@ from playwright.sync_api import expect
 
 from controller.autoplay.player import AutoPlayer
 from controller.service.table import TableService
-from tests.browser.tools_support import PHONE, chromium, running_table, shot
+from tests.browser.chromium import chromium
+from tests.browser.tools_support import PHONE, running_table, shot
 
 ACTIONS = 40
 

@@ -40,7 +40,7 @@ def test_a_snapshot_then_every_change_in_order(service: TableService, anyone: Te
 
 def test_the_table_view_and_health_are_pushed_when_they_change(service: TableService, anyone: TestClient) -> None:
     seen: dict[str, Any] = {"misplaced": [], "questions": [], "instructions": []}
-    service.table_view = lambda: seen  # the hook startup gives the reconciler's view
+    service.camera_view = lambda: seen  # the hook startup gives the reconciler's view
     with anyone.websocket_connect("/ws") as ws:
         assert ws.receive_json()["type"] == "snapshot"
         seen = {**seen, "questions": [{"id": "vision-1", "text": "two chips on one space"}]}
@@ -115,7 +115,7 @@ def test_a_table_view_that_fails_does_not_end_the_feed(served: tuple[TableServic
             raise RuntimeError("the reconciler's bug")
         return {"misplaced": [], "questions": [], "instructions": []}
 
-    service.table_view = view
+    service.camera_view = view
     with connect(f"ws://127.0.0.1:{port}/ws", proxy=None) as ws:
         assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
         failing["now"] = True

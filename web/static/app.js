@@ -51,6 +51,7 @@ async function loadFloor() {
 
 function changed() {
   $("title").textContent = store.status.title || "burncycle-table";
+  if (store.status.game) $("replay-link").href = `/games/${store.status.game}/replay`;
   drawState(store.state);
   drawBoardNow();  // the units where they are now; the floor (doors, walls, sight) follows when fetched again
   floorWanted = store.status.number;
