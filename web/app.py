@@ -34,7 +34,8 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
                clock: Callable[[], float] | None = None) -> FastAPI:
     """The app for `service`. The PIN is `pin`, else the config's web.pin, else a random 6-digit one
     (`app.state.auth.pin`, which `run` and `demo` print); `read_only` defaults to the config's web.read_only."""
-    app = FastAPI(title="burncycle-table", version="1",
+    # no /docs or /redoc: FastAPI's pages load their scripts from a CDN, and nothing may leave the table's network
+    app = FastAPI(title="burncycle-table", version="1", docs_url=None, redoc_url=None,
                   description="The table service: the live game of one burncycle table, its changes and health. "
                               "Anyone may read; changing the game needs the table's PIN (POST /api/session). "
                               "Every refusal is JSON {\"error\": code, \"message\": text}; see docs/http-api.md.")
@@ -79,7 +80,7 @@ def _install_error_handlers(app: FastAPI) -> None:
         if status == 400 and "parsing the body" in message:  # FastAPI's word for a body that is not JSON
             status, message = 422, "body: not valid JSON: send the request's fields as a JSON object"
         if exc.status_code == 404 and message == "Not Found":
-            message = f"{request.method} {request.url.path}: no such endpoint (see /docs for the API)"
+            message = f"{request.method} {request.url.path}: no such endpoint (the API: /openapi.json)"
         elif exc.status_code == 405:
             message = f"{request.method} {request.url.path}: this endpoint does not take {request.method}"
         return JSONResponse({"error": code, "message": message}, status_code=status, headers=exc.headers)

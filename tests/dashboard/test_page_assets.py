@@ -72,3 +72,11 @@ def test_only_the_folders_own_files_are_served(client: TestClient) -> None:
     assert "/static/nothing-here.js: no such file" in missing.json()["message"]
     assert client.get("/static/..%2Fapp.py").status_code == 404
     assert client.get("/static/../app.py").status_code == 404
+
+
+def test_no_page_of_the_app_loads_anything_from_outside_the_table(client: TestClient) -> None:
+    """FastAPI's /docs and /redoc fetch Swagger UI and ReDoc from a CDN: they are off; the schema stays."""
+    for path in ("/docs", "/redoc"):
+        answer = client.get(path)
+        assert answer.status_code == 404 and answer.json()["error"] == "not_found", path
+    assert client.get("/openapi.json").json()["info"]["title"] == "burncycle-table"
