@@ -51,7 +51,7 @@ from controller.leds.serial_driver import SerialDriver, SerialLeds  # noqa: E402
 from controller.rules import Step, compile_floor  # noqa: E402
 from controller.service import simulated_board  # noqa: E402
 from controller.service.config import TableConfig  # noqa: E402
-from controller.service.demo import DEMO_CONDITIONS, DEMO_POSE, DemoCamera, DemoTable, VirtualStrip  # noqa: E402
+from controller.service.demo import DEMO_CONDITIONS, DEMO_POSE, DEMO_SIZE, DemoCamera, DemoTable, VirtualStrip  # noqa: E402
 from controller.service.led_output import LedOutput  # noqa: E402
 from controller.service.startup import build  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
@@ -204,7 +204,7 @@ def pipeline_alone(seed: int, frames: int = 60) -> list[float]:
     assert table.renderer is not None
     import numpy as np
 
-    shot = table.renderer.render(table.scene, DEMO_POSE, (960, 540), DEMO_CONDITIONS, (), np.random.default_rng(0))
+    shot = table.renderer.render(table.scene, DEMO_POSE, DEMO_SIZE, DEMO_CONDITIONS, (), np.random.default_rng(0))
     pipeline = VisionPipeline(compile_floor(state.floor.text, state.floor.name), VisionConfig())
     times = []
     for k in range(frames):

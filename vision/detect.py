@@ -47,6 +47,13 @@ def detector_parameters(config: VisionConfig, image_size: tuple[int, int]) -> cv
     # codes are still far enough away, and the pipeline's size check rejects the odd sliver
     p.errorCorrectionRate = 1.0
     p.polygonalApproxAccuracyRate = 0.05
+    # Drop quads with two corners closer than a tenth of their perimeter (a side under 40 % of the mean side,
+    # which no sticker has at the tilts a mount allows; the pipeline rejects sides 30 % off the expected size
+    # anyway). OpenCV's 0.05 keeps slivers cut from a marker's own white cells (marker 8, the Command
+    # Module's, has an L of white cells along two sides that makes a quad with one 4 px side in a 20 px
+    # marker), and with them beside it the marker itself went unread in a third of the frames at some
+    # places (the demo's Command Module on Q4); the bench's accuracy is the same at 0.05 and 0.1.
+    p.minCornerDistanceRate = 0.1
     p.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     p.cornerRefinementWinSize = 3
     p.cornerRefinementMinAccuracy = 0.05

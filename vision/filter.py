@@ -3,8 +3,10 @@
 "Vision never invents a move": a unit moves only after it has been seen at the new space (and facing)
 for enough frames *and* enough time; a marker that vanishes keeps its place and is marked unseen; a
 doubtful sighting never moves anything; a unit seen twice, or two units in one space, becomes a question
-for the players instead of a state change. Blurred frames (a shaken table) keep a unit seen but never
-count toward a move: moves are confirmed on sharp frames only.
+for the players instead of a state change. A unit confirmed on the space of one whose sticker was not seen
+all the while (a guard taken off the board, then a bot moved there) takes the space: the unseen one's place
+becomes unknown. Blurred frames (a shaken table) keep a unit seen but never count toward a move: moves are
+confirmed on sharp frames only.
 """
 
 from __future__ import annotations
@@ -88,6 +90,7 @@ class TemporalFilter:
         if reading.registered:
             for s in reading.sightings:
                 by_unit[s.unit].append(s)
+        present = set(by_unit)
         for unit, track in self.tracks.items():
             sightings = by_unit.get(unit, [])
             if not sightings:
@@ -107,7 +110,7 @@ class TemporalFilter:
                 track.pending = None
                 questions.append(f"unit {unit}: {s.doubt}; place it squarely in one space")
                 continue
-            self._clean(track, s, ts, events, questions, reading.blurred)
+            self._clean(track, s, ts, events, questions, present, reading.blurred)
         questions += self._crowded()
         self.observation = Observation(ts, reading.status, {u: t.state for u, t in self.tracks.items()},
                                        reading.unknown, tuple(questions), reading.view)
@@ -124,8 +127,9 @@ class TemporalFilter:
             events.append(UnitNotSeen(track.state.unit, track.state.space, ts - last))
 
     def _clean(self, track: _Track, s: Sighting, ts: float, events: list[VisionEvent], questions: list[str],
-               blurred: bool = False) -> None:
-        """A clean sighting. Only sharp frames count toward a move: a blurred one neither advances nor resets it."""
+               present: set[str], blurred: bool = False) -> None:
+        """A clean sighting. Only sharp frames count toward a move: a blurred one neither advances nor resets it.
+        `present`: the units sighted in this frame."""
         st = track.state
         target = (s.space, s.facing)
         assert s.space is not None
@@ -140,10 +144,15 @@ class TemporalFilter:
         if (track.pending_count < self.settings.confirm_frames
                 or ts - track.pending_since < self.settings.confirm_seconds):
             return
-        holder = next((u for u, t in self.tracks.items() if t is not track and t.state.space == s.space), None)
+        holder = next((t for t in self.tracks.values() if t is not track and t.state.space == s.space), None)
         if holder is not None and s.space != st.space:
-            questions.append(f"units {holder} and {st.unit} both seem to be at {s.space}: move one of them")
-            return
+            h = holder.state
+            if h.unit in present or (h.last_seen is not None and h.last_seen >= track.pending_since):
+                questions.append(f"units {h.unit} and {st.unit} both seem to be at {s.space}: move one of them")
+                return
+            # the holder's sticker was not seen once while this one was confirmed on its space (the same evidence
+            # a move needs): it left (taken off the board) or lies under this chip; either way, not known where
+            h.space, h.facing = None, None
         events.append(UnitSighted(st.unit, st.space, s.space, st.facing, s.facing))
         st.space, st.facing, st.confidence = s.space, s.facing, s.confidence
         track.pending = None

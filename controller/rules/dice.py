@@ -67,15 +67,15 @@ class ScriptedDice:
         self.values = [v.strip() for v in values]
         self.rolls = 0
 
-    def _take(self, what: str) -> str:
+    def _take(self, what: str, options: Sequence[str]) -> str:
         if self.rolls >= len(self.values):
-            raise DiceNeeded([DiceWanted(die=what, count=1)], what, len(self.values))
+            raise DiceNeeded([DiceWanted(die=what, count=1, faces=tuple(options))], what, len(self.values))
         value = self.values[self.rolls]
         self.rolls += 1
         return value
 
     def _pick(self, what: str, options: Sequence[str]) -> int:
-        value = self._take(what)
+        value = self._take(what, options)
         if value in options:
             return list(options).index(value)
         if value.isdigit() and 1 <= int(value) <= len(options):
@@ -105,6 +105,6 @@ def expect_faces(dice: Sequence[DiceWanted], purpose: str, given: int, used: int
         covered = min(left, wanted.count)
         left -= covered
         if covered < wanted.count:
-            missing.append(DiceWanted(die=wanted.die, count=wanted.count - covered))
+            missing.append(DiceWanted(die=wanted.die, count=wanted.count - covered, faces=wanted.faces))
     if missing:
         raise DiceNeeded(missing, purpose, given, more=given > used)

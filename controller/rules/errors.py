@@ -67,10 +67,12 @@ class DiceError(RulesError):
 
 
 class DiceWanted(Struct, frozen=True):
-    """Dice the players still have to roll: `count` of the named die ("basic die", "ping die")."""
+    """Dice the players still have to roll: `count` of the named die ("basic die", "ping die"), and the faces
+    it shows (the items of a bag) in printed order, so an input at the table can offer exactly those."""
 
     die: str
     count: int
+    faces: tuple[str, ...] = ()
 
 
 class DiceNeeded(DiceError):

@@ -7,23 +7,33 @@ handler from its own thread; the handlers here only hand the press over to the a
 debounces (gpiozero's MockFactory does not), so presses of one button within REPEAT_S count once: a
 "next" that chatters must not skip a step of the game.
 
+"next" tells a short press from a long one (held HOLD_S), so a table with only these two buttons can type
+in physical dice (`DiceFromButtons`): it acts when released, or when held long enough. "undo" acts when
+pressed.
+
 The buzzer is an active piezo (it sounds when its pin is high), so each sound is a beep pattern:
-detection is urgent (three short beeps), the threat crossing an event is one long beep.
+detection is urgent (three short beeps), the threat crossing an event is one long beep, a roll asked for
+is two beeps, and while dice are typed in it counts the face shown in short beeps.
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from gpiozero import Button, Buzzer, GPIOZeroError
 from gpiozero.pins import Factory
 
+from controller.rules import TableError
 from controller.service.components import Component
+from controller.service.session import DiceRequest, GameSession
 
 BOUNCE_S = 0.05  # a pressed contact chatters for a few ms: the pin backend filters what it can
 REPEAT_S = 0.25  # presses of one button closer than this are one press (chatter the backend let through)
+HOLD_S = 0.8     # "next" held this long is a long press: long enough that a firm short press is not one
 
 
 @dataclass(frozen=True)
@@ -38,25 +48,29 @@ class Sound:
 SOUNDS: dict[str, Sound] = {
     "detection": Sound(0.08, 0.08, 3),
     "threat": Sound(0.6, 0.1, 1),
+    "roll": Sound(0.2, 0.1, 2),       # the game waits for dice rolled at the table
+    "accepted": Sound(0.4, 0.1, 1),   # a die's face taken, on to the next die
 }
+COUNT = Sound(0.06, 0.14, 1)  # one short beep per face number while dice are typed in
 
 
 class ButtonsAndBuzzer(Component):
     """The optional buttons and buzzer as one supervised component.
 
-    `on_next` and `on_undo` are called on the event loop's thread, once per press.
+    `on_press(name, held)` is called on the event loop's thread, once per press: ("next", False) for a short
+    press of "next" (on release), ("next", True) once it has been held HOLD_S, ("undo", False) for "undo".
     """
 
     def __init__(self, *, next_pin: int | None = None, undo_pin: int | None = None, buzzer_pin: int | None = None,
-                 on_next: Callable[[], None] | None = None, on_undo: Callable[[], None] | None = None,
-                 pin_factory: Factory | None = None) -> None:
+                 on_press: Callable[[str, bool], None] | None = None, pin_factory: Factory | None = None) -> None:
         super().__init__("buttons")
         self.pins = {"next": next_pin, "undo": undo_pin, "buzzer": buzzer_pin}
-        self._handlers = {"next": on_next, "undo": on_undo}
+        self._on_press = on_press
         self.pin_factory = pin_factory
         self.buttons: dict[str, Button] = {}
         self.buzzer: Buzzer | None = None
         self._last_press: dict[str, float] = {}
+        self._held = False  # "next" went long: its release is not another press
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -65,9 +79,14 @@ class ButtonsAndBuzzer(Component):
                 pin = self.pins[name]
                 if pin is None:
                     continue
-                button = Button(pin, pull_up=True, bounce_time=BOUNCE_S, pin_factory=self.pin_factory)
-                # gpiozero's thread: only hand the press to the loop
-                button.when_pressed = lambda name=name: loop.call_soon_threadsafe(self._pressed, name)
+                button = Button(pin, pull_up=True, bounce_time=BOUNCE_S, hold_time=HOLD_S,
+                                pin_factory=self.pin_factory)
+                # gpiozero's thread: only hand the press to the loop (which keeps the events' order)
+                if name == "next":
+                    button.when_held = lambda: loop.call_soon_threadsafe(self._next_held)
+                    button.when_released = lambda: loop.call_soon_threadsafe(self._next_released)
+                else:
+                    button.when_pressed = lambda name=name: loop.call_soon_threadsafe(self._pressed, name, False)
                 self.buttons[name] = button
             if self.pins["buzzer"] is not None:
                 self.buzzer = Buzzer(self.pins["buzzer"], pin_factory=self.pin_factory)
@@ -86,18 +105,130 @@ class ButtonsAndBuzzer(Component):
 
     def sound(self, name: str) -> None:
         """Plays a named sound (see SOUNDS) in the background; nothing without a buzzer."""
-        sound = SOUNDS[name]
+        self._play(SOUNDS[name])
+
+    def count(self, n: int) -> None:
+        """Beeps `n` short times (the number of the face shown while dice are typed in)."""
+        self._play(Sound(COUNT.on_s, COUNT.off_s, n))
+
+    def _play(self, sound: Sound) -> None:
         if self.buzzer is not None:
             self.buzzer.beep(sound.on_s, sound.off_s, n=sound.beeps, background=True)
 
-    def _pressed(self, name: str) -> None:
+    def _next_held(self) -> None:
+        self._held = True
+        self._pressed("next", True)
+
+    def _next_released(self) -> None:
+        if self._held:  # the end of a long press, already acted on; chatter after it is no press either
+            self._held = False
+            self._last_press["next"] = asyncio.get_running_loop().time()
+            return
+        self._pressed("next", False)
+
+    def _pressed(self, name: str, held: bool) -> None:
         now = asyncio.get_running_loop().time()
-        if now - self._last_press.get(name, -REPEAT_S) < REPEAT_S:
+        if not held and now - self._last_press.get(name, -REPEAT_S) < REPEAT_S:
             return
         self._last_press[name] = now
-        handler = self._handlers[name]
-        if handler is not None:
-            handler()
+        if self._on_press is not None:
+            self._on_press(name, held)
 
     def _wired(self) -> str:
         return ", ".join(f"{name} on GPIO{pin}" for name, pin in self.pins.items() if pin is not None)
+
+
+@dataclass(frozen=True)
+class DieToEnter:
+    """One die of a roll asked for: its name and its distinct faces in printed order (as the engine gives them)."""
+
+    die: str
+    faces: tuple[str, ...]
+
+
+class DiceFromButtons:
+    """Typing in the faces of physical dice with the two buttons, while the game waits for a roll.
+
+    The dice are the ones the engine asked for (the session's `pending_dice`), in the order it reads them,
+    each with the faces the engine says it has. The current die starts on its first face. A short press of
+    "next" shows its next face (after the last, the first again) and the buzzer counts the face's number;
+    holding "next" takes the face shown and goes on to the next die; "undo" goes back one die, and on the
+    first die gives up the action that waits for the dice (`session.cancel_dice`). Once the last die's face
+    is taken, the faces go to `session.supply_faces`. With no dice asked for, the buttons are the game's
+    plain "next" and "undo" (`press` says False). Thread-safe: presses come from the loop, `status` from
+    the web's threads.
+    """
+
+    def __init__(self, session: GameSession, buzzer: ButtonsAndBuzzer | None = None) -> None:
+        self.session, self.buzzer = session, buzzer
+        self._lock = threading.Lock()
+        self._request: DiceRequest | None = None
+        self._dice: list[DieToEnter] = []
+        self._taken: list[int] = []  # the face taken for each die done, as its index in the die's faces
+        self._shown = 0              # the face shown on the current die
+
+    def press(self, name: str, held: bool) -> bool:
+        """A press of "next" (`held`: a long press) or "undo": True when it went to the dice being typed in."""
+        with self._lock:
+            if not self._sync():
+                return False
+            if name == "undo":
+                if not self._taken:
+                    self.session.cancel_dice()
+                    return True
+                self._shown = self._taken.pop()
+                self._count()
+            elif not held:
+                self._shown = (self._shown + 1) % len(self._dice[len(self._taken)].faces)
+                self._count()
+            else:
+                self._taken.append(self._shown)
+                self._shown = 0
+                if len(self._taken) < len(self._dice):
+                    self._sound("accepted")
+                else:
+                    self._supply()
+            return True
+
+    def status(self) -> dict[str, Any] | None:
+        """The die being typed in, for the health page, the dashboard and MQTT; None when no dice are asked for."""
+        with self._lock:
+            if not self._sync():
+                return None
+            n = len(self._taken)
+            die = self._dice[n]
+            face = die.faces[self._shown]
+            return {"die": n + 1, "of": len(self._dice), "kind": die.die, "face": face,
+                    "taken": [d.faces[k] for d, k in zip(self._dice, self._taken)],
+                    "text": f"die {n + 1} of {len(self._dice)} ({die.die}): face {face}"}
+
+    def _supply(self) -> None:
+        faces = [d.faces[k] for d, k in zip(self._dice, self._taken)]
+        try:
+            self.session.supply_faces(faces)
+        except TableError:
+            self._shown = self._taken.pop()  # the rules refused: the last die stays open to change or go back
+            raise
+        self._request = None  # a roll asked for next (the action's later dice) starts afresh
+
+    def _sync(self) -> bool:
+        """Follow the session's request: a new one starts on its first die. False when none can be typed in."""
+        pending = self.session.pending_dice if self.session.has_game() else None
+        if pending is None:
+            self._request = None
+            return False
+        if pending is not self._request:
+            dice = [DieToEnter(d["die"], tuple(dict.fromkeys(d.get("faces", ()))))
+                    for d in pending.dice for _ in range(d["count"])]
+            if not dice or not all(d.faces for d in dice):
+                return False  # a request logged before requests named their faces: the dashboard types it in
+            self._request, self._dice, self._taken, self._shown = pending, dice, [], 0
+        return True
+
+    def _count(self) -> None:
+        if self.buzzer is not None:
+            self.buzzer.count(self._shown + 1)
+
+    def _sound(self, name: str) -> None:
+        if self.buzzer is not None:
+            self.buzzer.sound(name)

@@ -7,8 +7,11 @@ the engine's instructions say, the way players follow them. What a camera cannot
 keypads, the "next" step) goes through the same session API the dashboard uses.
 
 `DemoCamera` films the rendered table: it renders again only when a chip moved (a real camera costs
-nothing per frame; rendering a photo-like frame costs ~0.1 s here), with the project's own light, blur and
-noise. `DemoPlayers` is the table's people, a supervised component like any other.
+nothing per frame; rendering a photo-like frame costs ~0.2 s here), with the project's own light, blur and
+noise, at the resolution a table's camera has (DEMO_SIZE, the 1920 x 1080 of docs/vision.md's pixel
+budget: the stickers are 21-24 px there; at 960 x 540 they were 11 px, under the 20 px the 4x4 markers are
+read reliably from, and a few chips went unread on some spaces). `DemoPlayers` is the table's people, a
+supervised component like any other.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from vision.synth.scene import Placement, scene_from_state
 
 DEMO_CONDITIONS = Conditions(light_gradient=0.15, vignette=0.1, blur_px=1.0, noise_sigma=2.0)
 DEMO_POSE = CameraPose(tilt_deg=8.0, azimuth_deg=20.0, roll_deg=1.0)
+DEMO_SIZE = (1920, 1080)  # the table camera's capture size (docs/vision.md): stickers keep the 20 px budget
 
 
 class VirtualStrip:
@@ -53,7 +57,7 @@ class DemoCamera(FrameSource):
 
     name = "demo camera"
 
-    def __init__(self, table: DemoTable, size: tuple[int, int] = (960, 540), fps: float = 15.0) -> None:
+    def __init__(self, table: DemoTable, size: tuple[int, int] = DEMO_SIZE, fps: float = 15.0) -> None:
         super().__init__()
         self.table, self.size, self.period = table, size, 1.0 / fps
         self._rendered: tuple[int, np.ndarray] | None = None

@@ -55,8 +55,7 @@ def build(config: TableConfig, *, pin_factory: object | None = None,
     service_ref: list[TableService] = []
     if any(p is not None for p in (b.next_pin, b.undo_pin, b.buzzer_pin)):
         buttons = ButtonsAndBuzzer(next_pin=b.next_pin, undo_pin=b.undo_pin, buzzer_pin=b.buzzer_pin,
-                                   on_next=lambda: service_ref[0].press("next"),
-                                   on_undo=lambda: service_ref[0].press("undo"),
+                                   on_press=lambda name, held: service_ref[0].press(name, held),
                                    pin_factory=pin_factory)  # type: ignore[arg-type]
     service = TableService(config, content, session, leds=leds, buttons=buttons, seed=seed)
     service_ref.append(service)

@@ -31,7 +31,7 @@ from controller.rules import (
     phrase,
 )
 from controller.rules.events import AnyEvent
-from controller.service.buttons import ButtonsAndBuzzer
+from controller.service.buttons import ButtonsAndBuzzer, DiceFromButtons
 from controller.service.camera import CameraComponent
 from controller.service.components import Component, Health
 from controller.service.config import GameConfig, TableConfig
@@ -112,6 +112,7 @@ class TableService:
                  buttons: ButtonsAndBuzzer | None = None, seed: int | None = None) -> None:
         self.config, self.content, self.session = config, content, session
         self.leds, self.buttons = leds, buttons
+        self.dice_buttons = DiceFromButtons(session, buttons)
         self.game_log = GameLog(session)
         self.components: list[Component] = [self.game_log] + [c for c in (leds, buttons) if c is not None]
         self.components += components or []
@@ -239,6 +240,8 @@ class TableService:
         body = self.supervisor.health()
         body["game"] = self.session.game_id
         body["number"] = self.session.number
+        if self.buttons is not None:
+            body["dice_entry"] = self.dice_buttons.status()
         return body
 
     def table_view(self) -> dict[str, Any]:
@@ -310,7 +313,9 @@ class TableService:
         kinds = {e.get("type") for e in change.body.get("entry", {}).get("events", [])}
         self._loop.call_soon_threadsafe(self._show, state)
         if self.buttons is not None:
-            if kinds & DETECTION_EVENTS:
+            if change.kind == "dice_requested":
+                self._loop.call_soon_threadsafe(self.buttons.sound, "roll")
+            elif kinds & DETECTION_EVENTS:
                 self._loop.call_soon_threadsafe(self.buttons.sound, "detection")
             elif kinds & THREAT_EVENTS:
                 self._loop.call_soon_threadsafe(self.buttons.sound, "threat")
@@ -321,11 +326,13 @@ class TableService:
         self._scene = scene_from_state(state, previous=self._scene, now=time.monotonic())
         self.leds.set_scene(self._scene)
 
-    def press(self, name: str) -> None:
-        """A button press ("next" or "undo"): a step the rules refuse changes nothing, and the refusal is kept
-        for the dashboard (a button has no screen to say it on)."""
+    def press(self, name: str, held: bool = False) -> None:
+        """A button press ("next", `held` for a long press, or "undo"): while the game waits for physical dice
+        it types in their faces (DiceFromButtons), else it steps the game on or back. A step the rules refuse
+        changes nothing, and the refusal is kept for the dashboard (a button has no screen to say it on)."""
         try:
-            (self.next_step if name == "next" else self.undo)()
+            if not self.dice_buttons.press(name, held):
+                (self.next_step if name == "next" else self.undo)()
             self.last_refusal = None
         except TableError as err:
             self.last_refusal = f"the {name} button: {err}"

@@ -74,7 +74,7 @@ def test_a_guard_chip_typed_in_after_the_corporations_turn_is_the_one_placed():
     assert placed and all(chip == name for name, chip in placed.items())
     with pytest.raises(DiceNeeded, match="another result for the guard bag") as err:
         apply(state, CorporationTurn(), ScriptedDice([f.face for f in phase.faces]))
-    assert err.value.dice == [DiceWanted(die="guard bag", count=1)]
+    assert err.value.dice == [DiceWanted(die="guard bag", count=1, faces=("Sentry", "Sentry"))]
 
 
 def test_a_game_owns_its_mission_captain_and_guard_chips():

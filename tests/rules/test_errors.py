@@ -26,6 +26,7 @@ from controller.rules import (
     apply,
     new_game,
 )
+from controller.rules.players.ap import FACES
 from controller.rules.state import DicePool
 
 
@@ -40,12 +41,12 @@ def test_dice_the_players_have_not_rolled_are_asked_for_as_data():
     state = _memory_moves()
     with pytest.raises(DiceNeeded) as err:
         apply(state, Move(dice=DicePool(basic=3)), ScriptedDice([]))
-    assert err.value.dice == [DiceWanted(die="basic die", count=3)]
+    assert err.value.dice == [DiceWanted(die="basic die", count=3, faces=FACES["basic"])]
     assert err.value.purpose == "Memory's move action" and err.value.code == "dice_needed"
     assert str(err.value) == "the turn needs 3 basic dice for Memory's move action, but only 0 were given"
     with pytest.raises(DiceNeeded) as err:
         apply(state, Move(dice=DicePool(basic=3)), ScriptedDice(["1"]))
-    assert err.value.dice == [DiceWanted(die="basic die", count=2)]
+    assert err.value.dice == [DiceWanted(die="basic die", count=2, faces=FACES["basic"])]
     assert str(err.value) == "the turn needs 2 more basic dice for Memory's move action, but only 1 was given"
     moved, _ = apply(state, Move(dice=DicePool(basic=3)), ScriptedDice(["1", "2", "1"]))
     assert moved.turn.pending is not None

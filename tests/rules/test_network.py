@@ -90,7 +90,7 @@ def test_ping_die_roll_needs_a_result():
     s = make_state(bots=[bot("byte", "A5")], net=network(["byte"], pings=["L2-01"]))
     with pytest.raises(DiceNeeded) as err:
         turn(s, [])
-    assert err.value.dice == [DiceWanted(die="ping die", count=1)] and err.value.code == "dice_needed"
+    assert err.value.dice == [DiceWanted(die="ping die", count=1, faces=PING_FACES)] and err.value.code == "dice_needed"
 
 
 # -- the six faces of the ping die ------------------------------------------------------------------

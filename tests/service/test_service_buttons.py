@@ -1,6 +1,7 @@
 """The table's "next" and "undo" buttons on gpiozero's MockFactory, wired by startup.build into a running
 TableService: a press moves the game on or takes the last step back, through TableService.press; a step the
-rules refuse changes nothing and is kept in last_refusal for the dashboard."""
+rules refuse changes nothing and is kept in last_refusal for the dashboard. With physical dice, while the
+game waits for a roll, the same two buttons type in the faces of the dice the engine asked for."""
 
 from __future__ import annotations
 
@@ -9,17 +10,21 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from controller.service.buttons import REPEAT_S
+from controller.rules import Move
+from controller.rules.state import DicePool
+from controller.service.buttons import HOLD_S, REPEAT_S
 from controller.service.config import TableConfig
 from controller.service.startup import build
 from controller.service.table import TableService
 
-NEXT_PIN, UNDO_PIN = 17, 27
+NEXT_PIN, UNDO_PIN, BUZZER_PIN = 17, 27, 18
 
 
 def free_port() -> int:
@@ -35,12 +40,12 @@ def wait_for(check: Callable[[], bool], timeout: float = 5.0) -> None:
         time.sleep(0.01)
 
 
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[tuple[TableService, MockFactory]]:
+@contextmanager
+def running_table(tmp_path: Path, game: dict[str, Any], buttons: dict[str, int]) -> Iterator[tuple[TableService,
+                                                                                                   MockFactory]]:
     factory = MockFactory()
     config = TableConfig(database={"path": tmp_path / "games.sqlite3"}, camera={"source": "none"},  # type: ignore[arg-type]
-                         web={"host": "127.0.0.1", "port": free_port()},
-                         buttons={"next_pin": NEXT_PIN, "undo_pin": UNDO_PIN})
+                         web={"host": "127.0.0.1", "port": free_port()}, buttons=buttons, game=game)
     service = build(config, pin_factory=factory, seed=11)
     running = threading.Thread(target=lambda: asyncio.run(service.run()))
     running.start()
@@ -52,12 +57,40 @@ def table(tmp_path: Path) -> Iterator[tuple[TableService, MockFactory]]:
     factory.close()
 
 
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[tuple[TableService, MockFactory]]:
+    with running_table(tmp_path, {}, {"next_pin": NEXT_PIN, "undo_pin": UNDO_PIN}) as made:
+        yield made
+
+
+@pytest.fixture
+def physical_table(tmp_path: Path) -> Iterator[tuple[TableService, MockFactory]]:
+    """A table whose players roll real dice, with both buttons and the buzzer."""
+    with running_table(tmp_path, {"dice": "physical"},
+                       {"next_pin": NEXT_PIN, "undo_pin": UNDO_PIN, "buzzer_pin": BUZZER_PIN}) as made:
+        yield made
+
+
 def press(factory: MockFactory, pin: int) -> None:
     """A thumb on the button (wired to ground, pulled up), then the pause before a person's next press."""
     factory.pin(pin).drive_low()
     time.sleep(0.02)
     factory.pin(pin).drive_high()
     time.sleep(REPEAT_S + 0.05)
+
+
+def hold(factory: MockFactory, pin: int) -> None:
+    """A thumb kept on the button past the long-press time, then let go."""
+    factory.pin(pin).drive_low()
+    time.sleep(HOLD_S + 0.2)
+    factory.pin(pin).drive_high()
+    time.sleep(REPEAT_S + 0.05)
+
+
+def entering(service: TableService) -> dict[str, Any] | None:
+    """The die being typed in, as GET /health shows it."""
+    entry: dict[str, Any] | None = service.health()["dice_entry"]
+    return entry
 
 
 def test_next_moves_the_game_on_and_undo_takes_it_back(table: tuple[TableService, MockFactory]) -> None:
@@ -85,3 +118,69 @@ def test_a_refused_step_is_kept_and_changes_nothing(table: tuple[TableService, M
     press(factory, NEXT_PIN)  # a step that is accepted clears the refusal
     wait_for(lambda: service.session.number > start["number"])
     assert service.last_refusal is None
+
+
+def test_physical_dice_are_typed_in_with_next_and_undo(physical_table: tuple[TableService, MockFactory]) -> None:
+    service, factory = physical_table
+    session = service.session
+    press(factory, NEXT_PIN)  # no dice asked for: "next" steps the game (route power is done)
+    wait_for(lambda: session.status()["entries"] == 1)
+    assert entering(service) is None
+    asked = session.apply(Move(dice=DicePool(basic=3)))  # Byte's move, chosen on the dashboard: 3 basic dice
+    assert asked.kind == "dice_requested"
+    faces = tuple(dict.fromkeys(asked.body["dice"][0]["faces"]))  # the basic die's faces, as the engine gives them
+    assert faces == ("1", "2", "blank")
+    assert entering(service) == {"die": 1, "of": 3, "kind": "basic die", "face": "1", "taken": [],
+                                 "text": "die 1 of 3 (basic die): face 1"}
+
+    def shows(die: int, face: str, taken: list[str]) -> Callable[[], bool]:
+        return lambda: entering(service) == {
+            "die": die, "of": 3, "kind": "basic die", "face": face, "taken": taken,
+            "text": f"die {die} of 3 (basic die): face {face}"}
+
+    time.sleep(0.8)  # the buzzer's "roll" call (two beeps) is over
+    factory.pin(BUZZER_PIN).clear_states()
+    press(factory, NEXT_PIN)
+    wait_for(shows(1, "2", []))
+    time.sleep(0.3)
+    assert len([s for s in factory.pin(BUZZER_PIN).states if s.state]) == 2  # the buzzer counts face 2
+    hold(factory, NEXT_PIN)
+    wait_for(shows(2, "1", ["2"]))
+    hold(factory, NEXT_PIN)
+    wait_for(shows(3, "1", ["2", "1"]))
+    press(factory, NEXT_PIN)
+    press(factory, NEXT_PIN)
+    wait_for(shows(3, "blank", ["2", "1"]))
+    press(factory, UNDO_PIN)  # back one die: the second die shows the face it had
+    wait_for(shows(2, "1", ["2"]))
+    press(factory, NEXT_PIN)
+    hold(factory, NEXT_PIN)
+    wait_for(shows(3, "1", ["2", "2"]))
+    press(factory, NEXT_PIN)
+    press(factory, NEXT_PIN)
+    press(factory, NEXT_PIN)  # past the last face: the first again
+    press(factory, NEXT_PIN)
+    wait_for(shows(3, "2", ["2", "2"]))
+    press(factory, NEXT_PIN)
+    hold(factory, NEXT_PIN)
+    wait_for(lambda: session.status()["entries"] == 2)
+    assert session.pending_dice is None and entering(service) is None and service.last_refusal is None
+    assert [(f.die, f.face) for f in session.record.entries[-1].faces] == [("basic die", "2"), ("basic die", "2"),
+                                                                           ("basic die", "blank")]
+    assert session.state.turn.pending is not None and session.state.turn.pending.ap == 4
+    press(factory, UNDO_PIN)  # no dice asked for: "undo" takes the move back
+    wait_for(lambda: session.status()["entries"] == 1)
+
+
+def test_undo_on_the_first_die_gives_up_the_roll(physical_table: tuple[TableService, MockFactory]) -> None:
+    service, factory = physical_table
+    session = service.session
+    press(factory, NEXT_PIN)
+    wait_for(lambda: session.status()["entries"] == 1)
+    session.apply(Move(dice=DicePool(basic=2)))
+    assert entering(service) == {"die": 1, "of": 2, "kind": "basic die", "face": "1", "taken": [],
+                                 "text": "die 1 of 2 (basic die): face 1"}
+    press(factory, UNDO_PIN)
+    wait_for(lambda: session.pending_dice is None)
+    assert session.status()["entries"] == 1 and entering(service) is None
+    assert session.changes_since(session.number - 1)[0].kind == "dice_cancelled"

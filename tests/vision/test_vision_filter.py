@@ -110,6 +110,28 @@ def test_two_units_in_one_space_is_a_question_not_a_move():
     assert any("both seem to be at C4" in q for q in flt.observation.questions)
 
 
+def test_a_unit_put_where_an_unseen_one_stood_takes_the_space():
+    """A guard taken off the board (shut down), then a bot moved onto its space: the bot is confirmed there,
+    and the guard's place is unknown, not a crowded space."""
+    flt = TemporalFilter(["guard", "bot"], FilterSettings(confirm_frames=3, confirm_seconds=0.0))
+    feed(flt, [[sighting("guard", "C4"), sighting("bot", "D4", None)]] * 3)
+    feed(flt, [[sighting("bot", "D4", None)]] * 3, t0=1.0)  # the guard's chip is gone
+    assert flt.observation.placed() == {"guard": ("C4", "N"), "bot": ("D4", None)}  # a vanished unit keeps its place
+    assert feed(flt, [[sighting("bot", "C4", None)]] * 3, t0=2.0) == [UnitSighted("bot", "D4", "C4", None, None)]
+    assert flt.observation.placed() == {"bot": ("C4", None)}
+    assert flt.observation.questions == ()
+
+
+def test_a_unit_seen_on_the_space_while_another_is_confirmed_there_is_a_question():
+    flt = TemporalFilter(["guard", "bot"], FilterSettings(confirm_frames=3, confirm_seconds=0.0))
+    feed(flt, [[sighting("guard", "C4"), sighting("bot", "D4", None)]] * 3)
+    # the guard's sticker shows once while the bot stands on C4: both are there, the players are asked
+    frames = [[sighting("bot", "C4", None), sighting("guard", "C4")]] + [[sighting("bot", "C4", None)]] * 5
+    assert feed(flt, frames, t0=1.0) == []
+    assert flt.observation.placed() == {"guard": ("C4", "N"), "bot": ("D4", None)}
+    assert any("both seem to be at C4" in q for q in flt.observation.questions)
+
+
 def test_a_vanished_unit_keeps_its_place_and_is_reported_once():
     flt = TemporalFilter(["a", "b"], FilterSettings(confirm_frames=1, confirm_seconds=0.0, not_seen_seconds=3.0))
     feed(flt, [[sighting("a", "C4"), sighting("b", "D4")]])

@@ -49,7 +49,7 @@ def roll_ap(table: Table, wanted: DicePool, bonus: int, why: str) -> int:
     check_pool(pool, wanted)
     active = turn.order[turn.active]
     purpose = f"{next((b.name for b in table.state.bots if b.id == active), active)}'s {why}"
-    table.dice.expect([DiceWanted(die=f"{grade} die", count=getattr(wanted, grade))
+    table.dice.expect([DiceWanted(die=f"{grade} die", count=getattr(wanted, grade), faces=FACES[grade])
                        for grade in ("basic", "advanced", "elite") if getattr(wanted, grade)], purpose)
     pool.basic -= wanted.basic
     pool.advanced -= wanted.advanced

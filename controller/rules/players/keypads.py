@@ -146,7 +146,7 @@ def keypad(table: Table, bot_id: str, beyond: str, approach: str, dice: DicePool
         _open(table, bot, door, card, there, "key", f"{bot_ref(bot.id)} discards a key", move_through)
         return
     rolled: list[str] = []
-    table.dice.expect([DiceWanted(die="keypad die", count=col.dice)],
+    table.dice.expect([DiceWanted(die="keypad die", count=col.dice, faces=KEYPAD_FACES)],
                       f"{bot.name}'s keypad {card.id} on the door {door}")
     for _ in range(col.dice):
         # ">> Keypad die results are re-rolled on subsequent attempts."
