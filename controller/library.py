@@ -83,8 +83,13 @@ def load_floor(name_or_path: str) -> Floor:
 
 def floor_summary(floor: Floor) -> str:
     """What `validate` says of a floor that compiles (the dashboard's floor editor says the same)."""
-    return (f"valid floor {floor.name!r}, level {floor.level}: {len(floor.ids)} spaces, {len(floor.areas)} areas, "
-            f"{len(floor.doors)} doors")
+    counts = ", ".join(_counted(len(things), word) for things, word in
+                       ((floor.ids, "space"), (floor.areas, "area"), (floor.doors, "door")))
+    return f"valid floor {floor.name!r}, level {floor.level}: {counts}"
+
+
+def _counted(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def load_state(path: str | Path) -> GameState:

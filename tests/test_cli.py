@@ -228,6 +228,13 @@ def test_validate_floor_state_and_content(state_file, capsys):
     assert code == 0 and "valid" in out
 
 
+def test_validate_counts_in_words(tmp_path, capsys):
+    closet = tmp_path / "closet.floor"
+    closet.write_text('name: Closet\nlevel: 1\n\ngrid:\n+-+-+\n|E T|\n+-+-+\n\nareas:\n  A1 room "Closet"\n')
+    code, out, _ = run(capsys, "validate", closet)
+    assert code == 0 and out.strip().endswith("valid floor 'Closet', level 1: 2 spaces, 1 area, 0 doors"), out
+
+
 @pytest.mark.parametrize("field,value,words", [
     ("threat", 30, "threat"),
     ("players", 0, "players"),

@@ -35,7 +35,7 @@ def test_a_floor_drawn_by_clicking_is_saved_and_compiles(tmp_path: Path) -> None
         page.locator("#areas li").nth(1).locator("input").fill("Corridor")
         page.locator("#title").fill("Drawn closet")
         expect(page.locator("#check")).to_have_text(
-            "my-floor.floor: valid floor 'Drawn closet', level 1: 5 spaces, 2 areas, 1 doors")
+            "my-floor.floor: valid floor 'Drawn closet', level 1: 5 spaces, 2 areas, 1 door")
         shot(page, "floor-editor-phone")
         page.locator("#name").fill("drawn-closet")
         page.locator("#save").click()

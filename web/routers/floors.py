@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from controller.service.floors import MOST_CHARS, FloorLibraryError, check_floor
 from web.auth import ApiError, Player
@@ -19,12 +19,14 @@ EXAMPLE = 'name: Closet\nlevel: 1\n\ngrid:\n+-+-+\n|E T|\n+-+-+\n\nareas:\n  A1 
 
 
 class FloorText(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"text": EXAMPLE, "name": "closet"}]})
     text: str = Field(max_length=MOST_CHARS, description="the floor in the floor text format (docs/floor-format.md)",
                       examples=[EXAMPLE])
     name: str = Field("floor", max_length=60, description="the file name the messages use (NAME.floor)")
 
 
 class SavedFloor(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"name": "my-annex", "text": EXAMPLE}]})
     name: str = Field(max_length=60, description="the floor's name: lowercase letters, digits and dashes",
                       examples=["my-annex"])
     text: str = Field(max_length=MOST_CHARS, description="the floor in the floor text format", examples=[EXAMPLE])
