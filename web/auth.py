@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -56,15 +57,21 @@ class _Tries:
 class TableAuth:
     """The PIN, the sessions it opened and each client's wrong tries; one per app (`app.state.auth`).
 
-    `clock` is the monotonic clock the waits are measured on (a test steps it instead of sleeping)."""
+    `clock` is the monotonic clock the waits are measured on (a test steps it instead of sleeping). FastAPI runs
+    the routes in a thread pool, so the sessions and tries change under one lock."""
 
     def __init__(self, pin: str, *, read_only: bool = False, clock: Callable[[], float] = time.monotonic) -> None:
         self.pin, self.read_only, self.clock = pin, read_only, clock
         self._sessions: OrderedDict[str, None] = OrderedDict()
         self._tries: OrderedDict[str, _Tries] = OrderedDict()
+        self._lock = threading.Lock()
 
     def log_in(self, client: str, pin: str) -> str:
         """A new session token for a correct PIN; a wrong one raises `wrong_pin` or `too_many_tries`."""
+        with self._lock:
+            return self._log_in(client, pin)
+
+    def _log_in(self, client: str, pin: str) -> str:
         tries = self._tries.get(client, _Tries())
         wait = tries.wait_until - self.clock()
         if wait > 0:
@@ -91,7 +98,8 @@ class TableAuth:
 
     def log_out(self, token: str | None) -> None:
         if token is not None:
-            self._sessions.pop(token, None)
+            with self._lock:
+                self._sessions.pop(token, None)
 
     def is_player(self, token: str | None) -> bool:
         return token is not None and token in self._sessions

@@ -31,14 +31,6 @@ def chromium() -> Iterator[Browser]:
         yield browser
 
 
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
-    made = Broker(tmp_path)
-    made.start()
-    yield made
-    made.stop()
-
-
 def _env() -> dict[str, str]:
     return {**{k: v for k, v in os.environ.items() if not k.upper().startswith("BURNCYCLE_")}, "PYTHONPATH": str(ROOT)}
 
