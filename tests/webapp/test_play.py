@@ -136,7 +136,7 @@ def test_an_action_that_needs_physical_dice_is_a_202_with_the_request(service: T
     reply = player.post("/api/actions", json={"action": move["action"]})
     assert reply.status_code == 202 and reply.json()["change"]["kind"] == "dice_requested"
     pending = player.get("/api/status").json()["pending_dice"]
-    assert pending["dice"] == [{"die": "basic die", "count": 5}]
+    assert pending["dice"] == [{"die": "basic die", "count": 5, "faces": ["1", "1", "1", "1", "2", "blank"]}]
     bad_face = player.post("/api/dice", json={"faces": ["7"] * 5})
     assert bad_face.status_code == 422 and "is not a face of the basic die" in bad_face.json()["message"]
     done = player.post("/api/dice", json={"faces": ["2", "2", "1", "blank", "blank"]})
