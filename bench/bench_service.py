@@ -246,11 +246,31 @@ def ready_times(starts: int) -> tuple[list[float], list[float]]:
     return ready, imports
 
 
+def demo_memory(seconds: float) -> tuple[float, float]:
+    """The demo as people run it (`demo --pace 0`, the whole table in its own process: the service, the camera
+    filming the rendered table, the vision pipeline, the auto-player's hands), its VmRSS after `seconds` of play
+    and its peak (VmHWM): the service's own memory, without this bench's baseline pipeline beside it."""
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("BURNCYCLE_")}, "PYTHONPATH": str(ROOT)}
+    with tempfile.TemporaryDirectory() as folder:
+        proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "demo", "--host", "127.0.0.1", "--port",
+                                 str(free_port()), "--pace", "0", "--seed", "3", "--db", f"{folder}/g.sqlite3"],
+                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            time.sleep(seconds)
+            status = Path(f"/proc/{proc.pid}/status").read_text()
+        finally:
+            proc.terminate()
+            proc.wait(15)
+    fields = {line.split(":")[0]: line.split()[1] for line in status.splitlines() if line.startswith("Vm")}
+    return int(fields["VmRSS"]) / 1024, int(fields["VmHWM"]) / 1024
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=60, help="steps confirmed by the camera to time")
     parser.add_argument("--starts", type=int, default=5, help="starts of `run` to time")
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--demo-seconds", type=float, default=40.0, help="play of `demo` before its memory is read")
     args = parser.parse_args()
     rss_before = rss_mb()
     baseline = pipeline_alone(args.seed)
@@ -268,6 +288,9 @@ def main() -> None:
     rss = found["rss_mb"][0]
     print(f"resident memory: {rss:.0f} MB with the service and the demo pipeline run (target <= 250 MB); "
           f"baseline before the service: {rss_before:.0f} MB; ratio {rss / rss_before:.2f}x")
+    now, peak = demo_memory(args.demo_seconds)
+    print(f"resident memory of `demo` in its own process after {args.demo_seconds:.0f} s of play: {now:.0f} MB, "
+          f"peak {peak:.0f} MB (target <= 250 MB); ratio to this bench's process {now / rss:.2f}x")
     ready, imports = ready_times(args.starts)
     print(line("ready to serve after start (run, until /health answers)", ready, "s", 1.0) + "  (target <= 3 s)")
     print(line("baseline: the interpreter importing the service alone", imports, "s", 1.0))

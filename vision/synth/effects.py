@@ -71,11 +71,14 @@ def draw_hands(img: np.ndarray, hands: tuple[Hand, ...]) -> np.ndarray:
     return mask
 
 
+NOISE_ROWS = 64  # rows of a frame whose noise is drawn at once
+
+
 def apply_conditions(img: np.ndarray, cond: Conditions, rng: np.random.Generator) -> np.ndarray:
     h, w = img.shape[:2]
     out = img.astype(np.float32)
     if cond.light_gradient or cond.vignette:
-        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        ys, xs = (axis.astype(np.float32) for axis in np.ogrid[0:h, 0:w])  # broadcast: no h x w index grids
         a = rng.uniform(0, 2 * math.pi)
         lin = ((xs / w - 0.5) * math.cos(a) + (ys / h - 0.5) * math.sin(a)) + 0.5
         rad = ((xs / w - 0.5) ** 2 + (ys / h - 0.5) ** 2) * 2
@@ -93,7 +96,11 @@ def apply_conditions(img: np.ndarray, cond: Conditions, rng: np.random.Generator
         cv2.line(k, tuple((n // 2 - d).round().astype(int)), tuple((n // 2 + d).round().astype(int)), 1.0, 1)
         out = cv2.filter2D(out, -1, k / k.sum())
     if cond.noise_sigma:
-        out += rng.normal(0, cond.noise_sigma, out.shape).astype(np.float32)
+        # drawn a band of rows at a time: the same numbers in the same order as one draw of the whole frame,
+        # without a float64 copy of it (50 MB at 1920 x 1080)
+        for top in range(0, h, NOISE_ROWS):
+            band = out[top:top + NOISE_ROWS]
+            band += rng.normal(0, cond.noise_sigma, band.shape).astype(np.float32)
     img = np.clip(out, 0, 255).astype(np.uint8)
     if cond.jpeg_quality:
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, cond.jpeg_quality])
