@@ -19,9 +19,11 @@ step the camera confirms:
   filter's deliberate confirmation (5 frames and 0.3 s).
 Baseline, in the same process: the vision pipeline alone on the same rendered frame.
 
-Memory: VmRSS from /proc/self/status after the demo pipeline ran, against the same process before the
-service was built (the interpreter and the imports). Ready: `burncycle-table run` started as a process, until
-/health answers, against the same interpreter only importing the service's modules.
+Memory: the service's figure is `demo` run in its own process, as people run it (VmRSS after 40 s of play, and
+its peak VmHWM); beside it this bench's own VmRSS after the demo pipeline ran, against the same process before
+the service was built (the interpreter and the imports); it also holds the baseline's renderer and pipeline.
+Ready: `burncycle-table run` started as a process, until /health answers, against the same interpreter only
+importing the service's modules.
 """
 
 from __future__ import annotations
@@ -286,11 +288,12 @@ def main() -> None:
         ratio = statistics.median(found["confirm_to_leds"]) / statistics.median(baseline)
         print(f"ratio: confirm -> LEDs median is {ratio:.2f}x one frame's vision alone")
     rss = found["rss_mb"][0]
-    print(f"resident memory: {rss:.0f} MB with the service and the demo pipeline run (target <= 250 MB); "
-          f"baseline before the service: {rss_before:.0f} MB; ratio {rss / rss_before:.2f}x")
+    print(f"resident memory of this bench's process: {rss:.0f} MB with the service and the demo pipeline run "
+          f"(and the baseline's own renderer and pipeline before them); before the service: {rss_before:.0f} MB; "
+          f"ratio {rss / rss_before:.2f}x")
     now, peak = demo_memory(args.demo_seconds)
-    print(f"resident memory of `demo` in its own process after {args.demo_seconds:.0f} s of play: {now:.0f} MB, "
-          f"peak {peak:.0f} MB (target <= 250 MB); ratio to this bench's process {now / rss:.2f}x")
+    print(f"resident memory of `demo` in its own process (the service's figure) after {args.demo_seconds:.0f} s of "
+          f"play: {now:.0f} MB, peak {peak:.0f} MB (target <= 250 MB); ratio to this bench's process {now / rss:.2f}x")
     ready, imports = ready_times(args.starts)
     print(line("ready to serve after start (run, until /health answers)", ready, "s", 1.0) + "  (target <= 3 s)")
     print(line("baseline: the interpreter importing the service alone", imports, "s", 1.0))
