@@ -39,6 +39,7 @@ from controller.service.door_sensors import DoorSensors
 from controller.service.floors import FloorLibrary
 from controller.service.flow import next_step
 from controller.service.led_output import LedOutput
+from controller.service.reconciler import ReconcilerError
 from controller.service.replay import GameReplays
 from controller.service.session import Change, GameSession
 from controller.service.supervisor import Supervisor
@@ -173,6 +174,19 @@ class TableService:
         if self.reconciler is not None:
             return self.reconciler.correct(unit, space, turned)
         return self.session.apply(Correct(unit=unit, space=space, facing=turned))  # type: ignore[arg-type]
+
+    def answer(self, question: str, option: int | str) -> dict[str, Any]:
+        """The players' answer to one of the table view's questions: which way a bot went (a route question), or
+        that the chip is right and the game wrong (a refused move, which becomes a correction). Returns the table
+        view after it. Questions about what the camera or a door sensor sees need no answer: they clear by
+        themselves when the chip or the door and the game agree."""
+        if any(q["id"] == question and q["kind"] == "door" for q in self.table_view()["questions"]):
+            raise ReconcilerError(f"question {question!r} is a door sensor's and needs no answer: it clears when "
+                                  f"the door and the game agree")
+        if self.reconciler is None:
+            raise ReconcilerError(f"question {question!r}: this table has no camera, so it asks no questions")
+        self.reconciler.answer(question, option)
+        return self.table_view()
 
     def start_game(self, *, floor: str, mission: str, agents: list[str], difficulty: str = "standard",
                    level: int | None = None, captain: str | None = None, floor_text: str | None = None) -> Change:

@@ -27,6 +27,7 @@ from controller.service.led_output import LedOutput
 from controller.service.startup import build
 from controller.service.table import TableService
 from tests.browser.chromium import ARTIFACTS, chromium, free_port
+from tests.service.test_reconciler import played_until
 
 PIN = "2468"
 PHONE = {"width": 412, "height": 900}
@@ -372,3 +373,36 @@ def test_the_page_says_when_the_table_is_gone_and_comes_back_by_itself(table: Ta
     assert table.service.session.number > number
     assert _board_units(page, table) == _state_units(table)
     _fits(page, PHONE)
+
+
+def test_a_question_of_which_way_a_bot_went_is_answered_from_its_button(table: Table, browser: Browser) -> None:
+    """The command module lifted from F3 and put down on E4 in the middle of a move: two cheapest ways that differ
+    (one crosses a guard's sight, tests/service/test_reconciler.py); the page asks, a player's tap answers."""
+    _, state = played_until(lambda s: s.turn.pending is not None)
+    table.service.session.start_game(state)  # the hands lay the new game out
+    camera = table.service.camera
+    assert camera is not None
+    laid_out = camera.frames
+    page = _open(browser, table, PHONE)
+    # the camera has filmed the new game's table long enough to confirm it (the filter's 5 frames, 0.3 s)
+    _until(lambda: camera.frames > laid_out + 15 and not _unseen(table), "the camera reads the new game's chips")
+    question = page.locator('#questions li[data-question^="route"]')
+    expect(question.locator("button")).to_have_count(0)
+    table.hands_follow = False
+    assert table.scene.move_chip(table.state, "module", "E4")  # lifted and put down two spaces away
+    expect(question).to_have_count(1, timeout=SLOW)
+    expect(question.locator(".answers")).to_be_hidden()  # a watcher sees the question, not the answers
+    _unlock(page)
+    buttons = question.locator("button")
+    expect(buttons).to_have_count(2)
+    quiet = next(k for k in range(2) if buttons.nth(k).inner_text().startswith("F3 > E3"))
+    _shot(page, "question")
+    with page.expect_response("**/api/questions/**") as answered:
+        buttons.nth(quiet).click()
+    assert answered.value.ok, answered.value.text()
+    expect(page.locator('#questions li[data-question^="route"]')).to_have_count(0, timeout=SLOW)
+    steps = [(e.action.bot, e.action.to) for e in table.service.session.record.entries[-2:]
+             if isinstance(e.action, Step)]
+    assert steps == [("module", "E3"), ("module", "E4")]
+    expect(page.locator('#board .unit[data-unit="module"]')).to_have_attribute("data-space", "E4")
+    assert page.errors == []  # type: ignore[attr-defined]

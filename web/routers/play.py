@@ -63,6 +63,12 @@ class CorrectionBody(Strict):
     facing: Literal["north", "east", "south", "west", "N", "E", "S", "W"] | None = None
 
 
+class AnswerBody(Strict):
+    """The option chosen for a question of the table view (`GET /api/table`): its number or its text."""
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"option": 0}]})
+    option: int | str = Field(description="the option's number in the question's `options` (from 0), or its text")
+
+
 def changed(service: TableService, change: Change) -> JSONResponse:
     """The answer of every change: the change as the live feed sends it; 202 while it waits for dice."""
     status = 202 if change.kind == "dice_requested" else 200
@@ -125,3 +131,9 @@ def dice_kinds(service: Service) -> dict[str, Any]:
 @router.post("/corrections", summary="Correct where a unit stands (and a guard's facing)", responses=REFUSALS)
 def correct(body: CorrectionBody, service: Service, _: Player) -> JSONResponse:
     return changed(service, service.correct(body.unit, body.space, body.facing))
+
+
+@router.post("/questions/{question:path}/answer", summary="Answer one of the table view's questions (which way a bot "
+             "went, or that the chip is right)", responses=REFUSALS)
+def answer(question: str, body: AnswerBody, service: Service, _: Player) -> dict[str, Any]:
+    return {"table": service.answer(question, body.option)}

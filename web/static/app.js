@@ -64,6 +64,9 @@ async function backlog(number) {
   if (r.ok) logChanges(r.body.changes, true);
 }
 
+/** A question of the table view answered from its button. */
+const answer = (question, option) => controls.answer(question, option);
+
 function onMessage(m) {
   if (m.type === "snapshot") {
     if (!started) {  // what the board does not need waits until the first snapshot is in
@@ -73,7 +76,7 @@ function onMessage(m) {
     }
     Object.assign(store, { status: m.status, state: m.state, table: m.table || {}, health: m.health || {} });
     backlog(m.number);
-    drawTable(store.table);
+    drawTable(store.table, answer);
     drawHealth(store.health);
     changed();
     controls.checkSession();
@@ -84,7 +87,7 @@ function onMessage(m) {
   } else if (m.type === "table") {
     if (JSON.stringify(m.table) === JSON.stringify(store.table)) return;
     store.table = m.table;
-    drawTable(store.table);
+    drawTable(store.table, answer);
     drawBoardNow();
   } else if (m.type === "health") {
     store.health = m.health;

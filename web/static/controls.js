@@ -153,6 +153,18 @@ export class Controls {
     return r.body;
   }
 
+  /** One of the table view's questions answered with one of its options (which way a lifted bot went, or that
+   *  its chip is right); the live feed then brings the steps and the new table view. */
+  async answer(question, option) {
+    const r = await api("POST", `/api/questions/${encodeURIComponent(question)}/answer`, { option });
+    if (!r.ok) {
+      this.say(r.body.message, true);
+      if (r.status === 401) this.checkSession();
+      return;
+    }
+    this.say("Answered: the game follows the way chosen.");
+  }
+
   /** After each change: the legal actions again (when this phone may act), the dice asked for. */
   async refresh() {
     this.draw();

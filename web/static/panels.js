@@ -164,12 +164,17 @@ export function drawState(state) {
   objectives(state);
 }
 
-export function drawTable(table) {
+/** The instructions and the questions; a question with options gets a button for each (shown to players only),
+ *  which calls `answer(question id, option number)`. */
+export function drawTable(table, answer) {
   fill($("instructions"), (table.instructions || []).map((i) =>
     h("li", { class: i.done ? "done" : "", "data-unit": i.unit, "data-done": String(i.done) }, i.text)),
   "Nothing to move on the board.");
-  fill($("questions"), (table.questions || []).map((q) => h("li", { "data-question": q.id }, q.text)),
-       "None: the camera and the game agree.");
+  fill($("questions"), (table.questions || []).map((q) => h("li", { "data-question": q.id }, q.text,
+    (q.options || []).length ? h("div", { class: "row answers" }, q.options.map((option, k) =>
+      h("button", { type: "button", class: "quiet", "data-option": String(k), onclick: () => answer(q.id, k) },
+        option))) : null)),
+  "None: the camera and the game agree.");
 }
 
 export function drawHealth(health) {
