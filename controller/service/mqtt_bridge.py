@@ -58,6 +58,7 @@ class MqttBridge(Component):
         self._connected = False
         self._refused: str | None = None        # why the broker refused the last connection, until one succeeds
         self._client: MqttClient | None = None
+        self._subscribing: int | None = None  # the message id of the commands' subscription, until it is taken
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
@@ -77,6 +78,7 @@ class MqttBridge(Component):
         client.on_disconnect = self._on_disconnect
         client.on_connect_fail = self._on_connect_fail
         client.on_message = self._on_message
+        client.on_subscribe = self._on_subscribe
         self._client = client
         self._refresh()
         client.connect_async(self.host, self.config.port, keepalive=30)
@@ -155,12 +157,24 @@ class MqttBridge(Component):
             self._tell_loop(self.degraded, self._refused)
             return
         self._refused = None
-        client.subscribe([(self.topics.commands, 1), (STATUS_TOPIC, 1)])
+        _, self._subscribing = client.subscribe([(self.topics.commands, 1), (STATUS_TOPIC, 1)])
         with self._lock:
             self._connected = True
             client.publish(self.topics.availability, ONLINE, qos=0, retain=True)
             for topic, payload in self._published.items():
                 client.publish(topic, payload, qos=0, retain=True)
+        self._tell_loop(self.degraded, f"connected to the MQTT broker at {self.broker}; subscribing to the commands")
+
+    def _on_subscribe(self, _client: mqtt.Client, _userdata: Any, mid: int, reasons: Any, _props: Any) -> None:
+        """The broker took the subscription: from now on a command sent to the table reaches it, so only now is
+        the bridge healthy (a command sent between the connection and this answer would be lost)."""
+        if mid != self._subscribing:
+            return
+        refused = [r for r in reasons if r.is_failure]
+        if refused:
+            self._tell_loop(self.degraded, f"the MQTT broker at {self.broker} refused the table's subscription to "
+                            f"its commands ({refused[0]}): commands from MQTT are not heard")
+            return
         self._tell_loop(self.ok, f"connected to the MQTT broker at {self.broker} as {self.topics.root}")
 
     def _on_connect_fail(self, _client: mqtt.Client, _userdata: Any) -> None:
