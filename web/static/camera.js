@@ -1,6 +1,6 @@
 // The camera's picture with what the table reads from it, and the calibration flow: find the registration
 // markers, see the grid laid over the picture, confirm it. The pictures show the players: they need the PIN.
-import { api, ApiError, el, say, withPin } from "/tools/tools.js";
+import { api, ApiError, el, picture, say, withPin } from "/tools/tools.js";
 
 const $ = (id) => document.getElementById(id);
 const EVERY_MS = 1000;
@@ -10,8 +10,7 @@ let finding = null;
 let refreshing = false;  // one look at a time: a slow phone never stacks requests up
 
 async function blobUrl(path, old) {
-  const reply = await api(path, { raw: true });
-  const url = URL.createObjectURL(await reply.blob());
+  const url = URL.createObjectURL(await picture(path));
   if (old) URL.revokeObjectURL(old);
   return url;
 }
@@ -21,7 +20,7 @@ function showLocked(err) {
   const button = el("button", { type: "button", class: "primary" }, "Type the PIN to see the picture");
   button.addEventListener("click", async () => {
     try {
-      await withPin(() => api("/api/camera/frame.jpg", { raw: true }));
+      await withPin(() => picture("/api/camera/frame.jpg"));
       locked = false;
       $("unlock-slot").replaceChildren();
       refresh();

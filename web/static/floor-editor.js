@@ -1,7 +1,7 @@
 // The floor editor: a floor drawn on a grid (walls, doors, features, areas), over the camera's picture of the
 // mat when there is one, written in the floor text format (docs/floor-format.md), checked by the table with
 // the `validate` command's own messages, and saved to the table's floors folder.
-import { api, ApiError, el, parseGrid, say, spaceAt, svg, withPin } from "/tools/tools.js";
+import { api, ApiError, el, parseGrid, picture, say, spaceAt, svg, withPin } from "/tools/tools.js";
 
 const CELL = 40;    // a space, in the drawing's units
 const MARGIN = 8;   // around the grid, so the outer walls are not cut off
@@ -316,10 +316,9 @@ async function loadBackdrop() {
   if (backdrop) URL.revokeObjectURL(backdrop);
   backdrop = null;
   try {
-    const reply = await api(`/api/camera/mat.jpg?cols=${floor.cols}&rows=${floor.rows}`, { raw: true });
-    const picture = await reply.blob();
+    const mat = await picture(`/api/camera/mat.jpg?cols=${floor.cols}&rows=${floor.rows}`);
     if (mine !== backdropAsked) return;
-    backdrop = URL.createObjectURL(picture);
+    backdrop = URL.createObjectURL(mat);
     note.replaceChildren("Under the grid: the camera's picture of the mat, straightened by its registration markers.");
   } catch (err) {
     if (mine !== backdropAsked) return;

@@ -1,6 +1,8 @@
 // What the tool pages (floor editor, camera, replay) share: JSON requests with the table's error messages,
 // the PIN asked for when a change needs it, and elements built with text only (nothing from a file, the
-// camera or the game is ever parsed as HTML).
+// camera or the game is ever parsed as HTML). Requests and elements are the dashboard's (web/static/dom.js).
+
+import { api as request, h, s as svgElement } from "/static/dom.js";
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -11,25 +13,29 @@ export class ApiError extends Error {
   }
 }
 
-// fetch JSON; a 4xx/5xx becomes an ApiError carrying the table's own message
-export async function api(path, { method = "GET", body, raw = false } = {}) {
-  const options = { method, headers: {}, credentials: "same-origin" };
-  if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
-  }
+// fetch JSON through the dashboard's own request (web/static/dom.js); a refusal becomes an ApiError carrying
+// the table's own message
+export async function api(path, { method = "GET", body } = {}) {
+  const reply = await request(method, path, body);
+  if (!reply.ok) throw new ApiError(reply.status, reply.body);
+  return reply.body;
+}
+
+// a picture (the camera's frame, the mat seen from above) as a blob; a refusal, which the table sends as JSON,
+// becomes an ApiError like any other
+export async function picture(path) {
   let reply;
   try {
-    reply = await fetch(path, options);
+    reply = await fetch(path, { cache: "no-store", credentials: "same-origin" });
   } catch (err) {
-    throw new ApiError(0, { error: "unreachable", message: "the table does not answer: is it on, and this phone on its network?" });
+    throw new ApiError(0, { error: "offline", message: "the table is not answering" });
   }
   if (!reply.ok) {
-    let problem = { error: "error", message: `${method} ${path}: the table answered ${reply.status}` };
+    let problem = { error: "error", message: `GET ${path}: the table answered ${reply.status}` };
     try { problem = await reply.json(); } catch (err) { /* not JSON: keep the status line */ }
     throw new ApiError(reply.status, problem);
   }
-  return raw ? reply : reply.json();
+  return reply.blob();
 }
 
 // a change that needs the table's PIN: on 401, ask for it once (a session cookie follows), then try again
@@ -73,28 +79,9 @@ export function askPin(why) {
   });
 }
 
-// an element with attributes and children; strings become text nodes, never markup
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === false || value === null || value === undefined) continue;
-    node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-const SVG_NS = "http://www.w3.org/2000/svg";
-
-export function svg(tag, attrs = {}, text) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  if (text !== undefined) node.textContent = String(text);
-  return node;
-}
+// elements with attributes and children, strings as text nodes, never markup: the dashboard's own builders
+export const el = h;
+export const svg = svgElement;
 
 // say something in a status line: kind "ok", "problem" or "" (plain)
 export function say(node, text, kind = "") {
