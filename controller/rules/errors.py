@@ -89,7 +89,8 @@ class DiceNeeded(DiceError):
             wanted = f"another result for the {purpose}"
         else:
             wanted = ", ".join(f"{d.count} {'more ' if more else ''}{_plural(d)}" for d in dice) + f" for {purpose}"
-        super().__init__(f"the turn needs {wanted}, but only {given} {'was' if given == 1 else 'were'} given")
+        short = f", but only {given} {'was' if given == 1 else 'were'} given" if given else ""  # none yet: a request
+        super().__init__(f"the turn needs {wanted}{short}")
 
 
 def _plural(wanted: DiceWanted) -> str:
