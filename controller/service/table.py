@@ -180,7 +180,7 @@ class TableService:
         that the chip is right and the game wrong (a refused move, which becomes a correction). Returns the table
         view after it. Questions about what the camera or a door sensor sees need no answer: they clear by
         themselves when the chip or the door and the game agree."""
-        if any(q["id"] == question and q["kind"] == "door" for q in self.table_view()["questions"]):
+        if self.session.has_game() and any(q.id == question for q in self.doors.questions(self.session.state)):
             raise ReconcilerError(f"question {question!r} is a door sensor's and needs no answer: it clears when "
                                   f"the door and the game agree")
         if self.reconciler is None:
