@@ -1,0 +1,321 @@
+"""A player's phone at the table, for the tests and the bench that play from one: a 390x844 touch page that acts
+only by tapping what a person taps, and counts the taps each action took.
+
+The auto-player (controller/autoplay) decides what to do, reading the game in-process from the service, as the
+person holding the phone would decide by looking at the table; `Phone.act` turns that decision into taps. An
+action aimed at a space is played on the board when the board offers targets (tap the unit, then its lit
+target), otherwise from the list of actions; its choices, its confirmation and the dice rolled at the table are
+tapped on the page too. The test makes no HTTP request of its own: every change goes through the page.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+import msgspec
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from controller.rules import (
+    Action,
+    CorporationTurn,
+    GameState,
+    Hop,
+    Keypad,
+    LegalAction,
+    Push,
+    Step,
+    Strike,
+    StrikeWall,
+    Swap,
+    legal_actions,
+)
+from controller.service.table import TableService
+from tests.browser.chromium import ARTIFACTS
+from tests.browser.tools_support import PIN
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 900}
+WAIT = 30_000  # ms: a shared 2-core machine, with several browsers at once
+
+
+def touch_context(browser: Browser) -> BrowserContext:
+    """A phone held upright: 390x844, touch, a mobile viewport."""
+    return browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=1)
+
+
+def target_space(action: Action, state: GameState) -> str | None:
+    """The space an action is aimed at on the board (where its target lights), None for one that is not."""
+    if isinstance(action, Step | Push):
+        return action.to
+    if isinstance(action, StrikeWall | Keypad):
+        return action.beyond
+    if isinstance(action, Hop) and action.path:
+        return action.path[-1]
+    if isinstance(action, Strike):
+        return next((u.space for u in state.security if u.id == action.unit), None)
+    if isinstance(action, Swap):
+        return next((b.space for b in state.bots if b.id == action.other), None)
+    return None
+
+
+def the_legal(state: GameState, action: Action) -> LegalAction:
+    """The listed action the auto-player's choice is: the same action, or the same with its choices filled in."""
+    legal = legal_actions(state)
+    for la in legal:
+        if la.action == action:
+            return la
+    for la in legal:
+        if type(la.action) is type(action) and all(
+                getattr(la.action, f) == getattr(action, f) for f in action.__struct_fields__ if f not in la.choose):
+            return la
+    raise AssertionError(f"the auto-player chose {action!r}, which is not among the {len(legal)} legal actions")
+
+
+@dataclass
+class Taps:
+    """What the phone's player did for one action: taps on the page, and faces tapped for dice rolled at the table
+    (counted apart: one tap per die is the dice's, not the page's)."""
+
+    kind: str
+    taps: int = 0
+    faces: int = 0
+    typed: int = 0  # values typed on the phone's keyboard (a number of dice, a payer's power)
+    board: bool = False  # aimed at a space and played on the board
+
+
+@dataclass
+class Phone:
+    """A touch page on the dashboard, unlocked with the table's PIN, that plays what it is told with taps."""
+
+    page: Page
+    service: TableService
+    dice: random.Random = field(default_factory=lambda: random.Random(0))
+    record: list[Taps] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    asked: list[str] = field(default_factory=list)  # what the table asked to be rolled or drawn, in order
+    board_targets: bool | None = None  # whether the board lights a unit's targets (None: not seen yet)
+    _now: Taps | None = None
+
+    @classmethod
+    def open(cls, browser: Browser, url: str, service: TableService, seed: int = 0) -> Phone:
+        page = touch_context(browser).new_page()
+        phone = cls(page, service, random.Random(seed))
+        page.on("pageerror", lambda e: phone.errors.append(str(e)))
+        page.goto(url)
+        return phone
+
+    # -- taps --
+
+    def tap(self, selector: str) -> None:
+        """One finger tap on what `selector` names (visible and enabled first, as a person waits for it)."""
+        target = self.page.locator(selector).first
+        target.scroll_into_view_if_needed(timeout=WAIT)
+        target.tap(timeout=WAIT)
+        if self._now is not None:
+            self._now.taps += 1
+
+    def type_into(self, selector: str, value: str) -> None:
+        """A tap on a field and a value typed on the phone's keyboard."""
+        self.tap(selector)
+        self.page.locator(selector).first.fill(value)
+        if self._now is not None:
+            self._now.typed += 1
+
+    def pick(self, selector: str, value: str) -> None:
+        """A select's option chosen: a tap opens the phone's picker, a second taps the option."""
+        self.page.locator(selector).first.select_option(value)
+        if self._now is not None:
+            self._now.taps += 2
+
+    def shot(self, name: str) -> Path:
+        """What the phone shows now (its screen, not the whole page), for a person to look at."""
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"phone-game-{name}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+    # -- the game's start --
+
+    def unlock(self) -> None:
+        self.tap("#pin-input")
+        self.page.locator("#pin-input").fill(PIN)
+        self.tap("#pin-form button[type=submit]")
+        expect(self.page.locator("#steps")).to_be_visible(timeout=WAIT)
+
+    def new_game(self, *, mission: str, agents: list[str]) -> None:
+        """A new game from the page's form: the mission and agents chosen, then started (and confirmed)."""
+        form = self.page.locator("#new-game")
+        expect(form.locator("button[type=submit]")).to_be_visible(timeout=WAIT)
+        if self.page.locator("#new-mission").input_value() != mission:
+            self.pick("#new-mission", mission)
+        for box in form.locator("input[name=agents]").all():
+            if box.is_checked() != (box.get_attribute("value") in agents):
+                box.scroll_into_view_if_needed()
+                box.tap()
+        before = self.service.session.game_id if self.service.session.has_game() else None
+        self.tap("#new-game button[type=submit]")
+        self._confirm()
+        assert self._until(lambda: self.service.session.has_game() and self.service.session.game_id != before), \
+            "the new game did not start from the form"
+
+    # -- playing --
+
+    def settle(self) -> None:
+        """Wait until the page shows the game's latest change: the board drawn from it and, for a player, the
+        list of actions the game offers now (a list drawn after the last tap, the same actions)."""
+        number = self.service.session.number
+        self.page.wait_for_function(f"Number(document.getElementById('board').dataset.number) >= {number}",
+                                    timeout=WAIT)
+        state = self.service.session.state
+        if state.outcome is not None or self.service.session.pending_dice is not None:
+            return
+        wanted = [[la.tag, k] for k, la in enumerate(legal_actions(state))]
+        self.page.wait_for_function(
+            """wanted => {
+                 const shown = [...document.querySelectorAll('#actions button.action')];
+                 if (shown.some((b) => b.__tapped)) return false;
+                 const got = shown.map((b) => [b.dataset.tag, Number(b.dataset.index)]);
+                 const want = wanted.filter(([tag]) => tag !== 'corporation_turn');
+                 return want.every(([t, k]) => got.some(([g, j]) => g === t && j === k));
+               }""", arg=wanted, timeout=WAIT)
+
+    def act(self, action: Action) -> Taps:
+        """Play `action` with taps, the dice too when the table rolls them; returns the taps it took."""
+        state = self.service.session.state
+        number = self.service.session.number
+        self._now = Taps(type(action).__name__)
+        self.page.evaluate("document.querySelectorAll('#actions button.action').forEach((b) => { b.__tapped = true; })")
+        if isinstance(action, CorporationTurn) and self.page.locator("#corp").is_visible():
+            self.tap("#corp")
+        else:
+            legal = the_legal(state, action)
+            space = target_space(action, state)
+            if not (space and self._on_board(legal, space)):
+                self.tap(f'#actions button.action[data-index="{self._index(state, legal)}"]')
+            self._choose(legal, action)
+        self._confirm()
+        self._roll(number)
+        assert self._until(lambda: self.service.session.number > number
+                           and self.service.session.pending_dice is None), f"{action!r} was not played from the page"
+        done, self._now = self._now, None
+        self.record.append(done)
+        return done
+
+    @staticmethod
+    def _index(state: GameState, legal: LegalAction) -> int:
+        return next(k for k, la in enumerate(legal_actions(state)) if la == legal)
+
+    def _on_board(self, legal: LegalAction, space: str) -> bool:
+        """The action played on the board: its unit tapped (unless its targets are lit already), then its target,
+        then the action among several that share the target. False when the board offers no targets."""
+        if self.board_targets is False or legal.bot is None:
+            return False
+        target = f'#board [data-target][data-space="{space}"]'
+        if self.page.locator(target).count() == 0:
+            unit = f'#board .unit[data-unit="{legal.bot}"]'
+            self.page.locator(unit).first.tap()
+            try:
+                self.page.locator(target).first.wait_for(state="attached", timeout=2_000)
+            except Exception:  # noqa: BLE001 - the board of this build lights no targets: the list it is
+                self.board_targets = False
+                self.page.locator(unit).first.tap()  # the unit let go again
+                return False
+            self._now.taps += 1  # type: ignore[union-attr]
+        self.board_targets = True
+        self.tap(target)
+        index = self._index(self.service.session.state, legal)
+        choices = self.page.locator(f'#target-choices button[data-index="{index}"]')
+        if choices.count() or self.page.locator("#target-choices button").count():
+            self.tap(f'#target-choices button[data-index="{index}"]')
+        self._now.board = True  # type: ignore[union-attr]
+        return True
+
+    def _choose(self, legal: LegalAction, action: Action) -> None:
+        """The choices the listed action asks for, set as the auto-player chose them, then "Do it"."""
+        if not legal.choose:
+            return
+        expect(self.page.locator("#choices")).to_be_visible(timeout=WAIT)
+        chosen = msgspec.to_builtins(action)
+        default = msgspec.to_builtins(legal.action)
+        for name in legal.choose:
+            if chosen.get(name) == default.get(name):
+                continue
+            if name == "dice":
+                for grade, count in chosen["dice"].items():
+                    if count != (default["dice"] or {}).get(grade):
+                        self.type_into(f'#choices [name="dice-{grade}"]', str(count))
+            elif name == "payers":
+                for bot in legal.payers:
+                    if chosen["payers"].get(bot, 0) != default["payers"].get(bot, 0):
+                        self.type_into(f'#choices [name="payer-{bot}"]', str(chosen["payers"].get(bot, 0)))
+            elif self.page.locator(f'#choices select[name="{name}"]').count():
+                self.pick(f'#choices select[name="{name}"]', msgspec.json.encode(chosen[name]).decode())
+            elif self.page.locator(f'#choices input[type=checkbox][name="{name}"]').count():
+                for box in self.page.locator(f'#choices input[type=checkbox][name="{name}"]').all():
+                    value = msgspec.json.decode(box.get_attribute("value") or "null")
+                    if box.is_checked() != (value in chosen[name]):
+                        box.tap()
+                        self._now.taps += 1  # type: ignore[union-attr]
+            else:
+                self.type_into(f'#choices [name="{name}"]', msgspec.json.encode(chosen[name]).decode())
+        self.tap("#choices-go")
+
+    def _confirm(self) -> None:
+        """Yes to the page's question "are you sure?", when it asks one."""
+        yes = self.page.locator("#confirm-yes")
+        try:
+            yes.wait_for(state="visible", timeout=300)
+        except Exception:  # noqa: BLE001 - nothing to confirm
+            return
+        self.tap("#confirm-yes")
+
+    def _roll(self, number: int) -> None:
+        """Dice rolled at the table: each face the game asks for tapped on the page as it lies, then sent."""
+        for _ in range(20):
+            if not self._until(partial(self._asked_or_changed, number), seconds=WAIT / 1000):
+                return
+            request = self.service.session.pending_dice
+            if request is None:
+                return
+            self.asked.append(request.message)
+            expect(self.page.locator("#dice")).to_be_visible(timeout=WAIT)
+            for wanted in request.dice:
+                buttons = self.page.locator(f'#dice button[data-die="{wanted["die"]}"][data-face]')
+                faces = [b.get_attribute("data-face") for b in buttons.all()]
+                if not faces:
+                    self.shot("dead-end")
+                assert faces, f"the page offers no face to tap for {wanted['die']} (asked: {self.asked})"
+                for _ in range(wanted["count"]):
+                    face = self.dice.choice(faces)
+                    self.tap(f'#dice button[data-die="{wanted["die"]}"][data-face="{face}"]')
+                    self._now.taps -= 1  # type: ignore[union-attr]
+                    self._now.faces += 1  # type: ignore[union-attr]
+            number = self.service.session.number
+            self.tap("#dice-send")
+            assert self._until(partial(self._changed, number)), f"the faces for {request.message} were not taken"
+
+    def _changed(self, number: int) -> bool:
+        return self.service.session.number > number
+
+    def _asked_or_changed(self, number: int) -> bool:
+        return self._changed(number) or self.service.session.pending_dice is not None
+
+    def _until(self, check, seconds: float = 30.0) -> bool:  # type: ignore[no-untyped-def]
+        """Wait (letting the page run) until `check()` holds; False after `seconds`."""
+        for _ in range(int(seconds * 20)):
+            if check():
+                return True
+            self.page.wait_for_timeout(50)
+        return check()
+
+
+def taps_by_kind(record: list[Taps]) -> dict[str, list[int]]:
+    """Each action kind's tap counts, in the order played."""
+    kinds: dict[str, list[int]] = defaultdict(list)
+    for t in record:
+        kinds[t.kind].append(t.taps)
+    return dict(kinds)
