@@ -98,6 +98,8 @@ class Phone:
     errors: list[str] = field(default_factory=list)
     asked: list[str] = field(default_factory=list)  # what the table asked to be rolled or drawn, in order
     board_targets: bool | None = None  # whether the board lights a unit's targets (None: not seen yet)
+    moments: str = ""  # the screenshots' prefix: set, the phone saves the first of each moment a person looks at
+    taken: set[str] = field(default_factory=set)  # the screenshots saved, by name
     _now: Taps | None = None
 
     @classmethod
@@ -138,6 +140,12 @@ class Phone:
         self.page.screenshot(path=str(path))
         return path
 
+    def moment(self, name: str) -> None:
+        """The screen the first time the game reaches this moment (the new-game form, a choice, the dice)."""
+        if self.moments and f"{self.moments}-{name}" not in self.taken:
+            self.taken.add(f"{self.moments}-{name}")
+            self.shot(f"{self.moments}-{name}")
+
     # -- the game's start --
 
     def unlock(self) -> None:
@@ -157,6 +165,8 @@ class Phone:
                 box.scroll_into_view_if_needed()
                 box.tap()
         before = self.service.session.game_id if self.service.session.has_game() else None
+        form.scroll_into_view_if_needed()
+        self.moment("new-game")
         self.tap("#new-game button[type=submit]")
         self._confirm()
         assert self._until(lambda: self.service.session.has_game() and self.service.session.game_id != before), \
@@ -225,6 +235,7 @@ class Phone:
                 self.page.locator(unit).first.tap()  # the unit let go again
                 return False
             self._now.taps += 1  # type: ignore[union-attr]
+            self.moment("targets")
         self.board_targets = True
         self.tap(target)
         index = self._index(self.service.session.state, legal)
@@ -262,6 +273,7 @@ class Phone:
                         self._now.taps += 1  # type: ignore[union-attr]
             else:
                 self.type_into(f'#choices [name="{name}"]', msgspec.json.encode(chosen[name]).decode())
+        self.moment(f"{legal.tag}-choices")
         self.tap("#choices-go")
 
     def _confirm(self) -> None:
@@ -295,6 +307,7 @@ class Phone:
                     self._now.taps -= 1  # type: ignore[union-attr]
                     self._now.faces += 1  # type: ignore[union-attr]
             number = self.service.session.number
+            self.moment("dice")
             self.tap("#dice-send")
             assert self._until(partial(self._changed, number)), f"the faces for {request.message} were not taken"
 

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from controller.autoplay.player import AutoPlayer
-from controller.rules import CorporationTurn, Move, Step
+from controller.rules import CorporationTurn, Step
 from controller.service.table import TableService
 from tests.browser.chromium import chromium
 from tests.browser.phone_support import WAIT, Phone, Taps, taps_by_kind
@@ -34,46 +34,37 @@ def browser() -> Iterator[Browser]:
 def play_a_game(browser: Browser, url: str, service: TableService, dice: str) -> Phone:
     """The game night: unlock, a new game from the form, the dice mode, then every action to the result."""
     phone = Phone.open(browser, url, service, seed=SEED)
+    phone.moments = dice
     phone.unlock()
-    phone.shot(f"{dice}-unlocked")
+    phone.moment("unlocked")
     phone.new_game(mission="data-heist", agents=["nano"])
     if dice == "physical":
         phone.pick("#dice-mode", "physical")
         assert phone._until(lambda: service.session.dice_mode == "physical"), "the dice mode did not change"
     player = AutoPlayer()
-    seen: set[str] = set()
     for _ in range(MOST_ACTIONS):
         phone.settle()
         state = service.session.state
         if state.outcome is not None:
             break
         action = player.choose(state)
-        moment = _moment(action, state.turn.pending is not None)
-        if moment and moment not in seen:
-            phone.shot(f"{dice}-{moment}")
-        taps = phone.act(action)
-        if moment and moment not in seen:
-            seen.add(moment)
-            phone.shot(f"{dice}-{moment}-done")
-        if taps.faces and "dice" not in seen:
-            seen.add("dice")
+        if isinstance(action, Step) and state.turn.pending is not None:
+            _look_at(phone, "#board-panel", "step")  # the board and the steps it offers
+        phone.act(action)
+        if isinstance(action, CorporationTurn):
+            _look_at(phone, "#play", "corporation")  # what the corporation did, and the next turn's actions
     else:
         raise AssertionError(f"no result within {MOST_ACTIONS} actions")
     expect(phone.page.locator("#summary")).to_contain_text(state.outcome.result, timeout=WAIT)
-    phone.page.locator("#summary").scroll_into_view_if_needed()
-    phone.shot(f"{dice}-result")
+    _look_at(phone, "body", "result")
     return phone
 
 
-def _moment(action: object, in_move: bool) -> str | None:
-    """The moments a person looks at: the first move begun, a step within it, the corporation's turn."""
-    if isinstance(action, Move):
-        return "move"
-    if isinstance(action, Step) and in_move:
-        return "step"
-    if isinstance(action, CorporationTurn):
-        return "corporation"
-    return None
+def _look_at(phone: Phone, selector: str, moment: str) -> None:
+    """The player scrolls to what they look at (the first time): a screenshot of the phone's screen."""
+    if f"{phone.moments}-{moment}" not in phone.taken:
+        phone.page.locator(selector).evaluate("(e) => e.scrollIntoView({block: 'start'})")
+        phone.moment(moment)
 
 
 def _report(record: list[Taps]) -> str:
