@@ -811,7 +811,8 @@ def test_layer_two_hub_reduces_threat():
     new, events = act(networking(chips("general"), ips={"byte": "L2-01"}), NetworkStep())
     assert ip_of(new).node == "L2-02" and new.threat == 2
     # the players read the bot's name, never its id ("byte's IP on a layer 2 hub")
-    assert of_type(events, "threat_changed")[0].reason == "Byte's IP on a layer 2 hub"
+    assert of_type(events, "threat_changed")[0].reason == "{bot:byte}'s IP on a layer 2 hub"
+    assert "Set threat to 2 (was 3): Byte's IP on a layer 2 hub." in [phrase(e, new) for e in events]
 
 
 def test_layer_three_hub_gains_power():
@@ -825,7 +826,7 @@ def test_the_core_gives_all_three_then_back_to_access_point():
     new, events = act(networking(chips("general"), ips={"byte": "L3-01"}), NetworkStep(transfers={1: "in"}))
     ip = ip_of(new)
     assert ip.node == "L1-01" and ip.level == 2 and new.threat == 2 and new.bot("byte").power == 6
-    assert "Byte's IP reached the core" in [e.reason for e in of_type(events, "threat_changed")]
+    assert "Set threat to 2 (was 3): Byte's IP reached the core." in [phrase(e, new) for e in events]
 
 
 def test_the_core_reached_by_winning_a_boot_still_gives_all_three():
