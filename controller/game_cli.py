@@ -99,7 +99,7 @@ def agents_option(text: str | None, players: int) -> list[str] | None:
 
 def start_game(args: argparse.Namespace, text: str, source: str, seed: int, agents: list[str] | None) -> GameState:
     """new_game from the options new-game and selfplay share. The engine names a floor by its title ("Example
-    annex has 1 free entrance spaces"); a person fixing a custom floor needs its file, so both are named."""
+    annex has 1 free entrance space for 2 bots"); a person fixing a custom floor needs its file, so both are named."""
     setup = GameSetup(floor=source, floor_text=text, mission=args.mission, level=args.level, players=args.players,
                       agents=agents, difficulty=args.difficulty, captain=args.captain, seed=seed)
     try:

@@ -6,6 +6,9 @@ Every failure becomes a UserError that names the file and what is wrong in it.
 from __future__ import annotations
 
 import json
+import os
+import stat
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -126,21 +129,49 @@ def write_atomically(path: str | Path, data: bytes) -> None:
 
 @contextmanager
 def atomic_output(path: str | Path) -> Iterator[Path]:
-    """A temporary file beside `path` for a writer that wants a file name (the PDF library); renamed over
-    `path` when the block ends, removed when the block fails, so the output is whole or absent."""
+    """A temporary file for a writer that wants a file name (the PDF library), moved to `path` when the block
+    ends and removed when it fails, so a regular file is whole or absent.
+
+    The rename only ever replaces a regular file (or nothing): a symlink is followed to its target (the link
+    stays a link), and a character device or a FIFO (`/dev/stdout`, a pipe to `lp`) is written into directly
+    instead of being replaced by a file, which as root would have swapped `/dev/full` for a PDF. Anything else
+    (a block device, a socket) is refused. A write that fails (no space left) is a UserError naming the path."""
     if not str(path).strip():
         raise UserError("an output file name is empty: give a path such as game.json")
     path = Path(path)
-    if path.is_dir():
-        raise UserError(f"{path}: is a folder; give a file name inside it")
-    tmp = path.with_name(f".{path.name}.tmp")
+    kind = _output_kind(path)
+    target = Path(os.path.realpath(path)) if kind == "file" else path
+    tmp = (target.with_name(f".{target.name}.tmp") if kind == "file"
+           else Path(tempfile.gettempdir()) / f".burncycle-{os.getpid()}-{target.name}.tmp")
     try:
         yield tmp
-        tmp.replace(path)
+        if kind == "file":
+            tmp.replace(target)
+        else:
+            with open(path, "wb") as stream:  # a device or a pipe: its own bytes, never a rename over it
+                stream.write(tmp.read_bytes())
     except OSError as e:
-        raise UserError(f"{path}: cannot write: {e.strerror}") from None
+        raise UserError(f"{path}: cannot write: {e.strerror or e}") from None
     finally:
         try:
             tmp.unlink(missing_ok=True)
         except OSError:
             pass  # the temporary file was never made (its folder is missing or is a file)
+
+
+def _output_kind(path: Path) -> str:
+    """'file' for a regular file, a symlink to one or a name not taken yet; 'stream' for a character device or
+    a FIFO; otherwise a UserError saying what the path is."""
+    try:
+        mode = path.stat().st_mode  # follows symlinks: a link is judged by what it points at
+    except FileNotFoundError:
+        return "file"
+    except OSError as e:
+        raise UserError(f"{path}: cannot write: {e.strerror or e}") from None
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return "stream"
+    if stat.S_ISDIR(mode):
+        raise UserError(f"{path}: is a folder; give a file name inside it")
+    raise UserError(f"{path}: is not a file, a terminal or a pipe (a block device or a socket); give a file name")

@@ -39,7 +39,8 @@ class TypedRolls:
     dice, so the CLI can learn which dice a short list leaves unanswered)."""
 
     def __init__(self, text: str, then: SeededDice | None = None) -> None:
-        self.values = [v.strip() for v in text.split(",")]
+        # `--rolls ''` is zero faces (a script passes the faces it has, sometimes none), not one empty face
+        self.values = [v.strip() for v in text.split(",")] if text.strip() else []
         if not text.isascii():
             odd = next(c for c in text if not c.isascii())
             raise RollsError(f"--rolls: {odd!r} is not a face of any die; faces are plain names such as 1, 2, "

@@ -190,7 +190,8 @@ def _markers(args: argparse.Namespace) -> int:
     with atomic_output(args.out) as tmp:  # a full disk leaves no partial PDF behind
         pages = write_markers_pdf(tmp, config, args.paper)
     print(f"{len(config.units)} chip stickers and {len(config.anchor_ids)} registration markers on {pages} "
-          f"{args.paper.upper()} pages written to {args.out}; print at 100% and check the 100 mm bar")
+          f"{args.paper.upper()} pages written to {args.out}; print at 100% and check the 100 mm bar",
+          file=sys.stderr)  # not on stdout: `--out /dev/stdout | lp` sends the PDF alone
     return 0
 
 

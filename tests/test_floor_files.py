@@ -36,7 +36,16 @@ def test_a_custom_floor_short_of_what_the_mission_needs_names_its_file(capsys, t
     floor.write_text(EXAMPLE.read_text().replace("|E . E C . E .|", "|. . . C . . .|"))
     for command in ("new-game", "selfplay"):
         line = refused(capsys, command, "--floor", floor, "--players", 3)
-        assert f"{floor} (Example annex) has 2 free entrance" in line
+        assert f"{floor} (Example annex) has 2 free entrance spaces for 4 bots" in line  # the module too
+
+
+def test_one_free_entrance_space_is_said_in_the_singular(capsys, tmp_path):
+    """The engine's own note: "1 free entrance spaces"."""
+    floor = tmp_path / "annex.floor"
+    floor.write_text(EXAMPLE.read_text().replace("|E . E C . E .|", "|. . . C . . .|")
+                     .replace("|E . 1 . . * E|", "|E . 1 . . * .|"))
+    line = refused(capsys, "new-game", "--floor", floor, "--players", 1)
+    assert f"{floor} (Example annex) has 1 free entrance space for 2 bots" in line
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])

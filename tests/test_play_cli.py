@@ -410,3 +410,22 @@ def test_actions_on_a_finished_game_say_the_game_is_over(capsys, state_file):
                                  f"start another with new-game\n")
     code, out, err = run(capsys, "actions", state_file)
     assert code == 0 and json.loads(out) == [] and "the game is over (defeat: threat reached 26)" in err
+
+
+def test_empty_rolls_are_zero_faces_for_an_action_that_reads_none(capsys, state_file):
+    """`--rolls ''` was refused as "result 1 is empty": scripts pass the faces they have, sometimes none."""
+    code, out, err = run(capsys, "act", state_file, '{"action": "begin_actions"}', "--rolls", "")
+    assert code == 0, err
+    assert json.loads(out)["state"]["turn"]["step"] == "actions"
+
+
+def test_empty_rolls_for_an_action_that_reads_dice_say_what_is_still_needed(capsys, begun):
+    line = refused(capsys, "act", begun, MOVE_3_BASIC, "--rolls", "")
+    assert "--rolls gives 0 faces, but the action reads 3: 3 basic dice; still needed: 3 basic dice" in line
+    assert "is empty" not in line
+
+
+@pytest.mark.parametrize("rolls", [" , ", "1,,1", "1,1,"])
+def test_an_empty_face_between_commas_is_still_refused(capsys, begun, rolls):
+    assert "is empty; give the faces separated by single commas" in refused(capsys, "act", begun, MOVE_3_BASIC,
+                                                                            "--rolls", rolls)

@@ -9,6 +9,7 @@ See docs/leds.md for the format and hardware/leds/layout.example.toml for an exa
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,6 +102,8 @@ def _get(table: dict[str, Any], key: str, kind: type, source: str, where: str, d
         value = float(value)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise _fail(source, where, f"field '{key}' must be {kind.__name__}, got {value!r}")
+    if kind is float and not math.isfinite(value):  # TOML allows nan and inf; no current or share is either
+        raise _fail(source, where, f"field '{key}' must be a finite number, got {value!r}")
     return value
 
 
@@ -115,6 +118,10 @@ def build(data: dict[str, Any], source: str = "<built-in>") -> Layout:
     )
     if not 0.0 < power.brightness_cap <= 1.0:
         raise _fail(source, "[power]", "brightness_cap must be in (0, 1]")
+    if power.budget_ma <= 0 or power.ma_per_channel <= 0:
+        raise _fail(source, "[power]", "budget_ma and ma_per_channel must be above 0 (milliamps)")
+    if power.idle_ma_per_led < 0:
+        raise _fail(source, "[power]", "idle_ma_per_led must be 0 or more (milliamps)")
     strips: list[Strip] = []
     offset = 0
     for i, t in enumerate(data.get("strip", [])):

@@ -254,7 +254,9 @@ def _start_spaces(table: Table, count: int, in_safe_zones: bool) -> list[int]:
         where = "entrance"
     free = [s for s in spaces if s not in table.occupant]
     if len(free) < count:
-        raise RulesError(f"{floor.name} has {len(free)} free {where} spaces for {count} bots")
+        spaces_word = "space" if len(free) == 1 else "spaces"
+        raise RulesError(f"{floor.name} has {len(free)} free {where} {spaces_word} for {count} "
+                         f"{'bot' if count == 1 else 'bots'}")
     return free[:count]
 
 

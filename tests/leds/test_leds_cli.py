@@ -66,3 +66,14 @@ def test_leds_test_on_the_gpio_minimal_build(tmp_path: Path, capsys) -> None:
         Device.pin_factory.reset()
         Device.pin_factory = previous
     assert capsys.readouterr().err.count("segment ") == 3
+
+
+def test_leds_show_refuses_a_budget_that_is_not_a_number(tmp_path: Path, capsys, state_file: Path) -> None:
+    """`budget_ma = nan` was taken (exit 0): the one number that keeps the strips within their supply."""
+    text = EXAMPLE.read_text().replace("budget_ma = 1500", "budget_ma = nan")
+    assert "budget_ma = nan" in text
+    layout = tmp_path / "layout.toml"
+    layout.write_text(text)
+    assert main(["leds", "show", str(state_file), "--layout", str(layout)]) == 2
+    err = capsys.readouterr().err
+    assert "[power]: field 'budget_ma' must be a finite number, got nan" in err and "Traceback" not in err

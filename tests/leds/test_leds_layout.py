@@ -88,6 +88,11 @@ def test_split_track_over_two_strips() -> None:
         (lambda d: d["segment"][0].update(role="lamp"), "role 'lamp' is not one of"),
         (lambda d: d["power"].update(budget_ma=30), "does not even cover 38 dark LEDs"),
         (lambda d: d["power"].update(brightness_cap=1.5), "brightness_cap must be in (0, 1]"),
+        (lambda d: d["power"].update(budget_ma=float("nan")), "field 'budget_ma' must be a finite number, got nan"),
+        (lambda d: d["power"].update(budget_ma=float("inf")), "field 'budget_ma' must be a finite number, got inf"),
+        (lambda d: d["power"].update(brightness_cap=float("nan")), "field 'brightness_cap' must be a finite"),
+        (lambda d: d["power"].update(ma_per_channel=-20.0), "budget_ma and ma_per_channel must be above 0"),
+        (lambda d: d["power"].update(idle_ma_per_led=-1.0), "idle_ma_per_led must be 0 or more"),
     ],
 )
 def test_layout_errors_name_the_table_and_field(change, message: str) -> None:
@@ -149,3 +154,16 @@ def test_rendered_scene_maps_to_the_strip() -> None:
     pixels = layout.physical(render(scene, 0.0))
     assert pixels[3] != (0, 0, 0) and pixels[4] == (0, 0, 0)
     assert pixels[36] == pixels[35] != (0, 0, 0)  # slot 0, two LEDs at the reversed end
+
+
+@pytest.mark.parametrize("value", ["nan", "+inf", "-inf"])
+def test_a_layout_file_with_a_budget_that_is_not_a_number_is_refused(tmp_path: Path, value: str) -> None:
+    """The power budget keeps a strip from drawing more than its supply gives: `nan` compares false with
+    everything, so a `nan` budget would have let every frame through at full current."""
+    text = EXAMPLE.read_text(encoding="utf-8")
+    assert "budget_ma = " in text
+    broken = tmp_path / "layout.toml"
+    broken.write_text("\n".join(f"budget_ma = {value}" if line.startswith("budget_ma") else line
+                                 for line in text.splitlines()), encoding="utf-8")
+    with pytest.raises(layouts.LayoutError, match="layout.toml: \\[power\\]: field 'budget_ma' must be a finite"):
+        layouts.load(broken)

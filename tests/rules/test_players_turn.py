@@ -9,6 +9,8 @@ them.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rules_scenarios import CONTENT, bot, captain, floor_text, guard, make_state, module, network, of_type
 from turn_scenarios import DOORS, act, chips, illegal, in_turn
 
@@ -30,6 +32,7 @@ from controller.rules.actions import (
     UnlockSlot,
     legal_actions,
 )
+from controller.rules.errors import IllegalAction
 from controller.rules.phrasing import phrase
 from controller.rules.state import DicePool, Mission
 
@@ -711,6 +714,44 @@ def test_unlock_slot_is_listed_with_its_cost_and_a_legal_split():
     assert not [la for la in legal_actions(full) if isinstance(la.action, UnlockSlot)]
 
 
+def test_unlock_slot_takes_power_only_from_bots_in_play_as_the_legal_list_offers():
+    """"Upgrades on the command module can be purchased using power from any combination of bots, provided at
+    least 1 power is paid by the command module or the active player's agent." The legal list offers the bots
+    on the board; the action took any bot, an escaped one too. Both now read "any bots" as the bots in play
+    (docs/rules-interpretations.md)."""
+    s = unlocking()
+    s.bot("casing").escaped = True
+    assert "casing" not in next(la for la in legal_actions(s) if isinstance(la.action, UnlockSlot)).payers
+    illegal(s, UnlockSlot(payers={"byte": 1, "casing": 3}), "Casing has escaped and cannot pay for the slot")
+    s = unlocking()
+    s.bot("casing").space = None
+    illegal(s, UnlockSlot(payers={"byte": 1, "casing": 3}), "Casing is off the board and cannot pay")
+    new, _ = act(s, UnlockSlot(payers={"byte": 1, "module": 3}))
+    assert new.burncycle.slots[3].kind == "general"
+
+
+@settings(max_examples=60, deadline=None)
+@given(powers=st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(1, 6)),
+       away=st.sampled_from([None, "escaped", "off"]), split=st.lists(st.integers(0, 5), min_size=3, max_size=3))
+def test_unlock_slot_accepts_exactly_the_splits_the_legal_list_allows(powers, away, split):
+    """The action and its listing agree on who may pay and how much: a split of the offered payers within their
+    offered maxima that pays the cost with 1 power from the module or the agent is taken, any other refused."""
+    s = unlocking(module_power=powers[0], agent_power=powers[1], other_power=powers[2])
+    if away == "escaped":
+        s.bot("casing").escaped = True
+    elif away == "off":
+        s.bot("casing").space = None
+    payers = {b: n for b, n in zip(("module", "byte", "casing"), split) if n}
+    offered = [la for la in legal_actions(s) if isinstance(la.action, UnlockSlot)]
+    fits = bool(offered) and sum(payers.values()) == 4 and payers.get("module", 0) + payers.get("byte", 0) >= 1 \
+        and all(n <= offered[0].payers.get(b, 0) for b, n in payers.items())
+    if fits:
+        act(s, UnlockSlot(payers=payers))
+    else:
+        with pytest.raises(IllegalAction):
+            act(s, UnlockSlot(payers=payers))
+
+
 # == IP movement ===================================================================================
 def networking(slots, ips=None, pings=None, levels=None, power=5, threat=3):
     s = make_state(bots=[bot("byte", "A1", power=power), module("F5")], slots=slots, threat=threat,
@@ -767,8 +808,11 @@ def test_movement_left_to_right_one_step_per_active_chip():
 
 def test_layer_two_hub_reduces_threat():
     """"Layer 2 Hub: Reduce threat by 1.\""""
-    new, _ = act(networking(chips("general"), ips={"byte": "L2-01"}), NetworkStep())
+    new, events = act(networking(chips("general"), ips={"byte": "L2-01"}), NetworkStep())
     assert ip_of(new).node == "L2-02" and new.threat == 2
+    # the players read the bot's name, never its id ("byte's IP on a layer 2 hub")
+    assert of_type(events, "threat_changed")[0].reason == "{bot:byte}'s IP on a layer 2 hub"
+    assert "Set threat to 2 (was 3): Byte's IP on a layer 2 hub." in [phrase(e, new) for e in events]
 
 
 def test_layer_three_hub_gains_power():
@@ -779,9 +823,10 @@ def test_layer_three_hub_gains_power():
 
 def test_the_core_gives_all_three_then_back_to_access_point():
     """"Layer 4 (The Core): Gain all three benefits, then return IP to access point.\""""
-    new, _ = act(networking(chips("general"), ips={"byte": "L3-01"}), NetworkStep(transfers={1: "in"}))
+    new, events = act(networking(chips("general"), ips={"byte": "L3-01"}), NetworkStep(transfers={1: "in"}))
     ip = ip_of(new)
     assert ip.node == "L1-01" and ip.level == 2 and new.threat == 2 and new.bot("byte").power == 6
+    assert "Set threat to 2 (was 3): Byte's IP reached the core." in [phrase(e, new) for e in events]
 
 
 def test_the_core_reached_by_winning_a_boot_still_gives_all_three():

@@ -143,6 +143,9 @@ def unlock_slot(table: Table, payers: dict[str, int], active: Bot) -> None:
         bot = bots.get(bot_id)
         if bot is None or amount < 0:
             raise IllegalAction(f"{bot_id} cannot pay for the slot")
+        if amount and (not bot.on_board or bot.shut_down):  # the reading legal_unlock offers: bots in play
+            why = "has escaped" if bot.escaped else ("is shut down" if bot.shut_down else "is off the board")
+            raise IllegalAction(f"{bot.name} {why} and cannot pay for the slot (docs/rules-interpretations.md)")
         if bot.power - amount < 1:
             raise IllegalAction(f"{bot.name} has {bot.power} power: paying {amount} would shut it down")
     for bot_id, amount in payers.items():

@@ -15,7 +15,7 @@ from controller.rules.action_types import NetworkStep
 from controller.rules.corporation.pings import access_point, change_ip_level, nodes, resolve_boot
 from controller.rules.corporation.threat import change_threat
 from controller.rules.errors import IllegalAction
-from controller.rules.events import IpMoved
+from controller.rules.events import IpMoved, bot_ref
 from controller.rules.legal import Choice, LegalAction
 from controller.rules.missions import special_rules
 from controller.rules.players.power_gain import gain_power
@@ -105,7 +105,7 @@ def arrive(table: Table, ip: IP, node: NetworkNode, path: list[str], stop_here: 
         # "Layer 4 (The Core): Gain all three benefits, then return IP to access point."
         special_rules.ip_on_core(table, ip)
         change_ip_level(table, ip, 1)
-        change_threat(table, -1, f"{ip.agent}'s IP reached the core")
+        change_threat(table, -1, f"{bot_ref(ip.agent)}'s IP reached the core")
         gain_power(table, table.state.bot(ip.agent), 1, "network hub")
         home = access_point(table, ip.agent)
         if home is not None:
@@ -115,7 +115,8 @@ def arrive(table: Table, ip: IP, node: NetworkNode, path: list[str], stop_here: 
         if node.layer == 1:
             change_ip_level(table, ip, 1)  # "Layer 1 Hub: Increase network level by 1."
         elif node.layer == 2:
-            change_threat(table, -1, f"{ip.agent}'s IP on a layer 2 hub")  # "Layer 2 Hub: Reduce threat by 1."
+            # "Layer 2 Hub: Reduce threat by 1." The reason holds a reference: the players read the bot's name
+            change_threat(table, -1, f"{bot_ref(ip.agent)}'s IP on a layer 2 hub")
         elif node.layer == 3:
             gain_power(table, table.state.bot(ip.agent), 1, "network hub")  # "Layer 3 Hub: Gain 1 power."
     return True
