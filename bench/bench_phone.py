@@ -51,11 +51,18 @@ addEventListener('click', (e) => {
   down = null;
   requestAnimationFrame(() => {
     const channel = new MessageChannel();
-    channel.port1.onmessage = () => window.__paints.push(performance.now() - start);
+    const what = e.target.closest('button, a, [data-unit], [data-target]');
+    const name = what ? (what.id || what.dataset.tag || what.dataset.unit || what.dataset.space || what.tagName) : '?';
+    channel.port1.onmessage = () => window.__paints.push([performance.now() - start, name]);
     channel.port2.postMessage(0);
   });
 }, true);
 """
+
+# where a load's time goes before the board is drawn: the page's HTML and modules parsed, the floor fetched
+LOAD_PARTS = """[performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd,
+                 (performance.getEntriesByType('resource').find((r) => r.name.endsWith('/api/floor')) || {}).responseEnd
+                 || 0]"""
 
 
 @dataclass
@@ -64,7 +71,9 @@ class Run:
 
     name: str
     drawn: list[float] = field(default_factory=list)
+    parts: list[tuple[float, float]] = field(default_factory=list)  # each load: DOMContentLoaded, /api/floor in
     paints: list[float] = field(default_factory=list)
+    slowest: list[tuple[float, str]] = field(default_factory=list)  # the slowest taps' paints and what was tapped
     actions: list[Taps] = field(default_factory=list)
     steps_in_move: list[int] = field(default_factory=list)
 
@@ -109,6 +118,7 @@ def one_run(browser: Browser, run: Run, rate: float, count: int, loads: int, mos
                                    timeout=60_000)
             if k:  # the first load warms the server
                 run.drawn.append(page.evaluate("performance.getEntriesByName('board-drawn')[0].startTime"))  # type: ignore[attr-defined]
+                run.parts.append(page.evaluate(LOAD_PARTS))  # type: ignore[attr-defined]
             context.close()
         context, page = throttled(browser, rate)
         page.add_init_script(TAP_TO_PAINT)  # type: ignore[attr-defined]
@@ -127,7 +137,9 @@ def one_run(browser: Browser, run: Run, rate: float, count: int, loads: int, mos
             taps = phone.act(action)
             if isinstance(action, Step) and in_move:
                 run.steps_in_move.append(taps.taps)
-        run.paints = page.evaluate("window.__paints")  # type: ignore[attr-defined]
+        paints = page.evaluate("window.__paints")  # type: ignore[attr-defined]
+        run.paints = [ms for ms, _ in paints]
+        run.slowest = sorted(((ms, name) for ms, name in paints), reverse=True)[:5]
         run.actions = phone.record
         context.close()
 
@@ -170,8 +182,12 @@ def main() -> None:
           f"a 390x844 touch viewport, loopback")
     print(line("board drawn after load, phone", phone.drawn, BOARD_TARGET_MS))
     print(line("board drawn after load, baseline", baseline.drawn))
+    for run in (phone, baseline):
+        print(f"  {run.name}: DOMContentLoaded median {statistics.median(p[0] for p in run.parts):.0f} ms, "
+              f"/api/floor in median {statistics.median(p[1] for p in run.parts):.0f} ms")
     print(line("tap -> next paint, phone", phone.paints, PAINT_TARGET_MS))
     print(line("tap -> next paint, baseline", baseline.paints))
+    print("  the phone's slowest taps: " + ", ".join(f"{name} {ms:.0f} ms" for ms, name in phone.slowest))
     print(f"ratio phone / baseline: board drawn median "
           f"{statistics.median(phone.drawn) / statistics.median(baseline.drawn):.2f}x, tap -> paint median "
           f"{statistics.median(phone.paints) / statistics.median(baseline.paints):.2f}x")
