@@ -280,7 +280,7 @@ class Phone:
         """Yes to the page's question "are you sure?", when it asks one."""
         yes = self.page.locator("#confirm-yes")
         try:
-            yes.wait_for(state="visible", timeout=300)
+            yes.wait_for(state="visible", timeout=100)
         except Exception:  # noqa: BLE001 - nothing to confirm
             return
         self.tap("#confirm-yes")
