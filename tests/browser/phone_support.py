@@ -17,20 +17,13 @@ from functools import partial
 from pathlib import Path
 
 import msgspec
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from controller.rules import (
     Action,
     CorporationTurn,
     GameState,
-    Hop,
-    Keypad,
     LegalAction,
-    Push,
-    Step,
-    Strike,
-    StrikeWall,
-    Swap,
     legal_actions,
 )
 from controller.service.table import TableService
@@ -45,21 +38,6 @@ WAIT = 30_000  # ms: a shared 2-core machine, with several browsers at once
 def touch_context(browser: Browser) -> BrowserContext:
     """A phone held upright: 390x844, touch, a mobile viewport."""
     return browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=1)
-
-
-def target_space(action: Action, state: GameState) -> str | None:
-    """The space an action is aimed at on the board (where its target lights), None for one that is not."""
-    if isinstance(action, Step | Push):
-        return action.to
-    if isinstance(action, StrikeWall | Keypad):
-        return action.beyond
-    if isinstance(action, Hop) and action.path:
-        return action.path[-1]
-    if isinstance(action, Strike):
-        return next((u.space for u in state.security if u.id == action.unit), None)
-    if isinstance(action, Swap):
-        return next((b.space for b in state.bots if b.id == action.other), None)
-    return None
 
 
 def the_legal(state: GameState, action: Action) -> LegalAction:
@@ -97,7 +75,6 @@ class Phone:
     record: list[Taps] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     asked: list[str] = field(default_factory=list)  # what the table asked to be rolled or drawn, in order
-    board_targets: bool | None = None  # whether the board lights a unit's targets (None: not seen yet)
     moments: str = ""  # the screenshots' prefix: set, the phone saves the first of each moment a person looks at
     taken: set[str] = field(default_factory=set)  # the screenshots saved, by name
     _now: Taps | None = None
@@ -203,9 +180,12 @@ class Phone:
             self.tap("#corp")
         else:
             legal = the_legal(state, action)
-            space = target_space(action, state)
-            if not (space and self._on_board(legal, space)):
-                self.tap(f'#actions button.action[data-index="{self._index(state, legal)}"]')
+            index = next(k for k, la in enumerate(legal_actions(state)) if la == legal)
+            if getattr(legal, "at", None) is not None and legal.bot is not None:  # a board that lights targets
+                self._on_board(legal, index)
+            else:
+                self.tap(f'#actions button.action[data-index="{index}"]')
+            self._confirm()  # asked before the choices, or after them
             self._choose(legal, action)
         self._confirm()
         self._roll(number)
@@ -215,38 +195,50 @@ class Phone:
         self.record.append(done)
         return done
 
-    @staticmethod
-    def _index(state: GameState, legal: LegalAction) -> int:
-        return next(k for k, la in enumerate(legal_actions(state)) if la == legal)
-
-    def _on_board(self, legal: LegalAction, space: str) -> bool:
-        """The action played on the board: its unit tapped (unless its targets are lit already), then its target,
-        then the action among several that share the target. False when the board offers no targets."""
-        if self.board_targets is False or legal.bot is None:
-            return False
-        target = f'#board [data-target][data-space="{space}"]'
-        if self.page.locator(target).count() == 0:
-            unit = f'#board .unit[data-unit="{legal.bot}"]'
-            self.page.locator(unit).first.tap()
-            try:
-                self.page.locator(target).first.wait_for(state="attached", timeout=2_000)
-            except Exception:  # noqa: BLE001 - the board of this build lights no targets: the list it is
-                self.board_targets = False
-                self.page.locator(unit).first.tap()  # the unit let go again
-                return False
-            self._now.taps += 1  # type: ignore[union-attr]
+    def _on_board(self, legal: LegalAction, index: int) -> None:
+        """The action played on the board: its bot picked (unless it is already), then the lit space the action
+        aims at (`legal.at`), then the action among those that share that space."""
+        at = legal.at  # type: ignore[attr-defined]
+        if self.page.locator("#board").get_attribute("data-selected") != legal.bot:
+            self._let_go(str(legal.bot))
+            self.tap(f'#board .unit[data-unit="{legal.bot}"]')
             self.moment("targets")
-        self.board_targets = True
+        target = f'#board [data-target][data-space="{at}"]'
+        self.page.locator(target).first.wait_for(state="attached", timeout=WAIT)
+        shared = self.page.locator(target).first.get_attribute("data-index") is None
         self.tap(target)
-        index = self._index(self.service.session.state, legal)
-        choices = self.page.locator(f'#target-choices button[data-index="{index}"]')
-        if choices.count() or self.page.locator("#target-choices button").count():
+        if shared:
+            assert self.page.locator("#target-choices").is_visible(), (
+                f"the tap on {at}, a space {legal.bot}'s actions share, did not list them: the click that follows "
+                f"the touch took what the list, scrolled into view, put under the finger")
+            self.moment("target-choices")
             self.tap(f'#target-choices button[data-index="{index}"]')
         self._now.board = True  # type: ignore[union-attr]
-        return True
+
+    def _let_go(self, bot: str) -> None:
+        """The picked unit let go when its lit targets cover the bot to pick next (a tap there would act): a tap
+        on the picked unit, or on the nearest empty space when a target covers that too."""
+        picked = self.page.locator("#board").get_attribute("data-selected")
+        if picked is None:
+            return
+        lit = set(self.page.evaluate("[...document.querySelectorAll('#board [data-target]')]"
+                                     ".map((t) => t.dataset.space)"))
+        state = self.service.session.state
+        where = {u.id: u.space for u in state.security} | {b.id: b.space for b in state.bots if b.space}
+        if where.get(bot) not in lit:
+            return
+        if where.get(picked) not in lit:
+            self.tap(f'#board .unit[data-unit="{picked}"]')
+            return
+        taken = lit | set(where.values())
+        spaces = self.page.evaluate("[...document.querySelectorAll('#board rect.space')].map((r) => r.dataset.space)")
+        empty = min((s for s in spaces if s not in taken), key=lambda s: _distance(s, where[picked]))
+        self.tap(f'#board rect.space[data-space="{empty}"]')
 
     def _choose(self, legal: LegalAction, action: Action) -> None:
-        """The choices the listed action asks for, set as the auto-player chose them, then "Do it"."""
+        """The choices the listed action asks for, set as the auto-player chose them, then "Do it": a number of
+        dice or of power typed, an option picked from its list, a network step's transfer picked per step (or
+        typed), boxes ticked (in the listing's order)."""
         if not legal.choose:
             return
         expect(self.page.locator("#choices")).to_be_visible(timeout=WAIT)
@@ -263,16 +255,29 @@ class Phone:
                 for bot in legal.payers:
                     if chosen["payers"].get(bot, 0) != default["payers"].get(bot, 0):
                         self.type_into(f'#choices [name="payer-{bot}"]', str(chosen["payers"].get(bot, 0)))
-            elif self.page.locator(f'#choices select[name="{name}"]').count():
-                self.pick(f'#choices select[name="{name}"]', msgspec.json.encode(chosen[name]).decode())
-            elif self.page.locator(f'#choices input[type=checkbox][name="{name}"]').count():
-                for box in self.page.locator(f'#choices input[type=checkbox][name="{name}"]').all():
-                    value = msgspec.json.decode(box.get_attribute("value") or "null")
-                    if box.is_checked() != (value in chosen[name]):
-                        box.tap()
-                        self._now.taps += 1  # type: ignore[union-attr]
+            elif name == "transfers" and self.page.locator('#choices select[name^="transfer-"]').count():
+                for step in sorted(set(chosen[name]) | set(default[name] or {})):
+                    if chosen[name].get(step) != (default[name] or {}).get(step):
+                        self.pick(f'#choices select[name="transfer-{step}"]', chosen[name].get(step) or "")
+            elif name in legal.options:
+                options = msgspec.to_builtins(legal.options[name])
+                if isinstance(chosen[name], list):
+                    boxes = self.page.locator(f'#choices input[type=checkbox][name="{name}"]')
+                    for k, option in enumerate(options):
+                        if (option in chosen[name]) != (option in default[name]):
+                            boxes.nth(k).tap()
+                            self._now.taps += 1  # type: ignore[union-attr]
+                else:
+                    select = f'#choices select[name="{name}"]'
+                    self.pick(select, _option_value(self.page.locator(select).first, options, chosen[name]))
+            elif isinstance(chosen[name], bool):
+                self.tap(f'#choices input[type=checkbox][name="{name}"]')
             else:
-                self.type_into(f'#choices [name="{name}"]', msgspec.json.encode(chosen[name]).decode())
+                field = self.page.locator(f'#choices [name="{name}"]').first
+                as_json = (field.input_value() or "").startswith(("[", "{", '"'))
+                said = (msgspec.json.encode(chosen[name]).decode() if as_json
+                        else ", ".join(chosen[name]) if isinstance(chosen[name], list) else str(chosen[name] or ""))
+                self.type_into(f'#choices [name="{name}"]', said)
         self.moment(f"{legal.tag}-choices")
         self.tap("#choices-go")
 
@@ -324,6 +329,20 @@ class Phone:
                 return True
             self.page.wait_for_timeout(50)
         return check()
+
+
+def _option_value(select: Locator, options: list[object], value: object) -> str:
+    """The value of the select's option for `value`: its place in the listing's options (none: empty), or, on a
+    page whose options carry the value itself, that value as JSON."""
+    values = [v for v in select.evaluate("(s) => [...s.options].map((o) => o.value)") if v not in ("", "null")]
+    if values == [str(k) for k in range(len(options))]:
+        return "" if value is None else str(options.index(value))
+    return msgspec.json.encode(value).decode()
+
+
+def _distance(a: str, b: str) -> int:
+    """Spaces apart on the grid, by their names (a column letter, a row number)."""
+    return abs(ord(a[0]) - ord(b[0])) + abs(int(a[1:]) - int(b[1:]))
 
 
 def taps_by_kind(record: list[Taps]) -> dict[str, list[int]]:
