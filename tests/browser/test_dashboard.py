@@ -50,7 +50,7 @@ class Table:
                              web={"host": "127.0.0.1", "port": self.port, "pin": PIN},
                              camera={"source": "none"}, game={"agents": ("nano", "casing")})  # type: ignore[arg-type]
         self.scene = DemoTable()
-        leds = LedOutput(VirtualStrip, what="the virtual strip (GET /api/leds)")
+        leds = LedOutput(VirtualStrip, what="the virtual strip (the LEDs panel of the dashboard)")
         self.service: TableService = build(config, seed=3, source=lambda: DemoCamera(self.scene), leds=leds)
         if not self.service.session.has_game():
             self.service.new_game()
@@ -233,7 +233,7 @@ def test_the_pin_is_needed_to_act_and_an_action_from_its_button_changes_the_game
     assert refused == 401
     page.fill("#pin-input", "0000")
     page.click("#pin-form button")
-    expect(page.locator("#message")).to_contain_text("wrong PIN")
+    expect(page.locator("#pin .pin-problem")).to_contain_text("Wrong PIN: 4 tries left")
     _unlock(page)
     expect(page.locator("#who")).to_have_text("unlocked: this phone plays")
     _shot(page, "unlocked")
@@ -265,7 +265,7 @@ def test_the_pin_is_needed_to_act_and_an_action_from_its_button_changes_the_game
     expect(page.locator("#dice .face-picture").first).to_be_visible()
     page.click('#dice button[data-face="2"]')
     page.click('#dice button[data-face="blank"]')
-    expect(page.locator("#typed .face-picture")).to_have_count(2)
+    expect(page.locator("#dice .typed .face-picture")).to_have_count(2)
     _shot(page, "dice")
     page.click("#dice-send")
     expect(page.locator("#dice")).to_be_hidden()
