@@ -353,6 +353,7 @@ def test_a_new_game_from_the_form(table: Table, browser: Browser) -> None:
     page.select_option("#new-floor", "meridian-annex")
     page.uncheck('#new-game input[value="casing"]')
     page.click("#new-game button[type=submit]")
+    page.click("#confirm-yes")  # the game in progress is replaced: asked first
     expect(page.locator("#title")).to_have_text("Operation Tower Run on Meridian Tower, Annex", timeout=SLOW)
     assert [b.id for b in table.state.bots if b.kind == "agent"] == ["nano"]
     assert _board_units(page, table) == _state_units(table)

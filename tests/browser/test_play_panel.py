@@ -75,10 +75,10 @@ def _unlock(page: Page) -> None:
     expect(page.locator("#actions .action")).not_to_have_count(0)
 
 
-def _shot(page: Page, size: dict[str, Any], name: str) -> None:
+def _shot(page: Page, size: dict[str, Any], name: str, *, full_page: bool = True) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     kind = "phone" if size is PHONE else "laptop"
-    page.screenshot(path=str(ARTIFACTS / f"play-{name}-{kind}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"play-{name}-{kind}.png"), full_page=full_page)
 
 
 def _no_developer_text(page: Page, where: str) -> None:
@@ -219,7 +219,7 @@ def test_a_reboot_and_a_new_game_are_asked_about_first(table: Table, browser: Br
     expect(dialog).to_contain_text("Reboot the burncycle?")
     expect(dialog).to_contain_text("It raises the threat by 2.")
     expect(page.locator("#confirm-no")).to_be_focused()  # the safe answer under the thumb
-    _shot(page, size, "confirm-reboot")
+    _shot(page, size, "confirm-reboot", full_page=False)  # the dialog over the screen as the player sees it
     _press(page, page.locator("#confirm-no"))
     expect(dialog).to_be_hidden()
     expect(page.locator("#message")).to_have_text("Nothing was done.")
@@ -301,8 +301,9 @@ def test_a_pin_lockout_counts_down_and_unlock_waits_for_it(table: Table, browser
         _press(page, unlock)
         expect(page.locator("#pin .pin-problem")).to_contain_text(f"{left} tr")
     page.evaluate("""window.said = [];
-        new MutationObserver(() => window.said.push(document.querySelector('#pin .pin-problem').textContent))
-          .observe(document.querySelector('#pin .pin-problem'), {childList: true, characterData: true, subtree: true})""")
+        const line = document.querySelector('#pin .pin-problem');
+        new MutationObserver(() => window.said.push(line.textContent))
+          .observe(line, {childList: true, characterData: true, subtree: true})""")
     page.fill("#pin-input", "0000")
     _press(page, unlock)  # the fifth: the table makes this device wait 2 s
     expect(page.locator("#pin .pin-problem")).to_have_text(
@@ -329,7 +330,8 @@ def test_burncycle_chip_names_are_never_broken_mid_word(table: Table, browser: B
             return r.getClientRects().length > 1;  // one word on two lines
           }).map((word) => word[0])))""")
     assert broken == []
-    assert page.evaluate("[...document.querySelectorAll('#burncycle .slot')].every((s) => s.scrollWidth <= s.clientWidth)")
+    assert page.evaluate("[...document.querySelectorAll('#burncycle .slot')]"
+                         ".every((s) => s.scrollWidth <= s.clientWidth)")
 
 
 def test_no_page_shows_json_or_a_route(table: Table, browser: Browser) -> None:
