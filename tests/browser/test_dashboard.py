@@ -305,6 +305,11 @@ def test_a_corporation_turn_is_ticked_off_as_the_camera_sees_the_guards_moved(ta
         expect(page.locator(f'#instructions li[data-unit="{unit}"]')).to_have_attribute("data-done", "false",
                                                                                        timeout=SLOW)
         expect(page.locator(f'#board .todo[data-todo="{unit}"]')).to_have_count(1)  # the move drawn as an arrow
+        moved_to = table.state.unit(unit).space
+        expect(page.locator(f'#instructions li[data-unit="{unit}"] [data-space="{moved_to}"]')).to_have_count(1)
+    # no question is not agreement while the players have moves to make
+    expect(page.locator("#questions")).not_to_contain_text("the camera and the game agree")
+    expect(page.locator("#questions")).to_contain_text("instructions to carry out first")
     assert _board_units(page, table) == _state_units(table)  # the board shows the game, not the table
     _shot(page, "corporation-instructions")
     table.hands_follow = True
@@ -313,6 +318,7 @@ def test_a_corporation_turn_is_ticked_off_as_the_camera_sees_the_guards_moved(ta
         expect(page.locator(f'#instructions li[data-unit="{unit}"]')).to_have_attribute("data-done", "true",
                                                                                        timeout=SLOW)
         expect(page.locator(f'#board .todo[data-todo="{unit}"]')).to_have_count(0)
+    expect(page.locator("#questions")).to_contain_text("None: the camera and the game agree", timeout=SLOW)
     _shot(page, "corporation-ticked")
     _fits(page, PHONE)
 
