@@ -179,6 +179,24 @@ def test_every_kind_of_an_actions_dice_is_asked_at_once_with_the_count_still_nee
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+def test_dice_the_players_cannot_type_are_rolled_by_the_table_on_request(table: Table, browser: Browser) -> None:
+    table.service.session.set_dice_mode("physical")
+    table.service.session.apply(next(la.action for la in legal_actions(table.state) if la.tag == "begin_actions"))
+    page = _open(browser, table, PHONE)
+    _unlock(page)
+    _press(page, page.locator('#actions .action[data-tag="move"]').first)
+    page.locator('#choices input[name="dice-basic"]').fill("2")
+    _press(page, page.locator("#choices-go"))
+    expect(page.locator("#dice")).to_be_visible()
+    _press(page, page.locator("#dice-table"))
+    expect(page.locator("#dice")).to_be_hidden(timeout=SLOW)
+    expect(page.locator("#message")).to_contain_text("The table rolled for Nano's move action")
+    assert table.state.turn.pending is not None  # the move goes on with the table's roll
+    assert table.service.session.dice_mode == "physical"  # and the players roll again from now on
+    expect(page.locator("#dice-mode")).to_have_value("physical")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 @SIZES
 def test_actions_are_grouped_as_the_turn_offers_them_and_what_cannot_succeed_says_why(
         table: Table, browser: Browser, size: dict[str, Any]) -> None:

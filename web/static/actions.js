@@ -39,7 +39,7 @@ export function title(legal, names) {
   const a = legal.action, who = legal.bot ? names.bot(legal.bot) : "";
   switch (legal.tag) {
     case "begin_actions": return ["Start the actions along the burncycle"];
-    case "buy_upgrade": return [`Buy ${words(a.upgrade)} for ${who}`];
+    case "buy_upgrade": return [`Buy the ${words(a.upgrade)} upgrade for ${who}`];
     case "buy_dice_upgrade": return [`Buy a dice upgrade for ${who}`];
     case "unlock_slot": return ["Unlock a burncycle slot"];
     case "reboot": return ["Reboot the burncycle"];

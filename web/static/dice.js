@@ -109,7 +109,8 @@ export function dicePanel(pending, typed, printed, names, on) {
                     onclick: () => on.send(ready) }, allTyped ? "Send" : `Send (${plural(
                       missing.reduce((n, k) => n + k.count - (typed.get(k.die) || []).length, 0), "result")} to tap)`),
       h("button", { type: "button", class: "quiet", id: "dice-table", onclick: () => on.tableRolls() },
-        "Let the table roll these"),
+        kinds.every((k) => dieKind(k.die)) ? "Let the table roll these"
+          : kinds.some((k) => dieKind(k.die)) ? "Let the table roll and draw these" : "Let the table draw"),
       h("button", { type: "button", class: "quiet", id: "dice-cancel", onclick: () => on.cancel() }, "Give up the action")),
   ];
 }
