@@ -18,7 +18,7 @@ const APPROACHES = { inputs: "with the keypad's inputs", brute_force: "by brute 
 const DIRECTIONS = { N: "north", E: "east", S: "south", W: "west" };
 
 /** A space named in a title: the board lights it when it is tapped. */
-export const spaceName = (id) => h("span", { class: "space", "data-space": id }, id);
+const spaceName = (id) => h("span", { class: "space", "data-space": id }, id);
 
 /** What the page knows to name things: bots and units by name, cards by name, spaces for `spaced`. */
 export function namesOf(state, floor) {
@@ -35,7 +35,7 @@ export function namesOf(state, floor) {
 const card = (names, id) => (names.cards.get(id) ? `${names.cards.get(id)} (${id})` : id);
 
 /** An action's title for its button: what it is, who does it, and where, as a player says it. */
-export function title(legal, names) {
+function title(legal, names) {
   const a = legal.action, who = legal.bot ? names.bot(legal.bot) : "";
   switch (legal.tag) {
     case "begin_actions": return ["Start the actions along the burncycle"];

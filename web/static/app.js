@@ -6,6 +6,7 @@ import { drawBoard, dragging, enableDrag } from "./floor.js";
 import { LiveFeed } from "./live.js";
 import { drawHealth, drawLeds, drawState, drawTable, logChanges } from "./panels.js";
 import { Controls } from "./controls.js";
+import { namesOf } from "./actions.js";
 
 const LED_EVERY_MS = 1000;
 const LOG_BACKLOG = 60;
@@ -38,7 +39,7 @@ function drawBoardNow() {
 }
 
 /** Space names in the table's texts, for the board to light when one is tapped. */
-const places = () => controls.names().places;
+const places = () => namesOf(store.state, store.floor).places;
 
 
 async function loadFloor() {
