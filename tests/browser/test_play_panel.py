@@ -372,3 +372,14 @@ def test_no_page_shows_json_or_a_route(table: Table, browser: Browser) -> None:
         expect(camera.locator("#health")).to_have_text(
             "The camera's picture shows the players: type the table's PIN to see it.", timeout=SLOW)
         _shot(camera, size, "camera-locked")
+        camera.locator("#unlock-slot button").click()  # the same PIN form as the dashboard's, in a dialog
+        dialog = camera.locator("dialog.pin-dialog")
+        expect(dialog.locator("#pin-input-dialog")).to_be_focused()
+        dialog.locator("input[name=pin]").fill("0000")
+        dialog.locator("button[type=submit]").click()
+        expect(dialog.locator(".pin-problem")).to_contain_text("Wrong PIN")
+        _shot(camera, size, "camera-pin-dialog", full_page=False)
+        dialog.locator("input[name=pin]").fill(PIN)
+        dialog.locator("button[type=submit]").click()
+        expect(dialog).to_have_count(0)
+        expect(camera.locator("#picture")).to_have_attribute("src", re.compile(r"^blob:"), timeout=SLOW)

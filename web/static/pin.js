@@ -71,9 +71,10 @@ export function askPin(why) {
     const dialog = h("dialog", { class: "pin-dialog", "aria-labelledby": "pin-dialog-title" });
     const cancel = h("button", { type: "button" }, "Cancel");
     const form = pinForm({ onUnlocked: () => { dialog.close(); dialog.remove(); resolve(); },
+                           label: "It is printed where the table service started",
                            extra: [h("div", { class: "row" }, cancel)] });
     dialog.append(h("h2", { id: "pin-dialog-title" }, "The table's PIN"),
-                  h("p", { class: "note" }, why || "Changing the table needs its PIN."), form);
+                  h("p", { class: "note" }, why || "This needs the table's PIN."), form);
     cancel.addEventListener("click", () => { dialog.close(); });
     dialog.addEventListener("close", () => {
       if (!dialog.isConnected) return;

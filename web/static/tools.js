@@ -46,7 +46,7 @@ export async function withPin(call) {
     return await call();
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 401) throw err;
-    await askPin(err.message);
+    await askPin(err.code === "pin_required" ? undefined : err.message);  // the dialog says it once
     return call();
   }
 }
