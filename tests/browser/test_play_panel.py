@@ -262,6 +262,29 @@ def test_a_reboot_and_a_new_game_are_asked_about_first(table: Table, browser: Br
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+def test_ending_a_turn_that_loses_power_is_asked_about_first(table: Table, browser: Browser) -> None:
+    table.service.session.start_game(_played(lambda s: s.turn.step == "end" and any(
+        la.tag == "end_turn" and la.warning for la in legal_actions(s)), seed=0))
+    page = _open(browser, table, PHONE)
+    _unlock(page)
+    number = table.service.session.number
+    _press(page, page.locator('#actions .action[data-tag="end_turn"]'))
+    dialog = page.locator("dialog#confirm")
+    expect(dialog).to_contain_text("End the turn?")
+    expect(dialog).to_contain_text("the end of the turn loses 2 power unless spent first")
+    _shot(page, PHONE, "confirm-end-turn", full_page=False)
+    _press(page, page.locator("#confirm-no"))
+    expect(page.locator("#choices")).to_be_hidden()  # nothing asked, nothing done
+    assert table.service.session.number == number
+    _press(page, page.locator('#actions .action[data-tag="end_turn"]'))
+    _press(page, page.locator("#confirm-yes"))
+    expect(page.locator("#choices")).to_be_visible()  # then its choice: the slot to degrade on the chooser face
+    expect(page.locator("#choices select[name=choose] option").nth(1)).to_have_text(re.compile(r"^slot 1 \("))
+    _press(page, page.locator("#choices-go"))
+    expect(page.locator("#summary")).not_to_contain_text("the end of the turn", timeout=SLOW)
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 @SIZES
 def test_the_new_games_agents_are_ticked_beside_their_names_and_ordered(table: Table, browser: Browser,
                                                                          size: dict[str, Any]) -> None:
