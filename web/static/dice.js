@@ -82,7 +82,7 @@ export function dicePanel(pending, typed, printed, names, on) {
     const left = k.count - mine.length;
     const what = dieKind(k.die) ? "each face as it lies on the table"
       : `the one${k.count > 1 ? "s" : ""} drawn at the table`;
-    const head = left > 0 ? `${countWords(k.die, left)} still to tap: ${what}` : `${k.die}: all tapped`;
+    const head = left > 0 ? `${countWords(k.die, left)} still to tap: ${what}` : `${countWords(k.die, k.count)}: all tapped`;
     const pickers = k.faces.length
       ? h("div", { class: "faces" }, k.faces.map((face) =>
           h("button", { type: "button", "data-face": face, "data-die": k.die, disabled: left <= 0,
