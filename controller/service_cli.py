@@ -129,7 +129,7 @@ def run_demo(args: argparse.Namespace) -> int:
     elif args.leds == "simulated":
         raise UserError(f"--leds simulated: {why}")
     else:
-        leds = LedOutput(VirtualStrip, what="the virtual strip (GET /api/leds)")
+        leds = LedOutput(VirtualStrip, what="the virtual strip (the LEDs panel of the dashboard)")
         print(f"burncycle-table: the LEDs are a virtual strip ({why})", flush=True)
     table = DemoTable()
     service = build(config, pin_factory=MockFactory(), leds=leds, seed=args.seed,

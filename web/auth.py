@@ -65,6 +65,7 @@ class TableAuth:
         self._sessions: OrderedDict[str, None] = OrderedDict()
         self._tries: OrderedDict[str, _Tries] = OrderedDict()
         self._lock = threading.Lock()
+        self.boot = secrets.token_hex(8)  # sessions live in memory: a new run forgets them, and says so
 
     def log_in(self, client: str, pin: str) -> str:
         """A new session token for a correct PIN; a wrong one raises `wrong_pin` or `too_many_tries`."""
@@ -145,7 +146,8 @@ def check_websocket_origin(websocket: WebSocket) -> ApiError | None:
 
 def require_watcher(request: Request) -> None:
     if not auth_of(request).is_player(request.cookies.get(COOKIE)):
-        raise ApiError(401, "pin_required", "this needs the table's PIN: log in with POST /api/session {\"pin\"}")
+        raise ApiError(401, "pin_required", "this needs the table's PIN: type it on the page (the table service "
+                       "prints it when it starts)")
 
 
 def require_player(request: Request) -> None:
@@ -170,6 +172,8 @@ class Login(BaseModel):
 class SessionState(BaseModel):
     player: bool = Field(description="this client's session may change the game")
     read_only: bool = Field(description="the table refuses every change (a spectators' table)")
+    boot: str = Field(description="this run of the table service: another value after a reconnect means it "
+                      "restarted, and every session it had opened is gone")
 
 
 router = APIRouter(prefix="/api", tags=["session"])
@@ -195,4 +199,4 @@ def log_out(request: Request, response: Response) -> dict[str, bool]:
 @router.get("/session", summary="Whether this client may change the game, and whether the table is read-only")
 def session_state(request: Request) -> SessionState:
     auth = auth_of(request)
-    return SessionState(player=auth.is_player(request.cookies.get(COOKIE)), read_only=auth.read_only)
+    return SessionState(player=auth.is_player(request.cookies.get(COOKIE)), read_only=auth.read_only, boot=auth.boot)

@@ -231,7 +231,8 @@ class TableService:
         """What a new game may be: the floors, missions, agents, difficulties, levels and captains."""
         c, g = self.content, self.config.game
         return {
-            "floors": [{"name": f["name"], "shipped": f["source"] == "shipped"} for f in self.floors.listing()],
+            "floors": [{"name": f["name"], "title": f.get("title", f["name"]), "shipped": f["source"] == "shipped"}
+                       for f in self.floors.listing()],
             "missions": [{"id": m.id, "name": m.name, "floors": m.floors, "adaptable": m.adaptable}
                          for m in c.missions.values()],
             "agents": [{"id": a.id, "name": a.name} for a in c.agents],

@@ -154,6 +154,8 @@ def test_the_legal_actions_are_numbered_and_post_back_as_they_are(service: Table
     assert {"kind": "basic", "die": "basic die", "faces": ["1", "1", "1", "1", "2", "blank"]} in kinds
     options = anyone.get("/api/options").json()
     assert "meridian-lobby" in [f["name"] for f in options["floors"]]
+    lobby = {"name": "meridian-lobby", "title": "Meridian Tower, Lobby", "shipped": True}
+    assert lobby in options["floors"]  # its name for people beside its id
     assert {"data-heist", "tower-run"} <= {m["id"] for m in options["missions"]}
     assert options["difficulties"] == ["simplified", "standard", "seasoned"] and options["levels"] == [1, 2, 3]
 
