@@ -63,8 +63,15 @@ class DiceRequest:
     purpose: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"action": self.action, "faces": list(self.faces), "message": self.message, "dice": self.dice,
-                "purpose": self.purpose}
+        return {"action": self.action, "faces": list(self.faces), "message": self.message,
+                "dice": [dict(d) for d in self.dice], "purpose": self.purpose}
+
+    @classmethod
+    def from_body(cls, body: dict[str, Any]) -> DiceRequest:
+        """The request as the log holds it (a `dice_requested` change's body): the live session and its replay
+        both build it this way, so they hold the same request."""
+        dice = [{"die": d["die"], "count": d["count"], "faces": list(d.get("faces", ()))} for d in body["dice"]]
+        return cls(body["action"], list(body["faces"]), body["message"], dice, body["purpose"])
 
 
 @dataclass
@@ -350,7 +357,8 @@ class GameSession:
         return self._game
 
     def _ask_for_dice(self, g: _Game, action: AnyAction, faces: list[str], needed: DiceNeeded) -> Change:
-        request = DiceRequest(_builtins(action), list(faces), str(needed), _builtins(needed.dice), needed.purpose)
+        request = DiceRequest.from_body({"action": _builtins(action), "faces": list(faces), "message": str(needed),
+                                         "dice": _builtins(needed.dice), "purpose": needed.purpose})
         stored = self.store.append(g.id, "dice_requested", request.to_dict())
         g.pending_dice = request
         return self._publish(stored)
@@ -407,9 +415,9 @@ class GameSession:
                 pending = None
             elif c.kind == "redo":
                 record.entries.append(record.undone.pop())
+                pending = None
             elif c.kind == "dice_requested":
-                pending = DiceRequest(c.body["action"], list(c.body["faces"]), c.body["message"], c.body["dice"],
-                                      c.body["purpose"])
+                pending = DiceRequest.from_body(c.body)
             elif c.kind == "dice_cancelled":
                 pending = None
             elif c.kind == "dice_mode":
