@@ -4,6 +4,12 @@ A game replays exactly from its seed and its actions because the engine never to
 of its own: it asks a `Dice` for every roll and draw. `SeededDice` is the virtual table (each roll is a
 pure function of the seed and the roll's number, so a saved game continues the same sequence);
 `ScriptedDice` plays the faces the players typed in or a sensor sent, in order.
+
+With faces from the table, what the players are asked to roll matters as much as what the engine reads: an
+action announces (`Dice.expect`) every die and draw it will read that is known before it resolves, in reading
+order, so the players roll them at once; only what depends on earlier results (an elite die's reroll, the
+card a terminal's option draws) is asked for afterwards, as a follow-up. Every request lists the faces each
+die or draw can show, and `check_faces` refuses a face that is not among them as soon as it is given.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from controller.rules.errors import BadFace, DiceNeeded, DiceWanted
+from controller.rules.errors import BadFace, DiceNeeded, DiceWanted, counted_dice
 
 
 class Dice(Protocol):
@@ -61,29 +67,31 @@ class SeededDice:
 
 
 class ScriptedDice:
-    """Faces typed in by the players, used in order; a face may be named or numbered from 1."""
+    """Faces typed in by the players, used in order; a face may be named or numbered from 1. `purpose` names
+    the action they are for ("Casing's end of turn"), for a read no announcement (`expect`) covered."""
 
-    def __init__(self, values: Sequence[str]) -> None:
+    def __init__(self, values: Sequence[str], purpose: str = "the action") -> None:
         self.values = [v.strip() for v in values]
         self.rolls = 0
+        self.purpose = purpose
 
     def _take(self, what: str, options: Sequence[str]) -> str:
         if self.rolls >= len(self.values):
-            raise DiceNeeded([DiceWanted(die=what, count=1, faces=tuple(options))], what, len(self.values))
+            raise DiceNeeded([DiceWanted(die=what, count=1, faces=tuple(options))], self.purpose, len(self.values),
+                             follow_up=self.rolls > 0)
         value = self.values[self.rolls]
         self.rolls += 1
         return value
 
     def _pick(self, what: str, options: Sequence[str]) -> int:
         value = self._take(what, options)
-        if value in options:
-            return list(options).index(value)
-        if value.isdigit() and 1 <= int(value) <= len(options):
-            return int(value) - 1
-        raise BadFace(f"result {self.rolls} ({value!r}) is not a face of the {what}; "
-                      f"expected one of {', '.join(options)} or 1-{len(options)}")
+        k = face_index(value, options)
+        if k is None:
+            raise BadFace(f"result {self.rolls} ({value!r}) is not {not_on(what, options)}")
+        return k
 
     def expect(self, dice: Sequence[DiceWanted], purpose: str) -> None:
+        self.purpose = purpose
         expect_faces(dice, purpose, given=len(self.values), used=self.rolls)
 
     def roll(self, die: str, faces: Sequence[str]) -> str:
@@ -96,9 +104,47 @@ class ScriptedDice:
         return None  # faces from the table are not the game's virtual sequence
 
 
+def face_index(value: str, options: Sequence[str]) -> int | None:
+    """Which of a die's faces (or a bag's items) a typed-in face names: the face as printed, or its number from
+    1; None when it names none."""
+    value = value.strip()
+    if value in options:
+        return list(options).index(value)
+    if value.isdigit() and 1 <= int(value) <= len(options):
+        return int(value) - 1
+    return None
+
+
+def not_on(what: str, options: Sequence[str]) -> str:
+    """'a face of the basic die; its faces are 1, 2, blank': what a refused face is not."""
+    names = list(dict.fromkeys(options))
+    shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
+    if what.endswith(" die"):
+        return f"a face of the {what}; its faces are {shown}"
+    return f"in the {what}; it holds {shown}"
+
+
+def check_faces(dice: Sequence[DiceWanted], faces: Sequence[str]) -> None:
+    """Faces given for a dice request, checked as they are given, before any is kept: the first goes to the
+    first die still needed, and so on in reading order (a partial list is checked as far as it goes). Each is
+    a face as printed (a card or chip by the name the request lists), never a position, which made `3` on a
+    basic die mean its third face. A face that is not on its die, or more faces than the request asks for,
+    raises BadFace saying which."""
+    slots = [wanted for wanted in dice for _ in range(wanted.count)]
+    if len(faces) > len(slots):
+        raise BadFace(f"{len(faces)} faces given, but only {counted_dice(dice)} {'is' if len(slots) == 1 else 'are'} "
+                      f"still needed: give at most {len(slots)}")
+    for k, (face, wanted) in enumerate(zip(faces, slots, strict=False), 1):
+        if not wanted.faces:
+            raise BadFace(f"the {wanted.die} lists no faces to answer it with")
+        if face.strip() not in wanted.faces:
+            raise BadFace(f"face {k} ({face!r}) is not {not_on(wanted.die, wanted.faces)}")
+
+
 def expect_faces(dice: Sequence[DiceWanted], purpose: str, given: int, used: int) -> None:
     """Typed-in faces about to be read for `dice`: with `given` faces of which `used` are spent, too few left
-    raises DiceNeeded naming the dice still wanted, before any of them is rolled."""
+    raises DiceNeeded naming the dice still wanted, before any of them is rolled (a follow-up when faces of the
+    action were read before these)."""
     left = given - used
     missing: list[DiceWanted] = []
     for wanted in dice:
@@ -107,4 +153,4 @@ def expect_faces(dice: Sequence[DiceWanted], purpose: str, given: int, used: int
         if covered < wanted.count:
             missing.append(DiceWanted(die=wanted.die, count=wanted.count - covered, faces=wanted.faces))
     if missing:
-        raise DiceNeeded(missing, purpose, given, more=given > used)
+        raise DiceNeeded(missing, purpose, given, follow_up=used > 0)

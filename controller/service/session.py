@@ -25,8 +25,19 @@ from typing import Any, Literal
 
 import msgspec
 
-from controller.rules import DiceNeeded, GameState, RulesError, ScriptedDice, TableError, decode_state, encode_state
+from controller.rules import (
+    DiceNeeded,
+    DiceWanted,
+    GameState,
+    RulesError,
+    ScriptedDice,
+    TableError,
+    decode_state,
+    encode_state,
+)
 from controller.rules.actions import AnyAction, CorporationTurn
+from controller.rules.dice import check_faces
+from controller.rules.phrasing import action_purpose
 from controller.rules.record import (
     Entry,
     GameRecord,
@@ -65,6 +76,10 @@ class DiceRequest:
     def to_dict(self) -> dict[str, Any]:
         return {"action": self.action, "faces": list(self.faces), "message": self.message,
                 "dice": [dict(d) for d in self.dice], "purpose": self.purpose}
+
+    def wanted(self) -> list[DiceWanted]:
+        """The dice still needed, as the engine named them."""
+        return [DiceWanted(die=d["die"], count=d["count"], faces=tuple(d["faces"])) for d in self.dice]
 
     @classmethod
     def from_body(cls, body: dict[str, Any]) -> DiceRequest:
@@ -227,7 +242,8 @@ class GameSession:
         with self._lock:
             g = self._require()
             physical = g.dice_mode == "physical"
-            dice = ScriptedDice(faces or []) if (faces is not None or physical) else None
+            dice = ScriptedDice(faces or [], action_purpose(g.state, action)) if (faces is not None or physical) \
+                else None
             undone = list(g.record.undone)
             try:
                 new, _ = record_action(g.record, g.state, action, dice)
@@ -253,7 +269,9 @@ class GameSession:
         return self.apply(CorporationTurn())
 
     def supply_faces(self, faces: list[str]) -> Change:
-        """Faces rolled at the table for the pending dice request; the action is applied once it has enough."""
+        """Faces rolled at the table for the pending dice request, in the order it lists the dice (some or all of
+        them); the action is applied once it has enough. A face that is not on its die is refused as it is
+        given (BadFace), before any is kept, so the request stays as it was."""
         with self._lock:
             g = self._require()
             if g.pending_dice is None:
@@ -261,6 +279,7 @@ class GameSession:
             if not faces:
                 raise SessionError("no faces given: type in the faces rolled, in order")
             request = g.pending_dice
+            check_faces(request.wanted(), faces)
             action = msgspec.convert(request.action, AnyAction, strict=False)  # type: ignore[arg-type]
             return self.apply(action, request.faces + list(faces))
 

@@ -45,7 +45,8 @@ class FacesBody(Strict):
     """Faces rolled at the table for the dice the game asks for (status.pending_dice), in order."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"faces": ["2", "blank", "1"]}]})
-    faces: list[str] = Field(min_length=1, max_length=64, description="each face as printed, or its number 1-6")
+    faces: list[str] = Field(min_length=1, max_length=64, description="each face as printed on its die "
+                             "(a card or chip by the name status.pending_dice lists), in the order it lists the dice")
 
 
 class DiceModeBody(Strict):

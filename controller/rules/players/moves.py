@@ -16,7 +16,7 @@ from controller.rules.cards.imperatives import draw_imperative
 from controller.rules.cards.inventory import LIMIT, discard_card, draw_equipment, trade_cards
 from controller.rules.cards.mods import mod_bonus
 from controller.rules.characters.interface import check_disguised_step, count_step
-from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
+from controller.rules.characters.proprietary_dice import announce_check, pool_dice, roll_proprietary
 from controller.rules.corporation.deploy import spawn_guard
 from controller.rules.errors import IllegalAction
 from controller.rules.events import (
@@ -60,6 +60,7 @@ def start_move(table: Table, dice: DicePool) -> None:
     agent = active_agent(table.state)
     # an installed move_ap mod adds to the AP check of its agent's move actions
     bonus = (OPTIMIZED_BONUS if optimized else 0) + mod_bonus(agent, "move_ap")
+    announce_check(table, agent, dice, "move", "move action")
     # Casing's pressure die: AP only the agent may spend
     agent_ap = roll_proprietary(table, agent, dice, "move", "move action")
     ap = roll_ap(table, pool_dice(dice), bonus, "move action")
