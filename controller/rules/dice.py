@@ -15,6 +15,7 @@ die or draw can show, and `check_faces` refuses a face that is not among them as
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -67,32 +68,57 @@ class SeededDice:
 
 
 class ScriptedDice:
-    """Faces typed in by the players, used in order; a face may be named or numbered from 1. `purpose` names
-    the action they are for ("Casing's end of turn"), for a read no announcement (`expect`) covered."""
+    """Faces typed in by the players; a face may be named or numbered from 1. `purpose` names the action they
+    are for ("Casing's end of turn"), for a read no announcement (`expect`) covered.
 
-    def __init__(self, values: Sequence[str], purpose: str = "the action") -> None:
+    Without `given_for` the faces are read strictly in order. With it, `given_for[k]` is the die or draw face k
+    was given for (as a dice request listed it), and each read takes the first unread face given for its die:
+    the players roll an announced batch at once (two surveillance dice) even where the engine resolves a face,
+    and reads something else, before it reads the next (a guard drawn for a surveillance die's guard face)."""
+
+    def __init__(self, values: Sequence[str], purpose: str = "the action",
+                 given_for: Sequence[str] | None = None) -> None:
         self.values = [v.strip() for v in values]
         self.rolls = 0
         self.purpose = purpose
+        self.given_for = None if given_for is None else list(given_for)
+        self._read = [False] * len(self.values)
 
-    def _take(self, what: str, options: Sequence[str]) -> str:
-        if self.rolls >= len(self.values):
+    def _take(self, what: str, options: Sequence[str]) -> tuple[int, str]:
+        k = self._next_for(what)
+        if k is None:
             raise DiceNeeded([DiceWanted(die=what, count=1, faces=tuple(options))], self.purpose, len(self.values),
                              follow_up=self.rolls > 0)
-        value = self.values[self.rolls]
+        self._read[k] = True
         self.rolls += 1
-        return value
+        return k, self.values[k]
+
+    def _next_for(self, what: str) -> int | None:
+        if self.given_for is None:
+            return self.rolls if self.rolls < len(self.values) else None
+        return next((k for k, die in enumerate(self.given_for) if die == what and not self._read[k]), None)
 
     def _pick(self, what: str, options: Sequence[str]) -> int:
-        value = self._take(what, options)
-        k = face_index(value, options)
-        if k is None:
-            raise BadFace(f"result {self.rolls} ({value!r}) is not {not_on(what, options)}")
-        return k
+        k, value = self._take(what, options)
+        index = face_index(value, options)
+        if index is None:
+            raise BadFace(f"result {k + 1} ({value!r}) is not {not_on(what, options)}")
+        return index
 
     def expect(self, dice: Sequence[DiceWanted], purpose: str) -> None:
         self.purpose = purpose
-        expect_faces(dice, purpose, given=len(self.values), used=self.rolls)
+        if self.given_for is None:
+            expect_faces(dice, purpose, given=len(self.values), used=self.rolls)
+            return
+        left = Counter(die for die, read in zip(self.given_for, self._read, strict=True) if not read)
+        missing: list[DiceWanted] = []
+        for wanted in dice:
+            covered = min(left[wanted.die], wanted.count)
+            left[wanted.die] -= covered
+            if covered < wanted.count:
+                missing.append(DiceWanted(die=wanted.die, count=wanted.count - covered, faces=wanted.faces))
+        if missing:
+            raise DiceNeeded(missing, purpose, len(self.values), follow_up=self.rolls > 0)
 
     def roll(self, die: str, faces: Sequence[str]) -> str:
         return faces[self._pick(die, faces)]

@@ -64,18 +64,33 @@ class SessionError(TableError):
 
 @dataclass(frozen=True)
 class DiceRequest:
-    """The engine stopped for want of dice the players roll at the table: which dice and how many (`dice`,
-    e.g. [{"die": "basic die", "count": 3}]), for what (`purpose`), and the faces already typed in."""
+    """The engine stopped for want of dice the players roll at the table: which dice are still needed, how many
+    and what each can show (`dice`, e.g. [{"die": "basic die", "count": 3, "faces": [...]}], in reading order),
+    for what (`purpose`), and the faces already given (`faces`), with the die each was given for (`given_for`;
+    None for faces given without one, which are read in order)."""
 
     action: dict[str, Any]
     faces: list[str]
     message: str
     dice: list[dict[str, Any]]
     purpose: str
+    given_for: list[str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """The request as `status.pending_dice` shows it (docs/http-api.md, dice requests)."""
         return {"action": self.action, "faces": list(self.faces), "message": self.message,
                 "dice": [dict(d) for d in self.dice], "purpose": self.purpose}
+
+    def log_body(self) -> dict[str, Any]:
+        """The request as the log keeps it: what the status shows, and the die each face was given for."""
+        return {**self.to_dict(), "given_for": self.given_for}
+
+    def answered_with(self, faces: list[str]) -> tuple[list[str], list[str] | None]:
+        """The faces given so far and then `faces`, each for the die the request lists in its place, with the
+        die each is for (None when earlier faces were given without theirs)."""
+        slots = [d["die"] for d in self.dice for _ in range(d["count"])]
+        given_for = None if self.given_for is None else self.given_for + slots[:len(faces)]
+        return self.faces + list(faces), given_for
 
     def wanted(self) -> list[DiceWanted]:
         """The dice still needed, as the engine named them."""
@@ -86,7 +101,9 @@ class DiceRequest:
         """The request as the log holds it (a `dice_requested` change's body): the live session and its replay
         both build it this way, so they hold the same request."""
         dice = [{"die": d["die"], "count": d["count"], "faces": list(d.get("faces", ()))} for d in body["dice"]]
-        return cls(body["action"], list(body["faces"]), body["message"], dice, body["purpose"])
+        given_for = body.get("given_for", None if body["faces"] else [])  # (logged before faces said their die)
+        return cls(body["action"], list(body["faces"]), body["message"], dice, body["purpose"],
+                   None if given_for is None else list(given_for))
 
 
 @dataclass
@@ -239,18 +256,22 @@ class GameSession:
     def apply(self, action: AnyAction, faces: list[str] | None = None) -> Change:
         """Apply one action for whoever is to act; `faces` are dice the players rolled, in the order the engine
         reads them. An illegal action raises IllegalAction with the rule and changes nothing."""
+        return self._apply(action, faces, None)
+
+    def _apply(self, action: AnyAction, faces: list[str] | None, given_for: list[str] | None) -> Change:
         with self._lock:
             g = self._require()
             physical = g.dice_mode == "physical"
-            dice = ScriptedDice(faces or [], action_purpose(g.state, action)) if (faces is not None or physical) \
-                else None
+            dice = ScriptedDice(faces or [], action_purpose(g.state, action),
+                                given_for) if (faces is not None or physical) else None
             undone = list(g.record.undone)
             try:
                 new, _ = record_action(g.record, g.state, action, dice)
             except DiceNeeded as e:
                 if dice is None:
                     raise
-                return self._ask_for_dice(g, action, faces or [], e)
+                return self._ask_for_dice(g, action, faces or [], [] if given_for is None and not faces else given_for,
+                                          e)
             except RecordError as e:
                 raise SessionError(f"the game log and the engine disagree: {e}") from None
             entry = g.record.entries[-1]
@@ -281,7 +302,7 @@ class GameSession:
             request = g.pending_dice
             check_faces(request.wanted(), faces)
             action = msgspec.convert(request.action, AnyAction, strict=False)  # type: ignore[arg-type]
-            return self.apply(action, request.faces + list(faces))
+            return self._apply(action, *request.answered_with(faces))
 
     def cancel_dice(self) -> Change:
         """Give up the action that waits for dice (the players chose another)."""
@@ -375,10 +396,12 @@ class GameSession:
             raise SessionError("there is no game yet: start a new game first")
         return self._game
 
-    def _ask_for_dice(self, g: _Game, action: AnyAction, faces: list[str], needed: DiceNeeded) -> Change:
+    def _ask_for_dice(self, g: _Game, action: AnyAction, faces: list[str], given_for: list[str] | None,
+                      needed: DiceNeeded) -> Change:
         request = DiceRequest.from_body({"action": _builtins(action), "faces": list(faces), "message": str(needed),
-                                         "dice": _builtins(needed.dice), "purpose": needed.purpose})
-        stored = self.store.append(g.id, "dice_requested", request.to_dict())
+                                         "dice": _builtins(needed.dice), "purpose": needed.purpose,
+                                         "given_for": given_for})
+        stored = self.store.append(g.id, "dice_requested", request.log_body())
         g.pending_dice = request
         return self._publish(stored)
 

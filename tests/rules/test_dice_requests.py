@@ -113,28 +113,40 @@ def _records() -> dict[str, GameRecord]:
     return records
 
 
-def _answer_from_the_table(state, entry: Entry, asked: set[str]) -> None:
+def _answer_from_the_table(state, entry: Entry, asked: set[str]) -> list[DiceNeeded]:
     """Apply the entry's action as the players would with physical dice: no faces at first, then for each
-    request the recorded faces of exactly the dice it lists, each checked against the faces listed for it."""
-    recorded = [f.face for f in entry.faces]
-    given: list[str] = []
+    request the recorded faces of exactly the dice it lists (each the next one the game read of its die),
+    checked against the faces listed for it, given for that die as the session gives them."""
+    recorded = list(entry.faces)
+    taken: list[int] = []  # which recorded face each given face is
+    given_for: list[str] = []
+    requests: list[DiceNeeded] = []
     while True:
+        given = [recorded[k].face for k in taken]
         try:
-            new, _ = apply_action(state, entry.action, ScriptedDice(given, action_purpose(state, entry.action)))
+            dice = ScriptedDice(given, action_purpose(state, entry.action), given_for)
+            new, _ = apply_action(state, entry.action, dice)
             break
         except DiceNeeded as needed:
             assert needed.dice and all(w.count >= 1 and w.faces for w in needed.dice), needed.dice
             assert needed.purpose and str(needed).startswith(needed.purpose) and "only" not in str(needed)
-            slots = [w for w in needed.dice for _ in range(w.count)]
-            answer = recorded[len(given):len(given) + len(slots)]
-            assert len(answer) == len(slots), f"{needed}: the game read only {recorded}"
-            assert [w.die for w in slots] == [f.die for f in entry.faces[len(given):len(given) + len(slots)]], \
-                f"{needed}: listed out of reading order ({[f.die for f in entry.faces]})"
-            check_faces(needed.dice, answer)  # the recorded face is one of those listed for its die
+            answer: list[int] = []
+            for wanted in needed.dice:
+                for _ in range(wanted.count):
+                    k = next((k for k, f in enumerate(recorded) if f.die == wanted.die and k not in taken + answer),
+                             None)
+                    assert k is not None, f"{needed}: the game read only {[f.die for f in recorded]}"
+                    answer.append(k)
+            assert answer == sorted(answer), f"{needed}: listed out of reading order ({[f.die for f in recorded]})"
+            check_faces(needed.dice, [recorded[k].face for k in answer])  # each recorded face is listed for its die
             asked.update(w.die for w in needed.dice)
-            given += answer
-    typed_in_one_go, _ = apply_action(state, entry.action, ScriptedDice(recorded))
-    assert given == recorded and state_digest(new) == state_digest(typed_in_one_go)
+            requests.append(needed)
+            taken += answer
+            given_for += [recorded[k].die for k in answer]
+    assert sorted(taken) == list(range(len(recorded))) and dice.rolls == len(recorded)
+    in_one_go, _ = apply_action(state, entry.action, ScriptedDice([f.face for f in recorded]))
+    assert state_digest(new) == state_digest(in_one_go)
+    return requests
 
 
 @pytest.mark.slow
@@ -150,6 +162,27 @@ def test_every_kind_of_request_is_answered_from_the_faces_it_lists():
                                                                     entry.seeded_rolls or 0))
             assert state_digest(state) == entry.digest
     assert KINDS <= asked, f"never asked for: {sorted(KINDS - asked)}"
+
+
+@pytest.mark.slow
+def test_two_surveillance_dice_are_asked_at_once_and_the_guard_one_spawns_follows():
+    """"Roll and resolve them": the engine resolves the first die's guard face (drawing the guard from the
+    bag) before it reads the second die, yet the players roll both dice together; the second face waits."""
+    interleaved = ["surveillance die", "guard bag", "surveillance die"]
+    for record in _records().values():
+        state = record.start
+        for number, entry in enumerate(record.entries, 1):
+            dies = [f.die for f in entry.faces]
+            if any(dies[k:k + 3] == interleaved for k in range(len(dies))):
+                requests = _answer_from_the_table(state, entry, set())
+                said = [[(w.die, w.count) for w in r.dice] for r in requests]
+                assert ["surveillance die", 2] in [list(d) for r in said for d in r], said
+                assert said[-1] == [("guard bag", 1)] and requests[-1].follow_up
+                assert "after the results given: still needed: 1 chip from the guard bag" in str(requests[-1])
+                return
+            state, _ = apply_action(state, entry.action, ReplayDice(entry.faces, number, state.seed if
+                                    entry.seeded_rolls is not None else None, entry.seeded_rolls or 0))
+    pytest.fail("no recorded game draws a guard between two surveillance dice: add one to MORE_GAMES")
 
 
 # -- an action's dice at once ----------------------------------------------------------------------------------

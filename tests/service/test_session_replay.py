@@ -69,6 +69,8 @@ def _seen(session: GameSession) -> dict[str, Any]:
     """Everything a reader of the session can see of the current game."""
     status = session.status()
     if session.has_game():
+        pending = session.pending_dice
+        status["given_for"] = pending.given_for if pending is not None else None
         status["undone"] = [e.digest for e in session.record.undone]
         status["digest_of_state"] = state_digest(session.state)
     return status
