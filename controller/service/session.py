@@ -9,8 +9,9 @@ the log when a slow reader fell behind, so a phone on bad Wi-Fi costs the table 
 
 Dice come in two kinds. With virtual dice the engine rolls the game's seeded dice. With physical dice the
 players roll at the table: the session applies the action with the faces it has, and when the engine needs more
-it records a dice request ("the move needs another result for the basic die") that any input (the dashboard,
-MQTT, a button sequence) answers with `supply_faces`; the action is applied then, with every face in the log.
+it records a dice request ("Casing's move action: still needed: 1 pressure die, 5 basic dice") that any input
+(the dashboard, MQTT, a button sequence) answers with `supply_faces`, each face checked against its die as it is
+given; the action is applied once it has them all, with every face in the log.
 """
 
 from __future__ import annotations
