@@ -27,8 +27,8 @@ from controller.errors import UserError
 ENV_PREFIX = "BURNCYCLE_"
 ENV_DELIMITER = "__"
 GPIO_PINS = range(0, 28)  # BCM numbers of the 40-pin header's GPIOs
-_HOSTNAME = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$")
-_TOPIC_WORD = re.compile(r"^[A-Za-z0-9_-]+$")
+_HOSTNAME = re.compile(r"^(?=.{1,253}\Z)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\Z")
+_TOPIC_WORD = re.compile(r"^[A-Za-z0-9_-]+\Z")
 
 
 class ConfigError(UserError):

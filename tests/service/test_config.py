@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
-from controller.service.config import SECTIONS, ConfigError, TableConfig, env_name, load_config
+from controller.service.config import SECTIONS, ConfigError, MqttConfig, TableConfig, env_name, load_config
 from controller.service.config_text import starter_toml
 from tests.cli_run import refused, run
 
@@ -206,3 +207,11 @@ def test_init_into_a_missing_folder_is_one_line(tmp_path: Path, capsys: pytest.C
     out = tmp_path / "no-such-folder" / "table.toml"
     assert refused(capsys, "init", "--out", out) == (
         f"burncycle-table: {out}: cannot write the config file: No such file or directory")
+
+
+@pytest.mark.parametrize("field, value", [("table_id", "kitchen\n"), ("base_topic", "burncycle\n"),
+                                          ("host", "broker.local\n")])
+def test_a_trailing_newline_is_not_part_of_a_name(field: str, value: str) -> None:
+    """`$` matches before a final newline; a table id "kitchen\\n" would name topics no one subscribes to."""
+    with pytest.raises(ValidationError):
+        MqttConfig(**{field: value})
