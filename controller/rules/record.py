@@ -221,3 +221,6 @@ def decode_record(data: bytes | str) -> GameRecord:
         raise RecordError(f"game record: {e}") from None
     except msgspec.DecodeError as e:
         raise RecordError(f"game record: not valid JSON ({e})") from None
+    except RecursionError:  # msgspec skips an unknown field's value by recursing into it
+        raise RecordError("game record: nested deeper than any game record is (a file GET "
+                          "/api/games/{game}/export wrote is a few levels deep)") from None
