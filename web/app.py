@@ -18,6 +18,7 @@ from controller.service.session import SessionError
 from controller.service.store import StoreError
 from web.auth import ApiError, TableAuth, new_pin
 from web.auth import router as session_router
+from web.body_limit import BodyLimit
 from web.hub import Hub
 from web.routers import address, camera, floor, floors, game, games, health, leds, live, page, play, replay, tool_pages
 
@@ -63,6 +64,10 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
     app.include_router(replay.router)
     app.include_router(camera.router)
     _install_error_handlers(app)
+    app.add_middleware(BodyLimit, limits={"/api/games/import": games.MOST_IMPORT_BYTES,
+                                          "/api/games": games.MOST_NEW_GAME_BYTES,
+                                          "/api/floors": floors.MOST_FLOOR_BYTES,
+                                          "/api/floors/check": floors.MOST_FLOOR_BYTES})
     return app
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -11,6 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from controller.service.table import TableService
+from web.body_limit import MOST_BODY_BYTES
+from web.routers.games import MOST_IMPORT_BYTES
 
 
 @pytest.mark.parametrize("after", ["9223372036854775808", "100000000000000000000", "9" * 400])
@@ -88,3 +91,70 @@ def test_an_untampered_record_with_no_entries_still_imports(service: TableServic
     reply = player.post("/api/games/import", content=_tampered(exported, lambda r: None))
     assert reply.status_code == 200, reply.text
     assert player.post("/api/next").status_code in (200, 202)
+
+
+def test_a_body_over_the_routes_limit_is_a_413_naming_the_limit(player: TestClient, anyone: TestClient) -> None:
+    before = player.get("/api/status").json()
+    padded = {"action": {"action": "begin_actions", "note": "x" * 20_000}}
+    reply = player.post("/api/actions", json=padded)
+    assert reply.status_code == 413 and reply.json()["error"] == "too_large"
+    assert str(MOST_BODY_BYTES) in reply.json()["message"] and "/api/actions" in reply.json()["message"]
+    assert player.get("/api/status").json() == before
+    # a floor is larger than an action: its routes take more (a floor's text at its longest)
+    floor = {"text": "name: x\n" + "#" * 19_000, "name": "big"}
+    assert anyone.post("/api/floors/check", json=floor).status_code == 200
+    assert anyone.post("/api/floors/check", json={**floor, "text": "\u2603" * 20_000 + "x" * 200_000}
+                       ).status_code == 413
+
+
+def test_an_import_takes_a_whole_record_but_not_more(player: TestClient, service: TableService) -> None:
+    for _ in range(3):
+        service.next_step()
+    exported = player.get(f"/api/games/{service.session.game_id}/export").content
+    assert len(exported) > MOST_BODY_BYTES
+    assert player.post("/api/games/import", content=exported).status_code == 200
+    huge = exported[:-1] + b', "padding": "' + b"x" * MOST_IMPORT_BYTES + b'"}'
+    reply = player.post("/api/games/import", content=huge)
+    assert reply.status_code == 413 and str(MOST_IMPORT_BYTES) in reply.json()["message"]
+
+
+def _answer(sock: socket.socket, seconds: float = 3.0) -> bytes:
+    """The server's answer, up to the connection's close (or what came in `seconds`; b"" if nothing did)."""
+    sock.settimeout(seconds)
+    answer = b""
+    try:
+        while data := sock.recv(65536):
+            answer += data
+    except (TimeoutError, ConnectionResetError):
+        pass
+    return answer
+
+
+def test_a_too_large_content_length_is_refused_before_any_of_the_body_is_sent(
+        served: tuple[TableService, int]) -> None:
+    _, port = served
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(b"POST /api/floors/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 52428800\r\n\r\n")
+        answer = _answer(sock)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert b"too_large" in answer
+
+
+def test_a_chunked_body_is_refused_once_the_bytes_read_pass_the_limit(served: tuple[TableService, int]) -> None:
+    _, port = served
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(b"POST /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Transfer-Encoding: chunked\r\n\r\n")
+        chunk = b"%x\r\n%s\r\n" % (4096, b" " * 4096)
+        answer = b""
+        for _ in range(64):  # 256 KB offered, never the closing chunk: only a limit can answer
+            try:
+                sock.sendall(chunk)
+            except OSError:  # the server closed its side after answering
+                break
+            answer = _answer(sock, 0.05)
+            if answer:
+                break
+        answer = answer or _answer(sock)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
