@@ -47,6 +47,7 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
     auth = TableAuth(pin or web.pin or new_pin(), read_only=web.read_only if read_only is None else read_only,
                      clock=clock or time.monotonic)
     app.state.auth = auth
+    service.on_owner_press(auth.lift)  # a long press of "next" lifts a pause of logins (web/auth.py)
     app.state.pin = auth.pin
     app.state.hub = Hub(service)
     app.include_router(health.router)

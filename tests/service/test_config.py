@@ -39,6 +39,7 @@ BAD: dict[str, tuple[str, str]] = {
     "web.port": ("80800", "a port number from 1 to 65535"),
     "web.pin": ("1234", "4 to 8 digits, in quotes"),
     "web.read_only": ('"maybe"', "true or false"),
+    "web.proxies": ('["proxy.local"]', "a list of IP addresses or networks"),
     "mqtt.host": ('"broker..local"', "a host name or an IP address"),
     "mqtt.port": ("0", "a port number from 1 to 65535"),
     "mqtt.user": ("7", "a string"),
