@@ -132,6 +132,7 @@ class TableService:
         self.floors = FloorLibrary(Path(session.store.path).resolve().parent / "floors", content.floors)
         self.replays = GameReplays(session)  # the post-game summary and the replay, read-only
         self._owner_lifts: list[Callable[[], bool]] = []
+        self.ready = False  # every component has started (`run` called its `ready`); until then health says starting
         session.watch(self._changed)
 
     def add(self, component: Component) -> None:
@@ -252,7 +253,14 @@ class TableService:
     # -- reading, for the web and MQTT --
 
     def health(self) -> dict[str, Any]:
+        """The supervisor's health, the game and the last change; during start-up (the web answers before the
+        camera or the LED board has opened, seconds on a busy Pi) the status is "starting", whatever a part
+        that already started says, and `waiting_for` names each part not yet started with its words."""
         body = self.supervisor.health()
+        waiting = {c.name: c.message for c in self.components if c.health in (Health.STARTING, Health.STOPPED)}
+        body["waiting_for"] = waiting if not self.ready else {}
+        if not self.ready and body["status"] != "stopped":
+            body["status"] = "starting"
         body["game"] = self.session.game_id
         body["number"] = self.session.number
         if self.buttons is not None:
@@ -304,9 +312,13 @@ class TableService:
         self._show(self.session.state)
         async with self.supervisor:
             await self._started()
+            self.ready = True
             if ready is not None:
                 ready()
-            await self._stopped.wait()
+            try:
+                await self._stopped.wait()
+            finally:
+                self.ready = False
 
     def stop(self) -> None:
         if self._loop is not None:
