@@ -9,13 +9,23 @@ from pathlib import Path
 
 import msgspec
 
-from controller.rules import Outcome
+from controller.rules import GameSetup, Outcome
+from controller.service.components import Health
 from controller.service.mqtt_topics import NOBODY, state_payloads
 from tests.service.mqtt_broker import Broker, Listener, publish, running, table
 from tests.service.service_helpers import until
 
 ROOT = "burncycle/t1"
 NODE = "burncycle_t1"
+
+
+async def everything_kept(port: int) -> Listener:
+    """A new subscriber to every topic, returned once it has every retained message the broker holds: the broker
+    queues them when it takes the subscription, so a probe published afterwards reaches it after them all."""
+    late = Listener(port, "#")
+    publish(port, "probe/after-the-retained", "1")
+    await until(lambda: late.latest("probe/after-the-retained") == "1")
+    return late
 
 
 def test_an_empty_payload_is_a_clear_and_a_retained_command_is_never_obeyed(tmp_path: Path, broker: Broker) -> None:
@@ -51,9 +61,7 @@ def test_what_the_broker_keeps_that_the_table_no_longer_owns_is_cleared_on_conne
     service, _ = table(tmp_path, broker.port)
 
     async def body() -> None:
-        late = Listener(broker.port, "#")  # joins once the table is healthy: reads only what the broker keeps
-        await until(lambda: all(late.latest(t) for t in [*kept, f"{ROOT}/bots/byte"]))
-        await until(lambda: all(late.latest(t) in (None, "") for t in stale))
+        late = await everything_kept(broker.port)  # once the table is healthy: only what the broker keeps
         retained = {t for t, payload, was_retained in late.messages if was_retained and payload}
         assert not retained & set(stale)
         assert set(kept) <= retained  # another table's topics are its own
@@ -85,3 +93,27 @@ def test_a_game_over_still_publishes_a_player(tmp_path: Path, broker: Broker) ->
     payloads = state_payloads(over, 7)
     assert payloads["player"] == NOBODY and payloads["phase"] == "over"
     assert all(payloads.values())  # an empty retained payload would delete its topic: a late reader gets nothing
+
+
+def test_a_new_game_while_the_broker_was_down_leaves_no_unit_of_the_old_one(tmp_path: Path, broker: Broker) -> None:
+    """The issue's steps: stop the broker (it keeps its retained messages on disk), start a new game with other
+    agents, start the broker: the old game's bots and their Home Assistant configs must be gone."""
+    service, bridge = table(tmp_path, broker.port)
+
+    async def body() -> None:
+        seen = Listener(broker.port, f"{ROOT}/bots/#")
+        await until(lambda: seen.latest(f"{ROOT}/bots/casing") is not None)
+        seen.close()
+        broker.stop()
+        await until(lambda: bridge.health is Health.DEGRADED)
+        service.new_game(GameSetup(floor="meridian-lobby", mission="data-heist", players=2, agents=["byte", "bit"],
+                                   seed=3))
+        broker.start()
+        await until(lambda: bridge.health is Health.OK, 40)  # healthy once the sweep is over
+        late = await everything_kept(broker.port)
+        assert late.latest(f"{ROOT}/bots/bit") and late.latest(f"{ROOT}/bots/byte")
+        assert late.latest(f"{ROOT}/bots/casing") is None
+        assert late.latest(f"homeassistant/sensor/{NODE}/power_casing/config") is None
+        late.close()
+
+    running(service, body=body)
