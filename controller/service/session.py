@@ -43,6 +43,7 @@ from controller.rules.record import (
     Entry,
     GameRecord,
     RecordError,
+    check_record,
     decode_record,
     encode_record,
     record_action,
@@ -366,9 +367,10 @@ class GameSession:
         return encode_record(self._load(game).record)
 
     def import_game(self, data: bytes) -> Change:
-        """A game exported by any table: checked by replaying it to its digests, then made the current game."""
+        """A game exported by any table: checked as `validate` checks a state and replayed to its digests, then
+        made the current game; a record that fails any check changes nothing."""
         record = decode_record(data)
-        final = replay(record)
+        final = check_record(record)
         with self._lock:
             title = game_title(record.start)
             stored, first = self.store.add_game(title, encode_state(record.start),

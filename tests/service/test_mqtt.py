@@ -107,7 +107,7 @@ def test_commands_from_a_publisher_change_the_game_through_the_session(tmp_path:
 
     async def body() -> None:
         await until(lambda: seen.latest(f"{ROOT}/phase") == "route")
-        publish(broker.port, f"{ROOT}/command/next", "")
+        publish(broker.port, f"{ROOT}/command/next", "{}")
         await until(lambda: service.session.state.turn.step == "actions")
         publish(broker.port, f"{ROOT}/command/undo", "{}")
         await until(lambda: service.session.state.turn.step == "route")
@@ -198,7 +198,7 @@ def test_two_tables_on_one_broker_each_obey_only_their_own_commands(tmp_path: Pa
     seen = Listener(broker.port, "burncycle/#")
 
     async def body() -> None:
-        publish(broker.port, "burncycle/hall-b/command/next", "")
+        publish(broker.port, "burncycle/hall-b/command/next", "{}")
         await until(lambda: seen.latest("burncycle/hall-b/phase") == "actions")
         assert one.session.state.turn.step == "route" and two.session.state.turn.step == "actions"
         assert seen.latest("burncycle/hall-a/phase") == "route"

@@ -146,3 +146,17 @@ def test_every_refusal_is_json_with_a_code_and_a_message(anyone: TestClient, met
     assert reply.status_code == status
     assert set(reply.json()) == {"error", "message"} and reply.json()["error"] == code
     assert reply.json()["message"] and "\n" not in reply.json()["message"]
+
+
+@pytest.mark.parametrize("method, path, allowed", [
+    ("PUT", "/api/dice", {"POST", "DELETE"}),
+    ("PUT", "/api/session", {"GET", "POST", "DELETE"}),
+    ("DELETE", "/api/games", {"GET", "POST"}),
+])
+def test_a_wrong_method_is_answered_with_every_method_the_path_takes(anyone: TestClient, method: str, path: str,
+                                                                    allowed: set[str]) -> None:
+    reply = anyone.request(method, path)
+    assert reply.status_code == 405 and reply.json()["error"] == "method_not_allowed"
+    assert set(reply.headers["allow"].split(", ")) == allowed
+    for name in allowed:
+        assert name in reply.json()["message"]
