@@ -12,7 +12,6 @@ import argparse
 import asyncio
 import socket
 import sys
-import tempfile
 from pathlib import Path
 
 import segno
@@ -23,6 +22,7 @@ from controller.service import simulated_board
 from controller.service.address import phone_address
 from controller.service.config import TableConfig, load_config
 from controller.service.config_text import starter_toml
+from controller.service.demo_folder import demo_folder
 from controller.service.led_output import LedOutput, output_from_config
 from controller.service.table import TableService
 
@@ -107,7 +107,7 @@ def run_demo(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise UserError(f"--port {args.port}: expected a port number from 0 to 65535")
     port = args.port or _free_port(args.host)
-    folder = tempfile.TemporaryDirectory(prefix="burncycle-demo-")
+    folder = demo_folder()
     db = args.db or str(Path(folder.name) / "demo.sqlite3")
     game: dict[str, object] = {}
     if args.mission:
@@ -129,7 +129,7 @@ def run_demo(args: argparse.Namespace) -> int:
     elif args.leds == "simulated":
         raise UserError(f"--leds simulated: {why}")
     else:
-        leds = LedOutput(VirtualStrip, what="the virtual strip (GET /api/leds)")
+        leds = LedOutput(VirtualStrip, what="the virtual strip (the LEDs panel of the dashboard)")
         print(f"burncycle-table: the LEDs are a virtual strip ({why})", flush=True)
     table = DemoTable()
     service = build(config, pin_factory=MockFactory(), leds=leds, seed=args.seed,

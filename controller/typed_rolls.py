@@ -52,9 +52,9 @@ class TypedRolls:
         self.rolls = 0
         self.asked: list[str] = []  # every die, deck or bag asked for, in order
 
-    def _take(self, what: str) -> str | None:
+    def _take(self, what: str, options: Sequence[str]) -> str | None:
         if self.rolls >= len(self.values) and self.then is None:
-            raise DiceNeeded([DiceWanted(die=what, count=1)], what, len(self.values))
+            raise DiceNeeded([DiceWanted(die=what, count=1, faces=tuple(options))], what, len(self.values))
         self.asked.append(what)
         self.rolls += 1
         if self.rolls > len(self.values):
@@ -72,7 +72,7 @@ class TypedRolls:
         return None  # faces from the table are not the game's virtual sequence
 
     def roll(self, die: str, faces: Sequence[str]) -> str:
-        value = self._take(die)
+        value = self._take(die, faces)
         if value is None:
             return self.then.roll(die, faces)  # type: ignore[union-attr]
         match = _named(value, faces)
@@ -82,7 +82,7 @@ class TypedRolls:
         return faces[match]
 
     def draw(self, bag: str, items: Sequence[str]) -> int:
-        value = self._take(bag)
+        value = self._take(bag, items)
         if value is None:
             return self.then.draw(bag, items)  # type: ignore[union-attr]
         match = _named(value, items)

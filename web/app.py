@@ -11,12 +11,14 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from controller.rules import BadFace, IllegalAction, RecordError, TableError
 from controller.service.session import SessionError
 from controller.service.store import StoreError
 from web.auth import ApiError, TableAuth, new_pin
 from web.auth import router as session_router
+from web.body_limit import BodyLimit
 from web.hub import Hub
 from web.routers import address, camera, floor, floors, game, games, health, leds, live, page, play, replay, tool_pages
 
@@ -28,6 +30,7 @@ log = logging.getLogger(__name__)
 STATUS_CODES = {400: "bad_request", 401: "pin_required", 403: "forbidden", 404: "not_found",
                 405: "method_not_allowed", 409: "refused", 413: "too_large", 415: "bad_media_type",
                 422: "bad_request", 429: "too_many_tries"}
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 
 
 def create_app(service: TableService, *, pin: str | None = None, read_only: bool | None = None,
@@ -44,6 +47,7 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
     auth = TableAuth(pin or web.pin or new_pin(), read_only=web.read_only if read_only is None else read_only,
                      clock=clock or time.monotonic)
     app.state.auth = auth
+    service.on_owner_press(auth.lift)  # a long press of "next" lifts a pause of logins (web/auth.py)
     app.state.pin = auth.pin
     app.state.hub = Hub(service)
     app.include_router(health.router)
@@ -61,6 +65,10 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
     app.include_router(replay.router)
     app.include_router(camera.router)
     _install_error_handlers(app)
+    app.add_middleware(BodyLimit, limits={"/api/games/import": games.MOST_IMPORT_BYTES,
+                                          "/api/games": games.MOST_NEW_GAME_BYTES,
+                                          "/api/floors": floors.MOST_FLOOR_BYTES,
+                                          "/api/floors/check": floors.MOST_FLOOR_BYTES})
     return app
 
 
@@ -81,9 +89,13 @@ def _install_error_handlers(app: FastAPI) -> None:
             status, message = 422, "body: not valid JSON: send the request's fields as a JSON object"
         if exc.status_code == 404 and message == "Not Found":
             message = f"{request.method} {request.url.path}: no such endpoint (the API: /openapi.json)"
-        elif exc.status_code == 405:
-            message = f"{request.method} {request.url.path}: this endpoint does not take {request.method}"
-        return JSONResponse({"error": code, "message": message}, status_code=status, headers=exc.headers)
+        headers = exc.headers
+        if exc.status_code == 405:
+            allowed = _methods_of(request)
+            headers = {**(exc.headers or {}), "Allow": ", ".join(allowed)}
+            message = (f"{request.method} {request.url.path}: this endpoint does not take {request.method}; "
+                       f"it takes {', '.join(allowed)}")
+        return JSONResponse({"error": code, "message": message}, status_code=status, headers=headers)
 
     @app.exception_handler(TableError)
     async def game_refused(request: Request, exc: TableError) -> JSONResponse:
@@ -103,6 +115,14 @@ def _install_error_handlers(app: FastAPI) -> None:
         log.exception("%s %s failed", request.method, request.url.path)
         return JSONResponse({"error": "server_error", "message": f"{request.method} {request.url.path}: the table "
                              f"service failed ({type(exc).__name__}); the log has the details"}, status_code=500)
+
+
+def _methods_of(request: Request) -> list[str]:
+    """Every method the request's path takes, over all its routes: Starlette's own 405 names only the first
+    route's (POST of /api/dice, not its DELETE). Each method is asked of the router as a request would be."""
+    return [method for method in METHODS
+            if any(route.matches({**request.scope, "method": method})[0] is Match.FULL
+                   for route in request.app.router.routes)]
 
 
 def _problem(error: dict[str, object]) -> str:

@@ -4,8 +4,12 @@ A correct PIN (`POST /api/session`) earns an HttpOnly, SameSite=Strict session c
 guards every state-changing route (a valid cookie, an Origin that is the table's own, a table that is not
 read-only) and `Watcher` guards what only the people at the table should see (the camera picture shows them).
 Wrong PINs are limited per client address: a few tries, then a wait that doubles with each further wrong PIN, so
-guessing a 6-digit PIN from a phone on the venue's Wi-Fi takes years. Every refusal is an `ApiError`, which
-the app's handlers turn into the JSON body every endpoint answers with: `{"error": code, "message": ...}`.
+guessing a 6-digit PIN from a phone on the venue's Wi-Fi takes years. A guesser with many addresses (a
+laptop that takes a new one per try) meets the limit of the whole table: past TABLE_FREE_TRIES wrong PINs from
+anyone, logins pause for everyone, for a wait that doubles in the same way; phones already logged in play on,
+and the table's owner lifts the pause with a long press of the "next" button (`lift`). Every refusal is an
+`ApiError`, which the app's handlers turn into the JSON body every endpoint answers with:
+`{"error": code, "message": ...}`.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ FIRST_WAIT_S = 2.0      # the first wait; each further wrong PIN doubles it
 LONGEST_WAIT_S = 3600.0
 MOST_SESSIONS = 256     # phones logged in at once; the oldest session goes first beyond this
 MOST_CLIENTS = 4096     # client addresses whose wrong tries are remembered
+TABLE_FREE_TRIES = 20   # wrong PINs from all addresses together before every login waits
+TABLE_QUIET_S = 3600.0  # an hour without a wrong PIN forgets the table's count
 
 
 class ApiError(HTTPException):
@@ -64,7 +70,10 @@ class TableAuth:
         self.pin, self.read_only, self.clock = pin, read_only, clock
         self._sessions: OrderedDict[str, None] = OrderedDict()
         self._tries: OrderedDict[str, _Tries] = OrderedDict()
+        self._table = _Tries()           # every client's wrong PINs together
+        self._table_last_wrong = 0.0
         self._lock = threading.Lock()
+        self.boot = secrets.token_hex(8)  # sessions live in memory: a new run forgets them, and says so
 
     def log_in(self, client: str, pin: str) -> str:
         """A new session token for a correct PIN; a wrong one raises `wrong_pin` or `too_many_tries`."""
@@ -72,8 +81,12 @@ class TableAuth:
             return self._log_in(client, pin)
 
     def _log_in(self, client: str, pin: str) -> str:
+        now = self.clock()
+        paused = self._table.wait_until - now
+        if paused > 0:  # not even checked: a paused table gives a guesser nothing, right or wrong
+            raise self._too_many(paused, table=True)
         tries = self._tries.get(client, _Tries())
-        wait = tries.wait_until - self.clock()
+        wait = tries.wait_until - now
         if wait > 0:
             raise self._too_many(wait)
         if hmac.compare_digest(pin.encode(), self.pin.encode()):
@@ -83,6 +96,7 @@ class TableAuth:
             while len(self._sessions) > MOST_SESSIONS:
                 self._sessions.popitem(last=False)
             return token
+        self._count_for_table(now)
         tries.wrong += 1
         self._tries[client] = tries
         self._tries.move_to_end(client)
@@ -96,6 +110,25 @@ class TableAuth:
         tries.wait_until = self.clock() + seconds
         raise self._too_many(seconds)
 
+    def _count_for_table(self, now: float) -> None:
+        """One more wrong PIN at the table; past TABLE_FREE_TRIES every login waits, longer with each one."""
+        if now - self._table_last_wrong > TABLE_QUIET_S:
+            self._table = _Tries()
+        self._table_last_wrong = now
+        self._table.wrong += 1
+        over = self._table.wrong - TABLE_FREE_TRIES
+        if over > 0:
+            self._table.wait_until = now + min(FIRST_WAIT_S * 2 ** (over - 1), LONGEST_WAIT_S)
+
+    def lift(self) -> bool:
+        """The owner, at the table (a long press of "next"), lifts the pause of logins and every device's wait;
+        True when there was one to lift (then the press does nothing else)."""
+        with self._lock:
+            paused = self._table.wait_until > self.clock()
+            self._table = _Tries()
+            self._tries.clear()
+            return paused
+
     def log_out(self, token: str | None) -> None:
         if token is not None:
             with self._lock:
@@ -105,10 +138,13 @@ class TableAuth:
         return token is not None and token in self._sessions
 
     @staticmethod
-    def _too_many(seconds: float) -> ApiError:
+    def _too_many(seconds: float, *, table: bool = False) -> ApiError:
         whole = max(1, int(seconds + 0.999))
-        return ApiError(429, "too_many_tries", f"too many wrong PINs from this device: try again in {whole} s",
-                        headers={"Retry-After": str(whole)}, retry_after=whole, tries_left=0)
+        message = (f"too many wrong PINs at this table: logins are paused for everyone for {whole} s (phones "
+                   f"already logged in play on); the table's owner lifts the pause with a long press of the next "
+                   f"button" if table else f"too many wrong PINs from this device: try again in {whole} s")
+        return ApiError(429, "too_many_tries", message, headers={"Retry-After": str(whole)}, retry_after=whole,
+                        tries_left=0)
 
 
 def auth_of(request: Request) -> TableAuth:
@@ -145,7 +181,8 @@ def check_websocket_origin(websocket: WebSocket) -> ApiError | None:
 
 def require_watcher(request: Request) -> None:
     if not auth_of(request).is_player(request.cookies.get(COOKIE)):
-        raise ApiError(401, "pin_required", "this needs the table's PIN: log in with POST /api/session {\"pin\"}")
+        raise ApiError(401, "pin_required", "this needs the table's PIN: type it on the page (the table service "
+                       "prints it when it starts)")
 
 
 def require_player(request: Request) -> None:
@@ -170,6 +207,8 @@ class Login(BaseModel):
 class SessionState(BaseModel):
     player: bool = Field(description="this client's session may change the game")
     read_only: bool = Field(description="the table refuses every change (a spectators' table)")
+    boot: str = Field(description="this run of the table service: another value after a reconnect means it "
+                      "restarted, and every session it had opened is gone")
 
 
 router = APIRouter(prefix="/api", tags=["session"])
@@ -195,4 +234,4 @@ def log_out(request: Request, response: Response) -> dict[str, bool]:
 @router.get("/session", summary="Whether this client may change the game, and whether the table is read-only")
 def session_state(request: Request) -> SessionState:
     auth = auth_of(request)
-    return SessionState(player=auth.is_player(request.cookies.get(COOKIE)), read_only=auth.read_only)
+    return SessionState(player=auth.is_player(request.cookies.get(COOKIE)), read_only=auth.read_only, boot=auth.boot)

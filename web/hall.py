@@ -2,7 +2,8 @@
 
 Separate from the table's app (web/app.py): the hall serves no table, only what its subscriber reads from
 the broker's retained topics (controller/hall). `GET /` is the page (web/static/hall.html, no asset from
-outside), `GET /api/tables` the picture as JSON, which the page polls.
+outside), `GET /api/tables` the picture as JSON, which the page polls, `GET /static/dom.js` the dashboard's module of
+requests and elements, which the page shares.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from fastapi.responses import FileResponse
 if TYPE_CHECKING:
     from controller.hall.view import HallView
 
-PAGE = Path(__file__).resolve().parent / "static" / "hall.html"
+STATIC = Path(__file__).resolve().parent / "static"
+PAGE = STATIC / "hall.html"
+DOM = STATIC / "dom.js"  # the dashboard's own requests and elements: one api() and one h() for every page
 
 
 def create_hall_app(view: HallView) -> FastAPI:
@@ -26,6 +29,10 @@ def create_hall_app(view: HallView) -> FastAPI:
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:
         return FileResponse(PAGE, media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/static/dom.js", include_in_schema=False)
+    def dom() -> FileResponse:
+        return FileResponse(DOM, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
     @app.get("/api/tables", summary="Every table on the broker: mission, threat, phase, round, online")
     def tables() -> dict[str, Any]:

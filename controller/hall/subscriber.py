@@ -2,7 +2,9 @@
 
 paho's network thread connects (with the same login and TLS as a table, mqtt_client.py), subscribes to the
 tables' state topics on every connect (the broker then sends every retained one: the hall needs no history)
-and reconnects by itself with a growing wait when the broker goes away, saying so on the view.
+and reconnects by itself with a growing wait when the broker goes away, saying so on the view. The picture is
+what the broker holds: on every connect it is forgotten and rebuilt from the retained topics, so a table that
+died while the broker was away (its last will never sent) is not listed online from the hall's memory.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ class HallSubscriber:
             self.view.set_connection(False, f"the MQTT broker at {self.view.broker} refused the hall: {reason}; "
                                             f"trying again")
             return
+        self.view.forget()
         client.subscribe([(topic, 1) for topic in self.view.topics()])
         self.view.set_connection(True, f"connected to the MQTT broker at {self.view.broker}")
 

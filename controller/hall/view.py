@@ -13,6 +13,8 @@ import json
 import threading
 from typing import Any
 
+from controller.service.mqtt_topics import NOBODY
+
 FIELDS = ("availability", "mission", "threat", "phase", "round", "player", "result", "number")
 LONGEST = 200  # characters kept of one payload: a table's topics are short, anything longer is cut
 
@@ -50,6 +52,11 @@ class HallView:
                 if not fields:
                     del self._tables[table]
 
+    def forget(self) -> None:
+        """Drop every table: the broker is about to send what it holds (on a connect), and only that counts."""
+        with self._lock:
+            self._tables.clear()
+
     def set_connection(self, connected: bool, message: str) -> None:
         with self._lock:
             self.connected, self.message = connected, message
@@ -64,12 +71,12 @@ class HallView:
 
 
 def _table(table_id: str, fields: dict[str, str]) -> dict[str, Any]:
-    availability = fields.get("availability")
+    availability, player = fields.get("availability"), fields.get("player")
     return {"id": table_id, "online": availability == "online",
             "availability": availability or "unknown",
             "mission": fields.get("mission"), "threat": _number(fields.get("threat")),
             "phase": fields.get("phase"), "round": _number(fields.get("round")),
-            "player": fields.get("player") or None, "number": _number(fields.get("number")),
+            "player": None if player in (None, "", NOBODY) else player, "number": _number(fields.get("number")),
             "result": _result(fields.get("result"))}
 
 

@@ -10,6 +10,7 @@ bottom layer every other package may import; the LEDs, vision and the command li
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from msgspec import Struct
@@ -76,27 +77,39 @@ class DiceWanted(Struct, frozen=True):
 
 
 class DiceNeeded(DiceError):
-    """The action needs faces the players have not typed in yet: which dice, how many, and for what, so a
-    service can ask the table for exactly those and apply the action again with all the faces."""
+    """The action needs faces the players have not typed in yet: which dice, how many still, and for what, so a
+    service can ask the table for exactly those and apply the action again with all the faces. `follow_up`:
+    these dice depend on results already read (an elite die's reroll, a card an option draws), so they could
+    not be asked for with the action's first dice."""
 
     code = "dice_needed"
 
-    def __init__(self, dice: list[DiceWanted], purpose: str, given: int, more: bool = False) -> None:
+    def __init__(self, dice: list[DiceWanted], purpose: str, given: int, follow_up: bool = False) -> None:
         self.dice = dice
         self.purpose = purpose
         self.given = given
-        if len(dice) == 1 and dice[0].count == 1 and dice[0].die == purpose:
-            wanted = f"another result for the {purpose}"
+        self.follow_up = follow_up
+        still = counted_dice(dice)
+        if follow_up:
+            said = f"{purpose}, after the results given: still needed: {still}"
+        elif given:
+            said = f"{purpose}: {given} {'face' if given == 1 else 'faces'} given; still needed: {still}"
         else:
-            wanted = ", ".join(f"{d.count} {'more ' if more else ''}{_plural(d)}" for d in dice) + f" for {purpose}"
-        short = f", but only {given} {'was' if given == 1 else 'were'} given" if given else ""  # none yet: a request
-        super().__init__(f"the turn needs {wanted}{short}")
+            said = f"{purpose}: still needed: {still}"
+        super().__init__(said)
 
 
-def _plural(wanted: DiceWanted) -> str:
-    if wanted.count == 1:
-        return wanted.die
-    return wanted.die[:-len(" die")] + " dice" if wanted.die.endswith(" die") else wanted.die
+def counted_dice(dice: Sequence[DiceWanted]) -> str:
+    """'1 pressure die, 5 basic dice, 1 card from the mod deck': the dice and draws of a request, counted."""
+    return ", ".join(counted(wanted.die, wanted.count) for wanted in dice)
+
+
+def counted(die: str, count: int) -> str:
+    """'5 basic dice', '1 card from the mod deck', '2 chips from the guard bag'."""
+    if die.endswith(" die"):
+        return f"{count} {die if count == 1 else die[:-len('die')] + 'dice'}"
+    thing = "card" if die.endswith(" deck") else "chip"
+    return f"{count} {thing}{'' if count == 1 else 's'} from the {die}"
 
 
 class BadFace(DiceError):

@@ -13,11 +13,29 @@ import re
 from collections.abc import Callable, Iterable
 
 from controller.rules import events as ev
+from controller.rules.action_types import Action
 from controller.rules.board.geometry import DIRECTION_WORDS
 from controller.rules.state import GameState
 
 CAPTAIN = "CAP"  # the captain's unit id (corporation/deploy.py)
 DECK_WORDS = {"equipment": "equipment card", "mod": "mod", "imperative": "imperative card"}
+
+
+# how an action is named where its tag does not read as words ("Nano's network step")
+ACTION_WORDS = {"end_turn": "end of turn", "degrade": "burncycle degrade", "network_card": "network card action",
+                "joan_surveil": "surveillance by Joan", "joan_stun": "stun by Joan", "use_equipment": "equipment",
+                "strike_wall": "strike on a wall", "step": "step", "keypad": "keypad action",
+                "terminal": "terminal action"}
+
+
+def action_purpose(state: GameState, action: Action) -> str:
+    """"Nano's network step", "the corporation's turn": what the dice an action reads are for, in the state it
+    is applied to (for a read the action did not announce with a purpose of its own)."""
+    tag = action.__struct_config__.tag
+    if tag == "corporation_turn":
+        return "the corporation's turn"
+    words = ACTION_WORDS.get(str(tag), str(tag).replace("_", " "))
+    return f"{bot_name(state, state.turn.order[state.turn.active])}'s {words}"
 
 
 def phrase(event: ev.Event, state: GameState) -> str:

@@ -19,9 +19,10 @@ from msgspec import Struct
 
 from controller.rules.actions import AnyAction, apply
 from controller.rules.dice import Dice, SeededDice
-from controller.rules.errors import DiceWanted, RecordError
+from controller.rules.errors import DiceWanted, RecordError, RulesError
 from controller.rules.events import AnyEvent, Event
 from controller.rules.state import GameState, copy_state, encode_state
+from controller.rules.validate import state_problems
 
 RECORD_VERSION = 1
 
@@ -205,6 +206,26 @@ def redo(record: GameRecord, state: GameState) -> tuple[GameState, list[Event]]:
     return new, events
 
 
+def check_record(record: GameRecord) -> GameState:
+    """A record from outside (another table's export, a file edited by hand) checked before anything plays it:
+    its version, its start state as `validate` checks a state, then every entry replayed against its digest.
+    Returns the state after the last entry; any problem is one RecordError naming what is wrong."""
+    if record.version != RECORD_VERSION:
+        raise RecordError(f"game record: version {record.version}: this release reads version {RECORD_VERSION} "
+                          f"records (export the game again from a table of this release)")
+    problems = state_problems(record.start)
+    if not record.start.bots:
+        problems.append("bots: none; a game at a table has at least one agent")
+    if problems:
+        raise RecordError(f"game record: start: {'; '.join(problems)}")
+    try:
+        return replay(record)
+    except RecordError:
+        raise
+    except RulesError as e:  # an illegal action, a face no die has: the record is not this engine's game
+        raise RecordError(f"game record: does not replay: {e}") from None
+
+
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(GameRecord)
 
@@ -221,3 +242,6 @@ def decode_record(data: bytes | str) -> GameRecord:
         raise RecordError(f"game record: {e}") from None
     except msgspec.DecodeError as e:
         raise RecordError(f"game record: not valid JSON ({e})") from None
+    except RecursionError:  # msgspec skips an unknown field's value by recursing into it
+        raise RecordError("game record: nested deeper than any game record is (a file GET "
+                          "/api/games/{game}/export wrote is a few levels deep)") from None

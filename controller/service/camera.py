@@ -205,7 +205,7 @@ class CameraComponent(Component):
     def finding_jpeg(self) -> bytes:
         """The last finding's picture: the markers found, the missing ones' places, the grid laid over."""
         if self._finding is None:
-            raise NoPicture("no board found yet: find the markers first (POST /api/calibration/find)")
+            raise NoPicture("no board found yet: find the markers first (Find the markers, on the camera page)")
         grey, finding, pipeline = self._finding
         return _jpeg(finding_overlay(grey, finding, pipeline.config, pipeline.registrar.calibration))
 
@@ -213,7 +213,7 @@ class CameraComponent(Component):
         """Calibration, last step: keep the registration of the last finding (a person saw its grid lie right),
         saved for every later start, and used at once."""
         if self._finding is None:
-            raise NoPicture("nothing to confirm: find the markers first (POST /api/calibration/find)")
+            raise NoPicture("nothing to confirm: find the markers first (Find the markers, on the camera page)")
         grey, finding, pipeline = self._finding
         reg = finding.registration
         if reg.homography is None:

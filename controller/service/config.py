@@ -27,8 +27,8 @@ from controller.errors import UserError
 ENV_PREFIX = "BURNCYCLE_"
 ENV_DELIMITER = "__"
 GPIO_PINS = range(0, 28)  # BCM numbers of the 40-pin header's GPIOs
-_HOSTNAME = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$")
-_TOPIC_WORD = re.compile(r"^[A-Za-z0-9_-]+$")
+_HOSTNAME = re.compile(r"^(?=.{1,253}\Z)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\Z")
+_TOPIC_WORD = re.compile(r"^[A-Za-z0-9_-]+\Z")
 
 
 class ConfigError(UserError):
@@ -184,9 +184,22 @@ class WebConfig(Section):
                           "printed at start)", '"4321"')
     read_only: bool = key(False, "true or false",
                           "a spectators' table (a convention): the dashboard shows the game and refuses every change")
+    proxies: tuple[str, ...] = key((), "a list of IP addresses or networks",
+                                   "the reverse proxies in front of the dashboard whose X-Forwarded-For is believed "
+                                   "(default: none, every request's address is its own)", '["127.0.0.1"]')
 
     _host = field_validator("host")(classmethod(lambda cls, v: _host(v)))
     _port = field_validator("port")(classmethod(lambda cls, v: _port(v)))
+
+    @field_validator("proxies")
+    @classmethod
+    def _proxies(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for proxy in value:
+            try:
+                ipaddress.ip_network(proxy, strict=False)
+            except ValueError:
+                raise ValueError("expected a list of IP addresses or networks") from None
+        return value
 
     @field_validator("pin")
     @classmethod

@@ -17,7 +17,7 @@ from controller.errors import UserError
 from controller.library import floor_summary, read_text, write_atomically
 from controller.rules import Floor, FloorError, compile_floor
 
-NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")  # whole names only (fullmatch: `$` would let "name\n" pass)
 NAME_RULE = "a floor's name is 1 to 40 lowercase letters, digits and dashes, starting with a letter or digit"
 MOST_CHARS = 20_000  # the largest shipped floor is under 2,000 characters; a 26 x 26 floor is ~4,000
 
@@ -63,7 +63,7 @@ class FloorLibrary:
         self.shipped = shipped
 
     def _path(self, name: str) -> Path:
-        if not NAME.match(name):
+        if not NAME.fullmatch(name):
             raise FloorLibraryError(f"floor name {name[:60]!r}: {NAME_RULE}")
         path = (self.folder / f"{name}.floor").resolve()
         if path.parent != self.folder.resolve():  # the pattern already forbids it; a second lock on the door
@@ -73,7 +73,7 @@ class FloorLibrary:
     def saved(self) -> list[str]:
         if not self.folder.is_dir():
             return []
-        return sorted(p.stem for p in self.folder.glob("*.floor") if NAME.match(p.stem) and p.is_file())
+        return sorted(p.stem for p in self.folder.glob("*.floor") if NAME.fullmatch(p.stem) and p.is_file())
 
     def listing(self) -> list[dict[str, object]]:
         """Every floor a game may start on: name, where it comes from, and its title, size and level."""

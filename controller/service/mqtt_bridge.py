@@ -6,7 +6,13 @@ whose process died, and Home Assistant discovery documents (mqtt_discovery.py), 
 Assistant says it is online. In, it obeys a few commands (next, undo, dice faces, a unit placed by a reader,
 a door sensor) through the same service API as the dashboard and the buttons: same rules, same log, and a
 refusal or a malformed payload is answered on the errors topic and changes nothing. A door sensor's report
-is a check, never a change (door_sensors.py).
+is a check, never a change (door_sensors.py). An empty payload is someone clearing a topic, never a command, and
+a command published retained is never obeyed, found at connect or delivered live (the bridge speaks MQTT 5 and
+asks for the publisher's retain flag, which MQTT 3.1.1 drops on a live delivery).
+
+On every connect, before it takes commands, the bridge sweeps what the broker keeps under the table's root and
+its discovery configs: a retained topic the table no longer owns (a bot of an earlier game, kept by a broker
+with persistence while the table was away) is cleared, so a late subscriber never reads a unit not in the game.
 
 paho runs its network loop on its own thread and reconnects by itself with a growing wait. Commands are
 handed to the event loop, like button presses, so the game is changed from one thread. Retained state (and
@@ -24,13 +30,14 @@ from typing import Any
 import msgspec
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import MQTTErrorCode
+from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from controller.rules import TableError
 from controller.rules.actions import Correct
 from controller.service.components import Component
 from controller.service.config import MqttConfig
 from controller.service.mqtt_client import MqttClient, make_client
-from controller.service.mqtt_discovery import DISCOVERY_PREFIX, STATUS_TOPIC, discovery_payloads
+from controller.service.mqtt_discovery import DISCOVERY_PREFIX, STATUS_TOPIC, discovery_payloads, node_id
 from controller.service.mqtt_topics import CommandError, DiceFaces, Door, Place, Topics, parse_command, state_payloads
 from controller.service.session import Change
 from controller.service.table import TableService
@@ -38,6 +45,7 @@ from controller.service.table import TableService
 ONLINE, OFFLINE = "online", "offline"
 QUEUE_LIMIT = 1000       # events kept for a broker that is away; more are dropped and counted
 RECONNECT_MIN_S, RECONNECT_MAX_S = 1, 30
+LONGEST_ECHO = 200       # characters of a command's topic or refusal the errors topic repeats
 
 
 class MqttBridge(Component):
@@ -59,6 +67,8 @@ class MqttBridge(Component):
         self._refused: str | None = None        # why the broker refused the last connection, until one succeeds
         self._client: MqttClient | None = None
         self._subscribing: int | None = None  # the message id of the commands' subscription, until it is taken
+        self._sweeping: int | None = None     # the message id of the sweep's unsubscription, until it is done
+        self.sweep = [f"{self.topics.root}/#", f"{DISCOVERY_PREFIX}/+/{node_id(self.topics)}/+/config"]
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
@@ -70,7 +80,7 @@ class MqttBridge(Component):
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         client_id = f"burncycle-{self.topics.root.replace('/', '-')}"
-        client = make_client(self.config, client_id)
+        client = make_client(self.config, client_id, mqtt.MQTTv5)
         client.will_set(self.topics.availability, OFFLINE, qos=1, retain=True)
         client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
         client.max_queued_messages_set(self.queue_limit)
@@ -79,6 +89,7 @@ class MqttBridge(Component):
         client.on_connect_fail = self._on_connect_fail
         client.on_message = self._on_message
         client.on_subscribe = self._on_subscribe
+        client.on_unsubscribe = self._on_unsubscribe
         self._client = client
         self._refresh()
         client.connect_async(self.host, self.config.port, keepalive=30)
@@ -147,7 +158,9 @@ class MqttBridge(Component):
                                            f"dropped since the queue of {self.queue_limit} is full; trying again")
 
     def _error(self, topic: str, message: str) -> None:
-        self._send(self.topics.errors, _json({"topic": topic, "error": message}))
+        """A refusal on the errors topic: the command's topic and what is wrong, each cut to LONGEST_ECHO
+        characters (a 1 MB unit name is not sent back whole)."""
+        self._send(self.topics.errors, _json({"topic": _cut(topic), "error": _cut(message)}))
 
     # -- paho's thread --
 
@@ -157,17 +170,26 @@ class MqttBridge(Component):
             self._tell_loop(self.degraded, self._refused)
             return
         self._refused = None
-        _, self._subscribing = client.subscribe([(self.topics.commands, 1), (STATUS_TOPIC, 1)])
         with self._lock:
             self._connected = True
             client.publish(self.topics.availability, ONLINE, qos=0, retain=True)
             for topic, payload in self._published.items():
                 client.publish(topic, payload, qos=0, retain=True)
-        self._tell_loop(self.degraded, f"connected to the MQTT broker at {self.broker}; subscribing to the commands")
+        # the broker takes these publishes before the sweep's subscription, so the sweep sees the picture as it
+        # is now: what it holds beyond that is stale
+        self._sweeping, self._subscribing = None, None
+        client.subscribe([(topic, SubscribeOptions(qos=1)) for topic in self.sweep])
+        self._tell_loop(self.degraded, f"connected to the MQTT broker at {self.broker}; clearing what it keeps "
+                                       f"that the table no longer owns, then subscribing to the commands")
 
-    def _on_subscribe(self, _client: mqtt.Client, _userdata: Any, mid: int, reasons: Any, _props: Any) -> None:
-        """The broker took the subscription: from now on a command sent to the table reaches it, so only now is
+    def _on_subscribe(self, client: mqtt.Client, _userdata: Any, mid: int, reasons: Any, _props: Any) -> None:
+        """The sweep's subscription was taken: the broker sends what it keeps right after this answer, and before
+        it answers an unsubscription sent now, so the sweep ends with that answer (`_on_unsubscribe`). The
+        commands' subscription was taken: from now on a command sent to the table reaches it, so only now is
         the bridge healthy (a command sent between the connection and this answer would be lost)."""
+        if self._sweeping is None and self._subscribing is None:
+            _, self._sweeping = client.unsubscribe(self.sweep)
+            return
         if mid != self._subscribing:
             return
         refused = [r for r in reasons if r.is_failure]
@@ -176,6 +198,13 @@ class MqttBridge(Component):
                             f"its commands ({refused[0]}): commands from MQTT are not heard")
             return
         self._tell_loop(self.ok, f"connected to the MQTT broker at {self.broker} as {self.topics.root}")
+
+    def _on_unsubscribe(self, client: mqtt.Client, _userdata: Any, mid: int, _reasons: Any, _props: Any) -> None:
+        """The sweep is over: now the commands (each delivered with its publisher's retain flag)."""
+        if mid != self._sweeping:
+            return
+        options = SubscribeOptions(qos=1, retainAsPublished=True)
+        _, self._subscribing = client.subscribe([(self.topics.commands, options), (STATUS_TOPIC, options)])
 
     def _on_connect_fail(self, _client: mqtt.Client, _userdata: Any) -> None:
         """No connection at all (no answer, a refused port, TLS that fails): the reason the client kept."""
@@ -194,15 +223,30 @@ class MqttBridge(Component):
             if message.payload == b"online":
                 self._rediscover()
             return
+        if not message.payload:  # a topic cleared (mosquitto_pub -n), never a command
+            return
+        if self._subscribing is None:  # the sweep: what the broker keeps under the table's root
+            if message.retain:
+                self._clear_stale(message.topic)
+            return
         name = message.topic.rsplit("/", 1)[-1]
         if message.retain:
-            if message.payload:
-                self._error(message.topic, "a retained command was ignored: commands are never retained (clear it "
-                                           f"with: mosquitto_pub -r -n -t {message.topic})")
+            self._error(message.topic, "a retained command was ignored: commands are never retained (clear it "
+                                       f"with: mosquitto_pub -r -n -t {message.topic})")
             return
         if self._loop is not None:
             self.received += 1
             self._loop.call_soon_threadsafe(self._obey, message.topic, name, bytes(message.payload))
+
+    def _clear_stale(self, topic: str) -> None:
+        """A retained topic found by the sweep: cleared unless the table publishes it now. A retained command
+        is never obeyed: it is answered on the errors topic, and cleared too."""
+        with self._lock:
+            owned = topic in self._published or topic == self.topics.availability
+            if not owned:
+                self._send_retained(topic, "")
+        if topic.startswith(f"{self.topics.root}/command/"):
+            self._error(topic, "a retained command was ignored and cleared: commands are never retained")
 
     def _rediscover(self) -> None:
         """Home Assistant (re)started: send the discovery documents again, as its docs ask."""
@@ -245,3 +289,7 @@ class MqttBridge(Component):
 
 def _json(value: Any) -> str:
     return msgspec.json.encode(value).decode()
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= LONGEST_ECHO else text[:LONGEST_ECHO - 1] + "…"

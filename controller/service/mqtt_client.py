@@ -32,8 +32,8 @@ class MqttError(TableError):
 class MqttClient(mqtt.Client):
     """paho's client, which remembers why its last connection attempt failed (`failure`, one line)."""
 
-    def __init__(self, client_id: str) -> None:
-        super().__init__(CallbackAPIVersion.VERSION2, client_id=client_id)
+    def __init__(self, client_id: str, protocol: int = mqtt.MQTTv311) -> None:
+        super().__init__(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=protocol)
         self.failure: str | None = None
         self.on_socket_open = _no_delay
 
@@ -73,9 +73,9 @@ def tls_context(config: MqttConfig) -> ssl.SSLContext:
                         f"{getattr(err, 'reason', None) or err}") from None
 
 
-def make_client(config: MqttConfig, client_id: str) -> MqttClient:
+def make_client(config: MqttConfig, client_id: str, protocol: int = mqtt.MQTTv311) -> MqttClient:
     """A client for `config`'s broker, not yet connected: logged in as mqtt.user, over TLS with mqtt.tls."""
-    client = MqttClient(client_id)
+    client = MqttClient(client_id, protocol)
     if config.user is not None:
         password = config.password.get_secret_value() if config.password is not None else None
         client.username_pw_set(config.user, password)

@@ -17,6 +17,7 @@ from controller.rules import GameState
 
 Direction = Literal["N", "E", "S", "W"]
 OVER = "over"  # the phase published once the game has ended
+NOBODY = "none"  # the player once the game has ended (an empty retained payload would delete the topic)
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def state_payloads(state: GameState, number: int) -> dict[str, str]:
         "mission": state.mission.name,
         "threat": str(state.threat),
         "phase": phase,
-        "player": active or "",
+        "player": active or NOBODY,
         "round": str(state.round),
         "burncycle": _json({"tracker": state.burncycle.tracker,
                             "slots": [None if chip is None else {"kind": chip.kind, "degraded": chip.degraded}
@@ -101,7 +102,7 @@ def state_payloads(state: GameState, number: int) -> dict[str, str]:
 # -- in: the commands and their schemas ------------------------------------------------------------------------
 
 class NoArguments(msgspec.Struct, forbid_unknown_fields=True):
-    """`next` and `undo` take nothing: an empty payload or `{}`."""
+    """`next` and `undo` take nothing: `{}` (an empty payload clears a topic and is no command)."""
 
 
 class DiceFaces(msgspec.Struct, forbid_unknown_fields=True):
@@ -140,8 +141,6 @@ def parse_command(name: str, payload: bytes) -> msgspec.Struct:
     schema = COMMANDS.get(name)
     if schema is None:
         raise CommandError(f"unknown command {name!r}: expected one of {', '.join(sorted(COMMANDS))}")
-    if not payload.strip() and schema is NoArguments:
-        return NoArguments()
     try:
         return msgspec.json.decode(payload, type=schema)
     except msgspec.ValidationError as err:

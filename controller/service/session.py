@@ -9,8 +9,9 @@ the log when a slow reader fell behind, so a phone on bad Wi-Fi costs the table 
 
 Dice come in two kinds. With virtual dice the engine rolls the game's seeded dice. With physical dice the
 players roll at the table: the session applies the action with the faces it has, and when the engine needs more
-it records a dice request ("the move needs another result for the basic die") that any input (the dashboard,
-MQTT, a button sequence) answers with `supply_faces`; the action is applied then, with every face in the log.
+it records a dice request ("Casing's move action: still needed: 1 pressure die, 5 basic dice") that any input
+(the dashboard, MQTT, a button sequence) answers with `supply_faces`, each face checked against its die as it is
+given; the action is applied once it has them all, with every face in the log.
 """
 
 from __future__ import annotations
@@ -25,12 +26,24 @@ from typing import Any, Literal
 
 import msgspec
 
-from controller.rules import DiceNeeded, GameState, RulesError, ScriptedDice, TableError, decode_state, encode_state
+from controller.rules import (
+    DiceNeeded,
+    DiceWanted,
+    GameState,
+    RulesError,
+    ScriptedDice,
+    TableError,
+    decode_state,
+    encode_state,
+)
 from controller.rules.actions import AnyAction, CorporationTurn
+from controller.rules.dice import check_faces
+from controller.rules.phrasing import action_purpose
 from controller.rules.record import (
     Entry,
     GameRecord,
     RecordError,
+    check_record,
     decode_record,
     encode_record,
     record_action,
@@ -53,18 +66,46 @@ class SessionError(TableError):
 
 @dataclass(frozen=True)
 class DiceRequest:
-    """The engine stopped for want of dice the players roll at the table: which dice and how many (`dice`,
-    e.g. [{"die": "basic die", "count": 3}]), for what (`purpose`), and the faces already typed in."""
+    """The engine stopped for want of dice the players roll at the table: which dice are still needed, how many
+    and what each can show (`dice`, e.g. [{"die": "basic die", "count": 3, "faces": [...]}], in reading order),
+    for what (`purpose`), and the faces already given (`faces`), with the die each was given for (`given_for`;
+    None for faces given without one, which are read in order)."""
 
     action: dict[str, Any]
     faces: list[str]
     message: str
     dice: list[dict[str, Any]]
     purpose: str
+    given_for: list[str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"action": self.action, "faces": list(self.faces), "message": self.message, "dice": self.dice,
-                "purpose": self.purpose}
+        """The request as `status.pending_dice` shows it (docs/http-api.md, dice requests)."""
+        return {"action": self.action, "faces": list(self.faces), "message": self.message,
+                "dice": [dict(d) for d in self.dice], "purpose": self.purpose}
+
+    def log_body(self) -> dict[str, Any]:
+        """The request as the log keeps it: what the status shows, and the die each face was given for."""
+        return {**self.to_dict(), "given_for": self.given_for}
+
+    def answered_with(self, faces: list[str]) -> tuple[list[str], list[str] | None]:
+        """The faces given so far and then `faces`, each for the die the request lists in its place, with the
+        die each is for (None when earlier faces were given without theirs)."""
+        slots = [d["die"] for d in self.dice for _ in range(d["count"])]
+        given_for = None if self.given_for is None else self.given_for + slots[:len(faces)]
+        return self.faces + list(faces), given_for
+
+    def wanted(self) -> list[DiceWanted]:
+        """The dice still needed, as the engine named them."""
+        return [DiceWanted(die=d["die"], count=d["count"], faces=tuple(d["faces"])) for d in self.dice]
+
+    @classmethod
+    def from_body(cls, body: dict[str, Any]) -> DiceRequest:
+        """The request as the log holds it (a `dice_requested` change's body): the live session and its replay
+        both build it this way, so they hold the same request."""
+        dice = [{"die": d["die"], "count": d["count"], "faces": list(d.get("faces", ()))} for d in body["dice"]]
+        given_for = body.get("given_for", None if body["faces"] else [])  # (logged before faces said their die)
+        return cls(body["action"], list(body["faces"]), body["message"], dice, body["purpose"],
+                   None if given_for is None else list(given_for))
 
 
 @dataclass
@@ -217,17 +258,22 @@ class GameSession:
     def apply(self, action: AnyAction, faces: list[str] | None = None) -> Change:
         """Apply one action for whoever is to act; `faces` are dice the players rolled, in the order the engine
         reads them. An illegal action raises IllegalAction with the rule and changes nothing."""
+        return self._apply(action, faces, None)
+
+    def _apply(self, action: AnyAction, faces: list[str] | None, given_for: list[str] | None) -> Change:
         with self._lock:
             g = self._require()
             physical = g.dice_mode == "physical"
-            dice = ScriptedDice(faces or []) if (faces is not None or physical) else None
+            dice = ScriptedDice(faces or [], action_purpose(g.state, action),
+                                given_for) if (faces is not None or physical) else None
             undone = list(g.record.undone)
             try:
                 new, _ = record_action(g.record, g.state, action, dice)
             except DiceNeeded as e:
                 if dice is None:
                     raise
-                return self._ask_for_dice(g, action, faces or [], e)
+                return self._ask_for_dice(g, action, faces or [], [] if given_for is None and not faces else given_for,
+                                          e)
             except RecordError as e:
                 raise SessionError(f"the game log and the engine disagree: {e}") from None
             entry = g.record.entries[-1]
@@ -246,7 +292,9 @@ class GameSession:
         return self.apply(CorporationTurn())
 
     def supply_faces(self, faces: list[str]) -> Change:
-        """Faces rolled at the table for the pending dice request; the action is applied once it has enough."""
+        """Faces rolled at the table for the pending dice request, in the order it lists the dice (some or all of
+        them); the action is applied once it has enough. A face that is not on its die is refused as it is
+        given (BadFace), before any is kept, so the request stays as it was."""
         with self._lock:
             g = self._require()
             if g.pending_dice is None:
@@ -254,8 +302,9 @@ class GameSession:
             if not faces:
                 raise SessionError("no faces given: type in the faces rolled, in order")
             request = g.pending_dice
+            check_faces(request.wanted(), faces)
             action = msgspec.convert(request.action, AnyAction, strict=False)  # type: ignore[arg-type]
-            return self.apply(action, request.faces + list(faces))
+            return self._apply(action, *request.answered_with(faces))
 
     def cancel_dice(self) -> Change:
         """Give up the action that waits for dice (the players chose another)."""
@@ -318,9 +367,10 @@ class GameSession:
         return encode_record(self._load(game).record)
 
     def import_game(self, data: bytes) -> Change:
-        """A game exported by any table: checked by replaying it to its digests, then made the current game."""
+        """A game exported by any table: checked as `validate` checks a state and replayed to its digests, then
+        made the current game; a record that fails any check changes nothing."""
         record = decode_record(data)
-        final = replay(record)
+        final = check_record(record)
         with self._lock:
             title = game_title(record.start)
             stored, first = self.store.add_game(title, encode_state(record.start),
@@ -349,9 +399,12 @@ class GameSession:
             raise SessionError("there is no game yet: start a new game first")
         return self._game
 
-    def _ask_for_dice(self, g: _Game, action: AnyAction, faces: list[str], needed: DiceNeeded) -> Change:
-        request = DiceRequest(_builtins(action), list(faces), str(needed), _builtins(needed.dice), needed.purpose)
-        stored = self.store.append(g.id, "dice_requested", request.to_dict())
+    def _ask_for_dice(self, g: _Game, action: AnyAction, faces: list[str], given_for: list[str] | None,
+                      needed: DiceNeeded) -> Change:
+        request = DiceRequest.from_body({"action": _builtins(action), "faces": list(faces), "message": str(needed),
+                                         "dice": _builtins(needed.dice), "purpose": needed.purpose,
+                                         "given_for": given_for})
+        stored = self.store.append(g.id, "dice_requested", request.log_body())
         g.pending_dice = request
         return self._publish(stored)
 
@@ -407,9 +460,9 @@ class GameSession:
                 pending = None
             elif c.kind == "redo":
                 record.entries.append(record.undone.pop())
+                pending = None
             elif c.kind == "dice_requested":
-                pending = DiceRequest(c.body["action"], list(c.body["faces"]), c.body["message"], c.body["dice"],
-                                      c.body["purpose"])
+                pending = DiceRequest.from_body(c.body)
             elif c.kind == "dice_cancelled":
                 pending = None
             elif c.kind == "dice_mode":

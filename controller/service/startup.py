@@ -72,7 +72,7 @@ def build(config: TableConfig, *, pin_factory: object | None = None,
         service.camera, service.reconciler = camera, reconciler
         service.camera_view = lambda: reconciler.view.to_dict()
         service.add(camera)
-    service.add(WebServer(create_app(service), config.web.host, config.web.port))
+    service.add(WebServer(create_app(service), config.web.host, config.web.port, config.web.proxies))
     if config.mqtt.host is not None:
         service.add(MqttBridge(service, config.mqtt))
     if systemd.watchdog_interval() is not None:

@@ -131,6 +131,8 @@ class TableService:
         # the floors a game may start on: the shipped ones and those drawn in the floor editor, saved beside the log
         self.floors = FloorLibrary(Path(session.store.path).resolve().parent / "floors", content.floors)
         self.replays = GameReplays(session)  # the post-game summary and the replay, read-only
+        self._owner_lifts: list[Callable[[], bool]] = []
+        self.ready = False  # every component has started (`run` called its `ready`); until then health says starting
         session.watch(self._changed)
 
     def add(self, component: Component) -> None:
@@ -231,7 +233,8 @@ class TableService:
         """What a new game may be: the floors, missions, agents, difficulties, levels and captains."""
         c, g = self.content, self.config.game
         return {
-            "floors": [{"name": f["name"], "shipped": f["source"] == "shipped"} for f in self.floors.listing()],
+            "floors": [{"name": f["name"], "title": f.get("title", f["name"]), "shipped": f["source"] == "shipped"}
+                       for f in self.floors.listing()],
             "missions": [{"id": m.id, "name": m.name, "floors": m.floors, "adaptable": m.adaptable}
                          for m in c.missions.values()],
             "agents": [{"id": a.id, "name": a.name} for a in c.agents],
@@ -251,7 +254,14 @@ class TableService:
     # -- reading, for the web and MQTT --
 
     def health(self) -> dict[str, Any]:
+        """The supervisor's health, the game and the last change; during start-up (the web answers before the
+        camera or the LED board has opened, seconds on a busy Pi) the status is "starting", whatever a part
+        that already started says, and `waiting_for` names each part not yet started with its words."""
         body = self.supervisor.health()
+        waiting = {c.name: c.message for c in self.components if c.health in (Health.STARTING, Health.STOPPED)}
+        body["waiting_for"] = waiting if not self.ready else {}
+        if not self.ready and body["status"] != "stopped":
+            body["status"] = "starting"
         body["game"] = self.session.game_id
         body["number"] = self.session.number
         if self.buttons is not None:
@@ -303,9 +313,13 @@ class TableService:
         self._show(self.session.state)
         async with self.supervisor:
             await self._started()
+            self.ready = True
             if ready is not None:
                 ready()
-            await self._stopped.wait()
+            try:
+                await self._stopped.wait()
+            finally:
+                self.ready = False
 
     def stop(self) -> None:
         if self._loop is not None:
@@ -340,12 +354,25 @@ class TableService:
         self._scene = scene_from_state(state, previous=self._scene, now=time.monotonic())
         self.leds.set_scene(self._scene)
 
+    def on_owner_press(self, lift: Callable[[], bool]) -> None:
+        """Call `lift()` at a long press of "next" (outside dice entry): only someone at the table can press it,
+        so it lifts what the network must not (the web's pause of PIN logins after too many wrong ones). When a
+        lift lifted something (it returns True) the press does only that, with an "accepted" beep."""
+        self._owner_lifts.append(lift)
+
+    def _owner_pressed(self) -> bool:
+        lifted = [lift() for lift in self._owner_lifts]  # every one, not only up to the first that lifts
+        if any(lifted) and self.buttons is not None:
+            self.buttons.sound("accepted")
+        return any(lifted)
+
     def press(self, name: str, held: bool = False) -> None:
         """A button press ("next", `held` for a long press, or "undo"): while the game waits for physical dice
-        it types in their faces (DiceFromButtons), else it steps the game on or back. A step the rules refuse
+        it types in their faces (DiceFromButtons); a long press of "next" while logins are paused lifts the
+        pause (`on_owner_press`); else it steps the game on or back. A step the rules refuse
         changes nothing, and the refusal is kept for the dashboard (a button has no screen to say it on)."""
         try:
-            if not self.dice_buttons.press(name, held):
+            if not self.dice_buttons.press(name, held) and not (name == "next" and held and self._owner_pressed()):
                 (self.next_step if name == "next" else self.undo)()
             self.last_refusal = None
         except TableError as err:

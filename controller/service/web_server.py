@@ -31,9 +31,9 @@ class _Server(uvicorn.Server):
 
 
 class WebServer(Component):
-    def __init__(self, app: Any, host: str, port: int) -> None:
+    def __init__(self, app: Any, host: str, port: int, proxies: tuple[str, ...] = ()) -> None:
         super().__init__("web")
-        self.app, self.host, self.port = app, host, port
+        self.app, self.host, self.port, self.proxies = app, host, port, proxies
         self.server: _Server | None = None
         self._socket: socket.socket | None = None
 
@@ -57,8 +57,11 @@ class WebServer(Component):
         self._socket = sock
         # no per-message deflate on the live feed: compressing each ~30 KB state once per viewer costs the Pi's
         # CPU (the vision loop's) far more than the bytes cost the table's Wi-Fi (bench/bench_websockets.py)
+        # X-Forwarded-For is believed only from the proxies web.proxies names: uvicorn's default believes it from
+        # loopback, so any local process could name itself any address and never meet the PIN's limits
         config = uvicorn.Config(self.app, log_level=logging.WARNING, access_log=False, lifespan="off",
-                                ws_ping_interval=20, timeout_graceful_shutdown=2, ws_per_message_deflate=False)
+                                ws_ping_interval=20, timeout_graceful_shutdown=2, ws_per_message_deflate=False,
+                                proxy_headers=bool(self.proxies), forwarded_allow_ips=list(self.proxies) or None)
         self.server = _Server(config)
 
     async def run(self) -> None:

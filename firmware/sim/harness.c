@@ -428,11 +428,15 @@ int main(int argc, char **argv) {
     double wall0 = wall_s();
     double hold_until = 0;
     unsigned long iter = 0, resets = 0;
+    /* The host that started the board owns it: a host killed outright (SIGKILL, a crash) never sends the
+     * SIGTERM that ends the harness, so the harness goes when its parent does instead of running on alone. */
+    pid_t parent = getppid();
     double max_lag = 0;
     emit("\"ev\": \"boot\"");
     while (!want_exit) {
         if (hold_until) {
             /* In the bootloader: the application does not run and what arrives is eaten. */
+            if (getppid() != parent) break;
             read_host(0, 0);
             check_open();
             double now = wall_s();
@@ -465,6 +469,10 @@ int main(int argc, char **argv) {
         rx_step();
         if (tx_tail != tx_head) tx_flush();
         if ((++iter & 511) == 0) {
+            if ((iter & 0xFFFF) == 0 && getppid() != parent) {
+                emit("\"ev\": \"orphaned\"");
+                break;
+            }
             int opened = check_open();
             if (want_reset || (opened && reset_on_open)) {
                 const char *cause = want_reset ? "signal" : "open";

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import msgspec
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from controller.rules import (
     Action,
@@ -90,10 +91,17 @@ class Phone:
     # -- taps --
 
     def tap(self, selector: str) -> None:
-        """One finger tap on what `selector` names (visible and enabled first, as a person waits for it)."""
-        target = self.page.locator(selector).first
-        target.scroll_into_view_if_needed(timeout=WAIT)
-        target.tap(timeout=WAIT)
+        """One finger tap on what `selector` names (visible and enabled first, as a person waits for it); the
+        board drawn again between finding it and tapping it is looked at again, as an eye would."""
+        for attempt in range(5):
+            target = self.page.locator(selector).first
+            try:
+                target.scroll_into_view_if_needed(timeout=WAIT)
+                target.tap(timeout=WAIT)
+                break
+            except PlaywrightError as err:
+                if "not attached" not in str(err) or attempt == 4:
+                    raise
         if self._now is not None:
             self._now.taps += 1
 

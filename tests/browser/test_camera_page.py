@@ -56,3 +56,23 @@ def test_the_floor_editor_draws_over_the_cameras_picture_of_the_mat(tmp_path: Pa
         expect(page.locator("#backdrop-note")).to_contain_text("Under the grid: the camera's picture of the mat")
         expect(page.locator("#grid image")).to_have_count(1)
         shot(page, "floor-editor-over-the-camera-laptop")
+
+
+def test_after_a_new_game_on_another_floor_the_camera_page_asks_for_the_mat_not_the_lens(tmp_path: Path) -> None:
+    """The game moved to the annex while the lobby's mat still lies on the table: the markers no longer fit the
+    board the table expects, which no calibration of the lens would fix; the page says to change the mat."""
+    table = DemoTable()
+    with running_table(tmp_path, source=lambda: DemoCamera(table, fps=15),
+                       prepare=lambda s: table.lay_out(s.session.state)) as (url, service), chromium() as browser:
+        page = browser.new_page(viewport=PHONE, has_touch=True, is_mobile=True)
+        page.goto(f"{url}/camera")
+        page.locator("#unlock-slot button").click()
+        unlock(page)
+        expect(page.locator("#health")).to_contain_text("8 of 8 markers")
+        service.start_game(floor="meridian-annex", mission="tower-run", agents=["nano"], difficulty="standard",
+                           level=None, captain=None)  # nobody has changed the mat yet
+        expect(page.locator("#health")).to_contain_text(
+            "do not fit Meridian Tower, Annex, the floor the game is on: if the game has just changed floors, put "
+            "Meridian Tower, Annex's mat on the table", timeout=30_000)
+        expect(page.locator("#health")).not_to_contain_text("lens")
+        shot(page, "camera-old-mat-phone")

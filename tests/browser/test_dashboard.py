@@ -50,7 +50,7 @@ class Table:
                              web={"host": "127.0.0.1", "port": self.port, "pin": PIN},
                              camera={"source": "none"}, game={"agents": ("nano", "casing")})  # type: ignore[arg-type]
         self.scene = DemoTable()
-        leds = LedOutput(VirtualStrip, what="the virtual strip (GET /api/leds)")
+        leds = LedOutput(VirtualStrip, what="the virtual strip (the LEDs panel of the dashboard)")
         self.service: TableService = build(config, seed=3, source=lambda: DemoCamera(self.scene), leds=leds)
         if not self.service.session.has_game():
             self.service.new_game()
@@ -233,7 +233,7 @@ def test_the_pin_is_needed_to_act_and_an_action_from_its_button_changes_the_game
     assert refused == 401
     page.fill("#pin-input", "0000")
     page.click("#pin-form button")
-    expect(page.locator("#message")).to_contain_text("wrong PIN")
+    expect(page.locator("#pin .pin-problem")).to_contain_text("Wrong PIN: 4 tries left")
     _unlock(page)
     expect(page.locator("#who")).to_have_text("unlocked: this phone plays")
     _shot(page, "unlocked")
@@ -265,7 +265,7 @@ def test_the_pin_is_needed_to_act_and_an_action_from_its_button_changes_the_game
     expect(page.locator("#dice .face-picture").first).to_be_visible()
     page.click('#dice button[data-face="2"]')
     page.click('#dice button[data-face="blank"]')
-    expect(page.locator("#typed .face-picture")).to_have_count(2)
+    expect(page.locator("#dice .typed .face-picture")).to_have_count(2)
     _shot(page, "dice")
     page.click("#dice-send")
     expect(page.locator("#dice")).to_be_hidden()
@@ -305,6 +305,11 @@ def test_a_corporation_turn_is_ticked_off_as_the_camera_sees_the_guards_moved(ta
         expect(page.locator(f'#instructions li[data-unit="{unit}"]')).to_have_attribute("data-done", "false",
                                                                                        timeout=SLOW)
         expect(page.locator(f'#board .todo[data-todo="{unit}"]')).to_have_count(1)  # the move drawn as an arrow
+        moved_to = table.state.unit(unit).space
+        expect(page.locator(f'#instructions li[data-unit="{unit}"] [data-space="{moved_to}"]')).to_have_count(1)
+    # no question is not agreement while the players have moves to make
+    expect(page.locator("#questions")).not_to_contain_text("the camera and the game agree")
+    expect(page.locator("#questions")).to_contain_text("instructions to carry out first")
     assert _board_units(page, table) == _state_units(table)  # the board shows the game, not the table
     _shot(page, "corporation-instructions")
     table.hands_follow = True
@@ -313,6 +318,7 @@ def test_a_corporation_turn_is_ticked_off_as_the_camera_sees_the_guards_moved(ta
         expect(page.locator(f'#instructions li[data-unit="{unit}"]')).to_have_attribute("data-done", "true",
                                                                                        timeout=SLOW)
         expect(page.locator(f'#board .todo[data-todo="{unit}"]')).to_have_count(0)
+    expect(page.locator("#questions")).to_contain_text("None: the camera and the game agree", timeout=SLOW)
     _shot(page, "corporation-ticked")
     _fits(page, PHONE)
 
@@ -353,6 +359,7 @@ def test_a_new_game_from_the_form(table: Table, browser: Browser) -> None:
     page.select_option("#new-floor", "meridian-annex")
     page.uncheck('#new-game input[value="casing"]')
     page.click("#new-game button[type=submit]")
+    page.click("#confirm-yes")  # the game in progress is replaced: asked first
     expect(page.locator("#title")).to_have_text("Operation Tower Run on Meridian Tower, Annex", timeout=SLOW)
     assert [b.id for b in table.state.bots if b.kind == "agent"] == ["nano"]
     assert _board_units(page, table) == _state_units(table)

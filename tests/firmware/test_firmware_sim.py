@@ -467,3 +467,42 @@ def test_a_refused_frame_does_not_stop_the_fallback(make_sim) -> None:
         shown = len(sim.frames())
         wait_for_fallback(sim, frames=3, timeout=1)
     assert all(is_fallback(f) for f in sim.frames()[shown:])
+
+
+@pytest.mark.slow
+def test_the_simulated_board_goes_when_its_host_is_killed(tmp_path) -> None:
+    """A `demo` killed with SIGKILL never sends the SIGTERM that ends the harness: each left a bc-sim running
+    on alone at full speed (a machine that had run the tests for an hour held eleven). The harness watches
+    its parent and leaves when it does."""
+    import os
+    import signal
+    import sys
+
+    from controller.service.simulated_board import available
+
+    if available() is not None:
+        pytest.skip(available())
+    host = subprocess.Popen([sys.executable, "-c",
+                             "import sys, time\n"
+                             "from controller.service.simulated_board import SimulatedBoard\n"
+                             "board = SimulatedBoard()\n"
+                             "print(board.proc.pid, flush=True)\n"
+                             "time.sleep(120)\n"], stdout=subprocess.PIPE, text=True)
+    try:
+        sim = int(host.stdout.readline())
+        os.kill(host.pid, signal.SIGKILL)
+        host.wait(timeout=10)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                state = open(f"/proc/{sim}/stat").read().rsplit(")", 1)[1].split()[0]
+            except FileNotFoundError:
+                break
+            if state == "Z":  # gone, waiting only for init to collect it
+                break
+            time.sleep(0.05)
+        else:
+            os.kill(sim, signal.SIGKILL)
+            pytest.fail("the simulated board ran on after its host was killed")
+    finally:
+        host.kill()

@@ -72,7 +72,7 @@ def test_a_guard_chip_typed_in_after_the_corporations_turn_is_the_one_placed():
         spawned = [u for u in new.security if u.id not in {x.id for x in state.security}]
         placed[name] = spawned[0].chip
     assert placed and all(chip == name for name, chip in placed.items())
-    with pytest.raises(DiceNeeded, match="another result for the guard bag") as err:
+    with pytest.raises(DiceNeeded, match="after the results given: still needed: 1 chip from the guard bag") as err:
         apply(state, CorporationTurn(), ScriptedDice([f.face for f in phase.faces]))
     assert err.value.dice == [DiceWanted(die="guard bag", count=1, faces=("Sentry", "Sentry"))]
 

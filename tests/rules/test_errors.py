@@ -43,11 +43,11 @@ def test_dice_the_players_have_not_rolled_are_asked_for_as_data():
         apply(state, Move(dice=DicePool(basic=3)), ScriptedDice([]))
     assert err.value.dice == [DiceWanted(die="basic die", count=3, faces=FACES["basic"])]
     assert err.value.purpose == "Memory's move action" and err.value.code == "dice_needed"
-    assert str(err.value) == "the turn needs 3 basic dice for Memory's move action"
+    assert str(err.value) == "Memory's move action: still needed: 3 basic dice" and not err.value.follow_up
     with pytest.raises(DiceNeeded) as err:
         apply(state, Move(dice=DicePool(basic=3)), ScriptedDice(["1"]))
     assert err.value.dice == [DiceWanted(die="basic die", count=2, faces=FACES["basic"])]
-    assert str(err.value) == "the turn needs 2 more basic dice for Memory's move action, but only 1 was given"
+    assert str(err.value) == "Memory's move action: 1 face given; still needed: 2 basic dice"
     moved, _ = apply(state, Move(dice=DicePool(basic=3)), ScriptedDice(["1", "2", "1"]))
     assert moved.turn.pending is not None
 

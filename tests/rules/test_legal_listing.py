@@ -3,6 +3,8 @@ labels that say what an action costs and loses (issue 19's oddities of `actions 
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 from rules_scenarios import CONTENT, bot, guard, make_state, module, network, of_type
 from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
@@ -73,15 +75,17 @@ def test_terminal_options_show_the_card_the_virtual_dice_reveal():
     assert of_type(events, "terminal_accessed")[0].card == card.id
 
 
-def test_the_network_step_lists_its_transfers_with_their_syntax():
-    """The movement steps and the transfer syntax in the label, and the first step's transfers listed ready to
-    apply (the IP on L3-01 has a white line in, to the core)."""
+def test_the_network_step_lists_its_transfers_in_the_games_words():
+    """The movement steps and what may be chosen in the label, in words for players (no field names, no JSON: the
+    dashboard shows it), and the first step's transfers listed ready to apply (the IP on L3-01 has a white line
+    in, to the core)."""
     s = in_turn(make_state(bots=[bot("byte", "A1"), module("F1")], slots=chips("general", "tech")), step="network")
     s.network = network(["byte"], ips={"byte": "L3-01"})
     steps = listed(s, NetworkStep)
     assert steps[0].action == NetworkStep() and "transfers" in steps[0].choose
     assert 'movement steps: 1 general, 2 tech' in steps[0].label
-    assert '"transfers": {"<step>": "in" or "out"}' in steps[0].label
+    assert "before each step's movement the IP may transfer inward or outward" in steps[0].label
+    assert not re.search(r'[{}"]', steps[0].label)
     inward = [la.action for la in steps if la.action.transfers == {1: "in"}]
     assert inward and "transfer inward from L3-01" in next(la.label for la in steps if la.action in inward)
     new, events = act(s, inward[0])

@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
-from controller.service.config import SECTIONS, ConfigError, TableConfig, env_name, load_config
+from controller.service.config import SECTIONS, ConfigError, MqttConfig, TableConfig, env_name, load_config
 from controller.service.config_text import starter_toml
 from tests.cli_run import refused, run
 
@@ -38,6 +39,7 @@ BAD: dict[str, tuple[str, str]] = {
     "web.port": ("80800", "a port number from 1 to 65535"),
     "web.pin": ("1234", "4 to 8 digits, in quotes"),
     "web.read_only": ('"maybe"', "true or false"),
+    "web.proxies": ('["proxy.local"]', "a list of IP addresses or networks"),
     "mqtt.host": ('"broker..local"', "a host name or an IP address"),
     "mqtt.port": ("0", "a port number from 1 to 65535"),
     "mqtt.user": ("7", "a string"),
@@ -206,3 +208,11 @@ def test_init_into_a_missing_folder_is_one_line(tmp_path: Path, capsys: pytest.C
     out = tmp_path / "no-such-folder" / "table.toml"
     assert refused(capsys, "init", "--out", out) == (
         f"burncycle-table: {out}: cannot write the config file: No such file or directory")
+
+
+@pytest.mark.parametrize("field, value", [("table_id", "kitchen\n"), ("base_topic", "burncycle\n"),
+                                          ("host", "broker.local\n")])
+def test_a_trailing_newline_is_not_part_of_a_name(field: str, value: str) -> None:
+    """`$` matches before a final newline; a table id "kitchen\\n" would name topics no one subscribes to."""
+    with pytest.raises(ValidationError):
+        MqttConfig(**{field: value})

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from controller.hall.subscriber import HallSubscriber
 from controller.hall.view import HallView
 from controller.service.config import MqttConfig
+from controller.service.mqtt_topics import NOBODY
 from tests.cli_run import refused
 from tests.service.mqtt_broker import Broker, publish, running, table
 from tests.service.service_helpers import until
@@ -134,3 +135,34 @@ def test_an_empty_retained_payload_removes_a_table_and_odd_payloads_stay_text(br
 ])
 def test_a_bad_option_is_one_line(capsys: pytest.CaptureFixture[str], argv: list[str], says: str) -> None:
     assert says in refused(capsys, "hall", *argv)
+
+
+def test_the_hall_shows_what_the_broker_holds_after_it_comes_back(tmp_path: Path, broker: Broker) -> None:
+    """A table killed while the broker was down, and a broker restarted without its saved retained messages:
+    the hall must not go on listing the table online from its own memory."""
+    for name, payload in (("availability", "online"), ("mission", "Operation Data Heist"), ("phase", "actions")):
+        publish(broker.port, f"burncycle/ghost/{name}", payload, retain=True)
+    subscriber, client = _hall(broker)
+    try:
+        deadline = time.monotonic() + 10
+        while not _tables(client).get("ghost", {}).get("online"):
+            assert time.monotonic() < deadline, "the hall never listed the table"
+            time.sleep(0.05)
+        broker.stop()
+        for saved in tmp_path.glob("*.db"):  # a broker without persistence keeps nothing over a restart
+            saved.unlink()
+        broker.start()
+        deadline = time.monotonic() + 30
+        while not client.get("/api/tables").json()["connected"] or "ghost" in _tables(client):
+            assert time.monotonic() < deadline, f"the hall still lists {_tables(client).get('ghost')}"
+            time.sleep(0.05)
+    finally:
+        subscriber.stop()
+
+
+def test_a_game_over_lists_no_player() -> None:
+    view = HallView("burncycle", "127.0.0.1:1883")
+    view.take("burncycle/t1/player", b"byte")
+    assert view.to_dict()["tables"][0]["player"] == "byte"
+    view.take("burncycle/t1/player", NOBODY.encode())  # what a table publishes once its game is over
+    assert view.to_dict()["tables"][0]["player"] is None

@@ -107,7 +107,7 @@ def test_commands_from_a_publisher_change_the_game_through_the_session(tmp_path:
 
     async def body() -> None:
         await until(lambda: seen.latest(f"{ROOT}/phase") == "route")
-        publish(broker.port, f"{ROOT}/command/next", "")
+        publish(broker.port, f"{ROOT}/command/next", "{}")
         await until(lambda: service.session.state.turn.step == "actions")
         publish(broker.port, f"{ROOT}/command/undo", "{}")
         await until(lambda: service.session.state.turn.step == "route")
@@ -158,6 +158,26 @@ def test_a_bad_command_is_answered_on_the_errors_topic_and_changes_nothing(
     seen.close()
 
 
+def test_a_face_not_on_the_die_is_refused_on_the_errors_topic_and_the_request_stays(tmp_path: Path,
+                                                                                  broker: Broker) -> None:
+    """Issue 28, 2: `command/dice` took any face and poisoned the roll; it is checked as the dashboard's is."""
+    service, _ = table(tmp_path, broker.port, dice="physical")
+    seen = Listener(broker.port, f"{ROOT}/errors")
+
+    async def body() -> None:
+        while service.session.pending_dice is None:  # on to the end of the turn: the burncycle die is rolled
+            service.next_step()
+        asked = service.session.pending_dice
+        publish(broker.port, f"{ROOT}/command/dice", '{"faces": ["banana"]}')
+        await until(lambda: seen.latest(f"{ROOT}/errors") is not None)
+        error = json.loads(seen.latest(f"{ROOT}/errors") or "")["error"]
+        assert "face 1 ('banana') is not a face of the burncycle die; its faces are 1, 2, 3, 4, 5, choose" in error
+        assert service.session.pending_dice == asked
+
+    running(service, body=body)
+    seen.close()
+
+
 def test_a_retained_command_found_on_connect_is_ignored(tmp_path: Path, broker: Broker) -> None:
     publish(broker.port, f"{ROOT}/command/next", "{}", retain=True)  # left on the broker by a careless script
     service, _ = table(tmp_path, broker.port)
@@ -178,7 +198,7 @@ def test_two_tables_on_one_broker_each_obey_only_their_own_commands(tmp_path: Pa
     seen = Listener(broker.port, "burncycle/#")
 
     async def body() -> None:
-        publish(broker.port, "burncycle/hall-b/command/next", "")
+        publish(broker.port, "burncycle/hall-b/command/next", "{}")
         await until(lambda: seen.latest("burncycle/hall-b/phase") == "actions")
         assert one.session.state.turn.step == "route" and two.session.state.turn.step == "actions"
         assert seen.latest("burncycle/hall-a/phase") == "route"

@@ -5,9 +5,11 @@ TestClient: /health's shape and its 503 while a part has failed, /api/state befo
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from controller.autoplay.player import AutoPlayer
+from controller.service.components import Component
 from controller.service.config import TableConfig
 from controller.service.startup import build
 from controller.service.table import TableService
@@ -91,6 +94,55 @@ def test_health_is_503_while_the_camera_has_failed(tmp_path: Path) -> None:
         assert "no camera on /dev/video0" in camera["last_error"]
         assert body.json()["components"]["game"]["state"] == "ok"  # the rest goes on
     finally:
+        service.stop()
+        running.join(10)
+        service.session.close()
+
+
+class SlowToOpen(Component):
+    """A part that takes its time to start (a camera on a busy Pi) until the test lets it."""
+
+    def __init__(self, name: str, opened: threading.Event) -> None:
+        super().__init__(name)
+        self.opened = opened
+
+    async def start(self) -> None:
+        while not self.opened.is_set():
+            await asyncio.sleep(0.01)
+
+
+class Connecting(Component):
+    """A part that starts at once but is not yet working (the MQTT bridge while the broker answers)."""
+
+    async def start(self) -> None:
+        self.degraded("connecting to the MQTT broker at 127.0.0.1:1883")
+
+
+def test_health_says_starting_and_what_it_waits_for_from_the_first_answer(tmp_path: Path) -> None:
+    opened = threading.Event()
+    port = free_port()
+    service = build(config(tmp_path, port), seed=5, extra=[Connecting("mqtt"), SlowToOpen("camera", opened)])
+    running = threading.Thread(target=lambda: asyncio.run(service.run()))
+    running.start()
+    try:
+        deadline = time.monotonic() + 20
+        while True:  # the first answer of the real server
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as reply:
+                    first = json.loads(reply.read())
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the web server never answered"
+                time.sleep(0.01)
+        assert first["status"] == "starting", first
+        assert first["waiting_for"] == {"camera": "starting"}
+        opened.set()
+        while service.health()["status"] == "starting":
+            assert time.monotonic() < deadline, "the service never finished starting"
+            time.sleep(0.01)
+        assert service.health()["status"] == "degraded" and service.health()["waiting_for"] == {}
+    finally:
+        opened.set()
         service.stop()
         running.join(10)
         service.session.close()

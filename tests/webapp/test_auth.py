@@ -37,12 +37,13 @@ def guarded(app: FastAPI) -> FastAPI:
 
 
 def test_a_correct_pin_sets_an_httponly_strict_session_cookie(anyone: TestClient) -> None:
-    assert anyone.get("/api/session").json() == {"player": False, "read_only": False}
+    boot = anyone.get("/api/session").json()["boot"]
+    assert anyone.get("/api/session").json() == {"player": False, "read_only": False, "boot": boot}
     reply = anyone.post("/api/session", json={"pin": PIN})
     assert reply.status_code == 200 and reply.json() == {"player": True}
     cookie = reply.headers["set-cookie"]
     assert cookie.startswith(f"{COOKIE}=") and "HttpOnly" in cookie and "SameSite=strict" in cookie
-    assert anyone.get("/api/session").json() == {"player": True, "read_only": False}
+    assert anyone.get("/api/session").json() == {"player": True, "read_only": False, "boot": boot}
     assert anyone.delete("/api/session").json() == {"player": False}
     assert anyone.get("/api/session").json()["player"] is False
 
@@ -52,7 +53,8 @@ def test_player_needs_the_cookie_and_the_tables_own_origin(app: FastAPI) -> None
     stranger = TestClient(app)
     refused = stranger.post("/probe/player")
     assert refused.status_code == 401 and refused.json()["error"] == "pin_required"
-    assert "POST /api/session" in refused.json()["message"]
+    assert "type it on the page" in refused.json()["message"]  # for a player: no route, no JSON
+    assert not re.search(r'/api/|[{}"]', refused.json()["message"])
     assert stranger.get("/probe/watcher").json()["error"] == "pin_required"
     stranger.post("/api/session", json={"pin": PIN})
     assert stranger.post("/probe/player").json() == {"ok": "player"}  # no Origin: curl, a script
@@ -91,11 +93,24 @@ def test_wrong_pins_wait_longer_and_longer_per_client(app: FastAPI, clock: Clock
     assert guesser.post("/api/session", json={"pin": "1"}).json()["tries_left"] == FREE_TRIES - 1  # a fresh start
 
 
+def test_a_restarted_table_says_so_by_its_boot_id_and_has_forgotten_every_session(service: TableService) -> None:
+    """A page that reconnects after a restart must drop the rights it had (the sessions live in memory): the boot
+    id it remembered differs from the new run's, and its cookie no longer makes it a player."""
+    first = TestClient(create_app(service, pin=PIN))
+    first.post("/api/session", json={"pin": PIN})
+    before = first.get("/api/session").json()
+    again = TestClient(create_app(service, pin=PIN), cookies=dict(first.cookies))  # the same phone, a new run
+    after = again.get("/api/session").json()
+    assert before["player"] is True and after["player"] is False
+    assert re.fullmatch(r"[0-9a-f]{16}", before["boot"]) and after["boot"] != before["boot"]
+    assert first.get("/api/session").json()["boot"] == before["boot"]  # steady within one run
+
+
 def test_a_read_only_table_refuses_every_change_even_to_a_player(service: TableService) -> None:
     app = guarded(create_app(service, pin=PIN, read_only=True))
     client = TestClient(app)
     assert client.post("/api/session", json={"pin": PIN}).status_code == 200  # the camera still needs it
-    assert client.get("/api/session").json() == {"player": True, "read_only": True}
+    assert client.get("/api/session").json() | {"boot": ""} == {"player": True, "read_only": True, "boot": ""}
     reply = client.post("/probe/player")
     assert reply.status_code == 403 and reply.json()["error"] == "read_only"
     assert client.get("/probe/watcher").status_code == 200
@@ -131,3 +146,17 @@ def test_every_refusal_is_json_with_a_code_and_a_message(anyone: TestClient, met
     assert reply.status_code == status
     assert set(reply.json()) == {"error", "message"} and reply.json()["error"] == code
     assert reply.json()["message"] and "\n" not in reply.json()["message"]
+
+
+@pytest.mark.parametrize("method, path, allowed", [
+    ("PUT", "/api/dice", {"POST", "DELETE"}),
+    ("PUT", "/api/session", {"GET", "POST", "DELETE"}),
+    ("DELETE", "/api/games", {"GET", "POST"}),
+])
+def test_a_wrong_method_is_answered_with_every_method_the_path_takes(anyone: TestClient, method: str, path: str,
+                                                                    allowed: set[str]) -> None:
+    reply = anyone.request(method, path)
+    assert reply.status_code == 405 and reply.json()["error"] == "method_not_allowed"
+    assert set(reply.headers["allow"].split(", ")) == allowed
+    for name in allowed:
+        assert name in reply.json()["message"]

@@ -74,7 +74,8 @@ def test_a_broken_floor_gets_validates_message_and_nothing_is_saved(player: Test
 
 
 @pytest.mark.parametrize("name", ["../escaped", "..", "a/b", "/tmp/x", "Closet", "closet.floor", "", "-x",
-                                  "x" * 41, "clo set", "%2e%2e"])
+                                  "x" * 41, "clo set", "%2e%2e",
+                                  "closet\n", "closet\n\n"])
 def test_a_name_that_could_leave_the_folder_is_refused(player: TestClient, service: TableService,
                                                        name: str) -> None:
     reply = player.post("/api/floors", json={"name": name, "text": CLOSET})

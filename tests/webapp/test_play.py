@@ -6,14 +6,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from controller.service.config import GameConfig
+from controller.service.startup import build
 from controller.service.table import TableService
 from tests.service.session_support import next_action
+from tests.service.test_web_api import config
 from tests.webapp.conftest import ORIGIN, PIN
 from web import create_app
 
@@ -144,6 +148,73 @@ def test_an_action_that_needs_physical_dice_is_a_202_with_the_request(service: T
     assert player.get("/api/status").json()["pending_dice"] is None
 
 
+def test_a_face_not_on_its_die_is_refused_when_given_and_the_request_stays(service: TableService,
+                                                                           player: TestClient) -> None:
+    """Issue 28, 2: "banana" was taken (202) and every later answer refused until the request was given up."""
+    waiting_for_dice(service)
+    asked = player.get("/api/status").json()["pending_dice"]
+    for faces, says in ((["banana"], "face 1 ('banana') is not a face of the basic die; its faces are 1, 2, blank"),
+                        (["1", "2", "3"], "face 3 ('3') is not a face of the basic die"),
+                        (["1"] * 6, "6 faces given, but only 5 basic dice are still needed")):
+        refused = player.post("/api/dice", json={"faces": faces})
+        assert refused.status_code == 422, refused.json()
+        assert refused.json()["error"] == "bad_face" and says in refused.json()["message"]
+        assert player.get("/api/status").json()["pending_dice"] == asked
+    partly = player.post("/api/dice", json={"faces": ["1", "blank"]})
+    assert partly.status_code == 202 and partly.json()["change"]["faces"] == ["1", "blank"]
+    pending = player.get("/api/status").json()["pending_dice"]
+    assert pending["dice"] == [{"die": "basic die", "count": 3, "faces": ["1", "1", "1", "1", "2", "blank"]}]
+    assert pending["message"].endswith("2 faces given; still needed: 3 basic dice")
+    assert player.post("/api/dice", json={"faces": ["2", "2", "1"]}).status_code == 200
+
+
+def test_casings_move_asks_for_every_die_at_once_and_counts_what_is_still_needed(tmp_path: Path) -> None:
+    """Issue 27, 5: `demo --seed 7`, Next 8 times, physical dice, "move: Casing" asked for "another result for
+    the pressure die" before any face, then said "needs 5 basic dice ... but only 1 was given"."""
+    demo = build(config(tmp_path).model_copy(update={"game": GameConfig(agents=("nano", "casing"))}), seed=7)
+    demo.new_game()
+    client = TestClient(create_app(demo, pin=PIN), headers={"Origin": ORIGIN})
+    client.post("/api/session", json={"pin": PIN})
+    for _ in range(8):
+        assert client.post("/api/next").status_code == 200
+    client.put("/api/dice/mode", json={"mode": "physical"})
+    move = next(a for a in client.get("/api/legal").json()["actions"] if a["tag"] == "move")
+    assert client.post("/api/actions", json={"action": move["action"]}).status_code == 202
+    pending = client.get("/api/status").json()["pending_dice"]
+    assert set(pending) == {"action", "faces", "message", "dice", "purpose"}
+    assert pending["message"] == "Casing's move action: still needed: 1 pressure die, 5 basic dice"
+    assert [(d["die"], d["count"]) for d in pending["dice"]] == [("pressure die", 1), ("basic die", 5)]
+    assert pending["dice"][0]["faces"] == ["0", "1", "2", "2", "3", "4"] and pending["faces"] == []
+    assert client.post("/api/dice", json={"faces": ["2"]}).status_code == 202
+    pending = client.get("/api/status").json()["pending_dice"]
+    assert pending["message"] == "Casing's move action: 1 face given; still needed: 5 basic dice"
+    assert client.post("/api/dice", json={"faces": ["1", "1", "2", "blank", "1"]}).status_code == 200
+    assert client.get("/api/status").json()["pending_dice"] is None
+    demo.session.close()
+
+
+def test_a_dice_request_given_up_by_redo_stays_given_up_after_a_restart(service: TableService,
+                                                                         player: TestClient, tmp_path: Path) -> None:
+    """Issue 28, 1: next; a move with 1 basic die; undo; physical dice; the same move (202); redo (200):
+    pending_dice was null, and the request came back after a restart."""
+    player.post("/api/next")
+    move = next(a for a in player.get("/api/legal").json()["actions"] if a["tag"] == "move")["action"]
+    move = {**move, "dice": {**move["dice"], "basic": 1}}
+    assert player.post("/api/actions", json={"action": move}).status_code == 200
+    assert player.post("/api/undo").status_code == 200
+    player.put("/api/dice/mode", json={"mode": "physical"})
+    assert player.post("/api/actions", json={"action": move}).status_code == 202
+    assert player.post("/api/redo").status_code == 200
+    live = player.get("/api/status").json()
+    assert live["pending_dice"] is None
+    service.session.close()
+    restarted = build(config(tmp_path), seed=5)
+    try:
+        assert TestClient(create_app(restarted)).get("/api/status").json() == live
+    finally:
+        restarted.session.close()
+
+
 def test_the_legal_actions_are_numbered_and_post_back_as_they_are(service: TableService,
                                                                    anyone: TestClient) -> None:
     legal = anyone.get("/api/legal").json()  # anyone may read them
@@ -154,6 +225,8 @@ def test_the_legal_actions_are_numbered_and_post_back_as_they_are(service: Table
     assert {"kind": "basic", "die": "basic die", "faces": ["1", "1", "1", "1", "2", "blank"]} in kinds
     options = anyone.get("/api/options").json()
     assert "meridian-lobby" in [f["name"] for f in options["floors"]]
+    lobby = {"name": "meridian-lobby", "title": "Meridian Tower, Lobby", "shipped": True}
+    assert lobby in options["floors"]  # its name for people beside its id
     assert {"data-heist", "tower-run"} <= {m["id"] for m in options["missions"]}
     assert options["difficulties"] == ["simplified", "standard", "seasoned"] and options["levels"] == [1, 2, 3]
 

@@ -15,6 +15,7 @@ from web.deps import Service
 from web.routers.tool_pages import page
 
 router = APIRouter(tags=["floors"])
+MOST_FLOOR_BYTES = 8 * MOST_CHARS  # a floor's characters (up to 6 bytes each, escaped in JSON) and its name
 EXAMPLE = 'name: Closet\nlevel: 1\n\ngrid:\n+-+-+\n|E T|\n+-+-+\n\nareas:\n  A1 room "Closet"\n'
 
 

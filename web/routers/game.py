@@ -25,7 +25,7 @@ def status(service: Service) -> dict[str, Any]:
 
 
 @router.get("/changes", summary="Every change numbered after `after` (oldest first), to catch up from")
-def changes(service: Service, after: int = Query(0, ge=0, description="the last change number seen"),
+def changes(service: Service, after: int = Query(0, ge=0, le=2**62, description="the last change number seen"),
             limit: int = Query(200, ge=1, le=1000)) -> dict[str, Any]:
     batch = service.session.changes_since(after, limit)
     return {"changes": [service.change_json(c) for c in batch],

@@ -16,7 +16,8 @@ from web.deps import Service
 from web.routers.play import REFUSALS, changed
 
 router = APIRouter(prefix="/api", tags=["games"])
-MOST_IMPORT_BYTES = 32 * 1024 * 1024
+MOST_IMPORT_BYTES = 32 * 1024 * 1024   # a long four-player game's record is a few MB (web/body_limit.py)
+MOST_NEW_GAME_BYTES = 1024 * 1024      # a custom floor's text rides along
 GameId = Path(ge=1, le=2**62, description="a game's id, as GET /api/games lists it")
 
 
@@ -74,8 +75,6 @@ async def import_game(request: Request, service: Service, _: Player) -> JSONResp
     data = await request.body()
     if not data.strip():
         raise ApiError(422, "bad_request", "body: empty: send the file GET /api/games/{game}/export wrote")
-    if len(data) > MOST_IMPORT_BYTES:
-        raise ApiError(413, "too_large", f"body: {len(data)} bytes: a game file is at most {MOST_IMPORT_BYTES}")
     # replaying a long game takes a while: off the event loop, so the live feed goes on meanwhile
     return changed(service, await run_in_threadpool(service.session.import_game, data))
 

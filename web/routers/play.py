@@ -24,6 +24,8 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
     422: {"description": "a malformed body (bad_request)"},
 }
 CHANGED = {202: {"description": "the action waits for dice rolled at the table (the dice_requested change)"}}
+BAD_FACE = {422: {"description": "a malformed body (bad_request), or a face that is not on its die or more faces than "
+                                 "are still needed (bad_face, naming the die and its faces); the request stays"}}
 
 
 class Strict(BaseModel):
@@ -45,7 +47,8 @@ class FacesBody(Strict):
     """Faces rolled at the table for the dice the game asks for (status.pending_dice), in order."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"faces": ["2", "blank", "1"]}]})
-    faces: list[str] = Field(min_length=1, max_length=64, description="each face as printed, or its number 1-6")
+    faces: list[str] = Field(min_length=1, max_length=64, description="each face as printed on its die "
+                             "(a card or chip by the name status.pending_dice lists), in the order it lists the dice")
 
 
 class DiceModeBody(Strict):
@@ -107,7 +110,7 @@ def redo(service: Service, _: Player) -> JSONResponse:
 
 
 @router.post("/dice", summary="Faces rolled at the table for the pending dice request",
-             responses={**REFUSALS, **CHANGED})
+             responses={**REFUSALS, **CHANGED, **BAD_FACE})
 def supply_faces(body: FacesBody, service: Service, _: Player) -> JSONResponse:
     return changed(service, service.session.supply_faces(body.faces))
 

@@ -1,11 +1,12 @@
 // The dashboard's entry point: one store of what the table last said (status, state, table view, health), fed
 // by the live feed, and everything drawn from it. The floor is fetched again when the game changes (its doors,
 // walls and the guards' sight change with play); the LEDs are previewed as they are lit.
-import { $, api, h } from "./dom.js";
+import { $, api, h, spaced } from "./dom.js";
 import { drawBoard, dragging, enableDrag } from "./floor.js";
 import { LiveFeed } from "./live.js";
 import { drawHealth, drawLeds, drawState, drawTable, logChanges } from "./panels.js";
 import { Controls } from "./controls.js";
+import { namesOf } from "./actions.js";
 
 const LED_EVERY_MS = 1000;
 const LOG_BACKLOG = 60;
@@ -17,6 +18,7 @@ function say(text, bad) {
   const m = $("message");
   m.textContent = text;
   m.classList.toggle("bad", Boolean(bad));
+  m.dataset.offline = "false";
 }
 
 const controls = new Controls(store, say);
@@ -32,9 +34,13 @@ function drawBoardNow() {
   const misplaced = store.table.misplaced || [];
   $("board-note").replaceChildren(...(misplaced.length
     ? [h("b", {}, "The camera and the game disagree (circled on the board): put the chip where the game has it, "
-                  + "or drag the unit to correct the game."), h("ul", {}, misplaced.map((m) => h("li", {}, m.text)))]
+                  + "or drag the unit to correct the game."), h("ul", {}, misplaced.map((m) => h("li", {}, spaced(m.text, places()))))]
     : []));
 }
+
+/** Space names in the table's texts, for the board to light when one is tapped. */
+const places = () => namesOf(store.state, store.floor).places;
+
 
 async function loadFloor() {
   if (floorBusy || floorWanted === null) return;
@@ -45,6 +51,7 @@ async function loadFloor() {
   if (r.ok) {
     store.floor = r.body;
     drawBoardNow();
+    drawTableNow();  // the texts' space names are known once the floor is
   }
   if (floorWanted !== wanted) loadFloor();
 }
@@ -66,6 +73,7 @@ async function backlog(number) {
 
 /** A question of the table view answered from its button. */
 const answer = (question, option) => controls.answer(question, option);
+const drawTableNow = () => drawTable(store.table, answer, places());
 
 function onMessage(m) {
   if (m.type === "snapshot") {
@@ -76,10 +84,10 @@ function onMessage(m) {
     }
     Object.assign(store, { status: m.status, state: m.state, table: m.table || {}, health: m.health || {} });
     backlog(m.number);
-    drawTable(store.table, answer);
+    drawTableNow();
     drawHealth(store.health);
+    controls.checkSession();  // who this phone is, asked again before anything is offered (a restart forgets)
     changed();
-    controls.checkSession();
   } else if (m.type === "change") {
     Object.assign(store, { status: m.status, state: m.state });
     logChanges([m.change], false);
@@ -87,7 +95,7 @@ function onMessage(m) {
   } else if (m.type === "table") {
     if (JSON.stringify(m.table) === JSON.stringify(store.table)) return;
     store.table = m.table;
-    drawTable(store.table, answer);
+    drawTableNow();
     drawBoardNow();
   } else if (m.type === "health") {
     store.health = m.health;
@@ -98,6 +106,7 @@ function onMessage(m) {
 function onLine(up) {
   $("offline").hidden = up;
   document.body.classList.toggle("offline", !up);
+  controls.online(up);
 }
 
 async function leds() {

@@ -29,7 +29,18 @@ function showLocked(err) {
     }
   });
   $("unlock-slot").replaceChildren(button);
-  say($("health"), `${err.message}: the camera's picture shows the players.`, "problem");
+  say($("health"), "The camera's picture shows the players: type the table's PIN to see it.", "problem");
+}
+
+// the markers seen do not fit the board the game is on: after a new game on another floor the mat on the table is
+// most likely still the old one, which no calibration of the lens would fix
+const MAT_PROBLEMS = ["registration_poor", "registration_failed"];
+
+function matProblem(p, confirmed) {
+  const old = confirmed && confirmed.floor !== p.floor ? ` (the grid confirmed last was for ${confirmed.floor})` : "";
+  return `The markers in the picture do not fit ${p.floor}, the floor the game is on${old}: if the game has just `
+    + `changed floors, put ${p.floor}'s mat on the table, then Find the markers. If that mat is already there, a `
+    + "marker may have moved: check them against the markers sheet.";
 }
 
 async function refresh() {
@@ -43,7 +54,8 @@ async function refresh() {
       return;
     }
     const p = status.picture;
-    const line = [`${status.health.state}: ${status.health.message}`];
+    const line = [p && MAT_PROBLEMS.includes(p.status.code) ? matProblem(p, status.confirmed)
+                                                            : `${status.health.state}: ${status.health.message}`];
     if (p) line.push(`${p.markers_seen.length} of 8 markers, ${p.units_seen} chip${p.units_seen === 1 ? "" : "s"} read`);
     if (status.confirmed) line.push(`grid confirmed for ${status.confirmed.floor}${status.confirmed.in_use ? "" : " (not this floor)"}`);
     if (status.confirmed_problem) line.push(status.confirmed_problem);

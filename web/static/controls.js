@@ -1,114 +1,33 @@
-// Changing the game from the page: the PIN, the legal actions as buttons (their choices asked before posting),
-// dice typed in with a picture of each die, next / corporation turn / undo / redo, corrections by dragging a
-// unit, and a new game. Every request goes to the table's own JSON API; a refusal's message is shown as text.
-import { $, api, h, s, words } from "./dom.js";
+// Changing the game from the page: the PIN, the legal actions grouped as the turn offers them (their choices
+// asked before posting, a question before what costs threat or loses something), the dice and draws the game
+// waits for, next / corporation turn / undo / redo, corrections by dragging a unit, and a new game. Every
+// request goes to the table's own JSON API; a refusal's message is shown as text.
+//
+// For the board: `controls.legal` is the last GET /api/legal list (a "legal" event on document follows each
+// refresh, its detail the same list), and `controls.choose(legal)` performs one of them as its button would.
+import { $, api, confirmed, h, spaced, words } from "./dom.js";
+import { actionButton, cannot, confirmation, groups, namesOf } from "./actions.js";
+import { choiceForm } from "./choices.js";
+import { cardNames, dicePanel } from "./dice.js";
+import { pinForm, sentence } from "./pin.js";
 
 const COMPASS = { N: "north", E: "east", S: "south", W: "west" };
-const DIE_COLOURS = { basic: ["#f2f2f2", "#111"], advanced: ["#3d7fd6", "#fff"], elite: ["#d6a93d", "#111"],
-                      ping: ["#c23b3b", "#fff"], burncycle: ["#222", "#ff9a3d"], keypad: ["#2f8f5b", "#fff"],
-                      surveillance: ["#6a3fb0", "#fff"], equipment: ["#8a8f96", "#111"] };
-
-/** A die as a picture: a rounded square in the die's colour, its face as printed (pips for 1 to 6). */
-export function diePicture(kind, face) {
-  const [fill, ink] = DIE_COLOURS[kind] || ["#ccc", "#111"];
-  const pips = { 1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[26, 26], [50, 50], [74, 74]],
-                 4: [[28, 28], [72, 28], [28, 72], [72, 72]], 5: [[27, 27], [73, 27], [50, 50], [27, 73], [73, 73]],
-                 6: [[28, 24], [72, 24], [28, 50], [72, 50], [28, 76], [72, 76]] }[face];
-  const marks = pips ? pips.map(([cx, cy]) => s("circle", { cx, cy, r: 8, fill: ink }))
-    : [s("text", { x: 50, y: 54, "text-anchor": "middle", "dominant-baseline": "middle", fill: ink,
-                   "font-size": face.length > 6 ? 13 : 20, "font-weight": 700 }, face.replace("+", " + "))];
-  return s("svg", { viewBox: "0 0 100 100", class: "face-picture", role: "img", "aria-label": `${kind} die: ${face}` },
-           s("rect", { x: 4, y: 4, width: 92, height: 92, rx: 16, fill, stroke: "#000", "stroke-width": 3 }), marks);
-}
-
-// the fields of an action that tell two buttons of one kind apart, in the order people say them
-const WHAT = ["upgrade", "approach", "card", "chip", "slot", "source", "equipment", "mod"];
-const WHERE = ["to", "unit", "beyond", "space", "node"];
-
-/** An action's title for its button: what it is, who does it, and where. */
-function title(legal, bots) {
-  const a = legal.action;
-  const who = legal.bot ? (bots.get(legal.bot) || legal.bot) : "";
-  const what = WHAT.filter((f) => typeof a[f] === "string" || typeof a[f] === "number").map((f) => words(a[f]));
-  const where = WHERE.map((f) => a[f]).find((v) => typeof v === "string");
-  return [words(legal.tag), what.length ? ` (${what.join(", ")})` : "", who ? `: ${who}` : "",
-          where ? ` → ${where}` : ""].join("");
-}
-
-/** What an action costs, as badges (AP, power, threat, keys, a durability to beat) and what must be chosen. */
-function costs(legal) {
-  const c = legal.cost, badges = [];
-  if (c.ap) badges.push(`${c.ap} AP`);
-  if (c.power) badges.push(c.power > 0 ? `${c.power} power` : `+${-c.power} power`);
-  if (c.threat) badges.push(`+${c.threat} threat`);
-  if (c.keys) badges.push(`${c.keys} key${c.keys === 1 ? "" : "s"}`);
-  if (legal.target_ap !== null) badges.push(`needs ${legal.target_ap} AP`);
-  if (!badges.length && legal.label === "free") badges.push("free");
-  return badges;
-}
-
-function costBadges(legal, badges) {
-  const needs = legal.choose.map((f) => h("span", { class: "needs" }, `choose ${words(f)}`));
-  return h("span", { class: "cost" }, badges.map((b) => h("span", {}, b)), needs);
-}
-
-/** The inputs for the fields `choose` names; `read()` gives the action with them filled in. */
-function choiceForm(legal) {
-  const action = structuredClone(legal.action);
-  const readers = [];
-  const parts = [];
-  for (const field of legal.choose) {
-    if (field === "dice") {
-      for (const die of legal.dice) {
-        const input = h("input", { type: "number", min: 0, max: die.most, value: (action.dice || {})[die.field] || 0,
-                                   name: `dice-${die.field}` });
-        parts.push(h("label", {}, `${die.die}s (up to ${die.most}; faces ${die.faces.join(", ")})`), input);
-        readers.push(() => { action.dice[die.field] = Number(input.value) || 0; });
-      }
-    } else if (field === "payers") {
-      for (const [bot, most] of Object.entries(legal.payers)) {
-        const input = h("input", { type: "number", min: 0, max: most, value: (action.payers || {})[bot] || 0,
-                                   name: `payer-${bot}` });
-        parts.push(h("label", {}, `${bot} pays (up to ${most} power)`), input);
-        readers.push(() => {
-          const n = Number(input.value) || 0;
-          if (n) action.payers[bot] = n; else delete action.payers[bot];
-        });
-      }
-    } else if (legal.options[field]) {
-      const choices = legal.options[field];
-      if (Array.isArray(action[field])) {
-        const boxes = choices.map((c) => h("input", { type: "checkbox", value: JSON.stringify(c), name: field,
-                                                      checked: action[field].some((v) => JSON.stringify(v) === JSON.stringify(c)) }));
-        parts.push(h("label", {}, words(field)),
-                   h("div", { class: "row" }, choices.map((c, i) => h("label", {}, boxes[i], ` ${JSON.stringify(c).replaceAll('"', "")}`))));
-        readers.push(() => { action[field] = boxes.filter((b) => b.checked).map((b) => JSON.parse(b.value)); });
-      } else {
-        const select = h("select", { name: field },
-                         action[field] === null ? h("option", { value: "null" }, "none") : null,
-                         choices.map((c) => h("option", { value: JSON.stringify(c), selected: c === action[field] },
-                                              String(c))));
-        parts.push(h("label", {}, words(field)), select);
-        readers.push(() => { action[field] = JSON.parse(select.value); });
-      }
-    } else {
-      const input = h("input", { type: "text", name: field, value: JSON.stringify(action[field]) });
-      parts.push(h("label", {}, `${words(field)} (as JSON)`), input);
-      readers.push(() => { action[field] = JSON.parse(input.value); });
-    }
-  }
-  return { parts, read: () => { readers.forEach((r) => r()); return action; } };
-}
 
 export class Controls {
   constructor(store, say) {
     this.store = store;
     this.say = say;
-    this.kinds = new Map();
-    this.typed = [];
+    this.legal = [];
+    this.printed = new Map();   // a die's printed faces by its name, for a request that lists none
+    this.typed = new Map();     // the faces tapped for the dice request shown, by die
+    this.typedFor = null;       // which request `typed` belongs to
     this.selected = null;
+    this.game = null;
     this.legalNumber = null;
-    $("pin-form").addEventListener("submit", (e) => { e.preventDefault(); this.logIn(); });
+    this.sessionKnown = false;  // false from a lost feed until the table said again who this phone is
+    this.boot = null;           // the table's boot id: another one after a reconnect means it restarted
+    $("pin").replaceChildren(pinForm({ ids: { form: "pin-form", input: "pin-input" },
+                                       onUnlocked: () => this.unlocked() }));
     $("next").addEventListener("click", () => this.post("POST", "/api/next"));
     $("corp").addEventListener("click", () => this.post("POST", "/api/corporation-turn"));
     $("undo").addEventListener("click", () => this.post("POST", "/api/undo"));
@@ -117,11 +36,37 @@ export class Controls {
     $("lock").addEventListener("click", async () => { await api("DELETE", "/api/session"); this.checkSession(); });
   }
 
-  get player() { return this.store.session.player && !this.store.session.read_only; }
+  get player() { return this.sessionKnown && this.store.session.player && !this.store.session.read_only; }
+
+  names() {
+    const names = namesOf(this.store.state, this.store.floor);
+    names.cards = this.store.state ? cardNames(this.store.state) : new Map();
+    return names;
+  }
+
+  /** The live feed is gone (or back): nothing is offered while the table cannot take it, and what the page
+   *  said about the table not answering goes once it answers again. */
+  online(up) {
+    if (!up) {
+      this.sessionKnown = false;
+      this.draw();
+    } else if ($("message").dataset.offline === "true") {
+      this.say("");
+    }
+  }
 
   async checkSession() {
     const r = await api("GET", "/api/session");
-    if (r.ok) this.store.session = r.body;
+    if (!r.ok) return;
+    const was = this.store.session;
+    const restarted = this.boot !== null && r.body.boot !== this.boot;
+    this.boot = r.body.boot;
+    this.store.session = r.body;
+    this.sessionKnown = true;
+    if (was.player && !r.body.player && !r.body.read_only) {
+      this.say(restarted ? "The table restarted: type its PIN to play again."
+                         : "This phone is locked again: type the table's PIN to play.", true);
+    }
     this.draw();
     if (this.player) {
       this.loadOptions();
@@ -130,11 +75,7 @@ export class Controls {
     }
   }
 
-  async logIn() {
-    const input = $("pin-input");
-    const r = await api("POST", "/api/session", { pin: input.value });
-    input.value = "";
-    if (!r.ok) { this.say(r.body.message, true); return; }
+  async unlocked() {
     this.say("Unlocked: this phone may change the game.");
     await this.checkSession();
   }
@@ -142,7 +83,8 @@ export class Controls {
   async post(method, path, body) {
     const r = await api(method, path, body);
     if (!r.ok) {
-      this.say(r.body.message, true);
+      this.say(sentence(r.body.message), true);
+      $("message").dataset.offline = String(r.status === 0);
       if (r.status === 401) this.checkSession();
       return null;
     }
@@ -158,7 +100,7 @@ export class Controls {
   async answer(question, option) {
     const r = await api("POST", `/api/questions/${encodeURIComponent(question)}/answer`, { option });
     if (!r.ok) {
-      this.say(r.body.message, true);
+      this.say(sentence(r.body.message), true);
       if (r.status === 401) this.checkSession();
       return;
     }
@@ -167,20 +109,26 @@ export class Controls {
 
   /** After each change: the legal actions again (when this phone may act), the dice asked for. */
   async refresh() {
+    if (this.store.status.game !== this.game) {  // a new game: nothing selected in the old one carries over
+      this.game = this.store.status.game;
+      this.selected = null;
+    }
     this.draw();
     const number = this.store.status.number;
     if (!this.player || !this.store.state || this.legalNumber === number) return;
     this.legalNumber = number;
     const r = await api("GET", "/api/legal");
-    if (!r.ok || r.body.number !== this.store.status.number) return;
-    this.drawActions(r.body.actions);
+    if (!r.ok || r.body.number !== this.store.status.number || !this.player) return;
+    this.legal = r.body.actions;
+    this.drawActions(this.legal);
+    document.dispatchEvent(new CustomEvent("legal", { detail: this.legal }));
   }
 
   draw() {
     const player = this.player, ro = this.store.session.read_only;
     document.body.classList.toggle("player", Boolean(player));
     $("who").textContent = player ? "unlocked: this phone plays" : (ro ? "a spectators' table" : "watching");
-    $("pin").hidden = player || ro;
+    $("pin").hidden = player || ro || !this.sessionKnown;
     $("steps").hidden = !player;
     if (ro) this.say("A spectators' table: the game is watched here, not changed.");
     const status = this.store.status || {};
@@ -191,72 +139,81 @@ export class Controls {
     $("corp").hidden = !(state && state.turn.step === "corporation");
     if (!player) {
       $("actions").replaceChildren();
+      $("choices").hidden = true;
       $("new-game-panel").hidden = true;
+      if (this.legal.length) {
+        this.legal = [];
+        document.dispatchEvent(new CustomEvent("legal", { detail: this.legal }));
+      }
     }
     this.drawDice(player ? status.pending_dice : null);
     this.drawTurnUnit();
   }
 
   drawActions(actions) {
-    const bots = new Map((this.store.state ? this.store.state.bots : []).map((b) => [b.id, b.name]));
-    $("actions").replaceChildren(...actions.map((legal) => {
-      const badges = costs(legal);
-      return h("button", { type: "button", class: "action", "data-tag": legal.tag, "data-index": legal.index,
-                           onclick: () => this.choose(legal) },
-               h("span", { class: "what" }, title(legal, bots)),
-               badges.includes(legal.label) ? null : h("span", { class: "detail" }, legal.label),  // not said twice
-               costBadges(legal, badges), legal.warning ? h("span", { class: "warning" }, legal.warning) : null);
-    }));
-    if (!actions.length) $("actions").replaceChildren(h("p", { class: "note" }, "Nothing to do here now: press Next."));
+    const names = this.names();
+    const box = $("actions");
+    if (!actions.length) {
+      box.replaceChildren(h("p", { class: "note" }, "Nothing to do here now: press Next."));
+      return;
+    }
+    box.replaceChildren(...groups(actions, this.store.state).map((group) =>
+      h("section", { class: "action-group", "data-group": group.id, "aria-labelledby": `actions-${group.id}` },
+        h("h3", { id: `actions-${group.id}` }, group.heading),
+        h("div", { class: "action-list" }, group.actions.map(({ legal, optimized }) =>
+          actionButton(legal, names, optimized, (picked) => this.choose(picked)))))));
   }
 
-  choose(legal) {
+  /** Perform one legal action as its button does: refused with the reason when it cannot succeed, asked about
+   *  first when it costs threat or loses something, its choices asked before it is posted. */
+  async choose(legal) {
+    const reason = cannot(legal);
+    if (reason) { this.say(`That cannot succeed: ${reason}.`, true); return; }
+    const ask = confirmation(legal, this.names());
+    if (ask && !(await confirmed(ask.question, ask.detail, "Yes, do it"))) { this.say("Nothing was done."); return; }
     if (!legal.choose.length) { this.post("POST", "/api/actions", { action: legal.action }); return; }
-    const form = choiceForm(legal);
+    const form = choiceForm(legal, this.store.state, this.names());
     const box = $("choices");
-    box.replaceChildren(h("b", {}, legal.label), ...form.parts, h("div", { class: "row" },
-      h("button", { type: "button", class: "primary", id: "choices-go", onclick: () => {
-        let action;
-        try { action = form.read(); } catch (err) { this.say(`That choice is not readable: ${err.message}`, true); return; }
-        this.post("POST", "/api/actions", { action });
-      } }, "Do it"),
-      h("button", { type: "button", onclick: () => { box.hidden = true; } }, "Cancel")));
+    box.replaceChildren(h("b", {}, spaced(sentence(legal.label), this.names().places)), ...form.parts,
+      h("div", { class: "row" },
+        h("button", { type: "button", class: "primary", id: "choices-go",
+                      onclick: () => this.post("POST", "/api/actions", { action: form.read() }) }, "Do it"),
+        h("button", { type: "button", onclick: () => { box.hidden = true; } }, "Cancel")));
     box.hidden = false;
     box.scrollIntoView({ block: "nearest" });
   }
 
-  async loadKinds() {
-    if (this.kinds.size) return;
+  async loadPrinted() {
+    if (this.printed.size) return;
     const r = await api("GET", "/api/dice/kinds");
-    if (r.ok) for (const d of r.body.dice) this.kinds.set(d.die, d);
+    if (r.ok) for (const d of r.body.dice) this.printed.set(d.die, d.faces);
   }
 
   async drawDice(pending) {
     const box = $("dice");
-    if (!pending) { box.hidden = true; this.typed = []; return; }
-    await this.loadKinds();
-    const wanted = pending.dice.map((d) => `${d.count} × ${d.die}`).join(", ");
-    const typed = h("div", { class: "typed", id: "typed" }, this.typed.length
-      ? this.typed.map((t) => diePicture(t.kind, t.face)) : h("span", { class: "note" }, "no faces typed yet"));
-    const pickers = pending.dice.map((d) => {
-      const kind = this.kinds.get(d.die);
-      const faces = kind ? [...new Set(kind.faces)] : [];
-      return h("div", {}, h("label", {}, `${d.count} × ${d.die}: tap each face as it lies on the table`), h("div", { class: "faces" }, faces.map((face) =>
-        h("button", { type: "button", "data-face": face, "data-die": d.die, title: `${d.die}: ${face}`,
-                      onclick: () => { this.typed.push({ kind: kind.kind, face }); this.drawDice(pending); } },
-          diePicture(kind.kind, face)))));
-    });
-    box.replaceChildren(h("b", {}, `Roll at the table: ${pending.message || wanted}`), ...pickers,
-      h("label", {}, "Typed so far:"), typed,
-      h("div", { class: "row" },
-        h("button", { type: "button", class: "primary", id: "dice-send", disabled: !this.typed.length, onclick: async () => {
-          const faces = this.typed.map((t) => t.face);
-          this.typed = [];
-          await this.post("POST", "/api/dice", { faces });
-        } }, "Send the faces"),
-        h("button", { type: "button", onclick: () => { this.typed.pop(); this.drawDice(pending); } }, "Take back one"),
-        h("button", { type: "button", onclick: () => { this.typed = []; this.post("DELETE", "/api/dice"); } }, "Give up")));
+    if (!pending) { box.hidden = true; this.typed = new Map(); this.typedFor = null; return; }
+    const key = JSON.stringify([pending.action, pending.faces, pending.dice]);
+    if (key !== this.typedFor) { this.typed = new Map(); this.typedFor = key; }
+    if (pending.dice.some((d) => !(d.faces || []).length)) await this.loadPrinted();
+    const redraw = () => this.drawDice(this.store.status.pending_dice);
+    box.replaceChildren(...dicePanel(pending, this.typed, this.printed, this.names().cards, {
+      tap: (die, face) => { this.typed.set(die, [...(this.typed.get(die) || []), face]); redraw(); },
+      untap: (die) => { this.typed.set(die, (this.typed.get(die) || []).slice(0, -1)); redraw(); },
+      send: async (faces) => { this.typed = new Map(); await this.post("POST", "/api/dice", { faces }); },
+      cancel: () => { this.typed = new Map(); this.post("DELETE", "/api/dice"); },
+      tableRolls: () => this.tableRolls(pending),
+    }));
     box.hidden = false;
+  }
+
+  /** The table rolls (or draws) what the players cannot: the request given up, the action sent again with the
+   *  table's dice, and the players' dice back for what follows. */
+  async tableRolls(pending) {
+    if (!await this.post("DELETE", "/api/dice")) return;
+    if (!await this.post("PUT", "/api/dice/mode", { mode: "virtual" })) return;
+    const done = await this.post("POST", "/api/actions", { action: pending.action });
+    await api("PUT", "/api/dice/mode", { mode: "physical" });
+    if (done) this.say(`The table rolled for ${pending.purpose}; your dice again from now on.`);
   }
 
   /** A tapped unit: turn a guard to a facing (a correction on its own space). */
@@ -270,7 +227,8 @@ export class Controls {
     const state = this.store.state;
     const guard = state && this.player && state.security.find((u) => u.id === this.selected);
     if (!guard) { box.hidden = true; return; }
-    box.replaceChildren(h("span", {}, `Turn ${guard.id} (on ${guard.space}) to face:`),
+    box.replaceChildren(h("span", {}, `Turn ${words(guard.chip)} ${guard.id} (on `,
+                          h("span", { class: "space", "data-space": guard.space }, guard.space), ") to face:"),
       ...Object.entries(COMPASS).map(([d, name]) => h("button", { type: "button", "data-facing": d,
         disabled: guard.facing === d,
         onclick: () => this.correct(guard.id, guard.space, d) }, name)));
@@ -284,29 +242,70 @@ export class Controls {
   async loadOptions() {
     const r = await api("GET", "/api/options");
     if (!r.ok) return;
-    const o = r.body, d = o.default;
-    const select = (name, items, current) => h("select", { name, id: `new-${name}` }, items.map(([value, label]) =>
-      h("option", { value, selected: String(value) === String(current) }, label)));
-    const agentBoxes = o.agents.map((a) => h("label", {}, h("input", { type: "checkbox", name: "agents", value: a.id,
-                                                                         checked: d.agents.includes(a.id) }), ` ${a.name}`));
     const form = $("new-game");
-    form.replaceChildren(
-      h("label", { for: "new-floor" }, "Floor"), select("floor", o.floors.map((f) => [f.name, f.name]), d.floor),
-      h("label", { for: "new-mission" }, "Mission"), select("mission", o.missions.map((m) => [m.id, m.name]), d.mission),
-      h("label", {}, "Agents (in turn order)"), h("div", { class: "row" }, agentBoxes),
-      h("label", { for: "new-difficulty" }, "Difficulty"), select("difficulty", o.difficulties.map((x) => [x, x]), d.difficulty),
-      h("label", { for: "new-level" }, "Level (Adaptable missions)"),
-      select("level", [["", "the mission's"], ...o.levels.map((x) => [x, String(x)])], d.level ?? ""),
-      h("label", { for: "new-captain" }, "Captain"), select("captain", [["", "the table's"], ...o.captains.map((c) => [c.id, c.name])], d.captain ?? ""),
-      h("div", { class: "row" }, h("button", { type: "submit", class: "primary" }, "Start the new game")));
-    form.onsubmit = (e) => {
+    form.replaceChildren(...newGameFields(r.body));
+    form.onsubmit = async (e) => {
       e.preventDefault();
+      const state = this.store.state;
+      if (state && !state.outcome && !(await confirmed("Start a new game?",
+        `The game in progress (${this.store.status.title}, round ${state.round}) stops here; it stays in the game log.`,
+        "Yes, a new game"))) {
+        this.say("The game goes on.");
+        return;
+      }
       const data = new FormData(form);
       const level = data.get("level");
-      this.post("POST", "/api/games", { floor: data.get("floor"), mission: data.get("mission"),
-                                        agents: data.getAll("agents"), difficulty: data.get("difficulty"),
-                                        level: level ? Number(level) : null, captain: data.get("captain") || null });
+      const agents = [...form.querySelectorAll(".agent")].filter((row) => row.querySelector("input").checked)
+        .map((row) => row.dataset.agent);
+      this.post("POST", "/api/games", { floor: data.get("floor"), mission: data.get("mission"), agents,
+                                        difficulty: data.get("difficulty"), level: level ? Number(level) : null,
+                                        captain: data.get("captain") || null });
     };
     $("new-game-panel").hidden = false;
   }
+}
+
+/** The new game's fields: floors by their names, the agents in turn order (each a box beside its name, moved
+ *  earlier or later with its buttons), the mission, difficulty, level and captain. */
+function newGameFields(o) {
+  const d = o.default;
+  const select = (name, items, current) => h("select", { name, id: `new-${name}` }, items.map(([value, label]) =>
+    h("option", { value, selected: String(value) === String(current) }, label)));
+  const order = [...d.agents.map((id) => o.agents.find((a) => a.id === id)).filter(Boolean),
+                 ...o.agents.filter((a) => !d.agents.includes(a.id))];
+  const list = h("ol", { class: "agents", id: "new-agents" });
+  const renumber = () => [...list.children].forEach((row, k) => {
+    row.querySelector(".earlier").disabled = k === 0;
+    row.querySelector(".later").disabled = k === list.children.length - 1;
+  });
+  const move = (row, by) => {
+    const rows = [...list.children], k = rows.indexOf(row), to = k + by;
+    if (to < 0 || to >= rows.length) return;
+    if (by < 0) list.insertBefore(row, rows[to]); else list.insertBefore(row, rows[to].nextSibling);
+    renumber();
+    row.querySelector(by < 0 ? ".earlier" : ".later").focus();
+  };
+  for (const a of order) {
+    const row = h("li", { class: "agent", "data-agent": a.id });
+    row.append(h("label", { class: "inline" }, h("input", { type: "checkbox", name: "agents", value: a.id,
+                                                            checked: d.agents.includes(a.id) }), ` ${a.name}`),
+               h("span", { class: "order" },
+                 h("button", { type: "button", class: "quiet earlier", "aria-label": `${a.name} earlier in the turn order`,
+                               onclick: () => move(row, -1) }, "▲"),
+                 h("button", { type: "button", class: "quiet later", "aria-label": `${a.name} later in the turn order`,
+                               onclick: () => move(row, 1) }, "▼")));
+    list.append(row);
+  }
+  renumber();
+  return [
+    h("label", { for: "new-floor" }, "Floor"),
+    select("floor", o.floors.map((f) => [f.name, f.title || words(f.name)]), d.floor),
+    h("label", { for: "new-mission" }, "Mission"), select("mission", o.missions.map((m) => [m.id, m.name]), d.mission),
+    h("fieldset", { class: "field" }, h("legend", {}, "Agents, in turn order (ticked ones play)"), list),
+    h("label", { for: "new-difficulty" }, "Difficulty"), select("difficulty", o.difficulties.map((x) => [x, x]), d.difficulty),
+    h("label", { for: "new-level" }, "Level (Adaptable missions)"),
+    select("level", [["", "the mission's"], ...o.levels.map((x) => [x, String(x)])], d.level ?? ""),
+    h("label", { for: "new-captain" }, "Captain"), select("captain", [["", "the table's"], ...o.captains.map((c) => [c.id, c.name])], d.captain ?? ""),
+    h("div", { class: "row" }, h("button", { type: "submit", class: "primary" }, "Start the new game")),
+  ];
 }

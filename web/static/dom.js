@@ -50,3 +50,45 @@ export async function api(method, path, body) {
 /** "nano" → "Nano", "end_move" → "end move": a code named for people when the game gives no words. */
 export const words = (code) => String(code).replaceAll("_", " ");
 export const plural = (n, one, many) => `${n} ${n === 1 ? one : (many || one + "s")}`;
+
+// a space as the floor format names it: column letters, then the row ("F3", "AB12")
+const SPACE_WORDS = /\b([A-Z]{1,2}[1-9]\d?)\b/g;
+// words after which a name that is both a unit and a space ("G1") is the space
+const PLACE_WORDS = /(?:\b(?:to|from|at|on|onto|beyond|towards|via|into|of)|[→>])\s*$/i;
+
+/** A text with each space name it holds wrapped as `<span class="space" data-space>` (the board lights the space
+ *  when it is tapped); `places` is {spaces: Set, units: Set}: a name that is also a unit's id ("G1") is a space
+ *  only after a word of place ("to G1"). */
+export function spaced(text, places) {
+  const out = [];
+  let last = 0;
+  for (const m of String(text).matchAll(SPACE_WORDS)) {
+    const name = m[1], before = text.slice(0, m.index);
+    if (!places.spaces.has(name) || (places.units.has(name) && !PLACE_WORDS.test(before))) continue;
+    out.push(before.slice(last), h("span", { class: "space", "data-space": name }, name));
+    last = m.index + name.length;
+  }
+  out.push(String(text).slice(last));
+  return out.filter((part) => part !== "");
+}
+
+/** Ask before something that costs threat or ends something: the page's `<dialog id="confirm">`; resolves to
+ *  true for its yes button, false for no, Escape or a tap beside it. */
+export function confirmed(question, detail, yes) {
+  const dialog = $("confirm");
+  $("confirm-question").textContent = question;
+  $("confirm-detail").textContent = detail || "";
+  $("confirm-yes").textContent = yes || "Yes";
+  return new Promise((resolve) => {
+    const done = (answer) => {
+      dialog.removeEventListener("close", closed);
+      if (dialog.open) dialog.close();
+      resolve(answer);
+    };
+    const closed = () => done(dialog.returnValue === "yes");
+    dialog.returnValue = "";
+    dialog.addEventListener("close", closed);
+    dialog.showModal();
+    $("confirm-no").focus();
+  });
+}

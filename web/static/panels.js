@@ -1,7 +1,7 @@
 // The panels beside the board, each drawn whole from the game state (or the table view, health, LEDs) the
 // live feed last brought: the threat track, the burncycle, the network mat, the bots, the mission, the players'
 // instructions, the questions, what happened, health and the LEDs.
-import { $, fill, h, plural, words } from "./dom.js";
+import { $, fill, h, plural, spaced, words } from "./dom.js";
 import { initials } from "./floor.js";
 
 const MAX_THREAT = 26;
@@ -164,17 +164,21 @@ export function drawState(state) {
   objectives(state);
 }
 
-/** The instructions and the questions; a question with options gets a button for each (shown to players only),
- *  which calls `answer(question id, option number)`. */
-export function drawTable(table, answer) {
-  fill($("instructions"), (table.instructions || []).map((i) =>
-    h("li", { class: i.done ? "done" : "", "data-unit": i.unit, "data-done": String(i.done) }, i.text)),
+/** The instructions and the questions, their space names marked for the board (`places`, dom.js's `spaced`); a
+ *  question with options gets a button for each (shown to players only), which calls `answer(question id,
+ *  option number)`. No question while instructions wait is not agreement: the players have moves to make. */
+export function drawTable(table, answer, places) {
+  const instructions = table.instructions || [];
+  fill($("instructions"), instructions.map((i) =>
+    h("li", { class: i.done ? "done" : "", "data-unit": i.unit, "data-done": String(i.done) }, spaced(i.text, places))),
   "Nothing to move on the board.");
-  fill($("questions"), (table.questions || []).map((q) => h("li", { "data-question": q.id }, q.text,
+  const waiting = instructions.filter((i) => !i.done).length;
+  fill($("questions"), (table.questions || []).map((q) => h("li", { "data-question": q.id }, spaced(q.text, places),
     (q.options || []).length ? h("div", { class: "row answers" }, q.options.map((option, k) =>
       h("button", { type: "button", class: "quiet", "data-option": String(k), onclick: () => answer(q.id, k) },
-        option))) : null)),
-  "None: the camera and the game agree.");
+        spaced(option, places)))) : null)),
+  waiting ? `None yet: the players have ${plural(waiting, "instruction")} to carry out first (above).`
+          : "None: the camera and the game agree.");
 }
 
 export function drawHealth(health) {

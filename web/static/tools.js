@@ -1,8 +1,10 @@
 // What the tool pages (floor editor, camera, replay) share: JSON requests with the table's error messages,
-// the PIN asked for when a change needs it, and elements built with text only (nothing from a file, the
-// camera or the game is ever parsed as HTML). Requests and elements are the dashboard's (web/static/dom.js).
+// the PIN asked for when a change needs it (the dashboard's own PIN dialog, web/static/pin.js), and elements
+// built with text only (nothing from a file, the camera or the game is ever parsed as HTML). Requests and
+// elements are the dashboard's (web/static/dom.js).
 
 import { api as request, h, s as svgElement } from "/static/dom.js";
+import { askPin as askPinDialog } from "/static/pin.js";
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -44,39 +46,18 @@ export async function withPin(call) {
     return await call();
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 401) throw err;
-    await askPin(err.message);
+    await askPin(err.code === "pin_required" ? undefined : err.message);  // the dialog says it once
     return call();
   }
 }
 
-export function askPin(why) {
-  return new Promise((resolve, reject) => {
-    const input = el("input", { type: "password", inputmode: "numeric", autocomplete: "current-password",
-                                name: "pin", "aria-label": "the table's PIN" });
-    const note = el("p", { class: "note" }, why || "Changing the table needs its PIN.");
-    const problem = el("p", { class: "problem", role: "alert" });
-    const ok = el("button", { type: "submit", class: "primary" }, "Unlock");
-    const cancel = el("button", { type: "button" }, "Cancel");
-    const form = el("form", { class: "pin-dialog" },
-      el("h2", {}, "The table's PIN"), note,
-      el("p", { class: "note" }, "It is printed where the table service started."), input, problem,
-      el("div", { class: "row" }, ok, cancel));
-    const veil = el("div", { class: "veil" }, form);
-    document.body.append(veil);
-    input.focus();
-    cancel.addEventListener("click", () => { veil.remove(); reject(new ApiError(401, { error: "pin_required", message: "no PIN given: nothing was changed" })); });
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      try {
-        await api("/api/session", { method: "POST", body: { pin: input.value } });
-        veil.remove();
-        resolve();
-      } catch (err) {
-        problem.textContent = err.message;
-        input.select();
-      }
-    });
-  });
+// the PIN asked in the dashboard's own dialog (web/static/pin.js); a cancelled dialog is a refusal like any other
+export async function askPin(why) {
+  try {
+    await askPinDialog(why);
+  } catch (err) {
+    throw new ApiError(401, { error: "pin_required", message: err.message });
+  }
 }
 
 // elements with attributes and children, strings as text nodes, never markup: the dashboard's own builders

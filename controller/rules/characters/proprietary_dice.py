@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import msgspec
 
-from controller.rules.errors import IllegalAction, StateError
+from controller.rules.errors import DiceWanted, IllegalAction, StateError
 from controller.rules.events import DieRolled
+from controller.rules.players.ap import check_dice, check_pool, check_purpose
 from controller.rules.state import Bot, DicePool
 from controller.rules.table import Table
 
@@ -54,6 +55,17 @@ def check_proprietary(table: Table, bot: Bot, wanted: DicePool, use: str) -> Non
     turn = table.state.turn
     if turn.pool.proprietary < 1:
         raise IllegalAction(f"{bot.name}'s {die} die has been rolled this turn: rolled dice return to the supply")
+
+
+def announce_check(table: Table, bot: Bot, wanted: DicePool, use: str, why: str) -> None:
+    """Before an AP check a proprietary die may join: both checked, then every die of it announced at once,
+    the proprietary die first as it is read first, so players at the table roll them together."""
+    check_proprietary(table, bot, wanted, use)
+    rest = pool_dice(wanted)
+    check_pool(table.state.turn.pool, rest)
+    own = [DiceWanted(die=f"{bot.proprietary_die} die", count=1, faces=FACES[bot.proprietary_die])
+           ] if wanted.proprietary and bot.proprietary_die is not None else []
+    table.dice.expect(own + check_dice(rest), check_purpose(table, why))
 
 
 def roll_proprietary(table: Table, bot: Bot, wanted: DicePool, use: str, why: str) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from controller.rules.board.awareness import place_awareness
 from controller.rules.corporation.threat import change_threat, escalation_bonus
+from controller.rules.errors import DiceWanted
 from controller.rules.events import Boot, DieRolled, IpBanned, IpMoved, LevelChanged, PingAdded, PingMoved, PingRemoved
 from controller.rules.state import IP, NetworkNode, Ping
 from controller.rules.table import Table
@@ -57,6 +58,9 @@ def activate_pings(table: Table) -> None:
     hubs = sorted({p.node for p in net.pings if by_id[p.node].kind == "hub"},
                   key=lambda n: [x.id for x in net.mat.nodes].index(n))
     faces = net.mat.ping_die or list(PING_FACES)
+    if hubs and not table.over:  # rolled at once, one die per hub; each face is resolved in the hubs' order
+        table.dice.expect([DiceWanted(die="ping die", count=len(hubs), faces=tuple(faces))],
+                          "the corporation's ping activation")
     for hub in hubs:
         if table.over:
             return

@@ -76,14 +76,21 @@ def label(state: GameState, unit: BagUnit) -> str:
     return "the command module"
 
 
+def free_terminals(table: Table, area: Area) -> list[int]:
+    """The room's free terminal spaces when surveilling it draws a unit from the bag onto the first; none when
+    nothing is drawn (the mission draws nothing on surveillance, the bag is empty, every terminal is taken)."""
+    state, floor = table.state, table.floor
+    if not state.mission.rule(state.calibrated).bag_on_surveil or not state.draw_bag:
+        return []
+    return [s for s in area.spaces if floor.feature[s] in TERMINAL_SPACES and s not in table.occupant]
+
+
 def draw_onto_terminal(table: Table, area: Area) -> None:
     """"Before surveilling a room with at least one terminal space, draw a unit from the bag and place it on a
     terminal in the room. If it is a security unit, it must be placed to not face a wall." The unit goes on
     the room's first free terminal space; with every terminal space taken, nothing is drawn."""
     state, floor = table.state, table.floor
-    if not state.mission.rule(state.calibrated).bag_on_surveil or not state.draw_bag:
-        return
-    free = [s for s in area.spaces if floor.feature[s] in TERMINAL_SPACES and s not in table.occupant]
+    free = free_terminals(table, area)
     if not free:
         return
     unit = state.draw_bag.pop(table.dice.draw("draw bag", [label(state, u) for u in state.draw_bag]))

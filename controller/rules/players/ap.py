@@ -37,20 +37,35 @@ def check_pool(pool: DicePool, wanted: DicePool) -> None:
                                 f"in step 2 and rolled dice return to the supply")
 
 
+def check_dice(wanted: DicePool) -> list[DiceWanted]:
+    """The dice an AP check rolls, in the order they are read: basic, advanced, elite."""
+    return [DiceWanted(die=f"{grade} die", count=getattr(wanted, grade), faces=FACES[grade])
+            for grade in ("basic", "advanced", "elite") if getattr(wanted, grade)]
+
+
+def check_purpose(table: Table, why: str) -> str:
+    """"Casing's move action": what an AP check's dice are for, said to the players who roll them."""
+    turn = table.state.turn
+    active = turn.order[turn.active]
+    return f"{next((b.name for b in table.state.bots if b.id == active), active)}'s {why}"
+
+
+def check_ap(table: Table, wanted: DicePool, why: str) -> None:
+    """Refuse dice an AP check cannot roll: a proprietary die (its callers roll it first, `agent_dice`, and pass
+    the rest) or more dice of a grade than the pool holds."""
+    if wanted.proprietary:
+        raise IllegalAction(f"no proprietary die joins the AP check of a {why}: Casing's pressure die joins move "
+                            f"actions, Bit's lift die strikes on walls and brute force")
+    check_pool(table.state.turn.pool, wanted)
+
+
 def roll_ap(table: Table, wanted: DicePool, bonus: int, why: str) -> int:
     """Roll the chosen dice from the active pool and total the AP (the dice leave the pool, but for an
     unpaired blank, which returns to it)."""
     turn = table.state.turn
-    if wanted.proprietary:
-        # the callers whose check a proprietary die joins roll it first (agent_dice) and pass the rest
-        raise IllegalAction(f"no proprietary die joins the AP check of a {why}: Casing's pressure die joins move "
-                            f"actions, Bit's lift die strikes on walls and brute force")
+    check_ap(table, wanted, why)
     pool = turn.pool
-    check_pool(pool, wanted)
-    active = turn.order[turn.active]
-    purpose = f"{next((b.name for b in table.state.bots if b.id == active), active)}'s {why}"
-    table.dice.expect([DiceWanted(die=f"{grade} die", count=getattr(wanted, grade), faces=FACES[grade])
-                       for grade in ("basic", "advanced", "elite") if getattr(wanted, grade)], purpose)
+    table.dice.expect(check_dice(wanted), check_purpose(table, why))
     pool.basic -= wanted.basic
     pool.advanced -= wanted.advanced
     pool.elite -= wanted.elite

@@ -19,7 +19,7 @@ from controller.rules.action_types import Keypad
 from controller.rules.board.awareness import place_awareness, step_bot
 from controller.rules.board.geometry import edge_id
 from controller.rules.cards.mods import mod_bonus
-from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
+from controller.rules.characters.proprietary_dice import announce_check, pool_dice, roll_proprietary
 from controller.rules.corporation.captain_chip import reach_captain_chip
 from controller.rules.corporation.pings import add_ping
 from controller.rules.corporation.security import damage_bot
@@ -130,6 +130,10 @@ def keypad(table: Table, bot_id: str, beyond: str, approach: str, dice: DicePool
     # "The sole utility action is the keypad action, optimized by the utility action chip."
     optimized = current_chip_kind(table) == "utility"
     known = door in table.state.keypads
+    deck = table.state.keypad_deck or table.state.keypad_discard
+    if not known and deck:  # the card is drawn first; the dice it asks for are only known once it is seen
+        table.dice.expect([DiceWanted(die="keypad deck", count=1, faces=tuple(c.id for c in deck))],
+                          f"{bot.name}'s keypad on the door {door}")
     card = card_for(table, door)
     col = column(table, card)
     if approach == "brute_force" and col.jam:
@@ -163,6 +167,7 @@ def keypad(table: Table, bot_id: str, beyond: str, approach: str, dice: DicePool
     if approach == "brute_force":
         # ">> Optimizing a keypad action provides no benefit when using brute force."
         wanted = dice or DicePool()
+        announce_check(table, bot, wanted, "force", f"brute force on the door {door}")
         lift = roll_proprietary(table, bot, wanted, "force", f"brute force on the door {door}")  # Bit's lift die
         ap = lift + roll_ap(table, pool_dice(wanted), 0, f"brute force on the door {door}")
         if ap >= col.durability:

@@ -16,9 +16,9 @@ from controller.rules.cards.imperatives import draw_imperative
 from controller.rules.cards.inventory import LIMIT, discard_card, draw_equipment, trade_cards
 from controller.rules.cards.mods import mod_bonus
 from controller.rules.characters.interface import check_disguised_step, count_step
-from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
+from controller.rules.characters.proprietary_dice import announce_check, pool_dice, roll_proprietary
 from controller.rules.corporation.deploy import spawn_guard
-from controller.rules.errors import IllegalAction
+from controller.rules.errors import DiceWanted, IllegalAction
 from controller.rules.events import (
     BeadRemoved,
     BotMoved,
@@ -60,6 +60,7 @@ def start_move(table: Table, dice: DicePool) -> None:
     agent = active_agent(table.state)
     # an installed move_ap mod adds to the AP check of its agent's move actions
     bonus = (OPTIMIZED_BONUS if optimized else 0) + mod_bonus(agent, "move_ap")
+    announce_check(table, agent, dice, "move", "move action")
     # Casing's pressure die: AP only the agent may spend
     agent_ap = roll_proprietary(table, agent, dice, "move", "move action")
     ap = roll_ap(table, pool_dice(dice), bonus, "move action")
@@ -328,6 +329,13 @@ def surveil(table: Table, bot: Bot, area_index: int, where: str | None = None) -
     `where` is the space the surveillance is made from when it is not the bot's (Joan's remote surveillance)."""
     state, floor = table.state, table.floor
     area = floor.areas[area_index]
+    # the unit drawn and the dice are known at once: the players draw and roll them together
+    drawn = [DiceWanted(die="draw bag", count=1, faces=tuple(draw_bag.label(state, u) for u in state.draw_bag))
+             ] if draw_bag.free_terminals(table, area) else []
+    dice = [DiceWanted(die="surveillance die", count=area.surveillance, faces=SURVEILLANCE_FACES)
+            ] if area.surveillance else []
+    if drawn or dice:
+        table.dice.expect(drawn + dice, f"the surveillance of the {area.name}")
     draw_bag.draw_onto_terminal(table, area)
     state.floor.surveillance.remove(floor.ids[area.spaces[0]])
     table.emit(BeadRemoved(room=area.name, space=where or bot.space or "-"))

@@ -126,19 +126,20 @@ def arrive(table: Table, ip: IP, node: NetworkNode, path: list[str], stop_here: 
 
 def legal_network_step(table: Table, agent: Bot) -> list[LegalAction]:
     """The network step as it is, and with each transfer the IP can take at its first movement step; the label
-    gives the syntax of later transfers, which depend on where the IP stands by then."""
+    says in the game's words what may be chosen for later steps (`transfers`: a step's number to "in" or "out"),
+    which depend on where the IP stands by then. It is shown to players: no field names, no JSON."""
     state = table.state
     chips = movement_chips(state)
     steps = ", ".join(f"{k} {kind}" for k, kind in enumerate(chips, 1)) or "none"
     options: dict[str, list[Choice]] = {}
-    label = (f"movement steps: {steps}; transfers along white lines, once per step, before its movement: "
-             '"transfers": {"<step>": "in" or "out"}')
+    label = (f"movement steps: {steps}; before each step's movement the IP may transfer inward or outward along "
+             "a white line")
     if "asterisk" in agent.abilities:
         options["asterisk"] = [k + 1 for k, c in enumerate(state.burncycle.slots) if c is not None and not c.degraded]
-        label += '; Asterisk: "asterisk": the slot to treat as general'
+        label += "; Asterisk: one slot's chip may count as general"
     if "risky_click" in agent.abilities:
         options["risky"] = [c.id for c in state.network_hands.get(agent.id, [])]
-        label += '; Risky Click: "risky": cards to ignore'
+        label += "; Risky Click: network cards to ignore, a new one drawn for each"
     out = [LegalAction(NetworkStep(), label, bot=agent.id, choose=["transfers", *options], options=options)]
     ip = next((i for i in state.network.ips if i.agent == agent.id), None)
     if ip is None or ip.banned or ip.node is None or not chips:

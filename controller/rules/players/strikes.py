@@ -11,7 +11,7 @@ from controller.rules.board.awareness import place_awareness, step_bot
 from controller.rules.board.geometry import DIRECTIONS, MAX_DESTROYED_WALLS, edge_id, exterior_wall_id
 from controller.rules.cards.mods import mod_bonus
 from controller.rules.characters.interface import INTERFACE, check_can_disguise, don_disguise
-from controller.rules.characters.proprietary_dice import pool_dice, roll_proprietary
+from controller.rules.characters.proprietary_dice import announce_check, pool_dice, roll_proprietary
 from controller.rules.corporation.threat import change_threat
 from controller.rules.errors import IllegalAction
 from controller.rules.events import (
@@ -166,6 +166,7 @@ def _check_wall_limit(table: Table) -> None:
 def strike_wall(table: Table, bot_id: str, beyond: str | None, dice: DicePool, move_through: bool = True,
                 side: str | None = None) -> None:
     bot, wall, target = check_strike_wall(table, bot_id, beyond, side)
+    announce_check(table, bot, dice, "force", f"strike on the wall {wall}")
     lift = roll_proprietary(table, bot, dice, "force", f"strike on the wall {wall}")  # Bit's lift die
     ap = lift + roll_ap(table, pool_dice(dice), _bonus(table) + mod_bonus(bot, "strike_ap"),
                         f"strike on the wall {wall}")

@@ -18,11 +18,11 @@ from controller.rules.cards.effects import apply_card_effect
 from controller.rules.cards.inventory import draw_mod
 from controller.rules.cards.mods import mod_bonus
 from controller.rules.dice import SeededDice
-from controller.rules.errors import IllegalAction
+from controller.rules.errors import DiceWanted, IllegalAction
 from controller.rules.events import TerminalAccessed, TerminalChanged
 from controller.rules.legal import LegalAction, dice_label, pool_choices
 from controller.rules.missions import special_rules
-from controller.rules.players.ap import roll_ap
+from controller.rules.players.ap import check_ap, check_dice, check_purpose, roll_ap
 from controller.rules.players.moves import current_chip_kind, movers, unlock_door
 from controller.rules.state import TERMINAL_OPTIONS, Bot, DicePool, GameState, TerminalCard, TerminalEffect
 from controller.rules.table import Table
@@ -84,6 +84,12 @@ def terminal(table: Table, bot_id: str, options: list[int], dice: DicePool | Non
     """A terminal action: reveal, check, resolve the options met, discard the card and the chip."""
     bot, space, _ = check_terminal(table, bot_id, options)
     state = table.state
+    check_ap(table, dice or DicePool(), f"terminal on {space}")
+    # the card and the dice are read one after the other: the players draw and roll them at once
+    deck = state.terminal_deck or state.terminal_discard
+    if deck:  # (an empty one is refused by the draw)
+        table.dice.expect([DiceWanted(die="terminal deck", count=1, faces=tuple(c.id for c in deck)),
+                           *check_dice(dice or DicePool())], check_purpose(table, f"terminal on {space}"))
     card = draw_card(table)
     # "Terminals flipped to their mainframe side ... reduce the AP cost of all options on terminal cards to 0
     # AP. Option limits still apply".

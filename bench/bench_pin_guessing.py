@@ -1,0 +1,119 @@
+"""PIN-guessing bench: how many PINs a guesser gets checked per second, from one address and from many.
+
+    .venv/bin/python bench/bench_pin_guessing.py [--seconds 10] [--addresses 1 20 200]
+
+Target (issue 28): the limit of the whole table slows every guesser, however many addresses it has (before it,
+20 addresses x 5 wrong PINs = 100 guesses were checked in 0.5 s). The service is `burncycle-table run` in its own
+process, served by uvicorn on loopback; the guesser is this process, sending wrong PINs to POST /api/session as
+fast as the answers come, round robin over its addresses: each a loopback address of its own (127.0.0.N, which
+Linux routes to the service like any other), so the service sees that many devices. A guess counts as "checked" when
+the service answered 401 wrong_pin (it compared it with the PIN); a 429 is counted as refused unchecked (the one
+wrong PIN that starts a wait is compared too, and answered 429: the figure is low by one per wait). Each run
+starts a fresh service, so no run inherits another's waits. The baseline is one address, in the same process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.stats import percentile  # noqa: E402
+from web.auth import LONGEST_WAIT_S  # noqa: E402
+
+WRONG = json.dumps({"pin": "000000"}).encode()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_service(folder: Path) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    config = folder / "table.toml"
+    config.write_text(f'[web]\nhost = "127.0.0.1"\nport = {port}\npin = "482913"\n\n[database]\n'
+                      f'path = "games.sqlite3"\n\n[camera]\nsource = "none"\n')
+    process = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(config)], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as reply:
+                if reply.status == 200:
+                    return process, port
+        except OSError:
+            pass
+        if time.monotonic() > deadline or process.poll() is not None:
+            process.kill()
+            raise SystemExit("the table service did not start")
+        time.sleep(0.2)
+
+
+def guess(port: int, address: str) -> tuple[int, float]:
+    """One wrong PIN from `address`: the status and the seconds the answer took."""
+    started = time.perf_counter()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(address, 0))
+    try:
+        connection.request("POST", "/api/session", WRONG, {"Content-Type": "application/json"})
+        status = connection.getresponse().status
+    finally:
+        connection.close()
+    return status, time.perf_counter() - started
+
+
+def run(addresses: int, seconds: float) -> tuple[float, int, int, list[float]]:
+    """Guess for `seconds` from `addresses` addresses against a fresh service: checked guesses a second, checked,
+    refused, and each answer's time."""
+    sources = [f"127.0.{k // 250}.{k % 250 + 2}" for k in range(addresses)]
+    with tempfile.TemporaryDirectory(prefix="bench-pin-") as folder:
+        process, port = start_service(Path(folder))
+        try:
+            checked = refused = 0
+            times: list[float] = []
+            end = time.monotonic() + seconds
+            k = 0
+            while time.monotonic() < end:
+                status, took = guess(port, sources[k % addresses])
+                k += 1
+                times.append(took)
+                checked += status == 401
+                refused += status == 429
+        finally:
+            process.terminate()
+            process.wait(10)
+    return checked / seconds, checked, refused, times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="how long each guesser guesses (default 10)")
+    parser.add_argument("--addresses", type=int, nargs="+", default=[20, 200],
+                        help="the guessers' numbers of addresses (default 20 200); the baseline is 1")
+    args = parser.parse_args()
+    base_rate, *_ = result = run(1, args.seconds)
+    for addresses, (rate, checked, refused, times) in [(1, result)] + [(n, run(n, args.seconds))
+                                                                        for n in args.addresses]:
+        print(f"{addresses} address{'es' if addresses > 1 else ''}: {rate:.2f} guesses checked a second "
+              f"({checked} checked, {refused} refused unchecked in {args.seconds:.0f} s); answer median "
+              f"{statistics.median(times) * 1000:.1f} ms, p99 {percentile(times, 0.99) * 1000:.1f} ms; "
+              f"ratio to one address {rate / base_rate:.2f}x")
+    print(f"the waits double up to {LONGEST_WAIT_S:.0f} s: from then on the table checks one guess per wait, so "
+          f"the 10**6 six-digit PINs take {10**6 * LONGEST_WAIT_S / 86400 / 365:.0f} years, however many "
+          f"addresses guess")
+
+
+if __name__ == "__main__":
+    main()
