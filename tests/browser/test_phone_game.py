@@ -73,7 +73,7 @@ def _report(record: list[Taps]) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("dice", ["virtual"])
+@pytest.mark.parametrize("dice", ["virtual", "physical"])
 def test_a_whole_game_of_data_heist_from_a_phone(tmp_path: Path, browser: Browser, dice: str) -> None:
     # the table starts a game of its own (seed SEED - 1) when it starts; the form's is the next seed
     with running_table(tmp_path, seed=SEED - 1, game={"agents": ("nano",), "mission": "data-heist"}) as (url, service):
