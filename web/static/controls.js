@@ -173,7 +173,9 @@ export class Controls {
     this.legalNumber = number;
     const r = await api("GET", "/api/legal");
     if (!r.ok || r.body.number !== this.store.status.number) return;
+    this.legal = r.body.actions;
     this.drawActions(r.body.actions);
+    document.dispatchEvent(new CustomEvent("legal", { detail: r.body.actions }));  // the board lights targets
   }
 
   draw() {

@@ -1,0 +1,170 @@
+"""The board as the controller, in Debian's chromium on a 390x844 touch phone and a 1366x900 laptop: a finger drags
+a unit to correct the game, a tap on a bot lights its legal targets and a tap on one takes that action, the edges
+name the spaces, every tap target is at least 24 CSS px at the default zoom, a pinch or the buttons zoom and the
+frame pans without pushing anything off the screen for good, and a space named anywhere on the page lights on the
+board. Touches are sent through the DevTools protocol (Input.dispatchTouchEvent), as a phone's screen sends them:
+chromium then decides, as on a phone, whether the finger scrolls the page or reaches the page's pointer handlers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, CDPSession, Page, expect
+
+from controller.autoplay.player import AutoPlayer
+from controller.service.table import TableService
+from tests.browser.chromium import ARTIFACTS, chromium
+from tests.browser.tools_support import PIN, running_table
+
+pytestmark = pytest.mark.slow
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 900}
+WAIT = 20_000  # ms
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as launched:
+        yield launched
+
+
+def in_a_move(service: TableService) -> None:
+    """A new game played on by the auto-player until a bot has a move action under way (its steps are legal)."""
+    service.new_game()
+    player = AutoPlayer()
+    for _ in range(200):
+        if service.session.state.turn.pending is not None:
+            return
+        service.session.apply(player.choose(service.session.state))
+    raise AssertionError("no move action within 200 actions")
+
+
+def opened(browser: Browser, url: str, viewport: dict[str, int], *, touch: bool) -> Page:
+    page = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url + "/")
+    expect(page.locator("#board .unit")).not_to_have_count(0, timeout=WAIT)
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def unlocked(page: Page) -> None:
+    page.fill("#pin-input", PIN)
+    page.click("#pin-form button")
+    expect(page.locator("#steps")).to_be_visible(timeout=WAIT)
+    expect(page.locator("#actions .action")).not_to_have_count(0, timeout=WAIT)
+    page.locator("#board-wrap").scroll_into_view_if_needed()
+
+
+def centre(page: Page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, f"{selector} is not drawn"
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def touch_drag(cdp: CDPSession, start: tuple[float, float], end: tuple[float, float], steps: int = 10) -> None:
+    """One finger down at `start`, moved to `end` and lifted, as a touch screen sends it."""
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": start[0], "y": start[1]}]})
+    for k in range(1, steps + 1):
+        x, y = start[0] + (end[0] - start[0]) * k / steps, start[1] + (end[1] - start[1]) * k / steps
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def pinch(cdp: CDPSession, middle: tuple[float, float], start: float, end: float, steps: int = 10) -> None:
+    """Two fingers `start` px apart about `middle`, spread (or closed) to `end` px apart, then lifted."""
+    def points(gap: float) -> list[dict[str, float]]:
+        return [{"x": middle[0] - gap / 2, "y": middle[1], "id": 1}, {"x": middle[0] + gap / 2, "y": middle[1], "id": 2}]
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points(start)})
+    for k in range(1, steps + 1):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": points(start + (end - start) * k / steps)})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def empty_space_near(page: Page, service: TableService, unit: str) -> str:
+    """A space on screen two or three steps from the unit, where no unit stands (a correction's destination)."""
+    state = service.session.state
+    taken = {b.space for b in state.bots} | {u.space for u in state.security}
+    here = next(b.space for b in state.bots if b.id == unit)
+    assert here is not None
+    column, row = ord(here[0]) - 65, int(here[1:])
+    frame = page.locator("#board-wrap").bounding_box()
+    assert frame is not None
+    for dc, dr in ((2, 0), (-2, 0), (0, 2), (0, -2), (2, 2), (-2, -2), (3, 0), (-3, 0)):
+        name = f"{chr(65 + column + dc)}{row + dr}"
+        cell = page.locator(f'#board rect.space[data-space="{name}"]')
+        if name in taken or not cell.count():
+            continue
+        x, y = centre(page, f'#board rect.space[data-space="{name}"]')
+        if frame["x"] < x < frame["x"] + frame["width"] and frame["y"] < y < frame["y"] + frame["height"]:
+            return name
+    raise AssertionError(f"no empty space on screen near {unit}")
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"board-{name}.png"))
+
+
+def test_a_finger_drags_a_unit_to_correct_the_game(tmp_path: Path, browser: Browser) -> None:
+    """On a touch screen the finger's pointer events reach the board (no pointercancel): the drop is a correction."""
+    with running_table(tmp_path, prepare=lambda s: s.new_game()) as (url, service):
+        page = opened(browser, url, PHONE, touch=True)
+        unlocked(page)
+        bot = service.session.state.bots[0].id
+        target = empty_space_near(page, service, bot)
+        cdp = page.context.new_cdp_session(page)
+        with page.expect_response("**/api/corrections", timeout=WAIT) as answered:
+            touch_drag(cdp, centre(page, f'#board .unit[data-unit="{bot}"]'),
+                       centre(page, f'#board rect.space[data-space="{target}"]'))
+        assert answered.value.ok, answered.value.text()
+        expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_attribute("data-space", target, timeout=WAIT)
+        assert service.session.state.bot(bot).space == target
+        shot(page, "dragged-phone")
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_a_tap_on_a_bot_lights_its_targets_and_a_tap_on_one_steps_there(tmp_path: Path, browser: Browser,
+                                                                        viewport: dict[str, int]) -> None:
+    with running_table(tmp_path, prepare=in_a_move) as (url, service):
+        touch = viewport is PHONE
+        page = opened(browser, url, viewport, touch=touch)
+        unlocked(page)
+        steps = [la for la in service.legal_json()["actions"] if la["tag"] == "step"]
+        bot = steps[0]["bot"]
+        page.locator(f'#board .unit[data-unit="{bot}"]').tap() if touch else page.locator(
+            f'#board .unit[data-unit="{bot}"]').click()
+        expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_class("unit bot selected")
+        mine = {la["at"]: la["index"] for la in steps if la["bot"] == bot}
+        expect(page.locator("#board [data-target]")).to_have_count(len(mine), timeout=WAIT)
+        lit = page.evaluate("[...document.querySelectorAll('#board [data-target]')]"
+                            ".map(t => [t.dataset.space, Number(t.dataset.index)])")
+        assert dict(lit) == mine  # one target per step, each the listed action
+        for target in page.locator("#board [data-target]").all():  # a finger's size at the default zoom
+            box = target.bounding_box()
+            assert box is not None and box["width"] >= 24 and box["height"] >= 24, box
+        shot(page, f"targets-{'phone' if touch else 'laptop'}")
+        space = next(iter(mine))
+        before = service.session.number
+        target = page.locator(f'#board [data-target][data-space="{space}"]')
+        target.tap() if touch else target.click()
+        expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_attribute("data-space", space, timeout=WAIT)
+        assert service.session.state.bot(bot).space == space and service.session.number == before + 1
+        # the bot stays picked: its next steps light up from where it now stands, one tap each
+        expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_class("unit bot selected")
+        after = {la["at"] for la in service.legal_json()["actions"] if la["tag"] == "step" and la["bot"] == bot}
+        if after:
+            expect(page.locator("#board [data-target]")).not_to_have_count(0, timeout=WAIT)
+            assert set(page.evaluate("[...document.querySelectorAll('#board [data-target]')].map(t => t.dataset.space)")) \
+                == after
+        # a tap on the bot again lets it go; its targets go out
+        unit = page.locator(f'#board .unit[data-unit="{bot}"]')
+        unit.tap() if touch else unit.click()
+        expect(page.locator("#board [data-target]")).to_have_count(0)
+        assert page.errors == []  # type: ignore[attr-defined]
