@@ -168,3 +168,150 @@ def test_a_tap_on_a_bot_lights_its_targets_and_a_tap_on_one_steps_there(tmp_path
         unit.tap() if touch else unit.click()
         expect(page.locator("#board [data-target]")).to_have_count(0)
         assert page.errors == []  # type: ignore[attr-defined]
+
+
+def at_a_shared_target(service: TableService) -> None:
+    """A new game played on until one bot has several actions aimed at one space (a door's keypad approaches)."""
+    service.new_game()
+    player = AutoPlayer()
+    for _ in range(300):
+        if shared_target(service):
+            return
+        service.session.apply(player.choose(service.session.state))
+    raise AssertionError("no space with several actions of one bot within 300 actions")
+
+
+def shared_target(service: TableService) -> tuple[str, str, list[int]] | None:
+    """(bot, space, the listed actions' indexes) of the first space one bot has several actions aimed at."""
+    aimed: dict[tuple[str, str], list[int]] = {}
+    for la in service.legal_json()["actions"]:
+        if la["at"] and la["bot"]:
+            aimed.setdefault((la["bot"], la["at"]), []).append(la["index"])
+    return next(((bot, space, found) for (bot, space), found in aimed.items() if len(found) > 1), None)
+
+
+def test_several_actions_on_one_space_are_chosen_from_a_list(tmp_path: Path, browser: Browser) -> None:
+    with running_table(tmp_path, prepare=at_a_shared_target) as (url, service):
+        page = opened(browser, url, PHONE, touch=True)
+        unlocked(page)
+        found = shared_target(service)
+        assert found is not None
+        bot, space, indexes = found
+        page.locator(f'#board .unit[data-unit="{bot}"]').tap()
+        target = page.locator(f'#board [data-target][data-space="{space}"]')
+        expect(target).to_have_count(1)
+        assert target.get_attribute("data-index") is None  # not one action: tapping it asks which
+        target.tap()
+        choices = page.locator("#target-choices button[data-index]")
+        expect(choices).to_have_count(len(indexes))
+        assert [int(i) for i in choices.evaluate_all("bs => bs.map(b => b.dataset.index)")] == indexes
+        for button in page.locator("#target-choices button").all():
+            box = button.bounding_box()
+            assert box is not None and box["height"] >= 24 and box["width"] >= 24
+        shot(page, "chooser-phone")
+        plain = next(i for i in indexes if not service.legal_json()["actions"][i]["choose"])  # taken without a form
+        before = service.session.number
+        page.locator(f'#target-choices button[data-index="{plain}"]').tap()
+        expect(page.locator("#target-choices")).to_be_hidden()
+        page.wait_for_function(f"Number(document.getElementById('board').dataset.number) > {before}", timeout=WAIT)
+        assert service.session.number > before
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+TEXT_PX = """() => {
+  const board = document.getElementById('board'), scale = board.getScreenCTM().a;
+  return Math.min(...[...board.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale));
+}"""
+
+
+def frame_state(page: Page) -> dict[str, float]:
+    return page.evaluate("""() => { const f = document.getElementById('board-wrap'), b = document.getElementById('board');
+      return {cell: Number(b.dataset.cell), left: f.scrollLeft, top: f.scrollTop, frame: f.clientWidth,
+              frameHeight: f.clientHeight, board: b.getBoundingClientRect().width,
+              boardHeight: b.getBoundingClientRect().height, page: document.documentElement.scrollWidth}; }""")
+
+
+def test_a_phone_board_is_large_enough_to_tap_and_pinches_pans_and_zooms_in_its_frame(tmp_path: Path,
+                                                                                       browser: Browser) -> None:
+    with running_table(tmp_path, prepare=lambda s: s.new_game()) as (url, service):
+        page = opened(browser, url, PHONE, touch=True)
+        floor = service.session.state.floor
+        columns = page.evaluate("[...document.querySelectorAll('#board text.coordinate[data-column]')].map(t => t.textContent)")
+        rows = page.evaluate("[...document.querySelectorAll('#board text.coordinate[data-row]')].map(t => t.textContent)")
+        assert columns[:3] == ["A", "B", "C"] and rows[:3] == ["1", "2", "3"]  # as the floor format names spaces
+        assert len(columns) == 20 and rows[-1] == "16" and floor.name == "Meridian Tower, Lobby"
+        state = frame_state(page)
+        assert state["cell"] >= 26 and state["page"] <= PHONE["width"]  # the board pans in its frame, not the page
+        assert state["board"] > state["frame"]
+        assert page.evaluate(TEXT_PX) >= 12
+        for unit in page.locator("#board .unit").all():
+            box = unit.bounding_box()
+            assert box is not None and box["width"] >= 24 and box["height"] >= 24, box
+        for button in ("#zoom-in", "#zoom-out", "#zoom-reset"):
+            box = page.locator(button).bounding_box()
+            assert box is not None and box["width"] >= 24 and box["height"] >= 24
+        shot(page, "phone")
+        cdp = page.context.new_cdp_session(page)
+        # a finger on empty board pans the frame (the hallway's corner, away from every unit)
+        empty = centre(page, '#board rect.space[data-space="K10"]')
+        touch_drag(cdp, empty, (empty[0] - 120, empty[1]))
+        assert frame_state(page)["left"] > state["left"] + 60
+        # two fingers spread: the board zooms about them
+        frame = page.locator("#board-wrap").bounding_box()
+        assert frame is not None
+        middle = (frame["x"] + frame["width"] / 2, frame["y"] + frame["height"] / 2)
+        pinch(cdp, middle, 60, 180)
+        zoomed = frame_state(page)
+        assert zoomed["cell"] > state["cell"] * 2, zoomed
+        assert zoomed["page"] <= PHONE["width"]
+        expect(page.locator("#zoom-reset")).to_be_enabled()
+        shot(page, "pinched-phone")
+        # the buttons zoom out until the whole board is in the frame, and back to the default
+        while page.locator("#zoom-out").is_enabled():
+            page.locator("#zoom-out").tap()
+        whole = frame_state(page)
+        assert whole["board"] <= whole["frame"] + 1 and whole["boardHeight"] <= whole["frameHeight"] + 1, whole
+        shot(page, "whole-phone")
+        page.locator("#zoom-reset").tap()
+        assert frame_state(page)["cell"] == state["cell"]
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_laptop_board_fills_its_column_and_a_named_space_lights_on_it(tmp_path: Path, browser: Browser) -> None:
+    with running_table(tmp_path, prepare=lambda s: s.new_game()) as (url, _):
+        page = opened(browser, url, LAPTOP, touch=False)
+        state = frame_state(page)
+        assert state["cell"] >= 26 and state["board"] <= state["frame"] + 1  # all of it, no panning needed
+        assert page.evaluate(TEXT_PX) >= 12
+        shot(page, "laptop")
+        # a space named in the page's text (an instruction, an action's title) lights up on the board when tapped
+        page.evaluate("""document.getElementById('instructions').append(Object.assign(document.createElement('li'),
+                         {textContent: 'move Sentry to T16', id: 'named'}))""")
+        page.locator("#named").evaluate("li => li.setAttribute('data-space', 'T16')")
+        page.locator("#named").click()
+        lit = page.locator('#board .lit[data-lit="T16"]')
+        expect(lit).to_have_count(1)
+        box, frame = lit.bounding_box(), page.locator("#board-wrap").bounding_box()
+        assert box is not None and frame is not None
+        assert frame["x"] <= box["x"] and box["x"] + box["width"] <= frame["x"] + frame["width"] + 1
+        assert 0 <= box["y"] and box["y"] + box["height"] <= LAPTOP["height"]  # scrolled into view
+        shot(page, "lit-laptop")
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_named_space_lights_on_a_phone_board_panned_to_it(tmp_path: Path, browser: Browser) -> None:
+    with running_table(tmp_path, prepare=lambda s: s.new_game()) as (url, _):
+        page = opened(browser, url, PHONE, touch=True)
+        page.evaluate("""document.getElementById('questions').append(Object.assign(document.createElement('li'),
+                         {textContent: 'the game has it at A16', id: 'named'}))""")
+        page.locator("#named").evaluate("li => li.setAttribute('data-space', 'A16')")
+        page.locator("#named").tap()
+        lit = page.locator('#board .lit[data-lit="A16"]')
+        expect(lit).to_have_count(1)
+        box, frame = lit.bounding_box(), page.locator("#board-wrap").bounding_box()
+        assert box is not None and frame is not None
+        assert frame["x"] - 1 <= box["x"] and box["x"] + box["width"] <= frame["x"] + frame["width"] + 1
+        assert frame["y"] - 1 <= box["y"] and box["y"] + box["height"] <= frame["y"] + frame["height"] + 1
+        assert -1 <= frame["y"] and box["y"] + box["height"] <= PHONE["height"]  # the board scrolled into view
+        shot(page, "lit-phone")
+        assert page.errors == []  # type: ignore[attr-defined]
