@@ -67,23 +67,28 @@ def centre(page: Page, selector: str) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
+def touches(cdp: CDPSession, kind: str, points: list[dict[str, float]]) -> None:
+    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
 def touch_drag(cdp: CDPSession, start: tuple[float, float], end: tuple[float, float], steps: int = 10) -> None:
     """One finger down at `start`, moved to `end` and lifted, as a touch screen sends it."""
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": start[0], "y": start[1]}]})
+    touches(cdp, "touchStart", [{"x": start[0], "y": start[1]}])
     for k in range(1, steps + 1):
         x, y = start[0] + (end[0] - start[0]) * k / steps, start[1] + (end[1] - start[1]) * k / steps
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        touches(cdp, "touchMove", [{"x": x, "y": y}])
+    touches(cdp, "touchEnd", [])
 
 
 def pinch(cdp: CDPSession, middle: tuple[float, float], start: float, end: float, steps: int = 10) -> None:
     """Two fingers `start` px apart about `middle`, spread (or closed) to `end` px apart, then lifted."""
     def points(gap: float) -> list[dict[str, float]]:
-        return [{"x": middle[0] - gap / 2, "y": middle[1], "id": 1}, {"x": middle[0] + gap / 2, "y": middle[1], "id": 2}]
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points(start)})
+        x, y = middle
+        return [{"x": x - gap / 2, "y": y, "id": 1}, {"x": x + gap / 2, "y": y, "id": 2}]
+    touches(cdp, "touchStart", points(start))
     for k in range(1, steps + 1):
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": points(start + (end - start) * k / steps)})
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        touches(cdp, "touchMove", points(start + (end - start) * k / steps))
+    touches(cdp, "touchEnd", [])
 
 
 def empty_space_near(page: Page, service: TableService, unit: str) -> str:
@@ -161,8 +166,8 @@ def test_a_tap_on_a_bot_lights_its_targets_and_a_tap_on_one_steps_there(tmp_path
         after = {la["at"] for la in service.legal_json()["actions"] if la["tag"] == "step" and la["bot"] == bot}
         if after:
             expect(page.locator("#board [data-target]")).not_to_have_count(0, timeout=WAIT)
-            assert set(page.evaluate("[...document.querySelectorAll('#board [data-target]')].map(t => t.dataset.space)")) \
-                == after
+            lit_now = page.evaluate("[...document.querySelectorAll('#board [data-target]')].map(t => t.dataset.space)")
+            assert set(lit_now) == after
         # a tap on the bot again lets it go; its targets go out
         unit = page.locator(f'#board .unit[data-unit="{bot}"]')
         unit.tap() if touch else unit.click()
@@ -225,7 +230,8 @@ TEXT_PX = """() => {
 
 
 def frame_state(page: Page) -> dict[str, float]:
-    return page.evaluate("""() => { const f = document.getElementById('board-wrap'), b = document.getElementById('board');
+    return page.evaluate("""() => {
+      const f = document.getElementById('board-wrap'), b = document.getElementById('board');
       return {cell: Number(b.dataset.cell), left: f.scrollLeft, top: f.scrollTop, frame: f.clientWidth,
               frameHeight: f.clientHeight, board: b.getBoundingClientRect().width,
               boardHeight: b.getBoundingClientRect().height, page: document.documentElement.scrollWidth}; }""")
@@ -236,8 +242,8 @@ def test_a_phone_board_is_large_enough_to_tap_and_pinches_pans_and_zooms_in_its_
     with running_table(tmp_path, prepare=lambda s: s.new_game()) as (url, service):
         page = opened(browser, url, PHONE, touch=True)
         floor = service.session.state.floor
-        columns = page.evaluate("[...document.querySelectorAll('#board text.coordinate[data-column]')].map(t => t.textContent)")
-        rows = page.evaluate("[...document.querySelectorAll('#board text.coordinate[data-row]')].map(t => t.textContent)")
+        columns = page.locator("#board text.coordinate[data-column]").all_text_contents()
+        rows = page.locator("#board text.coordinate[data-row]").all_text_contents()
         assert columns[:3] == ["A", "B", "C"] and rows[:3] == ["1", "2", "3"]  # as the floor format names spaces
         assert len(columns) == 20 and rows[-1] == "16" and floor.name == "Meridian Tower, Lobby"
         state = frame_state(page)

@@ -52,6 +52,11 @@ def test_the_replay_page_steps_through_a_game(tmp_path: Path) -> None:
         shot(page, "replay-phone")
 
 
+# what a board draws, element by element: its class and the space, unit and facing it names
+DRAWN = ("[...document.querySelectorAll('#board rect.space, #board .unit')].map(e => [e.getAttribute('class'), "
+         "e.dataset.space, e.dataset.unit || '', e.dataset.facing || ''])")
+
+
 def test_the_replay_draws_the_board_as_the_live_page_does(tmp_path: Path) -> None:
     """One drawing for both pages (web/static/floor.js): the same spaces, units, guards with their facing and
     coordinates as the live board, not letters and red squares of its own."""
@@ -61,12 +66,10 @@ def test_the_replay_draws_the_board_as_the_live_page_does(tmp_path: Path) -> Non
             page = browser.new_page(viewport=viewport)
             page.goto(f"{url}/")
             expect(page.locator("#board .unit")).not_to_have_count(0)
-            live = page.evaluate("[...document.querySelectorAll('#board rect.space, #board .unit')]"
-                                 ".map(e => [e.getAttribute('class'), e.dataset.space, e.dataset.unit || '', e.dataset.facing || ''])")
+            live = page.evaluate(DRAWN)
             page.goto(f"{url}/games/{game}/replay")
             expect(page.locator("#where")).to_contain_text(f"Action {ACTIONS} of {ACTIONS}")
-            replayed = page.evaluate("[...document.querySelectorAll('#board rect.space, #board .unit')]"
-                                     ".map(e => [e.getAttribute('class'), e.dataset.space, e.dataset.unit || '', e.dataset.facing || ''])")
+            replayed = page.evaluate(DRAWN)
             assert replayed == live
             expect(page.locator("#board text.coordinate")).to_have_count(20 + 16)
             expect(page.locator("#board .unit.security")).to_have_count(len(service.session.state.security))

@@ -326,8 +326,9 @@ export class Board {
     const bot = this.selected && this.store.state && this.store.state.bots.find((b) => b.id === this.selected);
     const name = bot ? bot.name : this.selected;
     $("board-hint").textContent = !this.controls.player ? "" : !this.selected ? "Tap a bot to see where it can act."
-      : layer.childElementCount ? `${name}: tap a lit space to act there; tap ${name} again to let go.`
-        : `${name} has nothing to do on the board now.`;
+      : !bot ? `${name}: drag it to where it stands, or turn it with the buttons below.`
+        : layer.childElementCount ? `${name}: tap a lit space to act there; tap ${name} again to let go.`
+          : `${name} has nothing to do on the board now.`;
   }
 
   act(space) {
