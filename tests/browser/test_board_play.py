@@ -320,4 +320,16 @@ def test_a_named_space_lights_on_a_phone_board_panned_to_it(tmp_path: Path, brow
         assert frame["y"] - 1 <= box["y"] and box["y"] + box["height"] <= frame["y"] + frame["height"] + 1
         assert -1 <= frame["y"] and box["y"] + box["height"] <= PHONE["height"]  # the board scrolled into view
         shot(page, "lit-phone")
+        # a name on a button (an action's title) lights and pans the board, but leaves the page where the player is
+        page.evaluate("""document.getElementById('log').append(Object.assign(document.createElement('button'),
+                         {id: 'action-named', innerHTML: 'step → <span data-space="S2">S2</span>'}))""")
+        page.locator("#action-named").scroll_into_view_if_needed()
+        where = page.evaluate("window.scrollY")
+        page.locator("#action-named span").tap()
+        expect(page.locator('#board .lit[data-lit="S2"]')).to_have_count(1)
+        assert page.evaluate("window.scrollY") == where
+        box = page.locator('#board .lit[data-lit="S2"]').bounding_box()
+        frame = page.locator("#board-wrap").bounding_box()
+        assert box is not None and frame is not None
+        assert frame["x"] - 1 <= box["x"] and box["x"] + box["width"] <= frame["x"] + frame["width"] + 1
         assert page.errors == []  # type: ignore[attr-defined]

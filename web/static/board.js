@@ -345,19 +345,22 @@ export class Board {
 
   // -- a space named anywhere on the page --
 
+  /** A tap on a space's name: lit on the board. A name on a control that does something of its own (an action's
+   *  button, which may open its choices where the player is) pans the board only; a name in text (an instruction,
+   *  a question) also brings the board into view. */
   lightNamed(e) {
     const named = e.target.closest && e.target.closest("[data-space]");
     if (!named || this.svg.contains(named)) return;
-    this.light(named.getAttribute("data-space"));
+    this.light(named.getAttribute("data-space"), !named.closest("button, a, input, select, label"));
   }
 
-  /** Light a space on the board and bring it into view (the board panel, then the space within its frame). */
-  light(space) {
+  /** Light a space on the board and pan the frame to it; `reveal` also scrolls the page to the board. */
+  light(space, reveal = true) {
     this.lit = space;
     clearTimeout(this.litTimer);
     this.litTimer = setTimeout(() => { this.lit = null; this.decorate(); }, LIT_MS);
     this.decorate();
-    this.frame.scrollIntoView({ block: "nearest" });
+    if (reveal) this.frame.scrollIntoView({ block: "nearest" });
     this.scrollToSpace(space);
   }
 }
