@@ -74,5 +74,7 @@ def test_the_replay_draws_the_board_as_the_live_page_does(tmp_path: Path) -> Non
             expect(page.locator("#board text.coordinate")).to_have_count(20 + 16)
             expect(page.locator("#board .unit.security")).to_have_count(len(service.session.state.security))
             assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+            frame = page.locator(".replay-frame").evaluate("f => [f.scrollHeight, f.clientHeight]")
+            assert frame[0] <= frame[1]  # the whole board's height on the page: nothing hidden in its frame
             shot(page, f"replay-board-{name}")
             page.close()

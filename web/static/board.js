@@ -327,7 +327,7 @@ export class Board {
     const name = bot ? bot.name : this.selected;
     $("board-hint").textContent = !this.controls.player ? "" : !this.selected ? "Tap a bot to see where it can act."
       : !bot ? `${name}: drag it to where it stands, or turn it with the buttons below.`
-        : layer.childElementCount ? `${name}: tap a lit space to act there; tap ${name} again to let go.`
+        : layer.childElementCount ? `${name}: tap a lit space to act there, empty board to let go.`
           : `${name} has nothing to do on the board now.`;
   }
 
