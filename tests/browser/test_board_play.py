@@ -262,6 +262,12 @@ def test_a_phone_board_is_large_enough_to_tap_and_pinches_pans_and_zooms_in_its_
         empty = centre(page, '#board rect.space[data-space="K10"]')
         touch_drag(cdp, empty, (empty[0] - 120, empty[1]))
         assert frame_state(page)["left"] > state["left"] + 60
+        # the row numbers stay at the frame's left edge over the board, and let a tap through to what is under them
+        label = page.locator('#board text.coordinate[data-row="5"]').bounding_box()
+        assert label is not None and frame_state(page)["left"] > 0
+        under = page.evaluate(f"document.elementFromPoint({label['x'] + label['width'] / 2}, "
+                              f"{label['y'] + label['height'] / 2}).closest('.coordinates') === null")
+        assert under
         # two fingers spread: the board zooms about them
         frame = page.locator("#board-wrap").bounding_box()
         assert frame is not None
