@@ -278,6 +278,14 @@ def test_a_phone_board_is_large_enough_to_tap_and_pinches_pans_and_zooms_in_its_
         assert zoomed["page"] <= PHONE["width"]
         expect(page.locator("#zoom-reset")).to_be_enabled()
         shot(page, "pinched-phone")
+        # one finger of a pinch lifted and the other moved on: the board waits for both (and does not fail)
+        one, two = {"x": middle[0] - 40, "y": middle[1], "id": 1}, {"x": middle[0] + 40, "y": middle[1], "id": 2}
+        touches(cdp, "touchStart", [one, two])
+        touches(cdp, "touchEnd", [one])  # the points a touchEnd lists are the fingers lifted
+        for k in range(1, 6):
+            touches(cdp, "touchMove", [{**two, "y": middle[1] + 10 * k}])
+        touches(cdp, "touchEnd", [two])
+        assert frame_state(page)["cell"] == zoomed["cell"]
         # the buttons zoom out until the whole board is in the frame, and back to the default
         while page.locator("#zoom-out").is_enabled():
             page.locator("#zoom-out").tap()

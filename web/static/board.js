@@ -183,7 +183,7 @@ export class Board {
     if (this.pointers.size > 2) return;
     const hit = e.target.closest && e.target.closest("[data-target], .unit");
     this.gesture = { kind: "press", id: e.pointerId, start: { x: e.clientX, y: e.clientY },
-                     last: { x: e.clientX, y: e.clientY }, hit, moved: false };
+                     last: { x: e.clientX, y: e.clientY }, hit };
   }
 
   move(e) {
@@ -192,6 +192,7 @@ export class Board {
     const g = this.gesture;
     if (!g) return;
     if (g.kind === "pinch") {
+      if (this.pointers.size < 2) return;  // one finger of the two lifted: nothing more until both are
       const [a, b] = [...this.pointers.values()];
       const centre = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
       this.zoomTo((g.cell * Math.hypot(a.x - b.x, a.y - b.y)) / g.distance, centre);
@@ -204,7 +205,9 @@ export class Board {
     if (e.pointerId !== g.id) return;
     const dx = e.clientX - g.start.x, dy = e.clientY - g.start.y;
     if (g.kind === "press" && Math.hypot(dx, dy) > SLOP) {
-      const unit = g.hit && g.hit.classList.contains("unit") ? g.hit : null;
+      const id = g.hit && g.hit.classList.contains("unit") ? g.hit.getAttribute("data-unit") : null;
+      // the unit as drawn now (the board may have been redrawn since the finger came down)
+      const unit = id && this.svg.querySelector(`.unit[data-unit="${CSS.escape(id)}"]`);
       g.kind = unit && this.controls.player ? "drag" : "pan";
       if (g.kind === "drag") Object.assign(g, { unit, id: e.pointerId, from: unit.getAttribute("data-space") });
     }
