@@ -347,3 +347,26 @@ def test_a_named_space_lights_on_a_phone_board_panned_to_it(tmp_path: Path, brow
         assert box is not None and frame is not None
         assert frame["x"] - 1 <= box["x"] and box["x"] + box["width"] <= frame["x"] + frame["width"] + 1
         assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_board_is_played_by_keyboard_too(tmp_path: Path, browser: Browser) -> None:
+    """Enter on a focused bot picks it and moves the focus to its first lit space; Enter there takes that step."""
+    with running_table(tmp_path, prepare=in_a_move) as (url, service):
+        page = opened(browser, url, LAPTOP, touch=False)
+        unlocked(page)
+        step = next(la for la in service.legal_json()["actions"] if la["tag"] == "step")
+        unit = page.locator(f'#board .unit[data-unit="{step["bot"]}"]')
+        expect(unit).to_have_attribute("tabindex", "0")
+        unit.focus()
+        page.keyboard.press("Enter")
+        expect(unit).to_have_class("unit bot selected")
+        focused = page.evaluate("[document.activeElement.dataset.space, document.activeElement.dataset.index]")
+        lit = {la["at"]: str(la["index"]) for la in service.legal_json()["actions"]
+               if la["tag"] == "step" and la["bot"] == step["bot"]}
+        assert lit[focused[0]] == focused[1]
+        page.keyboard.press("Enter")
+        expect(unit).to_have_attribute("data-space", focused[0], timeout=WAIT)
+        assert service.session.state.bot(step["bot"]).space == focused[0]
+        expect(page.locator("#board [data-target]")).not_to_have_count(0, timeout=WAIT)  # the next steps
+        shot(page, "keyboard-laptop")
+        assert page.errors == []  # type: ignore[attr-defined]

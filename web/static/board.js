@@ -41,6 +41,7 @@ export class Board {
     svg.addEventListener("pointercancel", (e) => this.cancel(e));
     frame.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
     frame.addEventListener("keydown", (e) => this.key(e));
+    svg.addEventListener("keydown", (e) => this.pressKey(e));
     $("zoom-in").addEventListener("click", () => this.zoomBy(STEP));
     $("zoom-out").addEventListener("click", () => this.zoomBy(1 / STEP));
     $("zoom-reset").addEventListener("click", () => this.zoomTo(null));
@@ -60,10 +61,11 @@ export class Board {
     const { floor, state, table } = this.store;
     if (!floor) return false;
     if (this.gesture && this.gesture.kind === "drag") { this.missed = true; return false; }
+    const focused = this.focused();
     drawBoard(this.svg, floor, state, table);
     this.svg.setAttribute("data-number", floor.number);
     this.size();
-    this.decorate();
+    this.decorate(focused);
     if (!this.centred && state) this.centreOnActive(state);
     return true;
   }
@@ -302,15 +304,24 @@ export class Board {
     return out;
   }
 
-  /** The selection, its targets and a lit space, over a board just drawn (or a listing just fetched). */
-  decorate() {
-    const svg = this.svg;
+  /** The selection, its targets and a lit space, over a board just drawn (or a listing just fetched); the focus
+   *  (a keyboard player's place) goes back to the unit or space it was on. */
+  decorate(focused = this.focused()) {
+    const svg = this.svg, player = this.controls.player;
     for (const old of svg.querySelectorAll(".targets, .lit")) old.remove();
     for (const unit of svg.querySelectorAll(".unit.selected")) unit.classList.remove("selected");
     const unit = this.selected && svg.querySelector(`.unit[data-unit="${CSS.escape(this.selected)}"]`);
     if (this.selected && !unit) this.selected = null;  // left the board
     if (unit) unit.classList.add("selected");
     if (this.selected) svg.setAttribute("data-selected", this.selected); else svg.removeAttribute("data-selected");
+    svg.setAttribute("role", player ? "group" : "img");  // a player's board holds buttons; a watcher's is a picture
+    for (const u of svg.querySelectorAll(".unit")) {
+      if (!player) { u.removeAttribute("tabindex"); u.removeAttribute("role"); continue; }
+      const title = u.querySelector("title");
+      u.setAttribute("tabindex", "0");
+      u.setAttribute("role", "button");
+      u.setAttribute("aria-label", `${title ? title.textContent : u.getAttribute("data-unit")}${u === unit ? " (picked)" : ""}`);
+    }
     const spaceOf = new Map((this.store.floor ? this.store.floor.spaces : []).map((sp) => [sp.id, sp]));
     const layer = s("g", { class: "targets" });
     for (const [id, actions] of this.targets()) {
@@ -318,7 +329,8 @@ export class Board {
       if (!sp) continue;
       layer.append(s("rect", { x: sp.column * CELL + 0.5, y: sp.row * CELL + 0.5, width: CELL - 1, height: CELL - 1,
                                rx: 1.2, class: `target${actions.length > 1 ? " several" : ""}`, "data-target": "",
-                               "data-space": id, "data-index": actions.length === 1 ? actions[0].index : null },
+                               "data-space": id, "data-index": actions.length === 1 ? actions[0].index : null,
+                               tabindex: 0, role: "button", "aria-label": `${id}: ${actions.map(choiceText).join("; ")}` },
                      s("title", {}, actions.map(choiceText).join("; "))));
     }
     const edges = svg.querySelector(".coordinates");  // the coordinates stay on top
@@ -332,6 +344,34 @@ export class Board {
       : !bot ? `${name}: drag it to where it stands, or turn it with the buttons below.`
         : layer.childElementCount ? `${name}: tap a lit space to act there, empty board to let go.`
           : `${name} has nothing to do on the board now.`;
+    this.refocus(focused);
+  }
+
+  /** Where the keyboard's focus is on the board, as a selector that finds it again after a redraw. */
+  focused() {
+    const f = document.activeElement;
+    if (!f || f === this.svg || !this.svg.contains(f)) return null;
+    if (f.hasAttribute("data-target")) return `[data-target][data-space="${CSS.escape(f.getAttribute("data-space"))}"]`;
+    return f.hasAttribute("data-unit") ? `.unit[data-unit="${CSS.escape(f.getAttribute("data-unit"))}"]` : null;
+  }
+
+  refocus(selector) {
+    if (!selector || this.svg.contains(document.activeElement)) return;
+    const picked = this.selected && this.svg.querySelector(`.unit[data-unit="${CSS.escape(this.selected)}"]`);
+    const again = this.svg.querySelector(selector) || picked;
+    if (again) again.focus({ preventScroll: true });
+  }
+
+  /** Enter or Space on a focused unit or lit space does what a tap does; a picked bot hands the focus to its
+   *  first lit space, so a keyboard plays the board as a finger does. */
+  pressKey(e) {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    const hit = e.target.closest && e.target.closest("[data-target], .unit");
+    if (!hit) return;
+    e.preventDefault();
+    this.tap(hit);
+    const first = hit.classList.contains("unit") && this.selected && this.svg.querySelector("[data-target]");
+    if (first) first.focus();
   }
 
   act(space) {
