@@ -368,5 +368,7 @@ def test_the_board_is_played_by_keyboard_too(tmp_path: Path, browser: Browser) -
         expect(unit).to_have_attribute("data-space", focused[0], timeout=WAIT)
         assert service.session.state.bot(step["bot"]).space == focused[0]
         expect(page.locator("#board [data-target]")).not_to_have_count(0, timeout=WAIT)  # the next steps
+        page.keyboard.press("Escape")  # lets the bot go
+        expect(page.locator("#board [data-target]")).to_have_count(0)
         shot(page, "keyboard-laptop")
         assert page.errors == []  # type: ignore[attr-defined]

@@ -158,8 +158,8 @@ export class Board {
     this.zoomBy(Math.exp(-e.deltaY / 200), { x: e.clientX, y: e.clientY });
   }
 
+  /** Keys on the board (the frame, a unit or a lit space focused): + − 0 zoom, Escape lets the bot go. */
   key(e) {
-    if (e.target !== this.frame) return;
     if (e.key === "+" || e.key === "=") this.zoomBy(STEP);
     else if (e.key === "-") this.zoomBy(1 / STEP);
     else if (e.key === "0") this.zoomTo(null);
