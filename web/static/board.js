@@ -83,9 +83,11 @@ export class Board {
 
   defaultCell() { return Math.max(this.fitCell(), MIN_CELL); }
 
+  currentCell() { return this.cell === null ? this.defaultCell() : this.cell; }
+
   size() {
     if (!this.store.floor) return;
-    const cell = this.cell === null ? this.defaultCell() : this.cell;
+    const cell = this.currentCell();
     const { w, h: tall } = this.extent();
     this.svg.style.width = `${(w * cell) / CELL}px`;
     this.svg.style.height = `${(tall * cell) / CELL}px`;
@@ -98,7 +100,7 @@ export class Board {
 
   /** The row numbers and column letters stay at the frame's left and top edges as the board pans. */
   pinCoordinates() {
-    const perPx = CELL / (this.cell === null ? this.defaultCell() : this.cell);
+    const perPx = CELL / this.currentCell();
     const rows = this.svg.querySelector(".coordinates .rows"), columns = this.svg.querySelector(".coordinates .columns");
     if (rows) rows.setAttribute("transform", `translate(${this.frame.scrollLeft * perPx} 0)`);
     if (columns) columns.setAttribute("transform", `translate(0 ${this.frame.scrollTop * perPx})`);
@@ -107,7 +109,7 @@ export class Board {
   /** Zoom to `cell` px a space (null: the default), keeping the board point under `anchor` (client px) still. */
   zoomTo(cell, anchor) {
     if (!this.store.floor) return;
-    const old = this.cell === null ? this.defaultCell() : this.cell;
+    const old = this.currentCell();
     const low = Math.min(this.fitCell(), this.defaultCell());
     const wanted = cell === null ? null : Math.min(MAX_CELL, Math.max(low, cell));
     const box = this.frame.getBoundingClientRect();
@@ -116,15 +118,12 @@ export class Board {
     const x = this.frame.scrollLeft + ax, y = this.frame.scrollTop + ay;
     this.cell = wanted !== null && Math.abs(wanted - this.defaultCell()) < 0.5 ? null : wanted;
     this.size();
-    const now = this.cell === null ? this.defaultCell() : this.cell;
+    const now = this.currentCell();
     this.frame.scrollLeft = (x * now) / old - ax;
     this.frame.scrollTop = (y * now) / old - ay;
   }
 
-  zoomBy(factor, anchor) {
-    const cell = this.cell === null ? this.defaultCell() : this.cell;
-    this.zoomTo(cell * factor, anchor);
-  }
+  zoomBy(factor, anchor) { this.zoomTo(this.currentCell() * factor, anchor); }
 
   /** Pan the frame by a finger's move; what the frame cannot take scrolls the page (the board never traps it). */
   pan(dx, dy) {
@@ -179,7 +178,7 @@ export class Board {
       this.letGo();
       const [a, b] = [...this.pointers.values()];
       this.gesture = { kind: "pinch", distance: Math.hypot(a.x - b.x, a.y - b.y) || 1,
-                       cell: this.cell === null ? this.defaultCell() : this.cell, centre: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } };
+                       cell: this.currentCell(), centre: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } };
       return;
     }
     if (this.pointers.size > 2) return;
@@ -200,7 +199,7 @@ export class Board {
       this.zoomTo((g.cell * Math.hypot(a.x - b.x, a.y - b.y)) / g.distance, centre);
       this.pan(centre.x - g.centre.x, centre.y - g.centre.y);
       g.centre = centre;
-      g.cell = this.cell === null ? this.defaultCell() : this.cell;
+      g.cell = this.currentCell();
       g.distance = Math.hypot(a.x - b.x, a.y - b.y) || 1;
       return;
     }
@@ -214,7 +213,7 @@ export class Board {
       if (g.kind === "drag") Object.assign(g, { unit, id: e.pointerId, from: unit.getAttribute("data-space") });
     }
     if (g.kind === "drag") {
-      const perPx = CELL / (this.cell === null ? this.defaultCell() : this.cell);
+      const perPx = CELL / this.currentCell();
       g.unit.setAttribute("transform", `translate(${dx * perPx} ${dy * perPx})`);
       g.unit.classList.add("dragging");
     } else if (g.kind === "pan") {

@@ -15,7 +15,7 @@ const BOT_COLOURS = ["#7fe0c8", "#ffd27f", "#c9a6ff", "#9fd0ff", "#ffb0a0"];
 const FEATURE_MARKS = { terminal: "T", mainframe: "M" };
 
 /** "A", "B", … "Z", "AA": a column's letter as the floor format names it. */
-export const columnName = (c) => (c >= 26 ? columnName(Math.floor(c / 26) - 1) : "") + String.fromCharCode(65 + (c % 26));
+const columnName = (c) => (c >= 26 ? columnName(Math.floor(c / 26) - 1) : "") + String.fromCharCode(65 + (c % 26));
 
 const centre = (space) => [space.column * CELL + CELL / 2, space.row * CELL + CELL / 2];
 export const initials = (bot) => (bot.kind === "module" ? "CM" : bot.name.slice(0, 2));
@@ -137,7 +137,8 @@ function botShape(bot, space, colour, offset) {
            s("title", {}, `${bot.name} on ${bot.space}${bot.hidden ? ", hidden" : ""}${detected ? ", detected" : ""}`));
 }
 
-/** Draw everything; returns the map of space id → space for the drag code. */
+/** Draw everything: the floor, what the guards see, the chips and units, the camera's disagreements, the
+ * corporation's moves still to make, and the coordinates on top. */
 export function drawBoard(svg, floor, state, table) {
   const spaceOf = new Map(floor.spaces.map((sp) => [sp.id, sp]));
   svg.setAttribute("viewBox", `${-MARGIN.left} ${-MARGIN.top} ${floor.columns * CELL + MARGIN.left + 1} `
@@ -202,5 +203,4 @@ export function drawBoard(svg, floor, state, table) {
                                            markerHeight: 4, orient: "auto-start-reverse" },
                                s("path", { d: "M0 0L10 5L0 10z", class: "arrow-head" })));
   svg.replaceChildren(defs, ...layers, sight, chips, todo, units, wrong, coordinates(floor));
-  return spaceOf;
 }
