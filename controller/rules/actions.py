@@ -64,6 +64,7 @@ from controller.rules.players import terminals as terminal
 from controller.rules.players.burncycle import MAX_SLOTS
 from controller.rules.state import Bot, GameState
 from controller.rules.table import Table
+from controller.rules.targets import aimed_at
 
 # the action types and the listing's types are part of this module's interface (callers import them from here)
 __all__ = [
@@ -342,7 +343,15 @@ def _own_bot(table: Table, bot_id: str) -> Bot:
 
 def legal_actions(state: GameState) -> list[LegalAction]:
     """Every legal action of the active player now, composed from each rule module's own `legal_*` check (beside
-    the code that applies the action), in a stable order; `apply_action` refuses what is not listed."""
+    the code that applies the action), in a stable order; `apply_action` refuses what is not listed. Each names
+    the space it aims at (`at`), for a board that acts on a tap."""
+    out = _listing(state)
+    for legal in out:
+        legal.at = aimed_at(state, legal.action)
+    return out
+
+
+def _listing(state: GameState) -> list[LegalAction]:
     if state.outcome is not None:
         return []
     t = state.turn

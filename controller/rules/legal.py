@@ -54,7 +54,8 @@ class LegalAction(Struct, forbid_unknown_fields=True):
     defaults): `dice` within `dice` (at most `most` of each kind), `payers` within `payers` (the most each bot
     may pay), any other field from `options[field]` (a field absent there takes any value its rule allows, such
     as a bonus move's further spaces). `target_ap` is the AP the check must reach (a durability); `warning`
-    says what the action loses beyond its cost (the game, power above the bank)."""
+    says what the action loses beyond its cost (the game, power above the bank); `at` is the space the action
+    aims at (controller/rules/targets.py), where a board lights it for a tap."""
 
     action: AnyAction
     label: str
@@ -67,6 +68,7 @@ class LegalAction(Struct, forbid_unknown_fields=True):
     cost: Cost = Cost()
     target_ap: int | None = None
     warning: str = ""
+    at: str | None = None
 
     def __post_init__(self) -> None:
         kind = type(self.action)

@@ -17,6 +17,9 @@ def test_a_floor_drawn_by_clicking_is_saved_and_compiles(tmp_path: Path) -> None
     with running_table(tmp_path) as (url, service), chromium() as browser:
         page = browser.new_page(viewport=PHONE)
         page.goto(f"{url}/floors/edit")
+        # the active tool is shown pressed from the start (aria-pressed="true", not an empty attribute)
+        expect(page.locator("[data-tool='edge:wall']")).to_have_attribute("aria-pressed", "true")
+        expect(page.locator("[data-tool='space:E']")).to_have_attribute("aria-pressed", "false")
         page.locator("#cols").fill("3")
         page.locator("#cols").dispatch_event("change")
         page.locator("#rows").fill("2")

@@ -50,3 +50,31 @@ def test_the_replay_page_steps_through_a_game(tmp_path: Path) -> None:
         expect(page.locator("#bots li")).to_have_count(len(start["bots"]))
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         shot(page, "replay-phone")
+
+
+# what a board draws, element by element: its class and the space, unit and facing it names
+DRAWN = ("[...document.querySelectorAll('#board rect.space, #board .unit')].map(e => [e.getAttribute('class'), "
+         "e.dataset.space, e.dataset.unit || '', e.dataset.facing || ''])")
+
+
+def test_the_replay_draws_the_board_as_the_live_page_does(tmp_path: Path) -> None:
+    """One drawing for both pages (web/static/floor.js): the same spaces, units, guards with their facing and
+    coordinates as the live board, not letters and red squares of its own."""
+    with running_table(tmp_path, prepare=played) as (url, service), chromium() as browser:
+        game = service.session.game_id
+        for name, viewport in (("phone", {"width": 390, "height": 844}), ("laptop", {"width": 1366, "height": 900})):
+            page = browser.new_page(viewport=viewport)
+            page.goto(f"{url}/")
+            expect(page.locator("#board .unit")).not_to_have_count(0)
+            live = page.evaluate(DRAWN)
+            page.goto(f"{url}/games/{game}/replay")
+            expect(page.locator("#where")).to_contain_text(f"Action {ACTIONS} of {ACTIONS}")
+            replayed = page.evaluate(DRAWN)
+            assert replayed == live
+            expect(page.locator("#board text.coordinate")).to_have_count(20 + 16)
+            expect(page.locator("#board .unit.security")).to_have_count(len(service.session.state.security))
+            assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+            frame = page.locator(".replay-frame").evaluate("f => [f.scrollHeight, f.clientHeight]")
+            assert frame[0] <= frame[1]  # the whole board's height on the page: nothing hidden in its frame
+            shot(page, f"replay-board-{name}")
+            page.close()

@@ -160,3 +160,27 @@ def allows(la: LegalAction, action) -> bool:
             return False
     return all(getattr(action, f) in la.options[f] for f in ("amount", "keys", "choose") if f in la.options
                and getattr(action, f) is not None)
+
+
+@SETTINGS
+@given(played())
+def test_each_listed_action_names_the_space_it_aims_at_on_the_floor(case):
+    """`at` (what a board lights for a tap) is a space of the floor: a step's own `to`, the space of the unit an
+    action aims at, the bot's own space for a terminal or an escape, and none for an action that aims nowhere."""
+    states, _ = case
+    for state in states:
+        spaces = set(compile_floor(state.floor.text, state.floor.name).ids)
+        where = {b.id: b.space for b in state.bots} | {u.id: u.space for u in state.security}
+        for la in legal_actions(state):
+            a = la.action
+            assert la.at is None or la.at in spaces, (la.tag, la.at)
+            if la.tag == "step":
+                assert la.at == a.to
+            elif la.tag in ("strike", "push", "joan_stun"):
+                assert la.at == where[a.unit]
+            elif la.tag in ("terminal", "escape"):
+                assert la.at == where[a.bot]
+            elif la.tag in ("swap", "trade", "repair"):
+                assert la.at == where[getattr(a, {"swap": "other", "trade": "to", "repair": "target"}[la.tag])]
+            elif any(type(a) is type(plain) for plain in NO_FIELDS):
+                assert la.at is None, la.tag

@@ -133,3 +133,14 @@ def test_the_chooser_face_names_a_slot_that_can_degrade():
     illegal(s, EndTurn(choose=4), "slot 4 holds no chip that can degrade")
     new, _ = act(s, EndTurn(choose=1), ["choose"])
     assert new.burncycle.slots[0].degraded
+
+
+def test_each_step_and_strike_names_the_space_it_aims_at():
+    """A board lights these spaces when the bot is tapped: the steps' spaces, the guard's for a strike."""
+    s = in_turn(make_state(bots=[bot("byte", "B4"), module("F1")], units=[guard("G1", "C4", facing="E")]))
+    s_move, _ = act(s, Move(dice=DicePool(basic=1)), ["2"])
+    steps = {la.at for la in legal_actions(s_move) if la.tag == "step" and la.bot == "byte"}
+    assert steps == {"A4", "B3", "B5"}  # C4 holds the guard
+    strike = listed(s, Strike)[0]
+    assert (strike.bot, strike.at) == ("byte", "C4")
+    assert listed(s, Move)[0].at is None

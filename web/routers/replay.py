@@ -1,18 +1,22 @@
 """A game after the fact: its summary (threat over the rounds, outcome, rounds, actions) and its replay, the
-state after any number of its actions with that action's events phrased for people. Read-only, for anyone,
-for the game on the table and for past ones alike."""
+state after any number of its actions with that action's events phrased for people, and its floor laid out as
+GET /api/floor lays out the live one (so the replay draws the board the live page draws). Read-only, for
+anyone, for the game on the table and for past ones alike."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from fastapi import APIRouter, Path
 from fastapi.responses import FileResponse
 
+from controller.rules import GameState
 from controller.service.replay import ReplayError
 from controller.service.store import StoreError
 from web.auth import ApiError
 from web.deps import Service
+from web.routers.floor import floor_json
 from web.routers.tool_pages import page
 
 router = APIRouter(tags=["replay"])
@@ -44,8 +48,10 @@ def step(service: Service, game: int = GameId,
          k: int = Path(ge=-2**62, le=2**62, description="how many actions in: 0 is the game's start",
                        examples=[3])) -> dict[str, Any]:
     try:
-        return service.replays.step(game, k)
+        body = service.replays.step(game, k)
     except StoreError as e:
         raise _no_such_game(e) from None
     except ReplayError as e:
         raise ApiError(404, "not_found", str(e)) from None
+    body["floor"] = floor_json(msgspec.convert(body["state"], GameState))
+    return body

@@ -2,7 +2,7 @@
 // by the live feed, and everything drawn from it. The floor is fetched again when the game changes (its doors,
 // walls and the guards' sight change with play); the LEDs are previewed as they are lit.
 import { $, api, h, spaced } from "./dom.js";
-import { drawBoard, dragging, enableDrag } from "./floor.js";
+import { Board } from "./board.js";
 import { LiveFeed } from "./live.js";
 import { drawHealth, drawLeds, drawState, drawTable, logChanges } from "./panels.js";
 import { Controls } from "./controls.js";
@@ -22,15 +22,11 @@ function say(text, bad) {
 }
 
 const controls = new Controls(store, say);
+const board = new Board($("board"), $("board-wrap"), store, controls);
 
 function drawBoardNow() {
-  if (!store.floor || dragging()) return;
-  drawBoard($("board"), store.floor, store.state, store.table);
+  if (!board.draw()) return;
   if (!performance.getEntriesByName("board-drawn").length && store.state) performance.mark("board-drawn");  // bench
-  $("board").setAttribute("data-number", store.floor.number);
-  const selected = controls.selected && [...$("board").querySelectorAll(".unit")]
-    .find((u) => u.getAttribute("data-unit") === controls.selected);
-  if (selected) selected.classList.add("selected");
   const misplaced = store.table.misplaced || [];
   $("board-note").replaceChildren(...(misplaced.length
     ? [h("b", {}, "The camera and the game disagree (circled on the board): put the chip where the game has it, "
@@ -127,13 +123,6 @@ async function address() {
   $("qr").hidden = false;
 }
 
-$("zoom").addEventListener("click", () => {
-  const zoomed = $("board-wrap").classList.toggle("zoomed");
-  $("zoom").setAttribute("aria-pressed", String(zoomed));
-  $("zoom").textContent = zoomed ? "Smaller board" : "Larger board";
-});
-enableDrag($("board"), () => controls.player,
-           (unit, space) => controls.correct(unit, space, null), (unit) => { controls.select(unit); drawBoardNow(); }, drawBoardNow);
 $("log").replaceChildren(h("li", { class: "none" }, "Waiting for the table…"));
 new LiveFeed(onMessage, onLine).start();
 loadFloor();  // the floor and the live feed's snapshot are fetched side by side: the board needs both

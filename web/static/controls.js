@@ -121,7 +121,7 @@ export class Controls {
     if (!r.ok || r.body.number !== this.store.status.number || !this.player) return;
     this.legal = r.body.actions;
     this.drawActions(this.legal);
-    document.dispatchEvent(new CustomEvent("legal", { detail: this.legal }));
+    document.dispatchEvent(new CustomEvent("legal", { detail: this.legal }));  // the board lights targets
   }
 
   draw() {

@@ -341,12 +341,12 @@ function toolButtons() {
     button.setAttribute("aria-pressed", "true");
   };
   for (const [value, label] of EDGE_KINDS) {
-    const b = el("button", { type: "button", "data-tool": `edge:${value}`, "aria-pressed": value === "wall" }, label);
+    const b = el("button", { type: "button", "data-tool": `edge:${value}`, "aria-pressed": String(value === "wall") }, label);
     b.addEventListener("click", () => { tool = { kind: "edge", value }; press(b); });
     edges.append(b);
   }
   for (const [value, label] of FEATURES) {
-    const b = el("button", { type: "button", "data-tool": `space:${value}`, "aria-pressed": false, title: label },
+    const b = el("button", { type: "button", "data-tool": `space:${value}`, "aria-pressed": "false", title: label },
       value === "." ? "plain" : value === "#" ? "void" : `${value} ${label}`);
     b.addEventListener("click", () => { tool = { kind: "space", value }; press(b); });
     spaces.append(b);

@@ -1,14 +1,21 @@
-// The board as SVG: the floor from GET /api/floor (what the engine plays on), the units from the game state,
-// and what the camera sees that the game does not (misplaced chips, from the table view). Every element names
-// its space or unit in data- attributes, so a test reads the board the way a person looks at it.
+// The board as SVG, drawn the same way on the live page and in the replay: the floor from GET /api/floor (what
+// the engine plays on), the units from the game state, and what the camera sees that the game does not
+// (misplaced chips, from the table view). Column letters run along the top edge and row numbers down the left,
+// as the floor format names spaces (A1 is the top left). Every element names its space or unit in data-
+// attributes, so a test reads the board the way a person looks at it. Sizes are in board units (a space is 10):
+// text is at least 4.8 units, 12.5 CSS px at the phone's default of 26 px a space (web/static/board.js).
 import { s } from "./dom.js";
 
-const CELL = 10;
+export const CELL = 10;
+export const MARGIN = { left: 8, top: 7 };  // room for the row numbers and column letters
 const ROTATION = { N: 0, E: 90, S: 180, W: 270 };
 const GUARD_COLOURS = { yellow: "#f3d250", blue: "#5fb0ff", red: "#ff6b6b", pink: "#ff8fd0", green: "#6fdc8c",
                         purple: "#b088ff", orange: "#ffa24d", white: "#e8ecf0", black: "#8a96a3" };
 const BOT_COLOURS = ["#7fe0c8", "#ffd27f", "#c9a6ff", "#9fd0ff", "#ffb0a0"];
 const FEATURE_MARKS = { terminal: "T", mainframe: "M" };
+
+/** "A", "B", … "Z", "AA": a column's letter as the floor format names it. */
+const columnName = (c) => (c >= 26 ? columnName(Math.floor(c / 26) - 1) : "") + String.fromCharCode(65 + (c % 26));
 
 const centre = (space) => [space.column * CELL + CELL / 2, space.row * CELL + CELL / 2];
 export const initials = (bot) => (bot.kind === "module" ? "CM" : bot.name.slice(0, 2));
@@ -37,7 +44,7 @@ function drawFloor(floor) {
   for (const area of floor.areas) {
     const first = spaceOf.get(area.spaces[0]);
     if (area.kind !== "hallway") {
-      marks.append(s("text", { x: first.column * CELL + (area.surveilled ? 3.2 : 1), y: first.row * CELL + 2.6,
+      marks.append(s("text", { x: first.column * CELL + (area.surveilled ? 3.4 : 0.8), y: first.row * CELL + 0.6,
                                class: "area-name" }, area.name));
     }
     if (area.surveilled) {
@@ -64,12 +71,12 @@ function drawFloor(floor) {
     const sp = spaceOf.get(p.space);
     const label = { post1: "1", post2: "2", post3: "3", star: "*", postA: "A", postB: "B", captain: "K", module: "m",
                     ghost: "G" }[p.post];
-    marks.append(s("text", { x: sp.column * CELL + 2, y: sp.row * CELL + CELL - 2, class: "feature post",
+    marks.append(s("text", { x: sp.column * CELL + 2.2, y: sp.row * CELL + CELL - 2.6, class: "feature post",
                              "data-post": p.space }, label, s("title", {}, `${p.text} (${p.space})`)));
   }
   for (const id of floor.entrances) {
     const sp = spaceOf.get(id);
-    marks.append(s("text", { x: sp.column * CELL + CELL - 2, y: sp.row * CELL + CELL - 2, class: "feature entrance",
+    marks.append(s("text", { x: sp.column * CELL + CELL - 2.2, y: sp.row * CELL + CELL - 2.6, class: "feature entrance",
                              "data-entrance": id }, "E", s("title", {}, `entrance ${id}`)));
   }
   const walls = s("g", { class: "walls" }, floor.walls.map((w) =>
@@ -79,11 +86,35 @@ function drawFloor(floor) {
   return [areas, grid, marks, walls, doors];
 }
 
+/** The column letters along the top edge and the row numbers down the left, as spaces are named, each on a strip
+ * of its own that a zoomed board keeps at the frame's edge (web/static/board.js). */
+function coordinates(floor) {
+  const width = floor.columns * CELL, height = floor.rows * CELL;
+  const columns = s("g", { class: "columns" }, s("rect", { x: -MARGIN.left, y: -MARGIN.top, width: width + MARGIN.left + 1,
+                                                           height: MARGIN.top, class: "coordinate-strip" }));
+  for (let c = 0; c < floor.columns; c++) {
+    columns.append(s("text", { x: c * CELL + CELL / 2, y: -MARGIN.top / 2, class: "coordinate", "data-column": columnName(c) },
+                     columnName(c)));
+  }
+  const rows = s("g", { class: "rows" }, s("rect", { x: -MARGIN.left, y: -MARGIN.top, width: MARGIN.left,
+                                                     height: height + MARGIN.top + 1, class: "coordinate-strip" }));
+  for (let r = 0; r < floor.rows; r++) {
+    rows.append(s("text", { x: -MARGIN.left / 2, y: r * CELL + CELL / 2, class: "coordinate", "data-row": r + 1 },
+                  String(r + 1)));
+  }
+  return s("g", { class: "coordinates", "aria-hidden": "true" }, rows, columns);
+}
+
+/** A whole space, transparent: what a finger hits on a unit (larger than the chip drawn). */
+const hitArea = (space) => s("rect", { x: space.column * CELL, y: space.row * CELL, width: CELL, height: CELL,
+                                       class: "hit" });
+
 function guardShape(unit, space) {
   const [cx, cy] = centre(space);
   const colour = unit.rank === "captain" ? "#ff8fd0" : (GUARD_COLOURS[unit.colour] || "#e8ecf0");
   return s("g", { class: `unit security${unit.stunned ? " stunned" : ""}`, "data-unit": unit.id,
                   "data-space": unit.space, "data-facing": unit.facing },
+           hitArea(space),
            s("circle", { cx, cy, r: 3.6, fill: colour, stroke: "#0d1115", "stroke-width": 0.4,
                          opacity: unit.stunned ? 0.5 : 1 }),
            s("path", { d: `M${cx - 1.8} ${cy - 3.5}L${cx} ${cy - 5.6}L${cx + 1.8} ${cy - 3.5}z`, fill: colour,
@@ -100,15 +131,18 @@ function botShape(bot, space, colour, offset) {
   const x = cx - 3.6 + offset, y = cy - 3.6 + offset;
   return s("g", { class: `unit bot${bot.hidden ? " hidden" : ""}${detected ? " detected" : ""}`,
                   "data-unit": bot.id, "data-space": bot.space, "data-hidden": String(bot.hidden), "data-detected": String(detected) },
+           hitArea(space),
            s("rect", { x, y, width: 7.2, height: 7.2, rx: 1.6, fill: colour, stroke: "#0d1115", "stroke-width": 0.4 }),
            s("text", { x: x + 3.6, y: y + 3.6 }, initials(bot)),
            s("title", {}, `${bot.name} on ${bot.space}${bot.hidden ? ", hidden" : ""}${detected ? ", detected" : ""}`));
 }
 
-/** Draw everything; returns the map of space id → space for the drag code. */
+/** Draw everything: the floor, what the guards see, the chips and units, the camera's disagreements, the
+ * corporation's moves still to make, and the coordinates on top. */
 export function drawBoard(svg, floor, state, table) {
   const spaceOf = new Map(floor.spaces.map((sp) => [sp.id, sp]));
-  svg.setAttribute("viewBox", `-1 -1 ${floor.columns * CELL + 2} ${floor.rows * CELL + 2}`);
+  svg.setAttribute("viewBox", `${-MARGIN.left} ${-MARGIN.top} ${floor.columns * CELL + MARGIN.left + 1} `
+                              + `${floor.rows * CELL + MARGIN.top + 1}`);
   const layers = drawFloor(floor);
   const sight = s("g", { class: "sights" });
   const seenBy = new Map();
@@ -127,7 +161,7 @@ export function drawBoard(svg, floor, state, table) {
       if (bot.awareness && spaceOf.has(bot.awareness) && bot.awareness !== bot.space) {
         const [cx, cy] = centre(spaceOf.get(bot.awareness));
         chips.append(s("g", { class: "chip-awareness", "data-awareness": bot.id, "data-space": bot.awareness },
-                       s("circle", { cx: cx + 3, cy: cy + 3, r: 1.8 }), s("text", { x: cx + 3, y: cy + 3 }, initials(bot)),
+                       s("circle", { cx: cx + 2.4, cy: cy + 2.4, r: 2.6 }), s("text", { x: cx + 2.4, y: cy + 2.4 }, initials(bot)),
                        s("title", {}, `${bot.name}'s awareness chip on ${bot.awareness}`)));
       }
       if (bot.space && !bot.escaped && spaceOf.has(bot.space)) {
@@ -149,7 +183,7 @@ export function drawBoard(svg, floor, state, table) {
     const [cx, cy] = centre(at);
     const mark = s("g", { class: `misplaced${seen ? "" : " unseen"}`, "data-misplaced": m.unit || m.chip,
                           "data-space": seen ? m.seen.space : m.expected.space },
-                   s("circle", { cx, cy, r: 4.6 }), s("text", { x: cx, y: cy - 5.4 }, "?"), s("title", {}, m.text));
+                   s("circle", { cx, cy, r: 4.6 }), s("text", { x: cx + 3.4, y: cy - 3.4 }, "?"), s("title", {}, m.text));
     if (seen && expected) {
       const [ex, ey] = centre(expected);
       mark.append(s("line", { x1: ex, y1: ey, x2: cx, y2: cy }));
@@ -168,57 +202,5 @@ export function drawBoard(svg, floor, state, table) {
   const defs = s("defs", {}, s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 4,
                                            markerHeight: 4, orient: "auto-start-reverse" },
                                s("path", { d: "M0 0L10 5L0 10z", class: "arrow-head" })));
-  svg.replaceChildren(defs, ...layers, sight, chips, todo, units, wrong);
-  return spaceOf;
-}
-
-let drag = null;
-/** A unit is being dragged: the board is not redrawn under the finger (the caller draws once it is let go). */
-export const dragging = () => drag !== null;
-
-/** Let a player drag a unit to another space (`onDrop(unit, space)`) or tap it (`onTap(unit)`); `onEnd()` after
- * either, so the board missed while dragging is drawn. */
-export function enableDrag(svg, allowed, onDrop, onTap, onEnd) {
-  const point = (event) => {
-    const matrix = svg.getScreenCTM();
-    if (!matrix) return null;
-    const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
-    return { x: p.x, y: p.y };
-  };
-  const spaceAt = (p) => {
-    const cell = svg.querySelector(`rect.space[data-col="${Math.floor(p.x / CELL)}"][data-row="${Math.floor(p.y / CELL)}"]`);
-    return cell ? cell.getAttribute("data-space") : null;
-  };
-  svg.addEventListener("pointerdown", (event) => {
-    const unit = event.target.closest && event.target.closest(".unit");
-    if (!unit || !allowed()) return;
-    const start = point(event);
-    if (!start) return;
-    drag = { unit, start, moved: false, id: unit.getAttribute("data-unit"), from: unit.getAttribute("data-space") };
-    svg.setPointerCapture(event.pointerId);
-    event.preventDefault();
-  });
-  svg.addEventListener("pointermove", (event) => {
-    if (!drag) return;
-    const p = point(event);
-    if (!p) return;
-    const dx = p.x - drag.start.x, dy = p.y - drag.start.y;
-    if (Math.hypot(dx, dy) > 2) drag.moved = true;
-    drag.unit.setAttribute("transform", `translate(${dx} ${dy})`);
-    drag.unit.classList.add("dragging");
-  });
-  const finish = (event, cancelled) => {
-    if (!drag) return;
-    const d = drag;
-    drag = null;
-    d.unit.removeAttribute("transform");
-    d.unit.classList.remove("dragging");
-    if (!cancelled && !d.moved) onTap(d.id);
-    const p = !cancelled && d.moved && point(event);
-    const space = p && spaceAt(p);
-    if (space && space !== d.from) onDrop(d.id, space);
-    onEnd();
-  };
-  svg.addEventListener("pointerup", (event) => finish(event, false));
-  svg.addEventListener("pointercancel", (event) => finish(event, true));
+  svg.replaceChildren(defs, ...layers, sight, chips, todo, units, wrong, coordinates(floor));
 }

@@ -1,16 +1,16 @@
 // A game after the fact: its summary with the threat drawn over the actions and rounds, and the game stepped
-// through action by action (the table's own replay of its record), read-only.
-import { api, el, parseGrid, say, spaceAt, svg } from "/tools/tools.js";
+// through action by action (the table's own replay of its record), read-only. The board is the live page's
+// drawing (web/static/floor.js) of the floor each step carries, laid out as GET /api/floor lays it out.
+import { CELL, MARGIN, drawBoard } from "/static/floor.js";
+import { api, el, say, svg } from "/tools/tools.js";
 
 const $ = (id) => document.getElementById(id);
 const game = Number((location.pathname.match(/\/games\/(\d+)\/replay/) || [])[1]);
 const CHART = { w: 400, h: 170, left: 24, right: 8, top: 10, bottom: 24 };  // w: the chart's width on screen
-const CELL = 20;
+const MIN_CELL = 26;  // CSS px a space at least, as on the live page: the frame scrolls on a narrow phone
 let summary = null;
 let k = 0;
 let asked = 0;  // the newest step asked for: a slow answer to an older one is dropped
-let floorText = "";
-let grid = null;
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -107,76 +107,20 @@ function showStep(step) {
     $("action").textContent = "The game's start, before any action.";
     $("events").replaceChildren();
   }
-  drawBoard(step.state);
+  drawStep(step.floor, step.state);
 }
 
-function drawBoard(state) {
-  if (state.floor.text !== floorText) {
-    floorText = state.floor.text;
-    grid = parseGrid(floorText);
-  }
-  const g = grid;
+function drawStep(floor, state) {
   const board = $("board");
-  const name = (r, c) => `${String.fromCharCode(65 + c)}${r + 1}`;  // floors this page draws are at most 26 wide
-  board.setAttribute("viewBox", `-4 -4 ${g.cols * CELL + 8} ${g.rows * CELL + 8}`);
-  board.replaceChildren();
-  const real = (r, c) => r >= 0 && c >= 0 && r < g.rows && c < g.cols && g.spaces[r][c] !== "#";
-  const unlocked = new Set(state.floor.unlocked_doors);
-  const destroyed = new Set(state.floor.destroyed_walls);
-  for (let r = 0; r < g.rows; r++) {
-    for (let c = 0; c < g.cols; c++) {
-      if (!real(r, c)) continue;
-      board.append(svg("rect", { class: "space", x: c * CELL + 1, y: r * CELL + 1, width: CELL - 2, height: CELL - 2 }));
-      const ch = g.spaces[r][c];
-      if (ch !== ".") board.append(svg("text", { class: "feature", x: (c + 0.5) * CELL, y: (r + 0.5) * CELL }, ch));
-    }
-  }
-  const edge = (kind, x1, y1, x2, y2, named) => {
-    if (kind === "open" || destroyed.has(named)) return;
-    const cls = kind === "door" ? `door${unlocked.has(named) ? " unlocked" : ""}` : "wall";
-    board.append(svg("line", { class: cls, x1, y1, x2, y2 }));
-  };
-  for (let r = 0; r < g.rows; r++) {
-    for (let c = 0; c <= g.cols; c++) {  // the line west of column c
-      const a = real(r, c - 1), b = real(r, c);
-      if (!a && !b) continue;
-      const kind = a && b ? g.east[r][c - 1] : "wall";
-      edge(kind, c * CELL, r * CELL, c * CELL, (r + 1) * CELL, a && b ? `${name(r, c - 1)}/${name(r, c)}` : "");
-    }
-  }
-  for (let r = 0; r <= g.rows; r++) {
-    for (let c = 0; c < g.cols; c++) {  // the line above row r
-      const a = real(r - 1, c), b = real(r, c);
-      if (!a && !b) continue;
-      const kind = a && b ? g.south[r - 1][c] : "wall";
-      edge(kind, c * CELL, r * CELL, (c + 1) * CELL, r * CELL, a && b ? `${name(r - 1, c)}/${name(r, c)}` : "");
-    }
-  }
-  const bots = [], guards = [];
-  for (const bot of state.bots) {
-    const at = bot.space && !bot.escaped ? spaceAt(bot.space) : null;
-    if (at) {
-      const unit = svg("circle", { class: `bot ${bot.kind}`, cx: (at[1] + 0.5) * CELL, cy: (at[0] + 0.5) * CELL, r: CELL * 0.38 });
-      unit.append(svg("title", {}, `${bot.name} on ${bot.space}`));
-      board.append(unit, svg("text", { class: "unit-label", x: (at[1] + 0.5) * CELL, y: (at[0] + 0.5) * CELL }, bot.name.slice(0, 2)));
-    }
+  drawBoard(board, floor, state, null);
+  board.style.width = `max(100%, ${((floor.columns * CELL + MARGIN.left + 1) * MIN_CELL) / CELL}px)`;
+  const bots = state.bots.map((bot) => {
     const where = bot.escaped ? "escaped" : bot.space ? `on ${bot.space}` : "off the floor";
     const flags = [bot.hidden && "hidden", bot.shut_down && "shut down"].filter(Boolean);
-    bots.push(el("li", {}, el("b", {}, bot.name), ` ${where} · power ${bot.power}${flags.length ? ` · ${flags.join(", ")}` : ""}`));
-  }
-  const arrow = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
-  for (const unit of state.security) {
-    const at = spaceAt(unit.space);
-    if (at) {
-      const cx = (at[1] + 0.5) * CELL, cy = (at[0] + 0.5) * CELL, h = CELL * 0.36;
-      const [dx, dy] = arrow[unit.facing] || [0, 0];
-      const body = svg("rect", { class: "guard", x: cx - h, y: cy - h, width: 2 * h, height: 2 * h, rx: 2 });
-      body.append(svg("title", {}, `${unit.id} (${unit.chip}) on ${unit.space}, facing ${unit.facing}`));
-      board.append(body, svg("line", { class: "wall", x1: cx, y1: cy, x2: cx + dx * h * 1.3, y2: cy + dy * h * 1.3 }),
-                   svg("text", { class: "unit-label", x: cx, y: cy }, unit.id));
-    }
-    guards.push(el("li", {}, el("b", {}, `${unit.id} ${unit.chip}`), ` (${unit.rank} level ${unit.level}) on ${unit.space}, facing ${unit.facing}`));
-  }
+    return el("li", {}, el("b", {}, bot.name), ` ${where} · power ${bot.power}${flags.length ? ` · ${flags.join(", ")}` : ""}`);
+  });
+  const guards = state.security.map((unit) => el("li", {}, el("b", {}, `${unit.id} ${unit.chip}`),
+    ` (${unit.rank} level ${unit.level}) on ${unit.space}, facing ${unit.facing}`));
   $("bots").replaceChildren(...(bots.length ? bots : [el("li", {}, "No bots.")]));
   $("security").replaceChildren(...(guards.length ? guards : [el("li", {}, "No security on the floor.")]));
 }

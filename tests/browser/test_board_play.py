@@ -1,0 +1,374 @@
+"""The board as the controller, in Debian's chromium on a 390x844 touch phone and a 1366x900 laptop: a finger drags
+a unit to correct the game, a tap on a bot lights its legal targets and a tap on one takes that action, the edges
+name the spaces, every tap target is at least 24 CSS px at the default zoom, a pinch or the buttons zoom and the
+frame pans without pushing anything off the screen for good, and a space named anywhere on the page lights on the
+board. Touches are sent through the DevTools protocol (Input.dispatchTouchEvent), as a phone's screen sends them:
+chromium then decides, as on a phone, whether the finger scrolls the page or reaches the page's pointer handlers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, CDPSession, Page, expect
+
+from controller.autoplay.player import AutoPlayer
+from controller.service.table import TableService
+from tests.browser.chromium import ARTIFACTS, chromium
+from tests.browser.tools_support import PIN, running_table
+
+pytestmark = pytest.mark.slow
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 900}
+WAIT = 20_000  # ms
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as launched:
+        yield launched
+
+
+def in_a_move(service: TableService) -> None:
+    """A new game played on by the auto-player until a bot has a move action under way (its steps are legal)."""
+    service.new_game()
+    player = AutoPlayer()
+    for _ in range(200):
+        if service.session.state.turn.pending is not None:
+            return
+        service.session.apply(player.choose(service.session.state))
+    raise AssertionError("no move action within 200 actions")
+
+
+def opened(browser: Browser, url: str, viewport: dict[str, int], *, touch: bool) -> Page:
+    page = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url + "/")
+    expect(page.locator("#board .unit")).not_to_have_count(0, timeout=WAIT)
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def unlocked(page: Page) -> None:
+    page.fill("#pin-input", PIN)
+    page.click("#pin-form button")
+    expect(page.locator("#steps")).to_be_visible(timeout=WAIT)
+    expect(page.locator("#actions .action")).not_to_have_count(0, timeout=WAIT)
+    page.locator("#board-wrap").scroll_into_view_if_needed()
+
+
+def centre(page: Page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, f"{selector} is not drawn"
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def touches(cdp: CDPSession, kind: str, points: list[dict[str, float]]) -> None:
+    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+def touch_drag(cdp: CDPSession, start: tuple[float, float], end: tuple[float, float], steps: int = 10) -> None:
+    """One finger down at `start`, moved to `end` and lifted, as a touch screen sends it."""
+    touches(cdp, "touchStart", [{"x": start[0], "y": start[1]}])
+    for k in range(1, steps + 1):
+        x, y = start[0] + (end[0] - start[0]) * k / steps, start[1] + (end[1] - start[1]) * k / steps
+        touches(cdp, "touchMove", [{"x": x, "y": y}])
+    touches(cdp, "touchEnd", [])
+
+
+def pinch(cdp: CDPSession, middle: tuple[float, float], start: float, end: float, steps: int = 10) -> None:
+    """Two fingers `start` px apart about `middle`, spread (or closed) to `end` px apart, then lifted."""
+    def points(gap: float) -> list[dict[str, float]]:
+        x, y = middle
+        return [{"x": x - gap / 2, "y": y, "id": 1}, {"x": x + gap / 2, "y": y, "id": 2}]
+    touches(cdp, "touchStart", points(start))
+    for k in range(1, steps + 1):
+        touches(cdp, "touchMove", points(start + (end - start) * k / steps))
+    touches(cdp, "touchEnd", [])
+
+
+def empty_space_near(page: Page, service: TableService, unit: str) -> str:
+    """A space on screen two or three steps from the unit, where no unit stands (a correction's destination)."""
+    state = service.session.state
+    taken = {b.space for b in state.bots} | {u.space for u in state.security}
+    here = next(b.space for b in state.bots if b.id == unit)
+    assert here is not None
+    column, row = ord(here[0]) - 65, int(here[1:])
+    frame = page.locator("#board-wrap").bounding_box()
+    assert frame is not None
+    for dc, dr in ((2, 0), (-2, 0), (0, 2), (0, -2), (2, 2), (-2, -2), (3, 0), (-3, 0)):
+        name = f"{chr(65 + column + dc)}{row + dr}"
+        cell = page.locator(f'#board rect.space[data-space="{name}"]')
+        if name in taken or not cell.count():
+            continue
+        x, y = centre(page, f'#board rect.space[data-space="{name}"]')
+        if frame["x"] < x < frame["x"] + frame["width"] and frame["y"] < y < frame["y"] + frame["height"]:
+            return name
+    raise AssertionError(f"no empty space on screen near {unit}")
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"board-{name}.png"))
+
+
+def test_a_finger_drags_a_unit_to_correct_the_game(tmp_path: Path, browser: Browser) -> None:
+    """On a touch screen the finger's pointer events reach the board (no pointercancel): the drop is a correction."""
+    with running_table(tmp_path, prepare=lambda s: s.new_game()) as (url, service):
+        page = opened(browser, url, PHONE, touch=True)
+        unlocked(page)
+        bot = service.session.state.bots[0].id
+        target = empty_space_near(page, service, bot)
+        cdp = page.context.new_cdp_session(page)
+        with page.expect_response("**/api/corrections", timeout=WAIT) as answered:
+            touch_drag(cdp, centre(page, f'#board .unit[data-unit="{bot}"]'),
+                       centre(page, f'#board rect.space[data-space="{target}"]'))
+        assert answered.value.ok, answered.value.text()
+        expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_attribute("data-space", target, timeout=WAIT)
+        assert service.session.state.bot(bot).space == target
+        shot(page, "dragged-phone")
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_a_tap_on_a_bot_lights_its_targets_and_a_tap_on_one_steps_there(tmp_path: Path, browser: Browser,
+                                                                        viewport: dict[str, int]) -> None:
+    with running_table(tmp_path, prepare=in_a_move) as (url, service):
+        touch = viewport is PHONE
+        page = opened(browser, url, viewport, touch=touch)
+        unlocked(page)
+        steps = [la for la in service.legal_json()["actions"] if la["tag"] == "step"]
+        bot = steps[0]["bot"]
+        page.locator(f'#board .unit[data-unit="{bot}"]').tap() if touch else page.locator(
+            f'#board .unit[data-unit="{bot}"]').click()
+        expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_class("unit bot selected")
+        mine = {la["at"]: la["index"] for la in steps if la["bot"] == bot}
+        expect(page.locator("#board [data-target]")).to_have_count(len(mine), timeout=WAIT)
+        lit = page.evaluate("[...document.querySelectorAll('#board [data-target]')]"
+                            ".map(t => [t.dataset.space, Number(t.dataset.index)])")
+        assert dict(lit) == mine  # one target per step, each the listed action
+        for target in page.locator("#board [data-target]").all():  # a finger's size at the default zoom
+            box = target.bounding_box()
+            assert box is not None and box["width"] >= 24 and box["height"] >= 24, box
+        shot(page, f"targets-{'phone' if touch else 'laptop'}")
+        space = next(iter(mine))
+        before = service.session.number
+        target = page.locator(f'#board [data-target][data-space="{space}"]')
+        target.tap() if touch else target.click()
+        expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_attribute("data-space", space, timeout=WAIT)
+        assert service.session.state.bot(bot).space == space and service.session.number == before + 1
+        # the bot stays picked: its next steps light up from where it now stands, one tap each
+        expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_class("unit bot selected")
+        after = {la["at"] for la in service.legal_json()["actions"] if la["tag"] == "step" and la["bot"] == bot}
+        if after:
+            expect(page.locator("#board [data-target]")).not_to_have_count(0, timeout=WAIT)
+            lit_now = page.evaluate("[...document.querySelectorAll('#board [data-target]')].map(t => t.dataset.space)")
+            assert set(lit_now) == after
+        # a tap on the bot again lets it go; its targets go out
+        unit = page.locator(f'#board .unit[data-unit="{bot}"]')
+        unit.tap() if touch else unit.click()
+        expect(page.locator("#board [data-target]")).to_have_count(0)
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+def at_a_shared_target(service: TableService) -> None:
+    """A new game played on until one bot has several actions aimed at one space (a door's keypad approaches)."""
+    service.new_game()
+    player = AutoPlayer()
+    for _ in range(300):
+        if shared_target(service):
+            return
+        service.session.apply(player.choose(service.session.state))
+    raise AssertionError("no space with several actions of one bot within 300 actions")
+
+
+def shared_target(service: TableService) -> tuple[str, str, list[int]] | None:
+    """(bot, space, the listed actions' indexes) of the first space one bot has several actions aimed at."""
+    aimed: dict[tuple[str, str], list[int]] = {}
+    for la in service.legal_json()["actions"]:
+        if la["at"] and la["bot"]:
+            aimed.setdefault((la["bot"], la["at"]), []).append(la["index"])
+    return next(((bot, space, found) for (bot, space), found in aimed.items() if len(found) > 1), None)
+
+
+def test_several_actions_on_one_space_are_chosen_from_a_list(tmp_path: Path, browser: Browser) -> None:
+    with running_table(tmp_path, prepare=at_a_shared_target) as (url, service):
+        page = opened(browser, url, PHONE, touch=True)
+        unlocked(page)
+        found = shared_target(service)
+        assert found is not None
+        bot, space, indexes = found
+        page.locator(f'#board .unit[data-unit="{bot}"]').tap()
+        target = page.locator(f'#board [data-target][data-space="{space}"]')
+        expect(target).to_have_count(1)
+        assert target.get_attribute("data-index") is None  # not one action: tapping it asks which
+        target.tap()
+        choices = page.locator("#target-choices button[data-index]")
+        expect(choices).to_have_count(len(indexes))
+        assert [int(i) for i in choices.evaluate_all("bs => bs.map(b => b.dataset.index)")] == indexes
+        for button in page.locator("#target-choices button").all():
+            box = button.bounding_box()
+            assert box is not None and box["height"] >= 24 and box["width"] >= 24
+        shot(page, "chooser-phone")
+        plain = next(i for i in indexes if not service.legal_json()["actions"][i]["choose"])  # taken without a form
+        before = service.session.number
+        page.locator(f'#target-choices button[data-index="{plain}"]').tap()
+        expect(page.locator("#target-choices")).to_be_hidden()
+        page.wait_for_function(f"Number(document.getElementById('board').dataset.number) > {before}", timeout=WAIT)
+        assert service.session.number > before
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+TEXT_PX = """() => {
+  const board = document.getElementById('board'), scale = board.getScreenCTM().a;
+  return Math.min(...[...board.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale));
+}"""
+
+
+def frame_state(page: Page) -> dict[str, float]:
+    return page.evaluate("""() => {
+      const f = document.getElementById('board-wrap'), b = document.getElementById('board');
+      return {cell: Number(b.dataset.cell), left: f.scrollLeft, top: f.scrollTop, frame: f.clientWidth,
+              frameHeight: f.clientHeight, board: b.getBoundingClientRect().width,
+              boardHeight: b.getBoundingClientRect().height, page: document.documentElement.scrollWidth}; }""")
+
+
+def test_a_phone_board_is_large_enough_to_tap_and_pinches_pans_and_zooms_in_its_frame(tmp_path: Path,
+                                                                                       browser: Browser) -> None:
+    with running_table(tmp_path, prepare=lambda s: s.new_game()) as (url, service):
+        page = opened(browser, url, PHONE, touch=True)
+        floor = service.session.state.floor
+        columns = page.locator("#board text.coordinate[data-column]").all_text_contents()
+        rows = page.locator("#board text.coordinate[data-row]").all_text_contents()
+        assert columns[:3] == ["A", "B", "C"] and rows[:3] == ["1", "2", "3"]  # as the floor format names spaces
+        assert len(columns) == 20 and rows[-1] == "16" and floor.name == "Meridian Tower, Lobby"
+        state = frame_state(page)
+        assert state["cell"] >= 26 and state["page"] <= PHONE["width"]  # the board pans in its frame, not the page
+        assert state["board"] > state["frame"]
+        assert page.evaluate(TEXT_PX) >= 12
+        for unit in page.locator("#board .unit").all():
+            box = unit.bounding_box()
+            assert box is not None and box["width"] >= 24 and box["height"] >= 24, box
+        for button in ("#zoom-in", "#zoom-out", "#zoom-reset"):
+            box = page.locator(button).bounding_box()
+            assert box is not None and box["width"] >= 24 and box["height"] >= 24
+        shot(page, "phone")
+        cdp = page.context.new_cdp_session(page)
+        # a finger on empty board pans the frame (the hallway's corner, away from every unit)
+        empty = centre(page, '#board rect.space[data-space="K10"]')
+        touch_drag(cdp, empty, (empty[0] - 120, empty[1]))
+        assert frame_state(page)["left"] > state["left"] + 60
+        # the row numbers stay at the frame's left edge over the board, and let a tap through to what is under them
+        label = page.locator('#board text.coordinate[data-row="5"]').bounding_box()
+        assert label is not None and frame_state(page)["left"] > 0
+        under = page.evaluate(f"document.elementFromPoint({label['x'] + label['width'] / 2}, "
+                              f"{label['y'] + label['height'] / 2}).closest('.coordinates') === null")
+        assert under
+        # two fingers spread: the board zooms about them
+        frame = page.locator("#board-wrap").bounding_box()
+        assert frame is not None
+        middle = (frame["x"] + frame["width"] / 2, frame["y"] + frame["height"] / 2)
+        pinch(cdp, middle, 60, 180)
+        zoomed = frame_state(page)
+        assert zoomed["cell"] > state["cell"] * 2, zoomed
+        assert zoomed["page"] <= PHONE["width"]
+        expect(page.locator("#zoom-reset")).to_be_enabled()
+        shot(page, "pinched-phone")
+        # one finger of a pinch lifted and the other moved on: the board waits for both (and does not fail)
+        one, two = {"x": middle[0] - 40, "y": middle[1], "id": 1}, {"x": middle[0] + 40, "y": middle[1], "id": 2}
+        touches(cdp, "touchStart", [one, two])
+        touches(cdp, "touchEnd", [one])  # the points a touchEnd lists are the fingers lifted
+        for k in range(1, 6):
+            touches(cdp, "touchMove", [{**two, "y": middle[1] + 10 * k}])
+        touches(cdp, "touchEnd", [two])
+        assert frame_state(page)["cell"] == zoomed["cell"]
+        # the buttons zoom out until the whole board is in the frame, and back to the default
+        while page.locator("#zoom-out").is_enabled():
+            page.locator("#zoom-out").tap()
+        whole = frame_state(page)
+        assert whole["board"] <= whole["frame"] + 1 and whole["boardHeight"] <= whole["frameHeight"] + 1, whole
+        shot(page, "whole-phone")
+        page.locator("#zoom-reset").tap()
+        assert frame_state(page)["cell"] == state["cell"]
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_laptop_board_fills_its_column_and_a_named_space_lights_on_it(tmp_path: Path, browser: Browser) -> None:
+    with running_table(tmp_path, prepare=lambda s: s.new_game()) as (url, _):
+        page = opened(browser, url, LAPTOP, touch=False)
+        state = frame_state(page)
+        assert state["cell"] >= 26 and state["board"] <= state["frame"] + 1  # all of it, no panning needed
+        assert page.evaluate(TEXT_PX) >= 12
+        shot(page, "laptop")
+        # a space named in the page's text (an instruction, an action's title) lights up on the board when tapped
+        page.evaluate("""document.getElementById('instructions').append(Object.assign(document.createElement('li'),
+                         {textContent: 'move Sentry to T16', id: 'named'}))""")
+        page.locator("#named").evaluate("li => li.setAttribute('data-space', 'T16')")
+        page.locator("#named").click()
+        lit = page.locator('#board .lit[data-lit="T16"]')
+        expect(lit).to_have_count(1)
+        box, frame = lit.bounding_box(), page.locator("#board-wrap").bounding_box()
+        assert box is not None and frame is not None
+        assert frame["x"] <= box["x"] and box["x"] + box["width"] <= frame["x"] + frame["width"] + 1
+        assert 0 <= box["y"] and box["y"] + box["height"] <= LAPTOP["height"]  # scrolled into view
+        shot(page, "lit-laptop")
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_named_space_lights_on_a_phone_board_panned_to_it(tmp_path: Path, browser: Browser) -> None:
+    with running_table(tmp_path, prepare=lambda s: s.new_game()) as (url, _):
+        page = opened(browser, url, PHONE, touch=True)
+        page.evaluate("""document.getElementById('questions').append(Object.assign(document.createElement('li'),
+                         {textContent: 'the game has it at A16', id: 'named'}))""")
+        page.locator("#named").evaluate("li => li.setAttribute('data-space', 'A16')")
+        page.locator("#named").tap()
+        lit = page.locator('#board .lit[data-lit="A16"]')
+        expect(lit).to_have_count(1)
+        box, frame = lit.bounding_box(), page.locator("#board-wrap").bounding_box()
+        assert box is not None and frame is not None
+        assert frame["x"] - 1 <= box["x"] and box["x"] + box["width"] <= frame["x"] + frame["width"] + 1
+        assert frame["y"] - 1 <= box["y"] and box["y"] + box["height"] <= frame["y"] + frame["height"] + 1
+        assert -1 <= frame["y"] and box["y"] + box["height"] <= PHONE["height"]  # the board scrolled into view
+        shot(page, "lit-phone")
+        # a name on a button (an action's title) lights and pans the board, but leaves the page where the player is
+        page.evaluate("""document.getElementById('log').append(Object.assign(document.createElement('button'),
+                         {id: 'action-named', innerHTML: 'step → <span data-space="S2">S2</span>'}))""")
+        page.locator("#action-named").scroll_into_view_if_needed()
+        where = page.evaluate("window.scrollY")
+        page.locator("#action-named span").tap()
+        expect(page.locator('#board .lit[data-lit="S2"]')).to_have_count(1)
+        assert page.evaluate("window.scrollY") == where
+        box = page.locator('#board .lit[data-lit="S2"]').bounding_box()
+        frame = page.locator("#board-wrap").bounding_box()
+        assert box is not None and frame is not None
+        assert frame["x"] - 1 <= box["x"] and box["x"] + box["width"] <= frame["x"] + frame["width"] + 1
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_board_is_played_by_keyboard_too(tmp_path: Path, browser: Browser) -> None:
+    """Enter on a focused bot picks it and moves the focus to its first lit space; Enter there takes that step."""
+    with running_table(tmp_path, prepare=in_a_move) as (url, service):
+        page = opened(browser, url, LAPTOP, touch=False)
+        unlocked(page)
+        step = next(la for la in service.legal_json()["actions"] if la["tag"] == "step")
+        unit = page.locator(f'#board .unit[data-unit="{step["bot"]}"]')
+        expect(unit).to_have_attribute("tabindex", "0")
+        unit.focus()
+        page.keyboard.press("Enter")
+        expect(unit).to_have_class("unit bot selected")
+        focused = page.evaluate("[document.activeElement.dataset.space, document.activeElement.dataset.index]")
+        lit = {la["at"]: str(la["index"]) for la in service.legal_json()["actions"]
+               if la["tag"] == "step" and la["bot"] == step["bot"]}
+        assert lit[focused[0]] == focused[1]
+        page.keyboard.press("Enter")
+        expect(unit).to_have_attribute("data-space", focused[0], timeout=WAIT)
+        assert service.session.state.bot(step["bot"]).space == focused[0]
+        expect(page.locator("#board [data-target]")).not_to_have_count(0, timeout=WAIT)  # the next steps
+        page.keyboard.press("Escape")  # lets the bot go
+        expect(page.locator("#board [data-target]")).to_have_count(0)
+        shot(page, "keyboard-laptop")
+        assert page.errors == []  # type: ignore[attr-defined]
