@@ -189,7 +189,7 @@ class Phone:
         else:
             legal = the_legal(state, action)
             index = next(k for k, la in enumerate(legal_actions(state)) if la == legal)
-            if getattr(legal, "at", None) is not None and legal.bot is not None:  # a board that lights targets
+            if legal.at is not None and legal.bot is not None and _alone_at(state, legal):
                 self._on_board(legal, index)
             else:
                 self.tap(f'#actions button.action[data-index="{index}"]')
@@ -206,7 +206,7 @@ class Phone:
     def _on_board(self, legal: LegalAction, index: int) -> None:
         """The action played on the board: its bot picked (unless it is already), then the lit space the action
         aims at (`legal.at`), then the action among those that share that space."""
-        at = legal.at  # type: ignore[attr-defined]
+        at = legal.at
         if self.page.locator("#board").get_attribute("data-selected") != legal.bot:
             self._let_go(str(legal.bot))
             self.tap(f'#board .unit[data-unit="{legal.bot}"]')
@@ -337,6 +337,13 @@ class Phone:
                 return True
             self.page.wait_for_timeout(50)
         return check()
+
+
+def _alone_at(state: GameState, legal: LegalAction) -> bool:
+    """Whether `legal` is its bot's only action on the space it aims at. A space several share is played from the
+    list: tapped on a touch screen, the board opens their list under the board and scrolls it into view as the
+    finger lifts, and the click that follows the touch lands on whichever of them is then under the finger."""
+    return sum(1 for la in legal_actions(state) if la.bot == legal.bot and la.at == legal.at) == 1
 
 
 def _option_value(select: Locator, options: list[object], value: object) -> str:
