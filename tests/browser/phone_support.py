@@ -153,9 +153,11 @@ class Phone:
         form.scroll_into_view_if_needed()
         self.moment("new-game")
         self.tap("#new-game button[type=submit]")
-        self._confirm()
-        assert self._until(lambda: self.service.session.has_game() and self.service.session.game_id != before), \
-            "the new game did not start from the form"
+        started = partial(self._new_game_started, before)
+        assert self._until(lambda: started() or self._asking() == "confirm"), "the form neither started nor asked"
+        if not started():
+            self.tap("#confirm-yes")
+        assert self._until(started), "the new game did not start from the form"
 
     # -- playing --
 
@@ -193,9 +195,7 @@ class Phone:
                 self._on_board(legal, index)
             else:
                 self.tap(f'#actions button.action[data-index="{index}"]')
-            self._confirm()  # asked before the choices, or after them
-            self._choose(legal, action)
-        self._confirm()
+            self._answer(legal, action, number)
         self._roll(number)
         assert self._until(lambda: self.service.session.number > number
                            and self.service.session.pending_dice is None), f"{action!r} was not played from the page"
@@ -247,9 +247,6 @@ class Phone:
         """The choices the listed action asks for, set as the auto-player chose them, then "Do it": a number of
         dice or of power typed, an option picked from its list, a network step's transfer picked per step (or
         typed), boxes ticked (in the listing's order)."""
-        if not legal.choose:
-            return
-        expect(self.page.locator("#choices")).to_be_visible(timeout=WAIT)
         chosen = msgspec.to_builtins(action)
         default = msgspec.to_builtins(legal.action)
         for name in legal.choose:
@@ -289,14 +286,37 @@ class Phone:
         self.moment(f"{legal.tag}-choices")
         self.tap("#choices-go")
 
-    def _confirm(self) -> None:
-        """Yes to the page's question "are you sure?", when it asks one."""
-        yes = self.page.locator("#confirm-yes")
-        try:
-            yes.wait_for(state="visible", timeout=100)
-        except Exception:  # noqa: BLE001 - nothing to confirm
-            return
-        self.tap("#confirm-yes")
+    def _answer(self, legal: LegalAction, action: Action, number: int) -> None:
+        """What the page asks once the action is tapped, until the table takes it: "are you sure?" (yes), its
+        choices (set, then Do it), in whichever order the page asks them."""
+        chosen = False
+        while True:
+            assert self._until(partial(self._taken_or_asking, number, chosen)), \
+                f"the page neither took {legal.tag} nor asked anything"
+            asking = self._asking()
+            if asking == "confirm":
+                self.tap("#confirm-yes")
+            elif asking == "choices" and not chosen:
+                self._choose(legal, action)
+                chosen = True
+            else:
+                return
+
+    def _taken_or_asking(self, number: int, chosen: bool) -> bool:
+        asking = self._asking()
+        return (self._changed(number) or self.service.session.pending_dice is not None or asking == "confirm"
+                or (asking == "choices" and not chosen))
+
+    def _asking(self) -> str | None:
+        """What the page asks now: "confirm" (its dialog open), "choices" (an action's form shown), or None."""
+        return self.page.evaluate("""() => {
+            const dialog = document.getElementById('confirm');
+            if (dialog && dialog.open) return 'confirm';
+            const choices = document.getElementById('choices');
+            return choices && !choices.hidden ? 'choices' : null; }""")
+
+    def _new_game_started(self, before: int | None) -> bool:
+        return self.service.session.has_game() and self.service.session.game_id != before
 
     def _roll(self, number: int) -> None:
         """Dice rolled at the table: each face the game asks for tapped on the page as it lies, then sent."""
