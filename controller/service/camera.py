@@ -150,7 +150,7 @@ class CameraComponent(Component):
                  registration_path: Path | None = None) -> None:
         super().__init__(name)
         self._open_source = open_source
-        self._make_pipeline, self._floor_of = make_pipeline, floor_of
+        self.make_pipeline, self._floor_of = make_pipeline, floor_of  # public: a bench times its own pipelines
         self._floor_text = ""
         self.pipeline: VisionPipeline | None = None
         self.source: FrameSource | None = None
@@ -199,7 +199,7 @@ class CameraComponent(Component):
         confirmed registration when it was made for this floor's size and this camera's pictures."""
         floor = self._floor_of()
         if self.pipeline is None or floor.text != self._floor_text:
-            self.pipeline = self._make_pipeline(compile_floor(floor.text, floor.name))
+            self.pipeline = self.make_pipeline(compile_floor(floor.text, floor.name))
             self._floor_text = floor.text
             saved = self.saved
             if saved is not None and saved.fits(self.pipeline.floor.rows, self.pipeline.floor.cols, image_size):
