@@ -412,10 +412,10 @@ def pi_sized(moves: int, still_s: float, seed: int, pictures_folder: Path) -> No
               f"p99 {percentile(lat, 0.99) * 1000:.1f} ms (target <= 250 ms)")
     print(f"  frames searched: {run['searched']}; frames the camera delivered that were skipped: {run['skipped']}")
     for kind in KINDS:
+        seconds, read = run["wall"].get(kind, 0.0), run["frames"].get(kind, 0)
         print(f"  {kind:12s} CPU {per_second(run, kind):.3f} of a core per second of play; vision "
-              f"{vision_ms(run, kind):.2f} ms per frame read ({run['frames'].get(kind, 0)} frames read in "
-              f"{run['wall'].get(kind, 0):.0f} s: {run['frames'].get(kind, 0) / max(run['wall'].get(kind, 1), 1e-9):.1f}"
-              " frames a second)")
+              f"{vision_ms(run, kind):.2f} ms per frame read ({read} frames read in {seconds:.0f} s: "
+              f"{read / seconds if seconds else 0.0:.1f} frames a second)")
 
 
 def main() -> None:
