@@ -4,11 +4,14 @@ Each frame is sampled on a sparse grid (every `sample_px`-th pixel each way, a c
 and compared with a reference sampling of the board. A sample further than `threshold` grey levels from its
 reference has changed; the reference takes the new value there, so a slow drift (light fading over minutes)
 adds up until it crosses the threshold and is then searched, never lost. Changes are kept per cell (a square of
-`cell_px` pixels) with the time they last happened: a cell is *dirty* while it changed in the last
-`settle_seconds`, so a chip put down is searched for a few more frames after the hand has left, on settled
-pictures. The dirty cells grow by a chip's size (a sticker beside a hand is searched whole) and fall into
-separate windows, one per connected patch; each window is searched with a pad of the largest marker around it,
-so every marker whose centre lies in a dirty cell lies whole inside its window.
+`cell_px` pixels) with the time they last happened. A marker near a cell that changed in the last `settle_seconds`
+is no longer trusted where it was; a cell that changed then but not in this frame is *settling* and is searched,
+so a chip put down is read on the settled pictures after the hand has left it, a few frames running, while what
+lies under a hand still moving is not searched at all (nothing could be read there, and a search of the whole
+frame sees it hidden too). Both grow by a chip's size (a sticker beside a change is searched whole). The
+settling cells fall into bands of `tile_cells` rows of cells, each band's runs of columns one window; each window
+is searched with a pad of the largest marker around it, so every marker whose centre lies in a settling cell lies
+whole inside its window.
 
 A full search (the whole frame) is asked for at the start, every `full_search_seconds`, and when a large part
 of the board changed at once (the light changed, or the camera was knocked): the pipeline also asks for one
@@ -36,10 +39,18 @@ class Look:
     reason: str = ""                      # why a full search ("start", "every 3 s", "light or camera")
     windows: tuple[Window, ...] = ()
     labels: np.ndarray | None = field(default=None, repr=False)  # per cell: 0 clean, k = in window k-1
+    stale: np.ndarray | None = field(default=None, repr=False)   # per cell: a marker there may have changed
 
     @property
     def still(self) -> bool:
-        return not self.full and not self.windows
+        return not self.full and self.stale is None
+
+    def is_stale(self, x: float, y: float, cell_px: int) -> bool:
+        """Whether a marker last read with its centre at image point (x, y) may no longer be there."""
+        if self.stale is None:
+            return False
+        r, c = int(y) // cell_px, int(x) // cell_px
+        return bool(0 <= r < self.stale.shape[0] and 0 <= c < self.stale.shape[1] and self.stale[r, c])
 
     def window_of(self, x: float, y: float, cell_px: int) -> int:
         """The window (0-based) whose dirty cells hold image point (x, y), or -1 where nothing changed."""
@@ -109,41 +120,37 @@ class ChangeDetector:
             whole[:changed.shape[0], :changed.shape[1]] = changed
             cells = cv2.resize(whole, (cols, rows), interpolation=cv2.INTER_AREA)  # exact: cell_samples to one
             self._changed_at[cells > 0] = timestamp
-        dirty = (self._changed_at >= timestamp - s.settle_seconds).astype(np.uint8)
-        if not dirty.any():
+        recent = self._changed_at >= timestamp - s.settle_seconds
+        if not recent.any():
             return Look(False)
+        settling = (recent & (self._changed_at < timestamp)).astype(np.uint8)
         reach = max(1, int(math.ceil(self.margin_px / self.cell_px)))
-        grown = cv2.dilate(dirty, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1)))
-        return self._windows(grown, (w, h))
+        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1))
+        stale = cv2.dilate(recent.astype(np.uint8), kernel) > 0
+        if not settling.any():
+            return Look(False, stale=stale)
+        return self._windows(cv2.dilate(settling, kernel), stale, (w, h))
 
-    def _windows(self, grown: np.ndarray, size: tuple[int, int]) -> Look:
-        """Tiles holding a dirty cell, joined along each row of tiles into one window per run (an arm reaching
-        across the board is a diagonal of short runs, not one box the size of the frame)."""
-        per = self.settings.tile_cells
-        rows, cols = grown.shape
-        tr, tc = -(-rows // per), -(-cols // per)
-        whole = np.zeros((tr * per, tc * per), np.uint8)
-        whole[:rows, :cols] = grown
-        tiles = whole.reshape(tr, per, tc, per).max(axis=(1, 3))
-        owner = np.zeros((tr, tc), np.int32)
+    def _windows(self, grown: np.ndarray, stale: np.ndarray, size: tuple[int, int]) -> Look:
+        """Bands of `tile_cells` rows; in each, the runs of columns holding a cell to search (runs closer than
+        two pads joined, their windows would overlap anyway) are one window each, padded all round. An arm reaching
+        across the board is a diagonal of short windows, not one box the size of the frame."""
+        per, cell, w, h = self.settings.tile_cells, self.cell_px, size[0], size[1]
+        join = 2 * self.pad_px // cell + 1
+        labels = np.zeros(grown.shape, np.int32)
         windows: list[Window] = []
-        tile_px = per * self.cell_px
-        w, h = size
-        for r in range(tr):
-            line = tiles[r]
-            c = 0
-            while c < tc:
-                if not line[c]:
-                    c += 1
-                    continue
-                start = c
-                while c < tc and line[c]:
-                    c += 1
-                windows.append((max(0, start * tile_px - self.pad_px), max(0, r * tile_px - self.pad_px),
-                                min(w, c * tile_px + self.pad_px), min(h, (r + 1) * tile_px + self.pad_px)))
-                owner[r, start:c] = len(windows)
-        labels = np.repeat(np.repeat(owner, per, axis=0), per, axis=1)[:rows, :cols] * (grown > 0)
-        return Look(False, windows=tuple(windows), labels=labels)
+        for r0 in range(0, grown.shape[0], per):
+            band = grown[r0:r0 + per]
+            columns = np.flatnonzero(band.any(axis=0))
+            if not columns.size:
+                continue
+            breaks = np.flatnonzero(np.diff(columns) > join)
+            for first, last in zip(np.r_[0, breaks + 1], np.r_[breaks, columns.size - 1]):
+                c0, c1 = int(columns[first]), int(columns[last]) + 1
+                windows.append((max(0, c0 * cell - self.pad_px), max(0, r0 * cell - self.pad_px),
+                                min(w, c1 * cell + self.pad_px), min(h, (r0 + band.shape[0]) * cell + self.pad_px)))
+                labels[r0:r0 + per, c0:c1] = np.where(band[:, c0:c1] > 0, len(windows), 0)
+        return Look(False, windows=tuple(windows), labels=labels, stale=stale)
 
     def _full(self, sample: np.ndarray, size: tuple[int, int], timestamp: float, reason: str) -> Look:
         if self._size != size or self._changed_at is None:

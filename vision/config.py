@@ -103,10 +103,10 @@ class ChangeSettings:
     enabled: bool = True
     sample_px: int = 4                  # compare every 4th pixel each way: 1/16 of the frame
     cell_samples: int = 4               # changes are kept per cell of 4 x 4 samples (16 px)
-    tile_cells: int = 10                # the search's tiles: 10 x 10 cells (160 px), joined along their rows
+    tile_cells: int = 10                # the search's windows are bands of 10 rows of cells (160 px)
     threshold: int = 24                 # grey levels a sample must move by: 8 times a camera's noise of 2 levels
-    settle_seconds: float = 0.3         # a cell is searched this long after it last changed (the picture settles)
-    full_search_seconds: float = 3.0    # the whole frame is searched at least this often
+    settle_seconds: float = 0.15        # a cell is searched this long after it last changed (the picture settles)
+    full_search_seconds: float = 5.0    # the whole frame is searched at least this often
     light_change_fraction: float = 0.25  # more of the board than this changed at once: the light or the camera
 
 

@@ -103,10 +103,10 @@ class VisionPipeline:
 
     def _changed(self, grey: np.ndarray, look: Look, before: tuple[MarkerDetection, ...]) -> list[MarkerDetection]:
         """The last frame's markers where nothing changed, and the markers found in each window around a change
-        whose centres lie in that window's own changed cells (a marker in two windows' pads is read once)."""
+        whose centres lie in that window's own cells (a marker in two windows' pads is read once)."""
         assert self.change is not None
         cell = self.change.cell_px
-        found = [d for d in before if look.window_of(*d.centre, cell) < 0]
+        found = [d for d in before if not look.is_stale(*d.centre, cell)]
         for k, (x0, y0, x1, y1) in enumerate(look.windows):
             for d in self.detector.detect(grey[y0:y1, x0:x1]):
                 moved = MarkerDetection(d.id, d.corners + np.array([x0, y0], np.float32))

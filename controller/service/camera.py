@@ -159,6 +159,7 @@ class CameraComponent(Component):
         self.fps = 0.0          # frames read through vision a second
         self.camera_fps = 0.0   # frames the camera delivered a second
         self.skipped = 0        # frames the camera delivered that the table never read (it read a newer one)
+        self._posted: tuple[Callable[[str], None], str] | None = None  # the health last handed to the event loop
         self._listeners_of_frames: list[Callable[[FrameResult], None]] = []
         self._stop = threading.Event()
         self._newest: tuple[np.ndarray, FrameResult, VisionPipeline] | None = None
@@ -177,6 +178,7 @@ class CameraComponent(Component):
 
     async def start(self) -> None:
         self._stop.clear()
+        self._posted = None
         source = self._open_source()
         status = await asyncio.to_thread(source.open)
         if status.level == "error":
@@ -335,7 +337,7 @@ class CameraComponent(Component):
                 if frame.code in ENDED:
                     raise CameraError(f"{source.name}: {frame.message}")
                 pipeline.process_failure(frame, time.monotonic())
-                loop.call_soon_threadsafe(self.degraded, f"{source.name}: {frame.message}")
+                self._post(loop, self.degraded, f"{source.name}: {frame.message}")
                 continue
             result = pipeline.process(frame.grey, frame.timestamp)
             self._newest = (frame.grey, result, pipeline)
@@ -347,16 +349,22 @@ class CameraComponent(Component):
                 started, count, delivered = now, 0, given
             status = result.observation.status
             if status.level == "ok":
-                loop.call_soon_threadsafe(self.ok, f"{source.name}: board registered{self._rates()}")
+                self._post(loop, self.ok, f"{source.name}: board registered{self._rates()}")
             else:
-                loop.call_soon_threadsafe(self.degraded, f"{source.name}: {status.message}")
+                self._post(loop, self.degraded, f"{source.name}: {status.message}")
             for listener in list(self._listeners_of_frames):
                 listener(result)
+
+    def _post(self, loop: asyncio.AbstractEventLoop, health: Callable[[str], None], message: str) -> None:
+        """Hand the health to the event loop when it changed: waking the loop for every frame of a still table
+        cost more than reading the frame."""
+        if (health, message) != self._posted:
+            self._posted = (health, message)
+            loop.call_soon_threadsafe(health, message)
 
     def _rates(self) -> str:
         if not self.fps:
             return ""
         if self.camera_fps > self.fps + 0.5:
-            return (f", reads {self.fps:.0f} of the camera's {self.camera_fps:.0f} frames a second (the newest; "
-                    f"{self.skipped} skipped)")
+            return f", reads {self.fps:.0f} of the camera's {self.camera_fps:.0f} frames a second (the newest)"
         return f", {self.fps:.0f} frames a second"
