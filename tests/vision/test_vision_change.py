@@ -156,3 +156,14 @@ def test_every_changed_pixel_is_searched_with_a_markers_pad_around_it(patches, s
         assert any(x0 <= max(0, x - detector.pad_px) and y0 <= max(0, y - detector.pad_px)
                    and x1 >= min(SIZE[0], x + detector.pad_px) and y1 >= min(SIZE[1], y + detector.pad_px)
                    for x0, y0, x1, y1 in around)
+
+
+def test_windows_of_many_sizes_keep_a_bounded_number_of_detectors(config):
+    """Each window size has its own detector (the perimeter limits follow the size); a long game asks for
+    thousands of sizes, and the detectors kept must not grow with it."""
+    from vision.detect import DETECTORS_KEPT, MarkerDetector
+
+    detector = MarkerDetector(config)
+    for k in range(3 * DETECTORS_KEPT):
+        detector.detect(np.zeros((64 + k, 96), np.uint8))
+    assert len(detector._by_size) <= DETECTORS_KEPT
