@@ -5,13 +5,13 @@ and compared with a reference sampling of the board. A sample further than `thre
 reference has changed; the reference takes the new value there, so a slow drift (light fading over minutes)
 adds up until it crosses the threshold and is then searched, never lost. Changes are kept per cell (a square of
 `cell_px` pixels) with the time they last happened. A marker near a cell that changed in the last `settle_seconds`
-is no longer trusted where it was; a cell that changed then but not in this frame is *settling* and is searched,
-so a chip put down is read on the settled pictures after the hand has left it, a few frames running, while what
-lies under a hand still moving is not searched at all (nothing could be read there, and a search of the whole
-frame sees it hidden too). Both grow by a chip's size (a sticker beside a change is searched whole). The
-settling cells fall into bands of `tile_cells` rows of cells, each band's runs of columns one window; each window
-is searched with a pad of the largest marker around it, so every marker whose centre lies in a settling cell lies
-whole inside its window.
+is no longer trusted where it was, and that cell is searched, this frame and the next few, so a chip put down is
+read on the settled pictures after the hand has left it. (Searching a cell only once it stopped changing saved
+the search under a moving hand, but a cell that flickers over the threshold on a sticker's edge, JPEG's ringing
+on a marker, was then never searched and its sticker never seen.) The cells grow by a chip's size (a sticker
+beside a change is searched whole) and fall into bands of `tile_cells` rows of cells, each band's runs of
+columns one window; each window is searched with a pad of the largest marker around it, so every marker whose
+centre lies in a changed cell lies whole inside its window.
 
 A full search (the whole frame) is asked for at the start, every `full_search_seconds`, and when a large part
 of the board changed at once (the light changed, or the camera was knocked): the pipeline also asks for one
@@ -123,13 +123,10 @@ class ChangeDetector:
         recent = self._changed_at >= timestamp - s.settle_seconds
         if not recent.any():
             return Look(False)
-        settling = (recent & (self._changed_at < timestamp)).astype(np.uint8)
         reach = max(1, int(math.ceil(self.margin_px / self.cell_px)))
         kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1))
-        stale = cv2.dilate(recent.astype(np.uint8), kernel) > 0
-        if not settling.any():
-            return Look(False, stale=stale)
-        return self._windows(cv2.dilate(settling, kernel), stale, (w, h))
+        grown = cv2.dilate(recent.astype(np.uint8), kernel)
+        return self._windows(grown, grown > 0, (w, h))
 
     def _windows(self, grown: np.ndarray, stale: np.ndarray, size: tuple[int, int]) -> Look:
         """Bands of `tile_cells` rows; in each, the runs of columns holding a cell to search (runs closer than
