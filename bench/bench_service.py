@@ -41,6 +41,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,7 +57,7 @@ from controller.service.config import TableConfig  # noqa: E402
 from controller.service.demo import DEMO_CONDITIONS, DEMO_POSE, DEMO_SIZE, DemoCamera, DemoTable, VirtualStrip  # noqa: E402
 from controller.service.led_output import LedOutput  # noqa: E402
 from controller.service.startup import build  # noqa: E402
-from vision.config import VisionConfig  # noqa: E402
+from vision.config import ChangeSettings, VisionConfig  # noqa: E402
 from vision.pipeline import FrameResult, VisionPipeline  # noqa: E402
 from vision.sources.base import Frame  # noqa: E402
 from vision.status import Status  # noqa: E402
@@ -207,7 +208,8 @@ def pipeline_alone(seed: int, frames: int = 60) -> list[float]:
     import numpy as np
 
     shot = table.renderer.render(table.scene, DEMO_POSE, DEMO_SIZE, DEMO_CONDITIONS, (), np.random.default_rng(0))
-    pipeline = VisionPipeline(compile_floor(state.floor.text, state.floor.name), VisionConfig())
+    full = replace(VisionConfig(), change=ChangeSettings(enabled=False))  # a still frame would cost nothing otherwise
+    pipeline = VisionPipeline(compile_floor(state.floor.text, state.floor.name), full)
     times = []
     for k in range(frames):
         t0 = time.perf_counter()

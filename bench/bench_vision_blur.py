@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from stats import percentile, time_pairs  # noqa: E402
 
 from controller.library import load_floor  # noqa: E402
-from vision.config import DICTIONARIES, FilterSettings, VisionConfig  # noqa: E402
+from vision.config import DICTIONARIES, ChangeSettings, FilterSettings, VisionConfig  # noqa: E402
 from vision.pipeline import VisionPipeline  # noqa: E402
 from vision.sharpness import BLURRED_RATIO, sharpness  # noqa: E402
 from vision.synth import Renderer, random_conditions, random_pose, random_scene  # noqa: E402
@@ -46,7 +46,8 @@ def main() -> int:
     cv2.setNumThreads(1)
     g = np.random.default_rng(args.seed)
     config = VisionConfig()
-    one_shot = replace(config, filter=FilterSettings(confirm_frames=1, confirm_seconds=0.0))
+    one_shot = replace(config, filter=FilterSettings(confirm_frames=1, confirm_seconds=0.0),
+                       change=ChangeSettings(enabled=False))  # every frame read whole: these time one frame's reading
     floors = [load_floor("meridian-lobby"), load_floor("meridian-labs")]
     renderers = [Renderer(f, config) for f in floors]
     raw = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARIES[config.dictionary]),

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.bench_vision import random_hand  # noqa: E402
 from controller.library import load_floor  # noqa: E402
 from controller.service.demo import DEMO_CONDITIONS, DEMO_POSE, DEMO_SIZE  # noqa: E402
-from vision.config import DICTIONARIES, FilterSettings, VisionConfig  # noqa: E402
+from vision.config import DICTIONARIES, ChangeSettings, FilterSettings, VisionConfig  # noqa: E402
 from vision.detect import detector_parameters  # noqa: E402
 from vision.pipeline import VisionPipeline  # noqa: E402
 from vision.synth import Renderer, random_conditions, random_pose, random_scene  # noqa: E402
@@ -72,7 +72,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    config = replace(VisionConfig(), filter=FilterSettings(confirm_frames=1, confirm_seconds=0.0))
+    config = replace(VisionConfig(), filter=FilterSettings(confirm_frames=1, confirm_seconds=0.0),
+                       change=ChangeSettings(enabled=False))  # every frame read whole: these time one frame's reading
     floors = [load_floor("meridian-lobby"), load_floor("meridian-labs")]
     renderers = [Renderer(f, config) for f in floors]
     g = np.random.default_rng(args.seed)

@@ -97,6 +97,20 @@ class FilterSettings:
 
 
 @dataclass(frozen=True)
+class ChangeSettings:
+    """Searching only where the picture changed (vision/change.py); docs/vision.md gives the costs."""
+
+    enabled: bool = True
+    sample_px: int = 4                  # compare every 4th pixel each way: 1/16 of the frame
+    cell_samples: int = 4               # changes are kept per cell of 4 x 4 samples (16 px)
+    tile_cells: int = 10                # the search's windows are bands of 10 rows of cells (160 px)
+    threshold: int = 24                 # grey levels a sample must move by: 8 times a camera's noise of 2 levels
+    settle_seconds: float = 0.15        # a cell is searched this long after it last changed (the picture settles)
+    full_search_seconds: float = 5.0    # the whole frame is searched at least this often
+    light_change_fraction: float = 0.25  # more of the board than this changed at once: the light or the camera
+
+
+@dataclass(frozen=True)
 class VisionConfig:
     """The whole vision setup. Marker ids 0..len(ANCHOR_PLACES)-1 register the board; the rest are units."""
 
@@ -104,6 +118,7 @@ class VisionConfig:
     units: tuple[UnitSpec, ...] = field(default_factory=default_units)
     board: BoardGeometry = field(default_factory=BoardGeometry)
     filter: FilterSettings = field(default_factory=FilterSettings)
+    change: ChangeSettings = field(default_factory=ChangeSettings)
     min_anchors: int = 3
     # Placement tolerances, as fractions of the space pitch / degrees.
     doubt_offset: float = 0.3        # farther than this from a space's centre -> "between spaces"

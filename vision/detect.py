@@ -75,8 +75,12 @@ def threshold_windows(config: VisionConfig) -> tuple[int, int, int]:
     return smallest, largest, step
 
 
+DETECTORS_KEPT = 64  # sizes kept: a search where the picture changed asks for windows of many sizes
+
+
 class MarkerDetector:
-    """A configured ArucoDetector per image size (the perimeter limits depend on it)."""
+    """A configured ArucoDetector per image size (the perimeter limits depend on it). Making one takes a few
+    microseconds, so when windows of many sizes were asked for, the kept ones are dropped and made again."""
 
     def __init__(self, config: VisionConfig) -> None:
         self.config = config
@@ -87,6 +91,8 @@ class MarkerDetector:
         """The underlying OpenCV detector for (width, height): the bench times it alone."""
         det = self._by_size.get(image_size)
         if det is None:
+            if len(self._by_size) >= DETECTORS_KEPT:
+                self._by_size.clear()
             det = cv2.aruco.ArucoDetector(self.dictionary, detector_parameters(self.config, image_size))
             self._by_size[image_size] = det
         return det

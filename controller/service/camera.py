@@ -6,6 +6,11 @@ that vanishes ends the loop with an error the supervisor shows on /health and re
 the board cannot be found in only degrades the component ("board not registered: is something covering the
 registration markers?"), the last stable observation stands.
 
+Frames never queue: a live camera is read on a thread of its own that keeps only the newest frame, and the
+vision loop takes that one when it is ready for the next; when the machine cannot keep up the table reads fewer
+frames, never older ones. /health says at which rate the camera delivers, at which the table reads, and how many
+frames it skipped.
+
 The dashboard sees what the camera sees: the newest frame and its result are kept (a reference, no copy), and
 a picture is encoded only when someone asks for it. Its calibration flow finds the board in the newest frame
 and, once a person confirms the grid lies right, saves that registration (registration.json beside the game
@@ -34,12 +39,14 @@ from vision.annotate import annotate
 from vision.board_finder import BoardFinding, find_board, finding_overlay, straighten
 from vision.pipeline import FrameResult, VisionPipeline
 from vision.register import Registration
-from vision.sources.base import FrameSource
+from vision.sources.base import Frame, FrameSource
 from vision.status import Status
 from vision.table_layout import TableLayout
 
 JPEG_QUALITY = 80
 MAT_PX_PER_MM = 1.5  # the floor editor's backdrop: a 16 x 16 floor of 50 mm spaces is 1200 px square
+RATE_SECONDS = 2.0   # the rates on /health are counted over this long
+ENDED = ("camera_lost", "source_ended")  # a source's statuses after which it gives nothing more
 
 
 class CameraError(TableError):
@@ -101,6 +108,32 @@ class SavedRegistration:
                               "again on the camera page") from None
 
 
+class NewestFrame:
+    """One slot between a live camera's reader and the vision loop: a newer frame replaces one not yet taken,
+    which counts as skipped. The reader never waits for the vision; the vision waits only for a frame."""
+
+    def __init__(self) -> None:
+        self._ready = threading.Condition()
+        self._item: Frame | Status | None = None
+        self.delivered = 0   # frames the camera gave
+        self.skipped = 0     # frames replaced by a newer one before the vision took them
+
+    def put(self, item: Frame | Status) -> None:
+        with self._ready:
+            if isinstance(self._item, Frame):
+                self.skipped += 1
+            self._item = item
+            self.delivered += isinstance(item, Frame)
+            self._ready.notify()
+
+    def take(self, timeout: float) -> Frame | Status | None:
+        """The newest frame (or the camera's latest complaint), or None if nothing came within `timeout`."""
+        with self._ready:
+            self._ready.wait_for(lambda: self._item is not None, timeout)
+            item, self._item = self._item, None
+            return item
+
+
 def _jpeg(image: np.ndarray) -> bytes:
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     if not ok:
@@ -117,13 +150,16 @@ class CameraComponent(Component):
                  registration_path: Path | None = None) -> None:
         super().__init__(name)
         self._open_source = open_source
-        self._make_pipeline, self._floor_of = make_pipeline, floor_of
+        self.make_pipeline, self._floor_of = make_pipeline, floor_of  # public: a bench times its own pipelines
         self._floor_text = ""
         self.pipeline: VisionPipeline | None = None
         self.source: FrameSource | None = None
         self.last: FrameResult | None = None
         self.frames = 0
-        self.fps = 0.0
+        self.fps = 0.0          # frames read through vision a second
+        self.camera_fps = 0.0   # frames the camera delivered a second
+        self.skipped = 0        # frames the camera delivered that the table never read (it read a newer one)
+        self._posted: tuple[Callable[[str], None], str] | None = None  # the health last handed to the event loop
         self._listeners_of_frames: list[Callable[[FrameResult], None]] = []
         self._stop = threading.Event()
         self._newest: tuple[np.ndarray, FrameResult, VisionPipeline] | None = None
@@ -142,6 +178,7 @@ class CameraComponent(Component):
 
     async def start(self) -> None:
         self._stop.clear()
+        self._posted = None
         source = self._open_source()
         status = await asyncio.to_thread(source.open)
         if status.level == "error":
@@ -164,7 +201,7 @@ class CameraComponent(Component):
         confirmed registration when it was made for this floor's size and this camera's pictures."""
         floor = self._floor_of()
         if self.pipeline is None or floor.text != self._floor_text:
-            self.pipeline = self._make_pipeline(compile_floor(floor.text, floor.name))
+            self.pipeline = self.make_pipeline(compile_floor(floor.text, floor.name))
             self._floor_text = floor.text
             saved = self.saved
             if saved is not None and saved.fits(self.pipeline.floor.rows, self.pipeline.floor.cols, image_size):
@@ -251,32 +288,83 @@ class CameraComponent(Component):
         body["confirmed_problem"] = self.saved_problem
         return body
 
+    def status(self) -> dict[str, Any]:
+        """Health, and how the camera keeps up: the rates it delivers and is read at, the frames skipped, and how
+        much of the frames vision searched (whole, only where something changed, nothing as nothing changed)."""
+        body = super().status()
+        body.update(reads_fps=round(self.fps, 1), camera_fps=round(self.camera_fps, 1), skipped=self.skipped)
+        pipeline = self.pipeline
+        if pipeline is not None:
+            body["searched"] = dict(pipeline.searches)
+        return body
+
+    def _read_newest(self, source: FrameSource, newest: NewestFrame, done: threading.Event) -> None:
+        """The live camera's reader: every frame into the slot, until the camera ends or the loop is done."""
+        while not done.is_set():
+            item = source.read()
+            newest.put(item)
+            if isinstance(item, Status) and item.code in ENDED:
+                return
+
     def _loop(self, loop: asyncio.AbstractEventLoop) -> None:
         source = self.source
         if source is None:
             return
-        started, count = time.monotonic(), 0
+        newest, done = NewestFrame(), threading.Event()
+        reader: threading.Thread | None = None
+        if source.live:
+            reader = threading.Thread(target=self._read_newest, args=(source, newest, done), daemon=True,
+                                      name=f"{self.name} reader")
+            reader.start()
+        try:
+            self._read_frames(loop, source, newest if reader is not None else None)
+        finally:
+            done.set()
+            if reader is not None:
+                reader.join(3.0)
+
+    def _read_frames(self, loop: asyncio.AbstractEventLoop, source: FrameSource, newest: NewestFrame | None) -> None:
+        started, count, delivered = time.monotonic(), 0, 0 if newest is not None else self.frames
         while not self._stop.is_set():
-            frame = source.read()
+            frame = source.read() if newest is None else newest.take(0.5)
+            if frame is None:
+                continue
+            if newest is not None:
+                self.skipped = newest.skipped
             size = None if isinstance(frame, Status) else (int(frame.grey.shape[1]), int(frame.grey.shape[0]))
             pipeline = self._pipeline(size)
             if isinstance(frame, Status):  # the camera could not deliver
-                if frame.code in ("camera_lost", "source_ended"):
+                if frame.code in ENDED:
                     raise CameraError(f"{source.name}: {frame.message}")
                 pipeline.process_failure(frame, time.monotonic())
-                loop.call_soon_threadsafe(self.degraded, f"{source.name}: {frame.message}")
+                self._post(loop, self.degraded, f"{source.name}: {frame.message}")
                 continue
             result = pipeline.process(frame.grey, frame.timestamp)
             self._newest = (frame.grey, result, pipeline)
             self.last, self.frames, count = result, self.frames + 1, count + 1
             now = time.monotonic()
-            if now - started >= 2.0:
-                self.fps, started, count = count / (now - started), now, 0
+            if now - started >= RATE_SECONDS:
+                given = newest.delivered if newest is not None else self.frames
+                self.fps, self.camera_fps = count / (now - started), (given - delivered) / (now - started)
+                started, count, delivered = now, 0, given
             status = result.observation.status
             if status.level == "ok":
-                rate = f", {self.fps:.0f} frames a second" if self.fps else ""
-                loop.call_soon_threadsafe(self.ok, f"{source.name}: board registered{rate}")
+                self._post(loop, self.ok, f"{source.name}: board registered{self._rates()}")
             else:
-                loop.call_soon_threadsafe(self.degraded, f"{source.name}: {status.message}")
+                self._post(loop, self.degraded, f"{source.name}: {status.message}")
             for listener in list(self._listeners_of_frames):
                 listener(result)
+
+    def _post(self, loop: asyncio.AbstractEventLoop, health: Callable[[str], None], message: str) -> None:
+        """Hand the health to the event loop when it changed: waking the loop for every frame of a still table
+        cost more than reading the frame."""
+        if (health, message) != self._posted:
+            self._posted = (health, message)
+            loop.call_soon_threadsafe(health, message)
+
+    def _rates(self) -> str:
+        if not self.fps:
+            return ""
+        if self.camera_fps > self.fps + 0.5:
+            return f", reads {self.fps:.0f} of the camera's {self.camera_fps:.0f} frames a second (the newest)"
+        return f", {self.fps:.0f} frames a second"

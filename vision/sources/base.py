@@ -27,6 +27,10 @@ class FrameSource(ABC):
     """Base of all sources. Subclasses implement `_open`, `_read` and `_close`."""
 
     name: str = "source"
+    # A live source is a camera: its frames come at its own pace whether they are read or not, and a reader that
+    # falls behind should read the newest one. A recorded one (files, folders, the unpaced synthetic camera)
+    # gives every frame in order, each one counted.
+    live: bool = True
 
     def __init__(self) -> None:
         self.status: Status = Status("warning", "not_open", f"{self.name} is not open yet")

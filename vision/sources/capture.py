@@ -32,6 +32,7 @@ class VideoCaptureSource(FrameSource):
         self.name = f"camera {target}" if _is_device(target) else f"video {target}"
         super().__init__()
         self.threaded = threaded if threaded is not None else (_is_device(target) or _is_stream(target))
+        self.live = self.threaded
         self.size, self.mjpg = size, mjpg
         self._cap: cv2.VideoCapture | None = None
         self._lock = threading.Condition()

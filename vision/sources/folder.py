@@ -16,6 +16,8 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
 
 class ImageFolderSource(FrameSource):
+    live = False  # every image is read, in order
+
     def __init__(self, folder: str | Path, fps: float = 10.0) -> None:
         self.folder = Path(folder)
         self.name = f"image folder {self.folder}"

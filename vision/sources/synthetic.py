@@ -15,6 +15,7 @@ class SyntheticSource(FrameSource):
     """Frame k shows `scene_at(k)` through a fixed pose, with optional hands per frame; time is k / fps."""
 
     name = "synthetic camera"
+    live = False  # frame k is rendered when asked for, timed k / fps
 
     def __init__(self, renderer: Renderer, scene_at: Callable[[int], Scene], pose: CameraPose = CameraPose(),
                  size: tuple[int, int] = (1280, 720), fps: float = 15.0, conditions: Conditions = Conditions(),
