@@ -10,6 +10,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Page
 
@@ -25,13 +26,15 @@ PHONE = {"width": 412, "height": 900}
 
 @contextmanager
 def running_table(tmp_path: Path, *, source: Callable[[], FrameSource] | None = None,
-                  prepare: Callable[[TableService], None] | None = None) -> Iterator[tuple[str, TableService]]:
-    """A table service serving on 127.0.0.1 until the block ends; `prepare` runs before it starts."""
+                  prepare: Callable[[TableService], None] | None = None, seed: int = 5,
+                  game: dict[str, Any] | None = None) -> Iterator[tuple[str, TableService]]:
+    """A table service serving on 127.0.0.1 until the block ends; `prepare` runs before it starts. `seed` seeds
+    its games and virtual dice, `game` is table.toml's [game] (the new-game form's defaults)."""
     port = free_port()
     config = TableConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
                          web={"host": "127.0.0.1", "port": port, "pin": PIN},  # type: ignore[arg-type]
-                         camera={"source": "none"})  # type: ignore[arg-type]
-    service = build(config, seed=5, source=source)
+                         camera={"source": "none"}, game=game or {})  # type: ignore[arg-type]
+    service = build(config, seed=seed, source=source)
     if prepare is not None:
         prepare(service)
     thread = threading.Thread(target=lambda: asyncio.run(service.run()), daemon=True)
