@@ -68,7 +68,9 @@ def test_markers_pdf_on_a4_and_letter(tmp_path, capsys):
         assert pages >= 2
         size = b"[ 0 0 595.2756 841.8898 ]" if paper == "a4" else b"[ 0 0 612 792 ]"
         assert data.count(b"/MediaBox " + size) == pages  # true paper size, every page
-        assert "27 chip stickers and 8 registration markers" in capsys.readouterr().out
+        said = capsys.readouterr()
+        # the summary goes to stderr, so `markers --out /dev/stdout | lp` sends the PDF alone
+        assert "27 chip stickers and 8 registration markers" in said.err and said.out == ""
 
 
 def _charuco_photos(k1: float, size=(1280, 720)) -> list[np.ndarray]:
