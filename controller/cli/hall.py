@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from controller.arg_types import broker, count
+from controller.cli.arg_types import broker, count
 from controller.errors import UserError
 from controller.service.config import MqttConfig
 

@@ -14,7 +14,7 @@ import sys
 import time
 from typing import Protocol
 
-from controller import arg_types
+from controller.cli import arg_types
 from controller.errors import UserError
 from controller.leds import strip_layout as layouts
 from controller.leds.render import LogicalFrame, render

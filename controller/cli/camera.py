@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from controller import arg_types
+from controller.cli import arg_types
 from controller.errors import UserError
 from controller.library import atomic_output, load_content, load_floor, write_atomically
 from vision.annotate import annotate

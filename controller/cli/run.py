@@ -16,7 +16,7 @@ from pathlib import Path
 
 import segno
 
-from controller.arg_types import broker, count, positive, seconds, whole
+from controller.cli.arg_types import broker, count, positive, seconds, whole
 from controller.errors import UserError
 from controller.service import simulated_board
 from controller.service.address import phone_address

@@ -9,10 +9,12 @@ from collections import Counter
 
 import msgspec
 
-from controller import arg_types
 from controller.autoplay.player import TEAM, play, play_game, team
+from controller.cli import arg_types
+from controller.cli.game import agents_option, start_game
+from controller.cli.shipped_help import SHIPPED, ShippedContentHelp
+from controller.cli.typed_rolls import ROLLS_HELP, checked_run
 from controller.errors import UserError
-from controller.game_cli import agents_option, start_game
 from controller.library import floor_text, load_state, read_text, write_atomically
 from controller.rules import (
     LegalAction,
@@ -27,8 +29,6 @@ from controller.rules import (
 )
 from controller.rules.actions import STEPS
 from controller.rules.state import describe_validation_error
-from controller.shipped_help import SHIPPED, ShippedContentHelp
-from controller.typed_rolls import ROLLS_HELP, checked_run
 
 ACTION_NAMES = [kind.__struct_config__.tag for kind in STEPS]
 ACTION_TYPES = {kind.__struct_config__.tag: kind for kind in STEPS}

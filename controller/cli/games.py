@@ -13,7 +13,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from controller.arg_types import positive
+from controller.cli.arg_types import positive
 from controller.errors import UserError
 from controller.library import write_atomically
 from controller.service.config import load_config
