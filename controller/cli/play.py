@@ -9,7 +9,6 @@ from collections import Counter
 
 import msgspec
 
-from controller.autoplay.player import TEAM, play, play_game, team
 from controller.cli import arg_types
 from controller.cli.game import agents_option, start_game
 from controller.cli.shipped_help import SHIPPED, ShippedContentHelp
@@ -189,14 +188,23 @@ def register_selfplay(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=arg_types.positive, default=2)
     p.add_argument("--difficulty", default="standard", choices=["simplified", "standard", "seasoned"])
     p.add_argument("--captain", default="fauxbia")
-    p.add_argument("--agents", help="comma-separated agent ids (default: the auto-player's team, "
-                                    f"the first N of {', '.join(TEAM)})")
+    agents = p.add_argument("--agents", help="comma-separated agent ids (default: the auto-player's team, "
+                                             "the first N of %(team)s)")
+    agents.team = arg_types.LazyChoices(_team)  # type: ignore[attr-defined]
     p.add_argument("--narrate", action="store_true",
                    help="print every game as it is played: each event as an instruction to the players")
     p.set_defaults(run=_selfplay)
 
 
+def _team() -> list[str]:
+    from controller.autoplay.player import TEAM
+
+    return list(TEAM)
+
+
 def _selfplay(args: argparse.Namespace) -> int:
+    from controller.autoplay.player import play, play_game, team  # the auto-player, for this command only
+
     text, source = floor_text(args.floor)
     agents = agents_option(args.agents, args.players) or team(args.players)
     outcomes: Counter[str] = Counter()
