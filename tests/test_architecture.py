@@ -2,8 +2,9 @@
 
 Dependencies point one way: rules <- (autoplay, vision) <- the service <- web; the command line wires the process.
 The rules engine is pure (stdlib and msgspec only, no I/O, clock, threads or hardware) so that a game replays
-exactly; vision sees only the board's geometry and the state's types; nothing imports the command line but the
-command line; and no two modules import each other.
+exactly; vision sees only the board's geometry and the state's types; nothing imports the command line
+(controller/cli/) but the command line; web is imported only by the command line and the service's start-up; and
+no two modules import each other.
 """
 
 from __future__ import annotations
@@ -95,10 +96,12 @@ def test_vision_sees_only_the_board_geometry_and_the_state_types_of_the_rules():
     assert _wrong(_sources("vision"), vision_may_import) == []
 
 
-def test_only_the_command_line_imports_the_command_line_and_web():
-    def is_cli(name: str) -> bool:
-        leaf = name.split(".")[-1]
-        return _top(name) == "controller" and (leaf == "cli" or leaf.endswith("_cli"))
+def is_cli(name: str) -> bool:
+    """The command line: controller/cli/, the entry point and a module per command group."""
+    return name == "controller.cli" or name.startswith("controller.cli.")
+
+
+def test_only_the_command_line_imports_the_command_line_and_only_it_and_the_start_up_import_web():
 
     problems = []
     for folder in ("controller", "vision", "web"):
@@ -145,3 +148,9 @@ def test_a_wrong_arrow_is_caught(tmp_path, check, source):
     path = tmp_path / "probe.py"
     path.write_text(source)
     assert _wrong([path], check) != []
+
+
+def test_the_command_line_is_its_package_and_nothing_named_like_it():
+    """The rule above names the command line by its package, so a module that merely starts with "cli" is not it."""
+    assert is_cli("controller.cli") and is_cli("controller.cli.play") and is_cli("controller.cli.arg_types")
+    assert not is_cli("controller.client") and not is_cli("controller.service.cli_like")

@@ -91,7 +91,7 @@ def test_help_lists_the_shipped_missions_agents_captains_and_floors(capsys, comm
 
 def test_help_says_so_when_the_shipped_content_does_not_load(monkeypatch):
     """The lists are read only for `--help`; a broken content file leaves a line saying how to find it."""
-    from controller import shipped_help
+    from controller.cli import shipped_help
     from controller.errors import UserError
 
     def broken():

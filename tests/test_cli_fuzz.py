@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.cli import main
-from controller.play_cli import ACTION_NAMES
+from controller.cli.play import ACTION_NAMES
 
 FUZZ = settings(derandomize=True, max_examples=40, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

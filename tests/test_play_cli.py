@@ -11,7 +11,7 @@ import pytest
 from cli_run import refused, run
 from msgspec import inspect as mi
 
-from controller import play_cli
+from controller.cli import play as play_cli
 from controller.rules import decode_state, phrase
 
 

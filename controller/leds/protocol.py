@@ -14,6 +14,7 @@ SYNC = 0xA5
 HEADER_LEN = 5
 OVERHEAD = HEADER_LEN + 2
 PROTOCOL_VERSION = 1
+DEFAULT_BAUD = 500_000  # the firmware's line rate unless built with another (docs/leds.md)
 # One pixel byte on the data pin, as firmware/src/ws2812.c writes it at 16 MHz: 8 bits of 20 cycles
 # (1.25 us) and 11 cycles between bytes, so 171 cycles. The simulator test measures the firmware
 # against this, and the docs' strip times are checked against it (tests/firmware).

@@ -32,7 +32,7 @@ from controller.leds import protocol as p
 from controller.leds.render import LogicalFrame
 from controller.leds.strip_layout import Layout
 
-DEFAULT_BAUD = 500_000
+DEFAULT_BAUD = p.DEFAULT_BAUD
 MARGIN_S = 0.25        # beyond wire + strip time before an unanswered frame counts as lost
 HELLO_EVERY_S = 0.25
 SETTLE_S = 0.05       # after a stray NAK: long enough for a frame in flight to be shown and ACKed

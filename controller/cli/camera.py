@@ -13,23 +13,40 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import cv2
-import numpy as np
-
-from controller import arg_types
+from controller.cli import arg_types
 from controller.errors import UserError
 from controller.library import atomic_output, load_content, load_floor, write_atomically
-from vision.annotate import annotate
-from vision.calibrate import board_image, calibrate
-from vision.calibration import CameraCalibration
-from vision.config import DICTIONARIES, FilterSettings, VisionConfig
-from vision.mount import EDGE_PX, KNOCK_DEG, LENSES, TILTS, Lens, height_range
-from vision.pipeline import VisionPipeline
-from vision.printable import PAPERS, write_markers_pdf
-from vision.sources import FrameSource, ImageFolderSource, PiCameraSource, VideoCaptureSource
-from vision.status import Status
-from vision.table_layout import TableLayout
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from vision.calibration import CameraCalibration
+    from vision.mount import Lens
+    from vision.sources import FrameSource
+
+
+def _dictionaries() -> list[str]:
+    from vision.config import DICTIONARIES
+
+    return sorted(DICTIONARIES)
+
+
+def _papers() -> list[str]:
+    from vision.printable import PAPERS
+
+    return sorted(PAPERS)
+
+
+def _lenses() -> list[str]:
+    from vision.mount import LENSES
+
+    return sorted(LENSES)
+
+
+# OpenCV and vision are imported when a camera command runs, not to build the parser: their choices are read late
+DICTIONARY = arg_types.LazyChoices(_dictionaries)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -38,7 +55,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--floor", required=True, help="a shipped floor's name or a .floor file")
     p.add_argument("--annotate", metavar="OUT.png", help="also draw what was read over the photo")
     p.add_argument("--calibration", metavar="FILE.json", help="lens calibration from calibrate-camera")
-    p.add_argument("--dictionary", default="4x4_50", choices=sorted(DICTIONARIES), help="marker dictionary printed")
+    p.add_argument("--dictionary", default="4x4_50", choices=DICTIONARY, metavar="NAME",
+                   help="marker dictionary printed: %(choices)s (default %(default)s)")
     p.set_defaults(run=_detect)
 
     p = sub.add_parser("watch", help="follow a camera and print what moves, one JSON line per event")
@@ -46,7 +64,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                   "a folder of images, or 'pi' for the Raspberry Pi camera")
     p.add_argument("--floor", required=True, help="a shipped floor's name or a .floor file")
     p.add_argument("--calibration", metavar="FILE.json", help="lens calibration from calibrate-camera")
-    p.add_argument("--dictionary", default="4x4_50", choices=sorted(DICTIONARIES))
+    p.add_argument("--dictionary", default="4x4_50", choices=DICTIONARY, metavar="NAME",
+                   help="marker dictionary: %(choices)s (default %(default)s)")
     p.add_argument("--frames", type=arg_types.positive,
                    help="stop after this many frames (default: until the source ends)")
     p.add_argument("--retry-seconds", type=arg_types.seconds, default=2.0,
@@ -55,18 +74,22 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("markers", help="write the printable chip stickers and registration markers (PDF)")
     p.add_argument("--out", required=True, metavar="FILE.pdf")
-    p.add_argument("--paper", default="a4", choices=sorted(PAPERS))
-    p.add_argument("--dictionary", default="4x4_50", choices=sorted(DICTIONARIES))
+    p.add_argument("--paper", default="a4", choices=arg_types.LazyChoices(_papers), metavar="SIZE",
+                   help="%(choices)s (default %(default)s)")
+    p.add_argument("--dictionary", default="4x4_50", choices=DICTIONARY, metavar="NAME",
+                   help="marker dictionary: %(choices)s (default %(default)s)")
     p.set_defaults(run=_markers)
 
     p = sub.add_parser("camera-mount", help="the heights and tilts at which a camera sees a whole floor")
     p.add_argument("--floor", action="append", help="a shipped floor's name or a .floor file (repeat for several; "
                                                      "default: every shipped floor)")
-    p.add_argument("--lens", default="module3", choices=sorted(LENSES), help="a known camera and lens")
+    p.add_argument("--lens", default="module3", choices=arg_types.LazyChoices(_lenses), metavar="NAME",
+                   help="a known camera and lens: %(choices)s (default %(default)s)")
     p.add_argument("--focal-mm", type=float, help="another lens: its focal length (with --sensor-width-mm)")
     p.add_argument("--sensor-width-mm", type=float, help="the width of the sensor area the capture mode uses")
     p.add_argument("--size", default="1920x1080", help="capture size WIDTHxHEIGHT in px")
-    p.add_argument("--dictionary", default="4x4_50", choices=sorted(DICTIONARIES))
+    p.add_argument("--dictionary", default="4x4_50", choices=DICTIONARY, metavar="NAME",
+                   help="marker dictionary: %(choices)s (default %(default)s)")
     p.set_defaults(run=_camera_mount)
 
     p = sub.add_parser("calibrate-camera", help="solve the lens from photos of the ChArUco board")
@@ -77,6 +100,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _read_image(path: str) -> np.ndarray:
+    import cv2
+
     if not Path(path).is_file():
         raise UserError(f"{path}: no such image file")
     try:
@@ -90,6 +115,12 @@ def _read_image(path: str) -> np.ndarray:
 
 
 def _detect(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.annotate import annotate
+    from vision.config import FilterSettings, VisionConfig
+    from vision.pipeline import VisionPipeline
+
     floor = load_floor(args.floor)
     image = _read_image(args.image)
     calibration = None
@@ -120,6 +151,8 @@ def _detect(args: argparse.Namespace) -> int:
 
 
 def _open_source(spec: str) -> FrameSource:
+    from vision.sources import ImageFolderSource, PiCameraSource, VideoCaptureSource
+
     if spec == "pi":
         return PiCameraSource()
     if spec.isdigit():
@@ -135,6 +168,10 @@ def _watch(args: argparse.Namespace) -> int:
     A camera that vanishes mid-game is reopened every --retry-seconds while the last stable observation is
     kept, so unplugging and replugging a USB camera costs nothing but the frames in between.
     """
+    from vision.config import VisionConfig
+    from vision.pipeline import VisionPipeline
+    from vision.status import Status
+
     floor = load_floor(args.floor)
     calibration = _load_calibration(args.calibration) if args.calibration else None
     pipeline = VisionPipeline(floor, VisionConfig(dictionary=args.dictionary), calibration)
@@ -172,6 +209,8 @@ def _watch(args: argparse.Namespace) -> int:
 
 
 def _load_calibration(path: str) -> CameraCalibration:
+    from vision.calibration import CameraCalibration
+
     try:
         return CameraCalibration.load(path)
     except FileNotFoundError:
@@ -186,6 +225,9 @@ def _load_calibration(path: str) -> CameraCalibration:
 
 
 def _markers(args: argparse.Namespace) -> int:
+    from vision.config import VisionConfig
+    from vision.printable import write_markers_pdf
+
     config = VisionConfig(dictionary=args.dictionary)
     with atomic_output(args.out) as tmp:  # a full disk leaves no partial PDF behind
         pages = write_markers_pdf(tmp, config, args.paper)
@@ -196,6 +238,10 @@ def _markers(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.calibrate import board_image, calibrate
+
     if args.print_board is not None:
         ok, buf = cv2.imencode(".png", board_image())
         write_atomically(args.print_board, buf.tobytes())
@@ -224,6 +270,8 @@ def _parse_size(text: str) -> tuple[int, int]:
 
 
 def _lens(args: argparse.Namespace) -> Lens:
+    from vision.mount import LENSES, Lens
+
     if args.focal_mm is None and args.sensor_width_mm is None:
         return LENSES[args.lens]
     if args.focal_mm is None or args.sensor_width_mm is None or args.focal_mm <= 0 or args.sensor_width_mm <= 0:
@@ -233,6 +281,10 @@ def _lens(args: argparse.Namespace) -> Lens:
 
 def _camera_mount(args: argparse.Namespace) -> int:
     """For each tilt, the lowest height that keeps the board in view and the highest that keeps stickers readable."""
+    from vision.config import VisionConfig
+    from vision.mount import EDGE_PX, KNOCK_DEG, TILTS, height_range
+    from vision.table_layout import TableLayout
+
     size, lens = _parse_size(args.size), _lens(args)
     config = VisionConfig(dictionary=args.dictionary)
     names = args.floor or sorted(load_content().floors)

@@ -1,4 +1,4 @@
-"""Number options of the command line, checked where argparse reads them.
+"""Number options of the command line, checked where argparse reads them, and choices read when asked.
 
 A number a person types can be `nan`, `inf`, `-1` or `²`: each is refused with argparse's own one-line
 usage error (exit code 2) naming the option and saying what it takes, before any command runs, so no
@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import argparse
 import math
-
-from pydantic import ValidationError
+from collections.abc import Callable, Iterator, Sequence
 
 
 def _ascii_number(text: str, kind: str) -> str:
@@ -58,7 +57,9 @@ def seconds(text: str) -> float:
 def broker(text: str) -> tuple[str, int]:
     """An MQTT broker's HOST:PORT (`localhost:1883`, `192.168.1.10:8883`, `[::1]:1883`), the host checked as
     table.toml's mqtt.host is."""
-    from controller.service.config import MqttConfig  # the config's own checks, read only when asked
+    from pydantic import ValidationError  # the config's own checks, read only when asked
+
+    from controller.service.config import MqttConfig
 
     host, colon, port = text.strip().rpartition(":")
     host = host.removeprefix("[").removesuffix("]")
@@ -74,3 +75,34 @@ def broker(text: str) -> tuple[str, int]:
         why = err.errors()[0]["msg"].removeprefix("Value error, ")
         raise argparse.ArgumentTypeError(f"{text!r}: {why}") from None
     return host, number
+
+
+class LazyChoices(Sequence[str]):
+    """An option's choices that live in a module the command line must not import to start (the marker
+    dictionaries are OpenCV's): read the first time argparse checks a value or shows the help. Give the
+    option a metavar, or argparse lists the choices (and so imports the module) while the parser is built.
+    As an attribute of an argparse action it is also help text read late: `%(name)s` shows them, comma-separated."""
+
+    def __init__(self, names: Callable[[], list[str]]) -> None:
+        self._names = names
+        self._read: list[str] | None = None
+
+    def _all(self) -> list[str]:
+        if self._read is None:
+            self._read = list(self._names())
+        return self._read
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._all()
+
+    def __str__(self) -> str:
+        return ", ".join(self._all())

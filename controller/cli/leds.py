@@ -12,16 +12,16 @@ import argparse
 import os
 import sys
 import time
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from controller import arg_types
+from controller.cli import arg_types
 from controller.errors import UserError
-from controller.leds import strip_layout as layouts
-from controller.leds.render import LogicalFrame, render
+from controller.leds.protocol import DEFAULT_BAUD
 from controller.leds.scene import SLOT_COUNT, TRACK_LENGTH, LedScene, Link, scene_from_state
-from controller.leds.serial_driver import DEFAULT_BAUD, LinkState, SerialDriver, SerialLeds
-from controller.leds.strip_layout import Layout, Segment
-from controller.leds.terminal_strip import TerminalLeds
+
+if TYPE_CHECKING:  # the layouts, renderer and drivers are imported when an leds command runs
+    from controller.leds.render import LogicalFrame
+    from controller.leds.strip_layout import Layout, Segment
 
 FPS = 30
 TEST_COLOUR = (255, 255, 255)
@@ -60,6 +60,8 @@ def _output_args(p: argparse.ArgumentParser) -> None:
 
 
 def _layout(args: argparse.Namespace) -> Layout:
+    from controller.leds import strip_layout as layouts
+
     if not args.layout:
         return layouts.default()
     try:
@@ -72,6 +74,8 @@ def _layout(args: argparse.Namespace) -> Layout:
 def open_output(args: argparse.Namespace, layout: Layout) -> Output:
     """The output the arguments ask for, ready to show frames."""
     if args.driver == "virtual":
+        from controller.leds.terminal_strip import TerminalLeds
+
         return TerminalLeds(sys.stdout)
     if args.driver == "gpio":
         from controller.leds import gpio
@@ -81,6 +85,8 @@ def open_output(args: argparse.Namespace, layout: Layout) -> Output:
         raise UserError("leds: --driver serial needs --port, e.g. --port /dev/ttyUSB0")
     if not os.path.exists(args.port):
         raise UserError(f"leds: serial port {args.port} does not exist: is the board plugged in?")
+    from controller.leds.serial_driver import LinkState, SerialDriver, SerialLeds  # pyserial, for this driver only
+
     driver = SerialDriver(args.port, baud=args.baud, expect_leds=layout.led_count).start()
     state = driver.wait_link(driver.handshake_s + 2)
     if state is not LinkState.UP:
@@ -92,12 +98,15 @@ def open_output(args: argparse.Namespace, layout: Layout) -> Output:
 
 def _settle(output: Output) -> None:
     """Waits for a serial board to acknowledge the last frame, so a short run is really seen."""
-    if isinstance(output, SerialLeds) and not output.driver.wait_shown(2.0):
+    serial_driver = sys.modules.get("controller.leds.serial_driver")  # loaded by open_output for a serial board
+    if serial_driver is not None and isinstance(output, serial_driver.SerialLeds) and not output.driver.wait_shown(2.0):
         raise UserError(f"leds: the board on {output.driver.port_name} stopped answering")
 
 
 def segment_frame(segment: Segment) -> LogicalFrame:
     """A frame with only this segment's logical positions lit."""
+    from controller.leds.render import LogicalFrame
+
     off = (0, 0, 0)
     positions = range(segment.first, segment.first + segment.count // segment.per)
     lit = {segment.role: set(positions)}
@@ -126,6 +135,7 @@ def run_test(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    from controller.leds.render import render
     from controller.library import load_state
 
     layout = _layout(args)

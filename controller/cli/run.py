@@ -9,22 +9,17 @@ the real firmware in simavr (or a virtual strip), GPIO on gpiozero's mock pins, 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import socket
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import segno
-
-from controller.arg_types import broker, count, positive, seconds, whole
+from controller.cli.arg_types import broker, count, positive, seconds, whole
 from controller.errors import UserError
-from controller.service import simulated_board
-from controller.service.address import phone_address
-from controller.service.config import TableConfig, load_config
-from controller.service.config_text import starter_toml
-from controller.service.demo_folder import demo_folder
-from controller.service.led_output import LedOutput, output_from_config
-from controller.service.table import TableService
+
+if TYPE_CHECKING:  # the service (and OpenCV, FastAPI, uvicorn with it) is imported when a command starts it
+    from controller.service.led_output import LedOutput
+    from controller.service.table import TableService
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -56,6 +51,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_init(args: argparse.Namespace) -> int:
+    from controller.service.config_text import starter_toml
+
     out = Path(args.out)
     if out.exists() and not args.force:
         raise UserError(f"{out}: already exists; keep it, or replace it with --force")
@@ -77,6 +74,10 @@ def _free_port(host: str) -> int:
 
 
 def _announce(service: TableService) -> None:
+    import segno
+
+    from controller.service.address import phone_address
+
     web = next(c for c in service.components if c.name == "web")
     address = phone_address(service.config.web.host, web.port)  # type: ignore[attr-defined]
     print(f"burncycle-table: the table is ready at {address} (health: {address}health)", flush=True)
@@ -90,6 +91,9 @@ def _announce(service: TableService) -> None:
 
 
 def run_service(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from controller.service.config import load_config
     from controller.service.startup import build, serve
 
     config = load_config(args.config)
@@ -99,9 +103,15 @@ def run_service(args: argparse.Namespace) -> int:
 
 
 def run_demo(args: argparse.Namespace) -> int:
+    import asyncio
+
     from gpiozero.pins.mock import MockFactory
 
+    from controller.service import simulated_board
+    from controller.service.config import TableConfig
     from controller.service.demo import DemoCamera, DemoPlayers, DemoTable, VirtualStrip
+    from controller.service.demo_folder import demo_folder
+    from controller.service.led_output import LedOutput, output_from_config
     from controller.service.startup import build, serve
 
     if not 0 <= args.port <= 65535:

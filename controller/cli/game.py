@@ -7,7 +7,9 @@ import json
 import sys
 from pathlib import Path
 
-from controller import arg_types
+from controller.cli import arg_types
+from controller.cli.shipped_help import SHIPPED, ShippedContentHelp
+from controller.cli.typed_rolls import ROLLS_HELP, checked_run
 from controller.errors import UserError
 from controller.library import (
     check_content_file,
@@ -34,8 +36,6 @@ from controller.rules import (
     schema,
 )
 from controller.rules.content import FILES
-from controller.shipped_help import SHIPPED, ShippedContentHelp
-from controller.typed_rolls import ROLLS_HELP, checked_run
 
 
 def register(sub: argparse._SubParsersAction) -> None:

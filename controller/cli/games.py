@@ -12,12 +12,14 @@ import argparse
 import sys
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from controller.arg_types import positive
+from controller.cli.arg_types import positive
 from controller.errors import UserError
 from controller.library import write_atomically
-from controller.service.config import load_config
-from controller.service.session import GameSession
+
+if TYPE_CHECKING:  # the service's game log is imported when a games command runs
+    from controller.service.session import GameSession
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,6 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _session(args: argparse.Namespace) -> GameSession:
+    from controller.service.config import load_config
+    from controller.service.session import GameSession
+
     path = args.db or str(load_config(args.config).database.path)
     if args.db is None and args.config is None and not Path(path).exists():
         raise UserError(f"{path}: no game log here; give --db FILE or --config table.toml")

@@ -11,12 +11,13 @@ import argparse
 import socket
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
-
-from controller.arg_types import broker, count
+from controller.cli.arg_types import broker, count
 from controller.errors import UserError
-from controller.service.config import MqttConfig
+
+if TYPE_CHECKING:  # the config model (pydantic) is imported when the hall starts
+    from controller.service.config import MqttConfig
 
 OPTIONS = {"base_topic": "--base"}  # the key the config model can refuse -> the option that set it (--broker is
                                    # checked when read)
@@ -39,6 +40,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def mqtt_config(args: argparse.Namespace) -> MqttConfig:
     """The hall's broker options, checked as table.toml's [mqtt] keys are."""
+    from pydantic import ValidationError
+
+    from controller.service.config import MqttConfig
+
     host, port = args.broker
     if args.ca_file is not None and not Path(args.ca_file).is_file():
         raise UserError(f"hall: --ca-file {args.ca_file}: expected the path of an existing file")

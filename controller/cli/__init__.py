@@ -15,27 +15,18 @@ import os
 import sys
 
 # OpenCV and its ffmpeg back end log straight to stderr from C++, ahead of our own message ("can't open
-# camera by index"); they must be silenced before cv2 is first imported, which the vision commands do.
+# camera by index"); they must be silenced before cv2 is first imported. That import happens only in the
+# commands that use the camera (camera, run, demo), long after this line: the command line imports no
+# OpenCV, FastAPI or service to start, so `validate` or `act` starts in the time the rules engine takes.
 os.environ.setdefault("OPENCV_LOG_LEVEL", "SILENT")
 os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
 
-import cv2  # after the environment above
-
-from controller import game_cli, games_cli, hall_cli, play_cli, service_cli, vision_cli
-from controller.errors import UserError
-from controller.leds import cli as leds_cli
-from controller.rules.errors import TableError
+from controller.cli import camera, game, games, hall, leds, play, run  # noqa: E402 (after the environment above)
+from controller.errors import UserError  # noqa: E402
+from controller.rules.errors import TableError  # noqa: E402
 
 # Command groups, in the order `--help` lists them. Add one line per group.
-COMMAND_GROUPS = [
-    game_cli,
-    play_cli,
-    leds_cli,
-    vision_cli,
-    service_cli,
-    games_cli,
-    hall_cli,
-]
+COMMAND_GROUPS = [game, play, leds, camera, run, games, hall]
 
 
 class UsageError(UserError):
@@ -72,21 +63,33 @@ def describe(err: BaseException, command: str) -> str:
     if isinstance(err, OSError):
         where = err.filename if err.filename is not None else command
         return f"{where}: {err.strerror or err}"
-    if isinstance(err, cv2.error):
-        return f"{command}: OpenCV cannot process the image: {err.err or err}"
+    if isinstance(err, _opencv_error()):
+        return f"{command}: OpenCV cannot process the image: {err.err or err}"  # type: ignore[attr-defined]
     return f"{command}: {err or type(err).__name__}"  # ValueError, OverflowError, MemoryError
 
 
 LONGEST = 1000  # characters of one message line
 
-EXPECTED = (TableError, RecursionError, OSError, UnicodeError, cv2.error, ValueError, OverflowError,
-            MemoryError)
+EXPECTED = (TableError, RecursionError, OSError, UnicodeError, ValueError, OverflowError, MemoryError)
+
+
+class _NoOpenCV(Exception):
+    """Stands for cv2.error while OpenCV is not loaded: nothing can raise it then."""
+
+
+def _opencv_error() -> type[BaseException]:
+    """cv2.error if a command loaded OpenCV; looked up, never imported, so a command without the camera starts
+    without it."""
+    cv2 = sys.modules.get("cv2")
+    return cv2.error if cv2 is not None else _NoOpenCV
 
 
 def main(argv: list[str] | None = None) -> int:
     # the environment above is read only at cv2's first import; a process that imported it earlier (the
     # tests, a service) is silenced here
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    cv2 = sys.modules.get("cv2")
+    if cv2 is not None:
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
     command = "burncycle-table"
     try:
         args = build_parser().parse_args(argv)
@@ -101,13 +104,10 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-    except EXPECTED as err:
+    except (*EXPECTED, _opencv_error()) as err:
         line = " ".join(describe(err, command).split())  # one line, whatever the message held
         if len(line) > LONGEST:  # a message quoting a huge input: its start says what and where, its end why
             line = f"{line[:LONGEST - 200]} ... {line[-150:]}"
         print(f"burncycle-table: {line}", file=sys.stderr)
         return 2
 
-
-if __name__ == "__main__":
-    sys.exit(main())

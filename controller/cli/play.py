@@ -9,10 +9,11 @@ from collections import Counter
 
 import msgspec
 
-from controller import arg_types
-from controller.autoplay.player import TEAM, play, play_game, team
+from controller.cli import arg_types
+from controller.cli.game import agents_option, start_game
+from controller.cli.shipped_help import SHIPPED, ShippedContentHelp
+from controller.cli.typed_rolls import ROLLS_HELP, checked_run
 from controller.errors import UserError
-from controller.game_cli import agents_option, start_game
 from controller.library import floor_text, load_state, read_text, write_atomically
 from controller.rules import (
     LegalAction,
@@ -27,8 +28,6 @@ from controller.rules import (
 )
 from controller.rules.actions import STEPS
 from controller.rules.state import describe_validation_error
-from controller.shipped_help import SHIPPED, ShippedContentHelp
-from controller.typed_rolls import ROLLS_HELP, checked_run
 
 ACTION_NAMES = [kind.__struct_config__.tag for kind in STEPS]
 ACTION_TYPES = {kind.__struct_config__.tag: kind for kind in STEPS}
@@ -189,14 +188,23 @@ def register_selfplay(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=arg_types.positive, default=2)
     p.add_argument("--difficulty", default="standard", choices=["simplified", "standard", "seasoned"])
     p.add_argument("--captain", default="fauxbia")
-    p.add_argument("--agents", help="comma-separated agent ids (default: the auto-player's team, "
-                                    f"the first N of {', '.join(TEAM)})")
+    agents = p.add_argument("--agents", help="comma-separated agent ids (default: the auto-player's team, "
+                                             "the first N of %(team)s)")
+    agents.team = arg_types.LazyChoices(_team)  # type: ignore[attr-defined]
     p.add_argument("--narrate", action="store_true",
                    help="print every game as it is played: each event as an instruction to the players")
     p.set_defaults(run=_selfplay)
 
 
+def _team() -> list[str]:
+    from controller.autoplay.player import TEAM
+
+    return list(TEAM)
+
+
 def _selfplay(args: argparse.Namespace) -> int:
+    from controller.autoplay.player import play, play_game, team  # the auto-player, for this command only
+
     text, source = floor_text(args.floor)
     agents = agents_option(args.agents, args.players) or team(args.players)
     outcomes: Counter[str] = Counter()
