@@ -3,7 +3,8 @@
 `demo` keeps its game log in a temporary folder it removes when it stops; one killed (SIGKILL, a power cut)
 never gets to, and each left a `burncycle-demo-*` folder behind in /tmp. The folder's name carries its owner's
 process id, so the next demo clears the folders whose owner is gone, and only those: a demo still running
-keeps its own, and a folder of another kind (no process id in its name) is never touched.
+keeps its own. A folder named before owners were (no process id in its name) is cleared only when empty, as
+every one a killed demo of that version left was: there is nothing in it to lose.
 """
 
 from __future__ import annotations
@@ -29,7 +30,14 @@ def clear_stale(root: Path) -> list[Path]:
     cleared = []
     for folder in root.glob(f"{PREFIX}*"):
         owner = OWNED.fullmatch(folder.name)
-        if owner is None or not folder.is_dir() or folder.is_symlink() or _alive(int(owner.group(1))):
+        if not folder.is_dir() or folder.is_symlink():
+            continue
+        if owner is None:
+            if not any(folder.iterdir()):
+                folder.rmdir()
+                cleared.append(folder)
+            continue
+        if _alive(int(owner.group(1))):
             continue
         shutil.rmtree(folder, ignore_errors=True)
         cleared.append(folder)

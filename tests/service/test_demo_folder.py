@@ -1,5 +1,5 @@
 """The demo's scratch folders: one left by a killed demo is cleared at the next start, one of a demo still
-running (or of another kind) is kept."""
+running (or of an older kind, unless empty) is kept."""
 
 from __future__ import annotations
 
@@ -21,12 +21,15 @@ def test_folders_of_demos_that_are_gone_are_cleared_and_only_those(tmp_path: Pat
     (stale / "inner" / "demo.sqlite3").write_bytes(b"x")
     running = tmp_path / f"{PREFIX}{os.getpid()}-c3d4"
     running.mkdir()
-    unnamed = tmp_path / f"{PREFIX}e5f6"   # an older demo's folder: its owner cannot be told
+    unnamed = tmp_path / f"{PREFIX}e5f6"   # an older demo's folder: its owner cannot be told, it holds a log
     unnamed.mkdir()
+    (unnamed / "demo.sqlite3").write_bytes(b"x")
+    left_empty = tmp_path / f"{PREFIX}g7h8"   # what a killed demo of that older version left: nothing to lose
+    left_empty.mkdir()
     absurd = tmp_path / f"{PREFIX}{2**70}-x"
     absurd.mkdir()
-    assert sorted(clear_stale(tmp_path)) == sorted([stale, absurd])
-    assert not stale.exists() and running.is_dir() and unnamed.is_dir()
+    assert sorted(clear_stale(tmp_path)) == sorted([stale, absurd, left_empty])
+    assert not stale.exists() and running.is_dir() and unnamed.is_dir() and not left_empty.exists()
 
 
 def test_a_sigkilled_demo_leaves_a_folder_the_next_demo_clears() -> None:
