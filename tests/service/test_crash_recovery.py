@@ -15,7 +15,7 @@ import time
 
 from controller.rules.record import replay, state_digest
 from controller.service.session import GameSession
-from tests.service.session_support import next_action, start_state
+from tests.support.session_support import next_action, start_state
 
 KILLS = 50
 

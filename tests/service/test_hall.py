@@ -16,9 +16,9 @@ from controller.hall.subscriber import HallSubscriber
 from controller.hall.view import HallView
 from controller.service.config import MqttConfig
 from controller.service.mqtt_topics import NOBODY
-from tests.cli_run import refused
-from tests.service.mqtt_broker import Broker, publish, running, table
-from tests.service.service_helpers import until
+from tests.support.cli_run import refused
+from tests.support.mqtt_broker import Broker, publish, running, table
+from tests.support.service_helpers import until
 from web.hall import create_hall_app
 
 

@@ -11,9 +11,9 @@ import msgspec
 import pytest
 
 from controller.service.door_sensors import DoorError, DoorSensors
-from tests.service.mqtt_broker import Broker, Listener, publish, running, table
-from tests.service.service_helpers import until
-from tests.service.session_support import start_state
+from tests.support.mqtt_broker import Broker, Listener, publish, running, table
+from tests.support.service_helpers import until
+from tests.support.session_support import start_state
 
 ROOT = "burncycle/t1"
 DOOR = "G4/G5"  # a door of Meridian Tower, Lobby; every door starts locked

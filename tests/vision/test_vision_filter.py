@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from vision_helpers import HD, POSE, rng
-
+from tests.support.vision_helpers import HD, POSE, rng
 from vision.config import FilterSettings
 from vision.filter import TemporalFilter, UnitNotSeen, UnitSighted
 from vision.observation import FrameReading
