@@ -22,6 +22,8 @@ from controller.service.table import TableService
 from tests.support.mqtt_broker import Broker, Listener, free_port, publish, running, table
 from tests.support.service_helpers import until
 
+pytestmark = pytest.mark.slow  # a real mosquitto per test, each waiting out the broker
+
 ROOT = "burncycle/t1"
 
 

@@ -21,6 +21,8 @@ from controller.service.table import TableService
 from tests.support.mqtt_broker import Broker, Listener, table
 from tests.support.service_helpers import until
 
+pytestmark = pytest.mark.slow  # a real mosquitto per test, each waiting out the broker
+
 LOGIN = ("table", "s3cret")
 
 
