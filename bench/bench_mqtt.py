@@ -6,7 +6,7 @@ Targets (issue 22): from a state change to its receipt by a subscriber on the sa
 20 ms; 500 sensor messages a second handled without backlog or loss, while the camera loop keeps its frame
 rate (measured against the same loop with no messages, in one run).
 
-One real mosquitto on a loopback port (tests/service/mqtt_broker.py starts it), and in this process the
+One real mosquitto on a loopback port (tests/support/mqtt_broker.py starts it), and in this process the
 table service as the demo builds it: the demo's camera filming the rendered table through the real vision
 pipeline and the reconciler, the MQTT bridge, the game log on disk.
 - change -> receipt: the session applies a correction (a bot put on the other of two spaces, so its retained
@@ -48,7 +48,8 @@ from controller.service.config import TableConfig  # noqa: E402
 from controller.service.demo import DemoCamera, DemoTable  # noqa: E402
 from controller.service.mqtt_bridge import MqttBridge  # noqa: E402
 from controller.service.startup import build  # noqa: E402
-from tests.service.mqtt_broker import Broker, free_port  # noqa: E402
+from tests.support.mqtt_broker import Broker  # noqa: E402
+from tests.support.net import free_port  # noqa: E402
 
 FPS = 30.0
 TABLE = "burncycle/bench"

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_run import refused, run
 
 from controller.rules import decode_events, decode_state
+from tests.support.cli_run import refused, run
 
 CONTENT = Path(__file__).resolve().parents[1] / "controller" / "content"
 

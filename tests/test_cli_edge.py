@@ -16,7 +16,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from cli_run import refused, run
+
+from tests.support.cli_run import refused, run
 
 ROOT = Path(__file__).resolve().parents[1]
 

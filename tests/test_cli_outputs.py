@@ -14,7 +14,8 @@ import threading
 from pathlib import Path
 
 import pytest
-from cli_run import refused, run
+
+from tests.support.cli_run import refused, run
 
 NEW_GAME = ("new-game", "--seed", 7, "--players", 2)
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cli_run import refused, run
+
+from tests.support.cli_run import refused, run
 
 CONTENT = Path(__file__).resolve().parents[1] / "controller" / "content"
 

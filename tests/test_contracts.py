@@ -13,7 +13,6 @@ import typing
 import jsonschema
 import msgspec
 import pytest
-from cli_run import refused, run
 from msgspec import inspect as mi
 
 from controller.autoplay.player import play
@@ -30,6 +29,7 @@ from controller.rules import (
 )
 from controller.rules.actions import AnyAction, decode_action, encode_action
 from controller.rules.events import AnyEvent
+from tests.support.cli_run import refused, run
 
 
 def _sample(t: mi.Type, name: str = ""):

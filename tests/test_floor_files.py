@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cli_run import refused, run
 
 from controller.rules import decode_state
+from tests.support.cli_run import refused, run
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "example.floor"

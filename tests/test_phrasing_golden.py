@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cli_run import run
+
+from tests.support.cli_run import run
 
 GOLDEN = Path(__file__).parent / "golden"
 

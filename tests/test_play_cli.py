@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
-import sys
 import typing
 from pathlib import Path
 
 import pytest
-from cli_run import refused, run
 from msgspec import inspect as mi
 
 from controller.cli import play as play_cli
 from controller.rules import decode_state, phrase
+from tests.support.cli_run import refused, run
 
 
 @pytest.fixture
@@ -106,13 +105,6 @@ def test_selfplay_refuses_a_bad_mission(capsys):
 
 
 # -- the actions, events and missions added with equipment, the special characters, Adaptable missions and floors --
-RULES_TESTS = Path(__file__).resolve().parent / "rules"
-if str(RULES_TESTS) not in sys.path:
-    sys.path.insert(0, str(RULES_TESTS))
-
-from rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module  # noqa: E402
-from turn_scenarios import chips, in_turn  # noqa: E402
-
 from controller.rules import encode_state  # noqa: E402
 from controller.rules.actions import (  # noqa: E402
     STEPS,
@@ -132,6 +124,8 @@ from controller.rules.actions import (  # noqa: E402
 )
 from controller.rules.events import AnyEvent  # noqa: E402
 from controller.rules.state import Drone  # noqa: E402
+from tests.support.rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module  # noqa: E402
+from tests.support.turn_scenarios import chips, in_turn  # noqa: E402
 
 NEW_ACTIONS = [
     BuyDiceUpgrade(bot="byte"), JoanSurveil(), JoanStun(unit="G1"), Hop(bot="byte", path=["F1", "F4"]),

@@ -11,7 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_run import refused, run
+
+from tests.support.cli_run import refused, run
 
 
 @pytest.fixture

@@ -9,7 +9,9 @@ debounces (gpiozero's MockFactory does not), so presses of one button within REP
 
 "next" tells a short press from a long one (held HOLD_S), so a table with only these two buttons can type
 in physical dice (`DiceFromButtons`): it acts when released, or when held long enough. "undo" acts when
-pressed.
+pressed. Both the long press and the repeat window are measured here, on an injectable monotonic clock (as
+web/auth.py's TableAuth measures its waits), not by gpiozero's hold thread: a test steps the clock instead
+of holding a button for real seconds.
 
 The buzzer is an active piezo (it sounds when its pin is high), so each sound is a beep pattern:
 detection is urgent (three short beeps), the threat crossing an event is one long beep, a roll asked for
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +37,7 @@ from controller.service.session import DiceRequest, GameSession
 BOUNCE_S = 0.05  # a pressed contact chatters for a few ms: the pin backend filters what it can
 REPEAT_S = 0.25  # presses of one button closer than this are one press (chatter the backend let through)
 HOLD_S = 0.8     # "next" held this long is a long press: long enough that a firm short press is not one
+HOLD_CHECK_S = 0.02  # while "next" is down, how often the loop looks whether it has been held HOLD_S
 
 
 @dataclass(frozen=True)
@@ -59,17 +63,21 @@ class ButtonsAndBuzzer(Component):
 
     `on_press(name, held)` is called on the event loop's thread, once per press: ("next", False) for a short
     press of "next" (on release), ("next", True) once it has been held HOLD_S, ("undo", False) for "undo".
+    `clock` is the monotonic clock the long press and the repeat window are measured on.
     """
 
     def __init__(self, *, next_pin: int | None = None, undo_pin: int | None = None, buzzer_pin: int | None = None,
-                 on_press: Callable[[str, bool], None] | None = None, pin_factory: Factory | None = None) -> None:
+                 on_press: Callable[[str, bool], None] | None = None, pin_factory: Factory | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__("buttons")
         self.pins = {"next": next_pin, "undo": undo_pin, "buzzer": buzzer_pin}
         self._on_press = on_press
         self.pin_factory = pin_factory
+        self.clock = clock
         self.buttons: dict[str, Button] = {}
         self.buzzer: Buzzer | None = None
         self._last_press: dict[str, float] = {}
+        self._down_since: float | None = None  # when "next" went down, while it is down
         self._held = False  # "next" went long: its release is not another press
 
     async def start(self) -> None:
@@ -79,11 +87,10 @@ class ButtonsAndBuzzer(Component):
                 pin = self.pins[name]
                 if pin is None:
                     continue
-                button = Button(pin, pull_up=True, bounce_time=BOUNCE_S, hold_time=HOLD_S,
-                                pin_factory=self.pin_factory)
+                button = Button(pin, pull_up=True, bounce_time=BOUNCE_S, pin_factory=self.pin_factory)
                 # gpiozero's thread: only hand the press to the loop (which keeps the events' order)
                 if name == "next":
-                    button.when_held = lambda: loop.call_soon_threadsafe(self._next_held)
+                    button.when_pressed = lambda: loop.call_soon_threadsafe(self._next_down)
                     button.when_released = lambda: loop.call_soon_threadsafe(self._next_released)
                 else:
                     button.when_pressed = lambda name=name: loop.call_soon_threadsafe(self._pressed, name, False)
@@ -115,19 +122,32 @@ class ButtonsAndBuzzer(Component):
         if self.buzzer is not None:
             self.buzzer.beep(sound.on_s, sound.off_s, n=sound.beeps, background=True)
 
-    def _next_held(self) -> None:
-        self._held = True
-        self._pressed("next", True)
+    def _next_down(self) -> None:
+        if self._down_since is None:
+            self._down_since = self.clock()
+            self._watch_hold()
+
+    def _watch_hold(self) -> None:
+        """While "next" is down and not yet long: a long press once it has been down HOLD_S, else look again."""
+        if self._down_since is None or self._held:
+            return
+        if self.clock() - self._down_since >= HOLD_S:
+            self._held = True
+            self._pressed("next", True)
+        else:
+            asyncio.get_running_loop().call_later(HOLD_CHECK_S, self._watch_hold)
 
     def _next_released(self) -> None:
+        self._watch_hold()  # held long enough since the last look: still a long press
+        self._down_since = None
         if self._held:  # the end of a long press, already acted on; chatter after it is no press either
             self._held = False
-            self._last_press["next"] = asyncio.get_running_loop().time()
+            self._last_press["next"] = self.clock()
             return
         self._pressed("next", False)
 
     def _pressed(self, name: str, held: bool) -> None:
-        now = asyncio.get_running_loop().time()
+        now = self.clock()
         if not held and now - self._last_press.get(name, -REPEAT_S) < REPEAT_S:
             return
         self._last_press[name] = now

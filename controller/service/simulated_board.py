@@ -20,6 +20,8 @@ from controller.rules import TableError
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 BUILD = FIRMWARE / "build"
+ELF = BUILD / "burncycle-leds.elf"
+SIM = BUILD / "bc-sim"
 LED_COUNT = 38  # the built-in layout's LEDs
 BAUD = 500_000
 
@@ -42,28 +44,39 @@ def available() -> str | None:
 
 
 class SimulatedBoard:
-    """One simulated LED board: `port` is its pty, `frames()` what its strip latched (decoded by the harness)."""
+    """One simulated LED board: `port` is its pty, `frames_latched()` how many frames its strip latched (decoded
+    by the harness into `events_path`). The demo and bench take the defaults (build, then run the built-in
+    layout's firmware in a temporary folder); the firmware tests pass their own `folder` (kept: its events and
+    log are what they read), a variant `elf` or `baud`, and the harness's boot and reset options."""
 
-    def __init__(self) -> None:
+    def __init__(self, folder: Path | None = None, *, elf: Path = ELF, baud: int = BAUD, boot_ms: int = 300,
+                 reset_on_open: bool = True, build: bool = True) -> None:
         why = available()
         if why is not None:
             raise BoardError(f"no simulated LED board: {why}")
-        built = subprocess.run(["make", "-s", "-C", str(FIRMWARE), "all", "sim", f"LED_COUNT={LED_COUNT}"],
-                               capture_output=True, text=True)
-        if built.returncode != 0:
-            raise BoardError(f"building the firmware for the simulated board failed: {built.stderr.strip()[-300:]}")
-        self.folder = Path(tempfile.mkdtemp(prefix="burncycle-board-"))
+        if build:
+            built = subprocess.run(["make", "-s", "-C", str(FIRMWARE), "all", "sim", f"LED_COUNT={LED_COUNT}"],
+                                   capture_output=True, text=True)
+            if built.returncode != 0:
+                raise BoardError(f"building the firmware for the simulated board failed: "
+                                 f"{built.stderr.strip()[-300:]}")
+        self._temporary = folder is None
+        self.folder = Path(tempfile.mkdtemp(prefix="burncycle-board-")) if folder is None else folder
         self.port = str(self.folder / "ttyLED")
+        self.baud = baud
         self.events_path = self.folder / "events.jsonl"
-        args = [str(BUILD / "bc-sim"), "--elf", str(BUILD / "burncycle-leds.elf"), "--events", str(self.events_path),
-                "--link", self.port, "--baud", str(BAUD), "--boot-ms", "300"]
-        self.log = open(self.folder / "bc-sim.log", "wb")
+        self.log_path = self.folder / "bc-sim.log"
+        args = [str(SIM), "--elf", str(elf), "--events", str(self.events_path), "--link", self.port,
+                "--baud", str(baud), "--boot-ms", str(boot_ms)]
+        if not reset_on_open:
+            args.append("--no-reset-on-open")
+        self.log = open(self.log_path, "wb")
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 10
         while not os.path.exists(self.port):
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 self.close()
-                raise BoardError("the simulated LED board did not start (see its log)")
+                raise BoardError(f"the simulated LED board did not start (see its log, {self.log_path})")
             time.sleep(0.01)
 
     def frames_latched(self) -> int:
@@ -75,9 +88,10 @@ class SimulatedBoard:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
-                self.proc.wait(timeout=5)
+                self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
         self.log.close()
-        shutil.rmtree(self.folder, ignore_errors=True)
+        if self._temporary:
+            shutil.rmtree(self.folder, ignore_errors=True)

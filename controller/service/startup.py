@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import time
 from collections.abc import Callable
 
 from controller.library import load_content
@@ -45,8 +46,10 @@ def camera_source(config: CameraConfig) -> Callable[[], FrameSource] | None:
 
 def build(config: TableConfig, *, pin_factory: object | None = None,
           source: Callable[[], FrameSource] | None = None, leds: LedOutput | None = None,
-          seed: int | None = None, extra: list[Component] | None = None) -> TableService:
-    """A table service for `config`; `source`, `leds` and `pin_factory` stand in for hardware (the demo, tests)."""
+          seed: int | None = None, extra: list[Component] | None = None,
+          clock: Callable[[], float] = time.monotonic) -> TableService:
+    """A table service for `config`; `source`, `leds` and `pin_factory` stand in for hardware (the demo, tests),
+    and `clock` is the one the buttons' long press is measured on (a test steps it)."""
     content = load_content()
     session = GameSession.open(str(config.database.path))
     leds = leds if leds is not None else output_from_config(config.leds)
@@ -56,7 +59,7 @@ def build(config: TableConfig, *, pin_factory: object | None = None,
     if any(p is not None for p in (b.next_pin, b.undo_pin, b.buzzer_pin)):
         buttons = ButtonsAndBuzzer(next_pin=b.next_pin, undo_pin=b.undo_pin, buzzer_pin=b.buzzer_pin,
                                    on_press=lambda name, held: service_ref[0].press(name, held),
-                                   pin_factory=pin_factory)  # type: ignore[arg-type]
+                                   pin_factory=pin_factory, clock=clock)  # type: ignore[arg-type]
     service = TableService(config, content, session, leds=leds, buttons=buttons, seed=seed)
     service_ref.append(service)
     open_source = source or camera_source(config.camera)

@@ -5,20 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rules_scenarios import (
-    CONTENT,
-    HOPS,
-    MODULE_SPACES,
-    bot,
-    captain,
-    guard,
-    make_state,
-    module,
-    network,
-    play_randomly,
-)
-from rules_scenarios import floor_text as rules_floor_text
-from turn_scenarios import DOORS, chips, decks, in_turn
 
 from controller.autoplay.player import AutoPlayer, play, play_game, team
 from controller.library import floor_text
@@ -42,6 +28,20 @@ from controller.rules.corporation.threat_effects import apply_effect
 from controller.rules.dice import ScriptedDice, SeededDice
 from controller.rules.state import DicePool, PendingMove
 from controller.rules.table import Table
+from tests.support.rules_scenarios import (
+    CONTENT,
+    HOPS,
+    MODULE_SPACES,
+    bot,
+    captain,
+    guard,
+    make_state,
+    module,
+    network,
+    play_randomly,
+)
+from tests.support.rules_scenarios import floor_text as rules_floor_text
+from tests.support.turn_scenarios import DOORS, chips, decks, in_turn
 
 FLOORS = sorted(CONTENT.floors)
 ADAPTABLE = [m for m, mission in CONTENT.missions.items() if mission.adaptable]
@@ -54,6 +54,7 @@ def start(floor: str, mission: str = "data-heist", seed: int = 1, players: int =
                                        agents=agents, seed=seed))
 
 
+@pytest.mark.slow  # whole games, every floor and mission
 @pytest.mark.parametrize("floor", FLOORS)
 @pytest.mark.parametrize("mission", list(CONTENT.missions))
 def test_full_seeded_games_end_in_a_win_or_a_loss(floor, mission):
@@ -65,6 +66,7 @@ def test_full_seeded_games_end_in_a_win_or_a_loss(floor, mission):
     assert state_problems(final) == []
 
 
+@pytest.mark.slow  # whole games
 def test_the_same_seed_plays_the_same_game():
     """"A game replays exactly from its start, its actions and its rolls": the auto-player adds no chance."""
     a = play_game(start("meridian-lobby", seed=9))
@@ -95,6 +97,7 @@ def test_the_auto_player_only_chooses_legal_kinds_of_action():
 AGENTS = [a.id for a in CONTENT.agents]
 
 
+@pytest.mark.slow  # whole random games
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), floor=st.sampled_from(FLOORS), players=st.integers(1, 4),
        difficulty=st.sampled_from(["simplified", "standard", "seasoned"]),
@@ -136,6 +139,7 @@ def test_a_module_space_counts_once_the_module_ends_a_turn_on_it():
     assert not (isinstance(action, Step) and action.bot == "module")
 
 
+@pytest.mark.slow  # whole games
 @pytest.mark.parametrize("players,seed", [(2, 0), (1, 34)])
 def test_ghost_in_the_dell_games_that_stalled_now_end(players, seed):
     """Do-While-End sends the module to the terminal space of the captain's start room (the IPs steer for the

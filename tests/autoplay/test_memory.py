@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from rules_scenarios import CONTENT
 
 from controller.autoplay.memory import AutoplayMemory
 from controller.autoplay.player import AutoPlayer, team
 from controller.rules import GameSetup, apply_action, new_game
+from tests.support.rules_scenarios import CONTENT
 
 GAMES = [  # one seeded game of each shipped mission, where its special play and memory come into use
     ("data-heist", "meridian-lobby", 2, 5),
@@ -20,6 +20,7 @@ GAMES = [  # one seeded game of each shipped mission, where its special play and
 ]
 
 
+@pytest.mark.slow  # whole games
 @pytest.mark.parametrize("mission, floor, players, seed", GAMES)
 def test_a_fresh_auto_player_given_the_memory_chooses_what_the_long_lived_one_does(mission, floor, players, seed):
     """Over a whole seeded game, at every decision: a new AutoPlayer handed the state and the long-lived

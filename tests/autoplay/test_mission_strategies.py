@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import msgspec
-from rules_scenarios import CONTENT, bot, make_state, module
-from turn_scenarios import chips, in_turn
 
 from controller.autoplay.missions import MissionStrategy, StandardPlay, strategy_for
 from controller.autoplay.player import AutoPlayer
 from controller.rules import UnlockSlot
+from tests.support.rules_scenarios import CONTENT, bot, make_state, module
+from tests.support.turn_scenarios import chips, in_turn
 
 
 def test_each_shipped_mission_has_a_strategy_of_its_own():

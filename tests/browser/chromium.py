@@ -4,24 +4,20 @@ the flags that keep it from reaching the network, loopback ports and the folder 
 from __future__ import annotations
 
 import shutil
-import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import Browser, sync_playwright
 
+from tests.support.net import free_port
+
+__all__ = ["ARTIFACTS", "chromium", "free_port"]  # free_port: the one in tests/support, for every browser test
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def free_port() -> int:
-    """A free TCP port on loopback (tests bind only there)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @contextmanager

@@ -7,11 +7,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
 
 from controller.service.demo import DemoCamera, DemoTable
 from tests.browser.chromium import chromium
 from tests.browser.tools_support import PHONE, running_table, shot, unlock
+
+pytestmark = pytest.mark.slow  # a browser: Debian's chromium against a served table
 
 
 def test_the_camera_page_walks_through_calibration(tmp_path: Path) -> None:

@@ -9,9 +9,7 @@ before a corporation turn until the test moves them, as players would. Screensho
 
 from __future__ import annotations
 
-import asyncio
 import re
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,71 +18,15 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from controller.autoplay.player import AutoPlayer
-from controller.rules import GameSetup, GameState, Step, new_game
-from controller.service.config import TableConfig
-from controller.service.demo import DemoCamera, DemoTable, VirtualStrip
-from controller.service.led_output import LedOutput
-from controller.service.startup import build
-from controller.service.table import TableService
+from controller.rules import GameSetup, Step, new_game
 from tests.browser.chromium import ARTIFACTS, chromium, free_port
-from tests.service.test_reconciler import played_until
+from tests.browser.dashboard_table import PIN, SLOW, Table
+from tests.support.session_support import played_until
 
-PIN = "2468"
+pytestmark = pytest.mark.slow  # a browser: Debian's chromium against a served table
+
 PHONE = {"width": 412, "height": 900}
 LAPTOP = {"width": 1280, "height": 800}
-SLOW = 30_000  # ms: the camera renders, the pipeline confirms over several frames, on a shared 2-core machine
-
-
-
-class Table:
-    """A table service with the demo's camera over a rendered table, run in a thread; `hands` follow the game."""
-
-    def __init__(self, folder: Path, port: int) -> None:
-        self.folder, self.port = folder, port
-        self.url = f"http://127.0.0.1:{port}/"
-        self.hands_follow = True
-        self.start()
-
-    def start(self) -> None:
-        config = TableConfig(database={"path": self.folder / "games.sqlite3"},  # type: ignore[arg-type]
-                             web={"host": "127.0.0.1", "port": self.port, "pin": PIN},
-                             camera={"source": "none"}, game={"agents": ("nano", "casing")})  # type: ignore[arg-type]
-        self.scene = DemoTable()
-        leds = LedOutput(VirtualStrip, what="the virtual strip (the LEDs panel of the dashboard)")
-        self.service: TableService = build(config, seed=3, source=lambda: DemoCamera(self.scene), leds=leds)
-        if not self.service.session.has_game():
-            self.service.new_game()
-        self.scene.lay_out(self.service.session.state)
-        self.service.session.watch(lambda change: self.hands_follow and self.scene.lay_out(self.service.session.state))
-        ready = threading.Event()
-        self.thread = threading.Thread(target=lambda: asyncio.run(self.service.run(ready.set)), daemon=True)
-        self.thread.start()
-        assert ready.wait(60), "the table service did not start"
-
-    def stop(self) -> None:
-        self.service.stop()
-        self.thread.join(30)
-        self.service.session.close()
-
-    @property
-    def state(self) -> GameState:
-        return self.service.session.state
-
-    def lay_out(self) -> None:
-        """The players' hands put every chip where the game has it."""
-        self.scene.lay_out(self.state)
-
-    def play_until_the_corporation(self) -> None:
-        """The auto-player plays the agents' turns (bots' steps straight to the engine) up to the corporation."""
-        player = AutoPlayer()
-        for _ in range(400):
-            if self.state.turn.step == "corporation" or self.state.outcome is not None:
-                return
-            action = player.choose(self.state)
-            self.service.session.apply(action)
-            if isinstance(action, Step):
-                self.lay_out()
-        raise AssertionError("no corporation turn within 400 actions")
 
 
 @pytest.fixture

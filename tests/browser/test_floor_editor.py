@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
 
 from controller.rules import compile_floor
 from tests.browser.chromium import chromium
 from tests.browser.tools_support import PHONE, running_table, shot, unlock
+
+pytestmark = pytest.mark.slow  # a browser: Debian's chromium against a served table
 
 
 def test_a_floor_drawn_by_clicking_is_saved_and_compiles(tmp_path: Path) -> None:

@@ -20,7 +20,9 @@ from playwright.sync_api import Browser, expect
 
 from tests.browser.chromium import ARTIFACTS
 from tests.browser.chromium import chromium as launch_chromium
-from tests.service.mqtt_broker import Broker, free_port, publish
+from tests.support.mqtt_broker import Broker, free_port, publish
+
+pytestmark = pytest.mark.slow  # a browser: Debian's chromium against a served table
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,5 +1,5 @@
 """The play panel from a phone (390x844, touch) and a laptop (1366x900): Debian's chromium through Playwright
-against a demo table on loopback (tests/browser/test_dashboard.py's `Table`: the real service, its camera
+against a demo table on loopback (tests/browser/dashboard_table.py's `Table`: the real service, its camera
 filming a rendered table, uvicorn serving the page).
 
 What a player meets between the board and the game: the dice and draws the game waits for (every kind at once,
@@ -26,7 +26,7 @@ from controller.rules.actions import apply
 from controller.rules.dice import ScriptedDice, SeededDice
 from controller.rules.errors import DiceNeeded, RulesError
 from tests.browser.chromium import ARTIFACTS, chromium, free_port
-from tests.browser.test_dashboard import PIN, SLOW, Table
+from tests.browser.dashboard_table import PIN, SLOW, Table
 
 pytestmark = pytest.mark.slow
 

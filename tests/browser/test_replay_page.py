@@ -7,12 +7,15 @@ import json
 import urllib.request
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
 
 from controller.autoplay.player import AutoPlayer
 from controller.service.table import TableService
 from tests.browser.chromium import chromium
 from tests.browser.tools_support import PHONE, running_table, shot
+
+pytestmark = pytest.mark.slow  # a browser: Debian's chromium against a served table
 
 ACTIONS = 40
 

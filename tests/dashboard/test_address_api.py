@@ -10,7 +10,7 @@ import numpy as np
 from fastapi.testclient import TestClient
 
 from controller.service.startup import build
-from tests.service.test_web_api import config
+from tests.support.service_helpers import config
 from web import create_app
 
 

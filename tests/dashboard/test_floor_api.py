@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from controller.rules import GameSetup, new_game
 from controller.service.startup import build
 from controller.service.table import TableService
-from tests.service.test_web_api import config
+from tests.support.service_helpers import config
 from web import create_app
 
 LOBBY = GameSetup(floor="meridian-lobby", mission="data-heist", players=2, agents=["nano", "casing"], seed=3)

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from controller.service.startup import build
 from controller.service.table import TableService
-from tests.service.test_web_api import config
+from tests.support.service_helpers import config
 from web import create_app
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sim_support import BUILD, FIRMWARE, LED_COUNT, Sim
+from tests.support.firmware_sim import BUILD, FIRMWARE, LED_COUNT, Sim
 
 
 @pytest.fixture(scope="session")

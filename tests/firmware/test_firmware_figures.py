@@ -15,7 +15,9 @@ import serial
 
 from controller.leds import protocol as p
 from controller.leds.serial_driver import update_s
-from sim_support import BAUD, FIRMWARE, LED_COUNT, board_setting, is_fallback
+from tests.support.firmware_sim import BAUD, FIRMWARE, LED_COUNT, board_setting, is_fallback
+
+pytestmark = pytest.mark.slow  # the firmware running in simavr
 
 PROTOCOL_MD = FIRMWARE / "PROTOCOL.md"
 LEDS_MD = FIRMWARE.parent / "docs" / "leds.md"

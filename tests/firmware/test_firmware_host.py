@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sim_support import BUILD, FIRMWARE, board_setting
+from tests.support.firmware_sim import BUILD, FIRMWARE, board_setting
 
 
 def test_host_protocol_tests_pass(firmware_build: Path) -> None:

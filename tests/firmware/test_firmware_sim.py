@@ -22,7 +22,9 @@ from controller.leds.scene import LedScene, Link, Outcome, SlotChip, scene_from_
 from controller.leds.serial_driver import LinkState, SerialDriver
 from controller.library import floor_text, load_content
 from controller.rules import GameSetup, new_game
-from sim_support import BAUD, FIRMWARE, LED_COUNT, board_setting, build_variant, is_fallback
+from tests.support.firmware_sim import BAUD, FIRMWARE, LED_COUNT, board_setting, build_variant, is_fallback
+
+pytestmark = pytest.mark.slow  # the firmware running in simavr
 
 LAYOUT = layouts.default()
 

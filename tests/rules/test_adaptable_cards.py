@@ -8,15 +8,15 @@ Every test quotes the sentence it checks.
 from __future__ import annotations
 
 import pytest
-from rules_scenarios import CONTENT, bot, captain, guard, make_state, module, network, table, turn
-from rules_scenarios import SAFE_BESIDE_HALL as SAFE
-from turn_scenarios import act, illegal, in_turn
 
 from controller.rules import GameSetup, RulesError, new_game
 from controller.rules.actions import EndTurn, Reboot
 from controller.rules.board.geometry import compile_floor
 from controller.rules.missions.objectives import done
 from controller.rules.state import Objective
+from tests.support.rules_scenarios import CONTENT, bot, captain, guard, make_state, module, network, table, turn
+from tests.support.rules_scenarios import SAFE_BESIDE_HALL as SAFE
+from tests.support.turn_scenarios import act, illegal, in_turn
 
 LOBBY, LABS = CONTENT.floors["meridian-lobby"], CONTENT.floors["meridian-labs"]
 

@@ -4,11 +4,11 @@ win or a loss, with every invariant holding at the end."""
 from __future__ import annotations
 
 import pytest
-from rules_scenarios import CONTENT, play_randomly
 
 from controller.autoplay.player import play_game
 from controller.library import floor_text
 from controller.rules import GameSetup, new_game, state_problems
+from tests.support.rules_scenarios import CONTENT, play_randomly
 
 
 @pytest.mark.parametrize("mission,floor,players,level,seed", [

@@ -5,20 +5,6 @@ Do-While-End."""
 from __future__ import annotations
 
 import pytest
-from rules_scenarios import (
-    CONTENT,
-    HOPS,
-    MODULE_SPACES,
-    bot,
-    captain,
-    floor_text,
-    guard,
-    make_state,
-    module,
-    network,
-    turn,
-)
-from turn_scenarios import act, chips, illegal, in_turn, tags
 
 from controller.library import floor_text as shipped_floor
 from controller.rules import GameSetup, ScriptedDice, SeededDice, new_game, state_problems
@@ -37,6 +23,20 @@ from controller.rules.actions import (
 )
 from controller.rules.board.geometry import compile_floor
 from controller.rules.state import BagUnit, DicePool
+from tests.support.rules_scenarios import (
+    CONTENT,
+    HOPS,
+    MODULE_SPACES,
+    bot,
+    captain,
+    floor_text,
+    guard,
+    make_state,
+    module,
+    network,
+    turn,
+)
+from tests.support.turn_scenarios import act, chips, illegal, in_turn, tags
 
 # Two rooms under a hallway; the Office (D3-F4) has a terminal space on F4, the Lab (A3-C4) none.
 ROOMS = floor_text("""

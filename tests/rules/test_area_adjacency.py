@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from rules_scenarios import bot, floor_of, floor_text, guard, make_state, moves_of, of_type, table, turn
 
 from controller.rules.board.paths import adjacent_spaces
 from controller.rules.errors import FloorError
 from controller.rules.state import RuleOptions
+from tests.support.rules_scenarios import bot, floor_of, floor_text, guard, make_state, moves_of, of_type, table, turn
 
 # Rows 1-2: a room (A-B), the main hallway (C-E, continuing down D-E of rows 3-4) and a safe zone (F-G).
 # Rows 3-4: a second hallway segment (A-C) cut off from the main one by walls, and two outdoor strips

@@ -3,11 +3,10 @@ Zones", "Awareness in Hiding Spots" and "Hiding Spots"): one scenario per senten
 
 from __future__ import annotations
 
-from rules_scenarios import bot, floor_text, guard, make_state, moves_of, of_type, table, turn
-
 from controller.rules.board.awareness import sight, step_bot
 from controller.rules.board.geometry import compile_floor
 from controller.rules.state import RuleOptions
+from tests.support.rules_scenarios import bot, floor_text, guard, make_state, moves_of, of_type, table, turn
 
 
 def seen_by(state, unit_id: str) -> set[str]:

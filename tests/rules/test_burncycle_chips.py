@@ -10,8 +10,6 @@ import typing
 
 import msgspec
 import pytest
-from rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module, network, of_type
-from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn, tags
 
 from controller.rules.actions import (
     Alter,
@@ -31,6 +29,8 @@ from controller.rules.actions import (
     legal_actions,
 )
 from controller.rules.state import Chip, ChipKind, DicePool
+from tests.support.rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module, network, of_type
+from tests.support.turn_scenarios import DOORS, act, chips, decks, illegal, in_turn, tags
 
 
 def test_five_varieties_of_action_chips():

@@ -6,15 +6,14 @@ Every test quotes the sentence it checks.
 
 from __future__ import annotations
 
-from rules_scenarios import CONTENT, bot, guard, make_state, module, table
-from rules_scenarios import SAFE_BESIDE_HALL as SAFE
-from turn_scenarios import DOORS, act, chips, illegal, in_turn
-
 from controller.rules import GameSetup, new_game
 from controller.rules.actions import BeginActions, EndTurn, Move, NetworkStep, Pass, Repair, Step, Strike, StrikeWall
 from controller.rules.cards.imperatives import draw_imperative
 from controller.rules.corporation.pings import add_ping
 from controller.rules.state import DicePool
+from tests.support.rules_scenarios import CONTENT, bot, guard, make_state, module, table
+from tests.support.rules_scenarios import SAFE_BESIDE_HALL as SAFE
+from tests.support.turn_scenarios import DOORS, act, chips, illegal, in_turn
 
 
 def two_players(step: str = "actions", **kw):

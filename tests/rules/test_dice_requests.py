@@ -19,9 +19,6 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from golden_games import GAMES, GOLDEN, play_recorded
-from rules_scenarios import CONTENT, bot, guard, make_state, module
-from turn_scenarios import chips, in_turn
 
 from controller.rules import (
     BadFace,
@@ -40,6 +37,9 @@ from controller.rules.phrasing import action_purpose
 from controller.rules.players.ap import FACES
 from controller.rules.record import Entry, ReplayDice, state_digest
 from controller.rules.state import DicePool
+from tests.support.golden_games import GAMES, GOLDEN, play_recorded
+from tests.support.rules_scenarios import CONTENT, bot, guard, make_state, module
+from tests.support.turn_scenarios import chips, in_turn
 
 RULES = Path(__file__).resolve().parents[2] / "controller" / "rules"
 # (module, function) -> the dice and draws it reads through the table's dice while a game is played

@@ -5,13 +5,12 @@ Every test quotes the sentence it checks. Scripted results are given in the orde
 
 from __future__ import annotations
 
-from rules_scenarios import CONTENT, bot, guard, make_state, module, of_type
-from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
-
 from controller.rules import GameSetup, new_game
 from controller.rules.actions import BeginActions, BuyDiceUpgrade, EndTurn, Keypad, Move, Pass, Step, legal_actions
 from controller.rules.phrasing import phrase
 from controller.rules.state import DicePool, DiceUpgrade
+from tests.support.rules_scenarios import CONTENT, bot, guard, make_state, module, of_type
+from tests.support.turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
 
 TRACK = [DiceUpgrade(cost=2, die="advanced"), DiceUpgrade(cost=3, die="elite")]
 

@@ -7,8 +7,6 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from rules_scenarios import CONTENT, bot, make_state
-from turn_scenarios import act, in_turn
 
 from controller.autoplay.player import play
 from controller.rules import (
@@ -29,6 +27,8 @@ from controller.rules import (
     new_game,
 )
 from controller.rules.state import BagUnit
+from tests.support.rules_scenarios import CONTENT, bot, make_state
+from tests.support.turn_scenarios import act, in_turn
 
 
 def _rangers_before_a_shut_down():

@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import pytest
-from rules_scenarios import CONTENT, bot, guard, make_state, module, of_type
-from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
 
 from controller.library import shipped_content_texts
 from controller.rules import ContentError, StateError, check_state, parse_content
@@ -25,6 +23,8 @@ from controller.rules.actions import (
 )
 from controller.rules.cards.equipment import EQUIPMENT_FACES
 from controller.rules.state import DicePool
+from tests.support.rules_scenarios import CONTENT, bot, guard, make_state, module, of_type
+from tests.support.turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
 
 EQ = {c.id: c for c in CONTENT.equipment}
 MODS = {c.id: c for c in CONTENT.mods}

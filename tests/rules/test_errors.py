@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from rules_scenarios import CONTENT
 
 from controller.errors import UserError
 from controller.leds.gpio import GpioConfigError
@@ -28,6 +27,7 @@ from controller.rules import (
 )
 from controller.rules.players.ap import FACES
 from controller.rules.state import DicePool
+from tests.support.rules_scenarios import CONTENT
 
 
 def _memory_moves():

@@ -7,13 +7,13 @@ as 'A1/N' among the destroyed walls. Every test quotes the sentence it checks.
 from __future__ import annotations
 
 import pytest
-from rules_scenarios import bot, floor_text, make_state, module, of_type
-from turn_scenarios import act, chips, illegal, in_turn
 
 from controller.rules import StateError, check_state
 from controller.rules.actions import Move, Step, StrikeWall, legal_actions
 from controller.rules.phrasing import phrase
 from controller.rules.state import DicePool
+from tests.support.rules_scenarios import bot, floor_text, make_state, module, of_type
+from tests.support.turn_scenarios import act, chips, illegal, in_turn
 
 TEN = ["2"] * 5  # five basic dice showing 2: 10 AP, a wall's durability
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from rules_scenarios import floor_text
 
 from controller.rules.board.geometry import compile_floor
 from controller.rules.errors import FloorError
+from tests.support.rules_scenarios import floor_text
 
 GOOD = """
 +-+-+-+

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module, of_type
-from turn_scenarios import act, chips, illegal, in_turn
 
 from controller.library import floor_text as floor_text_of
 from controller.rules import GameSetup, new_game
 from controller.rules.actions import CorporationTurn, EndTurn, Escape, Move, Step, legal_actions
 from controller.rules.errors import RulesError
 from controller.rules.state import DicePool, Drone, LaterFloor, Mission, MissionFloor, Objective
+from tests.support.rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module, of_type
+from tests.support.turn_scenarios import act, chips, illegal, in_turn
 
 # Floor 1: a hallway over a safe zone (the stairwell) behind the door C2/C3.
 LOWER = floor_text("""

@@ -7,10 +7,9 @@ Every test quotes the sentence it checks.
 
 from __future__ import annotations
 
-from rules_scenarios import CONTENT, bot, make_state, module
-from turn_scenarios import act, chips, illegal, in_turn, tags
-
 from controller.rules.actions import Alter, Degrade, EndTurn, InstallMod, Trade, UseEquipment, legal_actions
+from tests.support.rules_scenarios import CONTENT, bot, make_state, module
+from tests.support.turn_scenarios import act, chips, illegal, in_turn, tags
 
 MODS = {c.id: c for c in CONTENT.mods}
 EQ = {c.id: c for c in CONTENT.equipment}

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from rules_scenarios import CONTENT
 
 from controller.autoplay.player import play_game
 from controller.rules import (
@@ -21,6 +20,7 @@ from controller.rules import (
     encode_state,
     new_game,
 )
+from tests.support.rules_scenarios import CONTENT
 
 RULE = "the corporation turn follows the player with the corporation marker chip"
 

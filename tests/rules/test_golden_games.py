@@ -1,14 +1,14 @@
 """Golden games (tests/rules/golden/*.json): whole games played by the auto-player and checked in as game
 records replay bit for bit on every run, each entry against its recorded digest and events (see
-golden_games.py for what they are and how to regenerate them when a change is meant to alter games)."""
+tests/support/golden_games.py for what they are and how to regenerate them when a change is meant to alter games)."""
 
 from __future__ import annotations
 
 import pytest
-from golden_games import GAMES, GOLDEN
-from rules_scenarios import CONTENT
 
 from controller.rules import decode_record, encode_state, new_game, replay
+from tests.support.golden_games import GAMES, GOLDEN
+from tests.support.rules_scenarios import CONTENT
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

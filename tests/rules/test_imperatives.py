@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module, of_type, table
-from turn_scenarios import act, chips, illegal, in_turn
-
 from controller.rules import GameSetup, new_game
 from controller.rules.actions import Discard, EndTurn, Move, Step, Strike
 from controller.rules.cards.imperatives import check_imperatives, draw_imperative, draw_imperatives
 from controller.rules.state import DicePool
+from tests.support.rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module, of_type, table
+from tests.support.turn_scenarios import act, chips, illegal, in_turn
 
 IMP = {c.id: c for c in CONTENT.imperatives}
 

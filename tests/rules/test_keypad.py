@@ -7,8 +7,6 @@ die once per icon of the column, then the action dice of a brute force.
 from __future__ import annotations
 
 import pytest
-from rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module, network, of_type
-from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn, tags
 
 from controller.rules.actions import Keypad, Move, Step, legal_actions
 from controller.rules.corporation.threat_effects import apply_effect
@@ -16,6 +14,8 @@ from controller.rules.dice import SeededDice
 from controller.rules.players.keypads import KEYPAD_FACES, brute_force_durability, chip_inputs_payable
 from controller.rules.state import DicePool
 from controller.rules.table import Table
+from tests.support.rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module, network, of_type
+from tests.support.turn_scenarios import DOORS, act, chips, decks, illegal, in_turn, tags
 
 
 def door_state(text: str = DOORS, slots=None, tracker: int = 0, personal=None, team=None, byte_kw=None,

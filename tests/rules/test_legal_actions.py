@@ -13,7 +13,6 @@ import random
 import msgspec
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from rules_scenarios import CONTENT
 
 from controller.rules import MAX_SLOTS, GameSetup, IllegalAction, RulesError, new_game
 from controller.rules.actions import (
@@ -35,6 +34,7 @@ from controller.rules.actions import (
 )
 from controller.rules.board.geometry import compile_floor
 from controller.rules.state import DicePool, GameState
+from tests.support.rules_scenarios import CONTENT
 
 SETTINGS = settings(max_examples=30, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

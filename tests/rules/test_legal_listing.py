@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 
 import msgspec
-from rules_scenarios import CONTENT, bot, guard, make_state, module, network, of_type
-from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
 
 from controller.rules import SeededDice
 from controller.rules.actions import (
@@ -24,6 +22,8 @@ from controller.rules.actions import (
 )
 from controller.rules.players.ap import FACES
 from controller.rules.state import DicePool
+from tests.support.rules_scenarios import CONTENT, bot, guard, make_state, module, network, of_type
+from tests.support.turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
 
 
 def listed(state, kind) -> list[LegalAction]:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from rules_scenarios import CONTENT, bot, guard, make_state, module, of_type, turn
-from turn_scenarios import DOORS, act, chips, in_turn
-
 from controller.rules.actions import Move, Step, StrikeWall
 from controller.rules.phrasing import phrase
 from controller.rules.state import DicePool
+from tests.support.rules_scenarios import CONTENT, bot, guard, make_state, module, of_type, turn
+from tests.support.turn_scenarios import DOORS, act, chips, in_turn
 
 MODS = {c.id: c for c in CONTENT.mods}
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from rules_scenarios import CONTENT, bot, captain, floor_text, guard, make_state, module, network, turn
-from turn_scenarios import DOORS, act, chips, illegal, in_turn
-
 from controller.rules.actions import DrawChip, EndTurn, Move, Step, StrikeWall, Terminal
 from controller.rules.state import DicePool
+from tests.support.rules_scenarios import CONTENT, bot, captain, floor_text, guard, make_state, module, network, turn
+from tests.support.turn_scenarios import DOORS, act, chips, illegal, in_turn
 
 # A safe zone beside the hallway, behind the door C1/C2.
 SAFE_DOOR = floor_text("""

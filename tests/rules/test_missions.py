@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from rules_scenarios import CONTENT, bot, make_state, module
-from rules_scenarios import SAFE_BESIDE_HALL as SAFE
-from turn_scenarios import act, in_turn
-
 from controller.rules.actions import EndTurn, Pass
 from controller.rules.events import GameWon
 from controller.rules.state import Mission, Objective
+from tests.support.rules_scenarios import CONTENT, bot, make_state, module
+from tests.support.rules_scenarios import SAFE_BESIDE_HALL as SAFE
+from tests.support.turn_scenarios import act, in_turn
 
 HEIST = Mission(
     id="test-heist", name="Test heist", win_name="Clean Exit",
@@ -88,9 +87,8 @@ def test_module_qualifier_counts_only_the_command_module():
     """"Command Module: Access at least 3 terminals." counts the command module's accesses alone."""
     mission = CONTENT.missions["tsm-103c"]
     module_task = next(o for o in mission.calibrations if o.qualifier == "module")
-    from rules_scenarios import table
-
     from controller.rules.missions.objectives import done
+    from tests.support.rules_scenarios import table
     state = heist_state({"module": "C2", "byte": "D2"}, progress={"terminals:byte": 5})
     assert not done(state, table(state), module_task, True)
     state.progress["terminals:module"] = 3
@@ -100,9 +98,8 @@ def test_module_qualifier_counts_only_the_command_module():
 def test_each_agent_network_card_and_push_tasks_count_per_agent():
     """TSM-103C: "Each agent: Complete at least 1 network card." and "Each agent: Use the push ability to push
     a security unit through a door." count what each agent did."""
-    from rules_scenarios import table
-
     from controller.rules.missions.objectives import done
+    from tests.support.rules_scenarios import table
     mission = CONTENT.missions["tsm-103c"]
     card_task = next(o for o in mission.calibrations if o.task.startswith("network_card"))
     push_task = next(o for o in mission.calibrations if o.task == "push_through_door")

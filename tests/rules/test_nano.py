@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from rules_scenarios import CONTENT, bot, make_state, module, network, of_type
-from turn_scenarios import DOORS, act, chips, illegal, in_turn
-
 from controller.rules import GameSetup, new_game
 from controller.rules.actions import Discard, Move, NetworkStep, Step, legal_actions
 from controller.rules.state import DicePool
+from tests.support.rules_scenarios import CONTENT, bot, make_state, module, network, of_type
+from tests.support.turn_scenarios import DOORS, act, chips, illegal, in_turn
 
 MODS = {c.id: c for c in CONTENT.mods}
 CARDS = {c.id: c for c in CONTENT.network_cards}

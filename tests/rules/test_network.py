@@ -10,10 +10,10 @@ scenarios agent k plays seat k+1: byte's access point is L1-01, bit's L1-05.
 from __future__ import annotations
 
 import pytest
-from rules_scenarios import bot, make_state, network, of_type, table, turn
 
 from controller.rules import DiceNeeded, DiceWanted
 from controller.rules.corporation.pings import PING_FACES, resolve_ping_face
+from tests.support.rules_scenarios import bot, make_state, network, of_type, table, turn
 
 
 def pings_at(state) -> dict[str, str]:
@@ -103,7 +103,7 @@ def resolve(state, face):
 def test_ping_die_has_the_six_faces_of_the_rulebook():
     """The six faces listed under "Ping Activation & Boots", in order."""
     assert PING_FACES == ("threat", "threat+transfer", "ceo", "ceo+transfer", "ping", "ping+transfer")
-    from rules_scenarios import CONTENT
+    from tests.support.rules_scenarios import CONTENT
     assert tuple(CONTENT.network.ping_die) == PING_FACES
 
 
@@ -265,7 +265,7 @@ def test_agent_winning_boot_is_not_detected():
 
 def test_booted_hidden_agent_detected():
     """"An agent booted by a ping is immediately detected on the floor.\": even hiding."""
-    from rules_scenarios import floor_text
+    from tests.support.rules_scenarios import floor_text
     text = floor_text("""
     +-+-+-+
     |E . H|

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from rules_scenarios import CONTENT, bot, make_state, module, network, of_type, table
-from turn_scenarios import act, chips, in_turn
 
 from controller.rules import IllegalAction
 from controller.rules.actions import EndTurn, Move, NetworkCardAction, NetworkStep, Pass
 from controller.rules.cards.network_cards import draw_network_card
 from controller.rules.state import DicePool
+from tests.support.rules_scenarios import CONTENT, bot, make_state, module, network, of_type, table
+from tests.support.turn_scenarios import act, chips, in_turn
 
 CARDS = {c.id: c for c in CONTENT.network_cards}
 

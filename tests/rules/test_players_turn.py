@@ -11,8 +11,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rules_scenarios import CONTENT, bot, captain, floor_text, guard, make_state, module, network, of_type
-from turn_scenarios import DOORS, act, chips, illegal, in_turn
 
 from controller.rules.actions import (
     Alter,
@@ -35,6 +33,8 @@ from controller.rules.actions import (
 from controller.rules.errors import IllegalAction
 from controller.rules.phrasing import phrase
 from controller.rules.state import DicePool, Mission
+from tests.support.rules_scenarios import CONTENT, bot, captain, floor_text, guard, make_state, module, network, of_type
+from tests.support.turn_scenarios import DOORS, act, chips, illegal, in_turn
 
 
 def two_players(step: str = "route", slots=None, **kw):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rules_scenarios import CONTENT
 
 from controller.rules import (
     GameSetup,
@@ -24,6 +23,7 @@ from controller.rules import (
 )
 from controller.rules.board.geometry import compile_floor
 from controller.rules.state import Ping
+from tests.support.rules_scenarios import CONTENT
 
 FLOORS = tuple(sorted(CONTENT.floors))
 SETTINGS = settings(max_examples=100, deadline=None, derandomize=True,

@@ -8,14 +8,14 @@ dice name it (`proprietary = 1`), before the pool dice. Every test quotes the se
 from __future__ import annotations
 
 import pytest
-from rules_scenarios import CONTENT, bot, guard, make_state, module
-from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
 
 from controller.rules import StateError, check_state
 from controller.rules.actions import BeginActions, Keypad, Move, Step, Strike, StrikeWall, Swap, legal_actions
 from controller.rules.characters.proprietary_dice import FACES
 from controller.rules.phrasing import phrase
 from controller.rules.state import DicePool, PendingMove
+from tests.support.rules_scenarios import CONTENT, bot, guard, make_state, module
+from tests.support.turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
 
 
 def casing_and_module(step="actions", slots=None, **kw):

@@ -8,7 +8,6 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rules_scenarios import CONTENT
 
 from controller.autoplay.player import AutoPlayer, team
 from controller.rules import (
@@ -29,6 +28,7 @@ from controller.rules import (
 )
 from controller.rules.actions import BeginActions, Move, legal_actions
 from controller.rules.state import DicePool
+from tests.support.rules_scenarios import CONTENT
 
 SETTINGS = settings(max_examples=20, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

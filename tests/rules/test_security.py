@@ -3,11 +3,21 @@
 
 from __future__ import annotations
 
-from rules_scenarios import CONTENT, bot, captain, floor_text, guard, make_state, module, moves_of, of_type, turn
-
 from controller.rules.board.geometry import compile_floor
 from controller.rules.corporation.deploy import captain_unit, guard_unit
 from controller.rules.state import RuleOptions
+from tests.support.rules_scenarios import (
+    CONTENT,
+    bot,
+    captain,
+    floor_text,
+    guard,
+    make_state,
+    module,
+    moves_of,
+    of_type,
+    turn,
+)
 
 
 def order_of_moves(events) -> list[str]:
@@ -384,7 +394,7 @@ def test_same_priority_units_act_in_the_order_they_entered_play():
 
 def test_security_units_pass_through_caches_without_collecting():
     """"Units can enter and pass through cache spaces. ... Security units do not collect caches\""""
-    from rules_scenarios import floor_text as ft
+    from tests.support.rules_scenarios import floor_text as ft
     text = ft("""
     +-+-+-+-+-+
     |E . C . .|

@@ -4,10 +4,10 @@ reserves, and the Robophobia Adaptable missions' setup."""
 from __future__ import annotations
 
 import pytest
-from rules_scenarios import CONTENT, floor_text
 
 from controller.rules import GameSetup, RulesError, encode_state, new_game, state_problems
 from controller.rules.board.geometry import compile_floor
+from tests.support.rules_scenarios import CONTENT, floor_text
 
 LOBBY, LABS = CONTENT.floors["meridian-lobby"], CONTENT.floors["meridian-labs"]
 

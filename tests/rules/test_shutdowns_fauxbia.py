@@ -3,7 +3,7 @@ test_security.py, her burncycle action in test_threat.py)."""
 
 from __future__ import annotations
 
-from rules_scenarios import bot, captain, floor_text, guard, make_state, module, moves_of, of_type, turn
+from tests.support.rules_scenarios import bot, captain, floor_text, guard, make_state, module, moves_of, of_type, turn
 
 
 # -- Bot Shut Down ------------------------------------------------------------------------------------
@@ -94,9 +94,8 @@ def test_stunned_unit_ignores_awareness():
                    units=[guard("G1", "C5", "N", awareness=4, stunned=True),
                           captain("F1", "S", movement=0, stunned=True)],
                    captain_card="fauxbia")
-    from rules_scenarios import table
-
     from controller.rules.board.awareness import recheck
+    from tests.support.rules_scenarios import table
     t = table(s)
     recheck(t)
     assert not t.state.bot("byte").detected

@@ -6,14 +6,13 @@ burncycle slot with a peg loses it. Every test quotes the sentence it checks.
 
 from __future__ import annotations
 
-from rules_scenarios import CONTENT, bot, guard, make_state, module, of_type, table
-from turn_scenarios import act, chips, in_turn
-
 from controller.rules.actions import Strike, UnlockSlot
 from controller.rules.corporation.threat import change_threat
 from controller.rules.corporation.threat_effects import do_effect
 from controller.rules.phrasing import phrase
 from controller.rules.state import DicePool, Effect
+from tests.support.rules_scenarios import CONTENT, bot, guard, make_state, module, of_type, table
+from tests.support.turn_scenarios import act, chips, in_turn
 
 
 def burnout(state):

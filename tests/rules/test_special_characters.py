@@ -6,12 +6,11 @@ characters"). Scripted results are given in the order the engine asks for them.
 
 from __future__ import annotations
 
-from rules_scenarios import CONTENT, bot, captain, guard, make_state, module, of_type, turn
-from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
-
 from controller.rules import GameSetup, new_game, state_problems
 from controller.rules.actions import JoanStun, JoanSurveil, Keypad, Move, Step, Strike, Swap, legal_actions
 from controller.rules.state import DicePool, Drone, GuardChip
+from tests.support.rules_scenarios import CONTENT, bot, captain, guard, make_state, module, of_type, turn
+from tests.support.turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
 
 DISGUISE = GuardChip(name="Sentry", colour="blue", level=1, awareness=3, movement=2, patrol="pace")
 

@@ -11,12 +11,12 @@ import json
 
 import msgspec
 import pytest
-from rules_scenarios import CONTENT, bot, floor_text, guard, make_state
 
 from controller.errors import UserError
 from controller.library import load_state
 from controller.rules import GameSetup, StateError, check_state, decode_state, encode_state, new_game
 from controller.rules.state import Ping
+from tests.support.rules_scenarios import CONTENT, bot, floor_text, guard, make_state
 
 
 def base() -> dict:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from rules_scenarios import CONTENT, bot, guard, make_state, module, of_type
-from turn_scenarios import DOORS, act, chips, illegal, in_turn
-
 from controller.rules.actions import Discard, Move, Push, Swap, Trade, legal_actions
 from controller.rules.state import DicePool
+from tests.support.rules_scenarios import CONTENT, bot, guard, make_state, module, of_type
+from tests.support.turn_scenarios import DOORS, act, chips, illegal, in_turn
 
 
 def moving(bots, units=None, text="", basic=5, **kw):

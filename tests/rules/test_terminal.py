@@ -6,11 +6,11 @@ Scripted results: the terminal card revealed (by id), then the action dice of th
 from __future__ import annotations
 
 import pytest
-from rules_scenarios import CONTENT, bot, guard, make_state, module, network, of_type
-from turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
 
 from controller.rules.actions import Terminal, legal_actions
 from controller.rules.state import DicePool
+from tests.support.rules_scenarios import CONTENT, bot, guard, make_state, module, network, of_type
+from tests.support.turn_scenarios import DOORS, act, chips, decks, illegal, in_turn
 
 
 def on_terminal(slots=None, kind: str = "standard", byte_kw=None, units=None, **kw):

@@ -9,11 +9,11 @@ The simplified card has no events and escalations at 10 (+1 awareness) and 18 (+
 from __future__ import annotations
 
 import pytest
-from rules_scenarios import CONTENT, bot, guard, make_state, network, of_type, table, turn
 
 from controller.rules import GameSetup, active_escalations, new_game
 from controller.rules.corporation.threat import change_threat
 from controller.rules.state import Chip
+from tests.support.rules_scenarios import CONTENT, bot, guard, make_state, network, of_type, table, turn
 
 
 def bump(state, *deltas, rolls=None):
@@ -97,7 +97,7 @@ def test_every_event_passed_in_one_jump_fires():
 
 def test_threat_event_spawns_a_guard():
     """A threat event in play (8: "a guard of the floor's level arrives at a free hallway post")."""
-    from rules_scenarios import floor_text
+    from tests.support.rules_scenarios import floor_text
     text = floor_text("""
     +-+-+-+-+
     |E . . 1|

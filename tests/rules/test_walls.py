@@ -5,12 +5,11 @@ Every test quotes the sentence it checks.
 
 from __future__ import annotations
 
-from rules_scenarios import bot, floor_of, floor_text, guard, make_state, module
-from turn_scenarios import act, chips, illegal, in_turn
-
 from controller.rules.actions import Move, Step, Strike
 from controller.rules.board.awareness import sight
 from controller.rules.state import DicePool
+from tests.support.rules_scenarios import bot, floor_of, floor_text, guard, make_state, module
+from tests.support.turn_scenarios import act, chips, illegal, in_turn
 
 # A hallway (A-B) beside an outdoor strip (C), and a second outdoor strip (D) across a wall line.
 WALLED = floor_text("""

@@ -3,13 +3,9 @@ them must not change what a config loads to."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 
 @pytest.fixture(autouse=True)
-def _no_burncycle_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in list(os.environ):
-        if name.upper().startswith("BURNCYCLE_"):
-            monkeypatch.delenv(name)
+def _clean_environment(no_burncycle_env: None) -> None:
+    """Every service test runs without the machine's BURNCYCLE_* variables (tests/conftest.py)."""

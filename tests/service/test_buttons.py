@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from controller.service.buttons import HOLD_S, REPEAT_S, SOUNDS, ButtonsAndBuzzer
+from controller.service.buttons import HOLD_CHECK_S, HOLD_S, REPEAT_S, SOUNDS, ButtonsAndBuzzer
 from controller.service.components import Health
 from controller.service.supervisor import Backoff, Supervisor
-from tests.service.service_helpers import until
+from tests.support.clock import Clock
+from tests.support.service_helpers import until
 
 
 @pytest.fixture
@@ -24,11 +24,18 @@ def factory() -> MockFactory:
     made.close()
 
 
+async def settle() -> None:
+    """Lets the loop run what the pins' handlers handed it (gpiozero's MockFactory calls them as a pin is driven)."""
+    for _ in range(3):
+        await asyncio.sleep(0)
+
+
 def test_presses_arrive_on_the_loop_thread_once_each(factory: MockFactory) -> None:
     async def test() -> None:
         loop_thread = threading.get_ident()
         calls: list[tuple[str, int]] = []
-        part = ButtonsAndBuzzer(next_pin=17, undo_pin=27, pin_factory=factory,
+        clock = Clock()
+        part = ButtonsAndBuzzer(next_pin=17, undo_pin=27, pin_factory=factory, clock=clock,
                                 on_press=lambda name, held: calls.append((name, threading.get_ident())))
         await part.start()
         assert part.health is Health.OK and part.message == "ready: next on GPIO17, undo on GPIO27"
@@ -37,14 +44,12 @@ def test_presses_arrive_on_the_loop_thread_once_each(factory: MockFactory) -> No
         def press(pin_number: int) -> None:  # a person's thumb, on another thread than the loop
             p = factory.pin(pin_number)
             p.drive_low()
-            time.sleep(0.01)
             p.drive_high()
-            time.sleep(REPEAT_S + 0.05)  # a person's next press
 
-        await asyncio.to_thread(press, 17)
-        await asyncio.to_thread(press, 27)
-        await asyncio.to_thread(press, 17)
-        await until(lambda: len(calls) == 3)
+        for count, pin_number in enumerate((17, 27, 17), start=1):
+            await asyncio.to_thread(press, pin_number)
+            await until(lambda n=count: len(calls) == n)
+            clock.step(REPEAT_S)  # a person's next press
         assert [name for name, _ in calls] == ["next", "undo", "next"]
         assert {thread for _, thread in calls} == {loop_thread}
         assert pin.state  # pulled up: released reads high
@@ -55,50 +60,73 @@ def test_presses_arrive_on_the_loop_thread_once_each(factory: MockFactory) -> No
 def test_contact_chatter_is_one_press(factory: MockFactory) -> None:
     async def test() -> None:
         calls: list[str] = []
-        part = ButtonsAndBuzzer(next_pin=5, undo_pin=6, pin_factory=factory,
+        clock = Clock()
+        part = ButtonsAndBuzzer(next_pin=5, undo_pin=6, pin_factory=factory, clock=clock,
                                 on_press=lambda name, held: calls.append(name))
         await part.start()
 
-        def chatter(pin_number: int) -> None:
+        for pin_number in (5, 6):
             pin = factory.pin(pin_number)
             for _ in range(5):
                 pin.drive_low()
                 pin.drive_high()
             pin.drive_low()
-            time.sleep(0.1)
+            await settle()
+            clock.step(0.1)
             pin.drive_high()
-
-        await asyncio.to_thread(chatter, 5)
-        await asyncio.to_thread(chatter, 6)
-        await asyncio.sleep(0.05)
+            await settle()
         assert calls == ["next", "undo"]
         await part.stop()
     asyncio.run(test())
 
 
 def test_a_long_press_of_next_is_one_held_press(factory: MockFactory) -> None:
+    """Held HOLD_S on the part's clock, "next" is a long press while still down: the clock is stepped, no
+    real second passes; the chatter as it opens is still that press, a short press after it counts."""
     async def test() -> None:
         calls: list[tuple[str, bool]] = []
-        part = ButtonsAndBuzzer(next_pin=5, pin_factory=factory, on_press=lambda name, held: calls.append((name, held)))
+        clock = Clock()
+        part = ButtonsAndBuzzer(next_pin=5, pin_factory=factory, clock=clock,
+                                on_press=lambda name, held: calls.append((name, held)))
         await part.start()
-
-        def hold() -> None:
-            pin = factory.pin(5)
+        pin = factory.pin(5)
+        pin.drive_low()
+        await settle()
+        clock.step(HOLD_S - 0.05)
+        await asyncio.sleep(HOLD_CHECK_S * 3)
+        assert calls == []  # not yet long
+        clock.step(0.06)
+        await until(lambda: calls == [("next", True)])  # long while still held
+        for _ in range(3):  # the contact chatters as it opens: still the end of the long press
+            pin.drive_high()
             pin.drive_low()
-            time.sleep(HOLD_S + 0.3)
-            for _ in range(3):  # the contact chatters as it opens: still the end of the long press
-                pin.drive_high()
-                pin.drive_low()
-            pin.drive_high()
-            time.sleep(REPEAT_S + 0.05)
-            pin.drive_low()  # then a short press: it counts when released
-            time.sleep(0.02)
-            pin.drive_high()
-
-        await asyncio.to_thread(hold)
-        await until(lambda: len(calls) == 2)
-        await asyncio.sleep(0.05)
+        pin.drive_high()
+        await settle()
+        assert calls == [("next", True)]
+        clock.step(REPEAT_S)
+        pin.drive_low()  # then a short press: it counts when released
+        await settle()
+        pin.drive_high()
+        await settle()
         assert calls == [("next", True), ("next", False)]
+        await part.stop()
+    asyncio.run(test())
+
+
+def test_a_release_after_hold_s_is_a_long_press_even_before_the_loop_looked(factory: MockFactory) -> None:
+    async def test() -> None:
+        calls: list[tuple[str, bool]] = []
+        clock = Clock()
+        part = ButtonsAndBuzzer(next_pin=5, pin_factory=factory, clock=clock,
+                                on_press=lambda name, held: calls.append((name, held)))
+        await part.start()
+        pin = factory.pin(5)
+        pin.drive_low()
+        await settle()
+        clock.step(HOLD_S + 0.01)
+        pin.drive_high()
+        await settle()
+        assert calls == [("next", True)]
         await part.stop()
     asyncio.run(test())
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,20 +22,15 @@ from controller.service.demo import DemoCamera, DemoTable
 from controller.service.led_output import output_from_config
 from controller.service.startup import build
 from controller.service.table import TableService
-from tests.firmware.sim_support import BAUD, FIRMWARE, LED_COUNT, Sim
-from tests.service.test_service_buttons import free_port
+from tests.support.firmware_sim import BAUD, FIRMWARE, LED_COUNT, Sim
+from tests.support.net import free_port, wait_for
 from vision.sources.base import Frame
 from vision.status import Status
 
+pytestmark = pytest.mark.slow  # the demo's camera and the firmware in simavr, pulled and put back
+
 LAYOUT = layouts.default()
 T = 100.0  # the LEDs' render time, fixed: a frame depends on the game's scene alone
-
-
-def wait_for(check: Callable[[], bool], timeout: float = 20.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.02)
 
 
 class CabledCamera(DemoCamera):

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from controller.service.config import SECTIONS, ConfigError, MqttConfig, TableConfig, env_name, load_config
 from controller.service.config_text import starter_toml
-from tests.cli_run import refused, run
+from tests.support.cli_run import refused, run
 
 # key -> (a bad value as TOML text, what the message must say is expected)
 BAD: dict[str, tuple[str, str]] = {

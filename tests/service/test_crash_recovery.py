@@ -13,9 +13,13 @@ import random
 import signal
 import time
 
+import pytest
+
 from controller.rules.record import replay, state_digest
 from controller.service.session import GameSession
-from tests.service.session_support import next_action, start_state
+from tests.support.session_support import next_action, start_state
+
+pytestmark = pytest.mark.slow  # a scripted game killed with SIGKILL 50 times
 
 KILLS = 50
 

@@ -17,7 +17,11 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from controller.service import simulated_board
+
+pytestmark = pytest.mark.slow  # the demo as a real process playing a whole game
 
 ROOT = Path(__file__).resolve().parents[2]
 

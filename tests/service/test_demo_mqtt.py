@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_run import refused
-from tests.service.mqtt_broker import Broker, Listener
+from tests.support.cli_run import refused
+from tests.support.mqtt_broker import Broker, Listener
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = "burncycle/table1"
 
 
+@pytest.mark.slow  # the demo as a real process
 def test_the_demo_publishes_its_game_to_the_broker_given(tmp_path: Path, broker: Broker) -> None:
     seen = Listener(broker.port, f"{TABLE}/#")
     env = {**{k: v for k, v in os.environ.items() if not k.upper().startswith("BURNCYCLE_")}, "PYTHONPATH": str(ROOT)}

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from cli_run import run
-
 from controller.rules import state_digest
 from controller.service.session import GameSession
-from tests.service.session_support import next_action, start_state
+from tests.support.cli_run import run
+from tests.support.session_support import next_action, start_state
 
 
 def _played(path, actions: int) -> str:

@@ -16,9 +16,9 @@ from controller.hall.subscriber import HallSubscriber
 from controller.hall.view import HallView
 from controller.service.config import MqttConfig
 from controller.service.mqtt_topics import NOBODY
-from tests.cli_run import refused
-from tests.service.mqtt_broker import Broker, publish, running, table
-from tests.service.service_helpers import until
+from tests.support.cli_run import refused
+from tests.support.mqtt_broker import Broker, publish, running, table
+from tests.support.service_helpers import until
 from web.hall import create_hall_app
 
 
@@ -35,6 +35,7 @@ def _tables(client: TestClient) -> dict[str, dict[str, Any]]:
     return {t["id"]: t for t in reply.json()["tables"]}
 
 
+@pytest.mark.slow  # a real mosquitto
 def test_the_hall_lists_every_table_on_the_broker_live(tmp_path: Path, broker: Broker) -> None:
     one, _ = table(tmp_path, broker.port, table_id="hall-a")
     two, two_bridge = table(tmp_path, broker.port, table_id="hall-b")
@@ -68,6 +69,7 @@ def test_the_hall_lists_every_table_on_the_broker_live(tmp_path: Path, broker: B
         subscriber.stop()
 
 
+@pytest.mark.slow  # a real mosquitto
 def test_a_hall_started_late_reads_the_tables_from_retained_topics_alone(tmp_path: Path, broker: Broker) -> None:
     one, _ = table(tmp_path, broker.port, table_id="early")
 
@@ -88,6 +90,7 @@ def test_a_hall_started_late_reads_the_tables_from_retained_topics_alone(tmp_pat
         subscriber.stop()
 
 
+@pytest.mark.slow  # a real mosquitto
 def test_the_page_is_served_with_no_asset_from_outside_and_broker_text_only_as_text(broker: Broker) -> None:
     subscriber, client = _hall(broker)
     try:
@@ -100,6 +103,7 @@ def test_the_page_is_served_with_no_asset_from_outside_and_broker_text_only_as_t
         subscriber.stop()
 
 
+@pytest.mark.slow  # a real mosquitto
 def test_an_empty_retained_payload_removes_a_table_and_odd_payloads_stay_text(broker: Broker) -> None:
     subscriber, client = _hall(broker)
     try:
@@ -137,6 +141,7 @@ def test_a_bad_option_is_one_line(capsys: pytest.CaptureFixture[str], argv: list
     assert says in refused(capsys, "hall", *argv)
 
 
+@pytest.mark.slow  # a real mosquitto
 def test_the_hall_shows_what_the_broker_holds_after_it_comes_back(tmp_path: Path, broker: Broker) -> None:
     """A table killed while the broker was down, and a broker restarted without its saved retained messages:
     the hall must not go on listing the table online from its own memory."""

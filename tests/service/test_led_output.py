@@ -22,8 +22,8 @@ from controller.service.components import Health
 from controller.service.config import LedsConfig
 from controller.service.led_output import LedOutput, output_from_config
 from controller.service.supervisor import Backoff, Supervisor
-from tests.firmware.sim_support import BAUD, FIRMWARE, LED_COUNT, Sim
-from tests.service.service_helpers import Ticker, until
+from tests.support.firmware_sim import BAUD, FIRMWARE, LED_COUNT, Sim
+from tests.support.service_helpers import Ticker, until
 
 LAYOUT = layouts.default()
 T = 100.0  # a fixed render time: the frame depends on the scene alone
@@ -182,6 +182,7 @@ def firmware() -> Path:
     return FIRMWARE
 
 
+@pytest.mark.slow  # the firmware in simavr
 def test_the_real_firmware_behind_a_pty_closed_and_reopened(firmware: Path, tmp_path: Path) -> None:
     assert LAYOUT.led_count == LED_COUNT
     first = Sim(tmp_path)

@@ -19,8 +19,10 @@ from controller.rules import GameSetup
 from controller.rules.actions import Correct
 from controller.service.components import Health
 from controller.service.table import TableService
-from tests.service.mqtt_broker import Broker, Listener, free_port, publish, running, table
-from tests.service.service_helpers import until
+from tests.support.mqtt_broker import Broker, Listener, free_port, publish, running, table
+from tests.support.service_helpers import until
+
+pytestmark = pytest.mark.slow  # a real mosquitto per test, each waiting out the broker
 
 ROOT = "burncycle/t1"
 

@@ -11,9 +11,11 @@ import msgspec
 import pytest
 
 from controller.service.door_sensors import DoorError, DoorSensors
-from tests.service.mqtt_broker import Broker, Listener, publish, running, table
-from tests.service.service_helpers import until
-from tests.service.session_support import start_state
+from tests.support.mqtt_broker import Broker, Listener, publish, running, table
+from tests.support.service_helpers import until
+from tests.support.session_support import start_state
+
+pytestmark = pytest.mark.slow  # a real mosquitto per test, each waiting out the broker
 
 ROOT = "burncycle/t1"
 DOOR = "G4/G5"  # a door of Meridian Tower, Lobby; every door starts locked

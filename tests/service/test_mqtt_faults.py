@@ -8,12 +8,15 @@ import json
 from pathlib import Path
 
 import msgspec
+import pytest
 
 from controller.rules import GameSetup, Outcome
 from controller.service.components import Health
 from controller.service.mqtt_topics import NOBODY, state_payloads
-from tests.service.mqtt_broker import Broker, Listener, publish, running, table
-from tests.service.service_helpers import until
+from tests.support.mqtt_broker import Broker, Listener, publish, running, table
+from tests.support.service_helpers import until
+
+pytestmark = pytest.mark.slow  # a real mosquitto per test, each waiting out the broker
 
 ROOT = "burncycle/t1"
 NODE = "burncycle_t1"

@@ -18,8 +18,10 @@ from controller.service.components import Health
 from controller.service.config import MqttConfig
 from controller.service.mqtt_client import make_client
 from controller.service.table import TableService
-from tests.service.mqtt_broker import Broker, Listener, table
-from tests.service.service_helpers import until
+from tests.support.mqtt_broker import Broker, Listener, table
+from tests.support.service_helpers import until
+
+pytestmark = pytest.mark.slow  # a real mosquitto per test, each waiting out the broker
 
 LOGIN = ("table", "s3cret")
 

@@ -12,31 +12,19 @@ import threading
 import pytest
 
 from controller.library import load_floor
-from controller.rules import GameRecord, GameState, SeededDice, record_action
+from controller.rules import GameRecord, SeededDice, record_action
 from controller.rules.actions import Correct, Step, Strike, apply_action
 from controller.rules.record import state_digest
 from controller.rules.state import DicePool
 from controller.service.reconciler import Reconciler, ReconcilerError, placements
 from controller.service.session import GameSession
-from tests.service.session_support import next_action, start_state
-from vision.config import VisionConfig
-from vision.observation import Observation, UnitState
+from tests.support.observations import CONFIG, seen
+from tests.support.session_support import next_action, played_until, start_state
 from vision.pipeline import VisionPipeline
-from vision.roster import chips_for_state
-from vision.status import OK
 from vision.synth import CameraPose, Hand, Renderer, scene_from_state
 
-CONFIG = VisionConfig()
 HD = (1920, 1080)
 POSE = CameraPose(tilt_deg=15.0, azimuth_deg=30.0)
-
-
-def played_until(done, seed: int = 7) -> tuple[GameState, GameState]:
-    """The seeded game's start, and its state once `done(state)` holds (the auto-player choosing)."""
-    start = state = start_state(seed=seed)
-    while not done(state):
-        state, _ = apply_action(state, next_action(state))
-    return start, state
 
 
 @pytest.fixture
@@ -50,22 +38,6 @@ def moving(tmp_path):
     session.start_game(state)
     yield session
     session.close()
-
-
-def seen(state: GameState, ts: float, moved: dict[str, tuple[str, str | None]] | None = None,
-         unseen: tuple[str, ...] = (), doubt: dict[str, tuple[str, ...]] | None = None) -> Observation:
-    """What the filter reports for `state`'s units, with some chips moved, hidden or sitting between spaces."""
-    chips = chips_for_state(state, CONFIG)
-    units = {}
-    for unit, place in placements(state).items():
-        place = (moved or {}).get(unit, place)
-        if place is None:
-            continue
-        chip = chips[unit]
-        between = (doubt or {}).get(unit)
-        units[chip] = UnitState(chip, place[0], place[1], 1.0, ts - 10.0 if unit in unseen else ts,
-                                unit not in unseen, "between spaces" if between else None, between or ())
-    return Observation(ts, OK, units)
 
 
 def steps_logged(session: GameSession, n: int) -> list[tuple[str, str]]:

@@ -6,11 +6,10 @@ game waits for a roll, the same two buttons type in the faces of the dice the en
 from __future__ import annotations
 
 import asyncio
-import socket
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,68 +22,74 @@ from controller.service.buttons import HOLD_S, REPEAT_S
 from controller.service.config import TableConfig
 from controller.service.startup import build
 from controller.service.table import TableService
+from tests.support.clock import Clock
+from tests.support.net import free_port, wait_for
 
 NEXT_PIN, UNDO_PIN, BUZZER_PIN = 17, 27, 18
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+@dataclass
+class Table:
+    """A running table with its buttons on MockFactory: its loop (the test's, to know a press reached it) and
+    the clock its long press is measured on (stepped by the test instead of holding a button for real)."""
 
+    service: TableService
+    factory: MockFactory
+    loop: asyncio.AbstractEventLoop
+    clock: Clock
 
-def wait_for(check: Callable[[], bool], timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
+    def settle(self) -> None:
+        """Waits until the loop has run what the pins' handlers handed it so far."""
+        asyncio.run_coroutine_threadsafe(asyncio.sleep(0), self.loop).result(5)
+
+    def press(self, pin: int) -> None:
+        """A thumb on the button (wired to ground, pulled up), then the pause before a person's next press."""
+        self.factory.pin(pin).drive_low()
+        self.factory.pin(pin).drive_high()
+        self.settle()
+        self.clock.step(REPEAT_S)
+
+    def hold(self, pin: int) -> None:
+        """A thumb kept on the button past the long-press time, then let go."""
+        self.factory.pin(pin).drive_low()
+        self.settle()
+        self.clock.step(HOLD_S + 0.01)
+        self.factory.pin(pin).drive_high()
+        self.settle()
+        self.clock.step(REPEAT_S)
 
 
 @contextmanager
-def running_table(tmp_path: Path, game: dict[str, Any], buttons: dict[str, int]) -> Iterator[tuple[TableService,
-                                                                                                   MockFactory]]:
+def running_table(tmp_path: Path, game: dict[str, Any], buttons: dict[str, int]) -> Iterator[Table]:
     factory = MockFactory()
     config = TableConfig(database={"path": tmp_path / "games.sqlite3"}, camera={"source": "none"},  # type: ignore[arg-type]
                          web={"host": "127.0.0.1", "port": free_port()}, buttons=buttons, game=game)
-    service = build(config, pin_factory=factory, seed=11)
-    running = threading.Thread(target=lambda: asyncio.run(service.run()))
+    clock = Clock()
+    service = build(config, pin_factory=factory, seed=11, clock=clock)
+    loop = asyncio.new_event_loop()
+    running = threading.Thread(target=lambda: loop.run_until_complete(service.run()))
     running.start()
     wait_for(lambda: service.buttons is not None and bool(service.buttons.buttons) and service.session.has_game())
-    yield service, factory
+    yield Table(service, factory, loop, clock)
     service.stop()
     running.join(10)
+    loop.close()
     service.session.close()
     factory.close()
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> Iterator[tuple[TableService, MockFactory]]:
+def table(tmp_path: Path) -> Iterator[Table]:
     with running_table(tmp_path, {}, {"next_pin": NEXT_PIN, "undo_pin": UNDO_PIN}) as made:
         yield made
 
 
 @pytest.fixture
-def physical_table(tmp_path: Path) -> Iterator[tuple[TableService, MockFactory]]:
+def physical_table(tmp_path: Path) -> Iterator[Table]:
     """A table whose players roll real dice, with both buttons and the buzzer."""
     with running_table(tmp_path, {"dice": "physical"},
                        {"next_pin": NEXT_PIN, "undo_pin": UNDO_PIN, "buzzer_pin": BUZZER_PIN}) as made:
         yield made
-
-
-def press(factory: MockFactory, pin: int) -> None:
-    """A thumb on the button (wired to ground, pulled up), then the pause before a person's next press."""
-    factory.pin(pin).drive_low()
-    time.sleep(0.02)
-    factory.pin(pin).drive_high()
-    time.sleep(REPEAT_S + 0.05)
-
-
-def hold(factory: MockFactory, pin: int) -> None:
-    """A thumb kept on the button past the long-press time, then let go."""
-    factory.pin(pin).drive_low()
-    time.sleep(HOLD_S + 0.2)
-    factory.pin(pin).drive_high()
-    time.sleep(REPEAT_S + 0.05)
 
 
 def entering(service: TableService) -> dict[str, Any] | None:
@@ -93,37 +98,38 @@ def entering(service: TableService) -> dict[str, Any] | None:
     return entry
 
 
-def test_next_moves_the_game_on_and_undo_takes_it_back(table: tuple[TableService, MockFactory]) -> None:
-    service, factory = table
+def test_next_moves_the_game_on_and_undo_takes_it_back(table: Table) -> None:
+    service, press = table.service, table.press
     start = service.session.status()
-    press(factory, NEXT_PIN)
+    press(NEXT_PIN)
     wait_for(lambda: service.session.number > start["number"])
     moved = service.session.status()
     assert moved["entries"] == start["entries"] + 1 and moved["digest"] != start["digest"]
     assert service.last_refusal is None
-    press(factory, UNDO_PIN)
+    press(UNDO_PIN)
     wait_for(lambda: service.session.number > moved["number"])
     back = service.session.status()
     assert back["digest"] == start["digest"] and back["entries"] == start["entries"] and back["can_redo"]
 
 
-def test_a_refused_step_is_kept_and_changes_nothing(table: tuple[TableService, MockFactory]) -> None:
-    service, factory = table
+def test_a_refused_step_is_kept_and_changes_nothing(table: Table) -> None:
+    service, press = table.service, table.press
     start = service.session.status()
     assert start["entries"] == 0  # at the game's start there is nothing to undo
-    press(factory, UNDO_PIN)
+    press(UNDO_PIN)
     wait_for(lambda: service.last_refusal is not None)
     assert service.last_refusal == "the undo button: there is nothing to undo: the game is at its start"
     assert service.session.status() == start
-    press(factory, NEXT_PIN)  # a step that is accepted clears the refusal
+    press(NEXT_PIN)  # a step that is accepted clears the refusal
     wait_for(lambda: service.session.number > start["number"])
     assert service.last_refusal is None
 
 
-def test_physical_dice_are_typed_in_with_next_and_undo(physical_table: tuple[TableService, MockFactory]) -> None:
-    service, factory = physical_table
+def test_physical_dice_are_typed_in_with_next_and_undo(physical_table: Table) -> None:
+    service, press, hold = physical_table.service, physical_table.press, physical_table.hold
+    factory = physical_table.factory
     session = service.session
-    press(factory, NEXT_PIN)  # no dice asked for: "next" steps the game (route power is done)
+    press(NEXT_PIN)  # no dice asked for: "next" steps the game (route power is done)
     wait_for(lambda: session.status()["entries"] == 1)
     assert entering(service) is None
     asked = session.apply(Move(dice=DicePool(basic=3)))  # Byte's move, chosen on the dashboard: 3 basic dice
@@ -138,49 +144,53 @@ def test_physical_dice_are_typed_in_with_next_and_undo(physical_table: tuple[Tab
             "die": die, "of": 3, "kind": "basic die", "face": face, "taken": taken,
             "text": f"die {die} of 3 (basic die): face {face}"}
 
-    time.sleep(0.8)  # the buzzer's "roll" call (two beeps) is over
-    factory.pin(BUZZER_PIN).clear_states()
-    press(factory, NEXT_PIN)
+    buzzer = factory.pin(BUZZER_PIN)
+
+    def beeps() -> int:
+        return len([s for s in buzzer.states if s.state])
+
+    wait_for(lambda: beeps() == 2 and not buzzer.state)  # the buzzer's "roll" call (two beeps) is over
+    buzzer.clear_states()
+    press(NEXT_PIN)
     wait_for(shows(1, "2", []))
-    time.sleep(0.3)
-    assert len([s for s in factory.pin(BUZZER_PIN).states if s.state]) == 2  # the buzzer counts face 2
-    hold(factory, NEXT_PIN)
+    wait_for(lambda: beeps() == 2)  # the buzzer counts face 2
+    hold(NEXT_PIN)
     wait_for(shows(2, "1", ["2"]))
-    hold(factory, NEXT_PIN)
+    hold(NEXT_PIN)
     wait_for(shows(3, "1", ["2", "1"]))
-    press(factory, NEXT_PIN)
-    press(factory, NEXT_PIN)
+    press(NEXT_PIN)
+    press(NEXT_PIN)
     wait_for(shows(3, "blank", ["2", "1"]))
-    press(factory, UNDO_PIN)  # back one die: the second die shows the face it had
+    press(UNDO_PIN)  # back one die: the second die shows the face it had
     wait_for(shows(2, "1", ["2"]))
-    press(factory, NEXT_PIN)
-    hold(factory, NEXT_PIN)
+    press(NEXT_PIN)
+    hold(NEXT_PIN)
     wait_for(shows(3, "1", ["2", "2"]))
-    press(factory, NEXT_PIN)
-    press(factory, NEXT_PIN)
-    press(factory, NEXT_PIN)  # past the last face: the first again
-    press(factory, NEXT_PIN)
+    press(NEXT_PIN)
+    press(NEXT_PIN)
+    press(NEXT_PIN)  # past the last face: the first again
+    press(NEXT_PIN)
     wait_for(shows(3, "2", ["2", "2"]))
-    press(factory, NEXT_PIN)
-    hold(factory, NEXT_PIN)
+    press(NEXT_PIN)
+    hold(NEXT_PIN)
     wait_for(lambda: session.status()["entries"] == 2)
     assert session.pending_dice is None and entering(service) is None and service.last_refusal is None
     assert [(f.die, f.face) for f in session.record.entries[-1].faces] == [("basic die", "2"), ("basic die", "2"),
                                                                            ("basic die", "blank")]
     assert session.state.turn.pending is not None and session.state.turn.pending.ap == 4
-    press(factory, UNDO_PIN)  # no dice asked for: "undo" takes the move back
+    press(UNDO_PIN)  # no dice asked for: "undo" takes the move back
     wait_for(lambda: session.status()["entries"] == 1)
 
 
-def test_undo_on_the_first_die_gives_up_the_roll(physical_table: tuple[TableService, MockFactory]) -> None:
-    service, factory = physical_table
+def test_undo_on_the_first_die_gives_up_the_roll(physical_table: Table) -> None:
+    service, press = physical_table.service, physical_table.press
     session = service.session
-    press(factory, NEXT_PIN)
+    press(NEXT_PIN)
     wait_for(lambda: session.status()["entries"] == 1)
     session.apply(Move(dice=DicePool(basic=2)))
     assert entering(service) == {"die": 1, "of": 2, "kind": "basic die", "face": "1", "taken": [],
                                  "text": "die 1 of 2 (basic die): face 1"}
-    press(factory, UNDO_PIN)
+    press(UNDO_PIN)
     wait_for(lambda: session.pending_dice is None)
     assert session.status()["entries"] == 1 and entering(service) is None
     assert session.changes_since(session.number - 1)[0].kind == "dice_cancelled"

@@ -13,7 +13,7 @@ from controller.rules.actions import BeginActions, CorporationTurn, Correct, Mov
 from controller.rules.record import replay, state_digest
 from controller.service.session import GameSession, SessionError
 from controller.service.store import GameStore, StoreError
-from tests.service.session_support import next_action, start_state
+from tests.support.session_support import next_action, start_state
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from controller.rules import TableError
 from controller.rules.record import state_digest
 from controller.service.flow import next_step
 from controller.service.session import GameSession
-from tests.service.session_support import next_action, start_state
+from tests.support.session_support import next_action, start_state
 
 START = start_state(seed=11)
 

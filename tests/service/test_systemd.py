@@ -13,7 +13,7 @@ import pytest
 from controller.service import systemd
 from controller.service.components import Health
 from controller.service.supervisor import Supervisor
-from tests.service.service_helpers import until
+from tests.support.service_helpers import until
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import threading
 import time
 import urllib.request
@@ -18,9 +17,10 @@ from fastapi.testclient import TestClient
 
 from controller.autoplay.player import AutoPlayer
 from controller.service.components import Component
-from controller.service.config import TableConfig
 from controller.service.startup import build
 from controller.service.table import TableService
+from tests.support.net import free_port
+from tests.support.service_helpers import config
 from vision.sources.base import Frame, FrameSource
 from vision.status import Status
 from web import create_app
@@ -39,17 +39,6 @@ class UnpluggedCamera(FrameSource):
 
     def _close(self) -> None:
         pass
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def config(tmp_path: Path, port: int = 8080) -> TableConfig:
-    return TableConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
-                       web={"host": "127.0.0.1", "port": port}, camera={"source": "none"})
 
 
 @pytest.fixture

@@ -7,9 +7,9 @@ import json
 import cv2
 import numpy as np
 import pytest
-from vision_helpers import HD, POSE
 
 from controller.cli import main
+from tests.support.vision_helpers import HD, POSE
 from vision.calibrate import SQUARE_MM, board_image
 from vision.calibration import CameraCalibration
 from vision.pipeline import VisionPipeline

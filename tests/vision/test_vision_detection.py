@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from vision_helpers import HD, POSE, rng
 
+from tests.support.vision_helpers import HD, POSE, rng
 from vision.config import FilterSettings, UnitSpec, VisionConfig
 from vision.pipeline import VisionPipeline
 from vision.synth import (

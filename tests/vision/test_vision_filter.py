@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from vision_helpers import HD, POSE, rng
+import pytest
 
+from tests.support.vision_helpers import HD, POSE, rng
 from vision.config import FilterSettings
 from vision.filter import TemporalFilter, UnitNotSeen, UnitSighted
 from vision.observation import FrameReading
@@ -36,6 +37,7 @@ def settled(floor, config, renderer, scene):
     return pipeline
 
 
+@pytest.mark.slow  # renders and reads many frames of a whole move
 def test_a_hand_sweeping_across_the_board_moves_nothing(floor, config, renderer, scene):
     pipeline = settled(floor, config, renderer, scene)
     before = pipeline.observation.placed()
@@ -50,6 +52,7 @@ def test_a_hand_sweeping_across_the_board_moves_nothing(floor, config, renderer,
     assert pipeline.observation.placed() == before
 
 
+@pytest.mark.slow  # renders and reads many frames of a whole move
 def test_a_chip_moved_under_a_hand_moves_once_when_seen_settled(floor, config, renderer, scene):
     pipeline = settled(floor, config, renderer, scene)
     moved = scene.moved("hound-1", "J8", "S")
@@ -165,6 +168,7 @@ def test_vision_event_types_do_not_share_the_rules_tags():
     assert not vision_tags & rules_tags
 
 
+@pytest.mark.slow  # renders and reads many frames of a whole move
 def test_a_move_seen_only_in_blurred_frames_waits_for_a_sharp_view(floor, config, renderer, scene):
     """A shaken table blurs 4-5 px: the chip is still read, but the move is confirmed on sharp frames only."""
     pipeline = settled(floor, config, renderer, scene)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from vision_helpers import HD, rng
 
 from controller.cli import main
 from controller.library import load_content, load_floor
+from tests.support.vision_helpers import HD, rng
 from vision.config import FilterSettings, VisionConfig
 from vision.mount import DOCUMENTED_MOUNT, LENSES, Mount, check_mount, height_range
 from vision.pipeline import VisionPipeline

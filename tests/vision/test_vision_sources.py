@@ -7,8 +7,8 @@ from pathlib import Path
 
 import cv2
 import pytest
-from vision_helpers import HD, POSE
 
+from tests.support.vision_helpers import HD, POSE
 from vision.config import FilterSettings
 from vision.pipeline import VisionPipeline
 from vision.sources import Frame, ImageFolderSource, PiCameraSource, SyntheticSource, VideoCaptureSource

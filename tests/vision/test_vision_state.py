@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-from vision_helpers import HD, POSE
 
 from controller.library import floor_text, load_content, load_floor
 from controller.rules import GameSetup, new_game
+from tests.support.vision_helpers import HD, POSE
 from vision.calibration import CameraCalibration
 from vision.pipeline import VisionPipeline
 from vision.roster import chips_for_state

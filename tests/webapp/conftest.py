@@ -15,22 +15,16 @@ from fastapi.testclient import TestClient
 
 from controller.service.startup import build
 from controller.service.table import TableService
-from tests.service.conftest import _no_burncycle_env  # noqa: F401  (autouse: a clean BURNCYCLE_* environment)
-from tests.service.test_web_api import config, free_port
+from tests.support.clock import Clock
+from tests.support.net import free_port
+from tests.support.service_helpers import config
+from tests.support.web_helpers import ORIGIN, PIN
 from web import create_app
 
-PIN = "482913"
-ORIGIN = "http://testserver"  # the TestClient's own Host: what the table's page sends
 
-
-class Clock:
-    """A monotonic clock a test steps forward."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+@pytest.fixture(autouse=True)
+def _clean_environment(no_burncycle_env: None) -> None:
+    """Every web test runs without the machine's BURNCYCLE_* variables (tests/conftest.py)."""
 
 
 @pytest.fixture

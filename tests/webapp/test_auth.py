@@ -14,8 +14,9 @@ from fastapi.testclient import TestClient
 from controller.service.config import TableConfig, load_config
 from controller.service.startup import build
 from controller.service.table import TableService
-from tests.service.test_web_api import config
-from tests.webapp.conftest import ORIGIN, PIN, Clock
+from tests.support.clock import Clock
+from tests.support.service_helpers import config
+from tests.support.web_helpers import ORIGIN, PIN
 from web import create_app
 from web.auth import COOKIE, FIRST_WAIT_S, FREE_TRIES, Player, Watcher
 

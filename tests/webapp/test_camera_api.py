@@ -23,8 +23,8 @@ from controller.service.config import TableConfig
 from controller.service.demo import DEMO_CONDITIONS, DEMO_POSE, DemoCamera, DemoTable
 from controller.service.startup import build
 from controller.service.table import TableService
-from tests.service.test_web_api import free_port
-from tests.webapp.conftest import ORIGIN, PIN
+from tests.support.net import free_port
+from tests.support.web_helpers import ORIGIN, PIN
 from vision.config import VisionConfig
 from vision.sources.base import Frame, FrameSource
 from vision.status import Status

@@ -15,8 +15,8 @@ from starlette.testclient import WebSocketDenialResponse
 from websockets.sync.client import connect
 
 from controller.service.table import TableService
-from tests.service.session_support import next_action
-from tests.webapp.conftest import ORIGIN
+from tests.support.session_support import next_action
+from tests.support.web_helpers import ORIGIN
 
 
 def test_a_snapshot_then_every_change_in_order(service: TableService, anyone: TestClient) -> None:

@@ -19,8 +19,9 @@ from fastapi.testclient import TestClient
 from controller.service.config import TableConfig
 from controller.service.startup import build
 from controller.service.table import TableService
-from tests.service.test_web_api import free_port
-from tests.webapp.conftest import PIN, Clock
+from tests.support.clock import Clock
+from tests.support.net import free_port
+from tests.support.web_helpers import PIN
 from web.auth import FIRST_WAIT_S, FREE_TRIES, TABLE_FREE_TRIES
 
 

@@ -7,7 +7,8 @@ import re
 import urllib.request
 from pathlib import Path
 
-from tests.service.test_run_process import cli, free_port, stop, wait_ready, write_config
+from tests.support.net import free_port
+from tests.support.run_process import cli, stop, wait_ready, write_config
 
 
 def test_run_prints_the_pin_it_made_and_that_pin_opens_a_session(tmp_path: Path) -> None:

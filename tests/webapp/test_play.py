@@ -16,9 +16,9 @@ from fastapi.testclient import TestClient
 from controller.service.config import GameConfig
 from controller.service.startup import build
 from controller.service.table import TableService
-from tests.service.session_support import next_action
-from tests.service.test_web_api import config
-from tests.webapp.conftest import ORIGIN, PIN
+from tests.support.service_helpers import config
+from tests.support.session_support import next_action
+from tests.support.web_helpers import ORIGIN, PIN
 from web import create_app
 
 
@@ -305,7 +305,7 @@ def test_no_pin_another_site_and_a_read_only_table_change_nothing(service: Table
 
 def test_no_game_is_a_404(tmp_path: Any) -> None:
     from controller.service.startup import build
-    from tests.service.test_web_api import config
+    from tests.support.service_helpers import config
 
     empty = build(config(tmp_path))
     client = logged_in(create_app(empty, pin=PIN))

@@ -17,9 +17,10 @@ from controller.rules import Step, compile_floor
 from controller.service.demo import DemoCamera, DemoTable
 from controller.service.startup import build
 from controller.service.table import TableService
-from tests.service.test_reconciler import played_until, seen
-from tests.service.test_web_api import config
-from tests.webapp.conftest import ORIGIN, PIN
+from tests.support.observations import seen
+from tests.support.service_helpers import config
+from tests.support.session_support import played_until
+from tests.support.web_helpers import ORIGIN, PIN
 from web import create_app
 
 

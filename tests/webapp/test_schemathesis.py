@@ -11,7 +11,7 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
 from controller.service.table import TableService
-from tests.webapp.conftest import PIN
+from tests.support.web_helpers import PIN
 from web import create_app
 from web.auth import COOKIE
 

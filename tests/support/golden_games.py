@@ -4,24 +4,20 @@ digests and events recorded with it, so a change that alters how any recorded ga
 
 When a change of the rules is meant to change games, regenerate them and say so in the commit:
 
-    PYTHONPATH=. .venv/bin/python tests/rules/golden_games.py
+    .venv/bin/python -m tests.support.golden_games
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import msgspec
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
+from controller.autoplay.player import AutoPlayer, team
+from controller.library import load_content
+from controller.rules import GameRecord, GameSetup, encode_record, new_game, record_action, replay, start_record
 
-from controller.autoplay.player import AutoPlayer, team  # noqa: E402
-from controller.library import load_content  # noqa: E402
-from controller.rules import GameRecord, GameSetup, encode_record, new_game, record_action, replay, start_record  # noqa: E402
-
-GOLDEN = HERE / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "rules" / "golden"
 # name -> setup: a one-floor mission, a two-floor one (changing floors, the escape) and an Adaptable one (the
 # draw bag), each played to a win
 GAMES = {

@@ -8,11 +8,11 @@ faces, do this, look at the table".
 from __future__ import annotations
 
 import pytest
-from rules_scenarios import CONTENT, floor_text
 
 from controller.rules import IllegalAction, ScriptedDice, copy_state, state_problems
 from controller.rules.actions import apply_action
 from controller.rules.state import Chip, DicePool, GameState, TurnState
+from tests.support.rules_scenarios import CONTENT, floor_text
 
 # A hallway over two rooms; the doors B2/B3 (into the Lab) and E2/E3 (into the Office) start locked.
 DOORS = floor_text("""

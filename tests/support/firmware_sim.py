@@ -1,9 +1,9 @@
-"""The simavr harness seen from pytest: start bc-sim, read what it decoded, reset it, stop it."""
+"""The simavr harness seen from pytest: the service's simulated board (controller/service/simulated_board.py),
+plus reading what it decoded, resetting it, hanging it, and the firmware's own settings and variants."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import subprocess
@@ -11,34 +11,18 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
-BUILD = FIRMWARE / "build"
-ELF = BUILD / "burncycle-leds.elf"
-SIM = BUILD / "bc-sim"
-LED_COUNT = 38
-BAUD = 500_000
+from controller.service.simulated_board import BAUD, BUILD, ELF, FIRMWARE, LED_COUNT, SimulatedBoard
+
+__all__ = ["BAUD", "BUILD", "FIRMWARE", "LED_COUNT", "Sim", "board_setting", "build_variant", "is_fallback"]
 
 
-class Sim:
-    """One run of bc-sim: the firmware on a pty, its strip decoded into `frames()`."""
+class Sim(SimulatedBoard):
+    """One run of bc-sim (the service's SimulatedBoard in a test's folder, the firmware built by the session's
+    fixture), with what only the tests read: its decoded events, reset and hang, its exit summary."""
 
     def __init__(self, tmp: Path, boot_ms: int = 300, reset_on_open: bool = True, elf: Path = ELF,
                  baud: int = BAUD) -> None:
-        self.events_path = tmp / "events.jsonl"
-        self.port = str(tmp / "ttyLED")
-        self.baud = baud
-        args = [str(SIM), "--elf", str(elf), "--events", str(self.events_path), "--link", self.port,
-                "--baud", str(baud), "--boot-ms", str(boot_ms)]
-        if not reset_on_open:
-            args.append("--no-reset-on-open")
-        self.log_path = tmp / "bc-sim.log"
-        with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 10
-        while not os.path.exists(self.port):
-            assert self.proc.poll() is None, self.log_path.read_text()
-            assert time.monotonic() < deadline, "bc-sim did not create its pty"
-            time.sleep(0.01)
+        super().__init__(tmp, elf=elf, baud=baud, boot_ms=boot_ms, reset_on_open=reset_on_open, build=False)
 
     def events(self, kind: str | None = None) -> list[dict]:
         if not self.events_path.exists():
@@ -68,13 +52,7 @@ class Sim:
         self.proc.send_signal(signal.SIGUSR2)
 
     def stop(self) -> dict:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        self.close()
         exits = self.events("exit")
         assert exits, "bc-sim ended without its summary"
         return exits[-1]

@@ -29,15 +29,10 @@ from controller.service.config import DatabaseConfig, GameConfig, MqttConfig, Ta
 from controller.service.mqtt_bridge import MqttBridge
 from controller.service.session import GameSession
 from controller.service.table import TableService
-from tests.service.service_helpers import until
+from tests.support.net import free_port
+from tests.support.service_helpers import until
 
 MOSQUITTO = "/usr/sbin/mosquitto"  # the Debian package .ci/install puts in
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _openssl(*args: str, cwd: Path) -> None:

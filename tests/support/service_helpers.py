@@ -1,11 +1,14 @@
-"""Helpers the service tests share: a healthy component that counts, and waiting for a condition."""
+"""Helpers the service and web tests share: a healthy component that counts, waiting for a condition on the
+loop, and a table's config on loopback."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 
 from controller.service.components import Component
+from controller.service.config import TableConfig
 
 
 class Ticker(Component):
@@ -31,3 +34,9 @@ async def until(check: Callable[[], bool], timeout: float = 5.0) -> None:
         while not check():
             await asyncio.sleep(0.002)
     await asyncio.wait_for(poll(), timeout)
+
+
+def config(tmp_path: Path, port: int = 8080) -> TableConfig:
+    """A table on loopback `port` with its game log in `tmp_path` and no camera."""
+    return TableConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
+                       web={"host": "127.0.0.1", "port": port}, camera={"source": "none"})

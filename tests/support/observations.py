@@ -1,0 +1,28 @@
+"""What the camera's filter would report for a game state, for the reconciler's tests without a camera."""
+
+from __future__ import annotations
+
+from controller.rules import GameState
+from controller.service.reconciler import placements
+from vision.config import VisionConfig
+from vision.observation import Observation, UnitState
+from vision.roster import chips_for_state
+from vision.status import OK
+
+CONFIG = VisionConfig()
+
+
+def seen(state: GameState, ts: float, moved: dict[str, tuple[str, str | None]] | None = None,
+         unseen: tuple[str, ...] = (), doubt: dict[str, tuple[str, ...]] | None = None) -> Observation:
+    """What the filter reports for `state`'s units, with some chips moved, hidden or sitting between spaces."""
+    chips = chips_for_state(state, CONFIG)
+    units = {}
+    for unit, place in placements(state).items():
+        place = (moved or {}).get(unit, place)
+        if place is None:
+            continue
+        chip = chips[unit]
+        between = (doubt or {}).get(unit)
+        units[chip] = UnitState(chip, place[0], place[1], 1.0, ts - 10.0 if unit in unseen else ts,
+                                unit not in unseen, "between spaces" if between else None, between or ())
+    return Observation(ts, OK, units)
