@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.support.vision_helpers import HD, POSE
 
+from tests.support.vision_helpers import HD, POSE
 from vision.change import ChangeDetector
 from vision.config import ChangeSettings
 from vision.filter import UnitSighted
