@@ -223,6 +223,30 @@ def test_several_actions_on_one_space_are_chosen_from_a_list(tmp_path: Path, bro
         assert page.errors == []  # type: ignore[attr-defined]
 
 
+# the chooser's first action laid over the whole screen: wherever the list lands as it opens, it is under the finger
+UNDER_THE_FINGER = ("#target-choices button[data-index]:first-of-type "
+                    "{ position: fixed; inset: 0; width: 100vw; height: 100vh; z-index: 9; }")
+
+
+def test_the_tap_that_opens_the_chooser_chooses_nothing(tmp_path: Path, browser: Browser) -> None:
+    """The click chromium sends after a touch lands on whatever is under the finger by then: the list of a shared
+    space's actions, just opened and scrolled into view, must not take that click as the player's choice."""
+    with running_table(tmp_path, prepare=at_a_shared_target) as (url, service):
+        page = opened(browser, url, PHONE, touch=True)
+        unlocked(page)
+        found = shared_target(service)
+        assert found is not None
+        bot, space, _ = found
+        page.add_style_tag(content=UNDER_THE_FINGER)
+        page.locator(f'#board .unit[data-unit="{bot}"]').tap()
+        before = service.session.number
+        page.locator(f'#board [data-target][data-space="{space}"]').tap()
+        page.wait_for_timeout(600)  # the touch's click, if any, has come and gone
+        expect(page.locator("#target-choices")).to_be_visible()
+        assert service.session.number == before, "the touch that opened the list chose its first action"
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
 TEXT_PX = """() => {
   const board = document.getElementById('board'), scale = board.getScreenCTM().a;
   return Math.min(...[...board.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale));

@@ -39,6 +39,9 @@ export class Board {
     svg.addEventListener("pointermove", (e) => this.move(e));
     svg.addEventListener("pointerup", (e) => this.up(e));
     svg.addEventListener("pointercancel", (e) => this.cancel(e));
+    // a tap is the board's (its pointer events act on it): the click chromium sends after the touch would land on
+    // whatever is under the finger by then, such as the list of a shared space's actions the tap just opened
+    svg.addEventListener("touchend", (e) => { if (e.cancelable) e.preventDefault(); }, { passive: false });
     frame.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
     frame.addEventListener("keydown", (e) => this.key(e));
     svg.addEventListener("keydown", (e) => this.pressKey(e));
