@@ -52,6 +52,7 @@ export class Board {
       this.legal = e.detail || [];
       this.legalNumber = this.store.status.number;
       $("target-choices").hidden = true;  // its actions were for the game before
+      this.pickStepper();
       this.decorate();
     });
     document.addEventListener("click", (e) => this.lightNamed(e));
@@ -280,6 +281,20 @@ export class Board {
     const unit = hit && hit.getAttribute("data-unit");
     if (unit && this.controls.player && unit !== this.selected) this.select(unit);
     else this.deselect();
+  }
+
+  /** While a move action is under way its steps are the turn's business: the bot stepping is picked by itself
+   *  (the one that stepped already in this move, else the active agent's, else the first that may step), so each
+   *  step is one tap on its lit space. A unit the player picked stays picked. */
+  pickStepper() {
+    if (this.selected || !this.controls.player) return;
+    const stepping = [...new Set(this.legal.filter((l) => l.tag === "step" && l.at && l.bot).map((l) => l.bot))];
+    if (!stepping.length) return;
+    const turn = (this.store.state || {}).turn || {};
+    const moved = Object.keys((turn.pending || {}).steps || {});
+    const active = (turn.order || [])[turn.active];
+    this.selected = stepping.find((b) => moved.includes(b)) || stepping.find((b) => b === active) || stepping[0];
+    this.controls.select(this.selected);
   }
 
   select(unit) {
