@@ -136,7 +136,9 @@ export class Controls {
     $("redo").disabled = !status.can_redo;
     if (status.dice_mode) $("dice-mode").value = status.dice_mode;
     const state = this.store.state;
-    $("corp").hidden = !(state && state.turn.step === "corporation");
+    const over = Boolean(state && state.outcome);  // a game over takes no turn: only undo (and a new game) apply
+    $("corp").hidden = over || !(state && state.turn.step === "corporation");
+    $("next").hidden = over;
     if (!player) {
       $("actions").replaceChildren();
       $("choices").hidden = true;
