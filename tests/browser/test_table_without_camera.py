@@ -93,5 +93,6 @@ def test_a_game_over_offers_no_corporation_turn_and_no_next(tmp_path: Path, brow
         expect(page.locator("#corp")).to_be_hidden()
         expect(page.locator("#next")).to_be_hidden()
         expect(page.locator("#undo")).to_be_visible()
+        expect(page.locator("#actions")).to_contain_text("The game is over")  # not "press Next", which is gone
         shot(page, "game-over", "phone")
         assert page.errors == []  # type: ignore[attr-defined]

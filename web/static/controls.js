@@ -156,7 +156,9 @@ export class Controls {
     const names = this.names();
     const box = $("actions");
     if (!actions.length) {
-      box.replaceChildren(h("p", { class: "note" }, "Nothing to do here now: press Next."));
+      const over = this.store.state && this.store.state.outcome;
+      box.replaceChildren(h("p", { class: "note" }, over ? "The game is over: undo its last action, or start a new game."
+        : "Nothing to do here now: press Next."));
       return;
     }
     box.replaceChildren(...groups(actions, this.store.state).map((group) =>
