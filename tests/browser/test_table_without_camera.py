@@ -1,7 +1,7 @@
 """The dashboard of a table with no camera (the real service and app on loopback, Debian's chromium at phone and
 laptop size): the corporation's turn lists the guards' moves for the players to carry out, says nothing ticks
 them off, and its Play message reads in words (no "-- security activation --"); a game over offers no
-corporation turn and no Next. Screenshots go to test-artifacts/nocamera-*.png."""
+corporation turn, and Next says it starts the next game. Screenshots go to test-artifacts/nocamera-*.png."""
 
 from __future__ import annotations
 
@@ -85,14 +85,14 @@ def test_the_corporations_moves_are_listed_for_the_players_without_a_camera(tmp_
         assert page.errors == []  # type: ignore[attr-defined]
 
 
-def test_a_game_over_offers_no_corporation_turn_and_no_next(tmp_path: Path, browser: Browser) -> None:
+def test_a_game_over_offers_no_corporation_turn_and_next_starts_another(tmp_path: Path, browser: Browser) -> None:
     with running_table(tmp_path, prepare=played_until(lambda s: s.outcome is not None)) as (url, service):
         assert service.session.state.turn.step == "corporation"  # where the page used to offer one more
         page = unlocked(browser, url, "phone")
         expect(page.locator("#summary")).to_contain_text(service.session.state.outcome.result, timeout=WAIT)
         expect(page.locator("#corp")).to_be_hidden()
-        expect(page.locator("#next")).to_be_hidden()
+        expect(page.locator("#next")).to_have_text("Next game")  # the table's next button starts another
         expect(page.locator("#undo")).to_be_visible()
-        expect(page.locator("#actions")).to_contain_text("The game is over")  # not "press Next", which is gone
+        expect(page.locator("#actions")).to_contain_text("The game is over")
         shot(page, "game-over", "phone")
         assert page.errors == []  # type: ignore[attr-defined]

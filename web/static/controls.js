@@ -136,9 +136,9 @@ export class Controls {
     $("redo").disabled = !status.can_redo;
     if (status.dice_mode) $("dice-mode").value = status.dice_mode;
     const state = this.store.state;
-    const over = Boolean(state && state.outcome);  // a game over takes no turn: only undo (and a new game) apply
+    const over = Boolean(state && state.outcome);  // a game over takes no turn: Next starts another game
     $("corp").hidden = over || !(state && state.turn.step === "corporation");
-    $("next").hidden = over;
+    $("next").textContent = over ? "Next game" : "Next";
     if (!player) {
       $("actions").replaceChildren();
       $("choices").hidden = true;
@@ -157,7 +157,8 @@ export class Controls {
     const box = $("actions");
     if (!actions.length) {
       const over = this.store.state && this.store.state.outcome;
-      box.replaceChildren(h("p", { class: "note" }, over ? "The game is over: undo its last action, or start a new game."
+      box.replaceChildren(h("p", { class: "note" }, over
+        ? "The game is over: Next game starts another as the table is set up (or choose one below), or undo."
         : "Nothing to do here now: press Next."));
       return;
     }
