@@ -285,16 +285,19 @@ export class Board {
 
   /** While a move action is under way its steps are the turn's business: the bot stepping is picked by itself
    *  (the one that stepped already in this move, else the active agent's, else the first that may step), so each
-   *  step is one tap on its lit space. A unit the player picked stays picked. */
+   *  step is one tap on its lit space. A unit the player picked during the move stays picked; one left picked
+   *  from before the move (the command module of the last move) gives way to the new move's bot. */
   pickStepper() {
-    if (this.selected || !this.controls.player) return;
+    if (!this.controls.player) return;
     const stepping = [...new Set(this.legal.filter((l) => l.tag === "step" && l.at && l.bot).map((l) => l.bot))];
-    if (!stepping.length) return;
     const turn = (this.store.state || {}).turn || {};
     const moved = Object.keys((turn.pending || {}).steps || {});
+    if (!stepping.length || (this.selected && (moved.length || !turn.pending))) return;
     const active = (turn.order || [])[turn.active];
-    this.selected = stepping.find((b) => moved.includes(b)) || stepping.find((b) => b === active) || stepping[0];
-    this.controls.select(this.selected);
+    const bot = stepping.find((b) => moved.includes(b)) || stepping.find((b) => b === active) || stepping[0];
+    if (bot === this.selected) return;
+    this.selected = bot;
+    this.controls.select(bot);
   }
 
   select(unit) {
