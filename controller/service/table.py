@@ -122,8 +122,10 @@ class TableService:
         # what the camera sees against the game (the camera's reconciler's view, set when there is a camera); with
         # no camera, a reconciler that sees nothing still lists the moves the players carry out on the board
         # (the corporation's guards, a correction), never ticked off: nothing watches the board
+        # (its change number left out: the live feed pushes the view to every phone only when what it lists changes)
         unwatched = Reconciler(session)
-        self.camera_view: Callable[[], dict[str, Any]] = lambda: unwatched.view.to_dict()
+        self.camera_view: Callable[[], dict[str, Any]] = lambda: {
+            k: v for k, v in unwatched.view.to_dict().items() if k != "number"}
         self.doors = DoorSensors()
         self._scene: LedScene | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
