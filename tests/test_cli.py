@@ -129,7 +129,7 @@ def test_corp_turn_text_with_scripted_rolls(corp_state_file, tmp_path, capsys):
     code, out, err = run(capsys, "corp-turn", corp_state_file, "--rolls", "threat,ceo", "--text", "--out", new)
     assert code == 0, err
     lines = out.strip().splitlines()
-    assert lines[0] == "-- security activation --"
+    assert lines[0] == "Security activation:"
     assert "The ping die shows threat (ping on hub L2-08)." in lines
     assert "The ping die shows ceo (ping on hub L3-02)." in lines
     assert "Set the CEO's network level to 2." in lines

@@ -74,6 +74,7 @@ CASES = [
     (ev.BotDetected(bot="byte", space="C4", unit="CAP"), "Byte is detected on C4 by the captain (Fauxbia)."),
     (ev.BotDetected(bot="byte", space="C4", unit="G2", reason="striking"),
      "Byte is detected on C4 by striking guard 2."),
+    (ev.PhaseStarted(phase="security activation"), "Security activation:"),  # a heading, not "-- ... --"
     (ev.AwarenessCleared(bot="byte", space="C4", unit="G2"),
      "Guard 2 clears Byte's awareness chip from C4: return it to the bot's mat."),
 ]

@@ -207,7 +207,13 @@ _STEPS: dict[str, Callable[[ev.StepStarted, GameState], str]] = {
 
 
 def _step(e: ev.StepStarted, s: GameState) -> str:
-    return _STEPS[e.step](e, s) if e.step in _STEPS else f"-- {e.step} --"
+    return _STEPS[e.step](e, s) if e.step in _STEPS else _heading(e.step)
+
+
+def _heading(part: str) -> str:
+    """A part of the game the lines after it belong to, as a heading in words (a player's page shows no
+    separator lines such as "-- security activation --")."""
+    return f"{part[:1].upper()}{part[1:]}:"
 
 
 def _boot(e: ev.Boot, s: GameState) -> str:
@@ -371,7 +377,7 @@ _PHRASES: dict[type, Callable] = {
     ev.EscalationActive: _escalation,
     ev.PowerChanged: lambda e, s: f"Set {bot_name(s, e.bot)}'s power to {e.new} ({e.reason}).",
     ev.Defeat: lambda e, s: f"The game is lost: {e.reason}.",
-    ev.PhaseStarted: lambda e, s: f"-- {e.phase} --",
+    ev.PhaseStarted: lambda e, s: _heading(e.phase),
     ev.TurnStarted: lambda e, s: (f"{bot_name(s, e.agent)}'s turn: route power, then take actions along the "
                                   f"burncycle."),
     ev.StepStarted: _step,

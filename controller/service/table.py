@@ -39,7 +39,7 @@ from controller.service.door_sensors import DoorSensors
 from controller.service.floors import FloorLibrary
 from controller.service.flow import next_step
 from controller.service.led_output import LedOutput
-from controller.service.reconciler import ReconcilerError
+from controller.service.reconciler import Reconciler, ReconcilerError
 from controller.service.replay import GameReplays
 from controller.service.session import Change, GameSession
 from controller.service.supervisor import Supervisor
@@ -119,8 +119,13 @@ class TableService:
         self.components += components or []
         self.supervisor = Supervisor(self.components)
         self.seed = seed
-        # what the camera sees against the game (the reconciler's view, when there is a camera)
-        self.camera_view: Callable[[], dict[str, Any]] = lambda: {"misplaced": [], "questions": [], "instructions": []}
+        # what the camera sees against the game (the camera's reconciler's view, set when there is a camera); with
+        # no camera, a reconciler that sees nothing still lists the moves the players carry out on the board
+        # (the corporation's guards, a correction), never ticked off: nothing watches the board
+        # (its change number left out: the live feed pushes the view to every phone only when what it lists changes)
+        unwatched = Reconciler(session)
+        self.camera_view: Callable[[], dict[str, Any]] = lambda: {
+            k: v for k, v in unwatched.view.to_dict().items() if k != "number"}
         self.doors = DoorSensors()
         self._scene: LedScene | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -270,7 +275,7 @@ class TableService:
 
     def table_view(self) -> dict[str, Any]:
         """The table against the game: the camera's view, and a question for each door sensor that disagrees."""
-        view = self.camera_view()
+        view = {**self.camera_view(), "camera": self.camera is not None}
         if self.session.has_game():
             view["questions"] = [*view["questions"], *(q.to_dict() for q in self.doors.questions(self.session.state))]
         return view

@@ -191,7 +191,7 @@ class Phone:
         else:
             legal = the_legal(state, action)
             index = next(k for k, la in enumerate(legal_actions(state)) if la == legal)
-            if legal.at is not None and legal.bot is not None and _alone_at(state, legal):
+            if legal.at is not None and legal.bot is not None:
                 self._on_board(legal, index)
             else:
                 self.tap(f'#actions button.action[data-index="{index}"]')
@@ -357,13 +357,6 @@ class Phone:
                 return True
             self.page.wait_for_timeout(50)
         return check()
-
-
-def _alone_at(state: GameState, legal: LegalAction) -> bool:
-    """Whether `legal` is its bot's only action on the space it aims at. A space several share is played from the
-    list: tapped on a touch screen, the board opens their list under the board and scrolls it into view as the
-    finger lifts, and the click that follows the touch lands on whichever of them is then under the finger."""
-    return sum(1 for la in legal_actions(state) if la.bot == legal.bot and la.at == legal.at) == 1
 
 
 def _option_value(select: Locator, options: list[object], value: object) -> str:

@@ -8,6 +8,7 @@ chromium then decides, as on a phone, whether the finger scrolls the page or rea
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +25,7 @@ pytestmark = pytest.mark.slow
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 900}
 WAIT = 20_000  # ms
+PICKED = re.compile(r"\bselected\b")  # a picked unit's class (among others: a detected bot's)
 
 
 @pytest.fixture(scope="module")
@@ -135,17 +137,21 @@ def test_a_finger_drags_a_unit_to_correct_the_game(tmp_path: Path, browser: Brow
 
 
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
-def test_a_tap_on_a_bot_lights_its_targets_and_a_tap_on_one_steps_there(tmp_path: Path, browser: Browser,
+def test_a_move_under_way_lights_its_bots_steps_and_a_tap_on_one_steps_there(tmp_path: Path, browser: Browser,
                                                                         viewport: dict[str, int]) -> None:
     with running_table(tmp_path, prepare=in_a_move) as (url, service):
         touch = viewport is PHONE
         page = opened(browser, url, viewport, touch=touch)
         unlocked(page)
         steps = [la for la in service.legal_json()["actions"] if la["tag"] == "step"]
-        bot = steps[0]["bot"]
-        page.locator(f'#board .unit[data-unit="{bot}"]').tap() if touch else page.locator(
-            f'#board .unit[data-unit="{bot}"]').click()
-        expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_class("unit bot selected")
+        # a move under way: the bot stepping (the active agent's, when it may step) is picked by itself, so each
+        # step is one tap on its lit space
+        turn = service.session.state.turn
+        active = turn.order[turn.active]
+        stepping = {la["bot"] for la in steps}
+        bot = active if active in stepping else steps[0]["bot"]
+        expect(page.locator("#board")).to_have_attribute("data-selected", bot, timeout=WAIT)
+        expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_class(PICKED)
         mine = {la["at"]: la["index"] for la in steps if la["bot"] == bot}
         expect(page.locator("#board [data-target]")).to_have_count(len(mine), timeout=WAIT)
         lit = page.evaluate("[...document.querySelectorAll('#board [data-target]')]"
@@ -162,7 +168,7 @@ def test_a_tap_on_a_bot_lights_its_targets_and_a_tap_on_one_steps_there(tmp_path
         expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_attribute("data-space", space, timeout=WAIT)
         assert service.session.state.bot(bot).space == space and service.session.number == before + 1
         # the bot stays picked: its next steps light up from where it now stands, one tap each
-        expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_class("unit bot selected")
+        expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_class(PICKED)
         after = {la["at"] for la in service.legal_json()["actions"] if la["tag"] == "step" and la["bot"] == bot}
         if after:
             expect(page.locator("#board [data-target]")).not_to_have_count(0, timeout=WAIT)
@@ -220,6 +226,30 @@ def test_several_actions_on_one_space_are_chosen_from_a_list(tmp_path: Path, bro
         expect(page.locator("#target-choices")).to_be_hidden()
         page.wait_for_function(f"Number(document.getElementById('board').dataset.number) > {before}", timeout=WAIT)
         assert service.session.number > before
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+# the chooser's first action laid over the whole screen: wherever the list lands as it opens, it is under the finger
+UNDER_THE_FINGER = ("#target-choices button[data-index]:first-of-type "
+                    "{ position: fixed; inset: 0; width: 100vw; height: 100vh; z-index: 9; }")
+
+
+def test_the_tap_that_opens_the_chooser_chooses_nothing(tmp_path: Path, browser: Browser) -> None:
+    """The click chromium sends after a touch lands on whatever is under the finger by then: the list of a shared
+    space's actions, just opened and scrolled into view, must not take that click as the player's choice."""
+    with running_table(tmp_path, prepare=at_a_shared_target) as (url, service):
+        page = opened(browser, url, PHONE, touch=True)
+        unlocked(page)
+        found = shared_target(service)
+        assert found is not None
+        bot, space, _ = found
+        page.add_style_tag(content=UNDER_THE_FINGER)
+        page.locator(f'#board .unit[data-unit="{bot}"]').tap()
+        before = service.session.number
+        page.locator(f'#board [data-target][data-space="{space}"]').tap()
+        page.wait_for_timeout(600)  # the touch's click, if any, has come and gone
+        expect(page.locator("#target-choices")).to_be_visible()
+        assert service.session.number == before, "the touch that opened the list chose its first action"
         assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -350,16 +380,22 @@ def test_a_named_space_lights_on_a_phone_board_panned_to_it(tmp_path: Path, brow
 
 
 def test_the_board_is_played_by_keyboard_too(tmp_path: Path, browser: Browser) -> None:
-    """Enter on a focused bot picks it and moves the focus to its first lit space; Enter there takes that step."""
+    """Enter on a focused bot lets it go and picks it again, moving the focus to its first lit space; Enter there
+    takes that step; Escape lets the bot go."""
     with running_table(tmp_path, prepare=in_a_move) as (url, service):
         page = opened(browser, url, LAPTOP, touch=False)
         unlocked(page)
-        step = next(la for la in service.legal_json()["actions"] if la["tag"] == "step")
+        expect(page.locator("#board")).to_have_attribute("data-selected", re.compile("."), timeout=WAIT)
+        picked = page.locator("#board").get_attribute("data-selected")  # the move's bot, picked by itself
+        step = next(la for la in service.legal_json()["actions"] if la["tag"] == "step" and la["bot"] == picked)
         unit = page.locator(f'#board .unit[data-unit="{step["bot"]}"]')
         expect(unit).to_have_attribute("tabindex", "0")
+        expect(unit).to_have_class(PICKED)
         unit.focus()
         page.keyboard.press("Enter")
-        expect(unit).to_have_class("unit bot selected")
+        expect(unit).not_to_have_class(PICKED)
+        page.keyboard.press("Enter")
+        expect(unit).to_have_class(PICKED)
         focused = page.evaluate("[document.activeElement.dataset.space, document.activeElement.dataset.index]")
         lit = {la["at"]: str(la["index"]) for la in service.legal_json()["actions"]
                if la["tag"] == "step" and la["bot"] == step["bot"]}

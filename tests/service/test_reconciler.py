@@ -16,8 +16,10 @@ from controller.rules import GameRecord, SeededDice, record_action
 from controller.rules.actions import Correct, Step, Strike, apply_action
 from controller.rules.record import state_digest
 from controller.rules.state import DicePool
+from controller.service.config import TableConfig
 from controller.service.reconciler import Reconciler, ReconcilerError, placements
 from controller.service.session import GameSession
+from controller.service.startup import build
 from tests.support.observations import CONFIG, seen
 from tests.support.session_support import next_action, played_until, start_state
 from vision.pipeline import VisionPipeline
@@ -213,6 +215,28 @@ def test_the_corporations_instructions_wait_for_the_camera_then_are_ticked_off(a
     assert view.pending == () and view.misplaced == ()
     assert [i["done"] for i in view.to_dict()["instructions"]] == [True] * 4
     assert session.record.entries[-1].action.__struct_config__.tag == "corporation_turn"  # the camera added nothing
+
+
+def test_a_table_without_a_camera_still_lists_the_corporations_moves(tmp_path):
+    """The players carry out the guards' moves on the board whether or not a camera watches it: with no camera
+    the table's view lists them (the same words as with one), none ticked off, and says there is no camera."""
+    start, _ = played_until(lambda s: s.turn.step == "corporation")
+    service = build(TableConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
+                                web={"host": "127.0.0.1", "port": 8080}, camera={"source": "none"}), seed=5)
+    try:
+        service.session.start_game(start)
+        while service.session.state.turn.step != "corporation":
+            service.session.apply(next_action(service.session.state))
+        assert service.table_view()["instructions"] == []
+        service.session.corporation_turn()
+        view = service.table_view()
+        assert view["camera"] is False and service.camera is None
+        assert {i["unit"]: i["text"] for i in view["instructions"]} == {
+            "G1": "move Pacer G1 from K4 to I4, facing west", "G2": "move Sentry G2 from P15 to P13, facing north",
+            "G3": "move Tracker G3 from O9 to O7, facing north", "G4": "move Rover G4 from I16 to K15, facing east"}
+        assert [i["done"] for i in view["instructions"]] == [False] * 4
+    finally:
+        service.session.close()
 
 
 def test_a_guard_on_the_wrong_space_or_facing_shows_as_misplaced(after_corporation):

@@ -39,6 +39,9 @@ export class Board {
     svg.addEventListener("pointermove", (e) => this.move(e));
     svg.addEventListener("pointerup", (e) => this.up(e));
     svg.addEventListener("pointercancel", (e) => this.cancel(e));
+    // a tap is the board's (its pointer events act on it): the click chromium sends after the touch would land on
+    // whatever is under the finger by then, such as the list of a shared space's actions the tap just opened
+    svg.addEventListener("touchend", (e) => { if (e.cancelable) e.preventDefault(); }, { passive: false });
     frame.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
     frame.addEventListener("keydown", (e) => this.key(e));
     svg.addEventListener("keydown", (e) => this.pressKey(e));
@@ -49,6 +52,7 @@ export class Board {
       this.legal = e.detail || [];
       this.legalNumber = this.store.status.number;
       $("target-choices").hidden = true;  // its actions were for the game before
+      this.pickStepper();
       this.decorate();
     });
     document.addEventListener("click", (e) => this.lightNamed(e));
@@ -277,6 +281,23 @@ export class Board {
     const unit = hit && hit.getAttribute("data-unit");
     if (unit && this.controls.player && unit !== this.selected) this.select(unit);
     else this.deselect();
+  }
+
+  /** While a move action is under way its steps are the turn's business: the bot stepping is picked by itself
+   *  (the one that stepped already in this move, else the active agent's, else the first that may step), so each
+   *  step is one tap on its lit space. A unit the player picked during the move stays picked; one left picked
+   *  from before the move (the command module of the last move) gives way to the new move's bot. */
+  pickStepper() {
+    if (!this.controls.player) return;
+    const stepping = [...new Set(this.legal.filter((l) => l.tag === "step" && l.at && l.bot).map((l) => l.bot))];
+    const turn = (this.store.state || {}).turn || {};
+    const moved = Object.keys((turn.pending || {}).steps || {});
+    if (!stepping.length || (this.selected && (moved.length || !turn.pending))) return;
+    const active = (turn.order || [])[turn.active];
+    const bot = stepping.find((b) => moved.includes(b)) || stepping.find((b) => b === active) || stepping[0];
+    if (bot === this.selected) return;
+    this.selected = bot;
+    this.controls.select(bot);
   }
 
   select(unit) {

@@ -136,7 +136,9 @@ export class Controls {
     $("redo").disabled = !status.can_redo;
     if (status.dice_mode) $("dice-mode").value = status.dice_mode;
     const state = this.store.state;
-    $("corp").hidden = !(state && state.turn.step === "corporation");
+    const over = Boolean(state && state.outcome);  // a game over takes no turn: Next starts another game
+    $("corp").hidden = over || !(state && state.turn.step === "corporation");
+    $("next").textContent = over ? "Next game" : "Next";
     if (!player) {
       $("actions").replaceChildren();
       $("choices").hidden = true;
@@ -154,7 +156,10 @@ export class Controls {
     const names = this.names();
     const box = $("actions");
     if (!actions.length) {
-      box.replaceChildren(h("p", { class: "note" }, "Nothing to do here now: press Next."));
+      const over = this.store.state && this.store.state.outcome;
+      box.replaceChildren(h("p", { class: "note" }, over
+        ? "The game is over: Next game starts another as the table is set up (or choose one below), or undo."
+        : "Nothing to do here now: press Next."));
       return;
     }
     box.replaceChildren(...groups(actions, this.store.state).map((group) =>

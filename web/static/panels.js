@@ -168,17 +168,19 @@ export function drawState(state) {
  *  question with options gets a button for each (shown to players only), which calls `answer(question id,
  *  option number)`. No question while instructions wait is not agreement: the players have moves to make. */
 export function drawTable(table, answer, places) {
-  const instructions = table.instructions || [];
+  const instructions = table.instructions || [], camera = table.camera !== false;
   fill($("instructions"), instructions.map((i) =>
     h("li", { class: i.done ? "done" : "", "data-unit": i.unit, "data-done": String(i.done) }, spaced(i.text, places))),
   "Nothing to move on the board.");
-  const waiting = instructions.filter((i) => !i.done).length;
+  // no camera ticks the moves off: the players carry them out and the list stays as the game left it
+  $("instructions-note").hidden = camera || !instructions.length;
+  const waiting = camera ? instructions.filter((i) => !i.done).length : 0;
   fill($("questions"), (table.questions || []).map((q) => h("li", { "data-question": q.id }, spaced(q.text, places),
     (q.options || []).length ? h("div", { class: "row answers" }, q.options.map((option, k) =>
       h("button", { type: "button", class: "quiet", "data-option": String(k), onclick: () => answer(q.id, k) },
         spaced(option, places)))) : null)),
   waiting ? `None yet: the players have ${plural(waiting, "instruction")} to carry out first (above).`
-          : "None: the camera and the game agree.");
+          : camera ? "None: the camera and the game agree." : "None.");
 }
 
 export function drawHealth(health) {
