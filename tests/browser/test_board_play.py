@@ -335,7 +335,8 @@ def test_a_laptop_board_fills_its_column_and_a_named_space_lights_on_it(tmp_path
         assert page.evaluate(TEXT_PX) >= 12
         shot(page, "laptop")
         # a space named in the page's text (an instruction, an action's title) lights up on the board when tapped
-        page.evaluate("""document.getElementById('instructions').append(Object.assign(document.createElement('li'),
+        # in an element of its own: the live feed redraws the page's lists (instructions, questions) as it likes
+        page.evaluate("""document.querySelector('main').append(Object.assign(document.createElement('p'),
                          {textContent: 'move Sentry to T16', id: 'named'}))""")
         page.locator("#named").evaluate("li => li.setAttribute('data-space', 'T16')")
         page.locator("#named").click()
@@ -352,7 +353,7 @@ def test_a_laptop_board_fills_its_column_and_a_named_space_lights_on_it(tmp_path
 def test_a_named_space_lights_on_a_phone_board_panned_to_it(tmp_path: Path, browser: Browser) -> None:
     with running_table(tmp_path, prepare=lambda s: s.new_game()) as (url, _):
         page = opened(browser, url, PHONE, touch=True)
-        page.evaluate("""document.getElementById('questions').append(Object.assign(document.createElement('li'),
+        page.evaluate("""document.querySelector('main').append(Object.assign(document.createElement('p'),
                          {textContent: 'the game has it at A16', id: 'named'}))""")
         page.locator("#named").evaluate("li => li.setAttribute('data-space', 'A16')")
         page.locator("#named").tap()
