@@ -330,6 +330,10 @@ class Phone:
             expect(self.page.locator("#dice")).to_be_visible(timeout=WAIT)
             for wanted in request.dice:
                 buttons = self.page.locator(f'#dice button[data-die="{wanted["die"]}"][data-face]')
+                try:  # the live feed brings a follow-up request a moment after the session holds it
+                    expect(buttons.first).to_be_attached(timeout=WAIT)
+                except AssertionError:
+                    pass  # a real dead end: said just below
                 faces = [b.get_attribute("data-face") for b in buttons.all()]
                 if not faces:
                     self.shot("dead-end")
