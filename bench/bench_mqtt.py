@@ -44,10 +44,10 @@ sys.path.insert(0, str(ROOT))
 
 from bench.stats import percentile, report  # noqa: E402
 from controller.rules.actions import Correct  # noqa: E402
-from controller.service.config import TableConfig  # noqa: E402
-from controller.service.demo import DemoCamera, DemoTable  # noqa: E402
-from controller.service.mqtt_bridge import MqttBridge  # noqa: E402
-from controller.service.startup import build  # noqa: E402
+from controller.service.demo.booth import DemoCamera, DemoTable  # noqa: E402
+from controller.service.frame.config import TableConfig  # noqa: E402
+from controller.service.frame.startup import build  # noqa: E402
+from controller.service.mqtt.bridge import MqttBridge  # noqa: E402
 from tests.support.mqtt_broker import Broker  # noqa: E402
 from tests.support.net import free_port  # noqa: E402
 

@@ -24,8 +24,8 @@ from fastapi.responses import HTMLResponse
 from playwright.sync_api import Browser, sync_playwright
 from stats import percentile
 
-from controller.service.config import TableConfig
-from controller.service.startup import build
+from controller.service.frame.config import TableConfig
+from controller.service.frame.startup import build
 from controller.service.table import TableService
 
 PHONE = {"width": 412, "height": 900}

@@ -19,7 +19,7 @@ from controller.autoplay.player import play
 from controller.library import floor_text, load_content
 from controller.rules import compile_floor, copy_state, new_game
 from controller.rules.actions import Step, apply_action, legal_actions
-from controller.service.routes import cheapest
+from controller.service.camera.bot_ways import cheapest
 
 
 def cases(games: int, seed: int = 3) -> list[tuple]:

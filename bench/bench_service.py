@@ -52,11 +52,11 @@ from controller.autoplay.player import AutoPlayer  # noqa: E402
 from controller.leds import strip_layout  # noqa: E402
 from controller.leds.serial_driver import SerialDriver, SerialLeds  # noqa: E402
 from controller.rules import Step, compile_floor  # noqa: E402
-from controller.service import simulated_board  # noqa: E402
-from controller.service.config import TableConfig  # noqa: E402
-from controller.service.demo import DEMO_CONDITIONS, DEMO_POSE, DEMO_SIZE, DemoCamera, DemoTable, VirtualStrip  # noqa: E402
-from controller.service.led_output import LedOutput  # noqa: E402
-from controller.service.startup import build  # noqa: E402
+from controller.service.demo import simulated_board  # noqa: E402
+from controller.service.demo.booth import DEMO_CONDITIONS, DEMO_POSE, DEMO_SIZE, DemoCamera, DemoTable, VirtualStrip  # noqa: E402
+from controller.service.devices.led_output import LedOutput  # noqa: E402
+from controller.service.frame.config import TableConfig  # noqa: E402
+from controller.service.frame.startup import build  # noqa: E402
 from vision.config import ChangeSettings, VisionConfig  # noqa: E402
 from vision.pipeline import FrameResult, VisionPipeline  # noqa: E402
 from vision.sources.base import Frame  # noqa: E402
@@ -225,7 +225,7 @@ def ready_times(starts: int) -> tuple[list[float], list[float]]:
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(starts):
             t0 = time.monotonic()
-            subprocess.run([sys.executable, "-c", "import controller.service.startup, controller.cli"], env=env,
+            subprocess.run([sys.executable, "-c", "import controller.service.frame.startup, controller.cli"], env=env,
                            check=True)
             imports.append(time.monotonic() - t0)
             port = free_port()

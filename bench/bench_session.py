@@ -23,7 +23,7 @@ from controller.autoplay.player import AutoPlayer  # noqa: E402
 from controller.library import load_content  # noqa: E402
 from controller.rules import AnyAction, Correct, GameSetup, GameState, apply, new_game  # noqa: E402
 from controller.rules.record import GameRecord, record_action  # noqa: E402
-from controller.service.session import GameSession  # noqa: E402
+from controller.service.game.session import GameSession  # noqa: E402
 
 ENTRIES = 500
 

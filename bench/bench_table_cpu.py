@@ -54,10 +54,10 @@ from controller.autoplay.player import AutoPlayer  # noqa: E402
 from controller.leds import strip_layout  # noqa: E402
 from controller.leds.serial_driver import SerialDriver, SerialLeds  # noqa: E402
 from controller.rules import Step  # noqa: E402
-from controller.service import simulated_board  # noqa: E402
-from controller.service.config import TableConfig  # noqa: E402
-from controller.service.demo import DEMO_POSE, DEMO_SIZE, DemoTable, VirtualStrip  # noqa: E402
-from controller.service.startup import build  # noqa: E402
+from controller.service.demo import simulated_board  # noqa: E402
+from controller.service.demo.booth import DEMO_POSE, DEMO_SIZE, DemoTable, VirtualStrip  # noqa: E402
+from controller.service.frame.config import TableConfig  # noqa: E402
+from controller.service.frame.startup import build  # noqa: E402
 from vision.config import ChangeSettings, VisionConfig  # noqa: E402
 from vision.pipeline import FrameResult, VisionPipeline  # noqa: E402
 from vision.roster import chips_for_state  # noqa: E402

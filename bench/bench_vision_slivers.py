@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_vision import random_hand  # noqa: E402
 from controller.library import load_floor  # noqa: E402
-from controller.service.demo import DEMO_CONDITIONS, DEMO_POSE, DEMO_SIZE  # noqa: E402
+from controller.service.demo.booth import DEMO_CONDITIONS, DEMO_POSE, DEMO_SIZE  # noqa: E402
 from vision.config import DICTIONARIES, ChangeSettings, FilterSettings, VisionConfig  # noqa: E402
 from vision.detect import detector_parameters  # noqa: E402
 from vision.pipeline import VisionPipeline  # noqa: E402

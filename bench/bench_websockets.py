@@ -88,9 +88,9 @@ def figure(label: str, seconds: list[float]) -> None:
 
 
 def _service(folder: str, seed: int, fps: float):  # type: ignore[no-untyped-def]
-    from controller.service.config import TableConfig
-    from controller.service.demo import DemoCamera, DemoTable
-    from controller.service.startup import build
+    from controller.service.demo.booth import DemoCamera, DemoTable
+    from controller.service.frame.config import TableConfig
+    from controller.service.frame.startup import build
 
     port = free_port()
     config = TableConfig(web={"host": "127.0.0.1", "port": port}, database={"path": f"{folder}/g.sqlite3"},

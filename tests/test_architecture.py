@@ -112,7 +112,7 @@ def test_only_the_command_line_imports_the_command_line_and_only_it_and_the_star
                 if is_cli(name) and not mine_is_cli:
                     problems.append(f"{path.relative_to(ROOT)}:{line} imports the command line ({name})")
                 if (_top(name) == "web" and not mine_is_cli and _top(mine) != "web"
-                        and mine != "controller.service.startup"):
+                        and mine != "controller.service.frame.startup"):
                     problems.append(f"{path.relative_to(ROOT)}:{line} imports web ({name})")
     assert problems == []
 

@@ -14,8 +14,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from controller.rules import BadFace, IllegalAction, RecordError, TableError
-from controller.service.session import SessionError
-from controller.service.store import StoreError
+from controller.service.game.session import SessionError
+from controller.service.game.store import StoreError
 from web.auth import ApiError, TableAuth, new_pin
 from web.auth import router as session_router
 from web.body_limit import BodyLimit

@@ -59,7 +59,7 @@ def broker(text: str) -> tuple[str, int]:
     table.toml's mqtt.host is."""
     from pydantic import ValidationError  # the config's own checks, read only when asked
 
-    from controller.service.config import MqttConfig
+    from controller.service.frame.config import MqttConfig
 
     host, colon, port = text.strip().rpartition(":")
     host = host.removeprefix("[").removesuffix("]")

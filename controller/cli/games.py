@@ -19,7 +19,7 @@ from controller.errors import UserError
 from controller.library import write_atomically
 
 if TYPE_CHECKING:  # the service's game log is imported when a games command runs
-    from controller.service.session import GameSession
+    from controller.service.game.session import GameSession
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,8 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _session(args: argparse.Namespace) -> GameSession:
-    from controller.service.config import load_config
-    from controller.service.session import GameSession
+    from controller.service.frame.config import load_config
+    from controller.service.game.session import GameSession
 
     path = args.db or str(load_config(args.config).database.path)
     if args.db is None and args.config is None and not Path(path).exists():

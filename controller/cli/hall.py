@@ -17,7 +17,7 @@ from controller.cli.arg_types import broker, count
 from controller.errors import UserError
 
 if TYPE_CHECKING:  # the config model (pydantic) is imported when the hall starts
-    from controller.service.config import MqttConfig
+    from controller.service.frame.config import MqttConfig
 
 OPTIONS = {"base_topic": "--base"}  # the key the config model can refuse -> the option that set it (--broker is
                                    # checked when read)
@@ -42,7 +42,7 @@ def mqtt_config(args: argparse.Namespace) -> MqttConfig:
     """The hall's broker options, checked as table.toml's [mqtt] keys are."""
     from pydantic import ValidationError
 
-    from controller.service.config import MqttConfig
+    from controller.service.frame.config import MqttConfig
 
     host, port = args.broker
     if args.ca_file is not None and not Path(args.ca_file).is_file():

@@ -18,7 +18,7 @@ from controller.cli.arg_types import broker, count, positive, seconds, whole
 from controller.errors import UserError
 
 if TYPE_CHECKING:  # the service (and OpenCV, FastAPI, uvicorn with it) is imported when a command starts it
-    from controller.service.led_output import LedOutput
+    from controller.service.devices.led_output import LedOutput
     from controller.service.table import TableService
 
 
@@ -51,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_init(args: argparse.Namespace) -> int:
-    from controller.service.config_text import starter_toml
+    from controller.service.frame.config_text import starter_toml
 
     out = Path(args.out)
     if out.exists() and not args.force:
@@ -76,7 +76,7 @@ def _free_port(host: str) -> int:
 def _announce(service: TableService) -> None:
     import segno
 
-    from controller.service.address import phone_address
+    from controller.service.frame.address import phone_address
 
     web = next(c for c in service.components if c.name == "web")
     address = phone_address(service.config.web.host, web.port)  # type: ignore[attr-defined]
@@ -93,8 +93,8 @@ def _announce(service: TableService) -> None:
 def run_service(args: argparse.Namespace) -> int:
     import asyncio
 
-    from controller.service.config import load_config
-    from controller.service.startup import build, serve
+    from controller.service.frame.config import load_config
+    from controller.service.frame.startup import build, serve
 
     config = load_config(args.config)
     service = build(config)
@@ -107,12 +107,12 @@ def run_demo(args: argparse.Namespace) -> int:
 
     from gpiozero.pins.mock import MockFactory
 
-    from controller.service import simulated_board
-    from controller.service.config import TableConfig
-    from controller.service.demo import DemoCamera, DemoPlayers, DemoTable, VirtualStrip
-    from controller.service.demo_folder import demo_folder
-    from controller.service.led_output import LedOutput, output_from_config
-    from controller.service.startup import build, serve
+    from controller.service.demo import simulated_board
+    from controller.service.demo.booth import DemoCamera, DemoPlayers, DemoTable, VirtualStrip
+    from controller.service.demo.folder import demo_folder
+    from controller.service.devices.led_output import LedOutput, output_from_config
+    from controller.service.frame.config import TableConfig
+    from controller.service.frame.startup import build, serve
 
     if not 0 <= args.port <= 65535:
         raise UserError(f"--port {args.port}: expected a port number from 0 to 65535")

@@ -15,8 +15,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller.hall.view import HallView
-from controller.service.config import MqttConfig
-from controller.service.mqtt_client import MqttClient, make_client
+from controller.service.frame.config import MqttConfig
+from controller.service.mqtt.client import MqttClient, make_client
 
 RECONNECT_MIN_S, RECONNECT_MAX_S = 1, 30
 

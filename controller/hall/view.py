@@ -13,7 +13,7 @@ import json
 import threading
 from typing import Any
 
-from controller.service.mqtt_topics import NOBODY
+from controller.service.mqtt.topics import NOBODY
 
 FIELDS = ("availability", "mission", "threat", "phase", "round", "player", "result", "number")
 LONGEST = 200  # characters kept of one payload: a table's topics are short, anything longer is cut

@@ -31,21 +31,21 @@ from controller.rules import (
     phrase,
 )
 from controller.rules.events import AnyEvent
-from controller.service.buttons import ButtonsAndBuzzer, DiceFromButtons
-from controller.service.camera import CameraComponent
-from controller.service.components import Component, Health
-from controller.service.config import GameConfig, TableConfig
-from controller.service.door_sensors import DoorSensors
-from controller.service.floors import FloorLibrary
-from controller.service.flow import next_step
-from controller.service.led_output import LedOutput
-from controller.service.reconciler import Reconciler, ReconcilerError
-from controller.service.replay import GameReplays
-from controller.service.session import Change, GameSession
-from controller.service.supervisor import Supervisor
+from controller.service.camera.component import CameraComponent
+from controller.service.camera.door_sensors import DoorSensors
+from controller.service.camera.reconciler import Reconciler, ReconcilerError
+from controller.service.devices.buttons import ButtonsAndBuzzer, DiceFromButtons
+from controller.service.devices.led_output import LedOutput
+from controller.service.frame.components import Component, Health
+from controller.service.frame.config import GameConfig, TableConfig
+from controller.service.frame.supervisor import Supervisor
+from controller.service.game.floors import FloorLibrary
+from controller.service.game.flow import next_step
+from controller.service.game.replay import GameReplays
+from controller.service.game.session import Change, GameSession
 
 if TYPE_CHECKING:
-    from controller.service.reconciler import Reconciler
+    from controller.service.camera.reconciler import Reconciler
 
 DETECTION_EVENTS = {"bot_detected"}
 THREAT_EVENTS = {"threat_event_fired", "escalation_active", "defeat"}

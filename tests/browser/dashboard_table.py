@@ -10,10 +10,10 @@ from pathlib import Path
 
 from controller.autoplay.player import AutoPlayer
 from controller.rules import GameState, Step
-from controller.service.config import TableConfig
-from controller.service.demo import DemoCamera, DemoTable, VirtualStrip
-from controller.service.led_output import LedOutput
-from controller.service.startup import build
+from controller.service.demo.booth import DemoCamera, DemoTable, VirtualStrip
+from controller.service.devices.led_output import LedOutput
+from controller.service.frame.config import TableConfig
+from controller.service.frame.startup import build
 from controller.service.table import TableService
 
 PIN = "2468"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from controller.service.demo import DemoCamera, DemoTable
+from controller.service.demo.booth import DemoCamera, DemoTable
 from tests.browser.chromium import chromium
 from tests.browser.tools_support import PHONE, running_table, shot, unlock
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from controller.service.config import TableConfig
-from controller.service.startup import build
+from controller.service.frame.config import TableConfig
+from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.browser.chromium import ARTIFACTS, free_port
 from vision.sources.base import FrameSource

@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from controller.rules import GameSetup, new_game
-from controller.service.startup import build
+from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.service_helpers import config
 from web import create_app

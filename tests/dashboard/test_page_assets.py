@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from controller.service.startup import build
+from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.service_helpers import config
 from web import create_app

@@ -480,13 +480,13 @@ def test_the_simulated_board_goes_when_its_host_is_killed(tmp_path) -> None:
     import signal
     import sys
 
-    from controller.service.simulated_board import available
+    from controller.service.demo.simulated_board import available
 
     if available() is not None:
         pytest.skip(available())
     host = subprocess.Popen([sys.executable, "-c",
                              "import sys, time\n"
-                             "from controller.service.simulated_board import SimulatedBoard\n"
+                             "from controller.service.demo.simulated_board import SimulatedBoard\n"
                              "board = SimulatedBoard()\n"
                              "print(board.proc.pid, flush=True)\n"
                              "time.sleep(120)\n"], stdout=subprocess.PIPE, text=True)

@@ -10,9 +10,9 @@ import threading
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from controller.service.buttons import HOLD_CHECK_S, HOLD_S, REPEAT_S, SOUNDS, ButtonsAndBuzzer
-from controller.service.components import Health
-from controller.service.supervisor import Backoff, Supervisor
+from controller.service.devices.buttons import HOLD_CHECK_S, HOLD_S, REPEAT_S, SOUNDS, ButtonsAndBuzzer
+from controller.service.frame.components import Health
+from controller.service.frame.supervisor import Backoff, Supervisor
 from tests.support.clock import Clock
 from tests.support.service_helpers import until
 

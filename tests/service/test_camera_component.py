@@ -12,8 +12,8 @@ import numpy as np
 
 from controller.library import load_content
 from controller.rules import new_game
-from controller.service.camera import CameraComponent, NewestFrame
-from controller.service.config import TableConfig
+from controller.service.camera.component import CameraComponent, NewestFrame
+from controller.service.frame.config import TableConfig
 from controller.service.table import setup_from_config
 from vision.config import VisionConfig
 from vision.pipeline import FrameResult, VisionPipeline

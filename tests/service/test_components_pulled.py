@@ -17,10 +17,10 @@ from controller.autoplay.player import AutoPlayer
 from controller.leds import strip_layout as layouts
 from controller.leds.render import render
 from controller.leds.scene import TRACK_LENGTH
-from controller.service.config import LedsConfig, TableConfig
-from controller.service.demo import DemoCamera, DemoTable
-from controller.service.led_output import output_from_config
-from controller.service.startup import build
+from controller.service.demo.booth import DemoCamera, DemoTable
+from controller.service.devices.led_output import output_from_config
+from controller.service.frame.config import LedsConfig, TableConfig
+from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.firmware_sim import BAUD, FIRMWARE, LED_COUNT, Sim
 from tests.support.net import free_port, wait_for

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from controller.service.config import SECTIONS, ConfigError, MqttConfig, TableConfig, env_name, load_config
-from controller.service.config_text import starter_toml
+from controller.service.frame.config import SECTIONS, ConfigError, MqttConfig, TableConfig, env_name, load_config
+from controller.service.frame.config_text import starter_toml
 from tests.support.cli_run import refused, run
 
 # key -> (a bad value as TOML text, what the message must say is expected)

@@ -16,7 +16,7 @@ import time
 import pytest
 
 from controller.rules.record import replay, state_digest
-from controller.service.session import GameSession
+from controller.service.game.session import GameSession
 from tests.support.session_support import next_action, start_state
 
 pytestmark = pytest.mark.slow  # a scripted game killed with SIGKILL 50 times

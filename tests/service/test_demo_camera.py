@@ -11,8 +11,8 @@ import pytest
 
 from controller.library import load_content
 from controller.rules import GameState, new_game
-from controller.service.config import TableConfig
-from controller.service.demo import DEMO_CONDITIONS, DEMO_POSE, DemoCamera, DemoTable
+from controller.service.demo.booth import DEMO_CONDITIONS, DEMO_POSE, DemoCamera, DemoTable
+from controller.service.frame.config import TableConfig
 from controller.service.table import setup_from_config
 from vision.pipeline import VisionPipeline
 from vision.sources.base import Frame

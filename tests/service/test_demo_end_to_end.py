@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.service import simulated_board
+from controller.service.demo import simulated_board
 
 pytestmark = pytest.mark.slow  # the demo as a real process playing a whole game
 

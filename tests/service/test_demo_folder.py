@@ -10,7 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from controller.service.demo_folder import PREFIX, clear_stale, demo_folder
+from controller.service.demo.folder import PREFIX, clear_stale, demo_folder
 
 
 def test_folders_of_demos_that_are_gone_are_cleared_and_only_those(tmp_path: Path) -> None:
@@ -34,7 +34,7 @@ def test_folders_of_demos_that_are_gone_are_cleared_and_only_those(tmp_path: Pat
 
 def test_a_sigkilled_demo_leaves_a_folder_the_next_demo_clears() -> None:
     """A process holding a demo folder as `demo` does, killed with SIGKILL, then a new demo's start."""
-    holder = subprocess.Popen([sys.executable, "-c", "import time; from controller.service.demo_folder import "
+    holder = subprocess.Popen([sys.executable, "-c", "import time; from controller.service.demo.folder import "
                                "demo_folder; f = demo_folder(); print(f.name, flush=True); time.sleep(60)"],
                               stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[2])
     assert holder.stdout is not None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from controller.rules import state_digest
-from controller.service.session import GameSession
+from controller.service.game.session import GameSession
 from tests.support.cli_run import run
 from tests.support.session_support import next_action, start_state
 

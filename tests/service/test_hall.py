@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 
 from controller.hall.subscriber import HallSubscriber
 from controller.hall.view import HallView
-from controller.service.config import MqttConfig
-from controller.service.mqtt_topics import NOBODY
+from controller.service.frame.config import MqttConfig
+from controller.service.mqtt.topics import NOBODY
 from tests.support.cli_run import refused
 from tests.support.mqtt_broker import Broker, publish, running, table
 from tests.support.service_helpers import until

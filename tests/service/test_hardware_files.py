@@ -6,7 +6,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from controller.service.config import LedsConfig
+from controller.service.frame.config import LedsConfig
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
 ROOT = HARDWARE.parent

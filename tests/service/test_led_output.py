@@ -18,10 +18,10 @@ from controller.leds.render import render
 from controller.leds.scene import LedScene, SlotChip
 from controller.leds.serial_driver import SerialDriver, SerialLeds
 from controller.leds.terminal_strip import TerminalLeds
-from controller.service.components import Health
-from controller.service.config import LedsConfig
-from controller.service.led_output import LedOutput, output_from_config
-from controller.service.supervisor import Backoff, Supervisor
+from controller.service.devices.led_output import LedOutput, output_from_config
+from controller.service.frame.components import Health
+from controller.service.frame.config import LedsConfig
+from controller.service.frame.supervisor import Backoff, Supervisor
 from tests.support.firmware_sim import BAUD, FIRMWARE, LED_COUNT, Sim
 from tests.support.service_helpers import Ticker, until
 

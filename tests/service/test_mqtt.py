@@ -17,7 +17,7 @@ import pytest
 
 from controller.rules import GameSetup
 from controller.rules.actions import Correct
-from controller.service.components import Health
+from controller.service.frame.components import Health
 from controller.service.table import TableService
 from tests.support.mqtt_broker import Broker, Listener, free_port, publish, running, table
 from tests.support.service_helpers import until

@@ -10,7 +10,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from controller.service.door_sensors import DoorError, DoorSensors
+from controller.service.camera.door_sensors import DoorError, DoorSensors
 from tests.support.mqtt_broker import Broker, Listener, publish, running, table
 from tests.support.service_helpers import until
 from tests.support.session_support import start_state

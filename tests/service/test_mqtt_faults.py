@@ -11,8 +11,8 @@ import msgspec
 import pytest
 
 from controller.rules import GameSetup, Outcome
-from controller.service.components import Health
-from controller.service.mqtt_topics import NOBODY, state_payloads
+from controller.service.frame.components import Health
+from controller.service.mqtt.topics import NOBODY, state_payloads
 from tests.support.mqtt_broker import Broker, Listener, publish, running, table
 from tests.support.service_helpers import until
 

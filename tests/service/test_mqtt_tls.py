@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from controller.service.components import Health
-from controller.service.config import MqttConfig
-from controller.service.mqtt_client import make_client
+from controller.service.frame.components import Health
+from controller.service.frame.config import MqttConfig
+from controller.service.mqtt.client import make_client
 from controller.service.table import TableService
 from tests.support.mqtt_broker import Broker, Listener, table
 from tests.support.service_helpers import until

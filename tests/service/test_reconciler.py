@@ -16,10 +16,10 @@ from controller.rules import GameRecord, SeededDice, record_action
 from controller.rules.actions import Correct, Step, Strike, apply_action
 from controller.rules.record import state_digest
 from controller.rules.state import DicePool
-from controller.service.config import TableConfig
-from controller.service.reconciler import Reconciler, ReconcilerError, placements
-from controller.service.session import GameSession
-from controller.service.startup import build
+from controller.service.camera.reconciler import Reconciler, ReconcilerError, placements
+from controller.service.frame.config import TableConfig
+from controller.service.frame.startup import build
+from controller.service.game.session import GameSession
 from tests.support.observations import CONFIG, seen
 from tests.support.session_support import next_action, played_until, start_state
 from vision.pipeline import VisionPipeline

@@ -10,7 +10,7 @@ from pathlib import Path
 from controller.autoplay.player import AutoPlayer
 from controller.library import load_content
 from controller.rules import GameSetup, new_game
-from controller.service.session import GameSession
+from controller.service.game.session import GameSession
 from tests.support.net import free_port
 from tests.support.run_process import cli, get, stop, wait_ready, write_config
 

@@ -18,9 +18,9 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.rules import Move
 from controller.rules.state import DicePool
-from controller.service.buttons import HOLD_S, REPEAT_S
-from controller.service.config import TableConfig
-from controller.service.startup import build
+from controller.service.devices.buttons import HOLD_S, REPEAT_S
+from controller.service.frame.config import TableConfig
+from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.clock import Clock
 from tests.support.net import free_port, wait_for

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from controller.service.config import SECTIONS, env_name
-from controller.service.config_text import DOCS, docs_with_table, keys_table
+from controller.service.frame.config import SECTIONS, env_name
+from controller.service.frame.config_text import DOCS, docs_with_table, keys_table
 
 
 def test_the_docs_key_table_matches_the_settings_model() -> None:
     text = DOCS.read_text(encoding="utf-8")
     assert docs_with_table(text) == text, (
-        "docs/service.md's config table is out of date: run `python -m controller.service.config_text`")
+        "docs/service.md's config table is out of date: run `python -m controller.service.frame.config_text`")
 
 
 def test_the_table_has_every_key_with_its_environment_name() -> None:

@@ -11,8 +11,8 @@ import pytest
 from controller.rules import IllegalAction
 from controller.rules.actions import BeginActions, CorporationTurn, Correct, Move
 from controller.rules.record import replay, state_digest
-from controller.service.session import GameSession, SessionError
-from controller.service.store import GameStore, StoreError
+from controller.service.game.session import GameSession, SessionError
+from controller.service.game.store import GameStore, StoreError
 from tests.support.session_support import next_action, start_state
 
 

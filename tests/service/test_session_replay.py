@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from controller.rules import TableError
 from controller.rules.record import state_digest
-from controller.service.flow import next_step
-from controller.service.session import GameSession
+from controller.service.game.flow import next_step
+from controller.service.game.session import GameSession
 from tests.support.session_support import next_action, start_state
 
 START = start_state(seed=11)

@@ -10,8 +10,8 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from controller.service.components import Component, Health
-from controller.service.supervisor import Backoff, Supervisor
+from controller.service.frame.components import Component, Health
+from controller.service.frame.supervisor import Backoff, Supervisor
 from tests.support.service_helpers import Ticker, until
 
 FAST = Backoff(first_s=0.01, factor=2.0, cap_s=0.04, jitter=0.25, healthy_after_s=60.0)

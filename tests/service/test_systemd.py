@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.service import systemd
-from controller.service.components import Health
-from controller.service.supervisor import Supervisor
+from controller.service.frame import systemd
+from controller.service.frame.components import Health
+from controller.service.frame.supervisor import Supervisor
 from tests.support.service_helpers import until
 
 

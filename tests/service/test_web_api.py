@@ -16,8 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from controller.autoplay.player import AutoPlayer
-from controller.service.components import Component
-from controller.service.startup import build
+from controller.service.frame.components import Component
+from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.net import free_port
 from tests.support.service_helpers import config

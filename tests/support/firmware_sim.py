@@ -1,4 +1,4 @@
-"""The simavr harness seen from pytest: the service's simulated board (controller/service/simulated_board.py),
+"""The simavr harness seen from pytest: the service's simulated board (controller/service/demo/simulated_board.py),
 plus reading what it decoded, resetting it, hanging it, and the firmware's own settings and variants."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from controller.service.simulated_board import BAUD, BUILD, ELF, FIRMWARE, LED_COUNT, SimulatedBoard
+from controller.service.demo.simulated_board import BAUD, BUILD, ELF, FIRMWARE, LED_COUNT, SimulatedBoard
 
 __all__ = ["BAUD", "BUILD", "FIRMWARE", "LED_COUNT", "Sim", "board_setting", "build_variant", "is_fallback"]
 

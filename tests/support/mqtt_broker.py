@@ -24,10 +24,10 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.library import load_content
-from controller.service.components import Health
-from controller.service.config import DatabaseConfig, GameConfig, MqttConfig, TableConfig
-from controller.service.mqtt_bridge import MqttBridge
-from controller.service.session import GameSession
+from controller.service.frame.components import Health
+from controller.service.frame.config import DatabaseConfig, GameConfig, MqttConfig, TableConfig
+from controller.service.game.session import GameSession
+from controller.service.mqtt.bridge import MqttBridge
 from controller.service.table import TableService
 from tests.support.net import free_port
 from tests.support.service_helpers import until

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from controller.rules import GameState
-from controller.service.reconciler import placements
+from controller.service.camera.reconciler import placements
 from vision.config import VisionConfig
 from vision.observation import Observation, UnitState
 from vision.roster import chips_for_state

@@ -7,8 +7,8 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
-from controller.service.components import Component
-from controller.service.config import TableConfig
+from controller.service.frame.components import Component
+from controller.service.frame.config import TableConfig
 
 
 class Ticker(Component):

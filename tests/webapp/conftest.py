@@ -13,7 +13,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from controller.service.startup import build
+from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.clock import Clock
 from tests.support.net import free_port

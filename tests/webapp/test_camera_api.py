@@ -19,9 +19,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from controller.rules import compile_floor
-from controller.service.config import TableConfig
-from controller.service.demo import DEMO_CONDITIONS, DEMO_POSE, DemoCamera, DemoTable
-from controller.service.startup import build
+from controller.service.demo.booth import DEMO_CONDITIONS, DEMO_POSE, DemoCamera, DemoTable
+from controller.service.frame.config import TableConfig
+from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.net import free_port
 from tests.support.web_helpers import ORIGIN, PIN

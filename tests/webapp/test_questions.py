@@ -14,8 +14,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from controller.rules import Step, compile_floor
-from controller.service.demo import DemoCamera, DemoTable
-from controller.service.startup import build
+from controller.service.demo.booth import DemoCamera, DemoTable
+from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.observations import seen
 from tests.support.service_helpers import config

@@ -8,7 +8,7 @@ from typing import Any
 import segno
 from fastapi import APIRouter
 
-from controller.service.address import phone_address
+from controller.service.frame.address import phone_address
 from web.deps import Service
 
 router = APIRouter(prefix="/api", tags=["page"])

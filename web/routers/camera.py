@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import FileResponse, Response
 
-from controller.service.camera import CameraComponent, CameraError, NoPicture
+from controller.service.camera.component import CameraComponent, CameraError, NoPicture
 from web.auth import ApiError, Player, Watcher, check_origin
 from web.deps import Service
 from web.routers.tool_pages import page

@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from controller.service.floors import MOST_CHARS, FloorLibraryError, check_floor
+from controller.service.game.floors import MOST_CHARS, FloorLibraryError, check_floor
 from web.auth import ApiError, Player
 from web.deps import Service
 from web.routers.tool_pages import page

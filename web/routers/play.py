@@ -10,7 +10,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from controller.service.session import Change
+from controller.service.game.session import Change
 from controller.service.table import TableService
 from web.auth import Player
 from web.deps import Service

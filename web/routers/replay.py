@@ -12,8 +12,8 @@ from fastapi import APIRouter, Path
 from fastapi.responses import FileResponse
 
 from controller.rules import GameState
-from controller.service.replay import ReplayError
-from controller.service.store import StoreError
+from controller.service.game.replay import ReplayError
+from controller.service.game.store import StoreError
 from web.auth import ApiError
 from web.deps import Service
 from web.routers.floor import floor_json

@@ -25,7 +25,7 @@ import numpy as np
 from controller.autoplay.player import AutoPlayer
 from controller.leds.render import LogicalFrame
 from controller.rules import GameState, Step, TableError, compile_floor
-from controller.service.components import Component
+from controller.service.frame.components import Component
 from controller.service.table import TableService
 from vision.config import VisionConfig
 from vision.roster import chips_for_state

@@ -31,8 +31,8 @@ from gpiozero import Button, Buzzer, GPIOZeroError
 from gpiozero.pins import Factory
 
 from controller.rules import TableError
-from controller.service.components import Component
-from controller.service.session import DiceRequest, GameSession
+from controller.service.frame.components import Component
+from controller.service.game.session import DiceRequest, GameSession
 
 BOUNCE_S = 0.05  # a pressed contact chatters for a few ms: the pin backend filters what it can
 REPEAT_S = 0.25  # presses of one button closer than this are one press (chatter the backend let through)

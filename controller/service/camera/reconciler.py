@@ -5,7 +5,7 @@ camera is sure of into the engine's actions, and everything else into something 
 
 - A bot the camera sees on a new space during a move action becomes the engine's `Step`s: along the spaces the
   camera saw it cross, or, when it was lifted and put down, along the cheapest legal way (found with the engine
-  itself, `routes.py`). Cheapest ways that differ in what happens become a question with the ways as options.
+  itself, `bot_ways.py`). Cheapest ways that differ in what happens become a question with the ways as options.
 - Whatever the engine refuses becomes a question naming its rule, and the chip shows as misplaced until it is put
   back or the players correct the game. The game never changes on a refusal.
 - Every change the camera did not make (the corporation's turn, an undo, a correction, a dashboard action) becomes
@@ -28,9 +28,9 @@ from dataclasses import dataclass, field, replace
 from controller.errors import UserError
 from controller.rules import GameState
 from controller.rules.actions import Correct
-from controller.service.routes import MAX_STEPS, Route, RouteSearch, adjacent, cheapest, follow
-from controller.service.session import Change, GameSession
-from controller.service.table_view import COMPASS, Instruction, Misplaced, Place, Question, TableView, place_text
+from controller.service.camera.bot_ways import MAX_STEPS, Route, RouteSearch, adjacent, cheapest, follow
+from controller.service.camera.table_view import COMPASS, Instruction, Misplaced, Place, Question, TableView, place_text
+from controller.service.game.session import Change, GameSession
 from vision.config import VisionConfig
 from vision.observation import Observation, UnitState
 from vision.roster import chips_for_state

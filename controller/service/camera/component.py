@@ -34,7 +34,7 @@ import numpy as np
 from controller.library import write_atomically
 from controller.rules import Floor, TableError, compile_floor
 from controller.rules.state import FloorState
-from controller.service.components import Component
+from controller.service.frame.components import Component
 from vision.annotate import annotate
 from vision.board_finder import BoardFinding, find_board, finding_overlay, straighten
 from vision.pipeline import FrameResult, VisionPipeline

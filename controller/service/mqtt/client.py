@@ -22,7 +22,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 
 from controller.rules import TableError
-from controller.service.config import MqttConfig
+from controller.service.frame.config import MqttConfig
 
 
 class MqttError(TableError):

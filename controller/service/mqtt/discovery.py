@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from controller.rules import GameState
-from controller.service.mqtt_topics import Topics
+from controller.service.mqtt.topics import Topics
 
 DISCOVERY_PREFIX = "homeassistant"
 STATUS_TOPIC = f"{DISCOVERY_PREFIX}/status"   # Home Assistant says "online" here when it (re)starts

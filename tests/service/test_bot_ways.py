@@ -7,7 +7,7 @@ from __future__ import annotations
 from controller.autoplay.player import AutoPlayer
 from controller.library import load_content
 from controller.rules import GameSetup, GameState, Step, apply_action, new_game, state_digest
-from controller.service.routes import cheapest, follow
+from controller.service.camera.bot_ways import cheapest, follow
 
 
 def before_a_reassemble() -> tuple[GameState, Step]:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from controller.service.components import Component, Health, describe
+from controller.service.frame.components import Component, Health, describe
 
 STOP_TIMEOUT_S = 5.0
 

@@ -17,7 +17,7 @@ from typing import Any
 import uvicorn
 
 from controller.rules import TableError
-from controller.service.components import Component
+from controller.service.frame.components import Component
 
 
 class WebError(TableError):

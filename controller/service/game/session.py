@@ -51,7 +51,7 @@ from controller.rules.record import (
     replay,
     state_digest,
 )
-from controller.service.store import Change, GameStore, StoreError
+from controller.service.game.store import Change, GameStore, StoreError
 
 DiceMode = Literal["virtual", "physical"]
 SNAPSHOT_EVERY = 50  # entries between snapshots: recovery replays at most this many actions

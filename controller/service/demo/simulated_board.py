@@ -18,7 +18,7 @@ from pathlib import Path
 
 from controller.rules import TableError
 
-FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+FIRMWARE = Path(__file__).resolve().parents[3] / "firmware"
 BUILD = FIRMWARE / "build"
 ELF = BUILD / "burncycle-leds.elf"
 SIM = BUILD / "bc-sim"

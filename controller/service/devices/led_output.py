@@ -24,8 +24,8 @@ from controller.leds.scene import LedScene
 from controller.leds.serial_driver import LinkState, SerialDriver, SerialLeds
 from controller.leds.strip_layout import Layout
 from controller.leds.terminal_strip import TerminalLeds
-from controller.service.components import Component
-from controller.service.config import LedsConfig
+from controller.service.frame.components import Component
+from controller.service.frame.config import LedsConfig
 
 FPS = 30
 

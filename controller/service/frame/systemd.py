@@ -14,7 +14,7 @@ import os
 import socket
 from collections.abc import Mapping
 
-from controller.service.components import Component
+from controller.service.frame.components import Component
 
 
 def notify(*fields: str, environ: Mapping[str, str] = os.environ) -> bool:

@@ -13,17 +13,17 @@ import time
 from collections.abc import Callable
 
 from controller.library import load_content
-from controller.service import systemd
-from controller.service.buttons import ButtonsAndBuzzer
-from controller.service.camera import CameraComponent
-from controller.service.components import Component
-from controller.service.config import CameraConfig, TableConfig
-from controller.service.led_output import LedOutput, output_from_config
-from controller.service.mqtt_bridge import MqttBridge
-from controller.service.reconciler import Reconciler
-from controller.service.session import GameSession
+from controller.service.camera.component import CameraComponent
+from controller.service.camera.reconciler import Reconciler
+from controller.service.devices.buttons import ButtonsAndBuzzer
+from controller.service.devices.led_output import LedOutput, output_from_config
+from controller.service.frame import systemd
+from controller.service.frame.components import Component
+from controller.service.frame.config import CameraConfig, TableConfig
+from controller.service.frame.web_server import WebServer
+from controller.service.game.session import GameSession
+from controller.service.mqtt.bridge import MqttBridge
 from controller.service.table import TableService
-from controller.service.web_server import WebServer
 from vision.config import VisionConfig
 from vision.pipeline import VisionPipeline
 from vision.sources.base import FrameSource

@@ -34,12 +34,12 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from controller.rules import TableError
 from controller.rules.actions import Correct
-from controller.service.components import Component
-from controller.service.config import MqttConfig
-from controller.service.mqtt_client import MqttClient, make_client
-from controller.service.mqtt_discovery import DISCOVERY_PREFIX, STATUS_TOPIC, discovery_payloads, node_id
-from controller.service.mqtt_topics import CommandError, DiceFaces, Door, Place, Topics, parse_command, state_payloads
-from controller.service.session import Change
+from controller.service.frame.components import Component
+from controller.service.frame.config import MqttConfig
+from controller.service.game.session import Change
+from controller.service.mqtt.client import MqttClient, make_client
+from controller.service.mqtt.discovery import DISCOVERY_PREFIX, STATUS_TOPIC, discovery_payloads, node_id
+from controller.service.mqtt.topics import CommandError, DiceFaces, Door, Place, Topics, parse_command, state_payloads
 from controller.service.table import TableService
 
 ONLINE, OFFLINE = "online", "offline"

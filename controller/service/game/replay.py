@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 
 from controller.rules import GameRecord, GameState, phrase, replay
-from controller.service.session import GameSession
+from controller.service.game.session import GameSession
 
 
 class ReplayError(LookupError):

@@ -17,7 +17,7 @@ from controller.errors import UserError
 from controller.rules import GameState
 from controller.rules.board.geometry import compile_floor, edge_id
 from controller.rules.errors import RulesError
-from controller.service.table_view import Question
+from controller.service.camera.table_view import Question
 
 
 class DoorError(UserError):
