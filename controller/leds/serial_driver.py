@@ -264,10 +264,14 @@ class SerialDriver:
         assert self._port is not None
         self._heard = False
         while True:
-            now = time.monotonic()
-            if now >= deadline:
+            # What already waits is read even past the deadline: on a busy host (a Pi drawing pages for 50
+            # phones) this thread may run again only after the deadline, though the answer came in time; taken
+            # for lost, the frame would go again and the LEDs wait another round trip.
+            late = time.monotonic() >= deadline
+            waiting = self._port.in_waiting
+            if late and not waiting:
                 return None
-            data = self._port.read(max(1, self._port.in_waiting))
+            data = self._port.read(waiting if late else max(1, waiting))
             for event in self._parser.feed(data):
                 if not isinstance(event, p.Frame):
                     continue

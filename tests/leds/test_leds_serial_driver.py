@@ -10,7 +10,7 @@ import pytest
 
 from controller.leds import protocol as p
 from controller.leds.device_model import DeviceModel
-from controller.leds.serial_driver import LinkState, SerialDriver, update_s
+from controller.leds.serial_driver import MARGIN_S, LinkState, SerialDriver, update_s
 
 LEDS = 38
 
@@ -251,3 +251,33 @@ def test_stale_replies_are_dropped_before_sending() -> None:
         assert d.wait_shown(3)
     assert model.latched == [frame(1), frame(2)]
     assert d.stats.timeouts == 0 and d.stats.frames_sent == 2
+
+
+class Starved(DeviceModel):
+    """A host thread descheduled after a read that found nothing yet: when it runs again the frame's deadline has
+    passed, though the board's ACK came in time and waits in the port's buffer (a Pi's core busy elsewhere)."""
+
+    def __init__(self) -> None:
+        super().__init__(LEDS)
+        self.starve = False
+
+    def write(self, data: bytes) -> int:
+        self.starve = self.starve or data[1] == p.Type.SHOW
+        return super().write(data)
+
+    def read(self, size: int = 1) -> bytes:
+        if self.starve:
+            self.starve = False
+            time.sleep(update_s(LEDS, p.DEFAULT_BAUD) + MARGIN_S + 0.05)
+            return b""
+        return super().read(size)
+
+
+def test_an_ack_that_came_in_time_is_taken_though_the_host_read_it_late() -> None:
+    model = Starved()
+    with driver(model) as d:
+        assert d.wait_link(2) is LinkState.UP
+        d.submit(frame(3))
+        assert d.wait_shown(2)
+    assert model.latched == [frame(3)]
+    assert d.stats.timeouts == 0 and d.stats.frames_sent == 1  # not taken for lost and sent again
