@@ -310,7 +310,11 @@ def play(change: bool, moves: int, still_s: float, seed: int, pictures_folder: P
     finally:
         if watchers is not None and watchers.stdin is not None:
             watchers.stdin.close()
-            watchers.wait(10)
+            try:
+                watchers.wait(30)
+            except subprocess.TimeoutExpired:  # its figures are not this bench's: a slow goodbye is not waited for
+                watchers.kill()
+                watchers.wait()
         service.stop()
         thread.join(15)
         session.close()
