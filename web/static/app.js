@@ -52,15 +52,61 @@ async function loadFloor() {
   if (floorWanted !== wanted) loadFloor();
 }
 
-function changed() {
-  $("title").textContent = store.status.title || "burncycle-table";
-  if (store.status.game) $("replay-link").href = `/games/${store.status.game}/replay`;
-  drawState(store.state);
-  drawBoardNow();  // the units where they are now; the floor (doors, walls, sight) follows when fetched again
-  floorWanted = store.status.number;
-  loadFloor();
-  controls.refresh();
+/** After the next paint: a tap's own answer (a button pressed, a dialog closed) is on the screen before a change
+ *  from the live feed is drawn, which on a slow phone takes longer than a frame. A hidden page paints nothing, so
+ *  a timer stands in for the frame there. */
+function afterPaint() {
+  return new Promise((resolve) => {
+    let done = false;
+    const go = () => { if (!done) { done = true; resolve(); } };
+    requestAnimationFrame(() => setTimeout(go, 0));
+    setTimeout(go, 100);
+  });
 }
+
+/** A task's end, so that a tap waiting behind a long redraw is handled between its parts. */
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** What the live feed changed and is still to be drawn: drawn once after the next paint, in parts with a task
+ *  between, however many messages came meanwhile (a corporation's turn sends several in a row). */
+const due = { board: false, state: false, table: false };
+let drawing = false;
+
+async function drawDue() {
+  if (drawing) return;
+  drawing = true;
+  await afterPaint();
+  while (due.board || due.state || due.table) {
+    if (due.state) {
+      due.state = false;
+      $("title").textContent = store.status.title || "burncycle-table";
+      if (store.status.game) $("replay-link").href = `/games/${store.status.game}/replay`;
+      drawState(store.state);
+      floorWanted = store.status.number;
+      loadFloor();  // the units are drawn now; the floor (doors, walls, sight) follows when fetched again
+      controls.refresh();
+      await nextTask();
+    }
+    if (due.table) {
+      due.table = false;
+      drawTableNow();
+      await nextTask();
+    }
+    if (due.board) {
+      due.board = false;
+      drawBoardNow();
+      await nextTask();
+    }
+  }
+  drawing = false;
+}
+
+function redraw(parts) {
+  Object.assign(due, parts);
+  drawDue();
+}
+
+const changed = () => redraw({ state: true, board: true });
 
 async function backlog(number) {
   const r = await api("GET", `/api/changes?after=${Math.max(0, number - LOG_BACKLOG)}&limit=${LOG_BACKLOG}`);
@@ -80,10 +126,9 @@ function onMessage(m) {
     }
     Object.assign(store, { status: m.status, state: m.state, table: m.table || {}, health: m.health || {} });
     backlog(m.number);
-    drawTableNow();
     drawHealth(store.health);
     controls.checkSession();  // who this phone is, asked again before anything is offered (a restart forgets)
-    changed();
+    redraw({ state: true, table: true, board: true });
   } else if (m.type === "change") {
     Object.assign(store, { status: m.status, state: m.state });
     logChanges([m.change], false);
@@ -91,8 +136,7 @@ function onMessage(m) {
   } else if (m.type === "table") {
     if (JSON.stringify(m.table) === JSON.stringify(store.table)) return;
     store.table = m.table;
-    drawTableNow();
-    drawBoardNow();
+    redraw({ table: true, board: true });
   } else if (m.type === "health") {
     store.health = m.health;
     drawHealth(store.health);
