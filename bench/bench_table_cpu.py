@@ -228,6 +228,7 @@ def play(change: bool, moves: int, still_s: float, seed: int, pictures_folder: P
     vision_cpu: dict[str, float] = defaultdict(float)
     frames: dict[str, int] = defaultdict(int)
     led_latency: list[float] = []
+    to_render: list[float] = []  # the confirming frame to the LED component's render of the new scene
     unconfirmed = confirmed_moves = unacknowledged = 0
 
     def vision_now() -> tuple[float, int]:
@@ -294,6 +295,7 @@ def play(change: bool, moves: int, still_s: float, seed: int, pictures_folder: P
                             unacknowledged += 1
                         else:
                             led_latency.append((ack if render[1] else render[0]) - frame_t)
+                            to_render.append(render[0] - frame_t)
             else:
                 with Measure("corporation"):
                     session.apply(action)
@@ -305,6 +307,7 @@ def play(change: bool, moves: int, still_s: float, seed: int, pictures_folder: P
                         camera.show([], settled)
                         time.sleep(0.7)
             table.lay_out(session.state)
+        link = list(leds.output.driver.stats.latencies) if isinstance(leds.output, SerialLeds) else []
         rss = int(next(line.split()[1] for line in Path("/proc/self/status").read_text().splitlines()
                        if line.startswith("VmRSS:"))) / 1024
     finally:
@@ -324,7 +327,7 @@ def play(change: bool, moves: int, still_s: float, seed: int, pictures_folder: P
         broker.wait(5)
     health = service.camera.status()
     return {"cpu": dict(cpu), "wall": dict(wall), "vision_cpu": dict(vision_cpu), "frames": dict(frames),
-            "led_latency": led_latency, "unacknowledged": unacknowledged, "confirmed": confirmed_moves,
+            "led_latency": led_latency, "to_render": to_render, "link": link, "unacknowledged": unacknowledged, "confirmed": confirmed_moves,
             "unconfirmed": unconfirmed,
             "searched": health.get("searched"), "skipped": health["skipped"], "rss_mb": rss,
             "leds": "the firmware in simavr" if board is not None else "the virtual strip"}
@@ -428,6 +431,15 @@ def pi_sized(moves: int, still_s: float, seed: int, pictures_folder: Path) -> No
         print(f"  frame -> LED (confirming frame to the board's ack): median {statistics.median(lat) * 1000:.1f} ms, "
               f"p99 {percentile(lat, 0.99) * 1000:.1f} ms (target <= 250 ms; {run['unacknowledged']} LED frames not "
               "acknowledged within 1 s)")
+        render = run["to_render"]
+        print(f"    of which the confirming frame to the LED component's render: median "
+              f"{statistics.median(render) * 1000:.1f} ms, p99 {percentile(render, 0.99) * 1000:.1f} ms; the render "
+              f"to the board's ack: the rest")
+    if run["link"]:
+        link = run["link"]
+        print(f"  the LED link alone, every frame the serial driver was given to the board's ack ({len(link)} frames, "
+              f"animations included): median {statistics.median(link) * 1000:.1f} ms, p99 "
+              f"{percentile(link, 0.99) * 1000:.1f} ms")
     print(f"  frames searched: {run['searched']}; frames the camera delivered that were skipped: {run['skipped']}")
     for kind in KINDS:
         seconds, read = run["wall"].get(kind, 0.0), run["frames"].get(kind, 0)
