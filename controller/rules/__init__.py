@@ -53,6 +53,7 @@ from controller.rules.actions import (
 # -- what a player of the agents' side reads of the rules (the auto-player, controller/autoplay, imports only these)
 from controller.rules.board.awareness import sight
 from controller.rules.board.geometry import MAX_DESTROYED_WALLS, Area, Floor, compile_floor, edge_id
+from controller.rules.board.guard_sight import security_sight
 from controller.rules.cards.network_cards import HAND_LIMIT
 from controller.rules.characters.proprietary_dice import USE as PROPRIETARY_DIE_USE
 from controller.rules.content import Content, parse_content
@@ -139,7 +140,7 @@ __all__ = [
     "check_record", "decode_record", "encode_record", "record_action", "redo", "replay", "start_record",
     "state_digest", "undo",
     "schema", "state_schema", "MAX_POWER", "STATE_VERSION", "DicePool", "GameState", "Outcome", "copy_state",
-    "decode_state", "encode_state", "check_state", "state_problems", "sight", "Area", "edge_id",
+    "decode_state", "encode_state", "check_state", "state_problems", "sight", "security_sight", "Area", "edge_id",
     "PROPRIETARY_DIE_USE", "movement_of", "apply_effect", "IpMoved", "hop_paths", "TERMINAL_SPACES", "module_bagged",
     "can_escape", "floor_objectives", "objective_applies", "objective_done", "unit_durability", "active_slot_count",
     "next_slot_cost", "brute_force_durability", "chip_inputs_payable", "keypad_column", "current_chip_kind",
