@@ -76,7 +76,7 @@ from controller.rules.errors import (
                                       TableError,
 )
 from controller.rules.events import EVENT_VERSION, Event, IpMoved, decode_events, encode_events
-from controller.rules.game_setup import GameSetup, new_game
+from controller.rules.game_setup import GameSetup, SetupProblem, check_setup, new_game
 from controller.rules.legal import Cost, DieChoice, LegalAction
 from controller.rules.missions.cyberspace import hop_paths
 from controller.rules.missions.draw_bag import TERMINAL_SPACES, module_bagged
@@ -135,7 +135,8 @@ __all__ = [
     "compile_floor", "HAND_LIMIT", "Content", "parse_content", "active_escalations", "corporation_turn", "Dice",
     "ScriptedDice", "SeededDice", "BadFace", "ContentError", "DiceError", "DiceNeeded", "DiceWanted", "FloorError",
     "IllegalAction", "RecordError", "RulesError", "StateError", "TableError", "EVENT_VERSION", "Event",
-    "decode_events", "encode_events", "GameSetup", "new_game", "Cost", "DieChoice", "LegalAction", "phrase",
+    "decode_events", "encode_events", "GameSetup", "SetupProblem", "check_setup", "new_game", "Cost", "DieChoice",
+    "LegalAction", "phrase",
     "OPTIMIZED_BONUS", "MAX_SLOTS", "WALL_DURABILITY", "Entry", "Face", "GameRecord", "RecordingDice",
     "check_record", "decode_record", "encode_record", "record_action", "redo", "replay", "start_record",
     "state_digest", "undo",
