@@ -124,10 +124,10 @@ def _new_game(args: argparse.Namespace) -> int:
     if args.out is not None:
         write_atomically(args.out, data)
         floors = f", floor 1 of {state.mission.floors}" if state.mission.floors > 1 else ""
-        agents = ", ".join(b.name for b in state.bots if b.kind == "agent")
+        team = ", ".join(b.name for b in state.bots if b.kind == "agent")
         players = f"{args.players} {'player' if args.players == 1 else 'players'}"
         print(f"new game of {state.mission.name} on {state.floor.name} (level {state.floor.level}{floors}), "
-              f"{players} ({agents}), {args.difficulty}: {len(state.security)} security units; "
+              f"{players} ({team}), {args.difficulty}: {len(state.security)} security units; "
               f"state written to {args.out}")
     else:
         sys.stdout.write(data.decode() + "\n")
