@@ -206,7 +206,7 @@ def _selfplay(args: argparse.Namespace) -> int:
     from controller.autoplay.player import play, play_game, team  # the auto-player, for this command only
 
     text, source = floor_text(args.floor)
-    agents = agents_option(args.agents, args.players) or team(args.players)
+    agents = agents_option(args.agents) or team(args.players)
     outcomes: Counter[str] = Counter()
     rounds, threats, wins = [], [], 0
     for k in range(args.games):

@@ -132,9 +132,10 @@ def _team_problems(content: Content, setup: GameSetup) -> list[SetupProblem]:
         problems.append(SetupProblem(field="agents", value=list(agents), problem=f"agent {twice!r} named twice",
                                      expected="different agents: each agent card is played by one player"))
     if len(agents) != setup.players and 1 <= setup.players <= 4:
-        problems.append(SetupProblem(
-            field="agents", value=list(agents), problem=f"{len(agents)} agents named for {setup.players} players",
-            expected="one agent per player"))
+        named = f"{len(agents)} {'agent' if len(agents) == 1 else 'agents'}"
+        players = f"{setup.players} {'player' if setup.players == 1 else 'players'}"
+        problems.append(SetupProblem(field="agents", value=list(agents), problem=f"{named} named for {players}",
+                                     expected="one agent per player"))
     return problems
 
 

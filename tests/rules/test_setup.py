@@ -240,6 +240,8 @@ def test_the_team_is_checked_against_the_player_count():
                                        "played by one player"]
     three = check_setup(CONTENT, GameSetup(players=2, agents=["byte", "bit", "nano"]))
     assert [str(p) for p in three] == ["3 agents named for 2 players: expected one agent per player"]
+    one = check_setup(CONTENT, GameSetup(players=1, agents=["byte", "bit"]))
+    assert [str(p) for p in one] == ["2 agents named for 1 player: expected one agent per player"]
     assert [str(p) for p in check_setup(CONTENT, GameSetup(players=0, agents=[]))] == [
         "player count 0: expected 1 to 4 players, one agent each"]
     assert check_setup(CONTENT, GameSetup(floor="my-annex"), floors=["my-annex"]) == []
