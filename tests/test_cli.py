@@ -101,7 +101,7 @@ def test_help_says_so_when_the_shipped_content_does_not_load(monkeypatch):
 
 
 @pytest.mark.parametrize("argv,words", [
-    (["--players", "5"], "player count must be 1 to 4"),
+    (["--players", "5"], "player count 5: expected 1 to 4 players"),
     (["--floor", "no-such-floor"], "unknown floor 'no-such-floor'"),
     (["--captain", "nobody"], "unknown captain 'nobody'"),
     (["--level", "2"], "only Adaptable missions"),

@@ -61,12 +61,12 @@ def test_validate_names_what_the_engine_would_crash_on(capsys, state, change, wh
 def test_new_game_refuses_an_agent_named_twice(capsys, tmp_path):
     out = tmp_path / "never.json"
     line = refused(capsys, "new-game", "--agents", "byte,byte", "--out", out)
-    assert "--agents: byte is named twice" in line
+    assert "--agents: agent 'byte' named twice: expected different agents" in line
     assert not out.exists()
 
 
 def test_selfplay_refuses_an_agent_named_twice(capsys):
-    assert "--agents: byte is named twice" in refused(capsys, "selfplay", "--agents", "byte,byte", "--games", 1)
+    assert "--agents: agent 'byte' named twice" in refused(capsys, "selfplay", "--agents", "byte,byte", "--games", 1)
 
 
 @pytest.mark.parametrize("level", ["0", "-1", "4"])

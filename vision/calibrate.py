@@ -53,7 +53,9 @@ def calibrate(images: Iterable[np.ndarray]) -> tuple[CameraCalibration | None, S
         corners, ids, _, _ = detector.detectBoard(grey)
         if ids is None or len(ids) < MIN_CORNERS:
             continue
-        obj, img = board.matchImagePoints(corners, ids)
+        # OpenCV's stubs type the corners as a sequence of arrays (an InputArrayOfArrays, one per ArUco marker);
+        # a ChArUco board takes its corners as the one array detectBoard returned
+        obj, img = board.matchImagePoints(corners, ids)  # type: ignore[call-overload]
         obj_points.append(obj)
         img_points.append(img)
     if size is None:

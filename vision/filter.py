@@ -131,8 +131,8 @@ class TemporalFilter:
         """A clean sighting. Only sharp frames count toward a move: a blurred one neither advances nor resets it.
         `present`: the units sighted in this frame."""
         st = track.state
-        target = (s.space, s.facing)
         assert s.space is not None
+        target = (s.space, s.facing)
         if target == (st.space, st.facing):
             track.pending, st.confidence = None, s.confidence
             return

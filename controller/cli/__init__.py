@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import NoReturn
 
 # OpenCV and its ffmpeg back end log straight to stderr from C++, ahead of our own message ("can't open
 # camera by index"); they must be silenced before cv2 is first imported. That import happens only in the
@@ -36,7 +37,7 @@ class UsageError(UserError):
 class Parser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line like every other refusal (not the usage and then the error)."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         command = self.prog.removeprefix("burncycle-table").strip()
         raise UsageError(f"{command + ': ' if command else ''}{message} (see `{self.prog} --help`)")
 
@@ -64,7 +65,7 @@ def describe(err: BaseException, command: str) -> str:
         where = err.filename if err.filename is not None else command
         return f"{where}: {err.strerror or err}"
     if isinstance(err, _opencv_error()):
-        return f"{command}: OpenCV cannot process the image: {err.err or err}"  # type: ignore[attr-defined]
+        return f"{command}: OpenCV cannot process the image: {getattr(err, 'err', None) or err}"
     return f"{command}: {err or type(err).__name__}"  # ValueError, OverflowError, MemoryError
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable, Iterator, Sequence
+from typing import overload
 
 
 def _ascii_number(text: str, kind: str) -> str:
@@ -92,7 +93,13 @@ class LazyChoices(Sequence[str]):
             self._read = list(self._names())
         return self._read
 
-    def __getitem__(self, index):  # type: ignore[override]
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
         return self._all()[index]
 
     def __len__(self) -> int:

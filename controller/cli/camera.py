@@ -144,7 +144,7 @@ def _detect(args: argparse.Namespace) -> int:
         raise UserError(f"{args.image}: {status.message}")
     out = result.observation.to_dict()
     # the roster's absentees say nothing
-    out["units"] = {u: s for u, s in out["units"].items() if s["last_seen"] is not None}
+    out["units"] = {u: s.to_dict() for u, s in sorted(result.observation.units.items()) if s.last_seen is not None}
     out["sightings"] = [s.to_dict() for s in result.reading.sightings]
     print(json.dumps(out, indent=2))
     return 0

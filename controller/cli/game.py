@@ -27,6 +27,7 @@ from controller.rules import (
     RulesError,
     SeededDice,
     apply,
+    check_setup,
     check_state,
     compile_floor,
     encode_events,
@@ -78,32 +79,24 @@ def _rules(call):
         raise UserError(str(e)) from None
 
 
-def agents_option(text: str | None, players: int) -> list[str] | None:
-    """`--agents byte,casing`: each a shipped agent, each once, one per player (an agent played twice made a
-    state with two bots of one id, which the engine and validate then refuse)."""
-    if text is None:
-        return None
-    agents = [a.strip() for a in text.split(",")]
-    known = [a.id for a in load_content().agents]
-    unknown = [a for a in agents if a not in known]
-    if unknown:
-        raise UserError(f"--agents: unknown agent {unknown[0]!r}; the agents are {', '.join(known)}")
-    twice = next((a for a in agents if agents.count(a) > 1), None)
-    if twice is not None:
-        raise UserError(f"--agents: {twice} is named twice; each agent card is played by one player")
-    if len(agents) != players:
-        raise UserError(f"--agents: {len(agents)} agents named for {players} "
-                        f"{'player' if players == 1 else 'players'}; name one per player")
-    return agents
+def agents_option(text: str | None) -> list[str] | None:
+    """`--agents byte,casing`: the agents named, in turn order (`start_game` checks them with the other choices)."""
+    return None if text is None else [a.strip() for a in text.split(",")]
 
 
 def start_game(args: argparse.Namespace, text: str, source: str, seed: int, agents: list[str] | None) -> GameState:
-    """new_game from the options new-game and selfplay share. The engine names a floor by its title ("Example
-    annex has 1 free entrance space for 2 bots"); a person fixing a custom floor needs its file, so both are named."""
+    """new_game from the options new-game and selfplay share. Every choice is checked first by the engine's
+    `check_setup`, each problem named by its option (an agent played twice would make two bots of one id). The
+    engine names a floor by its title ("Example annex has 1 free entrance space for 2 bots"); a person fixing a
+    custom floor needs its file, so both are named."""
     setup = GameSetup(floor=source, floor_text=text, mission=args.mission, level=args.level, players=args.players,
                       agents=agents, difficulty=args.difficulty, captain=args.captain, seed=seed)
+    content = load_content()
+    problems = check_setup(content, setup)
+    if problems:  # each GameSetup field is the option of the same name
+        raise UserError("; ".join(f"--{p.field}: {p}" for p in problems))
     try:
-        return new_game(load_content(), setup)
+        return new_game(content, setup)
     except RulesError as e:
         message = str(e)
         try:
@@ -117,17 +110,17 @@ def start_game(args: argparse.Namespace, text: str, source: str, seed: int, agen
 
 def _new_game(args: argparse.Namespace) -> int:
     text, source = floor_text(args.floor)
-    agents = agents_option(args.agents, args.players)
+    agents = agents_option(args.agents)
     state = start_game(args, text, source, args.seed, agents)
     _rules(lambda: check_state(state))  # what new-game writes, validate accepts
     data = encode_state(state)
     if args.out is not None:
         write_atomically(args.out, data)
         floors = f", floor 1 of {state.mission.floors}" if state.mission.floors > 1 else ""
-        agents = ", ".join(b.name for b in state.bots if b.kind == "agent")
+        team = ", ".join(b.name for b in state.bots if b.kind == "agent")
         players = f"{args.players} {'player' if args.players == 1 else 'players'}"
         print(f"new game of {state.mission.name} on {state.floor.name} (level {state.floor.level}{floors}), "
-              f"{players} ({agents}), {args.difficulty}: {len(state.security)} security units; "
+              f"{players} ({team}), {args.difficulty}: {len(state.security)} security units; "
               f"state written to {args.out}")
     else:
         sys.stdout.write(data.decode() + "\n")

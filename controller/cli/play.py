@@ -29,8 +29,8 @@ from controller.rules import (
 from controller.rules.actions import STEPS
 from controller.rules.state import describe_validation_error
 
-ACTION_NAMES = [kind.__struct_config__.tag for kind in STEPS]
-ACTION_TYPES = {kind.__struct_config__.tag: kind for kind in STEPS}
+ACTION_NAMES = [str(kind.__struct_config__.tag) for kind in STEPS]
+ACTION_TYPES = {str(kind.__struct_config__.tag): kind for kind in STEPS}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -72,7 +72,7 @@ def _load_action(text: str):
             raise UserError(f"the action names no known action ({message}); actions are: "
                             f"{', '.join(ACTION_NAMES)}") from None
         tag = _tag_of(raw)
-        if tag not in ACTION_TYPES:
+        if tag is None or tag not in ACTION_TYPES:
             raise UserError(f"the action's {field or 'fields'}: {message}") from None
         if field:
             raise UserError(f"{tag}: field {field}: {message}") from None
@@ -190,7 +190,7 @@ def register_selfplay(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--captain", default="fauxbia")
     agents = p.add_argument("--agents", help="comma-separated agent ids (default: the auto-player's team, "
                                              "the first N of %(team)s)")
-    agents.team = arg_types.LazyChoices(_team)  # type: ignore[attr-defined]
+    agents.team = arg_types.LazyChoices(_team)
     p.add_argument("--narrate", action="store_true",
                    help="print every game as it is played: each event as an instruction to the players")
     p.set_defaults(run=_selfplay)
@@ -206,7 +206,7 @@ def _selfplay(args: argparse.Namespace) -> int:
     from controller.autoplay.player import play, play_game, team  # the auto-player, for this command only
 
     text, source = floor_text(args.floor)
-    agents = agents_option(args.agents, args.players) or team(args.players)
+    agents = agents_option(args.agents) or team(args.players)
     outcomes: Counter[str] = Counter()
     rounds, threats, wins = [], [], 0
     for k in range(args.games):

@@ -52,14 +52,18 @@ class TypedRolls:
         self.rolls = 0
         self.asked: list[str] = []  # every die, deck or bag asked for, in order
 
-    def _take(self, what: str, options: Sequence[str]) -> str | None:
-        if self.rolls >= len(self.values) and self.then is None:
+    def _take(self, what: str, options: Sequence[str]) -> str | SeededDice:
+        """The next face typed in, or, once they are used up, the virtual dice that answer in their place."""
+        face: str | SeededDice
+        if self.rolls < len(self.values):
+            face = self.values[self.rolls]
+        elif self.then is not None:
+            face = self.then
+        else:
             raise DiceNeeded([DiceWanted(die=what, count=1, faces=tuple(options))], what, len(self.values))
         self.asked.append(what)
         self.rolls += 1
-        if self.rolls > len(self.values):
-            return None
-        return self.values[self.rolls - 1]
+        return face
 
     def expect(self, dice: Sequence[DiceWanted], purpose: str) -> None:
         """The engine is about to roll these dice: too few faces left for them raises DiceNeeded before any
@@ -73,8 +77,8 @@ class TypedRolls:
 
     def roll(self, die: str, faces: Sequence[str]) -> str:
         value = self._take(die, faces)
-        if value is None:
-            return self.then.roll(die, faces)  # type: ignore[union-attr]
+        if not isinstance(value, str):
+            return value.roll(die, faces)
         match = _named(value, faces)
         if match is None:
             raise RollsError(f"--rolls: result {self.rolls} ({value!r}) is not a face of the {die}; its faces are "
@@ -83,8 +87,8 @@ class TypedRolls:
 
     def draw(self, bag: str, items: Sequence[str]) -> int:
         value = self._take(bag, items)
-        if value is None:
-            return self.then.draw(bag, items)  # type: ignore[union-attr]
+        if not isinstance(value, str):
+            return value.draw(bag, items)
         match = _named(value, items)
         if match is None:
             names = list(dict.fromkeys(items))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpiozero import PWMLED, RGBLED, GPIOZeroError, LEDBoard, SPIDevice
+from gpiozero import PWMLED, RGBLED, DeviceClosed, GPIOZeroError, LEDBoard, SPIDevice
 
 from controller.leds.render import RGB, LogicalFrame
 from controller.leds.strip_layout import Layout
@@ -43,7 +43,10 @@ class _SpiBus(SPIDevice):
     """gpiozero's SPI device with a plain write: the strip only listens."""
 
     def write(self, data: bytes) -> None:
-        self._spi.write(data)
+        spi = self._spi
+        if spi is None:  # gpiozero lets its bus go on close
+            raise DeviceClosed("the LED strip's SPI bus is closed: a frame was sent after the LEDs were shut down")
+        spi.write(data)
 
 
 class Apa102Strip:

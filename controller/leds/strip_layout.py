@@ -102,7 +102,7 @@ def _get(table: dict[str, Any], key: str, kind: type, source: str, where: str, d
         value = float(value)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise _fail(source, where, f"field '{key}' must be {kind.__name__}, got {value!r}")
-    if kind is float and not math.isfinite(value):  # TOML allows nan and inf; no current or share is either
+    if isinstance(value, float) and not math.isfinite(value):  # TOML allows nan and inf; no current or share is either
         raise _fail(source, where, f"field '{key}' must be a finite number, got {value!r}")
     return value
 

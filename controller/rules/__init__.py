@@ -53,6 +53,7 @@ from controller.rules.actions import (
 # -- what a player of the agents' side reads of the rules (the auto-player, controller/autoplay, imports only these)
 from controller.rules.board.awareness import sight
 from controller.rules.board.geometry import MAX_DESTROYED_WALLS, Area, Floor, compile_floor, edge_id
+from controller.rules.board.guard_sight import security_sight
 from controller.rules.cards.network_cards import HAND_LIMIT
 from controller.rules.characters.proprietary_dice import USE as PROPRIETARY_DIE_USE
 from controller.rules.content import Content, parse_content
@@ -75,7 +76,7 @@ from controller.rules.errors import (
                                       TableError,
 )
 from controller.rules.events import EVENT_VERSION, Event, IpMoved, decode_events, encode_events
-from controller.rules.game_setup import GameSetup, new_game
+from controller.rules.game_setup import GameSetup, SetupProblem, check_setup, new_game
 from controller.rules.legal import Cost, DieChoice, LegalAction
 from controller.rules.missions.cyberspace import hop_paths
 from controller.rules.missions.draw_bag import TERMINAL_SPACES, module_bagged
@@ -134,12 +135,13 @@ __all__ = [
     "compile_floor", "HAND_LIMIT", "Content", "parse_content", "active_escalations", "corporation_turn", "Dice",
     "ScriptedDice", "SeededDice", "BadFace", "ContentError", "DiceError", "DiceNeeded", "DiceWanted", "FloorError",
     "IllegalAction", "RecordError", "RulesError", "StateError", "TableError", "EVENT_VERSION", "Event",
-    "decode_events", "encode_events", "GameSetup", "new_game", "Cost", "DieChoice", "LegalAction", "phrase",
+    "decode_events", "encode_events", "GameSetup", "SetupProblem", "check_setup", "new_game", "Cost", "DieChoice",
+    "LegalAction", "phrase",
     "OPTIMIZED_BONUS", "MAX_SLOTS", "WALL_DURABILITY", "Entry", "Face", "GameRecord", "RecordingDice",
     "check_record", "decode_record", "encode_record", "record_action", "redo", "replay", "start_record",
     "state_digest", "undo",
     "schema", "state_schema", "MAX_POWER", "STATE_VERSION", "DicePool", "GameState", "Outcome", "copy_state",
-    "decode_state", "encode_state", "check_state", "state_problems", "sight", "Area", "edge_id",
+    "decode_state", "encode_state", "check_state", "state_problems", "sight", "security_sight", "Area", "edge_id",
     "PROPRIETARY_DIE_USE", "movement_of", "apply_effect", "IpMoved", "hop_paths", "TERMINAL_SPACES", "module_bagged",
     "can_escape", "floor_objectives", "objective_applies", "objective_done", "unit_durability", "active_slot_count",
     "next_slot_cost", "brute_force_durability", "chip_inputs_payable", "keypad_column", "current_chip_kind",

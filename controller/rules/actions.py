@@ -88,7 +88,7 @@ def encode_action(action: Action) -> bytes:
 
 
 # which step each action belongs to ("free" actions may come at any point of the turn but mid-action)
-STEPS: dict[type, tuple[str, ...]] = {
+STEPS: dict[type[Action], tuple[str, ...]] = {
     BeginActions: ("route",), BuyUpgrade: ("route", "end"), UnlockSlot: ("route",), Reboot: ("route",),
     Alter: ("route", "actions", "end"), Move: ("actions",), Step: ("actions",), EndMove: ("actions",),
     Swap: ("actions",), Push: ("actions",), Trade: ("route", "actions", "end"),

@@ -8,6 +8,8 @@ first option in reading order; the players can move chips before the first turn 
 from __future__ import annotations
 
 import copy
+import difflib
+from collections.abc import Collection
 from typing import Literal
 
 from msgspec import Struct
@@ -64,35 +66,97 @@ class GameSetup(Struct, kw_only=True, forbid_unknown_fields=True):
     seed: int = 0
 
 
+class SetupProblem(Struct, frozen=True):
+    """One choice of a `GameSetup` the content cannot play: the field, the value given, what is wrong and what
+    is expected (the choices, and the closest one when the value looks like a typo). A caller that knows where
+    the value came from (a key of table.toml, a field of a request) names that place before `expected`; the
+    rest read `str(problem)`."""
+
+    field: str  # the GameSetup field: floor, mission, level, players, agents, difficulty or captain
+    value: str | int | list[str] | None
+    problem: str  # what is wrong, naming the value: "unknown mission 'data-hiest'"
+    expected: str  # what would do: "one of data-heist, tower-run (did you mean 'data-heist'?)"
+
+    def __str__(self) -> str:
+        return f"{self.problem}: expected {self.expected}"
+
+
+def check_setup(content: Content, setup: GameSetup, floors: Collection[str] = ()) -> list[SetupProblem]:
+    """Every choice of `setup` the content cannot play, all at once, in the order of the setup's fields; empty
+    when `new_game` can build it. `floors` are the floors the caller can play besides the content's (a table's
+    saved floors), offered among the choices. A custom floor's text is not checked here: compiling it names
+    its line."""
+    problems: list[SetupProblem] = []
+    if setup.floor_text is None and setup.floor not in content.floors and setup.floor not in floors:
+        problems.append(_unknown("floor", setup.floor, [*content.floors, *floors]))
+    quest = content.missions.get(setup.mission)
+    if quest is None:
+        problems.append(_unknown("mission", setup.mission, list(content.missions)))
+    if setup.level is not None and not 1 <= setup.level <= 3:
+        problems.append(SetupProblem(field="level", value=setup.level, problem=f"level {setup.level}",
+                                     expected="1, 2 or 3"))
+    elif setup.level is not None and quest is not None and not quest.adaptable:
+        problems.append(SetupProblem(
+            field="level", value=setup.level, problem=f"level {setup.level}",
+            expected=f"no level: {quest.id} is not an Adaptable mission (only Adaptable missions choose a level; "
+                     f"the others use the floor's own)"))
+    problems += _team_problems(content, setup)
+    if setup.difficulty not in DIFFICULTIES:
+        problems.append(_unknown("difficulty", setup.difficulty, list(DIFFICULTIES)))
+    if setup.captain.lower() not in content.captains:
+        problems.append(_unknown("captain", setup.captain, list(content.captains)))
+    return problems
+
+
+def _unknown(field: str, value: str, known: list[str], what: str | None = None) -> SetupProblem:
+    """A name the content does not have, with the names it has and the closest of them."""
+    close = difflib.get_close_matches(value, known, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return SetupProblem(field=field, value=value, problem=f"unknown {what or field} {value!r}",
+                        expected=f"one of {', '.join(sorted(known))}{hint}")
+
+
+def _team_problems(content: Content, setup: GameSetup) -> list[SetupProblem]:
+    """The player count, and the agents named for the players: each known, each once, one per player."""
+    problems: list[SetupProblem] = []
+    if not 1 <= setup.players <= 4:
+        problems.append(SetupProblem(field="players", value=setup.players, problem=f"player count {setup.players}",
+                                     expected="1 to 4 players, one agent each"))
+    agents = setup.agents
+    if not agents:  # the content's first agents, one per player
+        return problems
+    known = [a.id for a in content.agents]
+    problems += [_unknown("agents", a, known, "agent") for a in agents if a not in known]
+    twice = next((a for a in agents if agents.count(a) > 1), None)
+    if twice is not None:
+        problems.append(SetupProblem(field="agents", value=list(agents), problem=f"agent {twice!r} named twice",
+                                     expected="different agents: each agent card is played by one player"))
+    if len(agents) != setup.players and 1 <= setup.players <= 4:
+        named = f"{len(agents)} {'agent' if len(agents) == 1 else 'agents'}"
+        players = f"{setup.players} {'player' if setup.players == 1 else 'players'}"
+        problems.append(SetupProblem(field="agents", value=list(agents), problem=f"{named} named for {players}",
+                                     expected="one agent per player"))
+    return problems
+
+
 def new_game(content: Content, setup: GameSetup, dice: Dice | None = None) -> GameState:
     """A legal starting state for `setup`; every draw comes from `dice` (the setup's seeded dice when None).
     The state owns copies of the content's cards, so changing one game never changes another."""
+    problems = check_setup(content, setup)
+    if problems:
+        raise RulesError("; ".join(str(p) for p in problems))
     if setup.floor_text is not None:
         floor = compile_floor(setup.floor_text, setup.floor)
-    elif setup.floor in content.floors:
-        floor = compile_floor(content.floors[setup.floor], f"{setup.floor}.floor")
     else:
-        raise RulesError(f"unknown floor {setup.floor!r}; the content has {', '.join(sorted(content.floors))}")
-    players, difficulty, captain, mission = setup.players, setup.difficulty, setup.captain, setup.mission
+        floor = compile_floor(content.floors[setup.floor], f"{setup.floor}.floor")
+    players, difficulty, mission = setup.players, setup.difficulty, setup.mission
     seed, agents, level = setup.seed, setup.agents, setup.level
-    if not 1 <= players <= 4:
-        raise RulesError(f"player count must be 1 to 4, not {players}")
-    rated = next((d for d in DIFFICULTIES if d == difficulty), None)
-    if rated is None:
-        raise RulesError(f"difficulty must be simplified, standard or seasoned, not {difficulty!r}")
-    card = content.captains.get(captain.lower())
-    if card is None:
-        raise RulesError(f"unknown captain {captain!r}; the content has {', '.join(content.captains)}")
-    quest = content.missions.get(mission)
-    if quest is None:
-        raise RulesError(f"unknown mission {mission!r}; the content has {', '.join(content.missions)}")
-    if level is not None and not quest.adaptable:
-        raise RulesError("only Adaptable missions choose a level; other missions use the floor's own level")
+    rated = next(d for d in DIFFICULTIES if d == difficulty)
+    card = content.captains[setup.captain.lower()]
+    quest = content.missions[mission]
     # Adaptable: "Use the level chosen as the floor number for all rules and game effects that rely on
     # floor number (including security detail, keypad level, and guard durability)."
     level = level or floor.level
-    if not 1 <= level <= 3:
-        raise RulesError(f"level must be 1, 2 or 3, not {level}")
     dice = dice or SeededDice(seed)
     roster = _choose_agents(content, players, agents)
     later = _later_floors(content, quest)
@@ -138,13 +202,9 @@ def _later_floors(content: Content, mission: Mission) -> list[LaterFloor]:
 
 
 def _choose_agents(content: Content, players: int, agents: list[str] | None):
-    by_id = {a.id: a for a in content.agents}
+    """The agents named (`check_setup` has checked them), or the content's first, one per player."""
     if agents:
-        unknown = [a for a in agents if a not in by_id]
-        if unknown:
-            raise RulesError(f"unknown agent {unknown[0]!r}; choose from {', '.join(by_id)}")
-        if len(agents) != players:
-            raise RulesError(f"{players} players need {players} agents, {len(agents)} were named")
+        by_id = {a.id: a for a in content.agents}
         return [by_id[a] for a in agents]
     return content.agents[:players]
 

@@ -26,6 +26,7 @@ from controller.rules import (
     GameState,
     RulesError,
     TableError,
+    check_setup,
     legal_actions,
     new_game,
     phrase,
@@ -197,31 +198,17 @@ class TableService:
 
     def start_game(self, *, floor: str, mission: str, agents: list[str], difficulty: str = "standard",
                    level: int | None = None, captain: str | None = None, floor_text: str | None = None) -> Change:
-        """A new game the players chose on the dashboard; each name is checked against the content first."""
-        c = self.content
-        problems = []
-        if floor_text is None and floor not in c.floors and floor in self.floors.saved():
+        """A new game the players chose on the dashboard; the engine checks every choice against the content and
+        the table's saved floors first (`check_setup`), and all that is wrong is said at once."""
+        saved = self.floors.saved()
+        if floor_text is None and floor not in self.content.floors and floor in saved:
             floor_text = self.floors.text(floor)  # a floor drawn in the floor editor
-        if floor_text is None and floor not in c.floors:
-            problems.append(_choose("floor", floor, list(c.floors) + self.floors.saved()))
-        if mission not in c.missions:
-            problems.append(_choose("mission", mission, list(c.missions)))
-        known = [a.id for a in c.agents]
-        problems += [_choose("agent", a, known) for a in agents if a not in known]
-        if not 1 <= len(agents) <= 4 or len(set(agents)) != len(agents):
-            problems.append(f"agents {agents}: expected 1 to 4 different agents")
-        if difficulty not in DIFFICULTIES:
-            problems.append(_choose("difficulty", difficulty, list(DIFFICULTIES)))
-        if level is not None and level not in LEVELS:
-            problems.append(f"level {level}: expected 1, 2 or 3")
-        captain = captain or self.config.game.captain
-        if captain not in c.captains:
-            problems.append(_choose("captain", captain, list(c.captains)))
-        if problems:
-            raise RequestError("; ".join(problems))
         setup = GameSetup(floor=floor, floor_text=floor_text, mission=mission, level=level, players=len(agents),
-                          agents=list(agents), difficulty=difficulty, captain=captain,
+                          agents=list(agents), difficulty=difficulty, captain=captain or self.config.game.captain,
                           seed=self.seed if self.seed is not None else int(time.time()) % 100_000)
+        problems = check_setup(self.content, setup, saved)
+        if problems:
+            raise RequestError("; ".join(str(p) for p in problems))
         try:
             return self.new_game(setup)
         except RulesError as err:
@@ -382,10 +369,6 @@ class TableService:
             self.last_refusal = None
         except TableError as err:
             self.last_refusal = f"the {name} button: {err}"
-
-
-def _choose(what: str, value: str, known: list[str]) -> str:
-    return f"{what} {value!r}: expected one of {', '.join(sorted(known))}"
 
 
 def _short(value: Any) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from gpiozero import Device
+from gpiozero import Device, DeviceClosed
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin, MockSPIDevice
 
 from controller.leds import strip_layout as layouts
@@ -68,6 +68,15 @@ def test_apa102_strip_gets_the_rendered_frame(mock_spi_pins) -> None:
     assert got[:4] == bytes(4)
     led0 = got[4:8]
     assert led0[0] == 0xFF and tuple(led0[1:]) == pixels[0][::-1]  # header, then blue, green, red
+
+
+def test_a_frame_for_a_closed_strip_says_the_bus_is_closed(mock_spi_pins) -> None:
+    """gpiozero drops its SPI bus on close: a frame sent after says so, in gpiozero's own error for it."""
+    StripOnTheWire(clock_pin=11, mosi_pin=10, select_pin=8)
+    strip = from_layout(apa102_layout())
+    strip.close()
+    with pytest.raises(DeviceClosed, match="SPI bus is closed"):
+        strip.show(render(SCENE, 0.0))
 
 
 def test_apa102_frame_layout() -> None:

@@ -42,7 +42,7 @@ def test_adaptable_any_floor_any_level():
     assert s.floor.text == LOBBY
     s = game(LABS, level=1)
     assert s.floor.level == 1
-    with pytest.raises(RulesError, match="level must be 1, 2 or 3"):
+    with pytest.raises(RulesError, match="level 4: expected 1, 2 or 3"):
         game(LOBBY, level=4)
 
 

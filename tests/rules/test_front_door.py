@@ -44,7 +44,7 @@ def test_a_custom_floor_comes_with_its_text_and_file_name():
 
 
 def test_an_unknown_floor_names_the_choices():
-    with pytest.raises(RulesError, match="unknown floor 'basement'; the content has meridian-annex, "):
+    with pytest.raises(RulesError, match="unknown floor 'basement': expected one of meridian-annex, "):
         new_game(CONTENT, GameSetup(floor="basement"))
 
 

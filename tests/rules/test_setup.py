@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.rules import GameSetup, RulesError, encode_state, new_game, state_problems
+from controller.rules import GameSetup, RulesError, check_setup, encode_state, new_game, state_problems
 from controller.rules.board.geometry import compile_floor
 from tests.support.rules_scenarios import CONTENT, floor_text
 
@@ -209,6 +209,44 @@ def test_bad_setup_arguments_are_refused():
         game(level=2)
     with pytest.raises(RulesError, match="unknown captain"):
         game(captain="nobody")
+
+
+def test_every_bad_choice_is_named_at_once_with_what_to_choose():
+    """`check_setup` is the one check of a setup's names (the command line, table.toml and the dashboard all
+    ask it): every problem at once, each naming the field, the value, the choices and the likely typo."""
+    setup = GameSetup(floor="meridian-lobbby", mission="data-hiest", agents=["byte", "bytte"], players=2,
+                      difficulty="hard", captain="fauxbya", level=2)
+    found = check_setup(CONTENT, setup)
+    assert [(p.field, p.value) for p in found] == [
+        ("floor", "meridian-lobbby"), ("mission", "data-hiest"), ("agents", "bytte"), ("difficulty", "hard"),
+        ("captain", "fauxbya")]
+    by_field = {p.field: str(p) for p in found}
+    assert by_field["floor"] == ("unknown floor 'meridian-lobbby': expected one of meridian-annex, meridian-labs, "
+                                 "meridian-lobby (did you mean 'meridian-lobby'?)")
+    assert by_field["mission"].endswith("(did you mean 'data-heist'?)")
+    assert by_field["agents"].startswith("unknown agent 'bytte': expected one of bit, byte, casing")
+    assert by_field["captain"] == ("unknown captain 'fauxbya': expected one of fauxbia, overseer "
+                                   "(did you mean 'fauxbia'?)")
+    with pytest.raises(RulesError) as refused:
+        new_game(CONTENT, setup)
+    assert str(refused.value) == "; ".join(str(p) for p in found)
+
+
+def test_the_team_is_checked_against_the_player_count():
+    """Each agent card is played by one player: a named agent twice, or more or fewer agents than players, is
+    refused before any chip is drawn; a floor the caller holds besides the content's is a choice too."""
+    twice = check_setup(CONTENT, GameSetup(players=2, agents=["byte", "byte"]))
+    assert [str(p) for p in twice] == ["agent 'byte' named twice: expected different agents: each agent card is "
+                                       "played by one player"]
+    three = check_setup(CONTENT, GameSetup(players=2, agents=["byte", "bit", "nano"]))
+    assert [str(p) for p in three] == ["3 agents named for 2 players: expected one agent per player"]
+    one = check_setup(CONTENT, GameSetup(players=1, agents=["byte", "bit"]))
+    assert [str(p) for p in one] == ["2 agents named for 1 player: expected one agent per player"]
+    assert [str(p) for p in check_setup(CONTENT, GameSetup(players=0, agents=[]))] == [
+        "player count 0: expected 1 to 4 players, one agent each"]
+    assert check_setup(CONTENT, GameSetup(floor="my-annex"), floors=["my-annex"]) == []
+    assert check_setup(CONTENT, GameSetup(floor="x.floor", floor_text="drawn elsewhere")) == []
+    assert check_setup(CONTENT, GameSetup(captain="Fauxbia")) == []  # the captain's card, however it is written
 
 
 # -- Adaptable missions -----------------------------------------------------------------------------

@@ -92,6 +92,16 @@ def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
         f"{path}: camera.fps", f"{path}: web.host", f"{path}: web.port"]
 
 
+def test_the_games_choices_are_the_engines_setup_check(tmp_path: Path) -> None:
+    """The game's names are checked by the engine's `check_setup`, so a level for a mission that chooses none is
+    refused when the config is read, not when the first game starts."""
+    path = write(tmp_path, '[game]\nmission = "data-heist"\nlevel = 2\ncaptain = "fauxbya"\n')
+    assert problems(path) == [
+        f"{path}: game.level = 2: expected no level: data-heist is not an Adaptable mission (only Adaptable "
+        f"missions choose a level; the others use the floor's own)",
+        f"{path}: game.captain = \"fauxbya\": expected one of fauxbia, overseer (did you mean 'fauxbia'?)"]
+
+
 def test_an_unknown_key_is_refused_with_a_suggestion(tmp_path: Path) -> None:
     path = write(tmp_path, "[web]\nprot = 8081\n")
     assert problems(path) == [f"{path}: unknown key web.prot; did you mean web.port?"]

@@ -49,8 +49,8 @@ def draw_hands(img: np.ndarray, hands: tuple[Hand, ...]) -> np.ndarray:
     mask = np.zeros((h, w), np.uint8)
     for hand in hands:
         cx, cy, r = hand.x * w, hand.y * h, hand.palm_px
-        a = math.radians(hand.angle_deg)
-        fwd, side = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+        angle = math.radians(hand.angle_deg)
+        fwd, side = np.array([math.cos(angle), math.sin(angle)]), np.array([-math.sin(angle), math.cos(angle)])
         c = np.array([cx, cy])
         arm_end = c - fwd * 4 * max(w, h)
         arm = np.array([c + side * r * 0.7, c - side * r * 0.7, arm_end - side * r * 0.8, arm_end + side * r * 0.8])
@@ -65,9 +65,9 @@ def draw_hands(img: np.ndarray, hands: tuple[Hand, ...]) -> np.ndarray:
                  max(2, int(r * 0.4)), cv2.LINE_AA)
     if hands:
         shade = cv2.GaussianBlur(mask, (0, 0), max(1.0, hands[0].palm_px / 6)).astype(np.float32) / 255.0
-        a = (mask.astype(np.float32) / 255.0)[..., None]
+        alpha = (mask.astype(np.float32) / 255.0)[..., None]
         skin = SKIN * (0.75 + 0.25 * shade[..., None])
-        img[:] = (img.astype(np.float32) * (1 - a) + skin * a).astype(np.uint8)
+        img[:] = (img.astype(np.float32) * (1 - alpha) + skin * alpha).astype(np.uint8)
     return mask
 
 
@@ -76,7 +76,7 @@ NOISE_ROWS = 64  # rows of a frame whose noise is drawn at once
 
 def apply_conditions(img: np.ndarray, cond: Conditions, rng: np.random.Generator) -> np.ndarray:
     h, w = img.shape[:2]
-    out = img.astype(np.float32)
+    out: np.ndarray = img.astype(np.float32)  # float32 throughout; OpenCV's filter keeps the depth (ddepth -1)
     if cond.light_gradient or cond.vignette:
         ys, xs = (axis.astype(np.float32) for axis in np.ogrid[0:h, 0:w])  # broadcast: no h x w index grids
         a = rng.uniform(0, 2 * math.pi)
@@ -104,5 +104,8 @@ def apply_conditions(img: np.ndarray, cond: Conditions, rng: np.random.Generator
     img = np.clip(out, 0, 255).astype(np.uint8)
     if cond.jpeg_quality:
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, cond.jpeg_quality])
-        img = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED) if ok else None
+        if decoded is None:
+            raise ValueError(f"OpenCV could not pass a {w}x{h} frame through JPEG at quality {cond.jpeg_quality}")
+        img = decoded
     return img

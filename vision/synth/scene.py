@@ -48,7 +48,7 @@ class Scene:
 def scene_from_state(state: GameState, config: VisionConfig) -> Scene:
     """Every bot and security unit standing on the floor, chips squarely placed."""
     chips = chips_for_state(state, config)
-    placements = [Placement(chips[b.id], b.space) for b in state.bots if b.on_board and b.id in chips]
+    placements = [Placement(chips[b.id], b.at) for b in state.bots if b.on_board and b.id in chips]
     placements += [Placement(chips[s.id], s.space, s.facing) for s in state.security if s.id in chips]
     return Scene(tuple(placements))
 
@@ -62,7 +62,7 @@ def random_scene(floor: Floor, config: VisionConfig, rng: np.random.Generator, b
     spaces = rng.choice(len(floor.ids), len(units), replace=False)
     out = []
     for unit, i in zip(units, spaces):
-        off = tuple(float(v) for v in rng.uniform(-jitter_mm, jitter_mm, 2))
-        out.append(Placement(str(unit), floor.ids[int(i)], FACINGS[int(rng.integers(4))], off,  # type: ignore[arg-type]
+        dx, dy = rng.uniform(-jitter_mm, jitter_mm, 2)
+        out.append(Placement(str(unit), floor.ids[int(i)], FACINGS[int(rng.integers(4))], (float(dx), float(dy)),
                              float(rng.uniform(-twist_deg, twist_deg))))
     return Scene(tuple(out))

@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from controller.rules import Floor, GameState, active_escalations, compile_floor, sight
+from controller.rules import Floor, GameState, compile_floor, security_sight
 from web.auth import ApiError
 from web.deps import Service
 
@@ -48,19 +48,6 @@ def _edges(floor: Floor, state: GameState) -> tuple[list[dict[str, Any]], list[d
     return walls, doors
 
 
-def _sight(floor: Floor, state: GameState) -> dict[str, list[str]]:
-    """What each security unit sees now (a stunned unit sees nothing), with the escalations' awareness."""
-    bonus = sum(e.effect.amount for e in active_escalations(state) if e.effect.kind == "guard_awareness")
-    seen: dict[str, list[str]] = {}
-    for unit in state.security:
-        if unit.stunned or unit.space not in floor.index:
-            seen[unit.id] = []
-            continue
-        spaces = sight(floor, floor.index[unit.space], unit.facing, unit.awareness + bonus, state.rules.peripheral)
-        seen[unit.id] = sorted(floor.ids[s] for s in spaces)
-    return seen
-
-
 def floor_json(state: GameState) -> dict[str, Any]:
     """The game's floor for drawing: every space on the mat's grid, its areas, edges and features."""
     floor = compile_floor(state.floor.text, state.floor.name)
@@ -87,7 +74,7 @@ def floor_json(state: GameState) -> dict[str, Any]:
         "safe_zones": [floor.ids[s] for a in floor.areas if a.kind == "safe" for s in a.spaces],
         "posts": [{"space": s, "post": p, "text": text} for p, text in POSTS.items() for s in features.get(p, [])],
         "entrances": features.get("entrance", []),
-        "sight": _sight(floor, state),
+        "sight": security_sight(state),
     }
 
 

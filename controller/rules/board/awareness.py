@@ -55,11 +55,19 @@ def sight(floor: Floor, space: int, facing: str, stat: int, peripheral: str) -> 
     return seen
 
 
+def unit_sight(table: Table, unit: SecurityUnit) -> frozenset[int]:
+    """The spaces a security unit sees now, the one answer detection and a drawn board both read: its `sight`
+    from where it stands, the way it faces, at its awareness stat with the escalations' bonus ("Heightened
+    senses: every security unit has +1 awareness"), under the table's peripheral rule; nothing while stunned
+    ("Stunned Security: ... ignores awareness/abilities.")."""
+    if unit.stunned:
+        return frozenset()
+    return sight(table.floor, table.floor.index[unit.space], unit.facing, awareness_stat(table, unit),
+                 table.state.rules.peripheral)
+
+
 def sees(table: Table, unit: SecurityUnit, space: int) -> bool:
-    if unit.stunned:  # "Stunned Security: ... ignores awareness/abilities."
-        return False
-    return space in sight(table.floor, table.floor.index[unit.space], unit.facing,
-                          awareness_stat(table, unit), table.state.rules.peripheral)
+    return space in unit_sight(table, unit)
 
 
 def place_awareness(table: Table, bot: Bot, reason: str = "", unit: SecurityUnit | None = None) -> None:

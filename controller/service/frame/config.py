@@ -16,6 +16,7 @@ import json
 import os
 import re
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, get_origin
 
@@ -23,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
 
 from controller.errors import UserError
+from controller.rules import GameSetup, check_setup
 
 ENV_PREFIX = "BURNCYCLE_"
 ENV_DELIMITER = "__"
@@ -451,31 +453,18 @@ def _checked(config: TableConfig, base: Path, where: str) -> TableConfig:
     })
 
 
-def _game_problems(game: GameConfig, base: Path, origin: Any) -> list[str]:
-    """The game's names checked against the shipped content, each with the list to choose from."""
+def _game_problems(game: GameConfig, base: Path, origin: Callable[[str], str]) -> list[str]:
+    """The game's choices checked by the engine (`check_setup`) against the shipped content, each named by its
+    key, with the list to choose from; a floor may also be the path of a .floor file."""
     from controller.library import load_content  # the content is read only when a config is checked
 
-    content = load_content()
+    path = Path(game.floor) if Path(game.floor).is_absolute() else base / game.floor
+    files = [game.floor] if game.floor.endswith(".floor") and path.is_file() else []
+    setup = GameSetup(floor=game.floor, mission=game.mission, level=game.level, players=len(game.agents),
+                      agents=list(game.agents), difficulty=game.difficulty, captain=game.captain)
     problems = []
-
-    def choose(name: str, value: str, known: list[str], what: str) -> None:
-        close = difflib.get_close_matches(value, known, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        problems.append(f"{origin(name)}: game.{name} = {_show(value)}: expected {what}: "
-                        f"{', '.join(sorted(known))}{hint}")
-
-    if game.floor not in content.floors:
-        path = Path(game.floor) if Path(game.floor).is_absolute() else base / game.floor
-        if not (game.floor.endswith(".floor") and path.is_file()):
-            choose("floor", game.floor, list(content.floors), "the path of a .floor file or one of")
-    missions = list(content.missions)
-    if game.mission not in missions:
-        choose("mission", game.mission, missions, "one of")
-    agents = [a.id for a in content.agents]
-    for agent in game.agents:
-        if agent not in agents:
-            choose("agents", agent, agents, "agent ids among")
-    captains = list(content.captains)
-    if game.captain not in captains:
-        choose("captain", game.captain, captains, "one of")
+    for problem in check_setup(load_content(), setup, files):
+        name = "agents" if problem.field == "players" else problem.field  # the agents are the players
+        files_too = "the path of a .floor file or " if name == "floor" else ""
+        problems.append(f"{origin(name)}: game.{name} = {_show(problem.value)}: expected {files_too}{problem.expected}")
     return problems
