@@ -106,7 +106,7 @@ def run_service(args: argparse.Namespace) -> int:
 def run_demo(args: argparse.Namespace) -> int:
     import asyncio
 
-    from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
+    from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped, unused-ignore]  # no stubs
 
     from controller.service.demo import simulated_board
     from controller.service.demo.booth import DemoCamera, DemoPlayers, DemoTable, VirtualStrip
