@@ -44,7 +44,7 @@ def test_a_snapshot_then_every_change_in_order(service: TableService, anyone: Te
 
 def test_the_table_view_and_health_are_pushed_when_they_change(service: TableService, anyone: TestClient) -> None:
     seen: dict[str, Any] = {"misplaced": [], "questions": [], "instructions": []}
-    service.camera_view = lambda: seen  # the hook startup gives the reconciler's view
+    service.camera_view = lambda: seen  # the hook a service built with a camera has: its reconciler's view
     with anyone.websocket_connect("/ws") as ws:
         assert ws.receive_json()["type"] == "snapshot"
         seen = {**seen, "questions": [{"id": "vision-1", "text": "two chips on one space"}]}
