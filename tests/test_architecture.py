@@ -10,6 +10,8 @@ no two modules import each other.
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.util
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -154,3 +156,94 @@ def test_the_command_line_is_its_package_and_nothing_named_like_it():
     """The rule above names the command line by its package, so a module that merely starts with "cli" is not it."""
     assert is_cli("controller.cli") and is_cli("controller.cli.play") and is_cli("controller.cli.arg_types")
     assert not is_cli("controller.client") and not is_cli("controller.service.cli_like")
+
+
+FACADE = "controller.service.table"
+CONFIG = "controller.service.frame.config"
+
+
+def _names_from_the_service(path: Path) -> list[tuple[int, str, str | None]]:
+    """Every (line, module, name) a file takes from controller.service at run time: `import M` gives (M, None),
+    `from M import n` gives (M, n) for each name; `if TYPE_CHECKING:` blocks left out, relative imports resolved."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    mine = _module_name(path) if path.is_relative_to(ROOT) else path.stem
+    package = mine if path.name == "__init__.py" else mine.rpartition(".")[0]
+    type_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If) and _is_type_checking(block.test)
+                 for n in ast.walk(block)}
+    found: list[tuple[int, str, str | None]] = []
+    for node in ast.walk(tree):
+        if id(node) in type_only:
+            continue
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name, None) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            found += [(node.lineno, base, alias.name) for alias in node.names]
+    return [(line, module, name) for line, module, name in found
+            if module == "controller.service" or module.startswith("controller.service.")]
+
+
+def web_may_take_from_the_service(module: str, name: str | None) -> bool:
+    """The web reaches the table only through its facade, TableService (controller/service/table.py: its verbs,
+    and what that module defines beside it). Beyond it the web may name the service's error classes (to answer
+    each with its HTTP status) and table.toml's config types, never a part (the session, the store, the camera,
+    the floors, the supervisor) nor a function of one."""
+    if module == FACADE:
+        return True
+    if name is None or _is_module(f"{module}.{name}"):
+        return False  # a module of the service, imported whole
+    value = getattr(importlib.import_module(module), name, None)
+    if isinstance(value, type) and issubclass(value, BaseException):
+        return True
+    return module == CONFIG and isinstance(value, type)
+
+
+def _is_module(dotted: str) -> bool:
+    package = importlib.util.find_spec(dotted.rpartition(".")[0])
+    return (package is not None and package.submodule_search_locations is not None
+            and importlib.util.find_spec(dotted) is not None)
+
+
+def _wrong_ways_in(paths: list[Path]) -> list[str]:
+    return [f"{path.name}:{line} takes {name or 'the module'} from {module}"
+            for path in paths for line, module, name in _names_from_the_service(path)
+            if not web_may_take_from_the_service(module, name)]
+
+
+def test_the_web_reaches_the_service_only_through_its_facade():
+    assert _wrong_ways_in(_sources("web")) == []
+
+
+@pytest.mark.parametrize("source", [
+    "from controller.service.game.session import GameSession\n",
+    "from controller.service.game.floors import MOST_CHARS, FloorLibraryError\n",
+    "from controller.service.frame.address import phone_address\n",
+    "import controller.service.game.store\n",
+    "from controller.service.game import session\n",
+    "from controller.service import table\n",
+    "from controller.service.camera.component import CameraComponent\n",
+    "from controller.service.frame.config import load_config\n",
+    "def handler():\n    from controller.service.frame.supervisor import Supervisor\n",
+])
+def test_a_way_around_the_facade_is_caught(tmp_path, source):
+    """The checker itself: a part of the service, one of its functions or constants, or a module of it imported
+    whole (even the facade's module, by `from controller.service import table`: the rule names what it takes)."""
+    path = tmp_path / "probe.py"
+    path.write_text(source)
+    assert _wrong_ways_in([path]) != []
+
+
+@pytest.mark.parametrize("source", [
+    "from controller.service.table import TableService, NoCamera\n",
+    "from controller.service.game.store import StoreError\n",
+    "from controller.service.camera.component import CameraError, NoPicture\n",
+    "from controller.service.frame.config import TableConfig\n",
+    "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from controller.service.game.session import Change\n",
+])
+def test_the_facade_its_errors_and_config_types_pass(tmp_path, source):
+    path = tmp_path / "probe.py"
+    path.write_text(source)
+    assert _wrong_ways_in([path]) == []

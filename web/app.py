@@ -48,7 +48,6 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
                      clock=clock or time.monotonic)
     app.state.auth = auth
     service.on_owner_press(auth.lift)  # a long press of "next" lifts a pause of logins (web/auth.py)
-    app.state.pin = auth.pin
     app.state.hub = Hub(service)
     app.include_router(health.router)
     app.include_router(game.router)

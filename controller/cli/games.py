@@ -12,14 +12,10 @@ import argparse
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from controller.cli.arg_types import positive
 from controller.errors import UserError
 from controller.library import write_atomically
-
-if TYPE_CHECKING:  # the service's game log is imported when a games command runs
-    from controller.service.game.session import GameSession
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,18 +32,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_games)
 
 
-def _session(args: argparse.Namespace) -> GameSession:
+def _log_path(args: argparse.Namespace) -> str:
+    """The game log the command reads: --db, else the config's database.path (one must be there)."""
     from controller.service.frame.config import load_config
-    from controller.service.game.session import GameSession
 
     path = args.db or str(load_config(args.config).database.path)
     if args.db is None and args.config is None and not Path(path).exists():
         raise UserError(f"{path}: no game log here; give --db FILE or --config table.toml")
-    return GameSession.open(path)
+    return path
 
 
 def run_games(args: argparse.Namespace) -> int:
-    session = _session(args)
+    from controller.service.game.session import GameSession
+
+    path = _log_path(args)
+    session = GameSession.open(path)
     try:
         if args.games_command == "list":
             for g in session.games():
@@ -56,7 +55,7 @@ def run_games(args: argparse.Namespace) -> int:
             return 0
         if args.games_command == "export":
             if args.game is not None and args.game not in {g["id"] for g in session.games()}:
-                raise UserError(f"there is no game {args.game} in {session.store.path} (see `games list`)")
+                raise UserError(f"there is no game {args.game} in {path} (see `games list`)")
             data = session.export_game(args.game)
             write_atomically(args.out, data)
             print(f"wrote game {args.game or session.game_id} to {args.out}", file=sys.stderr)

@@ -76,14 +76,15 @@ def _free_port(host: str) -> int:
 def _announce(service: TableService) -> None:
     import segno
 
-    from controller.service.frame.address import phone_address
+    from controller.service.frame.web_server import WebServer
 
-    web = next(c for c in service.components if c.name == "web")
-    address = phone_address(service.config.web.host, web.port)  # type: ignore[attr-defined]
+    address = service.phone_address()
     print(f"burncycle-table: the table is ready at {address} (health: {address}health)", flush=True)
-    auth = web.app.state.auth  # type: ignore[attr-defined]
-    rights = "the game is read-only; the PIN shows the camera" if auth.read_only else "the PIN changes the game"
-    print(f"burncycle-table: the table's PIN is {auth.pin} ({rights})", flush=True)
+    web = service.supervisor.get("web", WebServer)
+    if web is not None:  # the PIN is the web app's (web/auth.py): `build` always serves one
+        auth = web.app.state.auth
+        rights = "the game is read-only; the PIN shows the camera" if auth.read_only else "the PIN changes the game"
+        print(f"burncycle-table: the table's PIN is {auth.pin} ({rights})", flush=True)
     if sys.stdout.isatty():
         segno.make(address, error="m").terminal(compact=True)
     else:
@@ -105,7 +106,7 @@ def run_service(args: argparse.Namespace) -> int:
 def run_demo(args: argparse.Namespace) -> int:
     import asyncio
 
-    from gpiozero.pins.mock import MockFactory
+    from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped, unused-ignore]  # no stubs
 
     from controller.service.demo import simulated_board
     from controller.service.demo.booth import DemoCamera, DemoPlayers, DemoTable, VirtualStrip
@@ -125,9 +126,9 @@ def run_demo(args: argparse.Namespace) -> int:
     if args.floor:
         game["floor"] = args.floor
     mqtt = {"host": args.mqtt[0], "port": args.mqtt[1]} if args.mqtt else {}
-    config = TableConfig(web={"host": args.host, "port": port}, database={"path": db},
-                         buttons={"next_pin": 17, "undo_pin": 27, "buzzer_pin": 18},
-                         game={"agents": ("nano", "casing"), **game}, mqtt=mqtt)  # type: ignore[arg-type]
+    config = TableConfig.model_validate({"web": {"host": args.host, "port": port}, "database": {"path": db},
+                                         "buttons": {"next_pin": 17, "undo_pin": 27, "buzzer_pin": 18},
+                                         "game": {"agents": ("nano", "casing"), **game}, "mqtt": mqtt})
     board = None
     leds: LedOutput | None
     why = simulated_board.available() if args.leds != "virtual" else "--leds virtual"

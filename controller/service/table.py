@@ -1,10 +1,12 @@
 """The table service: one game session and the components around it, started and stopped together.
 
-This is the service's public API (docs/service.md): the dashboard, MQTT, the buttons and the command line
-change the game only through `session` (the one writer) and the few table-level steps here (`new_game`,
-`next_step`); every output (the LEDs, the buzzer, the web, MQTT) is a watcher of the session's numbered
-changes. Each part is a supervised component, so a camera that vanishes or an LED board pulled out degrades
-that part alone and is retried, while the game goes on.
+This is the service's public API (docs/service.md), its one way in: the dashboard and the command line
+change and read the game, the floors, the replays, the LEDs and the camera only through the verbs here, never
+through the parts behind them (the session, the one writer of the game, and the components), so a part can
+change inside without the web noticing (tests/test_architecture.py holds the web to it). Every output (the
+LEDs, the buzzer, the web, MQTT) is a watcher of the session's numbered changes. Each part is a supervised
+component, so a camera that vanishes or an LED board pulled out degrades that part alone and is retried,
+while the game goes on.
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from controller.leds.render import LogicalFrame
 from controller.leds.scene import LedScene, scene_from_state
 from controller.rules import (
     AnyAction,
@@ -32,21 +36,23 @@ from controller.rules import (
     phrase,
 )
 from controller.rules.events import AnyEvent
-from controller.service.camera.component import CameraComponent
+from controller.service.camera.component import CameraComponent, CameraError, SavedRegistration
 from controller.service.camera.door_sensors import DoorSensors
 from controller.service.camera.reconciler import Reconciler, ReconcilerError
 from controller.service.devices.buttons import ButtonsAndBuzzer, DiceFromButtons
 from controller.service.devices.led_output import LedOutput
+from controller.service.frame.address import phone_address
 from controller.service.frame.components import Component, Health
 from controller.service.frame.config import GameConfig, TableConfig
 from controller.service.frame.supervisor import Supervisor
-from controller.service.game.floors import FloorLibrary
+from controller.service.frame.web_server import WebServer
+from controller.service.game.floors import MOST_CHARS, FloorCheck, FloorLibrary, check_floor
 from controller.service.game.flow import next_step
 from controller.service.game.replay import GameReplays
-from controller.service.game.session import Change, GameSession
+from controller.service.game.session import Change, DiceMode, GameSession
 
 if TYPE_CHECKING:
-    from controller.service.camera.reconciler import Reconciler
+    from vision.board_finder import BoardFinding
 
 DETECTION_EVENTS = {"bot_detected"}
 THREAT_EVENTS = {"threat_event_fired", "escalation_active", "defeat"}
@@ -67,11 +73,33 @@ LEVELS = (1, 2, 3)
 FACINGS = {"north": "N", "east": "E", "south": "S", "west": "W", "N": "N", "E": "E", "S": "S", "W": "W"}
 
 
+MOST_FLOOR_CHARS = MOST_CHARS  # the longest floor text a table reads: the floor editor's and the API's limit
+# the buttons, made with the handler of their presses: the service's own `press`, so they are built with it
+MakeButtons = Callable[[Callable[[str, bool], None]], ButtonsAndBuzzer]
+
+
 class RequestError(TableError):
     """A request the table cannot read (an action of no known shape, a mission that does not exist): what is
     wrong and what is expected; nothing was changed."""
 
     code = "bad_request"
+
+
+class NoCamera(CameraError):
+    """This table has no camera, so there is no picture to show and no board to calibrate."""
+
+    code = "no_camera"
+
+
+@dataclass(frozen=True)
+class BoardFound:
+    """The calibration's first step: what the newest frame shows of the board, the registration markers' names
+    by their number (a finding knows only numbers), and the frame it was found in (the page's overlay names it,
+    so a browser never shows an older finding's picture from its cache)."""
+
+    finding: BoardFinding
+    markers: dict[int, str]
+    frame: int
 
 
 def setup_from_config(game: GameConfig, seed: int | None = None) -> GameSetup:
@@ -107,33 +135,38 @@ class GameLog(Component):
 
 class TableService:
     """Everything that runs at one table. Components are optional: a table with no LED board, camera or
-    buttons configured simply has none of them."""
+    buttons configured simply has none of them. Every part is given here, when the service is built (the
+    buttons as `MakeButtons`, since their presses come to this service), and `add` takes only what needs the
+    service itself to be made (the web app, the MQTT bridge, the demo's players)."""
 
     def __init__(self, config: TableConfig, content: Content, session: GameSession, *,
                  components: list[Component] | None = None, leds: LedOutput | None = None,
-                 buttons: ButtonsAndBuzzer | None = None, seed: int | None = None) -> None:
+                 buttons: MakeButtons | None = None, camera: CameraComponent | None = None,
+                 reconciler: Reconciler | None = None, seed: int | None = None) -> None:
         self.config, self.content, self.session = config, content, session
-        self.leds, self.buttons = leds, buttons
-        self.dice_buttons = DiceFromButtons(session, buttons)
+        self.leds = leds
+        self.buttons = buttons(self.press) if buttons is not None else None
+        self.camera, self.reconciler = camera, reconciler
+        self.dice_buttons = DiceFromButtons(session, self.buttons)
         self.game_log = GameLog(session)
-        self.components: list[Component] = [self.game_log] + [c for c in (leds, buttons) if c is not None]
-        self.components += components or []
-        self.supervisor = Supervisor(self.components)
+        parts = [self.game_log, leds, self.buttons, *(components or []), camera]
+        self.supervisor = Supervisor(c for c in parts if c is not None)
         self.seed = seed
-        # what the camera sees against the game (the camera's reconciler's view, set when there is a camera); with
-        # no camera, a reconciler that sees nothing still lists the moves the players carry out on the board
-        # (the corporation's guards, a correction), never ticked off: nothing watches the board
-        # (its change number left out: the live feed pushes the view to every phone only when what it lists changes)
-        unwatched = Reconciler(session)
-        self.camera_view: Callable[[], dict[str, Any]] = lambda: {
-            k: v for k, v in unwatched.view.to_dict().items() if k != "number"}
+        # what the camera sees against the game: the camera's reconciler's view; with no camera, a reconciler that
+        # sees nothing still lists the moves the players carry out on the board (the corporation's guards, a
+        # correction), never ticked off: nothing watches the board (its change number left out: the live feed
+        # pushes the view to every phone only when what it lists changes)
+        self.camera_view: Callable[[], dict[str, Any]]
+        if reconciler is not None:
+            self.camera_view = lambda: reconciler.view.to_dict()
+        else:
+            unwatched = Reconciler(session)
+            self.camera_view = lambda: {k: v for k, v in unwatched.view.to_dict().items() if k != "number"}
         self.doors = DoorSensors()
         self._scene: LedScene | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopped = asyncio.Event()
         self.last_refusal: str | None = None
-        self.camera: CameraComponent | None = None
-        self.reconciler: Reconciler | None = None
         # the floors a game may start on: the shipped ones and those drawn in the floor editor, saved beside the log
         self.floors = FloorLibrary(Path(session.store.path).resolve().parent / "floors", content.floors)
         self.replays = GameReplays(session)  # the post-game summary and the replay, read-only
@@ -141,10 +174,15 @@ class TableService:
         self.ready = False  # every component has started (`run` called its `ready`); until then health says starting
         session.watch(self._changed)
 
+    @property
+    def components(self) -> list[Component]:
+        """Every part, in the order they start (the supervisor's list)."""
+        return self.supervisor.components
+
     def add(self, component: Component) -> None:
-        """Add a component before the service starts (the web server, the MQTT bridge, the demo's players)."""
-        self.components.append(component)
-        self.supervisor = Supervisor(self.components)
+        """Add a component before the service starts: one that is made from the service itself (the web server
+        serving an app of this service, the MQTT bridge, the demo's players)."""
+        self.supervisor.add(component)
 
     # -- the table-level steps (everything else goes through `session`) --
 
@@ -163,12 +201,13 @@ class TableService:
         return self.session.apply(next_step(self.session.state))
 
     def undo(self) -> Change:
+        """Take back the last action (the game is as it was before it; `redo` does it again)."""
         return self.session.undo()
 
     def apply_json(self, action: dict[str, Any], faces: list[str] | None = None) -> Change:
         """An action as the dashboard posts it back (a legal action's `action`, its choices filled in)."""
         try:
-            decoded = msgspec.convert(action, AnyAction, strict=False)  # type: ignore[arg-type]
+            decoded = msgspec.convert(action, AnyAction, strict=False)
         except msgspec.ValidationError as err:
             raise RequestError(f"the action {_short(action)} is not one the engine knows: {err}") from None
         return self.session.apply(decoded, faces)
@@ -243,7 +282,151 @@ class TableService:
     def has_stored_game(self, game: int) -> bool:
         return any(g["id"] == game for g in self.session.games())
 
+    # -- the rest of the game's verbs: the dashboard and the command line change the game only through these --
+
+    def redo(self) -> Change:
+        """Do the action taken back again, with the dice faces it rolled the first time (the log keeps them)."""
+        return self.session.redo()
+
+    def corporation_turn(self) -> Change:
+        """The corporation's turn; refused when it is not the corporation's to take."""
+        return self.session.corporation_turn()
+
+    def supply_faces(self, faces: list[str]) -> Change:
+        """Faces rolled at the table for the dice the game waits for, in the order it asks for them; a face not
+        on its die is refused (`BadFace`) and the request stays as it was."""
+        return self.session.supply_faces(faces)
+
+    def cancel_dice(self) -> Change:
+        """Give up the action that waits for dice rolled at the table: the game stays as it was before it."""
+        return self.session.cancel_dice()
+
+    def set_dice_mode(self, mode: DiceMode) -> Change:
+        """Who rolls from now on: the service ("virtual") or the players at the table ("physical")."""
+        return self.session.set_dice_mode(mode)
+
+    # -- the games in the log --
+
+    def games(self) -> list[dict[str, Any]]:
+        """Every game in the log, the current one marked."""
+        return self.session.games()
+
+    def export_game(self, game: int | None = None) -> bytes:
+        """One game's record (the current one by default) as one JSON file, for another table's import."""
+        return self.session.export_game(game)
+
+    def import_game(self, data: bytes) -> Change:
+        """A game another table exported: replayed and checked against its digests, then the current game; a
+        file that fails any check changes nothing. It takes a while for a long game: call it off the loop."""
+        return self.session.import_game(data)
+
+    def resume_game(self, game: int) -> Change:
+        """Make a past game the current one again, to finish it or to undo into it."""
+        return self.session.switch_game(game)
+
     # -- reading, for the web and MQTT --
+
+    def has_game(self) -> bool:
+        return self.session.has_game()
+
+    @property
+    def state(self) -> GameState:
+        """The game as it stands (`SessionError` before the first game)."""
+        return self.session.state
+
+    @property
+    def number(self) -> int:
+        """The last change's number: a reader that remembers it asks `changes_since` for what came after."""
+        return self.session.number
+
+    def status(self) -> dict[str, Any]:
+        """The game beside its state: its id and title, the last change, dice asked for, undo and redo."""
+        return self.session.status()
+
+    def changes_since(self, number: int, limit: int = 1000) -> list[Change]:
+        """Every change numbered after `number`, oldest first, at most `limit`: to catch up from."""
+        return self.session.changes_since(number, limit)
+
+    def game_summary(self, game: int) -> dict[str, Any]:
+        """How a game went (outcome, rounds, actions, threat by round), the current one or a past one."""
+        return self.replays.summary(game)
+
+    def replay_step(self, game: int, k: int) -> dict[str, Any]:
+        """A game's state after its first k actions, with the k-th action's events phrased (`ReplayError` past
+        its end)."""
+        return self.replays.step(game, k)
+
+    def phone_address(self) -> str:
+        """The address phones at the table open: the port really served (web.port 0 asks for any free one), or
+        table.toml's while no web server runs."""
+        web = self.supervisor.get("web", WebServer)
+        return phone_address(self.config.web.host, web.port if web is not None else self.config.web.port)
+
+    # -- the floors a game may start on: the shipped ones and those drawn in the floor editor --
+
+    def floor_listing(self) -> list[dict[str, object]]:
+        return self.floors.listing()
+
+    def floor_source(self, name: str) -> str:
+        """Where a floor comes from: "shipped" or "saved" (`FloorLibraryError` for one that is neither)."""
+        return self.floors.source(name)
+
+    def floor_text(self, name: str) -> str:
+        return self.floors.text(name)
+
+    def check_floor(self, text: str, name: str = "floor") -> FloorCheck:
+        """A drawn floor as `burncycle-table validate` sees it: the same messages, line and column."""
+        return check_floor(text, name)
+
+    def save_floor(self, name: str, text: str) -> FloorCheck:
+        """Keep a drawn floor beside the game log (checked first; `FloorLibraryError` says why not), so a game
+        may start on it."""
+        return self.floors.save(name, text)
+
+    # -- the LEDs and the camera, as the dashboard shows them --
+
+    def led_frame(self) -> LogicalFrame | None:
+        """The colours the LEDs show now; None on a table without LEDs, or before the first frame."""
+        return self.leds.last_frame if self.leds is not None else None
+
+    def led_health(self) -> dict[str, Any] | None:
+        """The LEDs' part of the health; None on a table without LEDs."""
+        return self.leds.status() if self.leds is not None else None
+
+    def camera_status(self) -> dict[str, Any]:
+        """The camera's health, frames a second and what the newest frame shows; only `configured: False` on a
+        table without one."""
+        if self.camera is None:
+            return {"configured": False}
+        return {"configured": True, **self.camera.view()}
+
+    def camera_picture(self) -> bytes:
+        """The newest frame with what vision made of it drawn over, as JPEG (`NoPicture` before the first)."""
+        return self._camera().overlay_jpeg()
+
+    def mat_picture(self, rows: int, cols: int) -> bytes:
+        """The newest frame straightened onto a grid of rows x cols spaces: the floor editor's backdrop."""
+        return self._camera().mat_jpeg(rows, cols)
+
+    def find_board(self) -> BoardFound:
+        """Calibration, first step: the registration markers in the newest frame, and the grid they give."""
+        camera = self._camera()
+        finding = camera.find()
+        return BoardFound(finding, camera.newest()[2].config.anchor_ids, camera.frames)
+
+    def finding_picture(self) -> bytes:
+        """The last finding's picture: markers found and missing, the grid laid over, as JPEG."""
+        return self._camera().finding_jpeg()
+
+    def confirm_board(self) -> SavedRegistration:
+        """Calibration, last step: keep the last finding's registration (a person saw its grid lie right), used
+        whenever the markers are covered, at this start and every later one."""
+        return self._camera().confirm()
+
+    def _camera(self) -> CameraComponent:
+        if self.camera is None:
+            raise NoCamera("this table has no camera: set camera.source in table.toml (docs/service.md)")
+        return self.camera
 
     def health(self) -> dict[str, Any]:
         """The supervisor's health, the game and the last change; during start-up (the web answers before the
@@ -289,7 +472,7 @@ class TableService:
         out = []
         for raw in events:
             try:
-                out.append(phrase(msgspec.convert(raw, AnyEvent, strict=False), state))  # type: ignore[call-overload]
+                out.append(phrase(msgspec.convert(raw, AnyEvent, strict=False), state))
             except (msgspec.ValidationError, KeyError, IndexError):
                 out.append(str(raw.get("type", "event")))
         return out

@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import pytest
 
@@ -58,7 +59,7 @@ def transitions(component: Component) -> list[tuple[str, str]]:
     return seen
 
 
-def run(test: Callable[[], Awaitable[None]]) -> None:
+def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
     asyncio.run(test())
 
 
@@ -81,10 +82,15 @@ def test_a_part_that_fails_to_start_is_retried_until_it_works() -> None:
 
 def test_waits_grow_exponentially_to_the_cap_and_repeat_with_the_same_seed() -> None:
     async def waits(seed: int) -> list[float]:
+        heard: list[float] = []
+
+        async def sleep(seconds: float) -> None:  # each wait heard, none sat through
+            heard.append(seconds)
+
         camera = FailsToStart(failures=6)
-        async with Supervisor([camera], backoff=FAST, rng=random.Random(seed)) as sup:
+        async with Supervisor([camera], backoff=FAST, rng=random.Random(seed), sleep=sleep):
             await until(lambda: camera.health is Health.OK)
-            return sup.delays["camera"]
+        return heard
 
     async def test() -> None:
         first, again, other = await waits(7), await waits(7), await waits(8)
@@ -163,4 +169,26 @@ def test_listeners_hear_every_components_changes() -> None:
             await until(lambda: camera.health is Health.OK)
         assert [state for name, state in heard if name == "camera"] == ["starting", "failed", "starting", "ok", "stopped"]
         assert [state for name, state in heard if name == "ticker"] == ["starting", "ok", "stopped"]
+    run(test)
+
+
+def test_get_is_the_one_lookup_of_a_part_by_name_and_kind() -> None:
+    camera, ticker = FailsToStart(failures=0), Ticker()
+    sup = Supervisor([camera, ticker])
+    assert sup.get("camera", FailsToStart) is camera and sup.get("ticker", Component) is ticker
+    assert sup.get("web", Component) is None
+    with pytest.raises(TypeError, match="component 'ticker' is a Ticker, not a FailsToStart"):
+        sup.get("ticker", FailsToStart)
+
+
+def test_a_part_is_added_before_the_start_only() -> None:
+    async def test() -> None:
+        sup = Supervisor([Ticker("a")])
+        sup.add(Ticker("b"))
+        with pytest.raises(ValueError, match="component names must differ"):
+            sup.add(Ticker("b"))
+        async with sup:
+            with pytest.raises(RuntimeError, match="'c': the supervisor has started"):
+                sup.add(Ticker("c"))
+        assert [c.name for c in sup.components] == ["a", "b"]
     run(test)

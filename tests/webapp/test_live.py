@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 from websockets.sync.client import connect
 
+from controller.service.frame.web_server import WebServer
 from controller.service.table import TableService
 from tests.support.session_support import next_action
 from tests.support.web_helpers import ORIGIN
@@ -31,7 +32,7 @@ def test_a_snapshot_then_every_change_in_order(service: TableService, anyone: Te
         for _ in range(4):
             service.session.apply(next_action(service.session.state))
             numbers.append(service.session.number)
-        got = []
+        got: list[dict[str, Any]] = []
         while len(got) < len(numbers):  # (a unit moved also changes the players' instructions: a table message)
             message = ws.receive_json()
             if message["type"] != "table":
@@ -44,7 +45,7 @@ def test_a_snapshot_then_every_change_in_order(service: TableService, anyone: Te
 
 def test_the_table_view_and_health_are_pushed_when_they_change(service: TableService, anyone: TestClient) -> None:
     seen: dict[str, Any] = {"misplaced": [], "questions": [], "instructions": []}
-    service.camera_view = lambda: seen  # the hook startup gives the reconciler's view
+    service.camera_view = lambda: seen  # the hook a service built with a camera has: its reconciler's view
     with anyone.websocket_connect("/ws") as ws:
         assert ws.receive_json()["type"] == "snapshot"
         seen = {**seen, "questions": [{"id": "vision-1", "text": "two chips on one space"}]}
@@ -63,7 +64,10 @@ def test_another_sites_handshake_is_refused(anyone: TestClient) -> None:
 
 
 def app_of(service: TableService) -> FastAPI:
-    return next(c for c in service.components if c.name == "web").app  # type: ignore[attr-defined, no-any-return]
+    web = service.supervisor.get("web", WebServer)
+    assert web is not None
+    app: FastAPI = web.app
+    return app
 
 
 def test_a_client_that_never_reads_holds_back_no_one_and_catches_up_with_one_snapshot(

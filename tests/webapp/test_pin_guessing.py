@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from controller.service.frame.config import TableConfig
 from controller.service.frame.startup import build
+from controller.service.frame.web_server import WebServer
 from controller.service.table import TableService
 from tests.support.clock import Clock
 from tests.support.net import free_port
@@ -88,12 +89,13 @@ def served_behind(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tu
     service = build(config, seed=5)
     running = threading.Thread(target=lambda: asyncio.run(service.run()))
     running.start()
-    web = next(c for c in service.components if c.name == "web")
+    web = service.supervisor.get("web", WebServer)
+    assert web is not None
     deadline = time.monotonic() + 10
     while web.health.value != "ok":
         assert time.monotonic() < deadline, "the web server did not start"
         time.sleep(0.01)
-    yield service, port, web.app.state.auth.pin  # type: ignore[attr-defined]
+    yield service, port, web.app.state.auth.pin
     service.stop()
     running.join(10)
     service.session.close()

@@ -8,7 +8,6 @@ from typing import Any
 import segno
 from fastapi import APIRouter
 
-from controller.service.frame.address import phone_address
 from web.deps import Service
 
 router = APIRouter(prefix="/api", tags=["page"])
@@ -25,7 +24,5 @@ def qr_svg(url: str) -> str:
 
 @router.get("/address", summary="The page's address for phones on the table's network, and its QR code as SVG")
 def address(service: Service) -> dict[str, Any]:
-    web = next((c for c in service.components if c.name == "web"), None)
-    port = int(getattr(web, "port", service.config.web.port))  # the port really served (0 asks for any free one)
-    url = phone_address(service.config.web.host, port)
+    url = service.phone_address()
     return {"url": url, "qr_svg": qr_svg(url)}

@@ -4,12 +4,14 @@ need the table's PIN (`Watcher`); saving the registration changes the table (`Pl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import FileResponse, Response
 
-from controller.service.camera.component import CameraComponent, CameraError, NoPicture
+from controller.service.camera.component import CameraError, NoPicture
+from controller.service.table import NoCamera
 from web.auth import ApiError, Player, Watcher, check_origin
 from web.deps import Service
 from web.routers.tool_pages import page
@@ -19,17 +21,11 @@ NO_STORE = {"Cache-Control": "no-store"}
 JPEG: dict[int | str, dict[str, Any]] = {200: {"content": {"image/jpeg": {}}, "description": "a JPEG picture"}}
 
 
-def _camera(service: Service) -> CameraComponent:
-    if service.camera is None:
-        raise ApiError(404, "not_found", "this table has no camera: set camera.source in table.toml "
-                                         "(docs/service.md)")
-    return service.camera
-
-
-def _picture(make: Any) -> Response:
+def _picture(make: Callable[[], bytes]) -> Response:
+    """A picture of the camera's, or 404 when there is none to give (no camera, no frame yet, no board found)."""
     try:
         return Response(make(), media_type="image/jpeg", headers=NO_STORE)
-    except NoPicture as e:
+    except (NoCamera, NoPicture) as e:
         raise ApiError(404, "not_found", str(e)) from None
 
 
@@ -40,15 +36,13 @@ def camera_page() -> FileResponse:
 
 @router.get("/api/camera/status", summary="The camera: health, frames a second, what the newest frame shows")
 def status(service: Service) -> dict[str, Any]:
-    if service.camera is None:
-        return {"configured": False}
-    return {"configured": True, **service.camera.view()}
+    return service.camera_status()
 
 
 @router.get("/api/camera/frame.jpg", summary="The newest frame with the detection overlay (needs the PIN)",
             response_class=Response, responses=JPEG)
 def frame(service: Service, _: Watcher) -> Response:
-    return _picture(_camera(service).overlay_jpeg)
+    return _picture(service.camera_picture)
 
 
 @router.get("/api/camera/mat.jpg", summary="The newest frame straightened onto a grid of cols x rows spaces by "
@@ -56,20 +50,18 @@ def frame(service: Service, _: Watcher) -> Response:
             response_class=Response, responses=JPEG)
 def mat(service: Service, _: Watcher, cols: int = Query(ge=1, le=26, examples=[16]),
         rows: int = Query(ge=1, le=26, examples=[16])) -> Response:
-    camera = _camera(service)
-    return _picture(lambda: camera.mat_jpeg(rows, cols))
+    return _picture(lambda: service.mat_picture(rows, cols))
 
 
 @router.post("/api/calibration/find", summary="Find the registration markers in the newest frame and lay the "
              "grid over it (needs the PIN)", dependencies=[Depends(check_origin)])
 def find(service: Service, _: Watcher) -> dict[str, Any]:
-    camera = _camera(service)
     try:
-        finding = camera.find()
-    except NoPicture as e:
+        found = service.find_board()
+    except (NoCamera, NoPicture) as e:
         raise ApiError(404, "not_found", str(e)) from None
+    finding, names = found.finding, found.markers
     reg = finding.registration
-    names = camera.newest()[2].config.anchor_ids
     return {
         "registered": finding.registered,
         "status": {"level": reg.status.level, "code": reg.status.code, "message": reg.status.message},
@@ -80,22 +72,23 @@ def find(service: Service, _: Watcher) -> dict[str, Any]:
                     for m in finding.missing],
         "width": finding.image_size[0], "height": finding.image_size[1],
         "rows": finding.layout.rows, "cols": finding.layout.cols,
-        "overlay": f"/api/calibration/overlay.jpg?n={camera.frames}",
+        "overlay": f"/api/calibration/overlay.jpg?n={found.frame}",
     }
 
 
 @router.get("/api/calibration/overlay.jpg", summary="The last finding's picture: markers found and missing, the "
             "grid laid over (needs the PIN)", response_class=Response, responses=JPEG)
 def overlay(service: Service, _: Watcher) -> Response:
-    return _picture(_camera(service).finding_jpeg)
+    return _picture(service.finding_picture)
 
 
 @router.post("/api/calibration/confirm", summary="Keep the last finding's registration: saved beside the game log "
              "and used when the markers are covered (needs the PIN)")
 def confirm(service: Service, _: Player) -> dict[str, Any]:
-    camera = _camera(service)
     try:
-        saved = camera.confirm()
+        saved = service.confirm_board()
+    except NoCamera as e:
+        raise ApiError(404, "not_found", str(e)) from None
     except CameraError as e:  # nothing found yet, or what was found does not register the board
         raise ApiError(409, "refused", str(e)) from None
     return {"saved": True, "floor": saved.floor, "markers": list(saved.anchors), "rms_mm": round(saved.rms_mm, 2),

@@ -80,9 +80,8 @@ def floor_json(state: GameState) -> dict[str, Any]:
 
 @router.get("/floor", summary="The current game's floor for drawing: spaces, areas, walls, doors and features")
 def floor(service: Service) -> dict[str, Any]:
-    session = service.session
-    if not session.has_game():
+    if not service.has_game():
         raise ApiError(404, "no_game", "GET /api/floor: there is no game yet, so no floor: start a new game")
-    body = floor_json(session.state)
-    body["number"] = session.number
+    body = floor_json(service.state)
+    body["number"] = service.number
     return body

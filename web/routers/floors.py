@@ -9,19 +9,21 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from controller.service.game.floors import MOST_CHARS, FloorLibraryError, check_floor
+from controller.service.game.floors import FloorLibraryError
+from controller.service.table import MOST_FLOOR_CHARS
 from web.auth import ApiError, Player
 from web.deps import Service
 from web.routers.tool_pages import page
 
 router = APIRouter(tags=["floors"])
-MOST_FLOOR_BYTES = 8 * MOST_CHARS  # a floor's characters (up to 6 bytes each, escaped in JSON) and its name
+MOST_FLOOR_BYTES = 8 * MOST_FLOOR_CHARS  # a floor's characters (up to 6 bytes each, escaped in JSON) and its name
 EXAMPLE = 'name: Closet\nlevel: 1\n\ngrid:\n+-+-+\n|E T|\n+-+-+\n\nareas:\n  A1 room "Closet"\n'
 
 
 class FloorText(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"text": EXAMPLE, "name": "closet"}]})
-    text: str = Field(max_length=MOST_CHARS, description="the floor in the floor text format (docs/floor-format.md)",
+    text: str = Field(max_length=MOST_FLOOR_CHARS,
+                      description="the floor in the floor text format (docs/floor-format.md)",
                       examples=[EXAMPLE])
     name: str = Field("floor", max_length=60, description="the file name the messages use (NAME.floor)")
 
@@ -30,7 +32,8 @@ class SavedFloor(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"name": "my-annex", "text": EXAMPLE}]})
     name: str = Field(max_length=60, description="the floor's name: lowercase letters, digits and dashes",
                       examples=["my-annex"])
-    text: str = Field(max_length=MOST_CHARS, description="the floor in the floor text format", examples=[EXAMPLE])
+    text: str = Field(max_length=MOST_FLOOR_CHARS, description="the floor in the floor text format",
+                      examples=[EXAMPLE])
 
 
 @router.get("/floors/edit", include_in_schema=False)
@@ -40,27 +43,27 @@ def editor() -> FileResponse:
 
 @router.get("/api/floors", summary="Every floor a game may start on: the shipped ones and the ones saved here")
 def floors(service: Service) -> dict[str, Any]:
-    return {"floors": service.floors.listing()}
+    return {"floors": service.floor_listing()}
 
 
 @router.get("/api/floors/{name}", summary="One floor's text, shipped or saved")
 def floor(name: str, service: Service) -> dict[str, Any]:
     try:
-        return {"name": name, "source": service.floors.source(name), "text": service.floors.text(name)}
+        return {"name": name, "source": service.floor_source(name), "text": service.floor_text(name)}
     except FloorLibraryError as e:
         raise ApiError(404, "not_found", str(e)) from None
 
 
 @router.post("/api/floors/check", summary="A drawn floor checked with the `validate` command's messages")
-def check(body: FloorText) -> dict[str, Any]:
-    return check_floor(body.text, body.name).to_dict()
+def check(body: FloorText, service: Service) -> dict[str, Any]:
+    return service.check_floor(body.text, body.name).to_dict()
 
 
 @router.post("/api/floors", summary="Save a floor (checked first) to the table's floors folder; needs the PIN",
              status_code=201)
 def save(body: SavedFloor, service: Service, _: Player) -> dict[str, Any]:
     try:
-        saved = service.floors.save(body.name, body.text)
+        saved = service.save_floor(body.name, body.text)
     except FloorLibraryError as e:
         raise ApiError(422, "bad_request", str(e)) from None
     return {"name": body.name, **saved.to_dict()}

@@ -56,14 +56,14 @@ def new_game(body: NewGameBody, service: Service, _: Player) -> JSONResponse:
 
 @router.get("/games", summary="Every game in the log, the current one marked")
 def games(service: Service) -> dict[str, Any]:
-    return {"games": service.session.games()}
+    return {"games": service.games()}
 
 
 @router.get("/games/{game}/export", summary="One game's record as one JSON file, for another table's import",
             response_class=Response, responses={200: {"content": {"application/json": {}}}, 404: {}})
 def export_game(service: Service, game: int = GameId) -> Response:
     _known(service, game)
-    return Response(service.session.export_game(game), media_type="application/json",
+    return Response(service.export_game(game), media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="burncycle-game-{game}.json"'})
 
 
@@ -76,10 +76,10 @@ async def import_game(request: Request, service: Service, _: Player) -> JSONResp
     if not data.strip():
         raise ApiError(422, "bad_request", "body: empty: send the file GET /api/games/{game}/export wrote")
     # replaying a long game takes a while: off the event loop, so the live feed goes on meanwhile
-    return changed(service, await run_in_threadpool(service.session.import_game, data))
+    return changed(service, await run_in_threadpool(service.import_game, data))
 
 
 @router.post("/games/{game}/resume", summary="Make a past game the current one again", responses=REFUSALS)
 def resume(service: Service, _: Player, game: int = GameId) -> JSONResponse:
     _known(service, game)
-    return changed(service, service.session.switch_game(game))
+    return changed(service, service.resume_game(game))

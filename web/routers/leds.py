@@ -17,8 +17,8 @@ def _hex(colour: tuple[int, int, int]) -> str:
 
 @router.get("/leds", summary="The LEDs' current colours: the threat track, the five burncycle slots, the status")
 def leds(service: Service) -> dict[str, Any]:
-    frame = service.leds.last_frame if service.leds is not None else None
-    if frame is None:
-        return {"configured": service.leds is not None, "threat": [], "slots": [], "status": None}
+    health, frame = service.led_health(), service.led_frame()
+    if health is None or frame is None:
+        return {"configured": health is not None, "threat": [], "slots": [], "status": None}
     return {"configured": True, "threat": [_hex(c) for c in frame.threat], "slots": [_hex(c) for c in frame.slots],
-            "status": _hex(frame.status), "health": service.leds.status()}
+            "status": _hex(frame.status), "health": health}

@@ -1,19 +1,22 @@
 """Changing the game from the dashboard: the legal actions, applying one, "next", the corporation's turn,
-undo and redo, dice typed in at the table, and corrections. Every change goes through the service's session
-(the one writer), needs `Player`, and answers with the change it made; a refusal changes nothing."""
+undo and redo, dice typed in at the table, and corrections. Every change goes through the table service's
+verbs (its session behind them is the one writer), needs `Player`, and answers with the change it made; a
+refusal changes nothing."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from controller.service.game.session import Change
 from controller.service.table import TableService
 from web.auth import Player
 from web.deps import Service
+
+if TYPE_CHECKING:
+    from controller.service.game.session import Change
 
 router = APIRouter(prefix="/api", tags=["play"])
 REFUSALS: dict[int | str, dict[str, Any]] = {
@@ -23,9 +26,11 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
     409: {"description": "the rules refuse it now (illegal_action, with the rule), or nothing to do (refused)"},
     422: {"description": "a malformed body (bad_request)"},
 }
-CHANGED = {202: {"description": "the action waits for dice rolled at the table (the dice_requested change)"}}
-BAD_FACE = {422: {"description": "a malformed body (bad_request), or a face that is not on its die or more faces than "
-                                 "are still needed (bad_face, naming the die and its faces); the request stays"}}
+CHANGED: dict[int | str, dict[str, Any]] = {
+    202: {"description": "the action waits for dice rolled at the table (the dice_requested change)"}}
+BAD_FACE: dict[int | str, dict[str, Any]] = {
+    422: {"description": "a malformed body (bad_request), or a face that is not on its die or more faces than are "
+                         "still needed (bad_face, naming the die and its faces); the request stays"}}
 
 
 class Strict(BaseModel):
@@ -96,7 +101,7 @@ def next_step(service: Service, _: Player) -> JSONResponse:
 
 @router.post("/corporation-turn", summary="The corporation's turn", responses={**REFUSALS, **CHANGED})
 def corporation_turn(service: Service, _: Player) -> JSONResponse:
-    return changed(service, service.session.corporation_turn())
+    return changed(service, service.corporation_turn())
 
 
 @router.post("/undo", summary="Take back the last action", responses=REFUSALS)
@@ -106,24 +111,24 @@ def undo(service: Service, _: Player) -> JSONResponse:
 
 @router.post("/redo", summary="Do the action taken back again", responses=REFUSALS)
 def redo(service: Service, _: Player) -> JSONResponse:
-    return changed(service, service.session.redo())
+    return changed(service, service.redo())
 
 
 @router.post("/dice", summary="Faces rolled at the table for the pending dice request",
              responses={**REFUSALS, **CHANGED, **BAD_FACE})
 def supply_faces(body: FacesBody, service: Service, _: Player) -> JSONResponse:
-    return changed(service, service.session.supply_faces(body.faces))
+    return changed(service, service.supply_faces(body.faces))
 
 
 @router.delete("/dice", summary="Give up the action that waits for dice", responses=REFUSALS)
 def cancel_dice(service: Service, _: Player) -> JSONResponse:
-    return changed(service, service.session.cancel_dice())
+    return changed(service, service.cancel_dice())
 
 
 @router.put("/dice/mode", summary="Who rolls from now on: the service (virtual) or the players (physical)",
             responses=REFUSALS)
 def dice_mode(body: DiceModeBody, service: Service, _: Player) -> JSONResponse:
-    return changed(service, service.session.set_dice_mode(body.mode))
+    return changed(service, service.set_dice_mode(body.mode))
 
 
 @router.get("/dice/kinds", summary="Every die of the game with its faces as printed")

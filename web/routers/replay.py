@@ -37,7 +37,7 @@ def replay_page(game: int = GameId) -> FileResponse:
 @router.get("/api/games/{game}/summary", summary="How a game went: outcome, rounds, actions, threat by round")
 def summary(service: Service, game: int = GameId) -> dict[str, Any]:
     try:
-        return service.replays.summary(game)
+        return service.game_summary(game)
     except StoreError as e:
         raise _no_such_game(e) from None
 
@@ -48,7 +48,7 @@ def step(service: Service, game: int = GameId,
          k: int = Path(ge=-2**62, le=2**62, description="how many actions in: 0 is the game's start",
                        examples=[3])) -> dict[str, Any]:
     try:
-        body = service.replays.step(game, k)
+        body = service.replay_step(game, k)
     except StoreError as e:
         raise _no_such_game(e) from None
     except ReplayError as e:

@@ -19,13 +19,13 @@ from controller.service.devices.buttons import ButtonsAndBuzzer
 from controller.service.devices.led_output import LedOutput, output_from_config
 from controller.service.frame import systemd
 from controller.service.frame.components import Component
-from controller.service.frame.config import CameraConfig, TableConfig
+from controller.service.frame.config import ButtonsConfig, CameraConfig, TableConfig
 from controller.service.frame.web_server import WebServer
 from controller.service.game.session import GameSession
 from controller.service.mqtt.bridge import MqttBridge
-from controller.service.table import TableService
+from controller.service.table import MakeButtons, TableService
 from vision.config import VisionConfig
-from vision.pipeline import VisionPipeline
+from vision.pipeline import FrameResult, VisionPipeline
 from vision.sources.base import FrameSource
 from web import create_app
 
@@ -44,6 +44,32 @@ def camera_source(config: CameraConfig) -> Callable[[], FrameSource] | None:
     return lambda: VideoCaptureSource(target, size=config.resolution)
 
 
+def buttons_from_config(b: ButtonsConfig, pin_factory: object | None,
+                        clock: Callable[[], float]) -> MakeButtons | None:
+    """The buttons and buzzer table.toml wires (None for none), made when the service is, with its `press`."""
+    if all(p is None for p in (b.next_pin, b.undo_pin, b.buzzer_pin)):
+        return None
+    return lambda on_press: ButtonsAndBuzzer(next_pin=b.next_pin, undo_pin=b.undo_pin, buzzer_pin=b.buzzer_pin,
+                                             on_press=on_press, pin_factory=pin_factory, clock=clock)
+
+
+def camera_and_reconciler(config: TableConfig, session: GameSession,
+                          open_source: Callable[[], FrameSource]) -> tuple[CameraComponent, Reconciler]:
+    """The camera filming the table, and the reconciler each of its frames goes to (what it sees against the
+    game); the camera's registration is kept beside the game log."""
+    vision = VisionConfig()
+    camera = CameraComponent(open_source, lambda floor: VisionPipeline(floor, vision),
+                             floor_of=lambda: session.state.floor,
+                             registration_path=config.database.path.parent / "registration.json")
+    reconciler = Reconciler(session, vision)
+
+    def observe(result: FrameResult) -> None:
+        reconciler.observe(result.observation)
+
+    camera.on_frame(observe)
+    return camera, reconciler
+
+
 def build(config: TableConfig, *, pin_factory: object | None = None,
           source: Callable[[], FrameSource] | None = None, leds: LedOutput | None = None,
           seed: int | None = None, extra: list[Component] | None = None,
@@ -53,28 +79,13 @@ def build(config: TableConfig, *, pin_factory: object | None = None,
     content = load_content()
     session = GameSession.open(str(config.database.path))
     leds = leds if leds is not None else output_from_config(config.leds)
-    b = config.buttons
-    buttons = None
-    service_ref: list[TableService] = []
-    if any(p is not None for p in (b.next_pin, b.undo_pin, b.buzzer_pin)):
-        buttons = ButtonsAndBuzzer(next_pin=b.next_pin, undo_pin=b.undo_pin, buzzer_pin=b.buzzer_pin,
-                                   on_press=lambda name, held: service_ref[0].press(name, held),
-                                   pin_factory=pin_factory, clock=clock)  # type: ignore[arg-type]
-    service = TableService(config, content, session, leds=leds, buttons=buttons, seed=seed)
-    service_ref.append(service)
+    buttons = buttons_from_config(config.buttons, pin_factory, clock)
     open_source = source or camera_source(config.camera)
-    if open_source is not None:
-        if not session.has_game():
-            service.new_game()
-        vision = VisionConfig()
-        camera = CameraComponent(open_source, lambda floor: VisionPipeline(floor, vision),
-                                 floor_of=lambda: service.session.state.floor,
-                                 registration_path=config.database.path.parent / "registration.json")
-        reconciler = Reconciler(session, vision)
-        camera.on_frame(lambda result: reconciler.observe(result.observation))
-        service.camera, service.reconciler = camera, reconciler
-        service.camera_view = lambda: reconciler.view.to_dict()
-        service.add(camera)
+    camera, reconciler = (None, None) if open_source is None else camera_and_reconciler(config, session, open_source)
+    service = TableService(config, content, session, leds=leds, buttons=buttons, camera=camera,
+                           reconciler=reconciler, seed=seed)
+    if camera is not None and not session.has_game():
+        service.new_game()  # the camera looks for the game's floor from its first frame
     service.add(WebServer(create_app(service), config.web.host, config.web.port, config.web.proxies))
     if config.mqtt.host is not None:
         service.add(MqttBridge(service, config.mqtt))

@@ -4,8 +4,9 @@ One component failing (the camera unplugged, the LED board gone) never stops the
 catches the failure, marks it FAILED with what went wrong, closes it, waits and tries again. The wait
 grows exponentially up to a cap, so a part that is gone for the evening costs little, and is jittered
 so that several parts that failed together do not retry in lock-step; the jitter comes from a
-`random.Random` the caller may seed, so tests see the same waits every run. A component that ran well
-for a while before failing starts again from the shortest wait.
+`random.Random` the caller may seed, so tests see the same waits every run (and the wait itself is the
+caller's `sleep`, so a test hears each wait without sitting through it). A component that ran well for a
+while before failing starts again from the shortest wait.
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from controller.service.frame.components import Component, Health, describe
 
 STOP_TIMEOUT_S = 5.0
+C = TypeVar("C", bound=Component)
 
 
 @dataclass(frozen=True)
@@ -45,15 +47,25 @@ class Supervisor:
     """
 
     def __init__(self, components: Iterable[Component], *, backoff: Backoff = Backoff(),
-                 rng: random.Random | None = None) -> None:
-        self.components = list(components)
-        names = [c.name for c in self.components]
-        if len(set(names)) != len(names):
-            raise ValueError(f"component names must differ: {names}")
+                 rng: random.Random | None = None,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        self.components: list[Component] = []
         self.backoff = backoff
         self._rng = rng or random.Random()
+        self._sleep = sleep
         self._tasks: dict[str, asyncio.Task[None]] = {}
-        self.delays: dict[str, list[float]] = {c.name: [] for c in self.components}
+        for component in components:
+            self.add(component)
+
+    def add(self, component: Component) -> None:
+        """One more component, before the supervisor starts: names must differ, as `get` and /health know a part
+        by its name."""
+        if self._tasks:
+            raise RuntimeError(f"component {component.name!r}: the supervisor has started; add components before")
+        names = [c.name for c in self.components] + [component.name]
+        if len(set(names)) != len(names):
+            raise ValueError(f"component names must differ: {names}")
+        self.components.append(component)
 
     async def __aenter__(self) -> Supervisor:
         await self.start()
@@ -80,8 +92,13 @@ class Supervisor:
         for component in self.components:
             component.listen(listener)
 
-    def get(self, name: str) -> Component:
-        return next(c for c in self.components if c.name == name)
+    def get(self, name: str, kind: type[C]) -> C | None:
+        """The component called `name` (None when there is none), checked to be a `kind`, so its caller may use
+        what that kind offers (the web server's port): the one lookup of a part by its name."""
+        found = next((c for c in self.components if c.name == name), None)
+        if found is not None and not isinstance(found, kind):
+            raise TypeError(f"component {name!r} is a {type(found).__name__}, not a {kind.__name__}")
+        return found
 
     def health(self) -> dict[str, Any]:
         """{"status": worst state that matters, "components": {name: status}}, JSON-able."""
@@ -114,12 +131,11 @@ class Supervisor:
                         attempt = 0
                     attempt += 1
                     delay = self.backoff.delay(attempt, self._rng)
-                    self.delays[component.name].append(delay)
                     component.retries += 1
                     component.last_error = describe(err)
                     component.set_health(Health.FAILED, f"{component.last_error}; trying again in {delay:.2g} s")
                     await self._close(component)
-                    await asyncio.sleep(delay)
+                    await self._sleep(delay)
                     continue
                 await self._close(component)
                 component.set_health(Health.STOPPED, "finished")
