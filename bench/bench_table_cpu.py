@@ -327,8 +327,8 @@ def play(change: bool, moves: int, still_s: float, seed: int, pictures_folder: P
         broker.wait(5)
     health = service.camera.status()
     return {"cpu": dict(cpu), "wall": dict(wall), "vision_cpu": dict(vision_cpu), "frames": dict(frames),
-            "led_latency": led_latency, "to_render": to_render, "link": link, "unacknowledged": unacknowledged, "confirmed": confirmed_moves,
-            "unconfirmed": unconfirmed,
+            "led_latency": led_latency, "to_render": to_render, "link": link, "unacknowledged": unacknowledged,
+            "confirmed": confirmed_moves, "unconfirmed": unconfirmed,
             "searched": health.get("searched"), "skipped": health["skipped"], "rss_mb": rss,
             "leds": "the firmware in simavr" if board is not None else "the virtual strip"}
 
