@@ -38,16 +38,20 @@ function drawBoardNow() {
 const places = () => namesOf(store.state, store.floor).places;
 
 
+const sameFloor = (a, b) => JSON.stringify({ ...a, number: null }) === JSON.stringify({ ...b, number: null });
+
 async function loadFloor() {
   if (floorBusy || floorWanted === null) return;
   floorBusy = true;
   const wanted = floorWanted;
   const r = await api("GET", "/api/floor");
   floorBusy = false;
-  if (r.ok) {
+  if (r.ok && store.floor && sameFloor(r.body, store.floor)) {  // most changes leave the floor as it was
+    store.floor.number = r.body.number;  // the change the board is drawn up to, once its units are
+    if (drawing) due.board = true; else $("board").dataset.number = r.body.number;
+  } else if (r.ok) {
     store.floor = r.body;
-    drawBoardNow();
-    drawTableNow();  // the texts' space names are known once the floor is
+    redraw({ board: true, table: true });  // the texts' space names are known once the floor is
   }
   if (floorWanted !== wanted) loadFloor();
 }

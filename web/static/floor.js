@@ -137,13 +137,40 @@ function botShape(bot, space, colour, offset) {
            s("title", {}, `${bot.name} on ${bot.space}${bot.hidden ? ", hidden" : ""}${detected ? ", detected" : ""}`));
 }
 
+/** What a floor looks like without what changes with every move (the guards' sight, the change number it was
+ *  fetched at): the same key, the same floor layers. Computed once per floor fetched. */
+const keys = new WeakMap();
+function floorKey(floor) {
+  let key = keys.get(floor);
+  if (key === undefined) {
+    key = JSON.stringify({ ...floor, sight: null, number: null });
+    keys.set(floor, key);
+  }
+  return key;
+}
+
+/** Per board drawn: its floor's layers and coordinates as last built, and the groups drawn over them. A move
+ *  redraws only what moves (the units, the sight, the camera's marks); the floor's hundreds of elements are built
+ *  again only when the floor itself changed (a door unlocked, a wall destroyed, another floor), which keeps a
+ *  change from the live feed within a frame or two on a slow phone. */
+const drawn = new WeakMap();
+
 /** Draw everything: the floor, what the guards see, the chips and units, the camera's disagreements, the
  * corporation's moves still to make, and the coordinates on top. */
 export function drawBoard(svg, floor, state, table) {
   const spaceOf = new Map(floor.spaces.map((sp) => [sp.id, sp]));
-  svg.setAttribute("viewBox", `${-MARGIN.left} ${-MARGIN.top} ${floor.columns * CELL + MARGIN.left + 1} `
-                              + `${floor.rows * CELL + MARGIN.top + 1}`);
-  const layers = drawFloor(floor);
+  const key = floorKey(floor);
+  let kept = drawn.get(svg);
+  const fresh = !kept || kept.key !== key || kept.edges.parentNode !== svg;
+  if (fresh) {
+    svg.setAttribute("viewBox", `${-MARGIN.left} ${-MARGIN.top} ${floor.columns * CELL + MARGIN.left + 1} `
+                                + `${floor.rows * CELL + MARGIN.top + 1}`);
+    const defs = s("defs", {}, s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 4,
+                                             markerHeight: 4, orient: "auto-start-reverse" },
+                                 s("path", { d: "M0 0L10 5L0 10z", class: "arrow-head" })));
+    kept = { key, layers: [defs, ...drawFloor(floor)], edges: coordinates(floor), over: [] };
+    drawn.set(svg, kept);
+  }
   const sight = s("g", { class: "sights" });
   const seenBy = new Map();
   for (const [unit, spaces] of Object.entries(floor.sight || {})) {
@@ -199,8 +226,12 @@ export function drawBoard(svg, floor, state, table) {
     todo.append(s("g", { class: "todo", "data-todo": i.unit },
                   s("line", { x1, y1, x2, y2, "marker-end": "url(#arrow)" }), s("title", {}, i.text)));
   }
-  const defs = s("defs", {}, s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 4,
-                                           markerHeight: 4, orient: "auto-start-reverse" },
-                               s("path", { d: "M0 0L10 5L0 10z", class: "arrow-head" })));
-  svg.replaceChildren(defs, ...layers, sight, chips, todo, units, wrong, coordinates(floor));
+  const over = [sight, chips, todo, units, wrong];
+  if (fresh) {
+    svg.replaceChildren(...kept.layers, ...over, kept.edges);
+  } else {
+    for (const old of kept.over) old.remove();
+    for (const group of over) svg.insertBefore(group, kept.edges);
+  }
+  kept.over = over;
 }
