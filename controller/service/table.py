@@ -71,6 +71,7 @@ class RequestError(TableError):
     wrong and what is expected; nothing was changed."""
 
     code = "bad_request"
+    status = 422
 
 
 def setup_from_config(game: GameConfig, seed: int | None = None) -> GameSetup:
