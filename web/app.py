@@ -18,7 +18,7 @@ from web.auth import ApiError, TableAuth, new_pin
 from web.auth import router as session_router
 from web.body_limit import BodyLimit
 from web.hub import Hub
-from web.routers import address, camera, floor, floors, game, games, health, leds, live, page, play, replay, tool_pages
+from web.routers import address, camera, floor, floors, game, games, health, leds, live, page, play, replay
 
 if TYPE_CHECKING:
     from controller.service.table import TableService
@@ -58,10 +58,10 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
     app.include_router(page.router)
     app.include_router(floor.router)
     app.include_router(address.router)
-    app.include_router(tool_pages.router)
     app.include_router(floors.router)
     app.include_router(replay.router)
     app.include_router(camera.router)
+    app.mount("/static", page.Assets(), name="static")  # the pages' scripts, styles and pictures
     _install_error_handlers(app)
     app.add_middleware(BodyLimit, limits={"/api/games/import": games.MOST_IMPORT_BYTES,
                                           "/api/games": games.MOST_NEW_GAME_BYTES,

@@ -12,7 +12,7 @@ from fastapi.responses import FileResponse, Response
 from controller.service.camera.component import CameraComponent, CameraError, NoPicture
 from web.auth import ApiError, Player, Watcher, check_origin
 from web.deps import Service
-from web.routers.tool_pages import page
+from web.routers.page import page
 
 router = APIRouter(tags=["camera"])
 NO_STORE = {"Cache-Control": "no-store"}

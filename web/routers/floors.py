@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from controller.service.game.floors import MOST_CHARS, FloorLibraryError, check_floor
 from web.auth import ApiError, Player
 from web.deps import Service
-from web.routers.tool_pages import page
+from web.routers.page import page
 
 router = APIRouter(tags=["floors"])
 MOST_FLOOR_BYTES = 8 * MOST_CHARS  # a floor's characters (up to 6 bytes each, escaped in JSON) and its name

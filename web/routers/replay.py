@@ -13,11 +13,11 @@ from fastapi.responses import FileResponse
 
 from controller.rules import GameState
 from web.deps import Service
+from web.params import GameId
 from web.routers.floor import floor_json
-from web.routers.tool_pages import page
+from web.routers.page import page
 
 router = APIRouter(tags=["replay"])
-GameId = Path(ge=1, le=2**62, description="the game's number (GET /api/games lists them)", examples=[1])
 
 
 @router.get("/games/{game}/replay", include_in_schema=False)
