@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, CDPSession, FloatRect, Locator, Page, e
 
 from controller.autoplay.player import AutoPlayer
 from controller.service.table import TableService
-from tests.browser.chromium import ARTIFACTS, page_at
+from tests.browser.chromium import ARTIFACTS, page_at, wait_until
 from tests.browser.tools_support import PIN, running_table
 
 pytestmark = pytest.mark.slow
@@ -234,7 +234,7 @@ def test_several_actions_on_one_space_are_chosen_from_a_list(tmp_path: Path, bro
         before = service.session.number
         page.locator(f'#target-choices button[data-index="{plain}"]').tap()
         expect(page.locator("#target-choices")).to_be_hidden()
-        page.wait_for_function(f"Number(document.getElementById('board').dataset.number) > {before}", timeout=WAIT)
+        wait_until(page, f"Number(document.getElementById('board').dataset.number) > {before}", timeout=WAIT)
         assert service.session.number > before
         assert page.errors == []  # type: ignore[attr-defined]
 
@@ -250,12 +250,17 @@ def test_the_tap_that_opens_the_chooser_chooses_nothing(tmp_path: Path, browser:
     with running_table(tmp_path, prepare=at_a_shared_target) as (url, service):
         page = unlocked_on_a_phone(browser, url)
         bot, space, _ = shared_targets(service)[0]
-        page.add_style_tag(content=UNDER_THE_FINGER)
+        # a style sheet built in the page's CSSOM: the page's policy refuses an added <style> element
+        page.evaluate("""css => { const sheet = new CSSStyleSheet(); sheet.replaceSync(css);
+                                  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet]; }""",
+                      UNDER_THE_FINGER)
         page.locator(f'#board .unit[data-unit="{bot}"]').tap()
         before = service.session.number
         page.locator(f'#board [data-target][data-space="{space}"]').tap()
         page.wait_for_timeout(600)  # the touch's click, if any, has come and gone
         expect(page.locator("#target-choices")).to_be_visible()
+        assert page.locator("#target-choices button[data-index]").first.evaluate(
+            "b => getComputedStyle(b).position") == "fixed"  # the first action was under the finger
         assert service.session.number == before, "the touch that opened the list chose its first action"
         assert page.errors == []  # type: ignore[attr-defined]
 

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from controller.autoplay.player import AutoPlayer
 from controller.rules import GameSetup, Step, new_game
-from tests.browser.chromium import ARTIFACTS, page_at
+from tests.browser.chromium import ARTIFACTS, page_at, wait_until
 from tests.browser.dashboard_table import PIN, SLOW, Table
 from tests.support.session_support import played_until
 
@@ -42,8 +42,8 @@ def _unlock(page: Page) -> None:
 
 def _board_units(page: Page, table: Table) -> dict[str, str]:
     """Each unit's space as the board draws it, once the board has drawn the table's latest change."""
-    page.wait_for_function(f"Number(document.getElementById('board').dataset.number) >= {table.service.session.number}",
-                           timeout=SLOW)
+    wait_until(page, f"Number(document.getElementById('board').dataset.number) >= {table.service.session.number}",
+               timeout=SLOW)
     return page.evaluate("Object.fromEntries([...document.querySelectorAll('#board .unit')]"
                          ".map(u => [u.dataset.unit, u.dataset.space]))")
 

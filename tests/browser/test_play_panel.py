@@ -23,7 +23,7 @@ from controller.rules import GameSetup, GameState, NetworkStep, legal_actions, n
 from controller.rules.actions import apply
 from controller.rules.dice import ScriptedDice, SeededDice
 from controller.rules.errors import DiceNeeded, RulesError
-from tests.browser.chromium import ARTIFACTS, page_at
+from tests.browser.chromium import ARTIFACTS, page_at, wait_until
 from tests.browser.dashboard_table import PIN, SLOW, Table
 
 pytestmark = pytest.mark.slow
@@ -179,7 +179,7 @@ def test_actions_are_grouped_as_the_turn_offers_them_and_what_cannot_succeed_say
     page = page_at(browser, table.url, **size)
     page.evaluate("document.addEventListener('legal', (e) => { window.offered = e.detail.map((a) => a.tag); })")
     _unlock(page)
-    page.wait_for_function("window.offered && window.offered.length > 0")  # the board hears of every refresh
+    wait_until(page, "window.offered && window.offered.length > 0")  # the board hears of every refresh
     assert page.evaluate("window.offered") == [a["tag"] for a in table.service.legal_json()["actions"]]
     chip = table.state.burncycle.slots[table.state.burncycle.tracker]
     now = page.locator('#actions [data-group="now"]')
