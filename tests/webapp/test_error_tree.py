@@ -44,7 +44,7 @@ TREE = _tree(TableError)
 def _documented() -> dict[str, int]:
     """docs/http-api.md's table of codes: each code with its status."""
     text = (ROOT / "docs" / "http-api.md").read_text()
-    table = text.split("## Errors", 1)[1].split("\n\n", 3)[3]
+    table = text.split("\n## Errors\n", 1)[1].split("\n#", 1)[0]  # the section, up to the next heading
     statuses: dict[str, int] = {}
     for codes, status in re.findall(r"^\| (`[^|]+`) \| (\d{3}) \|", table, re.MULTILINE):
         for code in re.findall(r"`([a-z_]+)`", codes):
