@@ -22,12 +22,9 @@ import json
 import os
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
-import time
-import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
@@ -35,16 +32,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.stats import percentile  # noqa: E402
+from bench.table_service import start_service  # noqa: E402
 
 CHUNK = 64 * 1024
 CLOSET = 'name: Closet\nlevel: 1\n\ngrid:\n+-+-+\n|E T|\n+-+-+\n\nareas:\n  A1 room "Closet"\n'
 FLOOR = json.dumps({"name": "closet", "text": CLOSET}).encode()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def memory_kb(pid: int, field: str) -> int:
@@ -52,27 +44,6 @@ def memory_kb(pid: int, field: str) -> int:
         if line.startswith(f"{field}:"):
             return int(line.split()[1])
     raise RuntimeError(f"/proc/{pid}/status has no {field}")
-
-
-def start_service(folder: Path) -> tuple[subprocess.Popen[bytes], int]:
-    port = free_port()
-    config = folder / "table.toml"
-    config.write_text(f'[web]\nhost = "127.0.0.1"\nport = {port}\n\n[database]\npath = "games.sqlite3"\n\n'
-                      f'[camera]\nsource = "none"\n')
-    process = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(config)], cwd=ROOT,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as reply:
-                if reply.status == 200:
-                    return process, port
-        except OSError:
-            pass
-        if time.monotonic() > deadline or process.poll() is not None:
-            process.kill()
-            raise SystemExit("the table service did not start")
-        time.sleep(0.2)
 
 
 def answer_of(sock: socket.socket) -> bytes:

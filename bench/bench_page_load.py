@@ -16,6 +16,7 @@ import asyncio
 import shutil
 import socket
 import statistics
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -27,6 +28,9 @@ from stats import percentile
 from controller.service.frame.config import TableConfig
 from controller.service.frame.startup import build
 from controller.service.table import TableService
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout, for the browser tests' helpers
+from tests.browser.chromium import wait_until  # noqa: E402
 
 PHONE = {"width": 412, "height": 900}
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -60,7 +64,7 @@ def one_load(browser: Browser, url: str, board: bool) -> tuple[float, float | No
     page.on("response", lambda r: sizes.append(len(r.body())) if r.ok and "/api/" not in r.url else None)
     page.goto(url, wait_until="load")
     if board:
-        page.wait_for_function("performance.getEntriesByName('board-drawn').length > 0", timeout=10_000)
+        wait_until(page, "performance.getEntriesByName('board-drawn').length > 0", timeout=10_000)
     loaded = page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd") / 1000
     drawn = page.evaluate("performance.getEntriesByName('board-drawn')[0].startTime") / 1000 if board else None
     context.close()

@@ -34,7 +34,7 @@ from playwright.sync_api import Browser, BrowserContext  # noqa: E402
 from bench.stats import percentile  # noqa: E402
 from controller.autoplay.player import AutoPlayer  # noqa: E402
 from controller.rules import Step  # noqa: E402
-from tests.browser.chromium import chromium  # noqa: E402
+from tests.browser.chromium import chromium, wait_until  # noqa: E402
 from tests.browser.phone_support import Phone, Taps, touch_context  # noqa: E402
 from tests.browser.tools_support import running_table  # noqa: E402
 
@@ -114,8 +114,7 @@ def one_run(browser: Browser, run: Run, rate: float, count: int, loads: int, mos
         for k in range(loads + 1):
             context, page = throttled(browser, rate)
             page.goto(url)  # type: ignore[attr-defined]
-            page.wait_for_function("performance.getEntriesByName('board-drawn').length > 0",  # type: ignore[attr-defined]
-                                   timeout=60_000)
+            wait_until(page, "performance.getEntriesByName('board-drawn').length > 0", timeout=60_000)  # type: ignore[arg-type]
             if k:  # the first load warms the server
                 run.drawn.append(page.evaluate("performance.getEntriesByName('board-drawn')[0].startTime"))  # type: ignore[attr-defined]
                 run.parts.append(page.evaluate(LOAD_PARTS))  # type: ignore[attr-defined]

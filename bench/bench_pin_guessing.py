@@ -17,49 +17,20 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.stats import percentile  # noqa: E402
+from bench.table_service import start_service  # noqa: E402
 from web.auth import LONGEST_WAIT_S  # noqa: E402
 
 WRONG = json.dumps({"pin": "000000"}).encode()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_service(folder: Path) -> tuple[subprocess.Popen[bytes], int]:
-    port = free_port()
-    config = folder / "table.toml"
-    config.write_text(f'[web]\nhost = "127.0.0.1"\nport = {port}\npin = "482913"\n\n[database]\n'
-                      f'path = "games.sqlite3"\n\n[camera]\nsource = "none"\n')
-    process = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(config)], cwd=ROOT,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as reply:
-                if reply.status == 200:
-                    return process, port
-        except OSError:
-            pass
-        if time.monotonic() > deadline or process.poll() is not None:
-            process.kill()
-            raise SystemExit("the table service did not start")
-        time.sleep(0.2)
 
 
 def guess(port: int, address: str) -> tuple[int, float]:
@@ -79,7 +50,7 @@ def run(addresses: int, seconds: float) -> tuple[float, int, int, list[float]]:
     refused, and each answer's time."""
     sources = [f"127.0.{k // 250}.{k % 250 + 2}" for k in range(addresses)]
     with tempfile.TemporaryDirectory(prefix="bench-pin-") as folder:
-        process, port = start_service(Path(folder))
+        process, port = start_service(Path(folder), pin="482913")
         try:
             checked = refused = 0
             times: list[float] = []

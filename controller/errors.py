@@ -13,3 +13,4 @@ class UserError(TableError):
     """Something a person can fix: bad input, a missing file, an illegal move."""
 
     code = "user_error"
+    status = 422

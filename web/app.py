@@ -13,14 +13,12 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from controller.rules import BadFace, IllegalAction, RecordError, TableError
-from controller.service.game.session import SessionError
-from controller.service.game.store import StoreError
+from controller.rules import TableError
 from web.auth import ApiError, TableAuth, new_pin
 from web.auth import router as session_router
 from web.body_limit import BodyLimit
 from web.hub import Hub
-from web.routers import address, camera, floor, floors, game, games, health, leds, live, page, play, replay, tool_pages
+from web.routers import address, camera, floor, floors, game, games, health, leds, live, page, play, replay
 
 if TYPE_CHECKING:
     from controller.service.table import TableService
@@ -59,10 +57,10 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
     app.include_router(page.router)
     app.include_router(floor.router)
     app.include_router(address.router)
-    app.include_router(tool_pages.router)
     app.include_router(floors.router)
     app.include_router(replay.router)
     app.include_router(camera.router)
+    app.mount("/static", page.Assets(), name="static")  # the pages' scripts, styles and pictures
     _install_error_handlers(app)
     app.add_middleware(BodyLimit, limits={"/api/games/import": games.MOST_IMPORT_BYTES,
                                           "/api/games": games.MOST_NEW_GAME_BYTES,
@@ -97,17 +95,9 @@ def _install_error_handlers(app: FastAPI) -> None:
         return JSONResponse({"error": code, "message": message}, status_code=status, headers=headers)
 
     @app.exception_handler(TableError)
-    async def game_refused(request: Request, exc: TableError) -> JSONResponse:
-        status, code = 409, getattr(exc, "code", "refused")
-        if isinstance(exc, IllegalAction):
-            code = "illegal_action"
-        elif isinstance(exc, BadFace | RecordError) or code == "bad_request":
-            status = 422
-        elif isinstance(exc, SessionError):
-            status, code = (404, "no_game") if "no game" in str(exc) else (409, "refused")
-        elif isinstance(exc, StoreError):
-            status = 503
-        return JSONResponse({"error": code, "message": str(exc)}, status_code=status)
+    async def table_refused(request: Request, exc: TableError) -> JSONResponse:
+        """Any error of the project's tree: its class says the code and the status (controller/rules/errors.py)."""
+        return JSONResponse({"error": exc.code, "message": str(exc)}, status_code=exc.status)
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, exc: Exception) -> JSONResponse:

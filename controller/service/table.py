@@ -83,6 +83,7 @@ class RequestError(TableError):
     wrong and what is expected; nothing was changed."""
 
     code = "bad_request"
+    status = 422
 
 
 class NoCamera(CameraError):

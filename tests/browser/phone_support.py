@@ -28,7 +28,7 @@ from controller.rules import (
     legal_actions,
 )
 from controller.service.table import TableService
-from tests.browser.chromium import ARTIFACTS
+from tests.browser.chromium import ARTIFACTS, keep_errors, wait_until
 from tests.browser.tools_support import PIN
 
 PHONE = {"width": 390, "height": 844}
@@ -84,7 +84,7 @@ class Phone:
     def open(cls, browser: Browser, url: str, service: TableService, seed: int = 0) -> Phone:
         page = touch_context(browser).new_page()
         phone = cls(page, service, random.Random(seed))
-        page.on("pageerror", lambda e: phone.errors.append(str(e)))
+        keep_errors(page, phone.errors)
         page.goto(url)
         return phone
 
@@ -165,20 +165,20 @@ class Phone:
         """Wait until the page shows the game's latest change: the board drawn from it and, for a player, the
         list of actions the game offers now (a list drawn after the last tap, the same actions)."""
         number = self.service.session.number
-        self.page.wait_for_function(f"Number(document.getElementById('board').dataset.number) >= {number}",
-                                    timeout=WAIT)
+        wait_until(self.page, f"Number(document.getElementById('board').dataset.number) >= {number}", timeout=WAIT)
         state = self.service.session.state
         if state.outcome is not None or self.service.session.pending_dice is not None:
             return
         wanted = [[la.tag, k] for k, la in enumerate(legal_actions(state))]
-        self.page.wait_for_function(
+        wait_until(
+            self.page,
             """wanted => {
                  const shown = [...document.querySelectorAll('#actions button.action')];
                  if (shown.some((b) => b.__tapped)) return false;
                  const got = shown.map((b) => [b.dataset.tag, Number(b.dataset.index)]);
                  const want = wanted.filter(([tag]) => tag !== 'corporation_turn');
                  return want.every(([t, k]) => got.some(([g, j]) => g === t && j === k));
-               }""", arg=wanted, timeout=WAIT)
+               }""", wanted, timeout=WAIT)
 
     def act(self, action: Action) -> Taps:
         """Play `action` with taps, the dice too when the table rolls them; returns the taps it took."""

@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 from controller.autoplay.player import AutoPlayer
 from controller.hall.view import HallView
 from controller.service.table import TableService
-from tests.browser.chromium import ARTIFACTS, chromium, free_port
+from tests.browser.chromium import ARTIFACTS, free_port
 from tests.browser.phone_support import LAPTOP, PHONE, WAIT
 from tests.browser.tools_support import PIN, running_table
 from web.hall import create_hall_app
@@ -33,12 +33,6 @@ PLAYED = 30  # actions of the game the pages show, so the replay and the log hav
 CONTROLS = """() => [...document.querySelectorAll('a[href], button, input, select, textarea, summary')]
   .filter((e) => !e.disabled && e.type !== 'hidden'
                  && e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
 
 
 def played(service: TableService) -> None:
@@ -146,26 +140,19 @@ def urls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[s
 
 
 ALL_PAGES = ["dashboard-watching", "dashboard-playing", "camera", "floor-editor", "replay", "hall"]
-CLEAN = [(name, size) for name in ALL_PAGES for size in ("phone", "laptop")]  # axe-core finds nothing serious
+# what each page must pass: axe-core finds nothing serious, and Tab reaches every visible control
+CHECKS = {"axe": serious, "keyboard": unreachable}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "size"), CLEAN)
-def test_no_serious_or_critical_violation(urls: dict[str, tuple[str, str, str | None]], browser: Browser,
-                                          name: str, size: str) -> None:
-    url, ready, first = urls[name]
-    with opened(browser, url, size, name, ready, first) as page:
-        assert serious(page) == []
-
-
-@pytest.mark.slow
+@pytest.mark.parametrize("check", list(CHECKS))
 @pytest.mark.parametrize("size", ["phone", "laptop"])
 @pytest.mark.parametrize("name", ALL_PAGES)
-def test_every_control_is_reachable_by_keyboard(urls: dict[str, tuple[str, str, str | None]], browser: Browser,
-                                                name: str, size: str) -> None:
+def test_every_page_passes_the_audit(urls: dict[str, tuple[str, str, str | None]], browser: Browser,
+                                     name: str, size: str, check: str) -> None:
     url, ready, first = urls[name]
     with opened(browser, url, size, name, ready, first) as page:
-        assert unreachable(page) == []
+        assert CHECKS[check](page) == []
 
 
 @pytest.mark.slow

@@ -9,15 +9,14 @@ chromium then decides, as on a phone, whether the finger scrolls the page or rea
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, CDPSession, Page, expect
+from playwright.sync_api import Browser, CDPSession, FloatRect, Locator, Page, expect
 
 from controller.autoplay.player import AutoPlayer
 from controller.service.table import TableService
-from tests.browser.chromium import ARTIFACTS, chromium
+from tests.browser.chromium import ARTIFACTS, page_at, wait_until
 from tests.browser.tools_support import PIN, running_table
 
 pytestmark = pytest.mark.slow
@@ -26,12 +25,6 @@ PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 900}
 WAIT = 20_000  # ms
 PICKED = re.compile(r"\bselected\b")  # a picked unit's class (among others: a detected bot's)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
 
 
 def in_a_move(service: TableService) -> None:
@@ -46,13 +39,8 @@ def in_a_move(service: TableService) -> None:
 
 
 def opened(browser: Browser, url: str, viewport: dict[str, int], *, touch: bool) -> Page:
-    page = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch).new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url + "/")
-    expect(page.locator("#board .unit")).not_to_have_count(0, timeout=WAIT)
-    page.errors = errors  # type: ignore[attr-defined]
-    return page
+    """The dashboard of the table at `url`, drawn, on a touch phone or a laptop."""
+    return page_at(browser, url + "/", viewport=viewport, has_touch=touch, is_mobile=touch)
 
 
 def unlocked(page: Page) -> None:
@@ -61,6 +49,12 @@ def unlocked(page: Page) -> None:
     expect(page.locator("#steps")).to_be_visible(timeout=WAIT)
     expect(page.locator("#actions .action")).not_to_have_count(0, timeout=WAIT)
     page.locator("#board-wrap").scroll_into_view_if_needed()
+
+
+def unlocked_on_a_phone(browser: Browser, url: str) -> Page:
+    page = opened(browser, url, PHONE, touch=True)
+    unlocked(page)
+    return page
 
 
 def centre(page: Page, selector: str) -> tuple[float, float]:
@@ -113,6 +107,26 @@ def empty_space_near(page: Page, service: TableService, unit: str) -> str:
     raise AssertionError(f"no empty space on screen near {unit}")
 
 
+def name_a_space(page: Page, text: str, space: str) -> Locator:
+    """A paragraph of its own saying `text` and naming `space`, as an instruction or an action's title does (the
+    live feed redraws the page's own lists as it likes, so the test does not borrow one of them)."""
+    page.evaluate("""text => document.querySelector('main').append(Object.assign(document.createElement('p'),
+                     {textContent: text, id: 'named'}))""", text)
+    named = page.locator("#named")
+    named.evaluate("(p, space) => p.setAttribute('data-space', space)", space)
+    return named
+
+
+def lit_within_the_frame(page: Page, space: str) -> tuple[FloatRect, FloatRect]:
+    """`space` lit on the board, across within the board's frame: the lit space's box and the frame's."""
+    lit = page.locator(f'#board .lit[data-lit="{space}"]')
+    expect(lit).to_have_count(1)
+    box, frame = lit.bounding_box(), page.locator("#board-wrap").bounding_box()
+    assert box is not None and frame is not None
+    assert frame["x"] - 1 <= box["x"] and box["x"] + box["width"] <= frame["x"] + frame["width"] + 1
+    return box, frame
+
+
 def shot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"board-{name}.png"))
@@ -121,8 +135,7 @@ def shot(page: Page, name: str) -> None:
 def test_a_finger_drags_a_unit_to_correct_the_game(tmp_path: Path, browser: Browser) -> None:
     """On a touch screen the finger's pointer events reach the board (no pointercancel): the drop is a correction."""
     with running_table(tmp_path, prepare=lambda s: s.new_game()) as (url, service):
-        page = opened(browser, url, PHONE, touch=True)
-        unlocked(page)
+        page = unlocked_on_a_phone(browser, url)
         bot = service.session.state.bots[0].id
         target = empty_space_near(page, service, bot)
         cdp = page.context.new_cdp_session(page)
@@ -186,28 +199,25 @@ def at_a_shared_target(service: TableService) -> None:
     service.new_game()
     player = AutoPlayer()
     for _ in range(300):
-        if shared_target(service):
+        if shared_targets(service):
             return
         service.session.apply(player.choose(service.session.state))
     raise AssertionError("no space with several actions of one bot within 300 actions")
 
 
-def shared_target(service: TableService) -> tuple[str, str, list[int]] | None:
-    """(bot, space, the listed actions' indexes) of the first space one bot has several actions aimed at."""
+def shared_targets(service: TableService) -> list[tuple[str, str, list[int]]]:
+    """(bot, space, the listed actions' indexes) of each space one bot has several actions aimed at."""
     aimed: dict[tuple[str, str], list[int]] = {}
     for la in service.legal_json()["actions"]:
         if la["at"] and la["bot"]:
             aimed.setdefault((la["bot"], la["at"]), []).append(la["index"])
-    return next(((bot, space, found) for (bot, space), found in aimed.items() if len(found) > 1), None)
+    return [(bot, space, found) for (bot, space), found in aimed.items() if len(found) > 1]
 
 
 def test_several_actions_on_one_space_are_chosen_from_a_list(tmp_path: Path, browser: Browser) -> None:
     with running_table(tmp_path, prepare=at_a_shared_target) as (url, service):
-        page = opened(browser, url, PHONE, touch=True)
-        unlocked(page)
-        found = shared_target(service)
-        assert found is not None
-        bot, space, indexes = found
+        page = unlocked_on_a_phone(browser, url)
+        bot, space, indexes = shared_targets(service)[0]
         page.locator(f'#board .unit[data-unit="{bot}"]').tap()
         target = page.locator(f'#board [data-target][data-space="{space}"]')
         expect(target).to_have_count(1)
@@ -224,7 +234,7 @@ def test_several_actions_on_one_space_are_chosen_from_a_list(tmp_path: Path, bro
         before = service.session.number
         page.locator(f'#target-choices button[data-index="{plain}"]').tap()
         expect(page.locator("#target-choices")).to_be_hidden()
-        page.wait_for_function(f"Number(document.getElementById('board').dataset.number) > {before}", timeout=WAIT)
+        wait_until(page, f"Number(document.getElementById('board').dataset.number) > {before}", timeout=WAIT)
         assert service.session.number > before
         assert page.errors == []  # type: ignore[attr-defined]
 
@@ -238,17 +248,19 @@ def test_the_tap_that_opens_the_chooser_chooses_nothing(tmp_path: Path, browser:
     """The click chromium sends after a touch lands on whatever is under the finger by then: the list of a shared
     space's actions, just opened and scrolled into view, must not take that click as the player's choice."""
     with running_table(tmp_path, prepare=at_a_shared_target) as (url, service):
-        page = opened(browser, url, PHONE, touch=True)
-        unlocked(page)
-        found = shared_target(service)
-        assert found is not None
-        bot, space, _ = found
-        page.add_style_tag(content=UNDER_THE_FINGER)
+        page = unlocked_on_a_phone(browser, url)
+        bot, space, _ = shared_targets(service)[0]
+        # a style sheet built in the page's CSSOM: the page's policy refuses an added <style> element
+        page.evaluate("""css => { const sheet = new CSSStyleSheet(); sheet.replaceSync(css);
+                                  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet]; }""",
+                      UNDER_THE_FINGER)
         page.locator(f'#board .unit[data-unit="{bot}"]').tap()
         before = service.session.number
         page.locator(f'#board [data-target][data-space="{space}"]').tap()
         page.wait_for_timeout(600)  # the touch's click, if any, has come and gone
         expect(page.locator("#target-choices")).to_be_visible()
+        assert page.locator("#target-choices button[data-index]").first.evaluate(
+            "b => getComputedStyle(b).position") == "fixed"  # the first action was under the finger
         assert service.session.number == before, "the touch that opened the list chose its first action"
         assert page.errors == []  # type: ignore[attr-defined]
 
@@ -334,17 +346,9 @@ def test_a_laptop_board_fills_its_column_and_a_named_space_lights_on_it(tmp_path
         assert state["cell"] >= 26 and state["board"] <= state["frame"] + 1  # all of it, no panning needed
         assert page.evaluate(TEXT_PX) >= 12
         shot(page, "laptop")
-        # a space named in the page's text (an instruction, an action's title) lights up on the board when tapped
-        # in an element of its own: the live feed redraws the page's lists (instructions, questions) as it likes
-        page.evaluate("""document.querySelector('main').append(Object.assign(document.createElement('p'),
-                         {textContent: 'move Sentry to T16', id: 'named'}))""")
-        page.locator("#named").evaluate("li => li.setAttribute('data-space', 'T16')")
-        page.locator("#named").click()
-        lit = page.locator('#board .lit[data-lit="T16"]')
-        expect(lit).to_have_count(1)
-        box, frame = lit.bounding_box(), page.locator("#board-wrap").bounding_box()
-        assert box is not None and frame is not None
-        assert frame["x"] <= box["x"] and box["x"] + box["width"] <= frame["x"] + frame["width"] + 1
+        # a space named in the page's text (an instruction, an action's title) lights up on the board when clicked
+        name_a_space(page, "move Sentry to T16", "T16").click()
+        box, frame = lit_within_the_frame(page, "T16")
         assert 0 <= box["y"] and box["y"] + box["height"] <= LAPTOP["height"]  # scrolled into view
         shot(page, "lit-laptop")
         assert page.errors == []  # type: ignore[attr-defined]
@@ -353,15 +357,8 @@ def test_a_laptop_board_fills_its_column_and_a_named_space_lights_on_it(tmp_path
 def test_a_named_space_lights_on_a_phone_board_panned_to_it(tmp_path: Path, browser: Browser) -> None:
     with running_table(tmp_path, prepare=lambda s: s.new_game()) as (url, _):
         page = opened(browser, url, PHONE, touch=True)
-        page.evaluate("""document.querySelector('main').append(Object.assign(document.createElement('p'),
-                         {textContent: 'the game has it at A16', id: 'named'}))""")
-        page.locator("#named").evaluate("li => li.setAttribute('data-space', 'A16')")
-        page.locator("#named").tap()
-        lit = page.locator('#board .lit[data-lit="A16"]')
-        expect(lit).to_have_count(1)
-        box, frame = lit.bounding_box(), page.locator("#board-wrap").bounding_box()
-        assert box is not None and frame is not None
-        assert frame["x"] - 1 <= box["x"] and box["x"] + box["width"] <= frame["x"] + frame["width"] + 1
+        name_a_space(page, "the game has it at A16", "A16").tap()
+        box, frame = lit_within_the_frame(page, "A16")
         assert frame["y"] - 1 <= box["y"] and box["y"] + box["height"] <= frame["y"] + frame["height"] + 1
         assert -1 <= frame["y"] and box["y"] + box["height"] <= PHONE["height"]  # the board scrolled into view
         shot(page, "lit-phone")
@@ -371,12 +368,8 @@ def test_a_named_space_lights_on_a_phone_board_panned_to_it(tmp_path: Path, brow
         page.locator("#action-named").scroll_into_view_if_needed()
         where = page.evaluate("window.scrollY")
         page.locator("#action-named span").tap()
-        expect(page.locator('#board .lit[data-lit="S2"]')).to_have_count(1)
+        lit_within_the_frame(page, "S2")
         assert page.evaluate("window.scrollY") == where
-        box = page.locator('#board .lit[data-lit="S2"]').bounding_box()
-        frame = page.locator("#board-wrap").bounding_box()
-        assert box is not None and frame is not None
-        assert frame["x"] - 1 <= box["x"] and box["x"] + box["width"] <= frame["x"] + frame["width"] + 1
         assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from controller.service.demo.booth import DemoCamera, DemoTable
-from tests.browser.chromium import chromium
+from tests.browser.chromium import chromium, wait_until
 from tests.browser.tools_support import PHONE, running_table, shot, unlock
 
 pytestmark = pytest.mark.slow  # a browser: Debian's chromium against a served table
@@ -31,7 +31,7 @@ def test_the_camera_page_walks_through_calibration(tmp_path: Path) -> None:
         expect(page.locator("#find-status")).to_contain_text("8 of 8 markers found.")
         expect(page.locator("#markers li.found")).to_have_count(8)
         expect(page.locator("#overlay")).to_have_attribute("src", re.compile(r"^blob:"))
-        page.wait_for_function("document.getElementById('overlay').naturalWidth > 0")
+        wait_until(page, "document.getElementById('overlay').naturalWidth > 0")
         expect(page.locator("#confirm")).to_be_enabled()
         page.locator("#confirm").click()
         expect(page.locator("#confirmed")).to_contain_text("Saved: the grid of Meridian Tower, Lobby is confirmed")

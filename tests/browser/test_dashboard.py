@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from controller.autoplay.player import AutoPlayer
 from controller.rules import GameSetup, Step, new_game
-from tests.browser.chromium import ARTIFACTS, chromium, free_port
+from tests.browser.chromium import ARTIFACTS, page_at, wait_until
 from tests.browser.dashboard_table import PIN, SLOW, Table
 from tests.support.session_support import played_until
 
@@ -29,32 +28,9 @@ PHONE = {"width": 412, "height": 900}
 LAPTOP = {"width": 1280, "height": 800}
 
 
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    made = Table(tmp_path, free_port())
-    yield made
-    made.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
-
-
 def _shot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"dashboard-{name}.png"), full_page=True)
-
-
-def _open(browser: Browser, table: Table, viewport: dict[str, int]) -> Page:
-    page = browser.new_context(viewport=viewport).new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(table.url)
-    expect(page.locator("#board .unit")).not_to_have_count(0, timeout=SLOW)
-    page.errors = errors  # type: ignore[attr-defined]
-    return page
 
 
 def _unlock(page: Page) -> None:
@@ -66,8 +42,8 @@ def _unlock(page: Page) -> None:
 
 def _board_units(page: Page, table: Table) -> dict[str, str]:
     """Each unit's space as the board draws it, once the board has drawn the table's latest change."""
-    page.wait_for_function(f"Number(document.getElementById('board').dataset.number) >= {table.service.session.number}",
-                           timeout=SLOW)
+    wait_until(page, f"Number(document.getElementById('board').dataset.number) >= {table.service.session.number}",
+               timeout=SLOW)
     return page.evaluate("Object.fromEntries([...document.querySelectorAll('#board .unit')]"
                          ".map(u => [u.dataset.unit, u.dataset.space]))")
 
@@ -96,7 +72,7 @@ def _fits(page: Page, viewport: dict[str, int]) -> None:
 
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
 def test_the_page_shows_the_game_as_the_state_has_it(table: Table, browser: Browser, viewport: dict[str, int]) -> None:
-    page = _open(browser, table, viewport)
+    page = page_at(browser, table.url, viewport=viewport)
     expect(page.locator("#title")).to_have_text("Operation Data Heist on Meridian Tower, Lobby")
     expect(page.locator("#summary")).to_contain_text("threat 0")
     assert _board_units(page, table) == _state_units(table)  # every unit on its square
@@ -146,7 +122,7 @@ def test_the_board_draws_what_play_changed(table: Table, browser: Browser) -> No
     module.awareness = "F4"  # an awareness chip left behind
     start.security[1].stunned = True
     table.service.session.start_game(start)
-    page = _open(browser, table, PHONE)
+    page = page_at(browser, table.url, viewport=PHONE)
     assert _board_units(page, table) == _state_units(table)
     expect(page.locator('#board .door[data-edge="B2/B3"]')).to_have_class("door unlocked")
     expect(page.locator('#board .wall[data-edge="J1/K1"]')).to_have_class("wall destroyed")
@@ -167,7 +143,7 @@ def test_the_board_draws_what_play_changed(table: Table, browser: Browser) -> No
 
 def test_the_pin_is_needed_to_act_and_an_action_from_its_button_changes_the_game(table: Table,
                                                                                   browser: Browser) -> None:
-    page = _open(browser, table, PHONE)
+    page = page_at(browser, table.url, viewport=PHONE)
     expect(page.locator("#pin")).to_be_visible()
     expect(page.locator("#who")).to_have_text("watching")
     expect(page.locator("#actions .action")).to_have_count(0)
@@ -232,7 +208,7 @@ def _unseen(table: Table) -> set[str]:
 
 def test_a_corporation_turn_is_ticked_off_as_the_camera_sees_the_guards_moved(table: Table, browser: Browser) -> None:
     table.play_until_the_corporation()
-    page = _open(browser, table, PHONE)
+    page = page_at(browser, table.url, viewport=PHONE)
     _unlock(page)
     table.hands_follow = False  # the players read the instructions before they move the guards
     before = {u.id: u.space for u in table.state.security}
@@ -266,7 +242,7 @@ def test_a_corporation_turn_is_ticked_off_as_the_camera_sees_the_guards_moved(ta
 
 
 def test_dragging_a_unit_corrects_the_game(table: Table, browser: Browser) -> None:
-    page = _open(browser, table, PHONE)
+    page = page_at(browser, table.url, viewport=PHONE)
     _unlock(page)
     bot = next(b for b in table.state.bots if b.id == "casing")
     target = "J4"
@@ -293,7 +269,7 @@ def test_dragging_a_unit_corrects_the_game(table: Table, browser: Browser) -> No
 
 
 def test_a_new_game_from_the_form(table: Table, browser: Browser) -> None:
-    page = _open(browser, table, PHONE)
+    page = page_at(browser, table.url, viewport=PHONE)
     expect(page.locator("#new-game-panel")).to_be_hidden()  # only a player starts a game
     _unlock(page)
     expect(page.locator("#new-mission option")).not_to_have_count(0)
@@ -309,7 +285,7 @@ def test_a_new_game_from_the_form(table: Table, browser: Browser) -> None:
 
 
 def test_the_page_says_when_the_table_is_gone_and_comes_back_by_itself(table: Table, browser: Browser) -> None:
-    page = _open(browser, table, PHONE)
+    page = page_at(browser, table.url, viewport=PHONE)
     expect(page.locator("#offline")).to_be_hidden()
     number = table.service.session.number
     table.stop()
@@ -332,7 +308,7 @@ def test_a_question_of_which_way_a_bot_went_is_answered_from_its_button(table: T
     camera = table.service.camera
     assert camera is not None
     laid_out = camera.frames
-    page = _open(browser, table, PHONE)
+    page = page_at(browser, table.url, viewport=PHONE)
     # the camera has filmed the new game's table long enough to confirm it (the filter's 5 frames, 0.3 s)
     _until(lambda: camera.frames > laid_out + 15 and not _unseen(table), "the camera reads the new game's chips")
     question = page.locator('#questions li[data-question^="route"]')

@@ -8,7 +8,6 @@ person looks at go to test-artifacts/phone-game-*.png."""
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,18 +16,11 @@ from playwright.sync_api import Browser, expect
 from controller.autoplay.player import AutoPlayer
 from controller.rules import CorporationTurn, Step
 from controller.service.table import TableService
-from tests.browser.chromium import chromium
 from tests.browser.phone_support import WAIT, Phone, Taps, taps_by_kind
 from tests.browser.tools_support import running_table
 
 SEED = 1  # the form's game: Nano alone on the lobby, won in 7 rounds and 98 actions with the table's dice
 MOST_ACTIONS = 400  # a game the auto-player does not end by then is a failure, not a wait
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
 
 
 def play_a_game(browser: Browser, url: str, service: TableService, dice: str) -> Phone:

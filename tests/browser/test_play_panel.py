@@ -12,8 +12,6 @@ phone's rights away and says so, and a PIN lockout that counts down. Screenshots
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,7 +23,7 @@ from controller.rules import GameSetup, GameState, NetworkStep, legal_actions, n
 from controller.rules.actions import apply
 from controller.rules.dice import ScriptedDice, SeededDice
 from controller.rules.errors import DiceNeeded, RulesError
-from tests.browser.chromium import ARTIFACTS, chromium, free_port
+from tests.browser.chromium import ARTIFACTS, page_at, wait_until
 from tests.browser.dashboard_table import PIN, SLOW, Table
 
 pytestmark = pytest.mark.slow
@@ -34,30 +32,6 @@ PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "has_touch":
 LAPTOP: dict[str, Any] = {"viewport": {"width": 1366, "height": 900}}
 SIZES = pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["phone", "laptop"])
 DEVELOPER_TEXT = re.compile(r'[{}"]|/api/')
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    made = Table(tmp_path, free_port())
-    yield made
-    made.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
-
-
-def _open(browser: Browser, table: Table, size: dict[str, Any], path: str = "") -> Page:
-    page = browser.new_context(**size).new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(table.url + path)
-    page.errors = errors  # type: ignore[attr-defined]
-    if not path:
-        expect(page.locator("#board .unit")).not_to_have_count(0, timeout=SLOW)
-    return page
 
 
 def _press(page: Page, target: Locator) -> None:
@@ -118,7 +92,7 @@ def test_a_card_draw_is_answered_from_a_picker_of_the_decks_cards(table: Table, 
                                                                    size: dict[str, Any]) -> None:
     table.service.session.start_game(_played(_draws_a_mod, seed=1))
     table.service.session.set_dice_mode("physical")
-    page = _open(browser, table, size)
+    page = page_at(browser, table.url, **size)
     _unlock(page)
     step = page.locator('#actions .action[data-tag="network_step"]').first
     _press(page, step)
@@ -154,7 +128,7 @@ def test_every_kind_of_an_actions_dice_is_asked_at_once_with_the_count_still_nee
                     and s.turn.pending is None and any(la.tag == "move" for la in legal_actions(s)), seed=0)
     table.service.session.start_game(state)
     table.service.session.set_dice_mode("physical")
-    page = _open(browser, table, size)
+    page = page_at(browser, table.url, **size)
     _unlock(page)
     _press(page, page.locator('#actions .action[data-tag="move"]').first)
     page.locator('#choices input[name="dice-basic"]').fill("2")
@@ -182,7 +156,7 @@ def test_every_kind_of_an_actions_dice_is_asked_at_once_with_the_count_still_nee
 def test_dice_the_players_cannot_type_are_rolled_by_the_table_on_request(table: Table, browser: Browser) -> None:
     table.service.session.set_dice_mode("physical")
     table.service.session.apply(next(la.action for la in legal_actions(table.state) if la.tag == "begin_actions"))
-    page = _open(browser, table, PHONE)
+    page = page_at(browser, table.url, **PHONE)
     _unlock(page)
     _press(page, page.locator('#actions .action[data-tag="move"]').first)
     page.locator('#choices input[name="dice-basic"]').fill("2")
@@ -202,10 +176,10 @@ def test_actions_are_grouped_as_the_turn_offers_them_and_what_cannot_succeed_say
         table: Table, browser: Browser, size: dict[str, Any]) -> None:
     table.service.session.start_game(_played(lambda s: any(la.tag in ("strike", "strike_wall") and not la.dice
                                                            for la in legal_actions(s)), seed=7))
-    page = _open(browser, table, size)
+    page = page_at(browser, table.url, **size)
     page.evaluate("document.addEventListener('legal', (e) => { window.offered = e.detail.map((a) => a.tag); })")
     _unlock(page)
-    page.wait_for_function("window.offered && window.offered.length > 0")  # the board hears of every refresh
+    wait_until(page, "window.offered && window.offered.length > 0")  # the board hears of every refresh
     assert page.evaluate("window.offered") == [a["tag"] for a in table.service.legal_json()["actions"]]
     chip = table.state.burncycle.slots[table.state.burncycle.tracker]
     now = page.locator('#actions [data-group="now"]')
@@ -230,7 +204,7 @@ def test_actions_are_grouped_as_the_turn_offers_them_and_what_cannot_succeed_say
 
 @SIZES
 def test_a_reboot_and_a_new_game_are_asked_about_first(table: Table, browser: Browser, size: dict[str, Any]) -> None:
-    page = _open(browser, table, size)
+    page = page_at(browser, table.url, **size)
     _unlock(page)
     threat = table.state.threat
     reboot = page.locator('#actions .action[data-tag="reboot"]')
@@ -265,7 +239,7 @@ def test_a_reboot_and_a_new_game_are_asked_about_first(table: Table, browser: Br
 def test_ending_a_turn_that_loses_power_is_asked_about_first(table: Table, browser: Browser) -> None:
     table.service.session.start_game(_played(lambda s: s.turn.step == "end" and any(
         la.tag == "end_turn" and la.warning for la in legal_actions(s)), seed=0))
-    page = _open(browser, table, PHONE)
+    page = page_at(browser, table.url, **PHONE)
     _unlock(page)
     number = table.service.session.number
     _press(page, page.locator('#actions .action[data-tag="end_turn"]'))
@@ -288,7 +262,7 @@ def test_ending_a_turn_that_loses_power_is_asked_about_first(table: Table, brows
 @SIZES
 def test_the_new_games_agents_are_ticked_beside_their_names_and_ordered(table: Table, browser: Browser,
                                                                          size: dict[str, Any]) -> None:
-    page = _open(browser, table, size)
+    page = page_at(browser, table.url, **size)
     _unlock(page)
     guard = table.state.security[0].id
     page.locator(f'#board .unit[data-unit="{guard}"]').click()  # a guard selected on the board
@@ -316,7 +290,7 @@ def test_the_new_games_agents_are_ticked_beside_their_names_and_ordered(table: T
 
 
 def test_a_restarted_table_takes_the_phones_rights_away_and_says_so(table: Table, browser: Browser) -> None:
-    page = _open(browser, table, PHONE)
+    page = page_at(browser, table.url, **PHONE)
     _unlock(page)
     table.stop()
     expect(page.locator("#offline")).to_be_visible(timeout=10_000)
@@ -338,7 +312,7 @@ def test_a_restarted_table_takes_the_phones_rights_away_and_says_so(table: Table
 @SIZES
 def test_a_pin_lockout_counts_down_and_unlock_waits_for_it(table: Table, browser: Browser,
                                                           size: dict[str, Any]) -> None:
-    page = _open(browser, table, size)
+    page = page_at(browser, table.url, **size)
     unlock = page.locator("#pin-form button[type=submit]")
     for left in (4, 3, 2, 1):
         page.fill("#pin-input", "0000")
@@ -364,7 +338,7 @@ def test_a_pin_lockout_counts_down_and_unlock_waits_for_it(table: Table, browser
 
 @SIZES
 def test_burncycle_chip_names_are_never_broken_mid_word(table: Table, browser: Browser, size: dict[str, Any]) -> None:
-    page = _open(browser, table, size)
+    page = page_at(browser, table.url, **size)
     broken = page.evaluate("""[...document.querySelectorAll('#burncycle .slot')].flatMap((slot) =>
         [...slot.childNodes].filter((n) => n.nodeType === 3).flatMap((n) =>
           [...n.textContent.matchAll(/\\S+/g)].filter((word) => {
@@ -380,18 +354,18 @@ def test_burncycle_chip_names_are_never_broken_mid_word(table: Table, browser: B
 
 def test_no_page_shows_json_or_a_route(table: Table, browser: Browser) -> None:
     for size in (PHONE, LAPTOP):
-        page = _open(browser, table, size)
+        page = page_at(browser, table.url, **size)
         _no_developer_text(page, "the dashboard, watching")
         _unlock(page)
         _no_developer_text(page, "the dashboard, playing")
         for path, ready in (("camera", "#health"), ("floors/edit", "main"),
                             (f"games/{table.service.session.game_id}/replay", "main")):
-            tool = _open(browser, table, size, path)
+            tool = page_at(browser, table.url + path, board=False, **size)
             expect(tool.locator(ready)).not_to_be_empty(timeout=SLOW)
             tool.wait_for_timeout(1500)  # its first requests answered
             _no_developer_text(tool, f"/{path}")
             assert tool.errors == []  # type: ignore[attr-defined]
-        camera = _open(browser, table, size, "camera")
+        camera = page_at(browser, table.url + "camera", board=False, **size)
         expect(camera.locator("#health")).to_have_text(
             "The camera's picture shows the players: type the table's PIN to see it.", timeout=SLOW)
         _shot(camera, size, "camera-locked")

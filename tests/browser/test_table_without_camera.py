@@ -6,7 +6,6 @@ corporation turn, and Next says it starts the next game. Screenshots go to test-
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,19 +14,13 @@ from playwright.sync_api import Browser, Page, expect
 
 from controller.autoplay.player import AutoPlayer
 from controller.service.table import TableService
-from tests.browser.chromium import ARTIFACTS, chromium
+from tests.browser.chromium import ARTIFACTS
 from tests.browser.phone_support import LAPTOP, PHONE, WAIT
 from tests.browser.tools_support import PIN, running_table
 
 pytestmark = pytest.mark.slow
 
 SIZES = {"phone": {"viewport": PHONE, "has_touch": True, "is_mobile": True}, "laptop": {"viewport": LAPTOP}}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
 
 
 def played_until(done: Any) -> Any:

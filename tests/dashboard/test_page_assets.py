@@ -3,17 +3,22 @@ every endpoint its scripts read answers, and no text from the game is ever inser
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
+import web.routers
 from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.service_helpers import config
 from web import create_app
+from web.routers.page import CSP
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
 SCRIPTS = sorted(STATIC.glob("*.js"))
@@ -80,3 +85,38 @@ def test_no_page_of_the_app_loads_anything_from_outside_the_table(client: TestCl
         answer = client.get(path)
         assert answer.status_code == 404 and answer.json()["error"] == "not_found", path
     assert client.get("/openapi.json").json()["info"]["title"] == "burncycle-table"
+
+
+def test_every_page_sends_the_one_content_security_policy(client: TestClient) -> None:
+    """Every GET route of every router (a path's parameters filled with 1) that answers HTML sends page.CSP, so
+    no page can run an inline script or style attribute, whichever router serves it."""
+    routers = [importlib.import_module(info.name).router
+               for info in pkgutil.iter_modules(web.routers.__path__, "web.routers.")]
+    paths = {route.path for router in routers for route in router.routes
+             if isinstance(route, APIRoute) and "GET" in route.methods}
+    pages = {}
+    for path in paths:
+        answer = client.get(re.sub(r"\{[a-z_]+\}", "1", path))
+        if answer.headers.get("content-type", "").startswith("text/html"):
+            pages[path] = answer.headers.get("content-security-policy")
+    assert set(pages) == {"/", "/camera", "/floors/edit", "/games/{game}/replay"}
+    assert pages == dict.fromkeys(pages, CSP)
+    assert "script-src 'self'" in CSP and "'unsafe-inline'" not in CSP
+
+
+def test_a_page_is_never_served_as_a_bare_file(client: TestClient) -> None:
+    """The pages' .html files are not under /static: each is only at its route, where its policy is sent."""
+    for page in STATIC.glob("*.html"):
+        missing = client.get(f"/static/{page.name}")
+        assert missing.status_code == 404 and missing.json()["error"] == "not_found", page.name
+
+
+def test_the_files_are_cached_only_until_they_change(client: TestClient) -> None:
+    """no-cache and an ETag: a phone asks each load and gets 304 while the file is the same."""
+    first = client.get("/static/tools.js")
+    assert first.headers["cache-control"] == "no-cache" and first.headers["content-type"].startswith("text/javascript")
+    again = client.get("/static/tools.js", headers={"If-None-Match": first.headers["etag"]})
+    assert again.status_code == 304
+    posted = client.post("/static/tools.js")
+    assert posted.status_code == 405 and posted.json()["error"] == "method_not_allowed"
+    assert posted.headers["allow"] == "GET, HEAD"

@@ -107,12 +107,12 @@ def test_saving_needs_the_pin_and_an_unknown_floor_is_404(anyone: TestClient, pl
 
 def test_the_editor_page_and_its_files_are_served(anyone: TestClient) -> None:
     page = anyone.get("/floors/edit")
-    assert page.status_code == 200 and "/tools/floor-editor.js" in page.text
+    assert page.status_code == 200 and "/static/floor-editor.js" in page.text
     assert "script-src 'self'" in page.headers["content-security-policy"]
-    script = anyone.get("/tools/floor-editor.js")
+    script = anyone.get("/static/floor-editor.js")
     assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript")
-    assert anyone.get("/tools/..%2fapp.py").status_code == 404
-    assert anyone.get("/tools/floor-editor.html").status_code == 404
+    assert anyone.get("/static/..%2fapp.py").status_code == 404
+    assert anyone.get("/static/floor-editor.html").status_code == 404  # a page only at its route, with its CSP
 
 
 def test_a_saved_floor_is_offered_for_a_new_game_and_played_on(player: TestClient, service: TableService) -> None:

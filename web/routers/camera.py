@@ -14,7 +14,7 @@ from controller.service.camera.component import CameraError, NoPicture
 from controller.service.table import NoCamera
 from web.auth import ApiError, Player, Watcher, check_origin
 from web.deps import Service
-from web.routers.tool_pages import page
+from web.routers.page import page
 
 router = APIRouter(tags=["camera"])
 NO_STORE = {"Cache-Control": "no-store"}

@@ -13,7 +13,7 @@ from controller.service.game.floors import FloorLibraryError
 from controller.service.table import MOST_FLOOR_CHARS
 from web.auth import ApiError, Player
 from web.deps import Service
-from web.routers.tool_pages import page
+from web.routers.page import page
 
 router = APIRouter(tags=["floors"])
 MOST_FLOOR_BYTES = 8 * MOST_FLOOR_CHARS  # a floor's characters (up to 6 bytes each, escaped in JSON) and its name

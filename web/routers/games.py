@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
@@ -13,12 +13,12 @@ from starlette.concurrency import run_in_threadpool
 from controller.service.table import TableService
 from web.auth import ApiError, Player
 from web.deps import Service
+from web.params import GameId
 from web.routers.play import REFUSALS, changed
 
 router = APIRouter(prefix="/api", tags=["games"])
 MOST_IMPORT_BYTES = 32 * 1024 * 1024   # a long four-player game's record is a few MB (web/body_limit.py)
 MOST_NEW_GAME_BYTES = 1024 * 1024      # a custom floor's text rides along
-GameId = Path(ge=1, le=2**62, description="a game's id, as GET /api/games lists it")
 
 
 class NewGameBody(BaseModel):

@@ -1,41 +1,74 @@
-"""GET /: the dashboard's page, and /static/...: its scripts and styles, all served by the app itself.
+"""The dashboard's pages and the files they load, all served by the app itself.
 
-No build step and nothing from outside the table's network: the page is plain HTML with ES modules, so a
-Pi that is offline at a convention still serves every byte a phone needs. Only files that are in web/static
-are served (a name is looked up in the folder's listing, never joined onto a path).
+No build step and nothing from outside the table's network: every page is plain HTML with ES modules in
+web/static, so a Pi that is offline at a convention still serves every byte a phone needs. A page (GET / here,
+the tool pages from their own routers) is sent by `page`, which always sends the one Content-Security-Policy;
+the scripts, styles and pictures are the one `Assets` mount at /static. The mount serves only those kinds of
+file: an .html file is a page, reached at its route with its policy, never as a bare file.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
+from starlette.staticfiles import NotModifiedResponse, StaticFiles
+from starlette.types import Scope
 
 from web.auth import ApiError
 
 router = APIRouter(tags=["page"])
 STATIC = Path(__file__).resolve().parents[1] / "static"
-TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
-         ".png": "image/png", ".woff2": "font/woff2"}
+TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png",
+         ".woff2": "font/woff2"}
 # the browser asks again each load (ETag / Last-Modified answer 304), so a table updated in place never serves a
 # phone yesterday's script beside today's page
 NO_STALE = {"Cache-Control": "no-cache"}
+# every script, style and picture from the table itself; no inline script or style attribute can run
+CSP = "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; object-src 'none'"
 
 
-def assets() -> dict[str, Path]:
-    """The files the app serves under /static, by name."""
-    return {p.name: p for p in STATIC.iterdir() if p.is_file() and p.suffix in TYPES}
+def page(name: str) -> FileResponse:
+    """The page web/static/NAME.html, with the policy every page of the table is sent with."""
+    return FileResponse(STATIC / f"{name}.html", media_type="text/html",
+                        headers={**NO_STALE, "Content-Security-Policy": CSP})
 
 
 @router.get("/", include_in_schema=False)
-def page() -> FileResponse:
-    return FileResponse(STATIC / "index.html", media_type="text/html", headers=NO_STALE)
+def dashboard() -> FileResponse:
+    return page("index")
 
 
-@router.get("/static/{name}", include_in_schema=False)
-def asset(name: str) -> FileResponse:
-    path = assets().get(name)
-    if path is None:
-        raise ApiError(404, "not_found", f"/static/{name}: no such file of the page (its files are in web/static)")
-    return FileResponse(path, media_type=TYPES[path.suffix], headers=NO_STALE)
+class Assets(StaticFiles):
+    """web/static's scripts, styles and pictures under /static: Starlette's files (no path outside the folder,
+    ETag and 304), each with its type and NO_STALE, and every refusal in the app's JSON shape."""
+
+    def __init__(self) -> None:
+        super().__init__(directory=STATIC)
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        method = scope["method"]
+        if method not in ("GET", "HEAD"):
+            raise ApiError(405, "method_not_allowed", f"{method} /static/{path}: the page's files take GET, HEAD",
+                           headers={"Allow": "GET, HEAD"})
+        missing = ApiError(404, "not_found", f"/static/{path[:60]}: no such file of the page (its scripts, styles "
+                                             f"and pictures are in web/static; its pages are at their own paths)")
+        if Path(path).suffix not in TYPES:
+            raise missing
+        try:
+            return await super().get_response(path, scope)
+        except HTTPException as e:
+            raise missing from e
+
+    def file_response(self, full_path: str | os.PathLike[str], stat_result: os.stat_result, scope: Scope,
+                      status_code: int = 200) -> Response:
+        response = FileResponse(full_path, status_code=status_code, stat_result=stat_result,
+                                media_type=TYPES[Path(full_path).suffix], headers=NO_STALE)
+        if self.is_not_modified(response.headers, Headers(scope=scope)):
+            return NotModifiedResponse(response.headers)
+        return response

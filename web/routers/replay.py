@@ -12,21 +12,12 @@ from fastapi import APIRouter, Path
 from fastapi.responses import FileResponse
 
 from controller.rules import GameState
-from controller.service.game.replay import ReplayError
-from controller.service.game.store import StoreError
-from web.auth import ApiError
 from web.deps import Service
+from web.params import GameId
 from web.routers.floor import floor_json
-from web.routers.tool_pages import page
+from web.routers.page import page
 
 router = APIRouter(tags=["replay"])
-
-
-def _no_such_game(e: StoreError) -> ApiError:
-    if "there is no game" not in str(e):
-        raise e  # the game log cannot be read: the app says so as a 503
-    return ApiError(404, "not_found", str(e))
-GameId = Path(ge=1, le=2**62, description="the game's number (GET /api/games lists them)", examples=[1])
 
 
 @router.get("/games/{game}/replay", include_in_schema=False)
@@ -36,10 +27,7 @@ def replay_page(game: int = GameId) -> FileResponse:
 
 @router.get("/api/games/{game}/summary", summary="How a game went: outcome, rounds, actions, threat by round")
 def summary(service: Service, game: int = GameId) -> dict[str, Any]:
-    try:
-        return service.game_summary(game)
-    except StoreError as e:
-        raise _no_such_game(e) from None
+    return service.game_summary(game)  # an unknown game is the store's NoSuchGame: 404 not_found
 
 
 @router.get("/api/games/{game}/replay/{k}",
@@ -47,11 +35,6 @@ def summary(service: Service, game: int = GameId) -> dict[str, Any]:
 def step(service: Service, game: int = GameId,
          k: int = Path(ge=-2**62, le=2**62, description="how many actions in: 0 is the game's start",
                        examples=[3])) -> dict[str, Any]:
-    try:
-        body = service.replay_step(game, k)
-    except StoreError as e:
-        raise _no_such_game(e) from None
-    except ReplayError as e:
-        raise ApiError(404, "not_found", str(e)) from None
+    body = service.replay_step(game, k)  # a step past the end is a ReplayError: 404 not_found
     body["floor"] = floor_json(msgspec.convert(body["state"], GameState))
     return body

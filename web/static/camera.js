@@ -1,6 +1,6 @@
 // The camera's picture with what the table reads from it, and the calibration flow: find the registration
 // markers, see the grid laid over the picture, confirm it. The pictures show the players: they need the PIN.
-import { api, ApiError, el, picture, say, withPin } from "/tools/tools.js";
+import { api, ApiError, el, picture, say, withPin } from "/static/tools.js";
 
 const $ = (id) => document.getElementById(id);
 const EVERY_MS = 1000;

@@ -1,7 +1,7 @@
 // The floor editor: a floor drawn on a grid (walls, doors, features, areas), over the camera's picture of the
 // mat when there is one, written in the floor text format (docs/floor-format.md), checked by the table with
 // the `validate` command's own messages, and saved to the table's floors folder.
-import { api, ApiError, el, parseGrid, picture, say, spaceAt, svg, withPin } from "/tools/tools.js";
+import { api, ApiError, el, parseGrid, picture, say, spaceAt, svg, withPin } from "/static/tools.js";
 
 const CELL = 40;    // a space, in the drawing's units
 const MARGIN = 8;   // around the grid, so the outer walls are not cut off

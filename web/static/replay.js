@@ -2,7 +2,7 @@
 // through action by action (the table's own replay of its record), read-only. The board is the live page's
 // drawing (web/static/floor.js) of the floor each step carries, laid out as GET /api/floor lays it out.
 import { CELL, MARGIN, drawBoard } from "/static/floor.js";
-import { api, el, say, svg } from "/tools/tools.js";
+import { api, el, say, svg } from "/static/tools.js";
 
 const $ = (id) => document.getElementById(id);
 const game = Number((location.pathname.match(/\/games\/(\d+)\/replay/) || [])[1]);

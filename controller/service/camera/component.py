@@ -53,12 +53,14 @@ class CameraError(TableError):
     """The camera cannot be opened or was lost."""
 
     code = "camera_error"
+    status = 409
 
 
 class NoPicture(CameraError):
     """The camera has no picture to give yet (not started, or no frame read), or its board is not found."""
 
     code = "no_picture"
+    status = 404
 
 
 @dataclass(frozen=True)

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import threading
 
-from controller.errors import UserError
 from controller.rules import GameState
 from controller.rules.board.geometry import compile_floor, edge_id
-from controller.rules.errors import RulesError
+from controller.rules.errors import RulesError, TableError
 from controller.service.camera.table_view import Question
 
 
-class DoorError(UserError):
+class DoorError(TableError):
     """A report about something that is not a door of the floor in play."""
+
+    code = "not_a_door"
+    status = 409
 
 
 class DoorSensors:

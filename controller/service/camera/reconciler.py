@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from controller.errors import UserError
 from controller.rules import GameState
 from controller.rules.actions import Correct
+from controller.rules.errors import TableError
 from controller.service.camera.bot_ways import MAX_STEPS, Route, RouteSearch, adjacent, cheapest, follow
 from controller.service.camera.table_view import COMPASS, Instruction, Misplaced, Place, Question, TableView, place_text
 from controller.service.game.session import Change, GameSession
@@ -36,8 +37,11 @@ from vision.observation import Observation, UnitState
 from vision.roster import chips_for_state
 
 
-class ReconcilerError(UserError):
+class ReconcilerError(TableError):
     """An answer that does not fit an open question."""
+
+    code = "refused"
+    status = 409
 
 
 @dataclass

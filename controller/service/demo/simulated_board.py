@@ -28,6 +28,7 @@ BAUD = 500_000
 
 class BoardError(TableError):
     code = "simulated_board_error"
+    status = 503
 
 
 def available() -> str | None:

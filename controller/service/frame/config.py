@@ -23,8 +23,8 @@ from typing import Any, Literal, get_origin
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
 
-from controller.errors import UserError
 from controller.rules import GameSetup, check_setup
+from controller.rules.errors import TableError
 
 ENV_PREFIX = "BURNCYCLE_"
 ENV_DELIMITER = "__"
@@ -33,8 +33,11 @@ _HOSTNAME = re.compile(r"^(?=.{1,253}\Z)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-
 _TOPIC_WORD = re.compile(r"^[A-Za-z0-9_-]+\Z")
 
 
-class ConfigError(UserError):
+class ConfigError(TableError):
     """A config that cannot be used: one line per problem, each naming key, value and what is expected."""
+
+    code = "config_error"
+    status = 500  # the table is set up wrong: nothing a request could change
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems

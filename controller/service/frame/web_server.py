@@ -22,6 +22,7 @@ from controller.service.frame.components import Component
 
 class WebError(TableError):
     code = "web_error"
+    status = 500
 
 
 class _Server(uvicorn.Server):

@@ -17,11 +17,15 @@ from typing import Any
 import msgspec
 
 from controller.rules import GameRecord, GameState, phrase, replay
+from controller.rules.errors import TableError
 from controller.service.game.session import GameSession
 
 
-class ReplayError(LookupError):
+class ReplayError(TableError):
     """A step the game does not have (past its end)."""
+
+    code = "not_found"
+    status = 404
 
 
 @dataclass(frozen=True)

@@ -59,9 +59,17 @@ RECENT = 4096        # changes kept in memory for readers catching up
 
 
 class SessionError(TableError):
-    """A request the session cannot carry out now (no game, nothing to undo, no dice asked for)."""
+    """A request the session cannot carry out now (nothing to undo, no dice asked for)."""
 
-    code = "session_error"
+    code = "refused"
+    status = 409
+
+
+class NoGame(SessionError):
+    """A request that needs a game before any game was started."""
+
+    code = "no_game"
+    status = 404
 
 
 @dataclass(frozen=True)
@@ -396,7 +404,7 @@ class GameSession:
 
     def _require(self) -> _Game:
         if self._game is None:
-            raise SessionError("there is no game yet: start a new game first")
+            raise NoGame("there is no game yet: start a new game first")
         return self._game
 
     def _ask_for_dice(self, g: _Game, action: AnyAction, faces: list[str], given_for: list[str] | None,

@@ -52,6 +52,14 @@ class StoreError(TableError):
     """The game log cannot be read or written (a full disk, a locked or damaged file): nothing was changed."""
 
     code = "store_error"
+    status = 503
+
+
+class NoSuchGame(StoreError):
+    """A game number the log does not have: the request names a game that is not there, the log is fine."""
+
+    code = "not_found"
+    status = 404
 
 
 @dataclass(frozen=True)
@@ -188,7 +196,7 @@ class GameStore:
     def game(self, game: int) -> StoredGame:
         rows = self._read("SELECT id, created, title, start FROM games WHERE id=?", (game,))
         if not rows:
-            raise StoreError(f"game log {self.path}: there is no game {game}")
+            raise NoSuchGame(f"game log {self.path}: there is no game {game}")
         return StoredGame(*rows[0])
 
     def games(self) -> list[StoredGame]:

@@ -27,6 +27,7 @@ from controller.service.frame.config import MqttConfig
 
 class MqttError(TableError):
     code = "mqtt_error"
+    status = 503
 
 
 class MqttClient(mqtt.Client):

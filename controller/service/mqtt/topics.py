@@ -14,6 +14,7 @@ from typing import Any, Literal
 import msgspec
 
 from controller.rules import GameState
+from controller.rules.errors import TableError
 
 Direction = Literal["N", "E", "S", "W"]
 OVER = "over"  # the phase published once the game has ended
@@ -132,8 +133,11 @@ COMMANDS: dict[str, type[msgspec.Struct]] = {"next": NoArguments, "undo": NoArgu
                                               "place": Place, "door": Door}
 
 
-class CommandError(ValueError):
+class CommandError(TableError):
     """A command payload that does not fit its schema; `str()` names the topic and what is wrong."""
+
+    code = "bad_command"
+    status = 422
 
 
 def parse_command(name: str, payload: bytes) -> msgspec.Struct:
