@@ -7,6 +7,7 @@ facing, seen, doubt), for the cases where only the reconciler's judgement is und
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 
 import pytest
@@ -93,6 +94,25 @@ def test_an_illegal_move_is_a_question_naming_the_rule_until_the_chip_is_put_bac
 
     view = reconciler.observe(seen(state, 3.0))  # put back
     assert view.questions == () and view.misplaced == () and moving.number == number
+
+
+def test_a_step_the_game_log_cannot_write_is_refused_saying_why_and_nothing_of_it_happens(moving):
+    """A move seen by the camera while the log is locked (another program holds the file): the players read why
+    on the table view, and the game stays as it was; the camera's thread goes on."""
+    state, number = moving.state, moving.number
+    reconciler = Reconciler(moving, CONFIG)
+    reconciler.observe(seen(state, 1.0))
+    locker = sqlite3.connect(moving.store.path, timeout=0)
+    locker.execute("BEGIN EXCLUSIVE")
+    try:
+        view = reconciler.observe(seen(state, 2.0, moved={"byte": ("H4", None)}))
+    finally:
+        locker.rollback()
+        locker.close()
+    assert moving.number == number and state_digest(moving.state) == state_digest(state)
+    [question] = view.questions
+    assert question.kind == "refused" and question.unit == "byte"
+    assert "Byte cannot go from H3 to H4" in question.text and "locked" in question.text
 
 
 def test_a_step_through_a_wall_is_refused_with_the_engines_rule(moving):

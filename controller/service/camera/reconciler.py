@@ -25,7 +25,6 @@ import hashlib
 import threading
 from dataclasses import dataclass, field, replace
 
-from controller.errors import UserError
 from controller.rules import GameState
 from controller.rules.actions import Correct
 from controller.rules.errors import TableError
@@ -280,7 +279,7 @@ class Reconciler:
         for step in route.steps:
             try:
                 change = self.session.apply(step)
-            except UserError as e:  # the engine (or the log) refuses: nothing of this step happened
+            except TableError as e:  # the engine (or the log) refuses: nothing of this step happened
                 self._refuse(unit, route.spaces[0], route.spaces[-1], str(e))
                 break
             if change.kind == "dice_requested":  # the rest waits for the faces rolled at the table
