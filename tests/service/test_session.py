@@ -242,9 +242,9 @@ def test_the_log_remembers_a_failed_write_until_one_succeeds_for_the_health_page
     try:
         with pytest.raises(StoreError):
             session.apply(BeginActions())
-        assert session.store.last_error is not None and "locked" in session.store.last_error
+        assert session.last_error is not None and "locked" in session.last_error
     finally:
         locker.rollback()
         locker.close()
     session.apply(BeginActions())
-    assert session.store.last_error is None
+    assert session.last_error is None

@@ -48,6 +48,7 @@ def test_the_table_view_and_health_are_pushed_when_they_change(service: TableSer
     with anyone.websocket_connect("/ws") as ws:
         assert ws.receive_json()["type"] == "snapshot"
         seen = {**seen, "questions": [{"id": "vision-1", "text": "two chips on one space"}]}
+        service.announce("table")  # what each camera frame announces
         assert ws.receive_json() == {"type": "table", "table": {**seen, "camera": False}}
         service.game_log.degraded("the disk is full")
         health = ws.receive_json()

@@ -3,7 +3,9 @@
 Each part is optional: a table wires what it has and leaves the rest out of table.toml. The pin factory
 is injectable (gpiozero's MockFactory in tests and the demo, lgpio on a Pi). gpiozero calls a button's
 handler from its own thread; the handlers here only hand the press over to the asyncio loop with
-`call_soon_threadsafe`, so the game is only ever changed from the loop's thread. Not every pin backend
+`call_soon_threadsafe` (which keeps the presses' order), and the loop hands it on to the game session's one
+writer without waiting (`TableService.press`), so the game is only ever changed by that writer, in the order
+the buttons were pressed, and the loop never waits for a lock or a write to disk. Not every pin backend
 debounces (gpiozero's MockFactory does not), so presses of one button within REPEAT_S count once: a
 "next" that chatters must not skip a step of the game.
 
@@ -27,8 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from gpiozero import Button, Buzzer, GPIOZeroError
-from gpiozero.pins import Factory
+from gpiozero import Button, Buzzer, GPIOZeroError  # type: ignore[import-untyped]
+from gpiozero.pins import Factory  # type: ignore[import-untyped]
 
 from controller.rules import TableError
 from controller.service.frame.components import Component
@@ -62,12 +64,13 @@ class ButtonsAndBuzzer(Component):
     """The optional buttons and buzzer as one supervised component.
 
     `on_press(name, held)` is called on the event loop's thread, once per press: ("next", False) for a short
-    press of "next" (on release), ("next", True) once it has been held HOLD_S, ("undo", False) for "undo".
+    press of "next" (on release), ("next", True) once it has been held HOLD_S, ("undo", False) for "undo"; it
+    must return at once (the table's hands the press to the session's writer).
     `clock` is the monotonic clock the long press and the repeat window are measured on.
     """
 
     def __init__(self, *, next_pin: int | None = None, undo_pin: int | None = None, buzzer_pin: int | None = None,
-                 on_press: Callable[[str, bool], None] | None = None, pin_factory: Factory | None = None,
+                 on_press: Callable[[str, bool], object] | None = None, pin_factory: Factory | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__("buttons")
         self.pins = {"next": next_pin, "undo": undo_pin, "buzzer": buzzer_pin}
@@ -175,8 +178,8 @@ class DiceFromButtons:
     holding "next" takes the face shown and goes on to the next die; "undo" goes back one die, and on the
     first die gives up the action that waits for the dice (`session.cancel_dice`). Once the last die's face
     is taken, the faces go to `session.supply_faces`. With no dice asked for, the buttons are the game's
-    plain "next" and "undo" (`press` says False). Thread-safe: presses come from the loop, `status` from
-    the web's threads.
+    plain "next" and "undo" (`press` says False). Thread-safe: presses come from the session's writer (where
+    `TableService.press` hands them), `status` from the web's threads.
     """
 
     def __init__(self, session: GameSession, buzzer: ButtonsAndBuzzer | None = None) -> None:

@@ -8,7 +8,7 @@ It never chooses for the players (which action, which dice): those come from the
 from __future__ import annotations
 
 from controller.rules import (
-    Action,
+    AnyAction,
     BeginActions,
     CorporationTurn,
     EndMove,
@@ -20,7 +20,7 @@ from controller.rules import (
 )
 
 
-def next_step(state: GameState) -> Action:
+def next_step(state: GameState) -> AnyAction:
     """The action that moves the game on from where it stands."""
     if state.outcome is not None:
         raise IllegalAction(f"the game is over ({state.outcome}): start a new game")
