@@ -44,8 +44,7 @@ from controller.service.frame.supervisor import Supervisor
 from controller.service.game.floors import FloorLibrary
 from controller.service.game.flow import next_step
 from controller.service.game.replay import GameReplays
-from controller.service.game.session import Change, GameSession
-from controller.service.game.store import ChangeKind
+from controller.service.game.session import Change, ChangeKind, GameSession
 
 if TYPE_CHECKING:
     from controller.service.camera.reconciler import Reconciler

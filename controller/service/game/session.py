@@ -67,6 +67,7 @@ from controller.rules.record import (
 )
 from controller.service.game.store import Change, ChangeKind, GameStore, StoreError
 
+__all__ = ["Change", "ChangeKind", "DiceMode", "DiceRequest", "GameSession", "SessionError", "game_title"]
 DiceMode = Literal["virtual", "physical"]
 SNAPSHOT_EVERY = 50  # entries between snapshots: recovery replays at most this many actions
 RECENT = 4096        # changes kept in memory for readers catching up
