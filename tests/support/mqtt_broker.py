@@ -147,10 +147,16 @@ class Listener:
 
 def publish(port: int, topic: str, payload: str, retain: bool = False) -> None:
     """A real publisher, as mosquitto_pub would: connect, send at QoS 1, wait for the broker, leave."""
+    publish_all(port, [(topic, payload)], retain)
+
+
+def publish_all(port: int, messages: list[tuple[str, str]], retain: bool = False) -> None:
+    """One real publisher sending (topic, payload)s in order, at QoS 1, back to back (a sensor's burst)."""
     sender = mqtt.Client(CallbackAPIVersion.VERSION2)
     sender.connect("127.0.0.1", port)
     sender.loop_start()
-    sender.publish(topic, payload, qos=1, retain=retain).wait_for_publish(5)
+    for sent in [sender.publish(topic, payload, qos=1, retain=retain) for topic, payload in messages]:
+        sent.wait_for_publish(5)
     sender.loop_stop()
     sender.disconnect()
 
