@@ -37,14 +37,17 @@ sys.path.insert(0, str(ROOT))
 from bench.stats import percentile  # noqa: E402
 
 CHANGE = b'{"type":"change","number":'
+SNAPSHOT = b'{"type":"snapshot","number":'
 
 
 async def _viewers(url: str, count: int) -> None:
     """The viewers' process: `count` connections; prints "ready" once each has its snapshot, then, when stdin
-    closes, every (number, arrival) per viewer as JSON."""
+    closes, every (number, arrival) per viewer as JSON: of the change messages (`arrivals`) and of the snapshots
+    (`caught_up`: a viewer that fell behind gets one snapshot in place of the changes it missed)."""
     from websockets.asyncio.client import connect
 
     arrivals: list[list[tuple[int, float]]] = [[] for _ in range(count)]
+    caught_up: list[list[tuple[int, float]]] = [[] for _ in range(count)]
     snapshots = [0] * count
     ready = asyncio.Event()
     done = asyncio.Event()
@@ -58,7 +61,8 @@ async def _viewers(url: str, count: int) -> None:
                 now = time.monotonic()
                 if text.startswith(CHANGE):
                     arrivals[k].append((int(text[len(CHANGE):text.index(b",", len(CHANGE))]), now))
-                elif text.startswith(b'{"type":"snapshot"'):
+                elif text.startswith(SNAPSHOT):
+                    caught_up[k].append((int(text[len(SNAPSHOT):text.index(b",", len(SNAPSHOT))]), now))
                     snapshots[k] += 1
                     if snapshots[k] == 1:
                         connected += 1
@@ -73,7 +77,7 @@ async def _viewers(url: str, count: int) -> None:
     await done.wait()
     for task in tasks:
         task.cancel()
-    print(json.dumps({"arrivals": arrivals, "snapshots": snapshots}), flush=True)
+    print(json.dumps({"arrivals": arrivals, "snapshots": snapshots, "caught_up": caught_up}), flush=True)
 
 
 def free_port() -> int:

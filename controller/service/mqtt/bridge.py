@@ -78,6 +78,7 @@ class MqttBridge(Component):
         self.sweep = [f"{self.topics.root}/#", f"{DISCOVERY_PREFIX}/+/{node_id(self.topics)}/+/config"]
         self._loop: asyncio.AbstractEventLoop | None = None
         self._commands: asyncio.Queue[tuple[str, str, bytes]] = asyncio.Queue()
+        self._door_words: dict[str, bool] = {}  # each door sensor's last word, as last announced
 
     @property
     def broker(self) -> str:
@@ -296,14 +297,22 @@ class MqttBridge(Component):
                         await asyncio.wait(in_flight)
                     await asyncio.to_thread(self.service.correct, command.unit, command.space, command.facing)
                 elif isinstance(command, Door):
-                    self.service.doors.report(self.service.session.state, command.door, command.state == "open")
-                    self.service.announce("table")
+                    self._report(command)
             except (CommandError, TableError) as err:
                 self._error(topic, str(err))
             except Exception:  # noqa: BLE001 - a command the table fails on must not end the commands
                 log.exception("the MQTT command on %s failed", topic)
                 self._error(topic, "the table could not carry out this command (its log says why)")
             self.handled += 1
+
+    def _report(self, door: Door) -> None:
+        """A door sensor's report, kept; the table view may change only when a sensor says something new (a
+        sensor that repeats itself, as some report every few seconds, costs the live feed nothing)."""
+        is_open = door.state == "open"
+        name = self.service.doors.report(self.service.session.state, door.door, is_open)
+        if self._door_words.get(name) != is_open:
+            self._door_words[name] = is_open
+            self.service.announce("table")
 
     def _change(self, name: str, command: Any) -> Callable[[], object] | None:
         """The change a command makes, to run on the session's writer; None for a command that is no change of
