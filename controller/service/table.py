@@ -325,7 +325,7 @@ class TableService:
         self._loop = asyncio.get_running_loop()
         self._stopped = asyncio.Event()
         if not self.session.has_game():
-            self.new_game()
+            await self.session.call(self.new_game)
         self._show(self.session.state)
         self._hear_parts()
         async with self.supervisor:
