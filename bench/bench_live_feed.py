@@ -37,17 +37,25 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from gpiozero.pins.mock import MockFactory  # noqa: E402
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]  # noqa: E402
 
 from bench.bench_mqtt import _sender  # noqa: E402
 from bench.stats import percentile, report  # noqa: E402
 from controller.service.devices.buttons import HOLD_S  # noqa: E402
-from controller.service.frame.config import TableConfig  # noqa: E402
+from controller.service.frame.config import (  # noqa: E402
+    ButtonsConfig,
+    CameraConfig,
+    DatabaseConfig,
+    MqttConfig,
+    TableConfig,
+    WebConfig,
+)
 from controller.service.frame.startup import build  # noqa: E402
 from controller.service.mqtt.bridge import MqttBridge  # noqa: E402
 from controller.service.table import TableService  # noqa: E402
@@ -78,7 +86,7 @@ async def _lags(seconds: float, out: list[float], every: float = 0.005) -> None:
         out.append(max(0.0, loop.time() - asked - every))
 
 
-def _paced(rate: float, seconds: float, act: callable) -> int:  # type: ignore[valid-type]
+def _paced(rate: float, seconds: float, act: Callable[[int], None]) -> int:
     """`act(k)` `rate` times a second for `seconds`, on schedule; how many were done."""
     done, start = 0, time.monotonic()
     while (now := time.monotonic()) - start < seconds:
@@ -167,9 +175,10 @@ def main() -> int:
     broker = Broker(folder)
     broker.start()
     port = free_port()
-    config = TableConfig(web={"host": "127.0.0.1", "port": port}, database={"path": folder / "g.sqlite3"},
-                         camera={"source": "none"}, buttons={"next_pin": NEXT_PIN, "undo_pin": UNDO_PIN},
-                         mqtt={"host": "127.0.0.1", "port": broker.port, "table_id": "bench"})  # type: ignore[arg-type]
+    config = TableConfig(web=WebConfig(host="127.0.0.1", port=port), database=DatabaseConfig(path=folder / "g.sqlite3"),
+                         camera=CameraConfig(source="none"),
+                         buttons=ButtonsConfig(next_pin=NEXT_PIN, undo_pin=UNDO_PIN),
+                         mqtt=MqttConfig(host="127.0.0.1", port=broker.port, table_id="bench"))
     factory = MockFactory()
     service = build(config, pin_factory=factory, seed=3)
     bridge = next(c for c in service.components if isinstance(c, MqttBridge))

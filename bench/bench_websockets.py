@@ -30,11 +30,17 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.stats import percentile  # noqa: E402
+
+if TYPE_CHECKING:
+    from controller.rules import AnyAction
+    from controller.service.demo.booth import DemoTable
+    from controller.service.table import TableService
 
 CHANGE = b'{"type":"change","number":'
 SNAPSHOT = b'{"type":"snapshot","number":'
@@ -91,14 +97,15 @@ def figure(label: str, seconds: list[float]) -> None:
     print(f"{label}: median {statistics.median(ms):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms")
 
 
-def _service(folder: str, seed: int, fps: float):  # type: ignore[no-untyped-def]
+def _service(folder: str, seed: int, fps: float) -> tuple[TableService, DemoTable, int]:
     from controller.service.demo.booth import DemoCamera, DemoTable
-    from controller.service.frame.config import TableConfig
+    from controller.service.frame.config import DatabaseConfig, GameConfig, TableConfig, WebConfig
     from controller.service.frame.startup import build
 
     port = free_port()
-    config = TableConfig(web={"host": "127.0.0.1", "port": port}, database={"path": f"{folder}/g.sqlite3"},
-                         game={"agents": ("nano", "casing")})  # type: ignore[arg-type]
+    config = TableConfig(web=WebConfig(host="127.0.0.1", port=port),
+                         database=DatabaseConfig(path=Path(folder) / "g.sqlite3"),
+                         game=GameConfig(agents=("nano", "casing")))
     table = DemoTable()
     service = build(config, seed=seed, source=lambda: DemoCamera(table, fps=fps or 10_000))
     return service, table, port
@@ -147,7 +154,7 @@ def main() -> None:
             if session.state.outcome is not None:
                 service.new_game()
             else:
-                action = player.choose(session.state)
+                action = cast("AnyAction", player.choose(session.state))  # (the player names the base class)
                 t0 = time.monotonic()
                 change = session.apply(action)
                 applied[change.number] = (t0, time.monotonic())
