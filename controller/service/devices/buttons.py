@@ -82,9 +82,10 @@ class ButtonsAndBuzzer(Component):
         self._last_press: dict[str, float] = {}
         self._down_since: float | None = None  # when "next" went down, while it is down
         self._held = False  # "next" went long: its release is not another press
+        self._loop: asyncio.AbstractEventLoop | None = None  # the loop the presses and the sounds run on
 
     async def start(self) -> None:
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
         try:
             for name in ("next", "undo"):
                 pin = self.pins[name]
@@ -122,7 +123,12 @@ class ButtonsAndBuzzer(Component):
         self._play(Sound(COUNT.on_s, COUNT.off_s, n))
 
     def _play(self, sound: Sound) -> None:
-        if self.buzzer is not None:
+        """Beeps on the event loop's thread, whoever asks (the dice typed in ask from the session's writer), so
+        one sound replaces another in the order they were asked for."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed() and _running_loop() is not loop:
+            loop.call_soon_threadsafe(self._play, sound)
+        elif self.buzzer is not None:
             self.buzzer.beep(sound.on_s, sound.off_s, n=sound.beeps, background=True)
 
     def _next_down(self) -> None:
@@ -159,6 +165,13 @@ class ButtonsAndBuzzer(Component):
 
     def _wired(self) -> str:
         return ", ".join(f"{name} on GPIO{pin}" for name, pin in self.pins.items() if pin is not None)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 @dataclass(frozen=True)
