@@ -165,11 +165,10 @@ def _opens_the_game_log(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     found = [f"{path.name}:{line} imports {name}" for line, name in _imports(path) if _top(name) == "sqlite3"]
     for node in ast.walk(tree):
-        named = (node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute)
-                 else None)
         if isinstance(node, ast.ImportFrom):
             found += [f"{path.name}:{node.lineno} imports GameStore" for a in node.names if a.name == "GameStore"]
-        elif named == "GameStore":
+        elif isinstance(node, ast.Name) and node.id == "GameStore" or (
+                isinstance(node, ast.Attribute) and node.attr == "GameStore"):
             found.append(f"{path.name}:{node.lineno} uses GameStore")
         elif isinstance(node, ast.Attribute) and node.attr in ("store", "_store"):
             found.append(f"{path.name}:{node.lineno} reaches a session's {node.attr}")

@@ -347,7 +347,7 @@ def test_a_new_game_clears_the_topics_of_units_no_longer_in_play(tmp_path: Path,
     seen = Listener(broker.port, "#")
 
     async def body() -> None:
-        await until(lambda: seen.latest(f"homeassistant/sensor/{NODE}/power_casing/config"))
+        await until(lambda: seen.latest(f"homeassistant/sensor/{NODE}/power_casing/config") is not None)
         service.new_game(GameSetup(floor="meridian-lobby", mission="data-heist", players=2, agents=["byte", "bit"],
                                    seed=3))
         await until(lambda: seen.latest(f"{ROOT}/bots/casing") == "")  # the retained message removed

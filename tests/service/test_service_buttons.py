@@ -16,12 +16,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
 from controller.rules import Move
 from controller.rules.state import DicePool
 from controller.service.devices.buttons import HOLD_S, REPEAT_S
-from controller.service.frame.config import TableConfig
+from controller.service.frame.config import (
+    ButtonsConfig,
+    CameraConfig,
+    DatabaseConfig,
+    GameConfig,
+    TableConfig,
+    WebConfig,
+)
 from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.clock import Clock
@@ -66,8 +73,9 @@ class Table:
 @contextmanager
 def running_table(tmp_path: Path, game: dict[str, Any], buttons: dict[str, int]) -> Iterator[Table]:
     factory = MockFactory()
-    config = TableConfig(database={"path": tmp_path / "games.sqlite3"}, camera={"source": "none"},  # type: ignore[arg-type]
-                         web={"host": "127.0.0.1", "port": free_port()}, buttons=buttons, game=game)
+    config = TableConfig(database=DatabaseConfig(path=tmp_path / "games.sqlite3"), camera=CameraConfig(source="none"),
+                         web=WebConfig(host="127.0.0.1", port=free_port()), buttons=ButtonsConfig(**buttons),
+                         game=GameConfig(**game))
     clock = Clock()
     service = build(config, pin_factory=factory, seed=11, clock=clock)
     loop = asyncio.new_event_loop()

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from controller.rules import IllegalAction
 from controller.rules.actions import BeginActions, CorporationTurn, Correct, Move
 from controller.rules.record import replay, state_digest
-from controller.service.game.session import GameSession, SessionError
+from controller.service.game.session import Change, GameSession, SessionError
 from controller.service.game.store import GameStore, StoreError
 from tests.support.session_support import next_action, start_state
 
@@ -40,7 +40,7 @@ def test_a_new_session_has_no_game_and_says_so(db):
 
 def test_every_accepted_change_is_numbered_in_order_and_watchers_hear_each(db):
     session = GameSession.open(str(db))
-    heard = []
+    heard: list[Change] = []
     session.watch(heard.append)
     first = session.start_game(start_state())
     play(session, 12)

@@ -31,7 +31,7 @@ def test_a_snapshot_then_every_change_in_order(service: TableService, anyone: Te
         for _ in range(4):
             service.session.apply(next_action(service.session.state))
             numbers.append(service.session.number)
-        got = []
+        got: list[dict[str, Any]] = []
         while len(got) < len(numbers):  # (a unit moved also changes the players' instructions: a table message)
             message = ws.receive_json()
             if message["type"] != "table":
@@ -64,7 +64,7 @@ def test_another_sites_handshake_is_refused(anyone: TestClient) -> None:
 
 
 def app_of(service: TableService) -> FastAPI:
-    return next(c for c in service.components if c.name == "web").app  # type: ignore[attr-defined, no-any-return]
+    return next(c for c in service.components if c.name == "web").app  # type: ignore[attr-defined]
 
 
 def test_a_client_that_never_reads_holds_back_no_one_and_catches_up_with_one_snapshot(
