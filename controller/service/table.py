@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -49,6 +50,7 @@ from controller.service.game.session import Change, ChangeKind, GameSession
 if TYPE_CHECKING:
     from controller.service.camera.reconciler import Reconciler
 
+log = logging.getLogger(__name__)
 News = Literal["change", "health", "table"]  # what `TableService.listen` announces may have changed
 DETECTION_EVENTS = {"bot_detected"}
 THREAT_EVENTS = {"threat_event_fired", "escalation_active", "defeat"}
@@ -438,6 +440,9 @@ class TableService:
             self.last_refusal = None
         except TableError as err:
             self.last_refusal = f"the {name} button: {err}"
+        except Exception:  # a fault of the table's own: its future holds it, and the log says it (no one waits)
+            log.exception("the %s button's press failed", name)
+            raise
 
 
 def _choose(what: str, value: str, known: list[str]) -> str:
