@@ -151,6 +151,7 @@ class TableService:
         self.ready = False  # every component has started (`run` called its `ready`); until then health says starting
         self._listeners: list[Callable[[News], object]] = []
         self._hearing = False
+        self._last_view: dict[str, Any] | None = None  # the table view the last camera frame showed
         session.watch(self._changed)
 
     def add(self, component: Component) -> None:
@@ -369,7 +370,17 @@ class TableService:
         self._hearing = True
         self.supervisor.listen(lambda _: self.announce("health"))
         if self.camera is not None:
-            self.camera.on_frame(lambda _: self.announce("table"))
+            self.camera.on_frame(self._framed)
+
+    def _framed(self, _: object) -> None:
+        """A camera frame, on the camera's thread, once the reconciler has taken it in: the table view is news
+        when it differs from the last frame's (the camera films 30 frames a second; the view seldom changes)."""
+        if not self._listeners:
+            return
+        view = self.camera_view()
+        if view != self._last_view:
+            self._last_view = view
+            self.announce("table")
 
     async def _started(self, timeout: float = 10.0) -> None:
         """Wait until no component is still starting (each is ok, degraded or failed and retrying): woken by
