@@ -349,7 +349,7 @@ class TableService:
     def listen(self, callback: Callable[[News], object]) -> Callable[[], None]:
         """Call `callback(news)` each time what the live feed shows may have changed: "change" (the session
         accepted a change), "health" (a component's health, the game log's among them, or the table became
-        ready) or "table" (a camera frame or a door sensor's report, which may change the table view). It is
+        ready) or "table" (a camera frame left a different table view, or a door sensor said something new). It is
         called from the thread where the news happened (the writer's, the loop's, the camera's) and must only
         wake its reader. Each piece of news is announced here once, for every listener; returns the function
         that stops the listening."""
