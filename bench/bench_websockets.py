@@ -30,21 +30,30 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.stats import percentile  # noqa: E402
 
+if TYPE_CHECKING:
+    from controller.rules import AnyAction
+    from controller.service.demo.booth import DemoTable
+    from controller.service.table import TableService
+
 CHANGE = b'{"type":"change","number":'
+SNAPSHOT = b'{"type":"snapshot","number":'
 
 
 async def _viewers(url: str, count: int) -> None:
     """The viewers' process: `count` connections; prints "ready" once each has its snapshot, then, when stdin
-    closes, every (number, arrival) per viewer as JSON."""
+    closes, every (number, arrival) per viewer as JSON: of the change messages (`arrivals`) and of the snapshots
+    (`caught_up`: a viewer that fell behind gets one snapshot in place of the changes it missed)."""
     from websockets.asyncio.client import connect
 
     arrivals: list[list[tuple[int, float]]] = [[] for _ in range(count)]
+    caught_up: list[list[tuple[int, float]]] = [[] for _ in range(count)]
     snapshots = [0] * count
     ready = asyncio.Event()
     done = asyncio.Event()
@@ -58,7 +67,8 @@ async def _viewers(url: str, count: int) -> None:
                 now = time.monotonic()
                 if text.startswith(CHANGE):
                     arrivals[k].append((int(text[len(CHANGE):text.index(b",", len(CHANGE))]), now))
-                elif text.startswith(b'{"type":"snapshot"'):
+                elif text.startswith(SNAPSHOT):
+                    caught_up[k].append((int(text[len(SNAPSHOT):text.index(b",", len(SNAPSHOT))]), now))
                     snapshots[k] += 1
                     if snapshots[k] == 1:
                         connected += 1
@@ -73,7 +83,7 @@ async def _viewers(url: str, count: int) -> None:
     await done.wait()
     for task in tasks:
         task.cancel()
-    print(json.dumps({"arrivals": arrivals, "snapshots": snapshots}), flush=True)
+    print(json.dumps({"arrivals": arrivals, "snapshots": snapshots, "caught_up": caught_up}), flush=True)
 
 
 def free_port() -> int:
@@ -87,14 +97,15 @@ def figure(label: str, seconds: list[float]) -> None:
     print(f"{label}: median {statistics.median(ms):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms")
 
 
-def _service(folder: str, seed: int, fps: float):  # type: ignore[no-untyped-def]
+def _service(folder: str, seed: int, fps: float) -> tuple[TableService, DemoTable, int]:
     from controller.service.demo.booth import DemoCamera, DemoTable
-    from controller.service.frame.config import TableConfig
+    from controller.service.frame.config import DatabaseConfig, GameConfig, TableConfig, WebConfig
     from controller.service.frame.startup import build
 
     port = free_port()
-    config = TableConfig(web={"host": "127.0.0.1", "port": port}, database={"path": f"{folder}/g.sqlite3"},
-                         game={"agents": ("nano", "casing")})  # type: ignore[arg-type]
+    config = TableConfig(web=WebConfig(host="127.0.0.1", port=port),
+                         database=DatabaseConfig(path=Path(folder) / "g.sqlite3"),
+                         game=GameConfig(agents=("nano", "casing")))
     table = DemoTable()
     service = build(config, seed=seed, source=lambda: DemoCamera(table, fps=fps or 10_000))
     return service, table, port
@@ -143,7 +154,7 @@ def main() -> None:
             if session.state.outcome is not None:
                 service.new_game()
             else:
-                action = player.choose(session.state)
+                action = cast("AnyAction", player.choose(session.state))  # (the player names the base class)
                 t0 = time.monotonic()
                 change = session.apply(action)
                 applied[change.number] = (t0, time.monotonic())

@@ -247,3 +247,41 @@ def test_the_facade_its_errors_and_config_types_pass(tmp_path, source):
     path = tmp_path / "probe.py"
     path.write_text(source)
     assert _wrong_ways_in([path]) == []
+WRITER = {"controller.service.game.session", "controller.service.game.store"}  # the writer and its game log
+
+
+def _opens_the_game_log(path: Path) -> list[str]:
+    """Where a file reaches the game log itself: SQLite, the store's `GameStore` (by import or by name), or a
+    session's store (`session.store`, the way the health and the floors' folder once read it)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = [f"{path.name}:{line} imports {name}" for line, name in _imports(path) if _top(name) == "sqlite3"]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            found += [f"{path.name}:{node.lineno} imports GameStore" for a in node.names if a.name == "GameStore"]
+        elif isinstance(node, ast.Name) and node.id == "GameStore" or (
+                isinstance(node, ast.Attribute) and node.attr == "GameStore"):
+            found.append(f"{path.name}:{node.lineno} uses GameStore")
+        elif isinstance(node, ast.Attribute) and node.attr in ("store", "_store"):
+            found.append(f"{path.name}:{node.lineno} reaches a session's {node.attr}")
+    return found
+
+
+def test_nothing_but_the_sessions_writer_opens_the_game_log() -> None:
+    """The game log has one owner, the session's writer thread (docs/service.md, "One writer"): every other
+    part (the web, MQTT, the buttons, the reconciler, the command line's `games`) goes through the session, so
+    no read sees a write's transaction before it is committed and no change skips the writer's order."""
+    problems = [problem for folder in ("controller", "vision", "web") for path in _sources(folder)
+                if _module_name(path) not in WRITER for problem in _opens_the_game_log(path)]
+    assert problems == []
+
+
+@pytest.mark.parametrize("source", [
+    "import sqlite3\n",
+    "from controller.service.game.store import GameStore\n",
+    "from controller.service.game import store\nlog = store.GameStore('games.sqlite3')\n",
+    "def where(service):\n    return service.session.store.path\n",
+])
+def test_a_second_opener_of_the_game_log_is_caught(tmp_path: Path, source: str) -> None:
+    path = tmp_path / "probe.py"
+    path.write_text(source)
+    assert _opens_the_game_log(path) != []

@@ -1,18 +1,20 @@
 """The live feed's hub: every connected page gets a snapshot, then each change of the game, as it happens.
 
-One hub per app follows the session (woken by `session.watch`, catching up with `changes_since`), builds each
-message once (the state encoded once per batch of changes, spliced into every message as raw JSON) and offers
-it to every client's bounded queue without waiting for anyone. A client whose queue is full has fallen
+One hub per app listens to the service (`TableService.listen`: a change accepted, a health changed, a camera
+frame or a door report that may change the table view) and does nothing until it hears something: it never
+looks on a timer. Woken, it catches up with the session's changes (`changes_since` the last it sent), builds
+each message once (the state encoded once per batch of changes, spliced into every message as raw JSON) and
+offers it to every client's bounded queue without waiting for anyone; the table view and the health, looked at
+again after news that may change them, are pushed when they differ from what was last pushed. News heard while
+the hub works is kept and handled in the next round, so none is lost. A client whose queue is full has fallen
 behind: its queue is replaced by one fresh snapshot, built when it is next sent, so the newest state wins and a
 slow phone holds back neither the table nor the other phones, and costs at most `QUEUE_LIMIT` messages of
-memory. The reconciler's table view and the components' health are looked at a few times a second and pushed
-when they change.
+memory.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -20,10 +22,9 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 if TYPE_CHECKING:
-    from controller.service.table import TableService
+    from controller.service.table import News, TableService
 
 QUEUE_LIMIT = 32      # messages waiting for one client before it counts as fallen behind
-LOOK_EVERY_S = 0.25   # how often the table view and health are compared with what was last pushed
 SNAPSHOT = "snapshot"  # the marker, in a queue, of a snapshot to build when it is sent
 log = logging.getLogger(__name__)
 
@@ -67,12 +68,14 @@ class Hub:
     """The clients of one app and the task that feeds them; it runs while at least one client is connected, on
     the event loop of the server (one loop: the clients' queues are asyncio's)."""
 
-    def __init__(self, service: TableService, *, limit: int = QUEUE_LIMIT, look_every_s: float = LOOK_EVERY_S) -> None:
-        self.service, self.limit, self.look_every_s = service, limit, look_every_s
+    def __init__(self, service: TableService, *, limit: int = QUEUE_LIMIT) -> None:
+        self.service, self.limit = service, limit
         self.clients: set[Client] = set()
         self._task: asyncio.Task[None] | None = None
-        self._wake: asyncio.Event | None = None
-        self._unwatch: Any = None
+        self._wake = asyncio.Event()
+        self._news: set[News] = set()
+        self._unlisten: Any = None
+        self.looks = 0  # rounds the feed ran (each woken by news): a table no one changes costs none
 
     # -- clients --
 
@@ -89,7 +92,7 @@ class Hub:
         if not self.clients and self._task is not None:
             self._task.cancel()
             self._task = None
-            self._unwatch()
+            self._unlisten()
 
     async def next_text(self, client: Client) -> str:
         """The next text to send `client`: a queued message, or a snapshot of the game as it is now. A change
@@ -119,37 +122,44 @@ class Hub:
 
     def _start(self) -> None:
         loop = asyncio.get_running_loop()
-        wake = self._wake = asyncio.Event()
-        # the session's watchers run on the writer's thread: they only wake the hub
-        self._unwatch = self.service.session.watch(lambda _: loop.call_soon_threadsafe(wake.set))
+        self._wake, self._news = asyncio.Event(), {"change", "table", "health"}
+        # the service's news comes from the writer's thread, the camera's or the loop's: it only wakes the hub
+        self._unlisten = self.service.listen(lambda news: loop.call_soon_threadsafe(self._hear, news))
+        self._wake.set()  # a first round: what happened before the hub listened
         self._task = loop.create_task(self._run(self.service.session.number))
 
+    def _hear(self, news: News) -> None:
+        self._news.add(news)
+        self._wake.set()
+
     async def _run(self, last: int) -> None:
-        assert self._wake is not None
-        # what waits on a lock runs in a worker thread, so the loop keeps sending meanwhile: the session's
-        # (held through a change's durable write) and the reconciler's (held while it reads a camera frame)
+        # what waits on a lock runs in a worker thread, so the loop keeps sending meanwhile: the reconciler's
+        # (held while it reads a camera frame, and while a move it saw waits for the session's writer)
         table, health = await asyncio.to_thread(self.service.table_view), _steady(self.service.health())
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.look_every_s)
+            await self._wake.wait()
             self._wake.clear()
+            news, self._news = self._news, set()
+            self.looks += 1
+            if "change" in news:
+                try:
+                    messages, last = await asyncio.to_thread(self._changes, last)
+                except Exception:  # a change the feed cannot send must not end the feed: everyone starts afresh
+                    log.exception("the live feed could not send the changes after %d", last)
+                    last = self.service.session.number
+                    messages = [SNAPSHOT_FOR_ALL]
+                for message in messages:
+                    self._offer(message)
             try:
-                messages, last = await asyncio.to_thread(self._changes, last)
-            except Exception:  # a change the feed cannot send must not end the feed: everyone starts afresh
-                log.exception("the live feed could not send the changes after %d", last)
-                last = self.service.session.number
-                messages = [SNAPSHOT_FOR_ALL]
-            for message in messages:
-                self._offer(message)
-            try:
-                now = await asyncio.to_thread(self.service.table_view)
-                body = self.service.health()
+                if news & {"change", "table"}:
+                    now = await asyncio.to_thread(self.service.table_view)
+                    if now != table:
+                        table = now
+                        self._offer(Message(_encode({"type": "table", "table": now})))
+                body = self.service.health()  # (a change moves the dice being typed in, which health shows)
             except Exception:
                 log.exception("the live feed could not read the table view or the health")
                 continue
-            if now != table:
-                table = now
-                self._offer(Message(_encode({"type": "table", "table": now})))
             if _steady(body) != health:
                 health = _steady(body)
                 self._offer(Message(_encode({"type": "health", "health": body})))

@@ -55,7 +55,7 @@ def run_games(args: argparse.Namespace) -> int:
             return 0
         if args.games_command == "export":
             if args.game is not None and args.game not in {g["id"] for g in session.games()}:
-                raise UserError(f"there is no game {args.game} in {path} (see `games list`)")
+                raise UserError(f"there is no game {args.game} in {session.path} (see `games list`)")
             data = session.export_game(args.game)
             write_atomically(args.out, data)
             print(f"wrote game {args.game or session.game_id} to {args.out}", file=sys.stderr)

@@ -12,11 +12,14 @@ while the game goes on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
@@ -49,22 +52,24 @@ from controller.service.frame.web_server import WebServer
 from controller.service.game.floors import MOST_CHARS, FloorCheck, FloorLibrary, check_floor
 from controller.service.game.flow import next_step
 from controller.service.game.replay import GameReplays
-from controller.service.game.session import Change, DiceMode, GameSession
+from controller.service.game.session import Change, ChangeKind, DiceMode, GameSession
 
 if TYPE_CHECKING:
     from vision.board_finder import BoardFinding
 
+log = logging.getLogger(__name__)
+News = Literal["change", "health", "table"]  # what `TableService.listen` announces may have changed
 DETECTION_EVENTS = {"bot_detected"}
 THREAT_EVENTS = {"threat_event_fired", "escalation_active", "defeat"}
 # what the session's own changes (those that are not an action's events) say to the people at the table
 CHANGE_WORDS = {
-    "new_game": "A new game: {title}.",
-    "resumed": "Back to an earlier game: {title}.",
-    "undo": "The last action was taken back.",
-    "redo": "The action taken back was done again.",
-    "dice_requested": "Roll at the table: {message}.",
-    "dice_cancelled": "The action waiting for dice was given up.",
-    "dice_mode": "Dice from now on: {dice_mode}.",
+    ChangeKind.NEW_GAME: "A new game: {title}.",
+    ChangeKind.RESUMED: "Back to an earlier game: {title}.",
+    ChangeKind.UNDO: "The last action was taken back.",
+    ChangeKind.REDO: "The action taken back was done again.",
+    ChangeKind.DICE_REQUESTED: "Roll at the table: {message}.",
+    ChangeKind.DICE_CANCELLED: "The action waiting for dice was given up.",
+    ChangeKind.DICE_MODE: "Dice from now on: {dice_mode}.",
 }
 
 
@@ -115,23 +120,29 @@ def setup_from_config(game: GameConfig, seed: int | None = None) -> GameSetup:
 
 class GameLog(Component):
     """The game log (SQLite) as a component: it is the session's, so it has no loop of its own; its health
-    tells whether the last write went to disk."""
+    tells whether the last write went to disk, as the session's writer tells it (`watch_log`), at once."""
 
     def __init__(self, session: GameSession) -> None:
         super().__init__("game")
         self.session = session
 
     async def start(self) -> None:
-        self.ok(f"game log {self.session.store.path}")
+        self.ok(f"game log {self.session.path}")
 
     async def run(self) -> None:
-        while True:
-            error = self.session.store.last_error
-            if error is None:
-                self.ok(f"game log {self.session.store.path}")
-            else:
-                self.degraded(f"{error}; the change was refused and nothing acknowledged is lost")
-            await asyncio.sleep(0.5)
+        loop = asyncio.get_running_loop()
+        unwatch = self.session.watch_log(lambda error: loop.call_soon_threadsafe(self._show, error))
+        try:
+            self._show(self.session.last_error)
+            await asyncio.Event().wait()
+        finally:
+            unwatch()
+
+    def _show(self, error: str | None) -> None:
+        if error is None:
+            self.ok(f"game log {self.session.path}")
+        else:
+            self.degraded(f"{error}; the change was refused and nothing acknowledged is lost")
 
 
 class TableService:
@@ -169,10 +180,13 @@ class TableService:
         self._stopped = asyncio.Event()
         self.last_refusal: str | None = None
         # the floors a game may start on: the shipped ones and those drawn in the floor editor, saved beside the log
-        self.floors = FloorLibrary(Path(session.store.path).resolve().parent / "floors", content.floors)
+        self.floors = FloorLibrary(session.path.resolve().parent / "floors", content.floors)
         self.replays = GameReplays(session)  # the post-game summary and the replay, read-only
         self._owner_lifts: list[Callable[[], bool]] = []
         self.ready = False  # every component has started (`run` called its `ready`); until then health says starting
+        self._listeners: list[Callable[[News], object]] = []
+        self._hearing = False
+        self._last_view: dict[str, Any] | None = None  # the table view the last camera frame showed
         session.watch(self._changed)
 
     @property
@@ -485,11 +499,13 @@ class TableService:
         self._loop = asyncio.get_running_loop()
         self._stopped = asyncio.Event()
         if not self.session.has_game():
-            self.new_game()
+            await self.session.call(self.new_game)
         self._show(self.session.state)
+        self._hear_parts()
         async with self.supervisor:
             await self._started()
             self.ready = True
+            self.announce("health")
             if ready is not None:
                 ready()
             try:
@@ -501,23 +517,69 @@ class TableService:
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._stopped.set)
 
+    def listen(self, callback: Callable[[News], object]) -> Callable[[], None]:
+        """Call `callback(news)` each time what the live feed shows may have changed: "change" (the session
+        accepted a change), "health" (a component's health, the game log's among them, or the table became
+        ready) or "table" (a camera frame left a different table view, or a door sensor said something new). It is
+        called from the thread where the news happened (the writer's, the loop's, the camera's) and must only
+        wake its reader. Each piece of news is announced here once, for every listener; returns the function
+        that stops the listening."""
+        self._hear_parts()
+        self._listeners.append(callback)
+        return lambda: self._listeners.remove(callback) if callback in self._listeners else None
+
+    def announce(self, news: News) -> None:
+        """Tell every listener (`listen`); a door sensor's report announces "table" this way."""
+        for callback in list(self._listeners):
+            callback(news)
+
+    def _hear_parts(self) -> None:
+        """Listen, once, to what announces news of itself: every component's health and the camera's frames
+        (the session's changes come through `_changed`)."""
+        if self._hearing:
+            return
+        self._hearing = True
+        self.supervisor.listen(lambda _: self.announce("health"))
+        if self.camera is not None:
+            self.camera.on_frame(self._framed)
+
+    def _framed(self, _: object) -> None:
+        """A camera frame, on the camera's thread, once the reconciler has taken it in: the table view is news
+        when it differs from the last frame's (the camera films 30 frames a second; the view seldom changes)."""
+        if not self._listeners:
+            return
+        view = self.camera_view()
+        if view != self._last_view:
+            self._last_view = view
+            self.announce("table")
+
     async def _started(self, timeout: float = 10.0) -> None:
-        """Wait until no component is still starting (each is ok, degraded or failed and retrying)."""
-        deadline = asyncio.get_running_loop().time() + timeout
-        while any(c.health in (Health.STARTING, Health.STOPPED) for c in self.components):
-            if asyncio.get_running_loop().time() > deadline:
-                return
-            await asyncio.sleep(0.01)
+        """Wait until no component is still starting (each is ok, degraded or failed and retrying): woken by
+        their health changes, not by looking."""
+        settled = asyncio.Event()
+
+        def look(_: object = None) -> None:
+            if not any(c.health in (Health.STARTING, Health.STOPPED) for c in self.components):
+                settled.set()
+        unlisten = self.listen(lambda news: look() if news == "health" else None)
+        try:
+            look()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(settled.wait(), timeout)
+        finally:
+            unlisten()
 
     def _changed(self, change: Change) -> None:
-        """A watcher of the session (on the writer's thread): hand the new state to the outputs' loop."""
+        """A watcher of the session (on the writer's thread): hand the new state to the outputs' loop, and
+        announce the change to the listeners."""
+        self.announce("change")
         if self._loop is None or not self.session.has_game():
             return
         state = self.session.state
         kinds = {e.get("type") for e in change.body.get("entry", {}).get("events", [])}
         self._loop.call_soon_threadsafe(self._show, state)
         if self.buttons is not None:
-            if change.kind == "dice_requested":
+            if change.kind is ChangeKind.DICE_REQUESTED:
                 self._loop.call_soon_threadsafe(self.buttons.sound, "roll")
             elif kinds & DETECTION_EVENTS:
                 self._loop.call_soon_threadsafe(self.buttons.sound, "detection")
@@ -533,7 +595,8 @@ class TableService:
     def on_owner_press(self, lift: Callable[[], bool]) -> None:
         """Call `lift()` at a long press of "next" (outside dice entry): only someone at the table can press it,
         so it lifts what the network must not (the web's pause of PIN logins after too many wrong ones). When a
-        lift lifted something (it returns True) the press does only that, with an "accepted" beep."""
+        lift lifted something (it returns True) the press does only that, with an "accepted" beep. `lift` runs
+        on the session's writer, as the press does: it must not wait for a change of the game."""
         self._owner_lifts.append(lift)
 
     def _owner_pressed(self) -> bool:
@@ -542,17 +605,26 @@ class TableService:
             self.buttons.sound("accepted")
         return any(lifted)
 
-    def press(self, name: str, held: bool = False) -> None:
+    def press(self, name: str, held: bool = False) -> Future[None]:
         """A button press ("next", `held` for a long press, or "undo"): while the game waits for physical dice
         it types in their faces (DiceFromButtons); a long press of "next" while logins are paused lifts the
         pause (`on_owner_press`); else it steps the game on or back. A step the rules refuse
-        changes nothing, and the refusal is kept for the dashboard (a button has no screen to say it on)."""
+        changes nothing, and the refusal is kept for the dashboard (a button has no screen to say it on).
+        The buttons call this on the event loop: the press is handed to the session's writer, behind every
+        change handed over before it, and this returns at once; the future is done once the press is done."""
+        return self.session.submit(self._press, name, held)
+
+    def _press(self, name: str, held: bool) -> None:
+        """A press, on the session's writer: what it reads of the game and the change it makes are one step."""
         try:
             if not self.dice_buttons.press(name, held) and not (name == "next" and held and self._owner_pressed()):
                 (self.next_step if name == "next" else self.undo)()
             self.last_refusal = None
         except TableError as err:
             self.last_refusal = f"the {name} button: {err}"
+        except Exception:  # a fault of the table's own: its future holds it, and the log says it (no one waits)
+            log.exception("the %s button's press failed", name)
+            raise
 
 
 def _short(value: Any) -> str:

@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -19,7 +20,7 @@ from controller.rules import GameSetup
 from controller.rules.actions import Correct
 from controller.service.frame.components import Health
 from controller.service.table import TableService
-from tests.support.mqtt_broker import Broker, Listener, free_port, publish, running, table
+from tests.support.mqtt_broker import Broker, Listener, free_port, publish, publish_all, running, table
 from tests.support.service_helpers import until
 
 pytestmark = pytest.mark.slow  # a real mosquitto per test, each waiting out the broker
@@ -129,6 +130,40 @@ def test_commands_from_a_publisher_change_the_game_through_the_session(tmp_path:
 
     running(service, body=body)
     seen.close()
+
+
+def test_commands_while_the_log_waits_on_the_disk_leave_the_loop_free_and_land_in_order(
+        tmp_path: Path, broker: Broker) -> None:
+    """Another program holds the game log locked for 0.6 s: the commands that arrive meanwhile wait for the
+    session's writer, not the event loop (which keeps the web, the LEDs and the buttons going), and once the
+    log is free they land in the order they were sent; a unit placed among them lands after the steps before
+    it, through the same correction as the dashboard's."""
+    service, bridge = table(tmp_path, broker.port)
+    errors = Listener(broker.port, f"{ROOT}/errors")
+
+    async def body() -> None:
+        loop = asyncio.get_running_loop()
+        start = service.session.number
+        locker = sqlite3.connect(str(service.session.path), timeout=0)
+        locker.execute("BEGIN EXCLUSIVE")
+        commands = [("next", "{}"), ("undo", "{}"), ("next", "{}"), ("place", '{"unit": "byte", "space": "H4"}')]
+        await asyncio.to_thread(publish_all, broker.port, [(f"{ROOT}/command/{t}", p) for t, p in commands])
+        worst, until_s = 0.0, loop.time() + 0.6
+        while loop.time() < until_s:
+            asked = loop.time()
+            await asyncio.sleep(0.005)
+            worst = max(worst, loop.time() - asked - 0.005)
+        locker.rollback()
+        locker.close()
+        await until(lambda: bridge.handled == 4)
+        assert errors.all(f"{ROOT}/errors") == []
+        assert worst < 0.2
+        kinds = [(c.kind, c.body.get("entry", {}).get("action", {}).get("action"))
+                 for c in service.session.changes_since(start)]
+        assert kinds == [("action", "begin_actions"), ("undo", None), ("action", "begin_actions"),
+                         ("action", "correct")]
+
+    running(service, body=body)
 
 
 @pytest.mark.parametrize("command, payload, says", [
@@ -312,7 +347,7 @@ def test_a_new_game_clears_the_topics_of_units_no_longer_in_play(tmp_path: Path,
     seen = Listener(broker.port, "#")
 
     async def body() -> None:
-        await until(lambda: seen.latest(f"homeassistant/sensor/{NODE}/power_casing/config"))
+        await until(lambda: seen.latest(f"homeassistant/sensor/{NODE}/power_casing/config") is not None)
         service.new_game(GameSetup(floor="meridian-lobby", mission="data-heist", players=2, agents=["byte", "bit"],
                                    seed=3))
         await until(lambda: seen.latest(f"{ROOT}/bots/casing") == "")  # the retained message removed

@@ -6,7 +6,9 @@ game waits for a roll, the same two buttons type in the faces of the dice the en
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -14,12 +16,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
 from controller.rules import Move
 from controller.rules.state import DicePool
 from controller.service.devices.buttons import HOLD_S, REPEAT_S
-from controller.service.frame.config import TableConfig
+from controller.service.frame.config import (
+    ButtonsConfig,
+    CameraConfig,
+    DatabaseConfig,
+    GameConfig,
+    TableConfig,
+    WebConfig,
+)
 from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.clock import Clock
@@ -39,8 +48,10 @@ class Table:
     clock: Clock
 
     def settle(self) -> None:
-        """Waits until the loop has run what the pins' handlers handed it so far."""
+        """Waits until the loop has run what the pins' handlers handed it so far, and the session's writer the
+        presses the loop handed it (it takes them in order)."""
         asyncio.run_coroutine_threadsafe(asyncio.sleep(0), self.loop).result(5)
+        self.service.session.write(lambda: None)
 
     def press(self, pin: int) -> None:
         """A thumb on the button (wired to ground, pulled up), then the pause before a person's next press."""
@@ -62,8 +73,9 @@ class Table:
 @contextmanager
 def running_table(tmp_path: Path, game: dict[str, Any], buttons: dict[str, int]) -> Iterator[Table]:
     factory = MockFactory()
-    config = TableConfig(database={"path": tmp_path / "games.sqlite3"}, camera={"source": "none"},  # type: ignore[arg-type]
-                         web={"host": "127.0.0.1", "port": free_port()}, buttons=buttons, game=game)
+    config = TableConfig(database=DatabaseConfig(path=tmp_path / "games.sqlite3"), camera=CameraConfig(source="none"),
+                         web=WebConfig(host="127.0.0.1", port=free_port()), buttons=ButtonsConfig(**buttons),
+                         game=GameConfig(**game))
     clock = Clock()
     service = build(config, pin_factory=factory, seed=11, clock=clock)
     loop = asyncio.new_event_loop()
@@ -120,9 +132,8 @@ def test_a_refused_step_is_kept_and_changes_nothing(table: Table) -> None:
     wait_for(lambda: service.last_refusal is not None)
     assert service.last_refusal == "the undo button: there is nothing to undo: the game is at its start"
     assert service.session.status() == start
-    press(NEXT_PIN)  # a step that is accepted clears the refusal
-    wait_for(lambda: service.session.number > start["number"])
-    assert service.last_refusal is None
+    press(NEXT_PIN)  # a step that is accepted clears the refusal (once the writer has done the press)
+    wait_for(lambda: service.session.number > start["number"] and service.last_refusal is None)
 
 
 def test_physical_dice_are_typed_in_with_next_and_undo(physical_table: Table) -> None:
@@ -194,3 +205,41 @@ def test_undo_on_the_first_die_gives_up_the_roll(physical_table: Table) -> None:
     wait_for(lambda: session.pending_dice is None)
     assert session.status()["entries"] == 1 and entering(service) is None
     assert session.changes_since(session.number - 1)[0].kind == "dice_cancelled"
+
+
+async def _worst_lag(seconds: float, every: float = 0.005) -> float:
+    """How late the event loop ran a short sleep at worst over `seconds`: what a press that blocks it costs."""
+    loop = asyncio.get_running_loop()
+    worst, end = 0.0, loop.time() + seconds
+    while loop.time() < end:
+        asked = loop.time()
+        await asyncio.sleep(every)
+        worst = max(worst, loop.time() - asked - every)
+    return worst
+
+
+def test_a_press_while_a_web_request_waits_on_a_slow_write_leaves_the_loop_free(table: Table) -> None:
+    """A dashboard's "next" holds the game through a write that waits on the disk (here another program holds
+    the game log locked for 0.6 s); a button pressed meanwhile goes to the session's writer behind it, and the
+    event loop (the web server, the LEDs, the buttons themselves) runs on: both steps land, in order."""
+    service = table.service
+    start = service.session.number
+    locker = sqlite3.connect(str(service.session.path), timeout=0)
+    locker.execute("BEGIN EXCLUSIVE")
+    lag = asyncio.run_coroutine_threadsafe(_worst_lag(1.2), table.loop)
+    web = threading.Thread(target=service.next_step)
+    try:
+        web.start()
+        time.sleep(0.1)  # the web request is inside its write, waiting for the disk
+        table.factory.pin(NEXT_PIN).drive_low()
+        table.factory.pin(NEXT_PIN).drive_high()
+        time.sleep(0.5)
+    finally:
+        locker.rollback()
+        locker.close()
+    web.join(5)
+    assert lag.result(5) < 0.2
+    wait_for(lambda: service.session.number == start + 2)
+    assert service.last_refusal is None
+    kinds = [c.kind for c in service.session.changes_since(start)]
+    assert kinds == ["action", "action"]

@@ -5,13 +5,16 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
+import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.rules import IllegalAction
 from controller.rules.actions import BeginActions, CorporationTurn, Correct, Move
 from controller.rules.record import replay, state_digest
-from controller.service.game.session import GameSession, SessionError
+from controller.service.game.session import Change, GameSession, SessionError
 from controller.service.game.store import GameStore, StoreError
 from tests.support.session_support import next_action, start_state
 
@@ -37,7 +40,7 @@ def test_a_new_session_has_no_game_and_says_so(db):
 
 def test_every_accepted_change_is_numbered_in_order_and_watchers_hear_each(db):
     session = GameSession.open(str(db))
-    heard = []
+    heard: list[Change] = []
     session.watch(heard.append)
     first = session.start_game(start_state())
     play(session, 12)
@@ -242,9 +245,63 @@ def test_the_log_remembers_a_failed_write_until_one_succeeds_for_the_health_page
     try:
         with pytest.raises(StoreError):
             session.apply(BeginActions())
-        assert session.store.last_error is not None and "locked" in session.store.last_error
+        assert session.last_error is not None and "locked" in session.last_error
     finally:
         locker.rollback()
         locker.close()
     session.apply(BeginActions())
-    assert session.store.last_error is None
+    assert session.last_error is None
+
+
+def test_a_reader_never_waits_for_a_write_nor_sees_it_before_it_is_on_disk(db):
+    """While a change waits on the disk (another program holds the log locked), `status`, `state` and the
+    recent changes answer at once with the game as it was; the write fails, and nothing of it was ever shown."""
+    session = GameSession.open(str(db))
+    session.start_game(start_state())
+    before = session.status()
+    locker = sqlite3.connect(str(db), timeout=0)
+    locker.execute("BEGIN EXCLUSIVE")
+    failed: list[BaseException] = []
+    writing = threading.Thread(target=lambda: failed.extend(_raised(lambda: session.apply(BeginActions()))))
+    try:
+        writing.start()
+        seen = []
+        for _ in range(20):
+            asked = time.monotonic()
+            seen.append(session.status())
+            assert session.changes_since(before["number"]) == []
+            assert time.monotonic() - asked < 0.05
+            time.sleep(0.02)
+        assert seen == [before] * 20
+        writing.join(5)
+    finally:
+        locker.rollback()
+        locker.close()
+    assert [type(e) for e in failed] == [StoreError] and session.status() == before
+
+
+def _raised(fn) -> list[BaseException]:
+    try:
+        fn()
+    except BaseException as e:  # noqa: BLE001 - the test looks at what was raised
+        return [e]
+    return []
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(["virtual", "physical"]), min_size=1, max_size=20))
+def test_changes_handed_over_without_waiting_land_in_the_order_handed_over(tmp_path_factory, modes):
+    """What the event loop hands the writer (`submit`, as a button press or an MQTT command is) is carried out
+    in that order, each once, whatever the thread that waits meanwhile."""
+    session = GameSession.open(str(tmp_path_factory.mktemp("order") / "table.sqlite"))
+    try:
+        first = session.start_game(start_state())
+        futures = [session.submit(session.set_dice_mode, mode) for mode in modes]
+        done = [f.result(10) for f in futures]
+        logged = session.changes_since(first.number)
+        assert [c.body["dice_mode"] for c in logged] == modes
+        assert [c.number for c in done] == [c.number for c in logged] == list(range(first.number + 1,
+                                                                                    first.number + 1 + len(modes)))
+        assert session.dice_mode == modes[-1]
+    finally:
+        session.close()

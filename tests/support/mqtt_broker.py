@@ -10,6 +10,7 @@ its MQTT bridge on such a broker, `running()` runs tables while a test's body ta
 from __future__ import annotations
 
 import asyncio
+import functools
 import getpass
 import socket
 import ssl
@@ -118,7 +119,7 @@ class Listener:
         self.messages: list[tuple[str, str, bool]] = []
         self._lock = threading.Lock()
         self.client = client(broker, client_id, clean, login)
-        self.client.reconnect_delay_set(0.1, 0.5)
+        self.client.reconnect_delay_set(0.1, 0.5)  # type: ignore[arg-type]  # (paho takes seconds as floats too)
         self.subscribed = threading.Event()
         self.client.on_connect = lambda c, *_: c.subscribe(topic, qos=1)
         self.client.on_subscribe = lambda *_: self.subscribed.set()
@@ -147,10 +148,16 @@ class Listener:
 
 def publish(port: int, topic: str, payload: str, retain: bool = False) -> None:
     """A real publisher, as mosquitto_pub would: connect, send at QoS 1, wait for the broker, leave."""
+    publish_all(port, [(topic, payload)], retain)
+
+
+def publish_all(port: int, messages: list[tuple[str, str]], retain: bool = False) -> None:
+    """One real publisher sending (topic, payload)s in order, at QoS 1, back to back (a sensor's burst)."""
     sender = mqtt.Client(CallbackAPIVersion.VERSION2)
     sender.connect("127.0.0.1", port)
     sender.loop_start()
-    sender.publish(topic, payload, qos=1, retain=retain).wait_for_publish(5)
+    for sent in [sender.publish(topic, payload, qos=1, retain=retain) for topic, payload in messages]:
+        sent.wait_for_publish(5)
     sender.loop_stop()
     sender.disconnect()
 
@@ -166,13 +173,17 @@ def table(tmp_path: Path, port: int, table_id: str = "t1", dice: str = "virtual"
     return service, bridge
 
 
+def _healthy(service: TableService) -> bool:
+    return all(c.health is Health.OK for c in service.components)
+
+
 def running(*services: TableService, body: Callable[[], Awaitable[None]]) -> None:
     """Run the services until `body` is done, then stop them."""
     async def main() -> None:
         tasks = [asyncio.create_task(s.run()) for s in services]
         try:
             for s in services:
-                await until(lambda s=s: all(c.health is Health.OK for c in s.components), 10)
+                await until(functools.partial(_healthy, s), 10)
             await body()
         finally:
             for s in services:

@@ -49,6 +49,7 @@ def test_the_table_view_and_health_are_pushed_when_they_change(service: TableSer
     with anyone.websocket_connect("/ws") as ws:
         assert ws.receive_json()["type"] == "snapshot"
         seen = {**seen, "questions": [{"id": "vision-1", "text": "two chips on one space"}]}
+        service.announce("table")  # what each camera frame announces
         assert ws.receive_json() == {"type": "table", "table": {**seen, "camera": False}}
         service.game_log.degraded("the disk is full")
         health = ws.receive_json()
@@ -130,3 +131,21 @@ def test_a_table_view_that_fails_does_not_end_the_feed(served: tuple[TableServic
         for _ in range(2):
             service.session.apply(next_action(service.session.state))
             assert json.loads(ws.recv(timeout=10))["number"] == service.session.number
+
+
+def test_the_feed_is_woken_by_news_and_an_idle_table_costs_it_nothing(served: tuple[TableService, int]) -> None:
+    """The hub looks at nothing on a timer (it used to look at the table view and health four times a second):
+    with nothing happening it does no round at all, and a change wakes it at once."""
+    service, port = served
+    hub = app_of(service).state.hub
+    with connect(f"ws://127.0.0.1:{port}/ws", proxy=None) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
+        time.sleep(0.3)  # the rounds of what happened before it listened are over
+        looks = hub.looks
+        time.sleep(1.0)
+        assert hub.looks == looks
+        service.session.apply(next_action(service.session.state))
+        message = json.loads(ws.recv(timeout=10))
+        while message["type"] != "change":
+            message = json.loads(ws.recv(timeout=10))
+        assert message["number"] == service.session.number and hub.looks > looks

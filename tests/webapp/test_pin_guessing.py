@@ -60,11 +60,11 @@ def test_a_long_press_of_next_lifts_the_pause_and_does_not_step_the_game(
         app: FastAPI, service: TableService) -> None:
     pause_the_table(app)
     number = service.session.number
-    service.press("next", held=True)
+    service.press("next", held=True).result(5)
     assert service.session.number == number and service.last_refusal is None
     assert guesser(app, 5000).post("/api/session", json={"pin": PIN}).status_code == 200
     # with nothing to lift, a long press steps the game as it always did
-    service.press("next", held=True)
+    service.press("next", held=True).result(5)
     assert service.session.number > number
 
 

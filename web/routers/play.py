@@ -11,7 +11,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from controller.service.table import TableService
+from controller.service.table import ChangeKind, TableService
 from web.auth import Player
 from web.deps import Service
 
@@ -26,11 +26,11 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
     409: {"description": "the rules refuse it now (illegal_action, with the rule), or nothing to do (refused)"},
     422: {"description": "a malformed body (bad_request)"},
 }
-CHANGED: dict[int | str, dict[str, Any]] = {
-    202: {"description": "the action waits for dice rolled at the table (the dice_requested change)"}}
-BAD_FACE: dict[int | str, dict[str, Any]] = {
-    422: {"description": "a malformed body (bad_request), or a face that is not on its die or more faces than are "
-                         "still needed (bad_face, naming the die and its faces); the request stays"}}
+Responses = dict[int | str, dict[str, Any]]
+CHANGED: Responses = {202: {"description": "the action waits for dice rolled at the table (the dice_requested change)"}}
+BAD_FACE: Responses = {422: {"description": "a malformed body (bad_request), or a face that is not on its die or more "
+                                            "faces than are still needed (bad_face, naming the die and its faces); "
+                                            "the request stays"}}
 
 
 class Strict(BaseModel):
@@ -79,7 +79,7 @@ class AnswerBody(Strict):
 
 def changed(service: TableService, change: Change) -> JSONResponse:
     """The answer of every change: the change as the live feed sends it; 202 while it waits for dice."""
-    status = 202 if change.kind == "dice_requested" else 200
+    status = 202 if change.kind is ChangeKind.DICE_REQUESTED else 200
     return JSONResponse({"change": service.change_json(change)}, status_code=status)
 
 

@@ -30,7 +30,7 @@ from controller.rules.actions import Correct
 from controller.rules.errors import TableError
 from controller.service.camera.bot_ways import MAX_STEPS, Route, RouteSearch, adjacent, cheapest, follow
 from controller.service.camera.table_view import COMPASS, Instruction, Misplaced, Place, Question, TableView, place_text
-from controller.service.game.session import Change, GameSession
+from controller.service.game.session import Change, ChangeKind, GameSession
 from vision.config import VisionConfig
 from vision.observation import Observation, UnitState
 from vision.roster import chips_for_state
@@ -80,7 +80,7 @@ def unit_names(state: GameState) -> dict[str, str]:
 
 
 def _is_corporation_turn(change: Change) -> bool:
-    return change.kind == "action" and change.body["entry"]["action"]["action"] == "corporation_turn"
+    return change.kind is ChangeKind.ACTION and change.body["entry"]["action"]["action"] == "corporation_turn"
 
 
 class Reconciler:
@@ -282,7 +282,7 @@ class Reconciler:
             except TableError as e:  # the engine (or the log) refuses: nothing of this step happened
                 self._refuse(unit, route.spaces[0], route.spaces[-1], str(e))
                 break
-            if change.kind == "dice_requested":  # the rest waits for the faces rolled at the table
+            if change.kind is ChangeKind.DICE_REQUESTED:  # the rest waits for the faces rolled at the table
                 break
         trail = self._trails.get(unit)
         if trail is not None:

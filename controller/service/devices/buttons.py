@@ -3,7 +3,9 @@
 Each part is optional: a table wires what it has and leaves the rest out of table.toml. The pin factory
 is injectable (gpiozero's MockFactory in tests and the demo, lgpio on a Pi). gpiozero calls a button's
 handler from its own thread; the handlers here only hand the press over to the asyncio loop with
-`call_soon_threadsafe`, so the game is only ever changed from the loop's thread. Not every pin backend
+`call_soon_threadsafe` (which keeps the presses' order), and the loop hands it on to the game session's one
+writer without waiting (`TableService.press`), so the game is only ever changed by that writer, in the order
+the buttons were pressed, and the loop never waits for a lock or a write to disk. Not every pin backend
 debounces (gpiozero's MockFactory does not), so presses of one button within REPEAT_S count once: a
 "next" that chatters must not skip a step of the game.
 
@@ -27,8 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from gpiozero import Button, Buzzer, GPIOZeroError
-from gpiozero.pins import Factory
+from gpiozero import Button, Buzzer, GPIOZeroError  # type: ignore[import-untyped]
+from gpiozero.pins import Factory  # type: ignore[import-untyped]
 
 from controller.rules import TableError
 from controller.service.frame.components import Component
@@ -62,12 +64,13 @@ class ButtonsAndBuzzer(Component):
     """The optional buttons and buzzer as one supervised component.
 
     `on_press(name, held)` is called on the event loop's thread, once per press: ("next", False) for a short
-    press of "next" (on release), ("next", True) once it has been held HOLD_S, ("undo", False) for "undo".
+    press of "next" (on release), ("next", True) once it has been held HOLD_S, ("undo", False) for "undo"; it
+    must return at once (the table's hands the press to the session's writer).
     `clock` is the monotonic clock the long press and the repeat window are measured on.
     """
 
     def __init__(self, *, next_pin: int | None = None, undo_pin: int | None = None, buzzer_pin: int | None = None,
-                 on_press: Callable[[str, bool], None] | None = None, pin_factory: Factory | None = None,
+                 on_press: Callable[[str, bool], object] | None = None, pin_factory: Factory | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__("buttons")
         self.pins = {"next": next_pin, "undo": undo_pin, "buzzer": buzzer_pin}
@@ -79,9 +82,10 @@ class ButtonsAndBuzzer(Component):
         self._last_press: dict[str, float] = {}
         self._down_since: float | None = None  # when "next" went down, while it is down
         self._held = False  # "next" went long: its release is not another press
+        self._loop: asyncio.AbstractEventLoop | None = None  # the loop the presses and the sounds run on
 
     async def start(self) -> None:
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
         try:
             for name in ("next", "undo"):
                 pin = self.pins[name]
@@ -119,7 +123,12 @@ class ButtonsAndBuzzer(Component):
         self._play(Sound(COUNT.on_s, COUNT.off_s, n))
 
     def _play(self, sound: Sound) -> None:
-        if self.buzzer is not None:
+        """Beeps on the event loop's thread, whoever asks (the dice typed in ask from the session's writer), so
+        one sound replaces another in the order they were asked for."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed() and _running_loop() is not loop:
+            loop.call_soon_threadsafe(self._play, sound)
+        elif self.buzzer is not None:
             self.buzzer.beep(sound.on_s, sound.off_s, n=sound.beeps, background=True)
 
     def _next_down(self) -> None:
@@ -158,6 +167,13 @@ class ButtonsAndBuzzer(Component):
         return ", ".join(f"{name} on GPIO{pin}" for name, pin in self.pins.items() if pin is not None)
 
 
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
 @dataclass(frozen=True)
 class DieToEnter:
     """One die of a roll asked for: its name and its distinct faces in printed order (as the engine gives them)."""
@@ -175,8 +191,8 @@ class DiceFromButtons:
     holding "next" takes the face shown and goes on to the next die; "undo" goes back one die, and on the
     first die gives up the action that waits for the dice (`session.cancel_dice`). Once the last die's face
     is taken, the faces go to `session.supply_faces`. With no dice asked for, the buttons are the game's
-    plain "next" and "undo" (`press` says False). Thread-safe: presses come from the loop, `status` from
-    the web's threads.
+    plain "next" and "undo" (`press` says False). Thread-safe: presses come from the session's writer (where
+    `TableService.press` hands them), `status` from the web's threads.
     """
 
     def __init__(self, session: GameSession, buzzer: ButtonsAndBuzzer | None = None) -> None:

@@ -15,6 +15,7 @@ import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -62,18 +63,33 @@ class NoSuchGame(StoreError):
     status = 404
 
 
+class ChangeKind(StrEnum):
+    """The kinds of change the game log holds, by the word written in its `kind` column (so a log written before
+    this enum reads the same): the store writes them, the session's replay folds them, the web and MQTT phrase
+    them, the reconciler and the dashboard's answers look at them."""
+
+    NEW_GAME = "new_game"              # a game begun: its title and dice mode (the start state is in `games`)
+    ACTION = "action"                  # one record entry: the action, the faces it read, its events and digest
+    UNDO = "undo"                      # the last entry taken back (it can be redone)
+    REDO = "redo"                      # the entry taken back, done again
+    DICE_REQUESTED = "dice_requested"  # the engine waits for dice rolled at the table
+    DICE_CANCELLED = "dice_cancelled"  # the action waiting for dice was given up
+    DICE_MODE = "dice_mode"            # who rolls from now on
+    RESUMED = "resumed"                # a past game made the current one again
+
+
 @dataclass(frozen=True)
 class Change:
     """One accepted change of the table, numbered across the whole game log (its rowid in `changes`)."""
 
     number: int
     game: int
-    kind: str
+    kind: ChangeKind
     body: dict[str, Any]
     created: float
 
     def to_dict(self) -> dict[str, Any]:
-        return {"number": self.number, "game": self.game, "kind": self.kind, "created": round(self.created, 3),
+        return {"number": self.number, "game": self.game, "kind": self.kind.value, "created": round(self.created, 3),
                 **self.body}
 
 
@@ -102,9 +118,18 @@ def _explain(path: Path, e: sqlite3.Error) -> str:
     return f"game log {path}: {why} ({text})"
 
 
+def _kind(word: str) -> ChangeKind:
+    try:
+        return ChangeKind(word)
+    except ValueError:
+        raise StoreError(f"a change of kind {word!r} in the game log: this release knows "
+                         f"{', '.join(k.value for k in ChangeKind)} (was the file written by a later one?)") from None
+
+
 class GameStore:
-    """One SQLite file holding every game of this table; safe to use from one writer thread at a time (the
-    session's lock), with reads from any thread."""
+    """One SQLite file holding every game of this table, with one connection: it belongs to the session's writer
+    thread, which alone reads and writes it (a read on a connection shared with a write in progress would see
+    rows not yet committed); nothing else opens the file while the service runs (tests/test_architecture.py)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -149,28 +174,28 @@ class GameStore:
     # -- writes: each one transaction, committed (and on disk) when the call returns --
 
     def add_game(self, title: str, start: bytes, body: dict[str, Any]) -> tuple[StoredGame, Change]:
-        """A new game and its first change ("new_game"), and make it the table's current game."""
+        """A new game and its first change (`ChangeKind.NEW_GAME`), and make it the table's current game."""
         now = time.time()
 
         def do() -> tuple[StoredGame, Change]:
             game = int(self._db.execute("INSERT INTO games (created, title, start) VALUES (?, ?, ?)",
                                         (now, title, start)).lastrowid or 0)
             self._db.execute("INSERT OR REPLACE INTO meta VALUES ('current', ?)", (str(game),))
-            change = self._insert(game, "new_game", body, now)
+            change = self._insert(game, ChangeKind.NEW_GAME, body, now)
             return StoredGame(game, now, title, start), change
         return self._write(do)
 
-    def append(self, game: int, kind: str, body: dict[str, Any]) -> Change:
+    def append(self, game: int, kind: ChangeKind, body: dict[str, Any]) -> Change:
         return self._write(lambda: self._insert(game, kind, body, time.time()))
 
-    def append_many(self, game: int, items: list[tuple[str, dict[str, Any]]]) -> list[Change]:
+    def append_many(self, game: int, items: list[tuple[ChangeKind, dict[str, Any]]]) -> list[Change]:
         now = time.time()
         return self._write(lambda: [self._insert(game, k, b, now) for k, b in items])
 
-    def _insert(self, game: int, kind: str, body: dict[str, Any], now: float) -> Change:
+    def _insert(self, game: int, kind: ChangeKind, body: dict[str, Any], now: float) -> Change:
         data = json.dumps(body, separators=(",", ":")).encode()
         number = int(self._db.execute("INSERT INTO changes (game, kind, body, created) VALUES (?, ?, ?, ?)",
-                                      (game, kind, data, now)).lastrowid or 0)
+                                      (game, kind.value, data, now)).lastrowid or 0)
         return Change(number, game, kind, body, now)
 
     def save_snapshot(self, game: int, entries: int, digest: str, state: bytes) -> None:
@@ -213,7 +238,7 @@ class GameStore:
         if limit is not None:
             sql += " LIMIT ?"
             args += (limit,)
-        return [Change(n, g, k, json.loads(b), c) for n, g, k, b, c in self._read(sql, args)]
+        return [Change(n, g, _kind(k), json.loads(b), c) for n, g, k, b, c in self._read(sql, args)]
 
     def last_number(self) -> int:
         row = self._read("SELECT MAX(number) FROM changes")

@@ -15,7 +15,11 @@ its discovery configs: a retained topic the table no longer owns (a bot of an ea
 with persistence while the table was away) is cleared, so a late subscriber never reads a unit not in the game.
 
 paho runs its network loop on its own thread and reconnects by itself with a growing wait. Commands are
-handed to the event loop, like button presses, so the game is changed from one thread. Retained state (and
+handed to the event loop, like button presses, and taken there one at a time in the order they came: a change
+(next, undo, dice faces) is handed on to the game session's one writer without waiting (so the loop never
+waits for a write to disk, and a flood of commands is written back to back, in order); a unit placed goes
+through the service's `correct` on a worker thread (the reconciler's lock is not the writer's to take) once
+every change before it is done; a door sensor's report is a check, kept at once. Retained state (and
 "online") is sent at QoS 0 and sent again whole on every connect, so an old state queued during an outage
 can never arrive after the new one; events are QoS 1 and wait in paho's queue during an outage, a queue with a bound
 so a dead broker never grows memory (what it drops is counted on the health page).
@@ -24,7 +28,10 @@ so a dead broker never grows memory (what it drops is counted on the health page
 from __future__ import annotations
 
 import asyncio
+import functools
+import logging
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -33,7 +40,6 @@ from paho.mqtt.enums import MQTTErrorCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from controller.rules import TableError
-from controller.rules.actions import Correct
 from controller.service.frame.components import Component
 from controller.service.frame.config import MqttConfig
 from controller.service.game.session import Change
@@ -46,6 +52,7 @@ ONLINE, OFFLINE = "online", "offline"
 QUEUE_LIMIT = 1000       # events kept for a broker that is away; more are dropped and counted
 RECONNECT_MIN_S, RECONNECT_MAX_S = 1, 30
 LONGEST_ECHO = 200       # characters of a command's topic or refusal the errors topic repeats
+log = logging.getLogger(__name__)
 
 
 class MqttBridge(Component):
@@ -70,6 +77,8 @@ class MqttBridge(Component):
         self._sweeping: int | None = None     # the message id of the sweep's unsubscription, until it is done
         self.sweep = [f"{self.topics.root}/#", f"{DISCOVERY_PREFIX}/+/{node_id(self.topics)}/+/config"]
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._commands: asyncio.Queue[tuple[str, str, bytes]] = asyncio.Queue()
+        self._door_words: dict[str, bool] = {}  # each door sensor's last word, as last announced
 
     @property
     def broker(self) -> str:
@@ -79,6 +88,7 @@ class MqttBridge(Component):
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
+        self._commands = asyncio.Queue()
         client_id = f"burncycle-{self.topics.root.replace('/', '-')}"
         client = make_client(self.config, client_id, mqtt.MQTTv5)
         client.will_set(self.topics.availability, OFFLINE, qos=1, retain=True)
@@ -97,8 +107,12 @@ class MqttBridge(Component):
         self.degraded(f"connecting to the MQTT broker at {self.broker}")
 
     async def run(self) -> None:
-        async for change in self.service.session.follow(self.service.session.number):
-            self._publish_change(change)
+        obeying = asyncio.create_task(self._obey_commands())
+        try:
+            async for change in self.service.session.follow(self.service.session.number):
+                self._publish_change(change)
+        finally:
+            obeying.cancel()
 
     async def stop(self) -> None:
         client, self._client = self._client, None
@@ -236,7 +250,7 @@ class MqttBridge(Component):
             return
         if self._loop is not None:
             self.received += 1
-            self._loop.call_soon_threadsafe(self._obey, message.topic, name, bytes(message.payload))
+            self._loop.call_soon_threadsafe(self._commands.put_nowait, (message.topic, name, bytes(message.payload)))
 
     def _clear_stale(self, topic: str) -> None:
         """A retained topic found by the sweep: cleared unless the table publishes it now. A retained command
@@ -262,29 +276,66 @@ class MqttBridge(Component):
 
     # -- in: on the event loop's thread --
 
-    def _obey(self, topic: str, name: str, payload: bytes) -> None:
-        """One command, through the service's API; a malformed payload or a refusal goes to the errors topic."""
-        try:
-            command = parse_command(name, payload)
-            if name == "next":
-                self.service.next_step()
-            elif name == "undo":
-                self.service.undo()
-            elif isinstance(command, DiceFaces):
-                self.service.session.supply_faces(command.faces)
-            elif isinstance(command, Place):
-                reconciler = self.service.reconciler
-                if reconciler is not None:
-                    reconciler.correct(command.unit, command.space, command.facing)
-                else:
-                    self.service.session.apply(Correct(unit=command.unit, space=command.space,
-                                                       facing=command.facing))
-            elif isinstance(command, Door):
-                self.service.doors.report(self.service.session.state, command.door, command.state == "open")
-        except (CommandError, TableError) as err:
-            self._error(topic, str(err))
-        finally:
+    async def _obey_commands(self) -> None:
+        """The commands, one at a time in the order they came, each through the service's API; a malformed
+        payload or a refusal goes to the errors topic. Changes are not waited for (their answer comes when the
+        writer is done); a unit placed waits for the changes before it, so it lands after them."""
+        in_flight: set[asyncio.Future[Any]] = set()
+        while True:
+            topic, name, payload = await self._commands.get()
+            try:
+                command = parse_command(name, payload)
+                change = self._change(name, command)
+                if change is not None:
+                    future = asyncio.wrap_future(self.service.session.submit(change))
+                    in_flight.add(future)
+                    future.add_done_callback(in_flight.discard)
+                    future.add_done_callback(functools.partial(self._answered, topic))
+                    continue
+                if isinstance(command, Place):
+                    if in_flight:
+                        await asyncio.wait(in_flight)
+                    await asyncio.to_thread(self.service.correct, command.unit, command.space, command.facing)
+                elif isinstance(command, Door):
+                    self._report(command)
+            except (CommandError, TableError) as err:
+                self._error(topic, str(err))
+            except Exception:  # noqa: BLE001 - a command the table fails on must not end the commands
+                log.exception("the MQTT command on %s failed", topic)
+                self._error(topic, "the table could not carry out this command (its log says why)")
             self.handled += 1
+
+    def _report(self, door: Door) -> None:
+        """A door sensor's report, kept; the table view may change only when a sensor says something new (a
+        sensor that repeats itself, as some report every few seconds, costs the live feed nothing)."""
+        is_open = door.state == "open"
+        name = self.service.doors.report(self.service.session.state, door.door, is_open)
+        if self._door_words.get(name) != is_open:
+            self._door_words[name] = is_open
+            self.service.announce("table")
+
+    def _change(self, name: str, command: Any) -> Callable[[], object] | None:
+        """The change a command makes, to run on the session's writer; None for a command that is no change of
+        the game alone (a unit placed, a door sensor's report)."""
+        if name == "next":
+            return self.service.next_step
+        if name == "undo":
+            return self.service.undo
+        if isinstance(command, DiceFaces):
+            return functools.partial(self.service.session.supply_faces, command.faces)
+        return None
+
+    def _answered(self, topic: str, future: asyncio.Future[Any]) -> None:
+        """A change handed to the writer is done: a refusal goes to the errors topic."""
+        self.handled += 1
+        if future.cancelled():
+            return
+        err = future.exception()
+        if isinstance(err, (CommandError, TableError)):
+            self._error(topic, str(err))
+        elif err is not None:
+            log.error("the MQTT command on %s failed", topic, exc_info=err)
+            self._error(topic, "the table could not carry out this command (its log says why)")
 
 
 def _json(value: Any) -> str:

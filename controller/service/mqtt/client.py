@@ -19,7 +19,7 @@ import ssl
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode, MQTTProtocolVersion
 
 from controller.rules import TableError
 from controller.service.frame.config import MqttConfig
@@ -33,7 +33,7 @@ class MqttError(TableError):
 class MqttClient(mqtt.Client):
     """paho's client, which remembers why its last connection attempt failed (`failure`, one line)."""
 
-    def __init__(self, client_id: str, protocol: int = mqtt.MQTTv311) -> None:
+    def __init__(self, client_id: str, protocol: MQTTProtocolVersion = mqtt.MQTTv311) -> None:
         super().__init__(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=protocol)
         self.failure: str | None = None
         self.on_socket_open = _no_delay
@@ -74,7 +74,7 @@ def tls_context(config: MqttConfig) -> ssl.SSLContext:
                         f"{getattr(err, 'reason', None) or err}") from None
 
 
-def make_client(config: MqttConfig, client_id: str, protocol: int = mqtt.MQTTv311) -> MqttClient:
+def make_client(config: MqttConfig, client_id: str, protocol: MQTTProtocolVersion = mqtt.MQTTv311) -> MqttClient:
     """A client for `config`'s broker, not yet connected: logged in as mqtt.user, over TLS with mqtt.tls."""
     client = MqttClient(client_id, protocol)
     if config.user is not None:
