@@ -247,6 +247,27 @@ def test_the_facade_its_errors_and_config_types_pass(tmp_path, source):
     path = tmp_path / "probe.py"
     path.write_text(source)
     assert _wrong_ways_in([path]) == []
+PARTS = {"session", "camera", "reconciler", "floors", "leds", "replays", "components", "supervisor", "buttons"}
+
+
+def _parts_reached(paths: list[Path]) -> list[str]:
+    """Every `something.session` (or another of the facade's parts) the web reads: a part reached through the
+    facade's attributes is as much a way around it as a part imported."""
+    return [f"{path.name}:{node.lineno} reads .{node.attr}" for path in paths
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.Attribute)
+            and node.attr in PARTS]
+
+
+def test_the_web_reads_no_part_of_the_service_through_the_facade():
+    assert _parts_reached(_sources("web")) == []
+
+
+def test_a_part_read_through_the_facade_is_caught(tmp_path):
+    path = tmp_path / "probe.py"
+    path.write_text("def status(service):\n    return service.session.status()\n")
+    assert _parts_reached([path]) == ["probe.py:2 reads .session"]
+
+
 WRITER = {"controller.service.game.session", "controller.service.game.store"}  # the writer and its game log
 
 

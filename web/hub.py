@@ -112,8 +112,8 @@ class Hub:
 
     def snapshot(self) -> Message:
         s = self.service
-        status = s.session.status()
-        state = msgspec.Raw(s.state_bytes()) if s.session.has_game() else None
+        status = s.status()
+        state = msgspec.Raw(s.state_bytes()) if s.has_game() else None
         text = _encode({"type": "snapshot", "number": status["number"], "status": status, "state": state,
                         "table": s.table_view(), "health": s.health()})
         return Message(text, status["number"])
@@ -126,7 +126,7 @@ class Hub:
         # the service's news comes from the writer's thread, the camera's or the loop's: it only wakes the hub
         self._unlisten = self.service.listen(lambda news: loop.call_soon_threadsafe(self._hear, news))
         self._wake.set()  # a first round: what happened before the hub listened
-        self._task = loop.create_task(self._run(self.service.session.number))
+        self._task = loop.create_task(self._run(self.service.number))
 
     def _hear(self, news: News) -> None:
         self._news.add(news)
@@ -146,7 +146,7 @@ class Hub:
                     messages, last = await asyncio.to_thread(self._changes, last)
                 except Exception:  # a change the feed cannot send must not end the feed: everyone starts afresh
                     log.exception("the live feed could not send the changes after %d", last)
-                    last = self.service.session.number
+                    last = self.service.number
                     messages = [SNAPSHOT_FOR_ALL]
                 for message in messages:
                     self._offer(message)
@@ -168,11 +168,11 @@ class Hub:
         """The message of every change after `last` (the state and status read once for the batch), and the
         number of the last one."""
         s = self.service
-        batch = s.session.changes_since(last)
+        batch = s.changes_since(last)
         if not batch:
             return [], last
-        status = s.session.status()
-        state = msgspec.Raw(s.state_bytes()) if s.session.has_game() else None
+        status = s.status()
+        state = msgspec.Raw(s.state_bytes()) if s.has_game() else None
         return [Message(_encode({"type": "change", "number": c.number, "change": s.change_json(c), "status": status,
                                  "state": state}), c.number) for c in batch], batch[-1].number
 

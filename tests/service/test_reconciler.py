@@ -102,7 +102,7 @@ def test_a_step_the_game_log_cannot_write_is_refused_saying_why_and_nothing_of_i
     state, number = moving.state, moving.number
     reconciler = Reconciler(moving, CONFIG)
     reconciler.observe(seen(state, 1.0))
-    locker = sqlite3.connect(moving.store.path, timeout=0)
+    locker = sqlite3.connect(str(moving.path), timeout=0)
     locker.execute("BEGIN EXCLUSIVE")
     try:
         view = reconciler.observe(seen(state, 2.0, moved={"byte": ("H4", None)}))
