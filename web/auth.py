@@ -148,7 +148,7 @@ class TableAuth:
 
 
 def auth_of(request: Request) -> TableAuth:
-    return request.app.state.auth  # type: ignore[no-any-return]
+    return request.app.state.auth
 
 
 def _client(request: Request) -> str:

@@ -80,7 +80,7 @@ FACINGS = {"north": "N", "east": "E", "south": "S", "west": "W", "N": "N", "E": 
 
 MOST_FLOOR_CHARS = MOST_CHARS  # the longest floor text a table reads: the floor editor's and the API's limit
 # the buttons, made with the handler of their presses: the service's own `press`, so they are built with it
-MakeButtons = Callable[[Callable[[str, bool], None]], ButtonsAndBuzzer]
+MakeButtons = Callable[[Callable[[str, bool], object]], ButtonsAndBuzzer]
 
 
 class RequestError(TableError):

@@ -19,12 +19,13 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
 from controller.autoplay.player import AutoPlayer
 from controller.leds.render import LogicalFrame
-from controller.rules import GameState, Step, TableError, compile_floor
+from controller.rules import AnyAction, GameState, Step, TableError, compile_floor
 from controller.service.frame.components import Component
 from controller.service.table import TableService
 from vision.config import VisionConfig
@@ -166,7 +167,7 @@ class DemoPlayers(Component):
                 if isinstance(action, Step) and self.table.move_chip(state, action.bot, action.to):
                     await self._seen_step(action)
                 else:
-                    await asyncio.to_thread(session.apply, action)
+                    await asyncio.to_thread(session.apply, cast(AnyAction, action))  # the player's choice is one
             except TableError as err:  # people at a table get told "no" and carry on
                 self.degraded(f"refused: {err}")
             self.table.lay_out(session.state)

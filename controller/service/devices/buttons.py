@@ -29,8 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from gpiozero import Button, Buzzer, GPIOZeroError  # type: ignore[import-untyped]
-from gpiozero.pins import Factory  # type: ignore[import-untyped]
+from gpiozero import Button, Buzzer, GPIOZeroError
+from gpiozero.pins import Factory
 
 from controller.rules import TableError
 from controller.service.frame.components import Component
@@ -129,7 +129,8 @@ class ButtonsAndBuzzer(Component):
         if loop is not None and not loop.is_closed() and _running_loop() is not loop:
             loop.call_soon_threadsafe(self._play, sound)
         elif self.buzzer is not None:
-            self.buzzer.beep(sound.on_s, sound.off_s, n=sound.beeps, background=True)
+            # beep is gpiozero's alias of blink, made after the class where a type checker cannot see it
+            self.buzzer.blink(sound.on_s, sound.off_s, n=sound.beeps, background=True)
 
     def _next_down(self) -> None:
         if self._down_since is None:

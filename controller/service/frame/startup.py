@@ -11,6 +11,7 @@ import asyncio
 import signal
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from controller.library import load_content
 from controller.service.camera.component import CameraComponent
@@ -29,6 +30,9 @@ from vision.pipeline import FrameResult, VisionPipeline
 from vision.sources.base import FrameSource
 from web import create_app
 
+if TYPE_CHECKING:
+    from gpiozero.pins import Factory
+
 
 def camera_source(config: CameraConfig) -> Callable[[], FrameSource] | None:
     """The frame source table.toml names (a fresh one per (re)start), or None for no camera."""
@@ -44,7 +48,7 @@ def camera_source(config: CameraConfig) -> Callable[[], FrameSource] | None:
     return lambda: VideoCaptureSource(target, size=config.resolution)
 
 
-def buttons_from_config(b: ButtonsConfig, pin_factory: object | None,
+def buttons_from_config(b: ButtonsConfig, pin_factory: Factory | None,
                         clock: Callable[[], float]) -> MakeButtons | None:
     """The buttons and buzzer table.toml wires (None for none), made when the service is, with its `press`."""
     if all(p is None for p in (b.next_pin, b.undo_pin, b.buzzer_pin)):
@@ -70,7 +74,7 @@ def camera_and_reconciler(config: TableConfig, session: GameSession,
     return camera, reconciler
 
 
-def build(config: TableConfig, *, pin_factory: object | None = None,
+def build(config: TableConfig, *, pin_factory: Factory | None = None,
           source: Callable[[], FrameSource] | None = None, leds: LedOutput | None = None,
           seed: int | None = None, extra: list[Component] | None = None,
           clock: Callable[[], float] = time.monotonic) -> TableService:

@@ -64,9 +64,10 @@ class Watchdog(Component):
         interval = watchdog_interval(self.environ)
         if interval is None:
             self.ok("not watched by systemd")
-            await asyncio.Event().wait()
+            await asyncio.Event().wait()  # until the service stops
+            return
         self.ok(f"telling systemd every {interval / 2:g} s that the service is alive")
         while True:
             notify("WATCHDOG=1", environ=self.environ)
             self.pings += 1
-            await asyncio.sleep(interval / 2)  # type: ignore[operator]
+            await asyncio.sleep(interval / 2)
