@@ -258,8 +258,8 @@ def _parts_reached(paths: list[Path]) -> list[str]:
             and node.attr in PARTS]
 
 
-def test_the_web_reads_no_part_of_the_service_through_the_facade():
-    assert _parts_reached(_sources("web")) == []
+def test_the_web_and_mqtt_read_no_part_of_the_service_through_the_facade():
+    assert _parts_reached(_sources("web") + _sources("controller/service/mqtt")) == []
 
 
 def test_a_part_read_through_the_facade_is_caught(tmp_path):

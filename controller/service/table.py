@@ -15,11 +15,11 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import msgspec
 
@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from vision.board_finder import BoardFinding
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 News = Literal["change", "health", "table"]  # what `TableService.listen` announces may have changed
 DETECTION_EVENTS = {"bot_detected"}
 THREAT_EVENTS = {"threat_event_fired", "escalation_active", "defeat"}
@@ -357,6 +358,15 @@ class TableService:
     def status(self) -> dict[str, Any]:
         """The game beside its state: its id and title, the last change, dice asked for, undo and redo."""
         return self.session.status()
+
+    def follow(self, after: int) -> AsyncIterator[Change]:
+        """Every change after `after`, then each new one as it comes, for a reader on the event loop (MQTT)."""
+        return self.session.follow(after)
+
+    def submit(self, change: Callable[..., T], *args: Any) -> Future[T]:
+        """Hand `change(*args)` (one of this facade's verbs) to the game's one writer without waiting: its future
+        is done once it ran, in the order handed over (MQTT's commands, which the loop must not wait for)."""
+        return self.session.submit(change, *args)
 
     def changes_since(self, number: int, limit: int = 1000) -> list[Change]:
         """Every change numbered after `number`, oldest first, at most `limit`: to catch up from."""

@@ -109,7 +109,7 @@ class MqttBridge(Component):
     async def run(self) -> None:
         obeying = asyncio.create_task(self._obey_commands())
         try:
-            async for change in self.service.session.follow(self.service.session.number):
+            async for change in self.service.follow(self.service.number):
                 self._publish_change(change)
         finally:
             obeying.cancel()
@@ -140,11 +140,11 @@ class MqttBridge(Component):
 
     def _refresh(self) -> None:
         """Publish the state topics whose payload changed; clear those of units no longer in the game."""
-        session = self.service.session
-        if not session.has_game():
+        service = self.service
+        if not service.has_game():
             return
-        state = session.state
-        current = {self.topics.state(name): payload for name, payload in state_payloads(state, session.number).items()}
+        state = service.state
+        current = {self.topics.state(name): payload for name, payload in state_payloads(state, service.number).items()}
         current.update(discovery_payloads(self.topics, state))
         with self._lock:
             for topic, payload in current.items():
@@ -287,7 +287,7 @@ class MqttBridge(Component):
                 command = parse_command(name, payload)
                 change = self._change(name, command)
                 if change is not None:
-                    future = asyncio.wrap_future(self.service.session.submit(change))
+                    future = asyncio.wrap_future(self.service.submit(change))
                     in_flight.add(future)
                     future.add_done_callback(in_flight.discard)
                     future.add_done_callback(functools.partial(self._answered, topic))
@@ -309,7 +309,7 @@ class MqttBridge(Component):
         """A door sensor's report, kept; the table view may change only when a sensor says something new (a
         sensor that repeats itself, as some report every few seconds, costs the live feed nothing)."""
         is_open = door.state == "open"
-        name = self.service.doors.report(self.service.session.state, door.door, is_open)
+        name = self.service.doors.report(self.service.state, door.door, is_open)
         if self._door_words.get(name) != is_open:
             self._door_words[name] = is_open
             self.service.announce("table")
@@ -322,7 +322,7 @@ class MqttBridge(Component):
         if name == "undo":
             return self.service.undo
         if isinstance(command, DiceFaces):
-            return functools.partial(self.service.session.supply_faces, command.faces)
+            return functools.partial(self.service.supply_faces, command.faces)
         return None
 
     def _answered(self, topic: str, future: asyncio.Future[Any]) -> None:
