@@ -22,8 +22,8 @@ from controller.rules.board.awareness import step_bot
 from controller.rules.board.geometry import compile_floor
 from controller.rules.corporation.deploy import captain_unit, guard_unit
 from controller.rules.corporation.threat_effects import apply_effect
+from controller.rules.resolution import Resolution
 from controller.rules.state import GameState, Ping
-from controller.rules.table import Table
 
 
 def bench_state(seed: int = 1) -> GameState:
@@ -31,7 +31,7 @@ def bench_state(seed: int = 1) -> GameState:
     content = load_content()
     text, src = floor_text("meridian-lobby")
     state = new_game(content, GameSetup(floor=src, floor_text=text, players=3, captain="fauxbia", seed=seed))
-    table = Table(state, SeededDice(seed), apply_effect, copy=False)
+    table = Resolution(state, SeededDice(seed), apply_effect, copy=False)
     rng = random.Random(seed)
     free = [i for i in range(len(table.floor.ids)) if i not in table.occupant]
     rng.shuffle(free)
@@ -63,7 +63,7 @@ def bench_state(seed: int = 1) -> GameState:
 
 def wander(state: GameState, rng: random.Random) -> GameState:
     """Stand-in for the players' turn: each active bot takes up to 2 random legal steps."""
-    table = Table(state, SeededDice(0), apply_effect, copy=False)
+    table = Resolution(state, SeededDice(0), apply_effect, copy=False)
     for bot in table.active_bots():
         for _ in range(2):
             here = table.floor.index[bot.space]

@@ -53,7 +53,7 @@ from controller.service.frame.config import (  # noqa: E402
     CameraConfig,
     DatabaseConfig,
     MqttConfig,
-    TableConfig,
+    ServiceConfig,
     WebConfig,
 )
 from controller.service.frame.startup import build  # noqa: E402
@@ -175,7 +175,8 @@ def main() -> int:
     broker = Broker(folder)
     broker.start()
     port = free_port()
-    config = TableConfig(web=WebConfig(host="127.0.0.1", port=port), database=DatabaseConfig(path=folder / "g.sqlite3"),
+    config = ServiceConfig(web=WebConfig(host="127.0.0.1", port=port),
+                           database=DatabaseConfig(path=folder / "g.sqlite3"),
                          camera=CameraConfig(source="none"),
                          buttons=ButtonsConfig(next_pin=NEXT_PIN, undo_pin=UNDO_PIN),
                          mqtt=MqttConfig(host="127.0.0.1", port=broker.port, table_id="bench"))

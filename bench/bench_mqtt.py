@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 from bench.stats import percentile, report  # noqa: E402
 from controller.rules.actions import Correct  # noqa: E402
 from controller.service.demo.booth import DemoCamera, DemoTable  # noqa: E402
-from controller.service.frame.config import TableConfig  # noqa: E402
+from controller.service.frame.config import ServiceConfig  # noqa: E402
 from controller.service.frame.startup import build  # noqa: E402
 from controller.service.mqtt.bridge import MqttBridge  # noqa: E402
 from tests.support.mqtt_broker import Broker  # noqa: E402
@@ -217,7 +217,7 @@ def main() -> int:
 
 
 def run(args: argparse.Namespace, broker: Broker, folder: Path, watch: Stopwatch) -> int:
-    config = TableConfig(web={"host": "127.0.0.1", "port": free_port()}, database={"path": f"{folder}/g.sqlite3"},
+    config = ServiceConfig(web={"host": "127.0.0.1", "port": free_port()}, database={"path": f"{folder}/g.sqlite3"},
                          camera={"source": "none"}, game={"agents": ("nano", "casing")},
                          mqtt={"host": "127.0.0.1", "port": broker.port, "table_id": "bench"})  # type: ignore[arg-type]
     table = DemoTable()

@@ -25,7 +25,7 @@ from fastapi.responses import HTMLResponse
 from playwright.sync_api import Browser, sync_playwright
 from stats import percentile
 
-from controller.service.frame.config import TableConfig
+from controller.service.frame.config import ServiceConfig
 from controller.service.frame.startup import build
 from controller.service.table import TableService
 
@@ -45,7 +45,7 @@ def free_port() -> int:
 
 
 def start_table(folder: Path, port: int) -> tuple[TableService, threading.Thread]:
-    config = TableConfig(database={"path": folder / "games.sqlite3"},  # type: ignore[arg-type]
+    config = ServiceConfig(database={"path": folder / "games.sqlite3"},  # type: ignore[arg-type]
                          web={"host": "127.0.0.1", "port": port}, camera={"source": "none"})
     service = build(config, seed=3)
     ready = threading.Event()

@@ -55,7 +55,7 @@ from controller.rules import Step, compile_floor  # noqa: E402
 from controller.service.demo import simulated_board  # noqa: E402
 from controller.service.demo.booth import DEMO_CONDITIONS, DEMO_POSE, DEMO_SIZE, DemoCamera, DemoTable, VirtualStrip  # noqa: E402
 from controller.service.devices.led_output import LedOutput  # noqa: E402
-from controller.service.frame.config import TableConfig  # noqa: E402
+from controller.service.frame.config import ServiceConfig  # noqa: E402
 from controller.service.frame.startup import build  # noqa: E402
 from vision.config import ChangeSettings, VisionConfig  # noqa: E402
 from vision.pipeline import FrameResult, VisionPipeline  # noqa: E402
@@ -122,7 +122,7 @@ class BenchLeds(LedOutput):
 def latency(moves: int, seed: int) -> dict[str, list[float]]:
     folder = tempfile.mkdtemp(prefix="bench-service-")
     board = simulated_board.SimulatedBoard() if simulated_board.available() is None else None
-    config = TableConfig(web={"host": "127.0.0.1", "port": free_port()}, database={"path": f"{folder}/g.sqlite3"},
+    config = ServiceConfig(web={"host": "127.0.0.1", "port": free_port()}, database={"path": f"{folder}/g.sqlite3"},
                          camera={"source": "none"}, game={"agents": ("nano", "casing")})  # type: ignore[arg-type]
     if board is not None:
         port, layout = board.port, strip_layout.default()

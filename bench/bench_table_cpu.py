@@ -56,7 +56,7 @@ from controller.leds.serial_driver import SerialDriver, SerialLeds  # noqa: E402
 from controller.rules import Step  # noqa: E402
 from controller.service.demo import simulated_board  # noqa: E402
 from controller.service.demo.booth import DEMO_POSE, DEMO_SIZE, DemoTable, VirtualStrip  # noqa: E402
-from controller.service.frame.config import TableConfig  # noqa: E402
+from controller.service.frame.config import ServiceConfig  # noqa: E402
 from controller.service.frame.startup import build  # noqa: E402
 from vision.config import ChangeSettings, VisionConfig  # noqa: E402
 from vision.pipeline import FrameResult, VisionPipeline  # noqa: E402
@@ -194,7 +194,7 @@ def play(change: bool, moves: int, still_s: float, seed: int, pictures_folder: P
     folder = Path(tempfile.mkdtemp(prefix="bench-table-cpu-"))
     broker, mqtt_port = mosquitto(folder)
     board = simulated_board.SimulatedBoard() if simulated_board.available() is None else None
-    config = TableConfig(web={"host": "127.0.0.1", "port": free_port()},  # type: ignore[arg-type]
+    config = ServiceConfig(web={"host": "127.0.0.1", "port": free_port()},  # type: ignore[arg-type]
                          database={"path": f"{folder}/g.sqlite3"}, camera={"source": "none"},  # type: ignore[arg-type]
                          game={"agents": ("nano", "casing")},  # type: ignore[arg-type]
                          mqtt={"host": "127.0.0.1", "port": mqtt_port})  # type: ignore[arg-type]

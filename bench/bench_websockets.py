@@ -99,11 +99,11 @@ def figure(label: str, seconds: list[float]) -> None:
 
 def _service(folder: str, seed: int, fps: float) -> tuple[TableService, DemoTable, int]:
     from controller.service.demo.booth import DemoCamera, DemoTable
-    from controller.service.frame.config import DatabaseConfig, GameConfig, TableConfig, WebConfig
+    from controller.service.frame.config import DatabaseConfig, GameConfig, ServiceConfig, WebConfig
     from controller.service.frame.startup import build
 
     port = free_port()
-    config = TableConfig(web=WebConfig(host="127.0.0.1", port=port),
+    config = ServiceConfig(web=WebConfig(host="127.0.0.1", port=port),
                          database=DatabaseConfig(path=Path(folder) / "g.sqlite3"),
                          game=GameConfig(agents=("nano", "casing")))
     table = DemoTable()

@@ -240,7 +240,7 @@ def test_a_way_around_the_facade_is_caught(tmp_path, source):
     "from controller.service.table import TableService, NoCamera\n",
     "from controller.service.game.store import StoreError\n",
     "from controller.service.camera.component import CameraError, NoPicture\n",
-    "from controller.service.frame.config import TableConfig\n",
+    "from controller.service.frame.config import ServiceConfig\n",
     "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from controller.service.game.session import Change\n",
 ])
 def test_the_facade_its_errors_and_config_types_pass(tmp_path, source):

@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from controller.rules import TableError
+from controller.rules import BurncycleError
 from web.auth import ApiError, TableAuth, new_pin
 from web.auth import router as session_router
 from web.body_limit import BodyLimit
@@ -94,8 +94,8 @@ def _install_error_handlers(app: FastAPI) -> None:
                        f"it takes {', '.join(allowed)}")
         return JSONResponse({"error": code, "message": message}, status_code=status, headers=headers)
 
-    @app.exception_handler(TableError)
-    async def table_refused(request: Request, exc: TableError) -> JSONResponse:
+    @app.exception_handler(BurncycleError)
+    async def table_refused(request: Request, exc: BurncycleError) -> JSONResponse:
         """Any error of the project's tree: its class says the code and the status (controller/rules/errors.py)."""
         return JSONResponse({"error": exc.code, "message": str(exc)}, status_code=exc.status)
 

@@ -16,7 +16,17 @@ from typing import Literal, cast
 
 from controller.autoplay.memory import TeamZone
 from controller.autoplay.tuning import AVERAGE_AP, DOOR_COST, FORCE_MARGIN, UNIT_COST, WALL_COST, WATCHED_COST
-from controller.rules import Area, Bot, DicePool, Floor, Table, active_agent, chip_inputs_payable, keypad_column, sight
+from controller.rules import (
+    Area,
+    Bot,
+    DicePool,
+    Floor,
+    Resolution,
+    active_agent,
+    chip_inputs_payable,
+    keypad_column,
+    sight,
+)
 
 UNREACHED = 1 << 20
 # path graphs by floor and the state of its walls, doors and known jams: shared by every game on the floor
@@ -58,15 +68,15 @@ class PathCosts:
         self._reach: dict[tuple, frozenset[int]] = {}  # spaces from which a zone can be reached, by floor state
 
     @staticmethod
-    def _cost_to(table: Table, bot: Bot, space: int) -> int:
+    def _cost_to(table: Resolution, bot: Bot, space: int) -> int:
         """Steps between the bot and a space through doors of any state (the floor's precomputed table: a
         claim on a terminal needs no more)."""
         return table.distances()[table.floor.index[bot.at]][space]
 
-    def _nearest(self, table: Table, bot: Bot, spaces: set[int]) -> int:
+    def _nearest(self, table: Resolution, bot: Bot, spaces: set[int]) -> int:
         return min(spaces, key=lambda s: (self._cost_to(table, bot, s), s))
 
-    def _team_safe_zone(self, table: Table) -> frozenset[int]:
+    def _team_safe_zone(self, table: Resolution) -> frozenset[int]:
         """The one safe zone the whole team gathers in: the cheapest for all bots together when first needed,
         then kept (guards walking by must not turn the team around), so a door opened by one bot serves all.
         A zone whose every way in turns out jammed is given up for the next best."""
@@ -74,7 +84,7 @@ class PathCosts:
             self._memo["zone"] = self._choose_safe_zone(table)
         return cast("frozenset[int]", self._memo["zone"])
 
-    def _choose_safe_zone(self, table: Table) -> frozenset[int]:
+    def _choose_safe_zone(self, table: Resolution) -> frozenset[int]:
         floor = table.floor
         zones = [a for a in floor.areas if a.kind == "safe"]
         digest = _floor_digest(floor)
@@ -97,7 +107,7 @@ class PathCosts:
         self._zone_choice = TeamZone(floor=digest, space=floor.ids[best_zone.spaces[0]] if best_zone else None)
         return best or _every_zone(zones)
 
-    def _open_to_all(self, table: Table, zone: frozenset[int]) -> bool:
+    def _open_to_all(self, table: Resolution, zone: frozenset[int]) -> bool:
         """Every bot on the floor can still get into the zone through walls, destroyed walls and doors
         whose keypads are not known to be jammed (guards, who move on, are not obstacles here)."""
         jammed = frozenset(self._jammed(table))
@@ -118,7 +128,7 @@ class PathCosts:
         return all(table.floor.index[b.at] in reach or door_passage(b) != "keypad"
                    for b in table.state.bots if b.on_board and not b.shut_down)
 
-    def _cost_map(self, table: Table, bot: Bot, targets: frozenset[int], avoid: frozenset[int] = frozenset(),
+    def _cost_map(self, table: Resolution, bot: Bot, targets: frozenset[int], avoid: frozenset[int] = frozenset(),
                   walls: bool = False) -> list[int]:
         """Costs to the nearest of `targets`, shared between decisions while the floor stays the same."""
         doors = door_passage(bot)
@@ -134,7 +144,7 @@ class PathCosts:
             costs = self._costs[full] = self._distances(table, set(targets), doors, avoid, walls)
         return costs
 
-    def _distances(self, table: Table, targets: set[int], doors: DoorPassage,
+    def _distances(self, table: Resolution, targets: set[int], doors: DoorPassage,
                    avoid: frozenset[int] = frozenset(), walls: bool = False) -> list[int]:
         """Cost to the nearest target for a bot, by space: a step costs 1, or 8 into a space a guard sees now,
         8 more into a guard's space (walked around, or pushed aside) and 5 more through a locked door (it can
@@ -181,7 +191,7 @@ class PathCosts:
         return dist
 
     @staticmethod
-    def _graph(table: Table, jammed: frozenset[str], walls: bool = False,
+    def _graph(table: Resolution, jammed: frozenset[str], walls: bool = False,
                reassemble: bool = False) -> list[list[tuple[int, int]]]:
         """Each space's ways for a bot's path costs, with the locked-door surcharge (none for Nano, who
         reassembles through) and, for a bot with no other way, interior walls to break at WALL_COST: the
@@ -211,7 +221,7 @@ class PathCosts:
             graphs[key] = graph
         return graph
 
-    def _jammed(self, table: Table) -> set[str]:
+    def _jammed(self, table: Resolution) -> set[str]:
         """Locked doors this team cannot open now without a key: the card by the door is jammed or too
         strong for the active agent's dice, and its chip inputs cannot be paid from the reserves or by jumping
         the tracker."""
@@ -231,7 +241,7 @@ class PathCosts:
         self._memo["jammed"] = shut
         return shut
 
-    def _watched(self, table: Table) -> set[int]:
+    def _watched(self, table: Resolution) -> set[int]:
         if "watched" in self._memo:
             return cast("set[int]", self._memo["watched"])
         seen: set[int] = set()

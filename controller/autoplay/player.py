@@ -61,12 +61,12 @@ from controller.rules import (
     Push,
     Reboot,
     Repair,
+    Resolution,
     SecurityUnit,
     SeededDice,
     Step,
     Strike,
     StrikeWall,
-    Table,
     Terminal,
     UnlockSlot,
     active_agent,
@@ -139,7 +139,7 @@ class AutoPlayer(PathCosts):
             return network_step(state, self._mission(state))
         if turn.step == "end":
             return self._spend_down(state)
-        table = Table(state, SeededDice(0), apply_effect, copy=False)
+        table = Resolution(state, SeededDice(0), apply_effect, copy=False)
         legal = legal_actions(state)
         if turn.pending is not None:
             return self._step(table, legal)
@@ -162,7 +162,7 @@ class AutoPlayer(PathCosts):
         unlock = self._fourth_slot(state, legal)
         if unlock is not None:
             return unlock
-        table = Table(state, SeededDice(0), apply_effect, copy=False)
+        table = Resolution(state, SeededDice(0), apply_effect, copy=False)
         upgrade = self._mission(state).upgrade(self, table, agent, legal)
         if upgrade is not None:
             return upgrade
@@ -241,13 +241,13 @@ class AutoPlayer(PathCosts):
         return EndTurn(choose=slot + 1)
 
     # -- where to go --------------------------------------------------------------------------------
-    def _targets(self, table: Table, bot: Bot) -> Set[int]:
+    def _targets(self, table: Resolution, bot: Bot) -> Set[int]:
         key = ("targets", bot.id)
         if key not in self._memo:
             self._memo[key] = self._find_targets(table, bot)
         return cast("Set[int]", self._memo[key])
 
-    def _find_targets(self, table: Table, bot: Bot) -> Set[int]:
+    def _find_targets(self, table: Resolution, bot: Bot) -> Set[int]:
         """Where the bot heads now: a terminal for an open terminal task, a safe zone, an entrance to escape."""
         state, floor = table.state, table.floor
         # the tasks of now: this floor's objectives on the way up the tower, then the last floor's calibrations
@@ -279,7 +279,7 @@ class AutoPlayer(PathCosts):
             return set(floor.posts.get("entrance", ()))
         return self._team_safe_zone(table)
 
-    def _takes_terminal(self, table: Table, bot: Bot, objective: Objective) -> bool:
+    def _takes_terminal(self, table: Resolution, bot: Bot, objective: Objective) -> bool:
         """Whether the bot accesses terminals for this task: the module for its own ("Command Module: Access
         ..."), the agents for the team's, and for an "each" task an agent until it has its own count (then it
         goes ahead to the safe zone). A second agent on its way to a terminal is the team's spare (a third
@@ -291,7 +291,7 @@ class AutoPlayer(PathCosts):
         need = int(objective.task.partition(":")[2] or 1)
         return table.state.progress.get(f"terminals:{bot.id}", 0) < need
 
-    def _spare(self, table: Table, bot: Bot, objective: Objective) -> bool:
+    def _spare(self, table: Resolution, bot: Bot, objective: Objective) -> bool:
         """With three players or more, an agent the team's terminal task does not need (the agents nearest to
         a terminal take the accesses still missing) whose round trip, to its nearest terminal and on to the
         team's safe zone, is longer than SPARE_TRIP steps: it goes ahead to the zone instead of walking the
@@ -311,14 +311,14 @@ class AutoPlayer(PathCosts):
         here = table.floor.index[bot.at]
         return min(steps[here][t] + min(steps[t][z] for z in zone) for t in terminals) > SPARE_TRIP
 
-    def _bot_distances(self, table: Table, bot: Bot) -> list[int]:
+    def _bot_distances(self, table: Resolution, bot: Bot) -> list[int]:
         key = ("distances", bot.id)
         if key not in self._memo:
             self._memo[key] = self._cost_map(table, bot, frozenset(self._targets(table, bot)))
         return cast("list[int]", self._memo[key])
 
     # -- the action step ----------------------------------------------------------------------------
-    def _action(self, table: Table, legal: list) -> Action:
+    def _action(self, table: Resolution, legal: list) -> Action:
         kinds = {type(la.action) for la in legal}
         escapes = {la.action.bot: la.action for la in legal if isinstance(la.action, Escape)}
         if escapes:
@@ -389,7 +389,7 @@ class AutoPlayer(PathCosts):
             return NetworkCardAction()
         return Pass()
 
-    def _dice_for(self, table: Table, ap: int, bonus: int = 0) -> DicePool:
+    def _dice_for(self, table: Resolution, ap: int, bonus: int = 0) -> DicePool:
         """Enough of the pool to expect `ap` (best dice first), or all of it."""
         pool = table.state.turn.pool
         picked = DicePool()
@@ -401,7 +401,7 @@ class AutoPlayer(PathCosts):
                 expected += worth
         return picked
 
-    def _strike(self, table: Table, legal: list) -> Action | None:
+    def _strike(self, table: Resolution, legal: list) -> Action | None:
         """Strike a unit a win task asks for when the dice can shut it down, else a unit next to a detected
         bot at its target when the dice can at least stun it (durability - 5)."""
         bonus = 2 if table.state.burncycle.slots[table.state.burncycle.tracker] is not None and \
@@ -433,7 +433,7 @@ class AutoPlayer(PathCosts):
                 return Strike(bot=bot.id, unit=unit.id, dice=dice)
         return None
 
-    def _repair(self, table: Table, legal: list) -> Action | None:
+    def _repair(self, table: Resolution, legal: list) -> Action | None:
         """Bring a shut-down bot back, or the command module (whose loss is the game's) when it runs low, or
         a team-mate down to 1 power (a lone agent to 3, whom the module staying in the safe zone, safe there,
         tops up to LONE_AGENT_TOP_UP keeping 1); the repairer keeps 3, or 1 when a shut-down bot needs more to
@@ -468,7 +468,7 @@ class AutoPlayer(PathCosts):
                     return Repair(bot=actor.id, target=target.id, amount=amount)
         return None
 
-    def _needing_repair(self, table: Table) -> list[Bot]:
+    def _needing_repair(self, table: Resolution) -> list[Bot]:
         """The bots a repair is for: shut down, the module low or a team-mate down to 1 power (3 for a lone
         agent), but not the module low at home in the team's safe zone, where no guard outside can see it
         ("Guards outside safe zones cannot see into them"): a repair there spent the repairer's dice for nothing
@@ -479,7 +479,7 @@ class AutoPlayer(PathCosts):
                 and (b.shut_down or b.power <= (2 if b.kind == "module" else agent_low))
                 and not (b.kind == "module" and not b.shut_down and self._staying_home(table, b))]
 
-    def _stragglers(self, table: Table) -> list[Bot]:
+    def _stragglers(self, table: Resolution) -> list[Bot]:
         """The agents still out of the team's safe zone on the way home (the calibrations done) with less than
         STRAGGLER_TOP_UP power: few dice, so the slowest home."""
         if not table.state.calibrated:
@@ -487,24 +487,24 @@ class AutoPlayer(PathCosts):
         return [b for b in table.state.bots if b.kind == "agent" and b.on_board and not b.shut_down
                 and b.power < STRAGGLER_TOP_UP and not self._home(table, b)]
 
-    def _staying_home(self, table: Table, bot: Bot) -> bool:
+    def _staying_home(self, table: Resolution, bot: Bot) -> bool:
         """Whether the bot stands in the team's safe zone and stays there (it is its target)."""
         return self._home(table, bot) and self._targets(table, bot) == self._team_safe_zone(table)
 
-    def _home(self, table: Table, bot: Bot) -> bool:
+    def _home(self, table: Resolution, bot: Bot) -> bool:
         """Whether the bot stands in the team's safe zone (its doorways included)."""
         return bot.space is not None and self._in_team_zone(table, table.floor.index[bot.space])
 
-    def _in_team_zone(self, table: Table, space: int) -> bool:
+    def _in_team_zone(self, table: Resolution, space: int) -> bool:
         """Whether the space lies in the area of the team's safe zone. (When no zone is open to all, the
         fallback zone lists every zone's spaces and this counts the area of one of them.)"""
         zone = self._team_safe_zone(table)
         return bool(zone) and table.floor.area_of[space] == table.floor.area_of[next(iter(zone))]
 
-    def _wants(self, table: Table, bot: Bot) -> bool:
+    def _wants(self, table: Resolution, bot: Bot) -> bool:
         return table.floor.index[bot.at] in self._targets(table, bot)
 
-    def _next_space(self, table: Table, bot: Bot) -> tuple[int, str] | None:
+    def _next_space(self, table: Resolution, bot: Bot) -> tuple[int, str] | None:
         """The best neighbouring space toward the bot's target, with the kind of edge crossed; for a bot
         at its target that a guard is about to attack, the safest space next to it."""
         key = ("next", bot.id)
@@ -512,7 +512,7 @@ class AutoPlayer(PathCosts):
             self._memo[key] = self._find_next_space(table, bot)
         return cast("tuple[int, str] | None", self._memo[key])
 
-    def _find_next_space(self, table: Table, bot: Bot) -> tuple[int, str] | None:
+    def _find_next_space(self, table: Resolution, bot: Bot) -> tuple[int, str] | None:
         here = table.floor.index[bot.at]
         targets = self._targets(table, bot)
         if here in targets:
@@ -579,7 +579,7 @@ class AutoPlayer(PathCosts):
         _, _, j, kind = min(options)
         return j, kind
 
-    def _door_in_the_way(self, table: Table) -> tuple[Bot, str] | None:
+    def _door_in_the_way(self, table: Resolution) -> tuple[Bot, str] | None:
         for bot in movers(table):
             nxt = self._next_space(table, bot)
             if nxt is not None and nxt[1] == "door" and self._opens_doors(table, bot, nxt[0]):
@@ -589,13 +589,13 @@ class AutoPlayer(PathCosts):
         return None
 
     @staticmethod
-    def _opens_doors(table: Table, bot: Bot, beyond: int) -> bool:
+    def _opens_doors(table: Resolution, bot: Bot, beyond: int) -> bool:
         """Whether the bot opens a locked door before stepping through to `beyond`: any bot but Nano, and Nano
         too when a unit stands beyond it (he cannot reassemble into its space, and the locked door blocks his
         adjacency for a push)."""
         return not passes_doors(bot) or isinstance(table.occupant.get(beyond), SecurityUnit)
 
-    def _wall_in_the_way(self, table: Table, legal: list) -> Action | None:
+    def _wall_in_the_way(self, table: Resolution, legal: list) -> Action | None:
         """A bot shut in strikes the wall on its way out when the dice it can roll now make the wall's durability
         likely, as listed ("Striking a wall with 10+ AP places a destroyed wall chip")."""
         bonus = OPTIMIZED_BONUS if current_chip_kind(table) == "physical" else 0
@@ -615,7 +615,7 @@ class AutoPlayer(PathCosts):
                 return StrikeWall(bot=bot.id, beyond=beyond, dice=dice)
         return None
 
-    def _retreat(self, table: Table, bot: Bot, here: int) -> tuple[int, str] | None:
+    def _retreat(self, table: Resolution, bot: Bot, here: int) -> tuple[int, str] | None:
         """A step out of a guard's reach: the bot is detected or a guard stands next to it, and a free space
         nearby is out of sight and no closer to any guard (within the target area when it can)."""
         guards = [table.floor.index[u.space] for u in table.state.security if not u.stunned]
@@ -634,7 +634,7 @@ class AutoPlayer(PathCosts):
         _, risk, j = min(options)
         return (j, table.floor.edge_between(here, j) or "open") if risk < danger(here) else None
 
-    def _can_progress(self, table: Table) -> bool:
+    def _can_progress(self, table: Resolution) -> bool:
         for bot in movers(table):
             nxt = self._next_space(table, bot)
             if nxt is not None and (nxt[1] != "door" or edge_id(bot.at, table.floor.ids[nxt[0]])
@@ -642,7 +642,7 @@ class AutoPlayer(PathCosts):
                 return True
         return False
 
-    def _step(self, table: Table, legal: list) -> Action:
+    def _step(self, table: Resolution, legal: list) -> Action:
         """Spend one AP: first on a bot a guard can see, then on the agent while calibrations are open, else
         on the bot farthest from its target."""
         state = table.state
@@ -698,7 +698,7 @@ class AutoPlayer(PathCosts):
             return EndMove()
         return min(ranked, key=lambda r: r[:5])[5]
 
-    def _push_rank(self, table: Table, push: Push) -> tuple[bool, int]:
+    def _push_rank(self, table: Resolution, push: Push) -> tuple[bool, int]:
         """How good a space `push.to` is for the shoved unit: through a door while the pusher still owes
         TSM-103C's "push a security unit through a door", then where it is least in the pusher's way (shoved
         onward along the bot's path, it stood in the way again: a guard shoved out through the only door of
@@ -710,7 +710,7 @@ class AutoPlayer(PathCosts):
             self._mission(table.state).owes_push_through_door(table, pusher)
         return through, self._bot_distances(table, pusher)[to]
 
-    def _module_errand(self, table: Table) -> bool:
+    def _module_errand(self, table: Resolution) -> bool:
         """Whether an open calibration is the command module's own to do."""
         if "module errand" not in self._memo:
             self._memo["module errand"] = any(not objective_done(table.state, table, o, False)
@@ -722,11 +722,11 @@ class AutoPlayer(PathCosts):
         """The mission's own play (`controller.autoplay.missions`)."""
         return strategy_for(state.mission.id)
 
-    def _shove(self, table: Table) -> tuple[SecurityUnit, int] | None:
+    def _shove(self, table: Resolution) -> tuple[SecurityUnit, int] | None:
         """The unit the mission's play pushes toward a space (Do-While-End's captain), and that space."""
         return self._mission(table.state).shove(self, table)
 
-    def _crosses_first(self, table: Table, module: Bot, cost: int) -> bool:
+    def _crosses_first(self, table: Resolution, module: Bot, cost: int) -> bool:
         """In the first round, with two players or more, the module walks before the agents when no guard sees
         its way to the team's safe zone (its cost is its steps and one locked door at most): it crosses the
         hallways before the guards move and the agents' detections stir them, instead of later in their sight.
@@ -746,7 +746,7 @@ def _move_key(state: GameState) -> tuple[int, int, int] | None:
     return state.round, turn.active, state.burncycle.tracker
 
 
-def _in_harms_way(table: Table, bot: Bot, power: int) -> bool:
+def _in_harms_way(table: Resolution, bot: Bot, power: int) -> bool:
     """A detected bot a guard can walk up to and shut down again in the coming corporation turn: reviving it
     with `power` only buys another "Threat increases by +3"."""
     if not bot.detected:

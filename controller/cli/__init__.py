@@ -24,7 +24,7 @@ os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
 
 from controller.cli import camera, game, games, hall, leds, play, run  # noqa: E402 (after the environment above)
 from controller.errors import UserError  # noqa: E402
-from controller.rules.errors import TableError  # noqa: E402
+from controller.rules.errors import BurncycleError  # noqa: E402
 
 # Command groups, in the order `--help` lists them. Add one line per group.
 COMMAND_GROUPS = [game, play, leds, camera, run, games, hall]
@@ -53,9 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def describe(err: BaseException, command: str) -> str:
+def error_line(err: BaseException, command: str) -> str:
     """One line for an expected failure that escaped the commands' own checks: what, where and why."""
-    if isinstance(err, TableError):  # every error of the project's tree (UserError, RulesError, LayoutError, ...)
+    if isinstance(err, BurncycleError):  # every error of the project's tree (UserError, RulesError, LayoutError, ...)
         return str(err)
     if isinstance(err, RecursionError):
         return f"{command}: the input is nested too deeply to read (JSON nesting of thousands of levels)"
@@ -71,7 +71,7 @@ def describe(err: BaseException, command: str) -> str:
 
 LONGEST = 1000  # characters of one message line
 
-EXPECTED = (TableError, RecursionError, OSError, UnicodeError, ValueError, OverflowError, MemoryError)
+EXPECTED = (BurncycleError, RecursionError, OSError, UnicodeError, ValueError, OverflowError, MemoryError)
 
 
 class _NoOpenCV(Exception):
@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except (*EXPECTED, _opencv_error()) as err:
-        line = " ".join(describe(err, command).split())  # one line, whatever the message held
+        line = " ".join(error_line(err, command).split())  # one line, whatever the message held
         if len(line) > LONGEST:  # a message quoting a huge input: its start says what and where, its end why
             line = f"{line[:LONGEST - 200]} ... {line[-150:]}"
         print(f"burncycle-table: {line}", file=sys.stderr)

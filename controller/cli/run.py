@@ -112,7 +112,7 @@ def run_demo(args: argparse.Namespace) -> int:
     from controller.service.demo.booth import DemoCamera, DemoPlayers, DemoTable, VirtualStrip
     from controller.service.demo.folder import demo_folder
     from controller.service.devices.led_output import LedOutput, output_from_config
-    from controller.service.frame.config import TableConfig
+    from controller.service.frame.config import ServiceConfig
     from controller.service.frame.startup import build, serve
 
     if not 0 <= args.port <= 65535:
@@ -126,7 +126,7 @@ def run_demo(args: argparse.Namespace) -> int:
     if args.floor:
         game["floor"] = args.floor
     mqtt = {"host": args.mqtt[0], "port": args.mqtt[1]} if args.mqtt else {}
-    config = TableConfig.model_validate({"web": {"host": args.host, "port": port}, "database": {"path": db},
+    config = ServiceConfig.model_validate({"web": {"host": args.host, "port": port}, "database": {"path": db},
                                          "buttons": {"next_pin": 17, "undo_pin": 27, "buzzer_pin": 18},
                                          "game": {"agents": ("nano", "casing"), **game}, "mqtt": mqtt})
     board = None

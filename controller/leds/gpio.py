@@ -14,10 +14,10 @@ from gpiozero import PWMLED, RGBLED, DeviceClosed, GPIOZeroError, LEDBoard, SPID
 
 from controller.leds.render import RGB, LogicalFrame
 from controller.leds.strip_layout import Layout
-from controller.rules.errors import TableError
+from controller.rules.errors import BurncycleError
 
 
-class GpioConfigError(TableError):
+class GpioConfigError(BurncycleError):
     """A [gpio] section of an LED layout that does not describe wiring gpiozero can drive."""
 
     code = "gpio_config"

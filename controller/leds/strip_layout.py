@@ -18,10 +18,10 @@ from typing import Any
 from controller.leds.power_budget import Power, limit
 from controller.leds.render import RGB, LogicalFrame
 from controller.leds.scene import SLOT_COUNT, TRACK_LENGTH
-from controller.rules.errors import TableError
+from controller.rules.errors import BurncycleError
 
 
-class LayoutError(TableError):
+class LayoutError(BurncycleError):
     """An LED layout file that cannot be used: names the file, the table and what is wrong."""
 
     code = "led_layout"

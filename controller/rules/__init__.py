@@ -64,6 +64,7 @@ from controller.rules.corporation.turn import corporation_turn
 from controller.rules.dice import Dice, ScriptedDice, SeededDice
 from controller.rules.errors import (
                                       BadFace,
+                                      BurncycleError,
                                       ContentError,
                                       DiceError,
                                       DiceNeeded,
@@ -73,7 +74,6 @@ from controller.rules.errors import (
                                       RecordError,
                                       RulesError,
                                       StateError,
-                                      TableError,
 )
 from controller.rules.events import EVENT_VERSION, Event, IpMoved, decode_events, encode_events
 from controller.rules.game_setup import GameSetup, SetupProblem, check_setup, new_game
@@ -109,6 +109,7 @@ from controller.rules.record import (
                                       state_digest,
                                       undo,
 )
+from controller.rules.resolution import Resolution
 from controller.rules.schemas import schema, state_schema
 from controller.rules.state import (
                                       MAX_POWER,
@@ -123,7 +124,6 @@ from controller.rules.state import (
                                       decode_state,
                                       encode_state,
 )
-from controller.rules.table import Table
 from controller.rules.validate import check_state, state_problems
 
 __all__ = [
@@ -134,7 +134,7 @@ __all__ = [
     "apply", "apply_action", "decode_action", "encode_action", "legal_actions", "MAX_DESTROYED_WALLS", "Floor",
     "compile_floor", "HAND_LIMIT", "Content", "parse_content", "active_escalations", "corporation_turn", "Dice",
     "ScriptedDice", "SeededDice", "BadFace", "ContentError", "DiceError", "DiceNeeded", "DiceWanted", "FloorError",
-    "IllegalAction", "RecordError", "RulesError", "StateError", "TableError", "EVENT_VERSION", "Event",
+    "IllegalAction", "RecordError", "RulesError", "StateError", "BurncycleError", "EVENT_VERSION", "Event",
     "decode_events", "encode_events", "GameSetup", "SetupProblem", "check_setup", "new_game", "Cost", "DieChoice",
     "LegalAction", "phrase",
     "OPTIMIZED_BONUS", "MAX_SLOTS", "WALL_DURABILITY", "Entry", "Face", "GameRecord", "RecordingDice",
@@ -145,5 +145,5 @@ __all__ = [
     "PROPRIETARY_DIE_USE", "movement_of", "apply_effect", "IpMoved", "hop_paths", "TERMINAL_SPACES", "module_bagged",
     "can_escape", "floor_objectives", "objective_applies", "objective_done", "unit_durability", "active_slot_count",
     "next_slot_cost", "brute_force_durability", "chip_inputs_payable", "keypad_column", "current_chip_kind",
-    "movers", "movement_chips", "active_agent", "chip_usable", "Bot", "Objective", "SecurityUnit", "Table",
+    "movers", "movement_chips", "active_agent", "chip_usable", "Bot", "Objective", "SecurityUnit", "Resolution",
 ]

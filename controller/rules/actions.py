@@ -62,8 +62,8 @@ from controller.rules.players import keypads as keypad
 from controller.rules.players import steps as turn
 from controller.rules.players import terminals as terminal
 from controller.rules.players.burncycle import MAX_SLOTS
+from controller.rules.resolution import Resolution
 from controller.rules.state import Bot, GameState
-from controller.rules.table import Table
 from controller.rules.targets import aimed_at
 
 # the action types and the listing's types are part of this module's interface (callers import them from here)
@@ -129,7 +129,7 @@ def apply_action(state: GameState, action: Action, dice: Dice | None = None, *,
         # may shut an agent down and spawn a guard), so every draw comes from the caller and is counted
         dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
         new, events = corporation_turn(state, dice)
-        table = Table(new, dice, apply_effect, copy=False)
+        table = Resolution(new, dice, apply_effect, copy=False)
         if not table.over:
             imperatives.check_imperatives(table)
         if not table.over:
@@ -139,7 +139,7 @@ def apply_action(state: GameState, action: Action, dice: Dice | None = None, *,
             table.state.rolls = counted
         return table.state, events + table.events
     dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
-    table = Table(state, dice, apply_effect, copy=not in_place)
+    table = Resolution(state, dice, apply_effect, copy=not in_place)
     ending = turn.active_agent(state).id if isinstance(action, EndTurn) else None
     _dispatch(table, action)
     imperatives.check_imperatives(table, struck=_striker(table, action), end_of_turn=ending)
@@ -150,7 +150,7 @@ def apply_action(state: GameState, action: Action, dice: Dice | None = None, *,
     return table.state, table.events
 
 
-def _striker(table: Table, action: Action) -> str | None:
+def _striker(table: Resolution, action: Action) -> str | None:
     """The agent that struck a security unit in this action (for imperatives that striking fails)."""
     if isinstance(action, Strike):
         bot = next((b for b in table.state.bots if b.id == action.bot), None)
@@ -158,7 +158,7 @@ def _striker(table: Table, action: Action) -> str | None:
     return None
 
 
-def _dispatch(table: Table, action: Action) -> None:
+def _dispatch(table: Resolution, action: Action) -> None:
     state = table.state
     t = state.turn
     allowed = STEPS[type(action)]
@@ -315,7 +315,7 @@ def _dispatch(table: Table, action: Action) -> None:
             turn.next_player(table)
 
 
-def _degrade(table: Table, choose: int | None) -> None:
+def _degrade(table: Resolution, choose: int | None) -> None:
     """"At the end of every turn, roll the burncycle die to degrade a slot", once."""
     t = table.state.turn
     if t.degraded:
@@ -330,7 +330,7 @@ def _degrade(table: Table, choose: int | None) -> None:
     t.degraded = True
 
 
-def _own_bot(table: Table, bot_id: str) -> Bot:
+def _own_bot(table: Resolution, bot_id: str) -> Bot:
     """The active player's agent or the command module (the bots a player directs on their turn)."""
     agent = turn.active_agent(table.state)
     bot = next((b for b in table.state.bots if b.id == bot_id), None)
@@ -357,7 +357,7 @@ def _listing(state: GameState) -> list[LegalAction]:
     t = state.turn
     if t.step == "corporation":
         return [LegalAction(CorporationTurn(), "ping-die rolls")]
-    table = Table(state, SeededDice(0), apply_effect, copy=False)
+    table = Resolution(state, SeededDice(0), apply_effect, copy=False)
     agent = turn.active_agent(state)
     if t.pending is not None:
         return moves.legal_steps(table) + memory_drone.legal_joan_steps(table) + turn.legal_end_move()

@@ -6,7 +6,7 @@ the dashboard, MQTT) show the message as it is, and programs read its machine-re
 dice the players must still roll, which dice as data). Each class also says which HTTP `status` answers it,
 so the web app looks the status up from the type rather than reading the message; the engine itself never
 speaks HTTP, the number is only data beside the code. The engine raises before it changes anything, so a
-caught error always leaves the game as it was. The root, `TableError`, lives here because the rules are the
+caught error always leaves the game as it was. The root, `BurncycleError`, lives here because the rules are the
 bottom layer every other package may import; the LEDs, vision and the command line derive their own.
 """
 
@@ -18,7 +18,7 @@ from typing import ClassVar
 from msgspec import Struct
 
 
-class TableError(Exception):
+class BurncycleError(Exception):
     """Root of every error the project raises on purpose: `str()` is the message for people, `code` the
     kind for programs, `status` the HTTP status the web app answers it with (409: refused as things stand)."""
 
@@ -26,7 +26,7 @@ class TableError(Exception):
     status: ClassVar[int] = 409
 
 
-class RulesError(TableError):
+class RulesError(BurncycleError):
     """Base of every error the engine raises on purpose."""
 
     code = "rules_error"

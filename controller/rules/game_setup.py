@@ -28,6 +28,7 @@ from controller.rules.errors import RulesError
 from controller.rules.missions.draw_bag import fill_draw_bag
 from controller.rules.players.burncycle import MAX_SLOTS, draw_burncycle, regenerate_reserves
 from controller.rules.players.steps import initial_turn
+from controller.rules.resolution import Resolution
 from controller.rules.state import (
     IP,
     MAX_POWER,
@@ -44,7 +45,6 @@ from controller.rules.state import (
     Ping,
     copy_state,
 )
-from controller.rules.table import Table
 
 DIFFICULTIES: tuple[Difficulty, ...] = ("simplified", "standard", "seasoned")
 
@@ -174,7 +174,7 @@ def new_game(content: Content, setup: GameSetup, dice: Dice | None = None) -> Ga
         mod_deck=list(content.mods), imperative_deck=list(content.imperatives), later_floors=later)
     # Publisher's FAQ: starting above 0, the events already passed never trigger (escalations stay active).
     state.fired_events = events_passed_at_start(state)
-    table = Table(state, dice, apply_effect, copy=False)
+    table = Resolution(state, dice, apply_effect, copy=False)
     place_security(table, level)
     _place_bots(table, content, roster)
     _build_burncycle(table, content)
@@ -237,14 +237,14 @@ def _network(mat: NetworkMat, roster) -> Network:
                    ips=ips, pings=pings)
 
 
-def _new_guard(table: Table, slot_level: int, colour: str | None, space: int, key: bool = False) -> None:
+def _new_guard(table: Resolution, slot_level: int, colour: str | None, space: int, key: bool = False) -> None:
     chip = draw_guard(table, slot_level, colour) or draw_guard(table, slot_level)
     if chip is None:
         raise RulesError(f"the guard bag has no level {slot_level} chip left for {table.floor.ids[space]}")
     enlist(table, chip, space, key)
 
 
-def _captain_space(table: Table, where: str) -> int:
+def _captain_space(table: Resolution, where: str) -> int:
     floor = table.floor
     if where == "captain":
         # Ghost in the Dell: "place the captain on its captain space [of the executive office]. If not, place
@@ -263,7 +263,7 @@ def _captain_space(table: Table, where: str) -> int:
     return posts[0]
 
 
-def place_security(table: Table, level: int) -> None:
+def place_security(table: Resolution, level: int) -> None:
     state, floor = table.state, table.floor
     setup = state.mission.setup
     if setup.captain_post:
@@ -304,7 +304,7 @@ def place_security(table: Table, level: int) -> None:
             _new_guard(table, level, None, space)
 
 
-def _start_spaces(table: Table, count: int, in_safe_zones: bool) -> list[int]:
+def _start_spaces(table: Resolution, count: int, in_safe_zones: bool) -> list[int]:
     floor = table.floor
     if in_safe_zones:
         spaces = [s for a in floor.areas if a.kind == "safe" for s in a.spaces]
@@ -320,7 +320,7 @@ def _start_spaces(table: Table, count: int, in_safe_zones: bool) -> list[int]:
     return free[:count]
 
 
-def _place_bots(table: Table, content: Content, roster) -> None:
+def _place_bots(table: Resolution, content: Content, roster) -> None:
     state, floor = table.state, table.floor
     setup = state.mission.setup
     # Rescue Rangers: "Do not place the command module." and "The command module's mat and card function as
@@ -357,7 +357,7 @@ def _place_bots(table: Table, content: Content, roster) -> None:
     place_joan(state)
 
 
-def _build_burncycle(table: Table, content: Content) -> None:
+def _build_burncycle(table: Resolution, content: Content) -> None:
     """Burncycle creation and the first reserves."""
     state = table.state
     state.burncycle = Burncycle(slots=[])
@@ -366,7 +366,7 @@ def _build_burncycle(table: Table, content: Content) -> None:
     state.module_slot_costs = list(content.module.slot_costs)
 
 
-def _equip(table: Table) -> None:
+def _equip(table: Resolution) -> None:
     """Nano's Transfer Learning: "Nano starts with a random innate installed mod"; then the floor's imperatives:
     "Agents lacking an imperative card draw one" (every floor starts so, the first included)."""
     for bot in table.state.bots:

@@ -15,8 +15,8 @@ from controller.rules.characters.proprietary_dice import USE
 from controller.rules.errors import FloorError, StateError
 from controller.rules.players.burncycle import MAX_SLOTS
 from controller.rules.players.dice_upgrades import activated
+from controller.rules.resolution import MEMORY
 from controller.rules.state import GameState
-from controller.rules.table import MEMORY
 
 
 def state_problems(state: GameState) -> list[str]:

@@ -27,12 +27,12 @@ from controller.leds.render import LogicalFrame
 from controller.leds.scene import LedScene, scene_from_state
 from controller.rules import (
     AnyAction,
+    BurncycleError,
     Content,
     Correct,
     GameSetup,
     GameState,
     RulesError,
-    TableError,
     check_setup,
     legal_actions,
     new_game,
@@ -46,7 +46,7 @@ from controller.service.devices.buttons import ButtonsAndBuzzer, DiceFromButtons
 from controller.service.devices.led_output import LedOutput
 from controller.service.frame.address import phone_address
 from controller.service.frame.components import Component, Health
-from controller.service.frame.config import GameConfig, TableConfig
+from controller.service.frame.config import GameConfig, ServiceConfig
 from controller.service.frame.supervisor import Supervisor
 from controller.service.frame.web_server import WebServer
 from controller.service.game.floors import MOST_CHARS, FloorCheck, FloorLibrary, check_floor
@@ -84,7 +84,7 @@ MOST_FLOOR_CHARS = MOST_CHARS  # the longest floor text a table reads: the floor
 MakeButtons = Callable[[Callable[[str, bool], object]], ButtonsAndBuzzer]
 
 
-class RequestError(TableError):
+class RequestError(BurncycleError):
     """A request the table cannot read (an action of no known shape, a mission that does not exist): what is
     wrong and what is expected; nothing was changed."""
 
@@ -152,7 +152,7 @@ class TableService:
     buttons as `MakeButtons`, since their presses come to this service), and `add` takes only what needs the
     service itself to be made (the web app, the MQTT bridge, the demo's players)."""
 
-    def __init__(self, config: TableConfig, content: Content, session: GameSession, *,
+    def __init__(self, config: ServiceConfig, content: Content, session: GameSession, *,
                  components: list[Component] | None = None, leds: LedOutput | None = None,
                  buttons: MakeButtons | None = None, camera: CameraComponent | None = None,
                  reconciler: Reconciler | None = None, seed: int | None = None) -> None:
@@ -630,7 +630,7 @@ class TableService:
             if not self.dice_buttons.press(name, held) and not (name == "next" and held and self._owner_pressed()):
                 (self.next_step if name == "next" else self.undo)()
             self.last_refusal = None
-        except TableError as err:
+        except BurncycleError as err:
             self.last_refusal = f"the {name} button: {err}"
         except Exception:  # a fault of the table's own: its future holds it, and the log says it (no one waits)
             log.exception("the %s button's press failed", name)

@@ -26,8 +26,8 @@ from controller.rules.actions import (
 )
 from controller.rules.corporation.threat_effects import apply_effect
 from controller.rules.dice import ScriptedDice, SeededDice
+from controller.rules.resolution import Resolution
 from controller.rules.state import DicePool, PendingMove
-from controller.rules.table import Table
 from tests.support.rules_scenarios import (
     CONTENT,
     HOPS,
@@ -583,7 +583,7 @@ def test_with_three_players_an_agent_the_terminals_do_not_need_goes_ahead_home_f
     s = in_turn(s, basic=5, order=["bit", "byte", "casing"])
     player = AutoPlayer()
     player._memo = {}
-    table = Table(s, SeededDice(0), apply_effect, copy=False)
+    table = Resolution(s, SeededDice(0), apply_effect, copy=False)
     assert {table.floor.ids[i] for i in player._targets(table, s.bot("bit"))} == heads_for
 
 
@@ -962,7 +962,7 @@ def nano_inspecting(chip: str, nano_shut_down: bool = False):
 def targets_of(s, bot_id: str) -> set[str]:
     player = AutoPlayer()
     player._memo = {}
-    table = Table(s, SeededDice(0), apply_effect, copy=False)
+    table = Resolution(s, SeededDice(0), apply_effect, copy=False)
     return {table.floor.ids[i] for i in player._targets(table, s.bot(bot_id))}
 
 

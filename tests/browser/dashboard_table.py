@@ -12,7 +12,7 @@ from controller.autoplay.player import AutoPlayer
 from controller.rules import GameState, Step
 from controller.service.demo.booth import DemoCamera, DemoTable, VirtualStrip
 from controller.service.devices.led_output import LedOutput
-from controller.service.frame.config import TableConfig
+from controller.service.frame.config import ServiceConfig
 from controller.service.frame.startup import build
 from controller.service.table import TableService
 
@@ -31,7 +31,7 @@ class Table:
         self.start()
 
     def start(self) -> None:
-        config = TableConfig(database={"path": self.folder / "games.sqlite3"},  # type: ignore[arg-type]
+        config = ServiceConfig(database={"path": self.folder / "games.sqlite3"},  # type: ignore[arg-type]
                              web={"host": "127.0.0.1", "port": self.port, "pin": PIN},
                              camera={"source": "none"}, game={"agents": ("nano", "casing")})  # type: ignore[arg-type]
         self.scene = DemoTable()

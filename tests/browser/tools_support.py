@@ -14,7 +14,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from controller.service.frame.config import TableConfig
+from controller.service.frame.config import ServiceConfig
 from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.browser.chromium import ARTIFACTS, free_port
@@ -31,7 +31,7 @@ def running_table(tmp_path: Path, *, source: Callable[[], FrameSource] | None = 
     """A table service serving on 127.0.0.1 until the block ends; `prepare` runs before it starts. `seed` seeds
     its games and virtual dice, `game` is table.toml's [game] (the new-game form's defaults)."""
     port = free_port()
-    config = TableConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
+    config = ServiceConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
                          web={"host": "127.0.0.1", "port": port, "pin": PIN},  # type: ignore[arg-type]
                          camera={"source": "none"}, game=game or {})  # type: ignore[arg-type]
     service = build(config, seed=seed, source=source)

@@ -10,6 +10,7 @@ from controller.leds.strip_layout import LayoutError
 from controller.rules import (
     BadFace,
     BeginActions,
+    BurncycleError,
     ContentError,
     DiceNeeded,
     DiceWanted,
@@ -21,7 +22,6 @@ from controller.rules import (
     RulesError,
     ScriptedDice,
     StateError,
-    TableError,
     apply,
     new_game,
 )
@@ -65,5 +65,5 @@ def test_a_face_that_is_not_on_the_die_is_its_own_error():
     (LayoutError, "led_layout"), (GpioConfigError, "gpio_config"),
 ])
 def test_every_error_belongs_to_one_tree_and_has_a_code(kind, code):
-    assert issubclass(kind, TableError) and kind.code == code
+    assert issubclass(kind, BurncycleError) and kind.code == code
     assert not issubclass(kind, UserError) or kind is UserError  # the command line's error is its own edge

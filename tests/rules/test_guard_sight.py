@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from controller.rules import GameSetup, GameState, SeededDice, copy_state, new_game, security_sight, state_problems
 from controller.rules.board.awareness import sees
 from controller.rules.corporation.threat_effects import apply_effect
-from controller.rules.table import Table
+from controller.rules.resolution import Resolution
 from tests.support.rules_scenarios import CONTENT, guard, make_state, play_randomly
 from web.routers.floor import floor_json
 
@@ -73,7 +73,7 @@ def games(draw: st.DrawFn) -> GameState:
 def test_the_drawn_sight_is_what_detection_checks(state: GameState):
     """Over random games, the sight GET /api/floor sends each guard is exactly the spaces where the engine's
     detection (`sees`) would spot a bot."""
-    table = Table(state, SeededDice(0), apply_effect, copy=False)
+    table = Resolution(state, SeededDice(0), apply_effect, copy=False)
     detected_at = {unit.id: sorted(table.floor.ids[s] for s in range(len(table.floor.ids)) if sees(table, unit, s))
                    for unit in state.security}
     assert floor_json(state)["sight"] == detected_at

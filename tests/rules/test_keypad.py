@@ -12,8 +12,8 @@ from controller.rules.actions import Keypad, Move, Step, legal_actions
 from controller.rules.corporation.threat_effects import apply_effect
 from controller.rules.dice import SeededDice
 from controller.rules.players.keypads import KEYPAD_FACES, brute_force_durability, chip_inputs_payable
+from controller.rules.resolution import Resolution
 from controller.rules.state import DicePool
-from controller.rules.table import Table
 from tests.support.rules_scenarios import CONTENT, bot, floor_text, guard, make_state, module, network, of_type
 from tests.support.turn_scenarios import DOORS, act, chips, decks, illegal, in_turn, tags
 
@@ -79,7 +79,7 @@ def test_brute_force_durability_of_a_door_with_or_without_its_card(level):
     auto-player judges a brute force before the card is drawn)."""
     s = door_state(floor_text(DOORS.split("grid:\n")[1].split("\nareas:")[0], 'A1 hallway "Hall"\nA3 room "Lab"\n'
                               'D3 room "Office"', level=level))
-    table = Table(s, SeededDice(0), apply_effect, copy=False)
+    table = Resolution(s, SeededDice(0), apply_effect, copy=False)
     assert brute_force_durability(table, "B2/B3") == 2 + 2 * level
     s.keypads["B2/B3"] = s.keypad_deck[0]
     assert brute_force_durability(table, "B2/B3") == s.keypad_deck[0].columns[level - 1].durability
@@ -142,7 +142,7 @@ def test_chip_inputs_payable_names_what_an_inputs_attempt_could_pay(card_id, slo
     input." K11 prints a physical input on floor 1, K07 a physical and a tech one."""
     s = door_state(slots=chips(*slots), tracker=tracker, personal=personal)
     s.keypads["B2/B3"] = next(c for c in CONTENT.keypads if c.id == card_id)
-    table = Table(s, SeededDice(0), apply_effect, copy=False)
+    table = Resolution(s, SeededDice(0), apply_effect, copy=False)
     assert chip_inputs_payable(table, s.bot("byte"), s.keypads["B2/B3"]) is payable
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from controller.library import load_content
 from controller.rules import new_game
 from controller.service.camera.component import CameraComponent, NewestFrame
-from controller.service.frame.config import TableConfig
+from controller.service.frame.config import ServiceConfig
 from controller.service.table import setup_from_config
 from vision.config import VisionConfig
 from vision.pipeline import FrameResult, VisionPipeline
@@ -68,7 +68,7 @@ def test_the_newest_frame_replaces_one_not_yet_taken_and_counts_it_skipped() -> 
 
 
 def test_a_slow_reader_reads_the_newest_frames_and_health_says_at_which_rate() -> None:
-    state = new_game(load_content(), setup_from_config(TableConfig().game, 1))
+    state = new_game(load_content(), setup_from_config(ServiceConfig().game, 1))
     camera = CameraComponent(FastCamera, lambda floor: VisionPipeline(floor, VisionConfig()),
                              floor_of=lambda: state.floor)
     lags: list[float] = []

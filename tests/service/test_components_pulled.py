@@ -19,7 +19,7 @@ from controller.leds.render import render
 from controller.leds.scene import TRACK_LENGTH
 from controller.service.demo.booth import DemoCamera, DemoTable
 from controller.service.devices.led_output import output_from_config
-from controller.service.frame.config import LedsConfig, TableConfig
+from controller.service.frame.config import LedsConfig, ServiceConfig
 from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.firmware_sim import BAUD, FIRMWARE, LED_COUNT, Sim
@@ -59,8 +59,8 @@ def running(service: TableService) -> threading.Thread:
     return thread
 
 
-def config(tmp_path: Path) -> TableConfig:
-    return TableConfig(database={"path": tmp_path / "games.sqlite3"}, camera={"source": "none"},  # type: ignore[arg-type]
+def config(tmp_path: Path) -> ServiceConfig:
+    return ServiceConfig(database={"path": tmp_path / "games.sqlite3"}, camera={"source": "none"},  # type: ignore[arg-type]
                        web={"host": "127.0.0.1", "port": free_port()}, game={"agents": ("nano", "casing")})
 
 

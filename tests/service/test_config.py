@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from controller.service.frame.config import SECTIONS, ConfigError, MqttConfig, TableConfig, env_name, load_config
+from controller.service.frame.config import SECTIONS, ConfigError, MqttConfig, ServiceConfig, env_name, load_config
 from controller.service.frame.config_text import starter_toml
 from tests.support.cli_run import refused, run
 
@@ -167,7 +167,7 @@ def test_relative_paths_are_read_from_the_config_folder(tmp_path: Path) -> None:
 
 def test_the_starter_file_loads_back_to_the_defaults(tmp_path: Path) -> None:
     starter = load_config(write(tmp_path, starter_toml()))
-    defaults = TableConfig().model_copy(update={"database": starter.database})
+    defaults = ServiceConfig().model_copy(update={"database": starter.database})
     assert starter == defaults
     assert starter.database.path == tmp_path / "games.sqlite3"
 

@@ -12,7 +12,7 @@ import pytest
 from controller.library import load_content
 from controller.rules import GameState, new_game
 from controller.service.demo.booth import DEMO_CONDITIONS, DEMO_POSE, DemoCamera, DemoTable
-from controller.service.frame.config import TableConfig
+from controller.service.frame.config import ServiceConfig
 from controller.service.table import setup_from_config
 from vision.pipeline import VisionPipeline
 from vision.sources.base import Frame
@@ -23,7 +23,7 @@ CONTENT = load_content()
 
 def demo_start(seed: int) -> GameState:
     """The first table of `demo --seed N` (its agents, the default mission and floor)."""
-    return new_game(CONTENT, setup_from_config(TableConfig(game={"agents": ("nano", "casing")}).game, seed))  # type: ignore[arg-type]
+    return new_game(CONTENT, setup_from_config(ServiceConfig(game={"agents": ("nano", "casing")}).game, seed))  # type: ignore[arg-type]
 
 
 def test_the_demo_cameras_stickers_keep_the_tables_pixel_budget() -> None:

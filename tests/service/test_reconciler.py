@@ -18,7 +18,7 @@ from controller.rules.actions import Correct, Step, Strike, apply_action
 from controller.rules.record import state_digest
 from controller.rules.state import DicePool
 from controller.service.camera.reconciler import Reconciler, ReconcilerError, placements
-from controller.service.frame.config import TableConfig
+from controller.service.frame.config import ServiceConfig
 from controller.service.frame.startup import build
 from controller.service.game.session import GameSession
 from tests.support.observations import CONFIG, seen
@@ -241,7 +241,7 @@ def test_a_table_without_a_camera_still_lists_the_corporations_moves(tmp_path):
     """The players carry out the guards' moves on the board whether or not a camera watches it: with no camera
     the table's view lists them (the same words as with one), none ticked off, and says there is no camera."""
     start, _ = played_until(lambda s: s.turn.step == "corporation")
-    service = build(TableConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
+    service = build(ServiceConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
                                 web={"host": "127.0.0.1", "port": 8080}, camera={"source": "none"}), seed=5)
     try:
         service.session.start_game(start)

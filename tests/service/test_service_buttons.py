@@ -26,7 +26,7 @@ from controller.service.frame.config import (
     CameraConfig,
     DatabaseConfig,
     GameConfig,
-    TableConfig,
+    ServiceConfig,
     WebConfig,
 )
 from controller.service.frame.startup import build
@@ -73,7 +73,7 @@ class Table:
 @contextmanager
 def running_table(tmp_path: Path, game: dict[str, Any], buttons: dict[str, int]) -> Iterator[Table]:
     factory = MockFactory()
-    config = TableConfig(database=DatabaseConfig(path=tmp_path / "games.sqlite3"), camera=CameraConfig(source="none"),
+    config = ServiceConfig(database=DatabaseConfig(path=tmp_path / "games.sqlite3"), camera=CameraConfig(source="none"),
                          web=WebConfig(host="127.0.0.1", port=free_port()), buttons=ButtonsConfig(**buttons),
                          game=GameConfig(**game))
     clock = Clock()

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from controller.rules import TableError
+from controller.rules import BurncycleError
 from controller.rules.record import state_digest
 from controller.service.game.flow import next_step
 from controller.service.game.session import GameSession
@@ -93,7 +93,7 @@ def test_a_fresh_session_on_the_log_sees_what_the_live_one_does(mode: str, steps
             for k, (name, seed) in enumerate(steps):
                 try:
                     OPS[name](live, random.Random(seed))
-                except TableError:
+                except BurncycleError:
                     pass  # a refusal changes nothing, which the fresh session must see too
                 fresh = GameSession.open(path)
                 try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from controller.service.camera.table_view import Misplaced
+from controller.service.camera.reconciler_view import Misplaced
 
 
 def test_a_chip_seen_elsewhere_names_both_places() -> None:

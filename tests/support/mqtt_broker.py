@@ -26,7 +26,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.library import load_content
 from controller.service.frame.components import Health
-from controller.service.frame.config import DatabaseConfig, GameConfig, MqttConfig, TableConfig
+from controller.service.frame.config import DatabaseConfig, GameConfig, MqttConfig, ServiceConfig
 from controller.service.game.session import GameSession
 from controller.service.mqtt.bridge import MqttBridge
 from controller.service.table import TableService
@@ -165,7 +165,7 @@ def publish_all(port: int, messages: list[tuple[str, str]], retain: bool = False
 def table(tmp_path: Path, port: int, table_id: str = "t1", dice: str = "virtual", queue_limit: int = 1000,
           **mqtt_keys: Any) -> tuple[TableService, MqttBridge]:
     db = tmp_path / f"{table_id}.sqlite3"
-    config = TableConfig(game=GameConfig(dice=dice), database=DatabaseConfig(path=db),  # type: ignore[arg-type]
+    config = ServiceConfig(game=GameConfig(dice=dice), database=DatabaseConfig(path=db),  # type: ignore[arg-type]
                          mqtt=MqttConfig(host="127.0.0.1", port=port, table_id=table_id, **mqtt_keys))
     service = TableService(config, load_content(), GameSession.open(str(db)), seed=3)
     bridge = MqttBridge(service, config.mqtt, queue_limit=queue_limit)

@@ -17,6 +17,7 @@ from controller.rules import ScriptedDice, copy_state, corporation_turn, state_p
 from controller.rules.actions import apply_action, legal_actions
 from controller.rules.board.geometry import compile_floor
 from controller.rules.corporation.threat_effects import apply_effect
+from controller.rules.resolution import Resolution
 from controller.rules.state import (
     IP,
     Bot,
@@ -31,7 +32,6 @@ from controller.rules.state import (
     SecurityUnit,
     TurnState,
 )
-from controller.rules.table import Table
 
 CONTENT = load_content()
 
@@ -187,9 +187,9 @@ def turn(state: GameState, rolls: list[str] | None = None):
     return new, events
 
 
-def table(state: GameState, rolls: list[str] | None = None, copy: bool = True) -> Table:
-    """A working Table over (a copy of) the state, to drive one engine step directly."""
-    return Table(state, ScriptedDice(rolls or []), apply_effect, copy=copy)
+def table(state: GameState, rolls: list[str] | None = None, copy: bool = True) -> Resolution:
+    """A working Resolution over (a copy of) the state, to drive one engine step directly."""
+    return Resolution(state, ScriptedDice(rolls or []), apply_effect, copy=copy)
 
 
 def of_type(events, name: str) -> list:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.service.frame.components import Component
-from controller.service.frame.config import TableConfig
+from controller.service.frame.config import ServiceConfig
 
 
 class Ticker(Component):
@@ -36,7 +36,7 @@ async def until(check: Callable[[], bool], timeout: float = 5.0) -> None:
     await asyncio.wait_for(poll(), timeout)
 
 
-def config(tmp_path: Path, port: int = 8080) -> TableConfig:
+def config(tmp_path: Path, port: int = 8080) -> ServiceConfig:
     """A table on loopback `port` with its game log in `tmp_path` and no camera."""
-    return TableConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
+    return ServiceConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
                        web={"host": "127.0.0.1", "port": port}, camera={"source": "none"})

@@ -11,7 +11,7 @@ import pytest
 from fastapi import APIRouter, FastAPI
 from fastapi.testclient import TestClient
 
-from controller.service.frame.config import TableConfig, load_config
+from controller.service.frame.config import ServiceConfig, load_config
 from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.clock import Clock
@@ -129,7 +129,7 @@ def test_the_pin_and_read_only_come_from_the_config(tmp_path: Path) -> None:
 
 
 def test_a_table_without_a_pin_makes_a_random_six_digit_one(tmp_path: Path) -> None:
-    service = build(TableConfig(database={"path": tmp_path / "g.sqlite3"}))  # type: ignore[arg-type]
+    service = build(ServiceConfig(database={"path": tmp_path / "g.sqlite3"}))  # type: ignore[arg-type]
     pins = {create_app(service).state.auth.pin for _ in range(5)}
     assert all(re.fullmatch(r"\d{6}", pin) for pin in pins) and len(pins) > 1
     service.session.close()

@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 
 from controller.rules import compile_floor
 from controller.service.demo.booth import DEMO_CONDITIONS, DEMO_POSE, DemoCamera, DemoTable
-from controller.service.frame.config import TableConfig
+from controller.service.frame.config import ServiceConfig
 from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.net import free_port
@@ -56,8 +56,8 @@ class StillCamera(FrameSource):
         pass
 
 
-def config(folder: Path) -> TableConfig:
-    return TableConfig(database={"path": folder / "games.sqlite3"},  # type: ignore[arg-type]
+def config(folder: Path) -> ServiceConfig:
+    return ServiceConfig(database={"path": folder / "games.sqlite3"},  # type: ignore[arg-type]
                        web={"host": "127.0.0.1", "port": free_port()}, camera={"source": "none"})  # type: ignore[arg-type]
 
 

@@ -1,4 +1,4 @@
-"""One error tree, statuses from types: every error class the project defines derives from `TableError`, says
+"""One error tree, statuses from types: every error class the project defines derives from `BurncycleError`, says
 its `code` and its HTTP `status`, and the app answers each with exactly that status and code. The statuses
 the HTTP API documents (docs/http-api.md's table of codes) are the ones the classes carry."""
 
@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from controller.errors import UserError
-from controller.rules.errors import TableError
+from controller.rules.errors import BurncycleError
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("controller", "vision", "web")
@@ -30,7 +30,7 @@ def _every_module() -> None:
                 importlib.import_module(info.name)
 
 
-def _tree(root: type[TableError]) -> list[type[TableError]]:
+def _tree(root: type[BurncycleError]) -> list[type[BurncycleError]]:
     found = [root]
     for sub in root.__subclasses__():
         found += [kind for kind in _tree(sub) if kind not in found]
@@ -38,7 +38,7 @@ def _tree(root: type[TableError]) -> list[type[TableError]]:
 
 
 _every_module()
-TREE = _tree(TableError)
+TREE = _tree(BurncycleError)
 
 
 def _documented() -> dict[str, int]:
@@ -61,7 +61,7 @@ def test_the_tree_is_found_whole() -> None:
 
 
 @pytest.mark.parametrize("kind", TREE, ids=lambda kind: kind.__name__)
-def test_every_error_has_a_code_and_a_status(kind: type[TableError]) -> None:
+def test_every_error_has_a_code_and_a_status(kind: type[BurncycleError]) -> None:
     assert re.fullmatch(r"[a-z][a-z_]*", kind.code), kind.code
     assert isinstance(kind.status, int) and 400 <= kind.status < 600, kind.status
     assert HTTPStatus(kind.status)
@@ -82,7 +82,7 @@ def test_the_service_s_errors_are_not_the_command_line_s() -> None:
             assert kind.__module__.startswith("controller.cli"), kind
 
 
-def _raised(kind: type[TableError]) -> TableError:
+def _raised(kind: type[BurncycleError]) -> BurncycleError:
     """An instance of `kind` with a plain message, whatever its own constructor takes."""
     error = kind.__new__(kind)
     Exception.__init__(error, f"a {kind.__name__} raised by the test")
@@ -101,7 +101,7 @@ def raising_app(app: FastAPI) -> FastAPI:
 
 
 @pytest.mark.parametrize("kind", TREE, ids=lambda kind: kind.__name__)
-def test_the_app_answers_each_error_with_its_status_and_code(raising_app: FastAPI, kind: type[TableError]) -> None:
+def test_the_app_answers_each_error_with_its_status_and_code(raising_app: FastAPI, kind: type[BurncycleError]) -> None:
     reply = TestClient(raising_app).get(f"/test/raise/{kind.__name__}")
     assert reply.status_code == kind.status
     assert reply.json() == {"error": kind.code, "message": f"a {kind.__name__} raised by the test"}

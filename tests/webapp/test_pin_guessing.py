@@ -16,7 +16,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from controller.service.frame.config import TableConfig
+from controller.service.frame.config import ServiceConfig
 from controller.service.frame.startup import build
 from controller.service.frame.web_server import WebServer
 from controller.service.table import TableService
@@ -84,7 +84,7 @@ def log_in_as(port: int, forwarded_for: str) -> int:
 def served_behind(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[TableService, int, str]]:
     """The service served by uvicorn on loopback with web.proxies = the test's parameter."""
     port = free_port()
-    config = TableConfig(database={"path": tmp_path / "games.sqlite3"}, camera={"source": "none"},  # type: ignore[arg-type]
+    config = ServiceConfig(database={"path": tmp_path / "games.sqlite3"}, camera={"source": "none"},  # type: ignore[arg-type]
                          web={"host": "127.0.0.1", "port": port, "proxies": request.param})  # type: ignore[arg-type]
     service = build(config, seed=5)
     running = threading.Thread(target=lambda: asyncio.run(service.run()))

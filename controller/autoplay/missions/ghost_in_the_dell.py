@@ -30,9 +30,9 @@ from controller.rules import (
     BuyUpgrade,
     GameState,
     Objective,
+    Resolution,
     SecurityUnit,
     StateError,
-    Table,
     UnlockSlot,
     objective_applies,
     objective_done,
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 class GhostInTheDell(StandardPlay):
     """Ghost in the Dell's play (docs/autoplay.md, "Ghost in the Dell")."""
 
-    def upgrade(self, player: AutoPlayer, table: Table, agent: Bot, legal: Sequence[Action]) -> Action | None:
+    def upgrade(self, player: AutoPlayer, table: Resolution, agent: Bot, legal: Sequence[Action]) -> Action | None:
         """The win's unit is to be pushed onto a terminal: the module near it learns to push, else the agent."""
         state = table.state
         if not state.calibrated:
@@ -66,7 +66,7 @@ class GhostInTheDell(StandardPlay):
         there, so the agent pays, keeping 3 for its dice, or the slot waits."""
         return UnlockSlot(payers={agent.id: cost}) if agent.power - cost >= 3 else None
 
-    def task_targets(self, player: AutoPlayer, table: Table, bot: Bot, open_tasks: list[Objective]) -> set[int]:
+    def task_targets(self, player: AutoPlayer, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """The module to the captain's terminal (or hidden near it); after the calibration the agents to the
         spaces beside the win's units (or behind the one being shoved), the module out of the fight."""
         state, floor = table.state, table.floor
@@ -112,12 +112,12 @@ class GhostInTheDell(StandardPlay):
                     if j not in terminals and j not in table.occupant} or {here}
         return {here}
 
-    def holds_target(self, player: AutoPlayer, table: Table) -> bool:
+    def holds_target(self, player: AutoPlayer, table: Resolution) -> bool:
         """Behind the unit to be pushed, or beside it on its terminal: the push or the strike waits for the AP
         of a later chip."""
         return self.shove(player, table) is not None or prey_struck_here(table)
 
-    def shove(self, player: AutoPlayer, table: Table) -> tuple[SecurityUnit, int] | None:
+    def shove(self, player: AutoPlayer, table: Resolution) -> tuple[SecurityUnit, int] | None:
         """Do-While-End's endgame: the win's unit nearest to a terminal space (off one) and the space to push it
         to, one step along its shortest way there ("shove a security unit to an adjacent empty space")."""
         if "shove" in player._memo:
@@ -164,7 +164,7 @@ class GhostInTheDell(StandardPlay):
         return 0
 
     @staticmethod
-    def core_in_reach(player: AutoPlayer, table: Table) -> bool:
+    def core_in_reach(player: AutoPlayer, table: Resolution) -> bool:
         """Whether the active agent's IP can land on the core in this turn's network step, worked out once a
         turn and kept in the memory (`CorePlan`)."""
         state = table.state
@@ -175,7 +175,7 @@ class GhostInTheDell(StandardPlay):
         return plan.lands
 
 
-def prey_struck_here(table: Table) -> bool:
+def prey_struck_here(table: Resolution) -> bool:
     """A unit the win asks for stands where its durability is low ("a durability of 5 when occupying terminal
     spaces")."""
     state = table.state
@@ -186,7 +186,7 @@ def prey_struck_here(table: Table) -> bool:
                for u in state.security)
 
 
-def captain_terminals(table: Table) -> set[int]:
+def captain_terminals(table: Resolution) -> set[int]:
     """Do-While-End: "Occupy the terminal space in the room the captain started in", whichever the room
     holds."""
     floor, start = table.floor, table.state.captain_start
@@ -196,7 +196,7 @@ def captain_terminals(table: Table) -> set[int]:
     return terminal_spaces(table) & set(room.spaces)
 
 
-def hiding_near(table: Table, bot: Bot, terminals: set[int]) -> set[int]:
+def hiding_near(table: Resolution, bot: Bot, terminals: set[int]) -> set[int]:
     """The free hiding spots within HIDING_REACH of the terminals (the one the bot hides on, if it does)."""
     floor, distances = table.floor, table.distances()
     here = floor.index[bot.at]
@@ -206,7 +206,7 @@ def hiding_near(table: Table, bot: Bot, terminals: set[int]) -> set[int]:
             and min(distances[s][t] for t in terminals) <= HIDING_REACH}
 
 
-def cover(player: AutoPlayer, table: Table, bot: Bot) -> set[int]:
+def cover(player: AutoPlayer, table: Resolution, bot: Bot) -> set[int]:
     """Free spaces no awake security unit sees or stands next to (the bot's own space when it is one)."""
     floor, watched = table.floor, player._watched(table)
     near = {j for u in table.state.security if not u.stunned

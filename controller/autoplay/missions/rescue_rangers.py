@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from controller.autoplay.missions.strategy import StandardPlay, bead_rooms
-from controller.rules import Bot, Objective, Table, module_bagged
+from controller.rules import Bot, Objective, Resolution, module_bagged
 
 if TYPE_CHECKING:
     from controller.autoplay.player import AutoPlayer
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 class RescueRangers(StandardPlay):
     """Rescue Rangers' play (docs/autoplay.md, "Rescue Rangers")."""
 
-    def task_targets(self, player: AutoPlayer, table: Table, bot: Bot, open_tasks: list[Objective]) -> set[int]:
+    def task_targets(self, player: AutoPlayer, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """"Before surveilling a room with at least one terminal space, draw a unit from the bag": after the
         calibration the module comes out only where a terminal room is surveilled."""
         state = table.state

@@ -18,9 +18,9 @@ from controller.rules import (
     Bot,
     GameState,
     Objective,
+    Resolution,
     SecurityUnit,
     SeededDice,
-    Table,
     UnlockSlot,
     apply_effect,
     objective_applies,
@@ -38,7 +38,7 @@ class MissionStrategy(Protocol):
         """The order in which reserve chips replace degraded slots."""
         ...
 
-    def upgrade(self, player: AutoPlayer, table: Table, agent: Bot, legal: Sequence[Action]) -> Action | None:
+    def upgrade(self, player: AutoPlayer, table: Resolution, agent: Bot, legal: Sequence[Action]) -> Action | None:
         """An upgrade the mission's play buys in the route step, before the ones any mission buys."""
         ...
 
@@ -47,27 +47,27 @@ class MissionStrategy(Protocol):
         (None: the slot waits)."""
         ...
 
-    def task_targets(self, player: AutoPlayer, table: Table, bot: Bot, open_tasks: list[Objective]) -> set[int]:
+    def task_targets(self, player: AutoPlayer, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """Where the mission's other tasks send the bot (empty: none of them needs it)."""
         ...
 
-    def action(self, player: AutoPlayer, table: Table, legal: list) -> Action | None:
+    def action(self, player: AutoPlayer, table: Resolution, legal: list) -> Action | None:
         """An action the mission's play takes before accessing terminals, striking or moving."""
         ...
 
-    def draws_chip(self, table: Table, legal: list) -> bool:
+    def draws_chip(self, table: Resolution, legal: list) -> bool:
         """Whether a chip with nothing better to do draws a chip (for threat)."""
         ...
 
-    def holds_target(self, player: AutoPlayer, table: Table) -> bool:
+    def holds_target(self, player: AutoPlayer, table: Resolution) -> bool:
         """Whether a bot at its target stays there rather than step out of a guard's reach."""
         ...
 
-    def shove(self, player: AutoPlayer, table: Table) -> tuple[SecurityUnit, int] | None:
+    def shove(self, player: AutoPlayer, table: Resolution) -> tuple[SecurityUnit, int] | None:
         """A unit the bots push, one space at a time, toward a space (and that space's index)."""
         ...
 
-    def owes_push_through_door(self, table: Table, bot: Bot) -> bool:
+    def owes_push_through_door(self, table: Resolution, bot: Bot) -> bool:
         """Whether the bot still owes a push of a unit through a door."""
         ...
 
@@ -87,7 +87,7 @@ class StandardPlay:
     def alter_preference(self, player: AutoPlayer, state: GameState) -> tuple[str, ...]:
         return CHIP_PREFERENCE
 
-    def upgrade(self, player: AutoPlayer, table: Table, agent: Bot, legal: Sequence[Action]) -> Action | None:
+    def upgrade(self, player: AutoPlayer, table: Resolution, agent: Bot, legal: Sequence[Action]) -> Action | None:
         return None
 
     def fourth_slot(self, state: GameState, agent: Bot, cost: int) -> UnlockSlot | None:
@@ -98,22 +98,22 @@ class StandardPlay:
             return UnlockSlot(payers={agent.id: cost}) if agent.power - cost >= 3 else None
         return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
 
-    def task_targets(self, player: AutoPlayer, table: Table, bot: Bot, open_tasks: list[Objective]) -> set[int]:
+    def task_targets(self, player: AutoPlayer, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         return set()
 
-    def action(self, player: AutoPlayer, table: Table, legal: list) -> Action | None:
+    def action(self, player: AutoPlayer, table: Resolution, legal: list) -> Action | None:
         return None
 
-    def draws_chip(self, table: Table, legal: list) -> bool:
+    def draws_chip(self, table: Resolution, legal: list) -> bool:
         return False
 
-    def holds_target(self, player: AutoPlayer, table: Table) -> bool:
+    def holds_target(self, player: AutoPlayer, table: Resolution) -> bool:
         return False
 
-    def shove(self, player: AutoPlayer, table: Table) -> tuple[SecurityUnit, int] | None:
+    def shove(self, player: AutoPlayer, table: Resolution) -> tuple[SecurityUnit, int] | None:
         return None
 
-    def owes_push_through_door(self, table: Table, bot: Bot) -> bool:
+    def owes_push_through_door(self, table: Resolution, bot: Bot) -> bool:
         return False
 
     def holds_layers(self, state: GameState) -> bool:
@@ -123,13 +123,13 @@ class StandardPlay:
         return 0
 
 
-def terminal_spaces(table: Table) -> set[int]:
+def terminal_spaces(table: Resolution) -> set[int]:
     """The floor's terminal spaces (mainframes included)."""
     floor = table.floor
     return {s for kind in TERMINAL_SPACES for s in floor.posts.get(kind, ())}
 
 
-def bead_rooms(table: Table, terminal: bool) -> set[int]:
+def bead_rooms(table: Resolution, terminal: bool) -> set[int]:
     """The spaces of the rooms that still hold a surveillance bead ("Entering a room with a surveillance
     bead requires immediate surveillance"), only those with a free terminal space when `terminal`."""
     floor, beads = table.floor, set(table.state.floor.surveillance)
@@ -144,7 +144,7 @@ def bead_rooms(table: Table, terminal: bool) -> set[int]:
     return spaces
 
 
-def module_near(table: Table, units: list[SecurityUnit]) -> bool:
+def module_near(table: Resolution, units: list[SecurityUnit]) -> bool:
     """The module within MODULE_REACH steps of one of the units ("Either the agent or the command module may
     strike an adjacent target")."""
     module = table.state.module_on_board()
@@ -154,7 +154,7 @@ def module_near(table: Table, units: list[SecurityUnit]) -> bool:
     return any(table.distances()[here][table.floor.index[u.space]] <= MODULE_REACH for u in units)
 
 
-def is_prey(table: Table, unit: SecurityUnit, task: str) -> bool:
+def is_prey(table: Resolution, unit: SecurityUnit, task: str) -> bool:
     """The unit a `shut_down:*` win task asks for ("Shut down the captain", "a level 3 Ghost", "a guard while
     it occupies a terminal space")."""
     kind, _, what = task.partition(":")
@@ -172,18 +172,18 @@ def module_calibrations(state: GameState) -> list[Objective]:
     return [o for o in state.mission.calibrations if o.qualifier == "module" and objective_applies(state, o)]
 
 
-def floor_view(state: GameState) -> Table:
+def floor_view(state: GameState) -> Resolution:
     """The state seen through the rules' table, to read only (no die is rolled through it)."""
-    return Table(state, SeededDice(0), apply_effect, copy=False)
+    return Resolution(state, SeededDice(0), apply_effect, copy=False)
 
 
-def unfinished_tasks(state: GameState, table: Table) -> set[str]:
+def unfinished_tasks(state: GameState, table: Resolution) -> set[str]:
     """The open tasks of the calibration (until it is done) and the win that apply to this team."""
     return {o.task for o in (*(() if state.calibrated else state.mission.calibrations), *state.mission.win)
             if objective_applies(state, o) and not objective_done(state, table, o, False)}
 
 
-def on_terminal_spaces(table: Table) -> dict[str, bool]:
+def on_terminal_spaces(table: Resolution) -> dict[str, bool]:
     """For each bot not escaped, whether it stands on a terminal space."""
     floor = table.floor
     return {b.id: b.on_board and floor.feature[floor.index[b.at]] in TERMINAL_SPACES

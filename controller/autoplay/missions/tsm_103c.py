@@ -25,7 +25,7 @@ from controller.rules import (
     DrawChip,
     GameState,
     Objective,
-    Table,
+    Resolution,
     UnlockSlot,
     objective_applies,
     objective_done,
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 class Tsm103c(StandardPlay):
     """TSM-103C's play (docs/autoplay.md, "TSM-103C")."""
 
-    def upgrade(self, player: AutoPlayer, table: Table, agent: Bot, legal: Sequence[Action]) -> Action | None:
+    def upgrade(self, player: AutoPlayer, table: Resolution, agent: Bot, legal: Sequence[Action]) -> Action | None:
         """The push upgrade is bought when it is used, within PUSH_BUY steps of a unit to push through a door,
         the agent's power (its dice) kept till then."""
         push = BuyUpgrade(bot=agent.id, upgrade="push")
@@ -53,7 +53,7 @@ class Tsm103c(StandardPlay):
         terminals."""
         return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
 
-    def task_targets(self, player: AutoPlayer, table: Table, bot: Bot, open_tasks: list[Objective]) -> set[int]:
+    def task_targets(self, player: AutoPlayer, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """The units to push through a door while the bot owes it; after the calibration, for Dial Out, a
         terminal space no other bot holds."""
         state = table.state
@@ -76,7 +76,7 @@ class Tsm103c(StandardPlay):
             return {s for s in terminal_spaces(table) if table.occupant.get(s) in (None, bot)}
         return set()
 
-    def draws_chip(self, table: Table, legal: list) -> bool:
+    def draws_chip(self, table: Resolution, legal: list) -> bool:
         """"As a general action, an agent may advance threat by 5 to draw an action chip of their choice": a
         chip with nothing better to do draws a physical chip while threat stays within DRAW_CHIP_THREAT. The
         burncycle cannot be rebooted, so each chip drawn early is a physical chip's +2 AP on a move for every
@@ -84,7 +84,7 @@ class Tsm103c(StandardPlay):
         return table.state.threat + table.state.mission.rules.chip_for_threat <= DRAW_CHIP_THREAT and \
             any(isinstance(la.action, DrawChip) for la in legal)
 
-    def holds_target(self, player: AutoPlayer, table: Table) -> bool:
+    def holds_target(self, player: AutoPlayer, table: Resolution) -> bool:
         """Dial Out: "Land on the network core with their IP while all bots occupy terminal spaces": after the
         calibration a bot on its terminal space stays there, guard or not, rather than stepping out of reach
         and back (a step off on the turn the IP could land loses the landing)."""
@@ -92,7 +92,7 @@ class Tsm103c(StandardPlay):
         return state.calibrated and any(o.task == "core_while_on_terminals" and objective_applies(state, o)
                                         for o in state.mission.win)
 
-    def owes_push_through_door(self, table: Table, bot: Bot) -> bool:
+    def owes_push_through_door(self, table: Resolution, bot: Bot) -> bool:
         """Whether the bot still owes "Each agent: Use the push ability to push a security unit through a
         door"."""
         state = table.state
@@ -108,7 +108,7 @@ class Tsm103c(StandardPlay):
             return 4 if all(on_terminal_spaces(table).values()) else 3
         return 0
 
-def door_pushes(table: Table, near: Bot | None = None, within: int = 0) -> set[int]:
+def door_pushes(table: Resolution, near: Bot | None = None, within: int = 0) -> set[int]:
     """The spaces of the units a push can shove through a door: a free space lies beyond a door of theirs
     ("shove a security unit to an adjacent empty space"; guards pass doors, locked or not); with `near`, only
     those within `within` steps of that bot."""

@@ -11,11 +11,11 @@ from controller.rules.board.geometry import DIRECTIONS, Floor
 from controller.rules.characters.interface import fooled
 from controller.rules.corporation.threat import change_threat, escalation_bonus
 from controller.rules.events import AwarenessCleared, AwarenessPlaced, BotDetected, BotHidden, bot_ref
+from controller.rules.resolution import Resolution
 from controller.rules.state import Bot, SecurityUnit
-from controller.rules.table import Table
 
 
-def awareness_stat(table: Table, unit: SecurityUnit) -> int:
+def awareness_stat(table: Resolution, unit: SecurityUnit) -> int:
     return unit.awareness + escalation_bonus(table, "guard_awareness")
 
 
@@ -55,7 +55,7 @@ def sight(floor: Floor, space: int, facing: str, stat: int, peripheral: str) -> 
     return seen
 
 
-def unit_sight(table: Table, unit: SecurityUnit) -> frozenset[int]:
+def unit_sight(table: Resolution, unit: SecurityUnit) -> frozenset[int]:
     """The spaces a security unit sees now, the one answer detection and a drawn board both read: its `sight`
     from where it stands, the way it faces, at its awareness stat with the escalations' bonus ("Heightened
     senses: every security unit has +1 awareness"), under the table's peripheral rule; nothing while stunned
@@ -66,11 +66,11 @@ def unit_sight(table: Table, unit: SecurityUnit) -> frozenset[int]:
                  table.state.rules.peripheral)
 
 
-def sees(table: Table, unit: SecurityUnit, space: int) -> bool:
+def sees(table: Resolution, unit: SecurityUnit, space: int) -> bool:
     return space in unit_sight(table, unit)
 
 
-def place_awareness(table: Table, bot: Bot, reason: str = "", unit: SecurityUnit | None = None) -> None:
+def place_awareness(table: Resolution, bot: Bot, reason: str = "", unit: SecurityUnit | None = None) -> None:
     """Put the bot's awareness chip on its space (it becomes detected): `unit` saw it, or `reason` (of `unit`,
     as in "striking" guard 2) gave it away."""
     if bot.detected or bot.space is None:
@@ -85,7 +85,7 @@ def place_awareness(table: Table, bot: Bot, reason: str = "", unit: SecurityUnit
         change_threat(table, 1, f"Seasoned: {bot_ref(bot.id)}'s awareness chip entered play")
 
 
-def clear_awareness_at(table: Table, unit: SecurityUnit, space: str) -> None:
+def clear_awareness_at(table: Resolution, unit: SecurityUnit, space: str) -> None:
     """"When a security unit moves onto an awareness chip, the chip is cleared and returned to the bot's mat.\""""
     for bot in table.state.bots:
         if bot.awareness == space and bot.space != space:
@@ -93,7 +93,7 @@ def clear_awareness_at(table: Table, unit: SecurityUnit, space: str) -> None:
             table.emit(AwarenessCleared(bot=bot.id, space=space, unit=unit.id))
 
 
-def recheck(table: Table) -> None:
+def recheck(table: Resolution) -> None:
     """Detect every bot that some active unit now sees, and reveal hidden bots an enemy reached."""
     if table.over:
         return
@@ -118,7 +118,7 @@ def recheck(table: Table) -> None:
             place_awareness(table, bot, unit=spotter)
 
 
-def step_unit(table: Table, unit: SecurityUnit, to: int) -> None:
+def step_unit(table: Resolution, unit: SecurityUnit, to: int) -> None:
     """Move a security unit one space (or teleport it), facing the way it went when that is a step."""
     frm = table.floor.index[unit.space]
     d = table.floor.direction(frm, to)
@@ -129,7 +129,7 @@ def step_unit(table: Table, unit: SecurityUnit, to: int) -> None:
     recheck(table)
 
 
-def step_bot(table: Table, bot: Bot, to: int) -> None:
+def step_bot(table: Resolution, bot: Bot, to: int) -> None:
     """Move a bot one space and apply what sight, doors and hiding spots say about it."""
     floor = table.floor
     frm = floor.index[bot.at]
@@ -149,7 +149,7 @@ def step_bot(table: Table, bot: Bot, to: int) -> None:
     recheck(table)
 
 
-def _see_through_door(table: Table, bot: Bot, frm: int, to: int) -> None:
+def _see_through_door(table: Resolution, bot: Bot, frm: int, to: int) -> None:
     """"Security units only see into another area when a detected bot moves through a door: the unit
     temporarily sees 1 space beyond that door, provided its range reaches it.\""""
     floor = table.floor

@@ -7,13 +7,13 @@ from __future__ import annotations
 from controller.rules.board.awareness import unit_sight
 from controller.rules.corporation.threat_effects import apply_effect
 from controller.rules.dice import SeededDice
+from controller.rules.resolution import Resolution
 from controller.rules.state import GameState
-from controller.rules.table import Table
 
 
 def security_sight(state: GameState) -> dict[str, list[str]]:
     """Each security unit's id with the names of the spaces it sees, sorted (a stunned unit: none). Reads the
     state only: no die is rolled and nothing is changed."""
-    table = Table(state, SeededDice(0), apply_effect, copy=False)
+    table = Resolution(state, SeededDice(0), apply_effect, copy=False)
     floor = table.floor
     return {unit.id: sorted(floor.ids[s] for s in unit_sight(table, unit)) for unit in state.security}

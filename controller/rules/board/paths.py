@@ -9,10 +9,10 @@ breadth-first search from the goals run. Both break ties the same way: the first
 from __future__ import annotations
 
 from controller.rules.board.geometry import UNREACHABLE
-from controller.rules.table import Table
+from controller.rules.resolution import Resolution
 
 
-def _greedy(table: Table, start: int, dist_to_goal) -> list[int] | None:
+def _greedy(table: Resolution, start: int, dist_to_goal) -> list[int] | None:
     floor, destroyed, occupant = table.floor, table.destroyed, table.occupant
     path, cur, d = [], start, dist_to_goal(start)
     if d >= UNREACHABLE:
@@ -28,7 +28,7 @@ def _greedy(table: Table, start: int, dist_to_goal) -> list[int] | None:
     return path
 
 
-def path_to(table: Table, start: int, goals: set[int]) -> list[int] | None:
+def path_to(table: Resolution, start: int, goals: set[int]) -> list[int] | None:
     """The spaces of a shortest path from start to the nearest goal (start excluded), or None."""
     if start in goals:
         return []
@@ -61,6 +61,6 @@ def path_to(table: Table, start: int, goals: set[int]) -> list[int] | None:
     return _greedy(table, start, lambda x: dist.get(x, UNREACHABLE))
 
 
-def adjacent_spaces(table: Table, space: int) -> set[int]:
+def adjacent_spaces(table: Resolution, space: int) -> set[int]:
     """Spaces next to `space` from a security unit's point of view (locked doors do not block)."""
     return {j for _, j in table.floor.security_neighbours(space, table.destroyed)}

@@ -15,13 +15,13 @@ from controller.rules.events import AwarenessCleared, KeyTaken, PingRemoved
 from controller.rules.players.burncycle import add_to_reserve
 from controller.rules.players.power_gain import gain_power
 from controller.rules.players.steps import active_agent
+from controller.rules.resolution import Resolution
 from controller.rules.state import Bot, ChipKind
-from controller.rules.table import Table
 
 SHARED_KINDS = ("power", "threat", "ceo_level", "reserve_chip", "remove_ping", "ip_level", "key", "clear_awareness")
 
 
-def apply_card_effect(table: Table, bot: Bot, kind: str, amount: int, chip: ChipKind | None, why: str) -> None:
+def apply_card_effect(table: Resolution, bot: Bot, kind: str, amount: int, chip: ChipKind | None, why: str) -> None:
     """Resolve one of SHARED_KINDS for `bot` (the bot at the terminal, or the one holding the card)."""
     state = table.state
     if kind == "power":

@@ -17,8 +17,8 @@ from controller.rules.errors import IllegalAction, StateError
 from controller.rules.events import BotMoved, DieRolled, EquipmentUsed, StepStarted, card_ref
 from controller.rules.legal import LegalAction
 from controller.rules.players.moves import entered, unlock_door
+from controller.rules.resolution import Resolution
 from controller.rules.state import Bot, EquipmentCard, SecurityUnit
-from controller.rules.table import Table
 
 # The equipment die: values with the hazard icon in the corner on two faces (dice.toml `equipment`).
 EQUIPMENT_FACES = ("1+hazard", "2", "2", "3", "3", "4+hazard")
@@ -30,7 +30,7 @@ def face_value(face: str) -> tuple[int, bool]:
     return int(value), hazard == "hazard"
 
 
-def check_use(table: Table, bot: Bot, card_id: str) -> EquipmentCard:
+def check_use(table: Resolution, bot: Bot, card_id: str) -> EquipmentCard:
     if bot.kind != "agent":
         raise IllegalAction("the command module can carry equipment, but cannot activate equipment or mods")
     card = next((c for c in bot.equipment if c.id == card_id), None)
@@ -41,7 +41,7 @@ def check_use(table: Table, bot: Bot, card_id: str) -> EquipmentCard:
     return card
 
 
-def use_equipment(table: Table, bot: Bot, card_id: str, unit: str | None = None, beyond: str | None = None,
+def use_equipment(table: Resolution, bot: Bot, card_id: str, unit: str | None = None, beyond: str | None = None,
                   path: list[str] | None = None) -> None:
     """Use a card: `unit` is the adjacent security unit a stun targets, `beyond` the space past the adjacent
     locked door to unlock, `path` the spaces of a bonus move in order."""
@@ -69,7 +69,7 @@ def use_equipment(table: Table, bot: Bot, card_id: str, unit: str | None = None,
         discard_card(table, bot, card.id, reason)
 
 
-def _target(table: Table, bot: Bot, card: EquipmentCard, unit: str | None, beyond: str | None,
+def _target(table: Resolution, bot: Bot, card: EquipmentCard, unit: str | None, beyond: str | None,
             path: list[str], amount: int) -> object:
     """Check the card's target before anything resolves (an illegal use changes nothing)."""
     floor = table.floor
@@ -110,7 +110,7 @@ def _target(table: Table, bot: Bot, card: EquipmentCard, unit: str | None, beyon
     return None
 
 
-def _resolve(table: Table, bot: Bot, card: EquipmentCard, amount: int, target: object) -> None:
+def _resolve(table: Resolution, bot: Bot, card: EquipmentCard, amount: int, target: object) -> None:
     effect = card.effect
     why = f"equipment {card_ref('equipment', card.id)}"
     if effect.kind in SHARED_KINDS:
@@ -147,7 +147,7 @@ def _resolve(table: Table, bot: Bot, card: EquipmentCard, amount: int, target: o
 
 # -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------
 
-def legal_equipment(table: Table, agent: Bot, step: str) -> list[LegalAction]:
+def legal_equipment(table: Resolution, agent: Bot, step: str) -> list[LegalAction]:
     """Each use of the agent's equipment it can make now: one per target a card can take (each adjacent security
     unit for a stun, each adjacent locked door for an unlock, each free adjacent space as the first space of a
     bonus move, whose path may go on); the label names the card, so the list reads without the deck at hand."""
@@ -159,7 +159,7 @@ def legal_equipment(table: Table, agent: Bot, step: str) -> list[LegalAction]:
     return out
 
 
-def _uses(table: Table, agent: Bot, card: EquipmentCard, step: str) -> list[LegalAction]:
+def _uses(table: Resolution, agent: Bot, card: EquipmentCard, step: str) -> list[LegalAction]:
     kind = card.effect.kind
     if kind == "pool_dice" and step != "actions":
         return []

@@ -16,13 +16,13 @@ from controller.rules.errors import IllegalAction, StateError
 from controller.rules.events import CardDrawn, ImperativeResolved, card_ref
 from controller.rules.legal import Cost, LegalAction
 from controller.rules.players.power_gain import gain_power
+from controller.rules.resolution import Resolution
 from controller.rules.state import Bot, ImperativeCard
-from controller.rules.table import Table
 
 FAIL_COST = 1  # "Failing or discarding an imperative costs 1 power."
 
 
-def goal_count(table: Table, bot: Bot, goal: str) -> int:
+def goal_count(table: Resolution, bot: Bot, goal: str) -> int:
     """How far the agent has come on a goal, from the counters its actions keep in `state.progress`."""
     state = table.state
     if goal == "ip_level":
@@ -33,12 +33,12 @@ def goal_count(table: Table, bot: Bot, goal: str) -> int:
     return state.progress.get(f"{key}:{bot.id}", 0)
 
 
-def progress_made(table: Table, bot: Bot, card: ImperativeCard) -> int:
+def progress_made(table: Resolution, bot: Bot, card: ImperativeCard) -> int:
     """How far the agent has come on its card since drawing it (on this floor and the ones before)."""
     return goal_count(table, bot, card.goal) - card.base + card.carried
 
 
-def carry_imperatives(table: Table) -> None:
+def carry_imperatives(table: Resolution) -> None:
     """Changing floors: "Remove all other board components" takes no card from an agent's hand, so each
     imperative stays; the floor's counters are about to be reset, so the count made so far is kept on the card.
     An IP's network level is no floor counter (the network stays), so that goal needs nothing kept."""
@@ -49,7 +49,7 @@ def carry_imperatives(table: Table) -> None:
             card.base = 0
 
 
-def draw_imperative(table: Table, bot: Bot) -> None:
+def draw_imperative(table: Resolution, bot: Bot) -> None:
     """One imperative for an agent without one: "limit 1 per agent; command modules never draw imperatives".
     An agent already holding one draws none (the limit)."""
     if bot.kind != "agent" or bot.imperative is not None or bot.escaped:
@@ -62,13 +62,13 @@ def draw_imperative(table: Table, bot: Bot) -> None:
     table.emit(CardDrawn(bot=bot.id, deck="imperative", card=card.id))
 
 
-def draw_imperatives(table: Table) -> None:
+def draw_imperatives(table: Resolution) -> None:
     """Setting up a floor ("Changing Floors", step 5): "Agents lacking an imperative card draw one.\""""
     for bot in table.state.bots:
         draw_imperative(table, bot)
 
 
-def _settle(table: Table, bot: Bot, completed: bool, reason: str) -> None:
+def _settle(table: Resolution, bot: Bot, completed: bool, reason: str) -> None:
     card = bot.imperative
     if card is None:
         raise StateError(f"{bot.name} holds no imperative to settle ({reason})")
@@ -83,7 +83,7 @@ def _settle(table: Table, bot: Bot, completed: bool, reason: str) -> None:
         damage_bot(table, bot, FAIL_COST, f"imperative {card_ref('imperative', card.id)} failed")
 
 
-def discard_imperative(table: Table, bot: Bot) -> None:
+def discard_imperative(table: Resolution, bot: Bot) -> None:
     """"Failing or discarding an imperative costs 1 power." Power is health: the engine refuses a discard
     that would spend the agent's last power (as it refuses such an upgrade)."""
     if bot.imperative is None:
@@ -94,7 +94,7 @@ def discard_imperative(table: Table, bot: Bot) -> None:
     _settle(table, bot, False, "discarded (costs 1 power)")
 
 
-def check_imperatives(table: Table, struck: str | None = None, end_of_turn: str | None = None) -> None:
+def check_imperatives(table: Resolution, struck: str | None = None, end_of_turn: str | None = None) -> None:
     """Complete or fail the agents' imperatives: `struck` names the agent that struck a security unit in this
     action, `end_of_turn` the agent whose turn just ended."""
     state = table.state

@@ -16,20 +16,20 @@ from controller.rules.errors import IllegalAction
 from controller.rules.events import CardDiscarded, CardDrawn, CardTraded, ModInstalled, card_ref
 from controller.rules.legal import Cost, LegalAction
 from controller.rules.players.power_gain import gain_power
+from controller.rules.resolution import Resolution
 from controller.rules.state import Bot, EquipmentCard, GameState, ImperativeCard, ModCard
-from controller.rules.table import Table
 
 LIMIT = 2
 LIMIT_TEXT = "a bot holds at most 2 equipment and mods"
 
 
 @overload
-def draw(table: Table, deck: Literal["equipment"]) -> EquipmentCard | None: ...
+def draw(table: Resolution, deck: Literal["equipment"]) -> EquipmentCard | None: ...
 @overload
-def draw(table: Table, deck: Literal["mod"]) -> ModCard | None: ...
+def draw(table: Resolution, deck: Literal["mod"]) -> ModCard | None: ...
 @overload
-def draw(table: Table, deck: Literal["imperative"]) -> ImperativeCard | None: ...
-def draw(table: Table, deck: Literal["equipment", "mod", "imperative"]
+def draw(table: Resolution, deck: Literal["imperative"]) -> ImperativeCard | None: ...
+def draw(table: Resolution, deck: Literal["equipment", "mod", "imperative"]
          ) -> EquipmentCard | ModCard | ImperativeCard | None:
     """The top card of a deck ("equipment", "mod" or "imperative"); an empty deck is made anew from its
     discards (every draw goes through the dice, which is the shuffle). None when no card is left at all."""
@@ -44,7 +44,7 @@ def draw(table: Table, deck: Literal["equipment", "mod", "imperative"]
     return pile.pop(table.dice.draw(f"{deck} deck", [c.id for c in pile]))
 
 
-def draw_equipment(table: Table, bot: Bot, discard: list[str]) -> None:
+def draw_equipment(table: Resolution, bot: Bot, discard: list[str]) -> None:
     """"When a bot moves onto a cache, it may collect it: discard the chip and draw 1 equipment card into
     inventory." A Discard card triggers at once ("Trigger immediately when drawn, then discard")."""
     card = draw(table, "equipment")
@@ -65,7 +65,7 @@ def draw_equipment(table: Table, bot: Bot, discard: list[str]) -> None:
     enforce_limit(table, bot, discard, [card.id])
 
 
-def draw_mod(table: Table, bot: Bot, discard: list[str]) -> None:
+def draw_mod(table: Resolution, bot: Bot, discard: list[str]) -> None:
     """A mod from the deck, "Placed sideways as uninstalled"."""
     card = draw(table, "mod")
     if card is None:
@@ -84,7 +84,7 @@ def holding(bot: Bot, card_id: str) -> tuple[list, EquipmentCard | ModCard] | No
     return None
 
 
-def discard_card(table: Table, bot: Bot, card_id: str, reason: str) -> None:
+def discard_card(table: Resolution, bot: Bot, card_id: str, reason: str) -> None:
     """Discard equipment or a mod. "discarding awards printed power" for an uninstalled mod; "discarding
     them yields 0 power" for installed ones. Nano's "innate mod cannot be discarded voluntarily or by another
     in-game effect"."""
@@ -110,7 +110,7 @@ def discard_card(table: Table, bot: Bot, card_id: str, reason: str) -> None:
         gain_power(table, bot, card.power, f"discarded mod {card_ref('mod', card.id)}")
 
 
-def enforce_limit(table: Table, bot: Bot, named: list[str], newest: list[str]) -> None:
+def enforce_limit(table: Resolution, bot: Bot, named: list[str], newest: list[str]) -> None:
     """Discard down to 2: the cards named by the player first, then the cards that just arrived (last first),
     then the bot's own from the last one. ">> Discarding an uninstalled mod in this manner still awards the
     power value printed on the card.\""""
@@ -124,7 +124,7 @@ def enforce_limit(table: Table, bot: Bot, named: list[str], newest: list[str]) -
         discard_card(table, bot, card_id, LIMIT_TEXT)
 
 
-def install_mod(table: Table, bot: Bot, card_id: str) -> None:
+def install_mod(table: Resolution, bot: Bot, card_id: str) -> None:
     """"At any time, an agent can install a mod upright to gain its permanent ongoing benefit".
     The command module "cannot activate equipment or mods"."""
     if bot.kind != "agent":
@@ -139,7 +139,7 @@ def install_mod(table: Table, bot: Bot, card_id: str) -> None:
     table.emit(ModInstalled(bot=bot.id, card=card.id))
 
 
-def replace_innate(table: Table, bot: Bot) -> None:
+def replace_innate(table: Resolution, bot: Bot) -> None:
     """Nano's Transfer Learning: "his innate mod is discarded and a new mod is drawn and installed in its
     place" (the discard is the ability's own, not one the innate mod forbids)."""
     old = bot.innate
@@ -155,7 +155,7 @@ def replace_innate(table: Table, bot: Bot) -> None:
     table.emit(ModInstalled(bot=bot.id, card=card.id, innate=True))
 
 
-def trade_cards(table: Table, giver: Bot, taker: Bot, cards: list[str], discard: list[str]) -> None:
+def trade_cards(table: Resolution, giver: Bot, taker: Bot, cards: list[str], discard: list[str]) -> None:
     """"Bots can exchange any quantity of keys, equipment cards, and uninstalled mod cards" (">> Once a mod card
     is installed, it can never be traded"); then ">> any bot whose inventory holds more than 2 total mods and
     equipment must discard down to the maximum hand limit of 2\""""

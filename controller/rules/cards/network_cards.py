@@ -19,13 +19,13 @@ from controller.rules.events import NetworkCardDone, NetworkCardDrawn, PingRemov
 from controller.rules.legal import LegalAction
 from controller.rules.players.network_moves import arrive
 from controller.rules.players.power_gain import gain_power
+from controller.rules.resolution import Resolution
 from controller.rules.state import IP, Bot, GameState, NetworkCard
-from controller.rules.table import Table
 
 HAND_LIMIT = 3
 
 
-def draw_network_card(table: Table, agent: Bot, discard: int | None) -> None:
+def draw_network_card(table: Resolution, agent: Bot, discard: int | None) -> None:
     state = table.state
     if agent.kind != "agent":
         raise IllegalAction("the command module cannot take a network card action")
@@ -41,7 +41,7 @@ def draw_network_card(table: Table, agent: Bot, discard: int | None) -> None:
         _discard(table, agent, hand.pop(k), f"over the hand limit of {HAND_LIMIT}")
 
 
-def resolve_network_cards(table: Table, agent: Bot, risky: list[str] | None = None) -> None:
+def resolve_network_cards(table: Resolution, agent: Bot, risky: list[str] | None = None) -> None:
     """Complete every card in the agent's hand whose condition holds now. `risky` names the cards Nano ignores
     with Risky Click: "When resolving a network card, Nano may ignore its effect, draw a new network card, and
     must resolve the new card effect if possible.\""""
@@ -83,7 +83,7 @@ def resolve_network_cards(table: Table, agent: Bot, risky: list[str] | None = No
             replace_innate(table, agent)
 
 
-def _top_card(table: Table) -> NetworkCard | None:
+def _top_card(table: Resolution) -> NetworkCard | None:
     """The top network card; an empty deck is made anew from its discards (rules-interpretations.md)."""
     state = table.state
     if not state.network_deck and state.network_discard:
@@ -93,19 +93,19 @@ def _top_card(table: Table) -> NetworkCard | None:
     return state.network_deck.pop(table.dice.draw("network deck", [c.id for c in state.network_deck]))
 
 
-def discard_hand(table: Table, agent: Bot) -> None:
+def discard_hand(table: Resolution, agent: Bot) -> None:
     """"At the end of your turn, all unplayed network cards are discarded and do not carry over.\""""
     hand = table.state.network_hands.pop(agent.id, [])
     for card in hand:
         _discard(table, agent, card, "not completed by the end of the turn")
 
 
-def _discard(table: Table, agent: Bot, card: NetworkCard, reason: str) -> None:
+def _discard(table: Resolution, agent: Bot, card: NetworkCard, reason: str) -> None:
     table.state.network_discard.append(card)
     table.emit(NetworkCardDone(agent=agent.id, card=card.id, completed=False, reason=reason))
 
 
-def _condition(table: Table, card: NetworkCard, ip: IP | None) -> bool:
+def _condition(table: Resolution, card: NetworkCard, ip: IP | None) -> bool:
     if card.condition == "none":
         return True
     if ip is None or ip.banned or ip.node is None:
@@ -115,7 +115,7 @@ def _condition(table: Table, card: NetworkCard, ip: IP | None) -> bool:
             "ip_on_hub": node.kind == "hub", "ip_level_3": ip.level >= 3}[card.condition]
 
 
-def _effect(table: Table, card: NetworkCard, agent: Bot, ip: IP | None) -> None:
+def _effect(table: Resolution, card: NetworkCard, agent: Bot, ip: IP | None) -> None:
     state = table.state
     net = state.network
     if card.effect == "threat":

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from controller.rules.errors import IllegalAction
 from controller.rules.events import DisguiseChanged
+from controller.rules.resolution import Resolution
 from controller.rules.state import Bot, GuardChip, SecurityUnit
-from controller.rules.table import Table
 
 INTERFACE = "interface"  # the agent id in bots.toml
 UNMASK_DAMAGE = 2  # "If attacked, the disguise is lost and Interface takes 2 damage."
@@ -31,7 +31,7 @@ def check_can_disguise(bot: Bot, unit: SecurityUnit) -> None:
         raise IllegalAction("Interface disguises itself as a guard: the captain's chip is no disguise")
 
 
-def don_disguise(table: Table, bot: Bot, unit: SecurityUnit) -> None:
+def don_disguise(table: Resolution, bot: Bot, unit: SecurityUnit) -> None:
     """Interface keeps the chip of the guard it shut down as its disguise (a worn one is discarded)."""
     if bot.disguise is not None:
         lose_disguise(table, bot, "a new disguise replaces it")
@@ -41,7 +41,7 @@ def don_disguise(table: Table, bot: Bot, unit: SecurityUnit) -> None:
                                reason=f"takes the chip of the guard it shut down on {unit.space}"))
 
 
-def lose_disguise(table: Table, bot: Bot, reason: str) -> None:
+def lose_disguise(table: Resolution, bot: Bot, reason: str) -> None:
     chip = bot.disguise
     if chip is None:
         return
@@ -49,7 +49,7 @@ def lose_disguise(table: Table, bot: Bot, reason: str) -> None:
     table.emit(DisguiseChanged(bot=bot.id, chip=chip.name, worn=False, reason=reason))
 
 
-def attack_damage(table: Table, bot: Bot, damage: int) -> int:
+def attack_damage(table: Resolution, bot: Bot, damage: int) -> int:
     """The damage an attack deals: a disguised Interface loses the disguise and takes 2 instead."""
     if bot.disguise is None:
         return damage
@@ -57,7 +57,7 @@ def attack_damage(table: Table, bot: Bot, damage: int) -> int:
     return UNMASK_DAMAGE
 
 
-def check_disguised_step(table: Table, bot: Bot) -> None:
+def check_disguised_step(table: Resolution, bot: Bot) -> None:
     """"moves up to the disguise's movement value": per move action, counted in the pending move."""
     turn = table.state.turn
     if bot.disguise is None or turn.pending is None:
@@ -67,7 +67,7 @@ def check_disguised_step(table: Table, bot: Bot) -> None:
                             f"({bot.disguise.movement} spaces per move action)")
 
 
-def count_step(table: Table, bot: Bot) -> None:
+def count_step(table: Resolution, bot: Bot) -> None:
     turn = table.state.turn
     if bot.disguise is not None and turn.pending is not None:
         turn.pending.steps[bot.id] = turn.pending.steps.get(bot.id, 0) + 1

@@ -6,7 +6,7 @@ The readings (docs/rules-interpretations.md, "Special characters"): Joan is a to
 (`GameState.joan`), not a unit: nothing sees her and she holds no awareness chip. Memory's player spends
 move-action AP on her steps as on the command module's; walls and locked doors stop her, and she enters
 no space held by a unit other than Memory. A unit entering her space swaps her onto the space it left
-(`Table.move_occupant`, through which every unit moves).
+(`Resolution.move_occupant`, through which every unit moves).
 Her abilities are actions of Memory's action step: surveil the room she is in (its surveillance dice are
 rolled as if Memory had entered it) or stun a guard adjacent to her; each depletes her.
 """
@@ -21,8 +21,8 @@ from controller.rules.events import JoanCharge, JoanMoved, JoanStunned
 from controller.rules.legal import Cost, LegalAction
 from controller.rules.players.moves import surveil
 from controller.rules.players.steps import active_agent
+from controller.rules.resolution import MEMORY, Resolution, unit_label
 from controller.rules.state import Bot, Drone, GameState, SecurityUnit
-from controller.rules.table import MEMORY, Table, unit_label
 
 JOAN = "joan"  # her name in Step actions
 
@@ -38,7 +38,7 @@ def place_joan(state: GameState) -> None:
         state.joan = Drone(space=memory.space)
 
 
-def commander(table: Table) -> tuple[Bot, Drone]:
+def commander(table: Resolution) -> tuple[Bot, Drone]:
     """Memory, when it is her player's turn and she can act, and Joan."""
     state = table.state
     turn = state.turn
@@ -52,7 +52,7 @@ def commander(table: Table) -> tuple[Bot, Drone]:
     return memory, state.joan
 
 
-def check_joan_step(table: Table, to: str) -> int:
+def check_joan_step(table: Resolution, to: str) -> int:
     """Validate one step of Joan's within Memory's move action; returns the destination's index."""
     _, joan = commander(table)
     turn = table.state.turn
@@ -71,7 +71,7 @@ def check_joan_step(table: Table, to: str) -> int:
     return dest
 
 
-def step_joan(table: Table, to: str) -> None:
+def step_joan(table: Resolution, to: str) -> None:
     check_joan_step(table, to)
     joan = table.state.joan
     if joan is None:
@@ -82,19 +82,19 @@ def step_joan(table: Table, to: str) -> None:
     table.recharge_joan()
 
 
-def _charged(table: Table) -> tuple[Bot, Drone]:
+def _charged(table: Resolution) -> tuple[Bot, Drone]:
     memory, joan = commander(table)
     if not joan.charged:
         raise IllegalAction("Joan is depleted: she recharges when sharing a space with Memory")
     return memory, joan
 
 
-def _deplete(table: Table, joan: Drone, why: str) -> None:
+def _deplete(table: Resolution, joan: Drone, why: str) -> None:
     joan.charged = False
     table.emit(JoanCharge(charged=False, reason=why))
 
 
-def surveil_room(table: Table) -> int:
+def surveil_room(table: Resolution) -> int:
     """The room Joan can surveil now (its area index); raises when there is none."""
     _, joan = _charged(table)
     floor = table.floor
@@ -104,7 +104,7 @@ def surveil_room(table: Table) -> int:
     return area.index
 
 
-def joan_surveils(table: Table) -> None:
+def joan_surveils(table: Resolution) -> None:
     """Joan surveils the room she is in: remove the bead and roll its surveillance dice, as if Memory had
     entered it (a powercell powers Memory)."""
     area = surveil_room(table)
@@ -113,7 +113,7 @@ def joan_surveils(table: Table) -> None:
     surveil(table, memory, area, where=joan.space)
 
 
-def stun_target(table: Table, unit_id: str) -> SecurityUnit:
+def stun_target(table: Resolution, unit_id: str) -> SecurityUnit:
     _, joan = _charged(table)
     unit = next((u for u in table.state.security if u.id == unit_id), None)
     if unit is None:
@@ -129,7 +129,7 @@ def stun_target(table: Table, unit_id: str) -> SecurityUnit:
     return unit
 
 
-def joan_stuns(table: Table, unit_id: str) -> None:
+def joan_stuns(table: Resolution, unit_id: str) -> None:
     """Joan stuns an adjacent guard: it skips the corporation's next activation, as a stunned unit does.
     Joan is not a bot, so nobody is detected and threat does not advance."""
     unit = stun_target(table, unit_id)
@@ -141,7 +141,7 @@ def joan_stuns(table: Table, unit_id: str) -> None:
 
 # -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------
 
-def legal_joan_steps(table: Table) -> list[LegalAction]:
+def legal_joan_steps(table: Resolution) -> list[LegalAction]:
     """Joan's steps within Memory's move action."""
     joan = table.state.joan
     if joan is None or active_agent(table.state).id != MEMORY:
@@ -157,7 +157,7 @@ def legal_joan_steps(table: Table) -> list[LegalAction]:
     return out
 
 
-def legal_joan_abilities(table: Table) -> list[LegalAction]:
+def legal_joan_abilities(table: Resolution) -> list[LegalAction]:
     """Charged Joan's surveillance of her room and her stuns of the guards next to her."""
     joan = table.state.joan
     memory = active_agent(table.state)

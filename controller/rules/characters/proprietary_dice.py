@@ -20,8 +20,8 @@ import msgspec
 from controller.rules.errors import DiceWanted, IllegalAction, StateError
 from controller.rules.events import DieRolled
 from controller.rules.players.ap import check_dice, check_pool, check_purpose
+from controller.rules.resolution import Resolution
 from controller.rules.state import Bot, DicePool
-from controller.rules.table import Table
 
 FACES: dict[str, tuple[str, ...]] = {
     "pressure": ("0", "1", "2", "2", "3", "4"),
@@ -37,7 +37,7 @@ def pool_dice(wanted: DicePool) -> DicePool:
     return msgspec.structs.replace(wanted, proprietary=0)
 
 
-def check_proprietary(table: Table, bot: Bot, wanted: DicePool, use: str) -> None:
+def check_proprietary(table: Resolution, bot: Bot, wanted: DicePool, use: str) -> None:
     """Refuse a proprietary die the bot cannot roll for this AP check."""
     if not wanted.proprietary:
         return
@@ -57,7 +57,7 @@ def check_proprietary(table: Table, bot: Bot, wanted: DicePool, use: str) -> Non
         raise IllegalAction(f"{bot.name}'s {die} die has been rolled this turn: rolled dice return to the supply")
 
 
-def announce_check(table: Table, bot: Bot, wanted: DicePool, use: str, why: str) -> None:
+def announce_check(table: Resolution, bot: Bot, wanted: DicePool, use: str, why: str) -> None:
     """Before an AP check a proprietary die may join: both checked, then every die of it announced at once,
     the proprietary die first as it is read first, so players at the table roll them together."""
     check_proprietary(table, bot, wanted, use)
@@ -68,7 +68,7 @@ def announce_check(table: Table, bot: Bot, wanted: DicePool, use: str, why: str)
     table.dice.expect(own + check_dice(rest), check_purpose(table, why))
 
 
-def roll_proprietary(table: Table, bot: Bot, wanted: DicePool, use: str, why: str) -> int:
+def roll_proprietary(table: Resolution, bot: Bot, wanted: DicePool, use: str, why: str) -> int:
     """Roll the bot's proprietary die when the action asks for it (checked first); its AP, 0 when not asked."""
     check_proprietary(table, bot, wanted, use)
     if not wanted.proprietary:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from controller.rules.corporation.threat_effects import do_effect
 from controller.rules.events import CAPTAIN_REF, CaptainChipReached
-from controller.rules.table import Table
+from controller.rules.resolution import Resolution
 
 
-def reach_captain_chip(table: Table) -> None:
+def reach_captain_chip(table: Resolution) -> None:
     captain = table.state.captain
     table.emit(CaptainChipReached())
     if captain.chip_effect is not None and not table.over:

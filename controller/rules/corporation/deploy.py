@@ -5,14 +5,14 @@ from __future__ import annotations
 from controller.rules.board.awareness import recheck
 from controller.rules.board.geometry import DIRECTIONS
 from controller.rules.events import UnitPlaced
+from controller.rules.resolution import Resolution
 from controller.rules.state import CaptainCard, Direction, GuardChip, SecurityUnit
-from controller.rules.table import Table
 
 # "Level 1 Guard: 10 AP / Level 2 Guard: 15 AP / Level 3 Guard: 20 AP"
 GUARD_DURABILITY = {1: 10, 2: 15, 3: 20}
 
 
-def best_facing(table: Table, space: int) -> Direction:
+def best_facing(table: Resolution, space: int) -> Direction:
     """Facing for a unit placed on a post: the direction with the longest line of sight (N, E, S, W on ties)."""
     rays = table.floor.rays[space]
     return max(DIRECTIONS, key=lambda d: (len(rays[d]), -DIRECTIONS.index(d)))
@@ -39,7 +39,7 @@ def captain_unit(card: CaptainCard, space: str, facing: Direction) -> SecurityUn
                         damage=card.damage, durability=card.durability, abilities=list(card.abilities))
 
 
-def draw_guard(table: Table, level: int, colour: str | None = None) -> GuardChip | None:
+def draw_guard(table: Resolution, level: int, colour: str | None = None) -> GuardChip | None:
     """Draw a chip of the level (and colour) from the guard bag through the dice; None if none is left."""
     bag = table.state.guard_bag
     choices = [k for k, c in enumerate(bag) if c.level == level and (colour is None or c.colour == colour)]
@@ -49,13 +49,13 @@ def draw_guard(table: Table, level: int, colour: str | None = None) -> GuardChip
     return bag.pop(pick)
 
 
-def station(table: Table, unit: SecurityUnit) -> None:
+def station(table: Resolution, unit: SecurityUnit) -> None:
     """Put a unit on the floor (setup places units silently; play announces them with `spawn_guard`)."""
     table.state.security.append(unit)
     table.occupant[table.floor.index[unit.space]] = unit
 
 
-def enlist(table: Table, chip: GuardChip, space: int, key: bool = False) -> SecurityUnit:
+def enlist(table: Resolution, chip: GuardChip, space: int, key: bool = False) -> SecurityUnit:
     """A guard chip onto a space: the next guard number, facing its longest line of sight."""
     number = table.state.next_unit
     table.state.next_unit += 1
@@ -64,7 +64,7 @@ def enlist(table: Table, chip: GuardChip, space: int, key: bool = False) -> Secu
     return unit
 
 
-def spawn_guard(table: Table, post_kind: str, level: int, colour: str | None = None, key: bool = False,
+def spawn_guard(table: Resolution, post_kind: str, level: int, colour: str | None = None, key: bool = False,
                 within: set[int] | None = None) -> bool:
     """Put a guard of `level` on the first free post of that kind ("hallway": any of posts 1-3);
     False when no post or chip is free. `within` limits the posts to those spaces (one room's)."""

@@ -11,8 +11,8 @@ from controller.rules.board.awareness import place_awareness
 from controller.rules.corporation.threat import change_threat, escalation_bonus
 from controller.rules.errors import DiceWanted
 from controller.rules.events import Boot, DieRolled, IpBanned, IpMoved, LevelChanged, PingAdded, PingMoved, PingRemoved
+from controller.rules.resolution import Resolution
 from controller.rules.state import IP, NetworkNode, Ping
-from controller.rules.table import Table
 
 PING_STEPS = 3
 MAX_LEVEL = 6
@@ -20,19 +20,19 @@ MAX_LEVEL = 6
 PING_FACES = ("threat", "threat+transfer", "ceo", "ceo+transfer", "ping", "ping+transfer")
 
 
-def nodes(table: Table) -> dict[str, NetworkNode]:
+def nodes(table: Resolution) -> dict[str, NetworkNode]:
     return {n.id: n for n in table.state.network.mat.nodes}
 
 
-def core_id(table: Table) -> str:
+def core_id(table: Resolution) -> str:
     return next(n.id for n in table.state.network.mat.nodes if n.kind == "core")
 
 
-def access_point(table: Table, agent: str) -> str | None:
+def access_point(table: Resolution, agent: str) -> str | None:
     return next((n.id for n in table.state.network.mat.nodes if n.kind == "access" and n.agent == agent), None)
 
 
-def activate_pings(table: Table) -> None:
+def activate_pings(table: Resolution) -> None:
     net = table.state.network
     by_id = nodes(table)
     steps = PING_STEPS + escalation_bonus(table, "ping_steps")
@@ -69,7 +69,7 @@ def activate_pings(table: Table) -> None:
         resolve_ping_face(table, face)
 
 
-def resolve_ping_face(table: Table, face: str) -> None:
+def resolve_ping_face(table: Resolution, face: str) -> None:
     base, _, transfer = face.partition("+")
     if base == "threat":
         change_threat(table, 1, "ping die")
@@ -81,7 +81,7 @@ def resolve_ping_face(table: Table, face: str) -> None:
         transfer_outward(table)
 
 
-def change_ceo_level(table: Table, amount: int) -> None:
+def change_ceo_level(table: Resolution, amount: int) -> None:
     """Raise (or, negative, lower) the CEO's network level within 1-6."""
     net = table.state.network
     new = max(1, min(MAX_LEVEL, net.ceo_level + amount))
@@ -90,7 +90,7 @@ def change_ceo_level(table: Table, amount: int) -> None:
         net.ceo_level = new
 
 
-def change_ip_level(table: Table, ip: IP, amount: int) -> None:
+def change_ip_level(table: Resolution, ip: IP, amount: int) -> None:
     """Raise (or, negative, lower) an IP's network level within 1-6."""
     new = max(1, min(MAX_LEVEL, ip.level + amount))
     if new != ip.level:
@@ -98,7 +98,7 @@ def change_ip_level(table: Table, ip: IP, amount: int) -> None:
         ip.level = new
 
 
-def add_ping(table: Table) -> None:
+def add_ping(table: Resolution) -> None:
     """Add 1 ping to the core, if the supply has one left (component limit)."""
     net = table.state.network
     if len(net.pings) >= net.mat.ping_supply:
@@ -112,7 +112,7 @@ def add_ping(table: Table) -> None:
     _enter(table, ping, nodes(table)[core], moving=False)
 
 
-def transfer_outward(table: Table) -> None:
+def transfer_outward(table: Resolution) -> None:
     """"... then all eligible pings transfer outwards": along a white line to the next layer out, when
     that node holds no ping."""
     net = table.state.network
@@ -128,7 +128,7 @@ def transfer_outward(table: Table) -> None:
         _enter(table, ping, by_id[out], moving=True)
 
 
-def _enter(table: Table, ping: Ping, node: NetworkNode, moving: bool) -> bool:
+def _enter(table: Resolution, ping: Ping, node: NetworkNode, moving: bool) -> bool:
     """A ping lands on a node: ban an IP whose access point it passes empty, boot any IP here.
     Returns True when the ping must stop (it met an IP)."""
     net = table.state.network
@@ -147,11 +147,11 @@ def _enter(table: Table, ping: Ping, node: NetworkNode, moving: bool) -> bool:
     return bool(met)
 
 
-def _ip_of(table: Table, agent: str) -> IP | None:
+def _ip_of(table: Resolution, agent: str) -> IP | None:
     return next((ip for ip in table.state.network.ips if ip.agent == agent), None)
 
 
-def resolve_boot(table: Table, ip: IP, ping: Ping) -> None:
+def resolve_boot(table: Resolution, ip: IP, ping: Ping) -> None:
     """"When an IP and ping occupy the same node, compare network levels. The lower level is booted; the
     winner reduces network level by 1. CEO wins ties (except at level 6, where the agent wins). An agent
     booted by a ping is immediately detected on the floor.\""""

@@ -24,24 +24,24 @@ from controller.rules.events import (
     bot_ref,
     unit_ref,
 )
+from controller.rules.resolution import Resolution
 from controller.rules.state import Bot, SecurityUnit
-from controller.rules.table import Table
 
 # "L453R: Fauxbia can attack detected bots up to 3 spaces away. Bots that are attacked from 2 spaces away
 # lose 2 power instead of 3, and bots that are 3 spaces away lose only 1 power."
 RANGED_DAMAGE = {1: 3, 2: 2, 3: 1}
 
 
-def abilities_on(table: Table) -> bool:
+def abilities_on(table: Resolution) -> bool:
     """"Simplified: ... Security unit special abilities are disabled.\""""
     return table.state.difficulty != "simplified"
 
 
-def movement_of(table: Table, unit: SecurityUnit) -> int:
+def movement_of(table: Resolution, unit: SecurityUnit) -> int:
     return unit.movement + escalation_bonus(table, "guard_movement")
 
 
-def activate_security(table: Table) -> None:
+def activate_security(table: Resolution) -> None:
     state = table.state
     done: set[str] = set()
     for unit in state.security:
@@ -66,7 +66,7 @@ def activate_security(table: Table) -> None:
 
 
 # -- movement ------------------------------------------------------------------------------------
-def _walk(table: Table, unit: SecurityUnit, path: list[int], reason: str) -> None:
+def _walk(table: Resolution, unit: SecurityUnit, path: list[int], reason: str) -> None:
     """Move along a path one space at a time (each step re-checks awareness), then report the move."""
     if not path:
         return
@@ -79,12 +79,12 @@ def _walk(table: Table, unit: SecurityUnit, path: list[int], reason: str) -> Non
                                         reason=reason))
 
 
-def _distance(table: Table, a: int, b: int) -> int:
+def _distance(table: Resolution, a: int, b: int) -> int:
     return table.distances()[a][b]
 
 
 # -- Priority 1: Pursue ---------------------------------------------------------------------------
-def _pursue_target(table: Table, unit: SecurityUnit) -> Bot | None:
+def _pursue_target(table: Resolution, unit: SecurityUnit) -> Bot | None:
     here = table.floor.index[unit.space]
     best, best_d = None, UNREACHABLE
     for bot in table.active_bots():
@@ -99,7 +99,7 @@ def _pursue_target(table: Table, unit: SecurityUnit) -> Bot | None:
     return best
 
 
-def _try_pursue(table: Table, unit: SecurityUnit) -> bool:
+def _try_pursue(table: Resolution, unit: SecurityUnit) -> bool:
     """"Security units with detected bots in their awareness move via the shortest path to become
     adjacent and attack.\""""
     target = _pursue_target(table, unit)
@@ -126,7 +126,7 @@ def _try_pursue(table: Table, unit: SecurityUnit) -> bool:
     return True
 
 
-def _face(table: Table, unit: SecurityUnit, toward: int) -> None:
+def _face(table: Resolution, unit: SecurityUnit, toward: int) -> None:
     here = table.floor.index[unit.space]
     d = table.floor.direction(here, toward) or table.floor.line_direction(here, toward)
     if d is not None and d != unit.facing:
@@ -135,7 +135,7 @@ def _face(table: Table, unit: SecurityUnit, toward: int) -> None:
         recheck(table)
 
 
-def _attack(table: Table, unit: SecurityUnit, bot: Bot, damage: int, distance: int) -> None:
+def _attack(table: Resolution, unit: SecurityUnit, bot: Bot, damage: int, distance: int) -> None:
     """"Guards deal damage equal to their level (1, 2, or 3); captains deal 3 damage." A disguised Interface
     loses the disguise and takes 2 instead."""
     damage = attack_damage(table, bot, damage)
@@ -146,7 +146,7 @@ def _attack(table: Table, unit: SecurityUnit, bot: Bot, damage: int, distance: i
         shut_down_bot(table, bot)
 
 
-def shut_down_bot(table: Table, bot: Bot) -> None:
+def shut_down_bot(table: Resolution, bot: Bot) -> None:
     """"Bot Shut Down: Power reaches 0. Threat increases by +3; bot chip flips. ... If the command module
     shuts down, the game is immediately lost."
 
@@ -163,7 +163,7 @@ def shut_down_bot(table: Table, bot: Bot) -> None:
     change_threat(table, 3, f"{bot_ref(bot.id)} was shut down")
 
 
-def damage_bot(table: Table, bot: Bot, amount: int, reason: str) -> None:
+def damage_bot(table: Resolution, bot: Bot, amount: int, reason: str) -> None:
     """Power lost outside an attack (shocks, mission rules)."""
     old = bot.power
     bot.power = max(0, bot.power - amount)
@@ -173,7 +173,7 @@ def damage_bot(table: Table, bot: Bot, amount: int, reason: str) -> None:
 
 
 # -- Priority 2: Investigate -----------------------------------------------------------------------
-def _try_investigate(table: Table, unit: SecurityUnit) -> bool:
+def _try_investigate(table: Resolution, unit: SecurityUnit) -> bool:
     """"Security units move toward active awareness chips to clear them.\""""
     floor = table.floor
     here = floor.index[unit.space]
@@ -205,7 +205,7 @@ def _try_investigate(table: Table, unit: SecurityUnit) -> bool:
 
 
 # -- Priority 3: Patrol ----------------------------------------------------------------------------
-def _patrol(table: Table, unit: SecurityUnit) -> bool:
+def _patrol(table: Resolution, unit: SecurityUnit) -> bool:
     floor = table.floor
     here = floor.index[unit.space]
     pattern = unit.patrol
@@ -233,7 +233,7 @@ def _patrol(table: Table, unit: SecurityUnit) -> bool:
     return True
 
 
-def _patrol_target(table: Table, unit: SecurityUnit) -> Bot | None:
+def _patrol_target(table: Resolution, unit: SecurityUnit) -> Bot | None:
     """Closest Bot: the nearest bot on the floor; the star icon: the command module (while it is in play)."""
     bots = [b for b in table.active_bots() if not b.hidden and not fooled(unit, b)]
     if unit.patrol == "star":
@@ -250,7 +250,7 @@ def _patrol_target(table: Table, unit: SecurityUnit) -> Bot | None:
     return best
 
 
-def _pace(table: Table, unit: SecurityUnit, steps: int) -> None:
+def _pace(table: Resolution, unit: SecurityUnit, steps: int) -> None:
     """Pace: straight ahead along the facing, turning about when the way ahead is a wall, a door, the end
     of its area or another unit."""
     floor = table.floor
@@ -283,7 +283,7 @@ def _pace(table: Table, unit: SecurityUnit, steps: int) -> None:
         table.emit(UnitStayed(unit=unit.id, space=unit.space, reason="boxed in"))
 
 
-def _perimeter(table: Table, unit: SecurityUnit, steps: int) -> None:
+def _perimeter(table: Resolution, unit: SecurityUnit, steps: int) -> None:
     """Perimeter: clockwise along the inside edge of its area (wall on its left)."""
     floor = table.floor
     here = floor.index[unit.space]
@@ -313,7 +313,7 @@ def _perimeter(table: Table, unit: SecurityUnit, steps: int) -> None:
         table.emit(UnitStayed(unit=unit.id, space=unit.space, reason="way blocked"))
 
 
-def _teleport(table: Table, unit: SecurityUnit) -> None:
+def _teleport(table: Resolution, unit: SecurityUnit) -> None:
     """"Patrol: Teleport. Fauxbia teleports to the unoccupied hallway security post closest to a bot.\""""
     floor = table.floor
     D = table.distances()

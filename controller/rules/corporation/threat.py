@@ -8,8 +8,8 @@ happens no matter what moved the track (pings, shut-downs, the end of the round,
 from __future__ import annotations
 
 from controller.rules.events import Defeat, EscalationActive, ThreatChanged, ThreatEventFired
+from controller.rules.resolution import Resolution
 from controller.rules.state import GameState, Outcome, OutcomeCause, ThreatEvent
-from controller.rules.table import Table
 
 MAX_THREAT = 26
 
@@ -33,7 +33,7 @@ def active_escalations(state: GameState) -> list[ThreatEvent]:
     return active
 
 
-def escalation_bonus(table: Table, kind: str) -> int:
+def escalation_bonus(table: Resolution, kind: str) -> int:
     """The modifier of that kind from the escalations in force (cached per threat value: sight is checked
     thousands of times a turn, threat changes a few)."""
     key = (table.state.threat, kind)
@@ -44,7 +44,7 @@ def escalation_bonus(table: Table, kind: str) -> int:
     return bonus
 
 
-def change_threat(table: Table, delta: int, reason: str) -> None:
+def change_threat(table: Resolution, delta: int, reason: str) -> None:
     state = table.state
     if table.over or delta == 0:
         return
@@ -69,7 +69,7 @@ def change_threat(table: Table, delta: int, reason: str) -> None:
         declare_defeat(table, "threat_maxed", "threat reached 26")
 
 
-def declare_defeat(table: Table, cause: OutcomeCause, reason: str) -> None:
+def declare_defeat(table: Resolution, cause: OutcomeCause, reason: str) -> None:
     """The game is lost, once: `cause` for programs, `reason` (the rule that ended it) for people."""
     if table.state.outcome is None:
         table.state.outcome = Outcome(result="defeat", cause=cause, text=reason)

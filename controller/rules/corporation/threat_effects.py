@@ -10,15 +10,15 @@ from controller.rules.corporation.deploy import spawn_guard
 from controller.rules.corporation.pings import add_ping, change_ceo_level
 from controller.rules.corporation.threat import change_threat
 from controller.rules.players.burncycle import deactivate_slot
+from controller.rules.resolution import Resolution
 from controller.rules.state import Effect, ThreatEvent
-from controller.rules.table import Table
 
 
-def apply_effect(table: Table, event: ThreatEvent) -> None:
+def apply_effect(table: Resolution, event: ThreatEvent) -> None:
     do_effect(table, event.effect, f"threat event at {event.threshold}")
 
 
-def do_effect(table: Table, effect: Effect, reason: str) -> None:
+def do_effect(table: Resolution, effect: Effect, reason: str) -> None:
     """One effect of the vocabulary (threat events, captain chip events); modifiers do nothing here."""
     if effect.kind == "add_ping":
         for _ in range(effect.amount):

@@ -12,8 +12,8 @@ from controller.rules.dice import Dice, SeededDice
 from controller.rules.errors import IllegalAction
 from controller.rules.events import Event, PhaseStarted
 from controller.rules.missions import special_rules
+from controller.rules.resolution import Resolution
 from controller.rules.state import GameState
-from controller.rules.table import Table
 
 
 def corporation_turn(state: GameState, dice: Dice | None = None) -> tuple[GameState, list[Event]]:
@@ -31,7 +31,7 @@ def corporation_turn(state: GameState, dice: Dice | None = None) -> tuple[GameSt
         raise IllegalAction(f"it is {player}'s turn, not the corporation's: "
                             f"\"the corporation turn follows the player with the corporation marker chip\"")
     dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
-    table = Table(state, dice, apply_effect)
+    table = Resolution(state, dice, apply_effect)
     special_rules.start_of_corporation_turn(table)
     table.emit(PhaseStarted(phase="security activation"))
     # "Security awareness is continuously checked at all times, during any phase or turn.": a bot the

@@ -22,13 +22,13 @@ from controller.rules.legal import LegalAction
 from controller.rules.missions import special_rules
 from controller.rules.missions.draw_bag import TERMINAL_SPACES
 from controller.rules.players.moves import current_chip_kind, movers, surveil
+from controller.rules.resolution import Resolution
 from controller.rules.state import Bot
-from controller.rules.table import Table
 
 HOP_CHIPS = ("utility", "tech")
 
 
-def can_hop_now(table: Table) -> bool:
+def can_hop_now(table: Resolution) -> bool:
     """The mission allows hops (Preconnaissance, until calibrated) and the tracker is on a chip that hops."""
     state = table.state
     return state.mission.rule(state.calibrated).hop and current_chip_kind(table) in HOP_CHIPS
@@ -39,14 +39,14 @@ def in_line(floor: Floor, a: int, b: int) -> bool:
     return a != b and (ra == rb or ca == cb or abs(ra - rb) == abs(ca - cb))
 
 
-def landings(table: Table, frm: int) -> list[int]:
+def landings(table: Resolution, frm: int) -> list[int]:
     """Unoccupied terminal spaces in a straight orthogonal or diagonal line from `frm`."""
     floor = table.floor
     return [s for s in floor.posts.get("terminal", ()) + floor.posts.get("mainframe", ())
             if s not in table.occupant and in_line(floor, frm, s) and not special_rules.safe_zone_closed(table, s)]
 
 
-def hop_paths(table: Table, frm: int) -> dict[int, list[int]]:
+def hop_paths(table: Resolution, frm: int) -> dict[int, list[int]]:
     """Every terminal space one hop action can end on, with the fewest hops that reach it (breadth first over
     the landings). A floor has a handful of terminal spaces, so this stays a few dozen line checks; longer
     paths to the same space only differ in where the chip passes through cyberspace, which nobody sees."""
@@ -64,7 +64,7 @@ def hop_paths(table: Table, frm: int) -> dict[int, list[int]]:
     return paths
 
 
-def hop(table: Table, bot_id: str, path: list[str]) -> None:
+def hop(table: Resolution, bot_id: str, path: list[str]) -> None:
     state, floor = table.state, table.floor
     if not state.mission.rule(state.calibrated).hop:
         raise IllegalAction(f"{state.mission.name} has no hop into cyberspace"
@@ -105,7 +105,7 @@ def hop(table: Table, bot_id: str, path: list[str]) -> None:
         surveil(table, bot, area.index)
 
 
-def legal_hops(table: Table) -> list[LegalAction]:
+def legal_hops(table: Resolution) -> list[LegalAction]:
     """One hop per terminal space the action can end on, by the fewest hops, from each bot on a terminal."""
     if not can_hop_now(table):
         return []

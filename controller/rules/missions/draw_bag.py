@@ -17,13 +17,13 @@ from controller.rules.board.geometry import Area
 from controller.rules.corporation.deploy import best_facing, captain_unit, enlist, station
 from controller.rules.errors import RulesError, StateError
 from controller.rules.events import CALIBRATION_REF, UnitBagged, UnitDrawn
+from controller.rules.resolution import Resolution
 from controller.rules.state import BagUnit, GameState
-from controller.rules.table import Table
 
 TERMINAL_SPACES = ("terminal", "mainframe")
 
 
-def fill_draw_bag(table: Table) -> None:
+def fill_draw_bag(table: Resolution) -> None:
     """Setup's last step: the captain, then random guards whose levels add up exactly to the team's total."""
     state = table.state
     setup = state.mission.setup
@@ -56,7 +56,7 @@ def module_bagged(state: GameState) -> bool:
     return any(u.unit == "module" for u in state.draw_bag)
 
 
-def bag_module(table: Table) -> None:
+def bag_module(table: Resolution) -> None:
     """The Search Begins' result: "Add the command module to the draw bag.\""""
     state = table.state
     module = next((b for b in state.bots if b.kind == "module"), None)
@@ -76,7 +76,7 @@ def label(state: GameState, unit: BagUnit) -> str:
     return "the command module"
 
 
-def free_terminals(table: Table, area: Area) -> list[int]:
+def free_terminals(table: Resolution, area: Area) -> list[int]:
     """The room's free terminal spaces when surveilling it draws a unit from the bag onto the first; none when
     nothing is drawn (the mission draws nothing on surveillance, the bag is empty, every terminal is taken)."""
     state, floor = table.state, table.floor
@@ -85,7 +85,7 @@ def free_terminals(table: Table, area: Area) -> list[int]:
     return [s for s in area.spaces if floor.feature[s] in TERMINAL_SPACES and s not in table.occupant]
 
 
-def draw_onto_terminal(table: Table, area: Area) -> None:
+def draw_onto_terminal(table: Resolution, area: Area) -> None:
     """"Before surveilling a room with at least one terminal space, draw a unit from the bag and place it on a
     terminal in the room. If it is a security unit, it must be placed to not face a wall." The unit goes on
     the room's first free terminal space; with every terminal space taken, nothing is drawn."""

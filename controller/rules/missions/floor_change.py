@@ -25,11 +25,11 @@ from controller.rules.events import BotEscaped, FloorChanged, StepStarted
 from controller.rules.game_setup import floor_state, place_security
 from controller.rules.legal import LegalAction
 from controller.rules.missions.objectives import applies, done
+from controller.rules.resolution import MEMORY, Resolution
 from controller.rules.state import Bot, Objective, SecurityUnit
-from controller.rules.table import MEMORY, Table
 
 
-def floor_objectives(table: Table) -> list[Objective]:
+def floor_objectives(table: Resolution) -> list[Objective]:
     """The objectives of the floor the team is on, when it is not the mission's last."""
     state = table.state
     plan = state.mission.floor_plan
@@ -38,7 +38,7 @@ def floor_objectives(table: Table) -> list[Objective]:
     return [o for o in plan[state.floor_number - 1].objectives if applies(state, o)]
 
 
-def ready_to_advance(table: Table) -> bool:
+def ready_to_advance(table: Resolution) -> bool:
     """"completing all floor objectives and assembling all bots simultaneously in safe zones at the end of a
     turn"; a shut-down bot "Cannot act or advance floors until repaired"."""
     state, floor = table.state, table.floor
@@ -51,7 +51,7 @@ def ready_to_advance(table: Table) -> bool:
                               for b in bots)
 
 
-def change_floor(table: Table, final: Bot) -> None:
+def change_floor(table: Resolution, final: Bot) -> None:
     """The five steps of "Changing Floors", after `final`'s turn; the corporation's turn follows on the new
     floor (its marker is with the player who took the final turn)."""
     state = table.state
@@ -123,7 +123,7 @@ def change_floor(table: Table, final: Bot) -> None:
     table.emit(StepStarted(step="corporation", new_floor=True))
 
 
-def escape(table: Table, bot: Bot) -> None:
+def escape(table: Resolution, bot: Bot) -> None:
     """Take `bot` off the board through an entrance of the last floor."""
     state, floor = table.state, table.floor
     if not can_escape(table):
@@ -144,7 +144,7 @@ def escape(table: Table, bot: Bot) -> None:
                        "all agents escaped before the command module: nobody remains to pilot it")
 
 
-def can_escape(table: Table) -> bool:
+def can_escape(table: Resolution) -> bool:
     state = table.state
     return (state.calibrated and not state.later_floors
             and any(o.task == "escape" for o in state.mission.win if applies(state, o)))
@@ -167,7 +167,7 @@ def _offset(floor: Floor, zone: Area, space: int) -> tuple[int, int]:
     return r - r0, c - c0
 
 
-def _place_in(table: Table, floor: Floor, zone: Area | None, offset: tuple[int, int]) -> int:
+def _place_in(table: Resolution, floor: Floor, zone: Area | None, offset: tuple[int, int]) -> int:
     """The space at `offset` in the zone if free, else the zone's first free space (else any free space)."""
     if zone is not None:
         r0, c0 = floor.coords[zone.spaces[0]]
@@ -181,7 +181,7 @@ def _place_in(table: Table, floor: Floor, zone: Area | None, offset: tuple[int, 
     return next(s for s in range(len(floor.ids)) if s not in table.occupant)
 
 
-def legal_escapes(table: Table, bots: list[Bot]) -> list[LegalAction]:
+def legal_escapes(table: Resolution, bots: list[Bot]) -> list[LegalAction]:
     """Escapes of the bots on an entrance, warning when it would be the last agent out before the module."""
     if not can_escape(table):
         return []

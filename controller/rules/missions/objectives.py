@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from controller.rules.events import GameWon, StepStarted
 from controller.rules.missions import special_rules
+from controller.rules.resolution import Resolution
 from controller.rules.state import GameState, Objective, Outcome
-from controller.rules.table import Table
 
 # The tasks `done` judges, as missions.toml names them. Content is checked against these names: a task
 # spelt any other way ("termnals:2") would load and then never complete.
@@ -64,7 +64,7 @@ def _counted(state: GameState, objective: Objective, key: str, need: int) -> boo
     return sum(counts.values()) >= need  # any / all
 
 
-def done(state: GameState, table: Table, objective: Objective, end_of_turn: bool) -> bool:
+def done(state: GameState, table: Resolution, objective: Objective, end_of_turn: bool) -> bool:
     task, _, arg = objective.task.partition(":")
     floor = table.floor
     if task in ("terminals", "module_terminals"):
@@ -95,7 +95,7 @@ def done(state: GameState, table: Table, objective: Objective, end_of_turn: bool
     return state.progress.get(objective.task, 0) >= 1
 
 
-def check_mission(table: Table, end_of_turn: bool = False) -> None:
+def check_mission(table: Resolution, end_of_turn: bool = False) -> None:
     """Mark calibrations complete and declare victory when the win condition holds."""
     state = table.state
     if state.outcome is not None:

@@ -26,17 +26,17 @@ from controller.rules.events import (
 from controller.rules.legal import Cost, LegalAction
 from controller.rules.missions import draw_bag
 from controller.rules.players.burncycle import add_to_reserve
+from controller.rules.resolution import Resolution
 from controller.rules.state import IP, Bot, ChipKind, SecurityUnit
-from controller.rules.table import Table
 
 CHOOSABLE: tuple[ChipKind, ...] = ("physical", "tech", "utility", "general")
 
 
-def _rules(table: Table):
+def _rules(table: Resolution):
     return table.state.mission.rule(table.state.calibrated)
 
 
-def door_changed(table: Table, door: str, unlocked: bool) -> None:
+def door_changed(table: Resolution, door: str, unlocked: bool) -> None:
     """Preconnaissance: "Whenever a non-safe zone door is unlocked or a wall is destroyed, advance threat by 3.
     Whenever an unlocked non-safe zone door is locked, reduce threat by 3.\""""
     amount = _rules(table).door_threat
@@ -50,13 +50,13 @@ def door_changed(table: Table, door: str, unlocked: bool) -> None:
                   f"{MISSION_REF}: a door {'unlocked' if unlocked else 'locked'}")
 
 
-def wall_destroyed(table: Table) -> None:
+def wall_destroyed(table: Resolution) -> None:
     amount = _rules(table).door_threat
     if amount:
         change_threat(table, amount, f"{MISSION_REF}: a wall destroyed")
 
 
-def chip_for_access(table: Table, bot: Bot, chip: str | None) -> None:
+def chip_for_access(table: Resolution, bot: Bot, chip: str | None) -> None:
     """TSM-103C: "After a bot collects a cache or accesses a terminal, they may draw an action chip of their
     choice from the supply and add it to their reserve." (None: the engine takes a physical chip.)"""
     if not _rules(table).chip_for_access:
@@ -64,7 +64,7 @@ def chip_for_access(table: Table, bot: Bot, chip: str | None) -> None:
     _add_chip(table, bot, chip or "physical")
 
 
-def chip_for_threat(table: Table, agent: Bot, chip: str) -> None:
+def chip_for_threat(table: Resolution, agent: Bot, chip: str) -> None:
     """TSM-103C: "As a general action, an agent may advance threat by 5 to draw an action chip of their
     choice from the supply and add it to their reserve.\""""
     amount = _rules(table).chip_for_threat
@@ -77,14 +77,14 @@ def chip_for_threat(table: Table, agent: Bot, chip: str) -> None:
         _add_chip(table, agent, chip)
 
 
-def _add_chip(table: Table, bot: Bot, chip: str) -> None:
+def _add_chip(table: Resolution, bot: Bot, chip: str) -> None:
     kind = next((k for k in CHOOSABLE if k == chip), None)
     if kind is None:
         raise IllegalAction(f"{chip!r} is not an action chip in the supply (physical, tech, utility, general)")
     add_to_reserve(table, bot, kind)
 
 
-def start_of_corporation_turn(table: Table) -> None:
+def start_of_corporation_turn(table: Resolution) -> None:
     """Ghost in the Dell: "At the start of the corporation's turn, if there is at least one IP on each of the
     layers indicated by player count, the level 3 Ghosts and the captain are stunned and threat advances by
     1" (level 1: layer 1; 2: layers 1 and 2; 3: layers 1-3; 4: layers 1-4)."""
@@ -102,7 +102,7 @@ def start_of_corporation_turn(table: Table) -> None:
     change_threat(table, 1, f"{MISSION_REF}: IPs on the team's layers")
 
 
-def on_calibration(table: Table) -> None:
+def on_calibration(table: Resolution) -> None:
     """The calibration results: Preconnaissance's "All IPs are immediately banned from the network.",
     Rescue Rangers' "Add the command module to the draw bag." and Do-While-End's eviction from safe zones."""
     rules = table.state.mission.rules
@@ -117,7 +117,7 @@ def on_calibration(table: Table) -> None:
         _evict_safe_zones(table)
 
 
-def _evict_safe_zones(table: Table) -> None:
+def _evict_safe_zones(table: Resolution) -> None:
     """Do-While-End: "Bots in safe zones lose 1 power and are relocated to the closest unoccupied space not in
     a safe zone." Closest by path distance (doors count as open), ties in reading order."""
     floor = table.floor
@@ -138,21 +138,21 @@ def _evict_safe_zones(table: Table) -> None:
     recheck(table)
 
 
-def safe_zone_closed(table: Table, space: int) -> bool:
+def safe_zone_closed(table: Resolution, space: int) -> bool:
     """Do-While-End: "Bots cannot enter safe zones for the remainder of the mission.\""""
     state = table.state
     return (state.calibrated and state.mission.rules.calibration_evicts_safe_zones
             and table.floor.in_safe_zone(space))
 
 
-def check_enter(table: Table, space: int) -> None:
+def check_enter(table: Resolution, space: int) -> None:
     if safe_zone_closed(table, space):
         raise IllegalAction(f"{table.floor.ids[space]} is in a safe zone: after "
                             f"{table.state.mission.calibration_name}, bots cannot enter safe zones for the "
                             f"remainder of the mission")
 
 
-def durability(table: Table, unit: SecurityUnit) -> int:
+def durability(table: Resolution, unit: SecurityUnit) -> int:
     """Do-While-End: "Security units have a durability of 5 when occupying terminal spaces.\""""
     state, floor = table.state, table.floor
     amount = state.mission.rules.calibration_terminal_durability
@@ -161,7 +161,7 @@ def durability(table: Table, unit: SecurityUnit) -> int:
     return unit.durability
 
 
-def start_of_agent_turn(table: Table, agent: Bot) -> None:
+def start_of_agent_turn(table: Resolution, agent: Bot) -> None:
     """Rescue Rangers' result: "Each agent loses 1 power at the start of their turn until the command module
     is drawn.\""""
     amount = table.state.mission.rules.drain_while_module_bagged
@@ -169,7 +169,7 @@ def start_of_agent_turn(table: Table, agent: Bot) -> None:
         damage_bot(table, agent, amount, "the command module is still in the draw bag")
 
 
-def end_of_round(table: Table) -> None:
+def end_of_round(table: Resolution) -> None:
     """Rescue Rangers: "At the end of each round, every unoccupied surveilled room becomes unsurveilled
     (place a surveillance bead if it gets one)." A room is occupied while any unit (bot or security) is in it."""
     state, floor = table.state, table.floor
@@ -185,7 +185,7 @@ def end_of_round(table: Table) -> None:
         table.emit(BeadPlaced(room=area.name, space=anchor))
 
 
-def end_of_agent_turn(table: Table) -> None:
+def end_of_agent_turn(table: Resolution) -> None:
     """Preconnaissance: "Command Module: At the end of three different agent turns, occupy a command module
     space. The same space cannot be used multiple times. Place an objective bead on spaces that have been used
     to track." Counted in `progress["module_spaces:module"]`."""
@@ -203,7 +203,7 @@ def end_of_agent_turn(table: Table) -> None:
     table.emit(ObjectiveBeadPlaced(space=space, why="the command module occupies it at the end of a turn"))
 
 
-def ip_on_core(table: Table, ip: IP) -> None:
+def ip_on_core(table: Resolution, ip: IP) -> None:
     """Tasks judged when an IP lands on the core: Do-While-End's "Command Module: Occupy the terminal space in
     the room the captain started in when any IP lands on the core of the network" and Dial Out's "Land on the
     network core with their IP while all bots occupy terminal spaces"."""
@@ -225,7 +225,7 @@ def ip_on_core(table: Table, ip: IP) -> None:
         state.progress[task] = 1
 
 
-def legal_chip_for_threat(table: Table, agent: Bot) -> list[LegalAction]:
+def legal_chip_for_threat(table: Resolution, agent: Bot) -> list[LegalAction]:
     """TSM-103C's general action, with the chips that can be drawn."""
     amount = _rules(table).chip_for_threat
     if not amount or agent.shut_down:

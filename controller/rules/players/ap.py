@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from controller.rules.errors import DiceWanted, IllegalAction
 from controller.rules.events import DieRolled
+from controller.rules.resolution import Resolution
 from controller.rules.state import DicePool
-from controller.rules.table import Table
 
 FACES = {
     "basic": ("1", "1", "1", "1", "2", "blank"),
@@ -43,14 +43,14 @@ def check_dice(wanted: DicePool) -> list[DiceWanted]:
             for grade in ("basic", "advanced", "elite") if getattr(wanted, grade)]
 
 
-def check_purpose(table: Table, why: str) -> str:
+def check_purpose(table: Resolution, why: str) -> str:
     """"Casing's move action": what an AP check's dice are for, said to the players who roll them."""
     turn = table.state.turn
     active = turn.order[turn.active]
     return f"{next((b.name for b in table.state.bots if b.id == active), active)}'s {why}"
 
 
-def check_ap(table: Table, wanted: DicePool, why: str) -> None:
+def check_ap(table: Resolution, wanted: DicePool, why: str) -> None:
     """Refuse dice an AP check cannot roll: a proprietary die (its callers roll it first, `agent_dice`, and pass
     the rest) or more dice of a grade than the pool holds."""
     if wanted.proprietary:
@@ -59,7 +59,7 @@ def check_ap(table: Table, wanted: DicePool, why: str) -> None:
     check_pool(table.state.turn.pool, wanted)
 
 
-def roll_ap(table: Table, wanted: DicePool, bonus: int, why: str) -> int:
+def roll_ap(table: Resolution, wanted: DicePool, bonus: int, why: str) -> int:
     """Roll the chosen dice from the active pool and total the AP (the dice leave the pool, but for an
     unpaired blank, which returns to it)."""
     turn = table.state.turn

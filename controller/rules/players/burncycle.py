@@ -8,8 +8,8 @@ from controller.rules.corporation.threat import change_threat
 from controller.rules.errors import IllegalAction
 from controller.rules.events import ChipChanged, IpMoved, LevelChanged, ReserveChanged
 from controller.rules.legal import Cost, LegalAction
+from controller.rules.resolution import Resolution
 from controller.rules.state import Bot, Chip, ChipKind, GameState
-from controller.rules.table import Table
 
 MAX_SLOTS = 5
 RESERVE_CHOICES: tuple[ChipKind, ...] = ("physical", "tech", "utility")
@@ -20,7 +20,7 @@ def active_slot_count(state: GameState) -> int:
     return sum(1 for c in state.burncycle.slots if c is not None)
 
 
-def draw_burncycle(table: Table, active: int) -> None:
+def draw_burncycle(table: Resolution, active: int) -> None:
     """"Place the captain chip and general action chips into the bag equal to the number of active slots.
     Draw and place them left-to-right.\""""
     generals: list[ChipKind] = ["general"] * (active - 1)
@@ -33,7 +33,7 @@ def draw_burncycle(table: Table, active: int) -> None:
     table.state.burncycle.tracker = 0
 
 
-def regenerate_reserves(table: Table) -> None:
+def regenerate_reserves(table: Resolution) -> None:
     """"Reserves are created during burncycle creation and reboots from outdoor spaces and occupied rooms":
     a bot standing in a room or outdoor segment whose infobar shows a chip adds it to its reserve (agents to
     their personal reserve, the command module to the team reserve, which is its reserve)."""
@@ -55,7 +55,7 @@ def regenerate_reserves(table: Table) -> None:
     state.burncycle.personal_reserves = personal
 
 
-def add_to_reserve(table: Table, bot: Bot, chip: ChipKind) -> None:
+def add_to_reserve(table: Resolution, bot: Bot, chip: ChipKind) -> None:
     """A chip into the bot's reserve: an agent's personal one, or the team reserve for the command module
     ("The team reserve serves as the command module's reserve")."""
     bc = table.state.burncycle
@@ -65,7 +65,7 @@ def add_to_reserve(table: Table, bot: Bot, chip: ChipKind) -> None:
     table.emit(ReserveChanged(owner=owner, chips=list(reserve)))
 
 
-def reboot(table: Table) -> None:
+def reboot(table: Resolution) -> None:
     """"Clear all chips from the burncycle and all reserves to the supply. Place the captain chip and general
     action chips into the bag ... Regenerate team and personal reserves. Advance threat by the player count.
     Return banned IPs to the network at level 1.\""""
@@ -93,7 +93,7 @@ def reboot(table: Table) -> None:
                 table.emit(IpMoved(agent=ip.agent, path=[ip.node], reason="banned IP returns at level 1"))
 
 
-def alter(table: Table, agent: Bot, slot: int, kind: str, source: str) -> None:
+def alter(table: Resolution, agent: Bot, slot: int, kind: str, source: str) -> None:
     """"a player may swap any chip in the burncycle track with an available action chip taken from either
     the team reserve or their personal reserve ... If the captain action chip is removed and replaced before
     it has degraded, threat immediately advances by 2.\""""
@@ -125,7 +125,7 @@ def next_slot_cost(state: GameState) -> int:
     return costs[index]
 
 
-def unlock_slot(table: Table, payers: dict[str, int], active: Bot) -> None:
+def unlock_slot(table: Resolution, payers: dict[str, int], active: Bot) -> None:
     """"Players can unlock new slots during the power routing step by paying the power cost printed on the
     command module card. Unlocked slots immediately receive a general action chip from the supply." The cost
     may come from any bots, "provided at least 1 power is paid by the command module or the active
@@ -157,7 +157,7 @@ def unlock_slot(table: Table, payers: dict[str, int], active: Bot) -> None:
     table.emit(ChipChanged(slot=slot + 1, chip="general", degraded=False, reason=f"slot unlocked for {cost} power"))
 
 
-def deactivate_slot(table: Table, reason: str) -> None:
+def deactivate_slot(table: Resolution, reason: str) -> None:
     """"If an event deactivates a slot, remove its peg and return its chip to the supply." The event takes the
     rightmost slot that has a peg (the last one unlocked, which unlocking buys back at its printed cost) and
     leaves the last peg in place, so the burncycle keeps a slot to act on."""

@@ -12,8 +12,8 @@ from controller.rules.action_types import BuyDiceUpgrade
 from controller.rules.errors import IllegalAction
 from controller.rules.events import DiceUpgradeBought, PowerChanged
 from controller.rules.legal import Cost, LegalAction
+from controller.rules.resolution import Resolution
 from controller.rules.state import Bot, DiceUpgrade
-from controller.rules.table import Table
 
 
 def next_upgrade(bot: Bot) -> DiceUpgrade | None:
@@ -21,7 +21,7 @@ def next_upgrade(bot: Bot) -> DiceUpgrade | None:
     return bot.dice_track[bot.dice_bought] if bot.dice_bought < len(bot.dice_track) else None
 
 
-def buy_dice_upgrade(table: Table, bot: Bot) -> None:
+def buy_dice_upgrade(table: Resolution, bot: Bot) -> None:
     if bot.kind != "agent":
         raise IllegalAction("dice upgrades are printed on agent cards: rules affecting agents do not apply to "
                             "the command module")

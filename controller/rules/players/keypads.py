@@ -38,8 +38,8 @@ from controller.rules.missions import special_rules
 from controller.rules.players.ap import roll_ap
 from controller.rules.players.moves import current_chip_kind, movers, surveil, unlock_door
 from controller.rules.players.steps import active_agent, usable
+from controller.rules.resolution import Resolution
 from controller.rules.state import Bot, ChipKind, DicePool, KeypadCard, KeypadColumn
-from controller.rules.table import Table
 
 # The keypad die (controller/content/dice.toml `keypad`).
 KEYPAD_FACES = ("unlock", "physical", "tech", "utility", "alarm", "ping")
@@ -48,7 +48,7 @@ APPROACHES = ("inputs", "brute_force", "key", "abort")
 PAY_SOURCES = ("personal", "team", "jump")
 
 
-def check_keypad(table: Table, bot_id: str, beyond: str) -> tuple[Bot, str, int]:
+def check_keypad(table: Resolution, bot_id: str, beyond: str) -> tuple[Bot, str, int]:
     """The acting bot, the locked door between it and `beyond`, and the space beyond (its index)."""
     bot = next((b for b in movers(table) if b.id == bot_id), None)
     if bot is None:
@@ -68,13 +68,13 @@ def check_keypad(table: Table, bot_id: str, beyond: str) -> tuple[Bot, str, int]
     return bot, door, there
 
 
-def column(table: Table, card: KeypadCard) -> KeypadColumn:
+def column(table: Resolution, card: KeypadCard) -> KeypadColumn:
     """"The column used corresponds to the current floor number (Floor 1, 2, or 3).\""""
     level = table.state.floor.level
     return card.columns[min(level, len(card.columns)) - 1]
 
 
-def brute_force_durability(table: Table, door: str) -> int:
+def brute_force_durability(table: Resolution, door: str) -> int:
     """The AP a brute force on the door needs: its card's column, or for a door whose card is still to be drawn
     any card's, as every card prints the same per floor ("Level 1: 4 AP / Level 2: 6 AP / Level 3: 8 AP")."""
     state = table.state
@@ -85,7 +85,7 @@ def brute_force_durability(table: Table, door: str) -> int:
     return column(table, card).durability
 
 
-def card_for(table: Table, door: str) -> KeypadCard:
+def card_for(table: Resolution, door: str) -> KeypadCard:
     """The card by the door, or the top card of the keypad deck placed faceup next to it."""
     state = table.state
     card = state.keypads.get(door)
@@ -105,7 +105,7 @@ def card_for(table: Table, door: str) -> KeypadCard:
     return card
 
 
-def keypad(table: Table, bot_id: str, beyond: str, approach: str, dice: DicePool | None = None,
+def keypad(table: Resolution, bot_id: str, beyond: str, approach: str, dice: DicePool | None = None,
            ignore: str | None = None, pay: list[str] | None = None, move_through: bool = True) -> None:
     """One keypad action on the door between the bot and `beyond`, by the named approach:
 
@@ -180,7 +180,7 @@ def keypad(table: Table, bot_id: str, beyond: str, approach: str, dice: DicePool
 
 
 # -- Resolving Inputs -------------------------------------------------------------------------------
-def _plan(table: Table, inputs: list[str],
+def _plan(table: Resolution, inputs: list[str],
           order: list[str]) -> tuple[list[tuple[ChipKind, str, int]], int | None]:
     """Payments for the chip inputs: (kind, source, slot) each; and the index of the first chip input that
     cannot be paid (None when all can). ">> The action chip currently holding the burncycle tracker cannot be
@@ -215,7 +215,7 @@ def _plan(table: Table, inputs: list[str],
     return payments, None
 
 
-def chip_inputs_payable(table: Table, bot: Bot, card: KeypadCard) -> bool:
+def chip_inputs_payable(table: Resolution, bot: Bot, card: KeypadCard) -> bool:
     """Whether an inputs attempt by `bot` now would pay every chip input printed in the card's column ("Discard
     a matching chip from personal/team reserve, OR jump the burncycle tracker ahead to a matching chip to the
     right of the current slot"), ignoring the input an optimized action would ignore; the keypad dice may still
@@ -227,7 +227,7 @@ def chip_inputs_payable(table: Table, bot: Bot, card: KeypadCard) -> bool:
     return _plan(table, inputs, order)[1] is None
 
 
-def _choose_ignored(table: Table, bot: Bot, inputs: list[str], wanted: str | None, order: list[str]) -> int:
+def _choose_ignored(table: Resolution, bot: Bot, inputs: list[str], wanted: str | None, order: list[str]) -> int:
     """The input an optimized keypad action ignores ("If optimized, the player may ignore any single input"):
     the one named in the action when it is among the inputs, else the engine's choice: an input that cannot
     be paid, then a shock, an alarm (if the bot is undetected), a ping, a chip input paid by a jump, any chip
@@ -251,7 +251,7 @@ def _choose_ignored(table: Table, bot: Bot, inputs: list[str], wanted: str | Non
     return 0
 
 
-def _resolve_inputs(table: Table, bot: Bot, door: str, card: KeypadCard, there: int, inputs: list[str],
+def _resolve_inputs(table: Resolution, bot: Bot, door: str, card: KeypadCard, there: int, inputs: list[str],
                     optimized: bool, ignore: str | None, order: list[str], move_through: bool) -> None:
     """"All displayed and rolled inputs must be fulfilled during the same action in any chosen sequence. If
     optimized, the player may ignore any single input.\""""
@@ -303,7 +303,7 @@ def _resolve_inputs(table: Table, bot: Bot, door: str, card: KeypadCard, there: 
 
 
 # -- success and failure ----------------------------------------------------------------------------
-def _open(table: Table, bot: Bot, door: str, card: KeypadCard, there: int, approach: str, detail: str,
+def _open(table: Resolution, bot: Bot, door: str, card: KeypadCard, there: int, approach: str, detail: str,
           move_through: bool) -> None:
     """"Upon success, discard the card, place an unlocked door peg in the board hole, and the bot may take a
     free move through into an empty space (without triggering swap or push).\""""
@@ -325,7 +325,7 @@ def _open(table: Table, bot: Bot, door: str, card: KeypadCard, there: int, appro
         surveil(table, bot, area.index)
 
 
-def _fail(table: Table, bot: Bot, door: str, card: KeypadCard, approach: str, detail: str) -> None:
+def _fail(table: Resolution, bot: Bot, door: str, card: KeypadCard, approach: str, detail: str) -> None:
     """"If unsuccessful, leave the keypad card faceup by the door for future attempts.\""""
     table.emit(KeypadResolved(door=door, card=card.id, bot=bot.id, approach=approach,
                               unlocked=False, detail=detail))
@@ -333,7 +333,7 @@ def _fail(table: Table, bot: Bot, door: str, card: KeypadCard, approach: str, de
 
 # -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------
 
-def legal_keypads(table: Table, bot: Bot) -> list[LegalAction]:
+def legal_keypads(table: Resolution, bot: Bot) -> list[LegalAction]:
     """Keypad actions on the locked doors next to the bot, one per approach that can apply."""
     state, floor = table.state, table.floor
     turn = state.turn

@@ -36,13 +36,13 @@ from controller.rules.missions import draw_bag, special_rules
 from controller.rules.players.ap import OPTIMIZED_BONUS, roll_ap
 from controller.rules.players.power_gain import gain_power
 from controller.rules.players.steps import active_agent
+from controller.rules.resolution import Resolution, unit_label
 from controller.rules.state import Bot, DicePool, PendingMove, SecurityUnit
-from controller.rules.table import Table, unit_label
 
 SURVEILLANCE_FACES = ("guard", "mainframe", "powercell", "autolock", "imperative", "guard")
 
 
-def current_chip_kind(table: Table) -> str | None:
+def current_chip_kind(table: Resolution) -> str | None:
     """The kind of chip under the tracker, for optimizing; None for the extra action an optimized network
     card grants ("an extra unoptimized action")."""
     if table.state.turn.extra_action:
@@ -52,7 +52,7 @@ def current_chip_kind(table: Table) -> str | None:
     return chip.kind if chip is not None and not chip.degraded else None
 
 
-def start_move(table: Table, dice: DicePool) -> None:
+def start_move(table: Resolution, dice: DicePool) -> None:
     """"If optimized, add +2 AP to the total rolled." (">> If a move action is optimized, the bot may move
     using the 2 bonus AP without rolling any dice from the pool.")"""
     turn = table.state.turn
@@ -68,20 +68,20 @@ def start_move(table: Table, dice: DicePool) -> None:
     table.emit(StepStarted(step="move", bot=agent.id, ap=ap, optimized=optimized, agent_ap=agent_ap))
 
 
-def ap_for(table: Table, bot: Bot) -> int:
+def ap_for(table: Resolution, bot: Bot) -> int:
     """AP of the move action under way that this bot may spend: the agent spends its proprietary die's AP too
     (">> Powers that explicitly modify agent movement ... cannot be applied to the command module")."""
     pending = table.state.turn.move()
     return pending.ap + (pending.agent_ap if bot.kind == "agent" else 0)
 
 
-def ap_left(table: Table) -> int:
+def ap_left(table: Resolution) -> int:
     """AP of the move action under way that a bot able to move now may still spend (0 ends the action)."""
     bots = movers(table)
     return max((ap_for(table, b) for b in bots), default=0)
 
 
-def spend_ap(table: Table, bot: Bot, ap: int) -> None:
+def spend_ap(table: Resolution, bot: Bot, ap: int) -> None:
     """The agent spends its own AP (the proprietary die's) first: the shared AP stay for the module."""
     pending = table.state.turn.move()
     own = min(pending.agent_ap, ap) if bot.kind == "agent" else 0
@@ -89,7 +89,7 @@ def spend_ap(table: Table, bot: Bot, ap: int) -> None:
     pending.ap -= ap - own
 
 
-def _check_ap(table: Table, bot: Bot, ap: int) -> None:
+def _check_ap(table: Resolution, bot: Bot, ap: int) -> None:
     """Refuse a step the bot has no AP for, naming the agent-only AP when that is what is left."""
     if ap_for(table, bot) >= ap:
         return
@@ -102,7 +102,7 @@ def _check_ap(table: Table, bot: Bot, ap: int) -> None:
     raise IllegalAction(f"this needs {ap} AP of the move action; {pending.ap} left")
 
 
-def movers(table: Table) -> list[Bot]:
+def movers(table: Resolution) -> list[Bot]:
     """The active agent and the command module, when they can move."""
     agent = active_agent(table.state)
     out = [b for b in table.state.bots
@@ -110,7 +110,7 @@ def movers(table: Table) -> list[Bot]:
     return out
 
 
-def check_step(table: Table, bot_id: str, to: str, reassemble: bool = False) -> tuple[Bot, int, int, str | None]:
+def check_step(table: Resolution, bot_id: str, to: str, reassemble: bool = False) -> tuple[Bot, int, int, str | None]:
     """Validate one step; returns (bot, from, to, door to open with a key or None). With `reassemble`, Nano
     moves through a locked door without opening it."""
     state, floor = table.state, table.floor
@@ -151,7 +151,7 @@ def check_step(table: Table, bot_id: str, to: str, reassemble: bool = False) -> 
     return bot, frm, dest, door
 
 
-def step(table: Table, bot_id: str, to: str, take_cache: bool = False, chip: str | None = None,
+def step(table: Resolution, bot_id: str, to: str, take_cache: bool = False, chip: str | None = None,
          reassemble: bool = False, discard: list[str] | None = None) -> None:
     bot, frm, dest, door = check_step(table, bot_id, to, reassemble)
     if reassemble:
@@ -169,7 +169,7 @@ def step(table: Table, bot_id: str, to: str, take_cache: bool = False, chip: str
     entered(table, bot, take_cache, chip, discard or [])
 
 
-def shed(table: Table, bot: Bot) -> None:
+def shed(table: Resolution, bot: Bot) -> None:
     """Nano's Reassemble: "When he does so, all keys, equipment, and mods (not including his innate mod) in his
     inventory are discarded.\""""
     if bot.keys:
@@ -179,7 +179,7 @@ def shed(table: Table, bot: Bot) -> None:
         discard_card(table, bot, card, "Nano reassembles through a locked door")
 
 
-def entered(table: Table, bot: Bot, take_cache: bool = False, chip: str | None = None,
+def entered(table: Resolution, bot: Bot, take_cache: bool = False, chip: str | None = None,
             discard: list[str] | None = None) -> None:
     """What entering a space brings: its cache (if wanted) and the surveillance of an unsurveilled room."""
     state, floor = table.state, table.floor
@@ -200,7 +200,7 @@ def entered(table: Table, bot: Bot, take_cache: bool = False, chip: str | None =
         surveil(table, bot, area.index)
 
 
-def _neighbour_of(table: Table, bot: Bot, other_space: str, what: str) -> int:
+def _neighbour_of(table: Resolution, bot: Bot, other_space: str, what: str) -> int:
     """The index of `other_space` when it is adjacent to the bot from the bot's point of view."""
     floor = table.floor
     here = floor.index[bot.at]
@@ -211,7 +211,7 @@ def _neighbour_of(table: Table, bot: Bot, other_space: str, what: str) -> int:
     return there
 
 
-def swap(table: Table, bot_id: str, other_id: str) -> None:
+def swap(table: Resolution, bot_id: str, other_id: str) -> None:
     """"Swap (1 Power): Move into an adjacent bot's space, swapping positions simultaneously.\""""
     bot = _mover_with_ap(table, bot_id, 1)
     if "swap" not in bot.upgrades:
@@ -239,7 +239,7 @@ def swap(table: Table, bot_id: str, other_id: str) -> None:
     entered(table, bot)
 
 
-def push(table: Table, bot_id: str, unit_id: str, to: str) -> None:
+def push(table: Resolution, bot_id: str, unit_id: str, to: str) -> None:
     """"Push (1 Power): Spend +1 AP during a move action to shove a security unit to an adjacent empty
     space, entering its space (causes detection).\""""
     state = table.state
@@ -277,7 +277,7 @@ def push(table: Table, bot_id: str, unit_id: str, to: str) -> None:
     entered(table, bot)
 
 
-def _mover_with_ap(table: Table, bot_id: str, ap: int) -> Bot:
+def _mover_with_ap(table: Resolution, bot_id: str, ap: int) -> Bot:
     turn = table.state.turn
     if turn.pending is None:
         raise IllegalAction("swap and push happen during a move action: roll a move action first")
@@ -290,7 +290,7 @@ def _mover_with_ap(table: Table, bot_id: str, ap: int) -> Bot:
     return bot
 
 
-def trade(table: Table, giver_id: str, taker_id: str, keys: int, cards: list[str] | None = None,
+def trade(table: Resolution, giver_id: str, taker_id: str, keys: int, cards: list[str] | None = None,
           discard: list[str] | None = None) -> None:
     """"As a free action, an agent or command module may trade with any adjacent bot. Bots can exchange any
     quantity of keys, equipment cards, and uninstalled mod cards currently stored in their inventory." One
@@ -312,7 +312,7 @@ def trade(table: Table, giver_id: str, taker_id: str, keys: int, cards: list[str
         trade_cards(table, giver, taker, list(cards), list(discard or []))
 
 
-def unlock_door(table: Table, door: str, reason: str) -> None:
+def unlock_door(table: Resolution, door: str, reason: str) -> None:
     """Put an unlocked door peg in; a keypad card left by the door is discarded (it opened, however)."""
     card = table.state.keypads.pop(door, None)
     if card is not None:
@@ -323,7 +323,7 @@ def unlock_door(table: Table, door: str, reason: str) -> None:
     table.emit(DoorChanged(door=door, unlocked=True, reason=reason))
 
 
-def surveil(table: Table, bot: Bot, area_index: int, where: str | None = None) -> None:
+def surveil(table: Resolution, bot: Bot, area_index: int, where: str | None = None) -> None:
     """"Entering a room with a surveillance bead requires immediate surveillance: remove the bead, check the
     infobar for the number of surveillance dice (1 or 2), roll and resolve them, then resume the move."
     `where` is the space the surveillance is made from when it is not the bot's (Joan's remote surveillance)."""
@@ -376,13 +376,13 @@ def surveil(table: Table, bot: Bot, area_index: int, where: str | None = None) -
 
 # -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------
 
-def move_bonus(table: Table) -> int:
+def move_bonus(table: Resolution) -> int:
     """The AP a move action gets without rolling: +2 when optimized, and an installed move_ap mod's."""
     optimized = current_chip_kind(table) == "physical"
     return (OPTIMIZED_BONUS if optimized else 0) + mod_bonus(active_agent(table.state), "move_ap")
 
 
-def legal_move(table: Table) -> list[LegalAction]:
+def legal_move(table: Resolution) -> list[LegalAction]:
     """A move action, when a bot can move. "Dice can be rolled in any quantity (including 0)", so it is legal
     with the pool spent too; the label then says it has no AP (it ends at once, like a pass)."""
     turn = table.state.turn
@@ -401,7 +401,7 @@ def legal_move(table: Table) -> list[LegalAction]:
                         dice=choices)]
 
 
-def legal_steps(table: Table) -> list[LegalAction]:
+def legal_steps(table: Resolution) -> list[LegalAction]:
     """Within a move action: each bot's steps (Nano's through locked doors too), swaps and pushes."""
     state, floor = table.state, table.floor
     out: list[LegalAction] = []
@@ -422,7 +422,7 @@ def legal_steps(table: Table) -> list[LegalAction]:
     return out
 
 
-def _reassembles(table: Table, bot: Bot) -> list[LegalAction]:
+def _reassembles(table: Resolution, bot: Bot) -> list[LegalAction]:
     """Nano's steps through the locked doors next to him (Reassemble)."""
     out: list[LegalAction] = []
     floor = table.floor
@@ -440,12 +440,12 @@ def _reassembles(table: Table, bot: Bot) -> list[LegalAction]:
     return out
 
 
-def push_ap(table: Table) -> int:
+def push_ap(table: Resolution) -> int:
     """A push's AP: 2, or 1 on missions where "using push does not require the additional AP"."""
     return 1 if table.state.mission.setup.free_push else 2
 
 
-def _shoves(table: Table, bot: Bot) -> list[LegalAction]:
+def _shoves(table: Resolution, bot: Bot) -> list[LegalAction]:
     """Swaps and pushes the bot can make now within its move action."""
     pending = table.state.turn.move()
     out: list[LegalAction] = []
@@ -467,7 +467,7 @@ def _shoves(table: Table, bot: Bot) -> list[LegalAction]:
     return out
 
 
-def legal_trades(table: Table) -> list[LegalAction]:
+def legal_trades(table: Resolution) -> list[LegalAction]:
     """Free trades of the active agent and the command module with the bots next to them."""
     agent = active_agent(table.state)
     out: list[LegalAction] = []

@@ -19,8 +19,8 @@ from controller.rules.events import IpMoved, bot_ref
 from controller.rules.legal import Choice, LegalAction
 from controller.rules.missions import special_rules
 from controller.rules.players.power_gain import gain_power
+from controller.rules.resolution import Resolution
 from controller.rules.state import IP, Bot, GameState, NetworkNode
-from controller.rules.table import Table
 
 
 def movement_chips(state: GameState, asterisk: int | None = None) -> list[str]:
@@ -30,7 +30,7 @@ def movement_chips(state: GameState, asterisk: int | None = None) -> list[str]:
             if c is not None and not c.degraded]
 
 
-def move_ip(table: Table, agent: str, transfers: dict[int, str], asterisk: int | None = None) -> None:
+def move_ip(table: Resolution, agent: str, transfers: dict[int, str], asterisk: int | None = None) -> None:
     """Move the agent's IP once per usable chip; `transfers` maps a step index to "in" or "out"; `asterisk`
     names the slot (0-4) Nano's Asterisk treats as general: "Once per turn during the network step of his turn,
     Nano may treat one chip in the burncycle as a general action chip." (One network step per turn makes it
@@ -88,7 +88,7 @@ def move_ip(table: Table, agent: str, transfers: dict[int, str], asterisk: int |
             table.emit(IpMoved(agent=agent, path=path, reason=f"{kind} chip"))
 
 
-def arrive(table: Table, ip: IP, node: NetworkNode, path: list[str], stop_here: bool) -> bool:
+def arrive(table: Resolution, ip: IP, node: NetworkNode, path: list[str], stop_here: bool) -> bool:
     """Resolve the node the IP stops on (hub benefits, the core, a boot). True when it stopped."""
     if not stop_here and node.kind != "core":
         return False
@@ -124,7 +124,7 @@ def arrive(table: Table, ip: IP, node: NetworkNode, path: list[str], stop_here: 
 
 
 
-def legal_network_step(table: Table, agent: Bot) -> list[LegalAction]:
+def legal_network_step(table: Resolution, agent: Bot) -> list[LegalAction]:
     """The network step as it is, and with each transfer the IP can take at its first movement step; the label
     says in the game's words what may be chosen for later steps (`transfers`: a step's number to "in" or "out"),
     which depend on where the IP stands by then. It is shown to players: no field names, no JSON."""

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from controller.rules.events import PowerChanged
+from controller.rules.resolution import Resolution
 from controller.rules.state import MAX_POWER, Bot
-from controller.rules.table import Table
 
 
-def gain_power(table: Table, bot: Bot, amount: int, reason: str) -> None:
+def gain_power(table: Resolution, bot: Bot, amount: int, reason: str) -> None:
     """Add power up to the absolute maximum of 10; a shut-down bot gains nothing (only a repair revives it)."""
     new = min(MAX_POWER, bot.power + amount)
     if new > bot.power and not bot.shut_down:

@@ -16,8 +16,8 @@ from controller.rules.events import ChipChanged, DieRolled, SlotReached, StepSta
 from controller.rules.legal import Choice, LegalAction
 from controller.rules.missions import special_rules
 from controller.rules.players.burncycle import MAX_SLOTS
+from controller.rules.resolution import Resolution
 from controller.rules.state import Bot, DicePool, GameState, TurnState
-from controller.rules.table import Table
 
 BURNCYCLE_FACES = ("1", "2", "3", "4", "5", "choose")
 
@@ -37,7 +37,7 @@ def usable(state: GameState, slot: int) -> bool:
     return chip is not None and not chip.degraded
 
 
-def start_turn(table: Table) -> None:
+def start_turn(table: Resolution) -> None:
     """Begin the active player's turn at step 1; a shut-down or escaped agent's turn passes at once."""
     state = table.state
     turn = state.turn
@@ -54,7 +54,7 @@ def start_turn(table: Table) -> None:
     table.emit(TurnStarted(agent=agent.id))
 
 
-def enter_actions(table: Table) -> None:
+def enter_actions(table: Resolution) -> None:
     """Step 2: "1 basic die for each current power point, plus advanced and elite dice matching their
     activated upgrades"; then step 3 starts at the leftmost usable chip."""
     state = table.state
@@ -69,7 +69,7 @@ def enter_actions(table: Table) -> None:
     _place_tracker(table, 0)
 
 
-def _place_tracker(table: Table, start: int) -> None:
+def _place_tracker(table: Resolution, start: int) -> None:
     state = table.state
     for slot in range(start, len(state.burncycle.slots)):
         if usable(state, slot):
@@ -84,7 +84,7 @@ def _place_tracker(table: Table, start: int) -> None:
     enter_network(table)
 
 
-def finish_action(table: Table) -> None:
+def finish_action(table: Resolution) -> None:
     """The action on the current chip is done (or passed): on to the next usable chip."""
     turn = table.state.turn
     turn.pending = None
@@ -92,14 +92,14 @@ def finish_action(table: Table) -> None:
     _place_tracker(table, table.state.burncycle.tracker + 1)
 
 
-def enter_network(table: Table) -> None:
+def enter_network(table: Resolution) -> None:
     turn = table.state.turn
     turn.step = "network"
     turn.pending = None
     table.emit(StepStarted(step="network"))
 
 
-def degrade(table: Table, choice: int | None) -> None:
+def degrade(table: Resolution, choice: int | None) -> None:
     """"At the end of every turn, roll the burncycle die to degrade a slot ... A result lets the player choose
     which chip degrades. If the rolled slot is already degraded or inactive, advance clockwise to the next
     active chip (slot 5 wraps to slot 1)." `choice` (0-4) answers the chooser face; without one the engine
@@ -126,7 +126,7 @@ def degrade(table: Table, choice: int | None) -> None:
     table.emit(ChipChanged(slot=slot + 1, chip=chip.kind, degraded=True, reason="burncycle die"))
 
 
-def next_player(table: Table) -> None:
+def next_player(table: Resolution) -> None:
     """After the marker holder's turn comes the corporation's; otherwise the next player's."""
     state = table.state
     turn = state.turn
@@ -139,7 +139,7 @@ def next_player(table: Table) -> None:
     start_turn(table)
 
 
-def after_corporation(table: Table) -> None:
+def after_corporation(table: Resolution) -> None:
     """"The corporation turn follows the player with the corporation marker chip": the player after the
     marker holder starts the next round."""
     state = table.state

@@ -29,27 +29,27 @@ from controller.rules.missions import special_rules
 from controller.rules.players.ap import OPTIMIZED_BONUS, roll_ap
 from controller.rules.players.moves import current_chip_kind, movers, surveil
 from controller.rules.players.power_gain import gain_power
+from controller.rules.resolution import Resolution, unit_label
 from controller.rules.state import Bot, DicePool, SecurityUnit
-from controller.rules.table import Table, unit_label
 
 WALL_DURABILITY = 10  # "Durability: 10 AP."
 STUN_MARGIN = 5  # "If the strike fails but comes within 5 AP of the durability value"
 
 
-def striker(table: Table, bot_id: str) -> Bot:
+def striker(table: Resolution, bot_id: str) -> Bot:
     bot = next((b for b in movers(table) if b.id == bot_id), None)
     if bot is None:
         raise IllegalAction(f"{bot_id} cannot strike now: either the agent or the command module may strike")
     return bot
 
 
-def _bonus(table: Table) -> int:
+def _bonus(table: Resolution) -> int:
     # "Physical actions comprise move actions and strike actions. When activated on a physical action chip,
     # they are optimized and provide an extra +2 AP for that action."
     return OPTIMIZED_BONUS if current_chip_kind(table) == "physical" else 0
 
 
-def check_strike_unit(table: Table, bot_id: str, unit_id: str) -> tuple[Bot, SecurityUnit]:
+def check_strike_unit(table: Resolution, bot_id: str, unit_id: str) -> tuple[Bot, SecurityUnit]:
     bot = striker(table, bot_id)
     unit = next((u for u in table.state.security if u.id == unit_id), None)
     if unit is None:
@@ -63,7 +63,7 @@ def check_strike_unit(table: Table, bot_id: str, unit_id: str) -> tuple[Bot, Sec
     return bot, unit
 
 
-def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_only: bool = False,
+def strike_unit(table: Resolution, bot_id: str, unit_id: str, dice: DicePool, stun_only: bool = False,
                  disguise: bool = False) -> None:
     """`disguise`: Interface takes the guard's chip as its disguise if the strike shuts the guard down."""
     bot, unit = check_strike_unit(table, bot_id, unit_id)
@@ -102,7 +102,7 @@ def strike_unit(table: Table, bot_id: str, unit_id: str, dice: DicePool, stun_on
         place_awareness(table, bot, "striking", unit)
 
 
-def _count_shut_down(table: Table, unit: SecurityUnit) -> None:
+def _count_shut_down(table: Resolution, unit: SecurityUnit) -> None:
     """Mission progress: "Shut down the captain", "a level 3 Ghost", "a guard while it occupies a terminal"."""
     progress = table.state.progress
     kinds = ["captain" if unit.rank == "captain" else "guard"]
@@ -115,14 +115,14 @@ def _count_shut_down(table: Table, unit: SecurityUnit) -> None:
         progress[f"shut_down:{kind}"] = progress.get(f"shut_down:{kind}", 0) + 1
 
 
-def _claim_key(table: Table, bot: Bot, unit: SecurityUnit) -> None:
+def _claim_key(table: Resolution, bot: Bot, unit: SecurityUnit) -> None:
     if unit.key:
         unit.key = False
         bot.keys += 1
         table.emit(KeyTaken(bot=bot.id, keys=bot.keys))
 
 
-def check_strike_wall(table: Table, bot_id: str, beyond: str | None,
+def check_strike_wall(table: Resolution, bot_id: str, beyond: str | None,
                       side: str | None = None) -> tuple[Bot, str, int | None]:
     """The wall between the bot and the space `beyond` it, or on the bot's `side` (N, E, S, W): the wall to
     the space there, or, with no space there, an exterior wall. Returns (bot, wall, the space beyond or
@@ -158,12 +158,12 @@ def check_strike_wall(table: Table, bot_id: str, beyond: str | None,
     return bot, wall, floor.index[beyond]
 
 
-def _check_wall_limit(table: Table) -> None:
+def _check_wall_limit(table: Resolution) -> None:
     if len(table.state.floor.destroyed_walls) >= MAX_DESTROYED_WALLS:
         raise IllegalAction(f"only {MAX_DESTROYED_WALLS} walls can be destroyed per floor")
 
 
-def strike_wall(table: Table, bot_id: str, beyond: str | None, dice: DicePool, move_through: bool = True,
+def strike_wall(table: Resolution, bot_id: str, beyond: str | None, dice: DicePool, move_through: bool = True,
                 side: str | None = None) -> None:
     bot, wall, target = check_strike_wall(table, bot_id, beyond, side)
     announce_check(table, bot, dice, "force", f"strike on the wall {wall}")
@@ -201,7 +201,7 @@ def strike_wall(table: Table, bot_id: str, beyond: str | None, dice: DicePool, m
 
 # -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------
 
-def legal_strikes(table: Table, bot: Bot) -> list[LegalAction]:
+def legal_strikes(table: Resolution, bot: Bot) -> list[LegalAction]:
     """The bot's strikes: on each adjacent security unit (Interface's disguising strike on a guard too), on each
     interior wall next to it and on the exterior walls of its space, while the floor's walls can still go."""
     turn = table.state.turn

@@ -24,13 +24,13 @@ from controller.rules.legal import LegalAction, dice_label, pool_choices
 from controller.rules.missions import special_rules
 from controller.rules.players.ap import check_ap, check_dice, check_purpose, roll_ap
 from controller.rules.players.moves import current_chip_kind, movers, unlock_door
+from controller.rules.resolution import Resolution
 from controller.rules.state import TERMINAL_OPTIONS, Bot, DicePool, GameState, TerminalCard, TerminalEffect
-from controller.rules.table import Table
 
 OPTIMIZED_OPTIONS = 2  # "Optimized: The player may select up to 2 options prior to rolling."
 
 
-def check_terminal(table: Table, bot_id: str, options: list[int]) -> tuple[Bot, str, bool]:
+def check_terminal(table: Resolution, bot_id: str, options: list[int]) -> tuple[Bot, str, bool]:
     """The acting bot, its terminal space and whether the action is optimized."""
     bot = next((b for b in movers(table) if b.id == bot_id), None)
     if bot is None:
@@ -56,7 +56,7 @@ def check_terminal(table: Table, bot_id: str, options: list[int]) -> tuple[Bot, 
     return bot, space, optimized
 
 
-def draw_card(table: Table) -> TerminalCard:
+def draw_card(table: Resolution) -> TerminalCard:
     """"The player reveals the top card of the terminal deck\""""
     state = table.state
     if not state.terminal_deck and state.terminal_discard:
@@ -79,7 +79,7 @@ def satisfied(requirements: list[int], ap: int) -> list[int]:
     return []
 
 
-def terminal(table: Table, bot_id: str, options: list[int], dice: DicePool | None = None,
+def terminal(table: Resolution, bot_id: str, options: list[int], dice: DicePool | None = None,
              doors: list[str] | None = None, chip: str | None = None, discard: list[str] | None = None) -> None:
     """A terminal action: reveal, check, resolve the options met, discard the card and the chip."""
     bot, space, _ = check_terminal(table, bot_id, options)
@@ -115,7 +115,7 @@ def terminal(table: Table, bot_id: str, options: list[int], dice: DicePool | Non
         special_rules.chip_for_access(table, bot, chip)
 
 
-def room_doors(table: Table, space: str) -> list[str]:
+def room_doors(table: Resolution, space: str) -> list[str]:
     """Locked doors leading into or out of the area of `space`, in the floor's order."""
     floor = table.floor
     members = set(floor.area(floor.index[space]).spaces)
@@ -127,7 +127,7 @@ def room_doors(table: Table, space: str) -> list[str]:
     return out
 
 
-def apply_terminal_effect(table: Table, bot: Bot, space: str, effect: TerminalEffect, doors: list[str],
+def apply_terminal_effect(table: Resolution, bot: Bot, space: str, effect: TerminalEffect, doors: list[str],
                           discard: list[str]) -> None:
     why = f"terminal on {space}"
     if effect.kind == "unlock_door":
@@ -157,7 +157,7 @@ def virtual_card(state: GameState) -> TerminalCard | None:
     return deck[SeededDice(state.seed, state.rolls).draw("terminal deck", [c.id for c in deck])]
 
 
-def legal_terminals(table: Table, bot: Bot) -> list[LegalAction]:
+def legal_terminals(table: Resolution, bot: Bot) -> list[LegalAction]:
     """One terminal action per choice of options (up to 2 when optimized), when the bot is on a terminal."""
     state = table.state
     turn = state.turn

@@ -11,13 +11,13 @@ from controller.rules.cards.mods import power_bank
 from controller.rules.errors import IllegalAction
 from controller.rules.events import PowerChanged, StepStarted, bot_ref
 from controller.rules.legal import Cost, LegalAction
+from controller.rules.resolution import Resolution
 from controller.rules.state import MAX_POWER, Bot, Upgrade
-from controller.rules.table import Table
 
 UNIVERSAL_UPGRADES: tuple[Upgrade, ...] = ("swap", "push", "repair")
 
 
-def buy_upgrade(table: Table, bot: Bot, upgrade: Upgrade) -> None:
+def buy_upgrade(table: Resolution, bot: Bot, upgrade: Upgrade) -> None:
     if upgrade not in UNIVERSAL_UPGRADES:
         raise IllegalAction(f"{upgrade!r} is not a universal upgrade (swap, push or repair)")
     if upgrade in bot.upgrades:
@@ -30,7 +30,7 @@ def buy_upgrade(table: Table, bot: Bot, upgrade: Upgrade) -> None:
                             reason=f"{upgrade} upgrade"))
 
 
-def repair(table: Table, actor: Bot, target: Bot, amount: int) -> None:
+def repair(table: Resolution, actor: Bot, target: Bot, amount: int) -> None:
     """"The acting bot reduces its power bank by any chosen amount and increases the target bot's power by
     that same amount. The acting bot must retain at least 1 power. A bot's power may exceed its power bank
     capacity (up to the absolute maximum of 10). Repairing a shut-down bot reactivates it immediately.\""""
@@ -59,7 +59,7 @@ def repair(table: Table, actor: Bot, target: Bot, amount: int) -> None:
         table.emit(StepStarted(step="revived", bot=target.id))
 
 
-def spend_down(table: Table, bot: Bot) -> None:
+def spend_down(table: Resolution, bot: Bot) -> None:
     """"Agents must spend down to their power bank limit at the end of step 5." (A bot repaired above its
     capacity keeps the excess until step 5 of its next turn.) Power not routed is lost."""
     bank = power_bank(bot)

@@ -37,7 +37,7 @@ class Route:
         """Two routes with the same outcome are the same to the game: no question needed between them."""
         return self.digest, msgspec.json.encode(list(self.events))
 
-    def describe(self, state: GameState) -> str:
+    def in_words(self, state: GameState) -> str:
         """The way and what it sets off, phrased for the players (names from `state`)."""
         way = " > ".join(self.spaces)
         happens = "; ".join(phrase(e, state) for e in self.events)

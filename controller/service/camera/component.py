@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 from controller.library import write_atomically
-from controller.rules import Floor, TableError, compile_floor
+from controller.rules import BurncycleError, Floor, compile_floor
 from controller.rules.state import FloorState
 from controller.service.frame.components import Component
 from vision.annotate import annotate
@@ -49,7 +49,7 @@ RATE_SECONDS = 2.0   # the rates on /health are counted over this long
 ENDED = ("camera_lost", "source_ended")  # a source's statuses after which it gives nothing more
 
 
-class CameraError(TableError):
+class CameraError(BurncycleError):
     """The camera cannot be opened or was lost."""
 
     code = "camera_error"
@@ -264,7 +264,7 @@ class CameraComponent(Component):
         if self.registration_path is not None:
             try:
                 write_atomically(self.registration_path, saved.to_json().encode())
-            except TableError as e:
+            except BurncycleError as e:
                 raise CameraError(f"the registration could not be saved: {e}") from None
         self.saved, self.saved_problem = saved, None
         pipeline.registrar.confirmed = saved.registration()

@@ -15,11 +15,11 @@ import threading
 
 from controller.rules import GameState
 from controller.rules.board.geometry import compile_floor, edge_id
-from controller.rules.errors import RulesError, TableError
-from controller.service.camera.table_view import Question
+from controller.rules.errors import BurncycleError, RulesError
+from controller.service.camera.reconciler_view import Question
 
 
-class DoorError(TableError):
+class DoorError(BurncycleError):
     """A report about something that is not a door of the floor in play."""
 
     code = "not_a_door"

@@ -27,16 +27,24 @@ from dataclasses import dataclass, field, replace
 
 from controller.rules import GameState
 from controller.rules.actions import Correct
-from controller.rules.errors import TableError
+from controller.rules.errors import BurncycleError
 from controller.service.camera.bot_ways import MAX_STEPS, Route, RouteSearch, adjacent, cheapest, follow
-from controller.service.camera.table_view import COMPASS, Instruction, Misplaced, Place, Question, TableView, place_text
+from controller.service.camera.reconciler_view import (
+    COMPASS,
+    Instruction,
+    Misplaced,
+    Place,
+    Question,
+    ReconcilerView,
+    place_text,
+)
 from controller.service.game.session import Change, ChangeKind, GameSession
 from vision.config import VisionConfig
 from vision.observation import Observation, UnitState
 from vision.roster import chips_for_state
 
 
-class ReconcilerError(TableError):
+class ReconcilerError(BurncycleError):
     """An answer that does not fit an open question."""
 
     code = "refused"
@@ -84,7 +92,7 @@ def _is_corporation_turn(change: Change) -> bool:
 
 
 class Reconciler:
-    """Feeds the session what the camera is sure of and keeps the `TableView` of everything else."""
+    """Feeds the session what the camera is sure of and keeps the `ReconcilerView` of everything else."""
 
     def __init__(self, session: GameSession, config: VisionConfig | None = None, max_steps: int = MAX_STEPS) -> None:
         self.session = session
@@ -99,7 +107,7 @@ class Reconciler:
 
     # -- the API --
 
-    def observe(self, observation: Observation) -> TableView:
+    def observe(self, observation: Observation) -> ReconcilerView:
         """Fold in one stable observation from the temporal filter; returns the view after it."""
         with self._lock:
             self._sync()
@@ -114,7 +122,7 @@ class Reconciler:
             self._tick(observation)
             return self._view()
 
-    def answer(self, question_id: str, option: int | str) -> TableView:
+    def answer(self, question_id: str, option: int | str) -> ReconcilerView:
         """The players' answer to a question: which way a bot went (a route question), or that the game is wrong
         and the chip is right (a refused move; that is a correction)."""
         with self._lock:
@@ -156,7 +164,7 @@ class Reconciler:
             return change
 
     @property
-    def view(self) -> TableView:
+    def view(self) -> ReconcilerView:
         with self._lock:
             self._sync()
             return self._view()
@@ -272,14 +280,14 @@ class Reconciler:
             question = Question(self._next_id("route"), "route",
                                 f"{name} went from {start} to {trail.spaces[-1]}: the cheapest legal ways differ in "
                                 f"what happens; which way did it go?",
-                                tuple(r.describe(self.session.state) for r in found.routes), unit)
+                                tuple(r.in_words(self.session.state) for r in found.routes), unit)
             self._choices[question.id] = _Choice(question, unit, found.routes, self.session.number)
 
     def _apply(self, unit: str, route: Route) -> None:
         for step in route.steps:
             try:
                 change = self.session.apply(step)
-            except TableError as e:  # the engine (or the log) refuses: nothing of this step happened
+            except BurncycleError as e:  # the engine (or the log) refuses: nothing of this step happened
                 self._refuse(unit, route.spaces[0], route.spaces[-1], str(e))
                 break
             if change.kind is ChangeKind.DICE_REQUESTED:  # the rest waits for the faces rolled at the table
@@ -331,8 +339,8 @@ class Reconciler:
             return None
         return seen.space, None if unit in self._bots else seen.facing
 
-    def _view(self) -> TableView:
-        return TableView(self._number, self._misplaced(), self._questions(), tuple(self._instructions.values()))
+    def _view(self) -> ReconcilerView:
+        return ReconcilerView(self._number, self._misplaced(), self._questions(), tuple(self._instructions.values()))
 
     def _misplaced(self) -> tuple[Misplaced, ...]:
         obs = self._observation

@@ -25,7 +25,7 @@ import numpy as np
 
 from controller.autoplay.player import AutoPlayer
 from controller.leds.render import LogicalFrame
-from controller.rules import AnyAction, GameState, Step, TableError, compile_floor
+from controller.rules import AnyAction, BurncycleError, GameState, Step, compile_floor
 from controller.service.frame.components import Component
 from controller.service.table import TableService
 from vision.config import VisionConfig
@@ -168,7 +168,7 @@ class DemoPlayers(Component):
                     await self._seen_step(action)
                 else:
                     await asyncio.to_thread(session.apply, cast(AnyAction, action))  # the player's choice is one
-            except TableError as err:  # people at a table get told "no" and carry on
+            except BurncycleError as err:  # people at a table get told "no" and carry on
                 self.degraded(f"refused: {err}")
             self.table.lay_out(session.state)
             games = f"{len(self.results)} game{'' if len(self.results) == 1 else 's'} done"

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from controller.rules import TableError
+from controller.rules import BurncycleError
 
 FIRMWARE = Path(__file__).resolve().parents[3] / "firmware"
 BUILD = FIRMWARE / "build"
@@ -26,7 +26,7 @@ LED_COUNT = 38  # the built-in layout's LEDs
 BAUD = 500_000
 
 
-class BoardError(TableError):
+class BoardError(BurncycleError):
     code = "simulated_board_error"
     status = 503
 

@@ -32,7 +32,7 @@ from typing import Any
 from gpiozero import Button, Buzzer, GPIOZeroError
 from gpiozero.pins import Factory
 
-from controller.rules import TableError
+from controller.rules import BurncycleError
 from controller.service.frame.components import Component
 from controller.service.game.session import DiceRequest, GameSession
 
@@ -243,7 +243,7 @@ class DiceFromButtons:
         faces = [d.faces[k] for d, k in zip(self._dice, self._taken)]
         try:
             self.session.supply_faces(faces)
-        except TableError:
+        except BurncycleError:
             self._shown = self._taken.pop()  # the rules refused: the last die stays open to change or go back
             raise
         self._request = None  # a roll asked for next (the action's later dice) starts afresh

@@ -24,7 +24,7 @@ class Health(str, Enum):
     STOPPED = "stopped"
 
 
-def describe(err: BaseException) -> str:
+def error_text(err: BaseException) -> str:
     """An exception as a sentence: an OS error's own words and file, else its message, else its kind."""
     if isinstance(err, OSError) and err.strerror:
         return f"{err.strerror}: {err.filename}" if err.filename else err.strerror

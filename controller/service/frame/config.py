@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
 
 from controller.rules import GameSetup, check_setup
-from controller.rules.errors import TableError
+from controller.rules.errors import BurncycleError
 
 ENV_PREFIX = "BURNCYCLE_"
 ENV_DELIMITER = "__"
@@ -33,7 +33,7 @@ _HOSTNAME = re.compile(r"^(?=.{1,253}\Z)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-
 _TOPIC_WORD = re.compile(r"^[A-Za-z0-9_-]+\Z")
 
 
-class ConfigError(TableError):
+class ConfigError(BurncycleError):
     """A config that cannot be used: one line per problem, each naming key, value and what is expected."""
 
     code = "config_error"
@@ -267,7 +267,7 @@ class DatabaseConfig(Section):
                      "the SQLite file that keeps every game (systemd: in the state directory)")
 
 
-class TableConfig(BaseSettings):
+class ServiceConfig(BaseSettings):
     """The whole table.toml. The environment overrides the file, key by key."""
 
     model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_nested_delimiter=ENV_DELIMITER,
@@ -295,7 +295,7 @@ class TableConfig(BaseSettings):
 
 
 SECTIONS: dict[str, type[Section]] = {
-    name: field.annotation for name, field in TableConfig.model_fields.items()  # type: ignore[misc]
+    name: field.annotation for name, field in ServiceConfig.model_fields.items()  # type: ignore[misc]
 }
 
 
@@ -317,7 +317,7 @@ class _TableToml(TomlConfigSettingsSource):
             raise ConfigError([f"{file_path}: cannot read the config file: {err.strerror}"]) from None
 
 
-def load_config(path: str | Path | None = None) -> TableConfig:
+def load_config(path: str | Path | None = None) -> ServiceConfig:
     """The table's config: the file's keys (or none), then the environment's, checked all at once.
 
     Raises ConfigError with one line per problem.
@@ -329,13 +329,13 @@ def load_config(path: str | Path | None = None) -> TableConfig:
         path = Path(path)
         if not path.is_file():
             raise ConfigError([f"{path}: no such config file (write a starter one with `burncycle-table init`)"])
-        data = _TableToml(TableConfig, toml_file=path)()
+        data = _TableToml(ServiceConfig, toml_file=path)()
         where, base = str(path), path.parent
     not_json = _env_not_json()
     if not_json:
         raise ConfigError(not_json)
     try:
-        config = TableConfig(**data)
+        config = ServiceConfig(**data)
     except ValidationError as err:
         raise ConfigError([_problem(e, data, where) for e in err.errors()]) from None
     return _checked(config, base, where)
@@ -417,7 +417,7 @@ def _show(value: Any) -> str:
         return repr(value)
 
 
-def _checked(config: TableConfig, base: Path, where: str) -> TableConfig:
+def _checked(config: ServiceConfig, base: Path, where: str) -> ServiceConfig:
     """Relative paths made absolute from the config's folder, then the checks that need files and content."""
     problems: list[str] = []
 

@@ -20,7 +20,7 @@ from controller.service.devices.buttons import ButtonsAndBuzzer
 from controller.service.devices.led_output import LedOutput, output_from_config
 from controller.service.frame import systemd
 from controller.service.frame.components import Component
-from controller.service.frame.config import ButtonsConfig, CameraConfig, TableConfig
+from controller.service.frame.config import ButtonsConfig, CameraConfig, ServiceConfig
 from controller.service.frame.web_server import WebServer
 from controller.service.game.session import GameSession
 from controller.service.mqtt.bridge import MqttBridge
@@ -57,7 +57,7 @@ def buttons_from_config(b: ButtonsConfig, pin_factory: Factory | None,
                                              on_press=on_press, pin_factory=pin_factory, clock=clock)
 
 
-def camera_and_reconciler(config: TableConfig, session: GameSession,
+def camera_and_reconciler(config: ServiceConfig, session: GameSession,
                           open_source: Callable[[], FrameSource]) -> tuple[CameraComponent, Reconciler]:
     """The camera filming the table, and the reconciler each of its frames goes to (what it sees against the
     game); the camera's registration is kept beside the game log."""
@@ -74,7 +74,7 @@ def camera_and_reconciler(config: TableConfig, session: GameSession,
     return camera, reconciler
 
 
-def build(config: TableConfig, *, pin_factory: Factory | None = None,
+def build(config: ServiceConfig, *, pin_factory: Factory | None = None,
           source: Callable[[], FrameSource] | None = None, leds: LedOutput | None = None,
           seed: int | None = None, extra: list[Component] | None = None,
           clock: Callable[[], float] = time.monotonic) -> TableService:

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from controller.service.frame.components import Component, Health, describe
+from controller.service.frame.components import Component, Health, error_text
 
 STOP_TIMEOUT_S = 5.0
 C = TypeVar("C", bound=Component)
@@ -132,7 +132,7 @@ class Supervisor:
                     attempt += 1
                     delay = self.backoff.delay(attempt, self._rng)
                     component.retries += 1
-                    component.last_error = describe(err)
+                    component.last_error = error_text(err)
                     component.set_health(Health.FAILED, f"{component.last_error}; trying again in {delay:.2g} s")
                     await self._close(component)
                     await self._sleep(delay)
@@ -153,4 +153,4 @@ class Supervisor:
         except asyncio.CancelledError:
             raise
         except Exception as err:  # noqa: BLE001
-            component.last_error = f"while closing: {describe(err)}"
+            component.last_error = f"while closing: {error_text(err)}"

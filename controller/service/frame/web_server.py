@@ -16,11 +16,11 @@ from typing import Any
 
 import uvicorn
 
-from controller.rules import TableError
+from controller.rules import BurncycleError
 from controller.service.frame.components import Component
 
 
-class WebError(TableError):
+class WebError(BurncycleError):
     code = "web_error"
     status = 500
 

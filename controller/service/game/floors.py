@@ -16,14 +16,14 @@ from pathlib import Path
 from controller.errors import UserError
 from controller.library import floor_summary, read_text, write_atomically
 from controller.rules import Floor, FloorError, compile_floor
-from controller.rules.errors import TableError
+from controller.rules.errors import BurncycleError
 
 NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")  # whole names only (fullmatch: `$` would let "name\n" pass)
 NAME_RULE = "a floor's name is 1 to 40 lowercase letters, digits and dashes, starting with a letter or digit"
 MOST_CHARS = 20_000  # the largest shipped floor is under 2,000 characters; a 26 x 26 floor is ~4,000
 
 
-class FloorLibraryError(TableError):
+class FloorLibraryError(BurncycleError):
     """A floor that cannot be saved or found: a bad or shipped name, a floor that does not compile."""
 
     code = "bad_request"

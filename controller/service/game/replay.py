@@ -17,11 +17,11 @@ from typing import Any
 import msgspec
 
 from controller.rules import GameRecord, GameState, phrase, replay
-from controller.rules.errors import TableError
+from controller.rules.errors import BurncycleError
 from controller.service.game.session import GameSession
 
 
-class ReplayError(TableError):
+class ReplayError(BurncycleError):
     """A step the game does not have (past its end)."""
 
     code = "not_found"

@@ -41,12 +41,12 @@ from typing import Any, Literal, TypeVar
 import msgspec
 
 from controller.rules import (
+    BurncycleError,
     DiceNeeded,
     DiceWanted,
     GameState,
     RulesError,
     ScriptedDice,
-    TableError,
     decode_state,
     encode_state,
 )
@@ -74,7 +74,7 @@ RECENT = 4096        # changes kept in memory for readers catching up
 T = TypeVar("T")
 
 
-class SessionError(TableError):
+class SessionError(BurncycleError):
     """A request the session cannot carry out now (nothing to undo, no dice asked for)."""
 
     code = "refused"

@@ -19,7 +19,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar
 
-from controller.rules import TableError
+from controller.rules import BurncycleError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -49,7 +49,7 @@ STORE_VERSION = "1"
 T = TypeVar("T")
 
 
-class StoreError(TableError):
+class StoreError(BurncycleError):
     """The game log cannot be read or written (a full disk, a locked or damaged file): nothing was changed."""
 
     code = "store_error"

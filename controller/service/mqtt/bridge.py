@@ -39,7 +39,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import MQTTErrorCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from controller.rules import TableError
+from controller.rules import BurncycleError
 from controller.service.frame.components import Component
 from controller.service.frame.config import MqttConfig
 from controller.service.game.session import Change
@@ -298,7 +298,7 @@ class MqttBridge(Component):
                     await asyncio.to_thread(self.service.correct, command.unit, command.space, command.facing)
                 elif isinstance(command, Door):
                     self._report(command)
-            except (CommandError, TableError) as err:
+            except (CommandError, BurncycleError) as err:
                 self._error(topic, str(err))
             except Exception:  # noqa: BLE001 - a command the table fails on must not end the commands
                 log.exception("the MQTT command on %s failed", topic)
@@ -331,7 +331,7 @@ class MqttBridge(Component):
         if future.cancelled():
             return
         err = future.exception()
-        if isinstance(err, (CommandError, TableError)):
+        if isinstance(err, (CommandError, BurncycleError)):
             self._error(topic, str(err))
         elif err is not None:
             log.error("the MQTT command on %s failed", topic, exc_info=err)

@@ -21,11 +21,11 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode, MQTTProtocolVersion
 
-from controller.rules import TableError
+from controller.rules import BurncycleError
 from controller.service.frame.config import MqttConfig
 
 
-class MqttError(TableError):
+class MqttError(BurncycleError):
     code = "mqtt_error"
     status = 503
 

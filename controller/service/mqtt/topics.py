@@ -14,7 +14,7 @@ from typing import Any, Literal
 import msgspec
 
 from controller.rules import GameState
-from controller.rules.errors import TableError
+from controller.rules.errors import BurncycleError
 
 Direction = Literal["N", "E", "S", "W"]
 OVER = "over"  # the phase published once the game has ended
@@ -133,7 +133,7 @@ COMMANDS: dict[str, type[msgspec.Struct]] = {"next": NoArguments, "undo": NoArgu
                                               "place": Place, "door": Door}
 
 
-class CommandError(TableError):
+class CommandError(BurncycleError):
     """A command payload that does not fit its schema; `str()` names the topic and what is wrong."""
 
     code = "bad_command"

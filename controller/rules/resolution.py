@@ -1,6 +1,6 @@
 """The working context of one engine call: a private copy of the state, its floor, the dice, the events.
 
-Every rule module takes a `Table` so that occupancy, the destroyed-wall set and the event list are kept in
+Every rule module takes a `Resolution` so that occupancy, the destroyed-wall set and the event list are kept in
 one place while a turn resolves; the caller's state is never touched (the engine is pure).
 """
 
@@ -14,7 +14,7 @@ from controller.rules.errors import StateError
 from controller.rules.events import Event, JoanCharge, JoanMoved, bot_ref, unit_ref
 from controller.rules.state import Bot, GameState, SecurityUnit, ThreatEvent, copy_state
 
-EffectHandler = Callable[["Table", ThreatEvent], None]
+EffectHandler = Callable[["Resolution", ThreatEvent], None]
 MEMORY = "memory"  # the agent id in bots.toml of Memory, whose drone is Joan
 
 
@@ -24,7 +24,7 @@ def unit_label(unit: SecurityUnit) -> str:
     return f"guard {unit.id[1:]}"
 
 
-class Table:
+class Resolution:
     def __init__(self, state: GameState, dice: Dice, apply_effect: EffectHandler, copy: bool = True) -> None:
         # Threat events act on units and pings; the handler is passed in so the threat track need not
         # import the modules that move them.

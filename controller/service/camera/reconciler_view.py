@@ -80,7 +80,7 @@ class Instruction:
 
 
 @dataclass(frozen=True)
-class TableView:
+class ReconcilerView:
     """The reconciler's whole picture at one moment, for a dashboard."""
 
     number: int                      # the session's last change number this view reflects
