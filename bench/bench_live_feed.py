@@ -177,9 +177,9 @@ def main() -> int:
     port = free_port()
     config = ServiceConfig(web=WebConfig(host="127.0.0.1", port=port),
                            database=DatabaseConfig(path=folder / "g.sqlite3"),
-                         camera=CameraConfig(source="none"),
-                         buttons=ButtonsConfig(next_pin=NEXT_PIN, undo_pin=UNDO_PIN),
-                         mqtt=MqttConfig(host="127.0.0.1", port=broker.port, table_id="bench"))
+                           camera=CameraConfig(source="none"),
+                           buttons=ButtonsConfig(next_pin=NEXT_PIN, undo_pin=UNDO_PIN),
+                           mqtt=MqttConfig(host="127.0.0.1", port=broker.port, table_id="bench"))
     factory = MockFactory()
     service = build(config, pin_factory=factory, seed=3)
     bridge = next(c for c in service.components if isinstance(c, MqttBridge))

@@ -218,8 +218,8 @@ def main() -> int:
 
 def run(args: argparse.Namespace, broker: Broker, folder: Path, watch: Stopwatch) -> int:
     config = ServiceConfig(web={"host": "127.0.0.1", "port": free_port()}, database={"path": f"{folder}/g.sqlite3"},
-                         camera={"source": "none"}, game={"agents": ("nano", "casing")},
-                         mqtt={"host": "127.0.0.1", "port": broker.port, "table_id": "bench"})  # type: ignore[arg-type]
+                           camera={"source": "none"}, game={"agents": ("nano", "casing")},
+                           mqtt={"host": "127.0.0.1", "port": broker.port, "table_id": "bench"})  # type: ignore[arg-type]
     table = DemoTable()
     service = build(config, seed=3, source=lambda: DemoCamera(table, fps=args.fps))
     bridge = next(c for c in service.components if isinstance(c, MqttBridge))

@@ -46,7 +46,7 @@ def free_port() -> int:
 
 def start_table(folder: Path, port: int) -> tuple[TableService, threading.Thread]:
     config = ServiceConfig(database={"path": folder / "games.sqlite3"},  # type: ignore[arg-type]
-                         web={"host": "127.0.0.1", "port": port}, camera={"source": "none"})
+                           web={"host": "127.0.0.1", "port": port}, camera={"source": "none"})
     service = build(config, seed=3)
     ready = threading.Event()
     thread = threading.Thread(target=lambda: asyncio.run(service.run(ready.set)), daemon=True)

@@ -123,7 +123,7 @@ def latency(moves: int, seed: int) -> dict[str, list[float]]:
     folder = tempfile.mkdtemp(prefix="bench-service-")
     board = simulated_board.SimulatedBoard() if simulated_board.available() is None else None
     config = ServiceConfig(web={"host": "127.0.0.1", "port": free_port()}, database={"path": f"{folder}/g.sqlite3"},
-                         camera={"source": "none"}, game={"agents": ("nano", "casing")})  # type: ignore[arg-type]
+                           camera={"source": "none"}, game={"agents": ("nano", "casing")})  # type: ignore[arg-type]
     if board is not None:
         port, layout = board.port, strip_layout.default()
         leds = BenchLeds(lambda: SerialLeds(layout, SerialDriver(port, baud=simulated_board.BAUD,

@@ -195,9 +195,9 @@ def play(change: bool, moves: int, still_s: float, seed: int, pictures_folder: P
     broker, mqtt_port = mosquitto(folder)
     board = simulated_board.SimulatedBoard() if simulated_board.available() is None else None
     config = ServiceConfig(web={"host": "127.0.0.1", "port": free_port()},  # type: ignore[arg-type]
-                         database={"path": f"{folder}/g.sqlite3"}, camera={"source": "none"},  # type: ignore[arg-type]
-                         game={"agents": ("nano", "casing")},  # type: ignore[arg-type]
-                         mqtt={"host": "127.0.0.1", "port": mqtt_port})  # type: ignore[arg-type]
+                           database={"path": f"{folder}/g.sqlite3"}, camera={"source": "none"},  # type: ignore[arg-type]
+                           game={"agents": ("nano", "casing")},  # type: ignore[arg-type]
+                           mqtt={"host": "127.0.0.1", "port": mqtt_port})  # type: ignore[arg-type]
     if board is not None:
         port, layout = board.port, strip_layout.default()
         leds = BenchLeds(lambda: SerialLeds(layout, SerialDriver(port, baud=simulated_board.BAUD,

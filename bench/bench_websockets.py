@@ -104,8 +104,8 @@ def _service(folder: str, seed: int, fps: float) -> tuple[TableService, DemoTabl
 
     port = free_port()
     config = ServiceConfig(web=WebConfig(host="127.0.0.1", port=port),
-                         database=DatabaseConfig(path=Path(folder) / "g.sqlite3"),
-                         game=GameConfig(agents=("nano", "casing")))
+                           database=DatabaseConfig(path=Path(folder) / "g.sqlite3"),
+                           game=GameConfig(agents=("nano", "casing")))
     table = DemoTable()
     service = build(config, seed=seed, source=lambda: DemoCamera(table, fps=fps or 10_000))
     return service, table, port

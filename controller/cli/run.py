@@ -127,8 +127,8 @@ def run_demo(args: argparse.Namespace) -> int:
         game["floor"] = args.floor
     mqtt = {"host": args.mqtt[0], "port": args.mqtt[1]} if args.mqtt else {}
     config = ServiceConfig.model_validate({"web": {"host": args.host, "port": port}, "database": {"path": db},
-                                         "buttons": {"next_pin": 17, "undo_pin": 27, "buzzer_pin": 18},
-                                         "game": {"agents": ("nano", "casing"), **game}, "mqtt": mqtt})
+                                           "buttons": {"next_pin": 17, "undo_pin": 27, "buzzer_pin": 18},
+                                           "game": {"agents": ("nano", "casing"), **game}, "mqtt": mqtt})
     board = None
     leds: LedOutput | None
     why = simulated_board.available() if args.leds != "virtual" else "--leds virtual"

@@ -32,8 +32,8 @@ class Table:
 
     def start(self) -> None:
         config = ServiceConfig(database={"path": self.folder / "games.sqlite3"},  # type: ignore[arg-type]
-                             web={"host": "127.0.0.1", "port": self.port, "pin": PIN},
-                             camera={"source": "none"}, game={"agents": ("nano", "casing")})  # type: ignore[arg-type]
+                               web={"host": "127.0.0.1", "port": self.port, "pin": PIN},
+                               camera={"source": "none"}, game={"agents": ("nano", "casing")})  # type: ignore[arg-type]
         self.scene = DemoTable()
         leds = LedOutput(VirtualStrip, what="the virtual strip (the LEDs panel of the dashboard)")
         self.service: TableService = build(config, seed=3, source=lambda: DemoCamera(self.scene), leds=leds)

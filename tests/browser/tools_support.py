@@ -32,8 +32,8 @@ def running_table(tmp_path: Path, *, source: Callable[[], FrameSource] | None = 
     its games and virtual dice, `game` is table.toml's [game] (the new-game form's defaults)."""
     port = free_port()
     config = ServiceConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
-                         web={"host": "127.0.0.1", "port": port, "pin": PIN},  # type: ignore[arg-type]
-                         camera={"source": "none"}, game=game or {})  # type: ignore[arg-type]
+                           web={"host": "127.0.0.1", "port": port, "pin": PIN},  # type: ignore[arg-type]
+                           camera={"source": "none"}, game=game or {})  # type: ignore[arg-type]
     service = build(config, seed=seed, source=source)
     if prepare is not None:
         prepare(service)

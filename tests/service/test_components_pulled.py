@@ -61,7 +61,7 @@ def running(service: TableService) -> threading.Thread:
 
 def config(tmp_path: Path) -> ServiceConfig:
     return ServiceConfig(database={"path": tmp_path / "games.sqlite3"}, camera={"source": "none"},  # type: ignore[arg-type]
-                       web={"host": "127.0.0.1", "port": free_port()}, game={"agents": ("nano", "casing")})
+                         web={"host": "127.0.0.1", "port": free_port()}, game={"agents": ("nano", "casing")})
 
 
 def test_camera_pulled_and_plugged_back(tmp_path: Path) -> None:

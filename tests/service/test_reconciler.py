@@ -242,7 +242,7 @@ def test_a_table_without_a_camera_still_lists_the_corporations_moves(tmp_path):
     the table's view lists them (the same words as with one), none ticked off, and says there is no camera."""
     start, _ = played_until(lambda s: s.turn.step == "corporation")
     service = build(ServiceConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
-                                web={"host": "127.0.0.1", "port": 8080}, camera={"source": "none"}), seed=5)
+                                  web={"host": "127.0.0.1", "port": 8080}, camera={"source": "none"}), seed=5)
     try:
         service.session.start_game(start)
         while service.session.state.turn.step != "corporation":

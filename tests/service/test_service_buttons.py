@@ -74,8 +74,8 @@ class Table:
 def running_table(tmp_path: Path, game: dict[str, Any], buttons: dict[str, int]) -> Iterator[Table]:
     factory = MockFactory()
     config = ServiceConfig(database=DatabaseConfig(path=tmp_path / "games.sqlite3"), camera=CameraConfig(source="none"),
-                         web=WebConfig(host="127.0.0.1", port=free_port()), buttons=ButtonsConfig(**buttons),
-                         game=GameConfig(**game))
+                           web=WebConfig(host="127.0.0.1", port=free_port()), buttons=ButtonsConfig(**buttons),
+                           game=GameConfig(**game))
     clock = Clock()
     service = build(config, pin_factory=factory, seed=11, clock=clock)
     loop = asyncio.new_event_loop()

@@ -166,7 +166,7 @@ def table(tmp_path: Path, port: int, table_id: str = "t1", dice: str = "virtual"
           **mqtt_keys: Any) -> tuple[TableService, MqttBridge]:
     db = tmp_path / f"{table_id}.sqlite3"
     config = ServiceConfig(game=GameConfig(dice=dice), database=DatabaseConfig(path=db),  # type: ignore[arg-type]
-                         mqtt=MqttConfig(host="127.0.0.1", port=port, table_id=table_id, **mqtt_keys))
+                           mqtt=MqttConfig(host="127.0.0.1", port=port, table_id=table_id, **mqtt_keys))
     service = TableService(config, load_content(), GameSession.open(str(db)), seed=3)
     bridge = MqttBridge(service, config.mqtt, queue_limit=queue_limit)
     service.add(bridge)

@@ -39,4 +39,4 @@ async def until(check: Callable[[], bool], timeout: float = 5.0) -> None:
 def config(tmp_path: Path, port: int = 8080) -> ServiceConfig:
     """A table on loopback `port` with its game log in `tmp_path` and no camera."""
     return ServiceConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
-                       web={"host": "127.0.0.1", "port": port}, camera={"source": "none"})
+                         web={"host": "127.0.0.1", "port": port}, camera={"source": "none"})

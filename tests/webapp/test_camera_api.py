@@ -58,7 +58,7 @@ class StillCamera(FrameSource):
 
 def config(folder: Path) -> ServiceConfig:
     return ServiceConfig(database={"path": folder / "games.sqlite3"},  # type: ignore[arg-type]
-                       web={"host": "127.0.0.1", "port": free_port()}, camera={"source": "none"})  # type: ignore[arg-type]
+                         web={"host": "127.0.0.1", "port": free_port()}, camera={"source": "none"})  # type: ignore[arg-type]
 
 
 @contextmanager

@@ -85,7 +85,7 @@ def served_behind(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tu
     """The service served by uvicorn on loopback with web.proxies = the test's parameter."""
     port = free_port()
     config = ServiceConfig(database={"path": tmp_path / "games.sqlite3"}, camera={"source": "none"},  # type: ignore[arg-type]
-                         web={"host": "127.0.0.1", "port": port, "proxies": request.param})  # type: ignore[arg-type]
+                           web={"host": "127.0.0.1", "port": port, "proxies": request.param})  # type: ignore[arg-type]
     service = build(config, seed=5)
     running = threading.Thread(target=lambda: asyncio.run(service.run()))
     running.start()
