@@ -194,6 +194,44 @@ def test_a_move_under_way_lights_its_bots_steps_and_a_tap_on_one_steps_there(tmp
         assert page.errors == []  # type: ignore[attr-defined]
 
 
+def in_a_move_two_bots_may_step(service: TableService) -> None:
+    """A new game played on until a move action is under way in which two bots may step (the agent and the
+    command module, which may spend the move's AP too)."""
+    service.new_game()
+    player = AutoPlayer()
+    for _ in range(400):
+        if service.session.state.turn.pending is not None and len(stepping_bots(service)) > 1:
+            return
+        service.session.apply(player.choose(service.session.state))
+    raise AssertionError("no move in which two bots may step within 400 actions")
+
+
+def stepping_bots(service: TableService) -> set[str]:
+    return {la["bot"] for la in service.legal_json()["actions"] if la["tag"] == "step"}
+
+
+def test_a_bot_picked_during_a_move_stays_picked_after_its_step(tmp_path: Path, browser: Browser) -> None:
+    """The board picks the agent's bot when a move starts; a player who picks the other bot and steps it goes on
+    stepping it one tap at a time (the board used to pick the agent again after each of its steps)."""
+    with running_table(tmp_path, prepare=in_a_move_two_bots_may_step) as (url, service):
+        page = opened(browser, url, PHONE, touch=True)
+        unlocked(page)
+        turn = service.session.state.turn
+        picked = turn.order[turn.active] if turn.order[turn.active] in stepping_bots(service) else None
+        other = sorted(stepping_bots(service) - {picked})[0]
+        expect(page.locator("#board")).to_have_attribute("data-selected", picked or other, timeout=WAIT)
+        page.locator(f'#board .unit[data-unit="{other}"]').tap()
+        expect(page.locator("#board")).to_have_attribute("data-selected", other, timeout=WAIT)
+        space = next(la["at"] for la in service.legal_json()["actions"] if la["tag"] == "step" and la["bot"] == other)
+        number = service.session.number
+        page.locator(f'#board [data-target][data-space="{space}"]').first.tap()
+        wait_until(page, f"Number(document.getElementById('board').dataset.number) > {number}", timeout=WAIT)
+        assert service.session.state.bot(other).space == space
+        page.wait_for_timeout(500)  # the listing of the next steps comes, and with it the board's own pick
+        assert page.locator("#board").get_attribute("data-selected") == other
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
 def at_a_shared_target(service: TableService) -> None:
     """A new game played on until one bot has several actions aimed at one space (a door's keypad approaches)."""
     service.new_game()

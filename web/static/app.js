@@ -24,8 +24,11 @@ function say(text, bad) {
 const controls = new Controls(store, say);
 const board = new Board($("board"), $("board-wrap"), store, controls);
 
+let shown = false;  // the board was drawn once: from then on a tap's own answer is painted before a change
+
 function drawBoardNow() {
   if (!board.draw()) return;
+  shown = true;
   if (!performance.getEntriesByName("board-drawn").length && store.state) performance.mark("board-drawn");  // bench
   const misplaced = store.table.misplaced || [];
   $("board-note").replaceChildren(...(misplaced.length
@@ -79,7 +82,7 @@ let drawing = false;
 async function drawDue() {
   if (drawing) return;
   drawing = true;
-  await afterPaint();
+  if (shown) await afterPaint();  // until the board is first shown there is no tap to answer first
   while (due.board || due.state || due.table) {
     if (due.state) {
       due.state = false;
@@ -91,14 +94,14 @@ async function drawDue() {
       controls.refresh();
       await nextTask();
     }
-    if (due.table) {
-      due.table = false;
-      drawTableNow();
-      await nextTask();
-    }
     if (due.board) {
       due.board = false;
       drawBoardNow();
+      await nextTask();
+    }
+    if (due.table) {
+      due.table = false;
+      drawTableNow();
       await nextTask();
     }
   }

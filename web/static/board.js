@@ -26,6 +26,7 @@ export class Board {
     Object.assign(this, { svg, frame, store, controls });
     this.cell = null;  // CSS px a space; null: the default for the frame's width
     this.selected = null;
+    this.pickedInMove = false;  // the player picked the selected unit during the move under way
     this.legal = [];
     this.legalNumber = null;  // the game number the legal actions are for: older ones are not offered
     this.lit = null;
@@ -285,14 +286,17 @@ export class Board {
 
   /** While a move action is under way its steps are the turn's business: the bot stepping is picked by itself
    *  (the one that stepped already in this move, else the active agent's, else the first that may step), so each
-   *  step is one tap on its lit space. A unit the player picked during the move stays picked; one left picked
-   *  from before the move (the command module of the last move) gives way to the new move's bot. */
+   *  step is one tap on its lit space. A unit the player picked during the move stays picked (the command module
+   *  stepping in the agent's move: the game does not count its steps by bot, so the pick itself is
+   *  remembered until the move ends); one left picked from before the move (the command module of the last
+   *  move) gives way to the new move's bot. */
   pickStepper() {
     if (!this.controls.player) return;
     const stepping = [...new Set(this.legal.filter((l) => l.tag === "step" && l.at && l.bot).map((l) => l.bot))];
     const turn = (this.store.state || {}).turn || {};
+    if (!turn.pending) this.pickedInMove = false;
     const moved = Object.keys((turn.pending || {}).steps || {});
-    if (!stepping.length || (this.selected && (moved.length || !turn.pending))) return;
+    if (!stepping.length || (this.selected && (moved.length || this.pickedInMove || !turn.pending))) return;
     const active = (turn.order || [])[turn.active];
     const bot = stepping.find((b) => moved.includes(b)) || stepping.find((b) => b === active) || stepping[0];
     if (bot === this.selected) return;
@@ -303,6 +307,7 @@ export class Board {
   select(unit) {
     $("target-choices").hidden = true;
     this.selected = unit;
+    this.pickedInMove = Boolean(((this.store.state || {}).turn || {}).pending);
     this.controls.select(unit);  // a guard's "turn to face" buttons
     this.decorate();
   }
