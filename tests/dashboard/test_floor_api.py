@@ -15,9 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from controller.rules import GameSetup, new_game
-from controller.service.frame.startup import build
 from controller.service.table import TableService
-from tests.support.service_helpers import config
+from tests.support.service_helpers import built_service
 from web import create_app
 
 LOBBY = GameSetup(floor="meridian-lobby", mission="data-heist", players=2, agents=["nano", "casing"], seed=3)
@@ -25,9 +24,8 @@ LOBBY = GameSetup(floor="meridian-lobby", mission="data-heist", players=2, agent
 
 @pytest.fixture
 def service(tmp_path: Path) -> Iterator[TableService]:
-    made = build(config(tmp_path), seed=5)
-    yield made
-    made.session.close()
+    with built_service(tmp_path, game=False) as made:
+        yield made
 
 
 def test_no_game_is_a_404_that_says_so(service: TableService) -> None:

@@ -18,7 +18,7 @@ from controller.service.frame.startup import build
 from controller.service.frame.web_server import WebServer
 from controller.service.game.session import GameSession
 from controller.service.table import NoCamera, TableService
-from tests.support.service_helpers import Ticker, config
+from tests.support.service_helpers import Ticker, built_service, config
 from vision.sources.base import Frame, FrameSource
 from vision.status import Status
 from web import create_app
@@ -41,10 +41,8 @@ class NoFrames(FrameSource):
 
 @pytest.fixture
 def service(tmp_path: Path) -> Iterator[TableService]:
-    made = build(config(tmp_path), seed=5)
-    made.new_game()
-    yield made
-    made.session.close()
+    with built_service(tmp_path, game=True) as made:
+        yield made
 
 
 def _moves_on(service: TableService, steps: int) -> None:

@@ -20,7 +20,7 @@ from controller.service.frame.components import Component
 from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.net import free_port
-from tests.support.service_helpers import config
+from tests.support.service_helpers import built_service, config
 from vision.sources.base import Frame, FrameSource
 from vision.status import Status
 from web import create_app
@@ -43,9 +43,8 @@ class UnpluggedCamera(FrameSource):
 
 @pytest.fixture
 def service(tmp_path: Path) -> Iterator[TableService]:
-    made = build(config(tmp_path), seed=5)
-    yield made
-    made.session.close()
+    with built_service(tmp_path, game=False) as made:
+        yield made
 
 
 def test_state_is_404_before_a_game(service: TableService) -> None:

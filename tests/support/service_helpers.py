@@ -4,11 +4,14 @@ loop, and a table's config on loopback."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from controller.service.frame.components import Component
 from controller.service.frame.config import ServiceConfig
+from controller.service.frame.startup import build
+from controller.service.table import TableService
 
 
 class Ticker(Component):
@@ -40,3 +43,16 @@ def config(tmp_path: Path, port: int = 8080) -> ServiceConfig:
     """A table on loopback `port` with its game log in `tmp_path` and no camera."""
     return ServiceConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
                          web={"host": "127.0.0.1", "port": port}, camera={"source": "none"})
+
+
+@contextmanager
+def built_service(tmp_path: Path, *, game: bool) -> Iterator[TableService]:
+    """A table service as `build` makes it from `config` (seed 5, nothing started), with a new game when `game`;
+    its game log closed at the end."""
+    made = build(config(tmp_path), seed=5)
+    if game:
+        made.new_game()
+    try:
+        yield made
+    finally:
+        made.session.close()

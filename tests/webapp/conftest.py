@@ -17,7 +17,7 @@ from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.clock import Clock
 from tests.support.net import free_port
-from tests.support.service_helpers import config
+from tests.support.service_helpers import built_service, config
 from tests.support.web_helpers import ORIGIN, PIN
 from web import create_app
 
@@ -29,10 +29,8 @@ def _clean_environment(no_burncycle_env: None) -> None:
 
 @pytest.fixture
 def service(tmp_path: Path) -> Iterator[TableService]:
-    made = build(config(tmp_path), seed=5)
-    made.new_game()
-    yield made
-    made.session.close()
+    with built_service(tmp_path, game=True) as made:
+        yield made
 
 
 @pytest.fixture
