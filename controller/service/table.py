@@ -211,7 +211,12 @@ class TableService:
         return self.session.start_game(start, dice_mode=self.config.game.dice)
 
     def next_step(self) -> Change:
-        """The "next" button: go on with the game's flow (start a new game once one is over)."""
+        """The "next" button: go on with the game's flow (start a new game once one is over). The state it reads
+        and the step it takes are one job of the session's writer, so no change can come between them (two
+        phones pressing Next at once take two steps, each from the state the other left)."""
+        return self.session.write(self._next_step)
+
+    def _next_step(self) -> Change:
         if not self.session.has_game() or self.session.state.outcome is not None:
             return self.new_game()
         return self.session.apply(next_step(self.session.state))

@@ -5,6 +5,7 @@ the reconciler, the buttons), one supervisor over all of them."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped, unused-ignore]  # no stubs
 
 from controller.library import load_content
-from controller.rules import BadFace, IllegalAction
+from controller.rules import BadFace, BurncycleError, IllegalAction
 from controller.service.camera.component import CameraComponent
 from controller.service.frame.startup import build
 from controller.service.frame.web_server import WebServer
@@ -183,3 +184,27 @@ def test_a_table_without_a_camera_or_leds_says_so_through_the_facade(service: Ta
                  service.finding_picture, service.confirm_board):
         with pytest.raises(NoCamera, match="this table has no camera: set camera.source in table.toml"):
             verb()
+
+
+def test_next_pressed_on_many_phones_at_once_takes_one_step_each(service: TableService) -> None:
+    """"Next" reads the game and steps it as one job of the writer: presses that race take a step each, every one
+    from the state the one before it left (read apart, two presses could take the same step twice, and the
+    second was refused or, worse, taken from a state that no longer was)."""
+    before = service.number
+    start = threading.Barrier(4)
+    refused: list[Exception] = []
+
+    def press() -> None:
+        start.wait()
+        for _ in range(15):
+            try:
+                service.next_step()
+            except BurncycleError as err:
+                refused.append(err)
+
+    threads = [threading.Thread(target=press) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert refused == [] and service.number == before + 60
