@@ -45,8 +45,9 @@ def _press(page: Page, target: Locator) -> None:
 def _unlock(page: Page) -> None:
     page.fill("#pin-input", PIN)
     _press(page, page.locator("#pin-form button[type=submit]"))
-    expect(page.locator("#steps")).to_be_visible()
-    expect(page.locator("#actions .action")).not_to_have_count(0)
+    # a round trip to the table, which films and renders beside the browser on a shared 2-core machine
+    expect(page.locator("#steps")).to_be_visible(timeout=SLOW)
+    expect(page.locator("#actions .action")).not_to_have_count(0, timeout=SLOW)
 
 
 def _shot(page: Page, size: dict[str, Any], name: str, *, full_page: bool = True) -> None:

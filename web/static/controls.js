@@ -17,6 +17,7 @@ export class Controls {
   constructor(store, say) {
     this.store = store;
     this.say = say;
+    this.sessionAsked = 0;      // GET /api/session asked so far: only the newest answer counts
     this.legal = [];
     this.printed = new Map();   // a die's printed faces by its name, for a request that lists none
     this.typed = new Map();     // the faces tapped for the dice request shown, by die
@@ -56,8 +57,9 @@ export class Controls {
   }
 
   async checkSession() {
+    const asked = ++this.sessionAsked;  // an answer to an older question (sent before an unlock) is not the news
     const r = await api("GET", "/api/session");
-    if (!r.ok) return;
+    if (!r.ok || asked !== this.sessionAsked) return;
     const was = this.store.session;
     const restarted = this.boot !== null && r.body.boot !== this.boot;
     this.boot = r.body.boot;
