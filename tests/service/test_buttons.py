@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -80,16 +81,21 @@ def test_contact_chatter_is_one_press(factory: MockFactory) -> None:
     asyncio.run(test())
 
 
+async def next_button(factory: MockFactory) -> tuple[ButtonsAndBuzzer, Any, Clock, list[tuple[str, bool]]]:
+    """A started "next" button on mock pin 5 with a clock of its own, and the presses it reports."""
+    calls: list[tuple[str, bool]] = []
+    clock = Clock()
+    part = ButtonsAndBuzzer(next_pin=5, pin_factory=factory, clock=clock,
+                            on_press=lambda name, held: calls.append((name, held)))
+    await part.start()
+    return part, factory.pin(5), clock, calls
+
+
 def test_a_long_press_of_next_is_one_held_press(factory: MockFactory) -> None:
     """Held HOLD_S on the part's clock, "next" is a long press while still down: the clock is stepped, no
     real second passes; the chatter as it opens is still that press, a short press after it counts."""
     async def test() -> None:
-        calls: list[tuple[str, bool]] = []
-        clock = Clock()
-        part = ButtonsAndBuzzer(next_pin=5, pin_factory=factory, clock=clock,
-                                on_press=lambda name, held: calls.append((name, held)))
-        await part.start()
-        pin = factory.pin(5)
+        part, pin, clock, calls = await next_button(factory)
         pin.drive_low()
         await settle()
         clock.step(HOLD_S - 0.05)
@@ -115,12 +121,7 @@ def test_a_long_press_of_next_is_one_held_press(factory: MockFactory) -> None:
 
 def test_a_release_after_hold_s_is_a_long_press_even_before_the_loop_looked(factory: MockFactory) -> None:
     async def test() -> None:
-        calls: list[tuple[str, bool]] = []
-        clock = Clock()
-        part = ButtonsAndBuzzer(next_pin=5, pin_factory=factory, clock=clock,
-                                on_press=lambda name, held: calls.append((name, held)))
-        await part.start()
-        pin = factory.pin(5)
+        part, pin, clock, calls = await next_button(factory)
         pin.drive_low()
         await settle()
         clock.step(HOLD_S + 0.01)

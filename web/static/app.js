@@ -3,6 +3,7 @@
 // walls and the guards' sight change with play); the LEDs are previewed as they are lit.
 import { $, api, h, spaced } from "./dom.js";
 import { Board } from "./board.js";
+import { floorKey } from "./floor.js";
 import { LiveFeed } from "./live.js";
 import { drawHealth, drawLeds, drawState, drawTable, logChanges } from "./panels.js";
 import { Controls } from "./controls.js";
@@ -41,7 +42,8 @@ function drawBoardNow() {
 const places = () => namesOf(store.state, store.floor).places;
 
 
-const sameFloor = (a, b) => JSON.stringify({ ...a, number: null }) === JSON.stringify({ ...b, number: null });
+/** The same floor, sight included (the change number it was fetched at aside): floor.js's key, kept per floor. */
+const sameFloor = (a, b) => floorKey(a) === floorKey(b) && JSON.stringify(a.sight) === JSON.stringify(b.sight);
 
 async function loadFloor() {
   if (floorBusy || floorWanted === null) return;

@@ -140,7 +140,7 @@ function botShape(bot, space, colour, offset) {
 /** What a floor looks like without what changes with every move (the guards' sight, the change number it was
  *  fetched at): the same key, the same floor layers. Computed once per floor fetched. */
 const keys = new WeakMap();
-function floorKey(floor) {
+export function floorKey(floor) {
   let key = keys.get(floor);
   if (key === undefined) {
     key = JSON.stringify({ ...floor, sight: null, number: null });
