@@ -12,7 +12,7 @@ how it plays and what was measured for each rule is docs/autoplay.md.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence, Set
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from controller.autoplay.memory import AutoplayMemory
 from controller.autoplay.missions import MissionStrategy, strategy_for
@@ -89,6 +89,9 @@ from controller.rules import (
     objective_done,
     unit_durability,
 )
+
+if TYPE_CHECKING:  # players.py makes an AutoPlayer by name: the import runs one way only
+    from controller.autoplay.players import Player
 
 
 def team(players: int) -> list[str]:
@@ -763,7 +766,7 @@ def _later_slot(state: GameState) -> bool:
     return any(chip_usable(state, k) for k in range(state.burncycle.tracker + 1, len(state.burncycle.slots)))
 
 
-def play(state: GameState, player: AutoPlayer | None = None,
+def play(state: GameState, player: Player | None = None,
          max_actions: int = 20_000) -> Iterator[tuple[Action, list[Event], GameState]]:
     """Play a game with the game's own seeded dice, one action at a time: each action, its events and the state
     after it, a fresh value each time (the state given, and every state yielded before, are left as they were)."""
@@ -776,7 +779,7 @@ def play(state: GameState, player: AutoPlayer | None = None,
         yield action, events, state
 
 
-def play_game(state: GameState, player: AutoPlayer | None = None, max_actions: int = 20_000) -> GameState:
+def play_game(state: GameState, player: Player | None = None, max_actions: int = 20_000) -> GameState:
     """Play a game to its end; returns the final state (the one given is left as it was). Nobody sees the states
     in between, so it plays on one private copy in place (the player only picks listed actions)."""
     player = player or AutoPlayer()
