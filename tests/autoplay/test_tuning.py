@@ -8,7 +8,8 @@ from pathlib import Path
 import controller.autoplay
 
 AUTOPLAY = Path(controller.autoplay.__file__).parent
-NOT_TUNED = {"UNREACHED", "FAR", "CORE_TASKS", "STRATEGIES", "PLAYERS"}  # sentinels, rule tasks, the missions, the players by name: not measured
+# sentinels, rule tasks, the missions, the players by name: not measured
+NOT_TUNED = {"UNREACHED", "FAR", "CORE_TASKS", "STRATEGIES", "PLAYERS"}
 
 
 def constants(tree: ast.Module) -> list[tuple[str, int]]:
