@@ -7,7 +7,7 @@ a second, every change reaches every viewer (no change lost) and the feed's p99 
 session had one writer, a change from a button or an MQTT command was written (fsync'd) on the event loop, the
 loop that also sends the feed.
 
-In this process, the table service as startup.build makes it: its game log on disk, the web server on
+In this process, the table service as compose.build makes it: its game log on disk, the web server on
 loopback, the buttons on gpiozero's MockFactory (as tests/service/test_service_buttons.py drives them), the
 MQTT bridge on a real mosquitto (tests/support/mqtt_broker.py, as bench_mqtt.py starts it), no camera. The
 viewers are another process (bench_websockets.py's, as phones are other devices), connected for the whole run.
@@ -47,6 +47,7 @@ from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]  # no
 
 from bench.bench_mqtt import _sender  # noqa: E402
 from bench.stats import percentile, report  # noqa: E402
+from controller.cli.compose import build  # noqa: E402
 from controller.service.devices.buttons import HOLD_S  # noqa: E402
 from controller.service.frame.config import (  # noqa: E402
     ButtonsConfig,
@@ -56,7 +57,6 @@ from controller.service.frame.config import (  # noqa: E402
     ServiceConfig,
     WebConfig,
 )
-from controller.service.frame.startup import build  # noqa: E402
 from controller.service.mqtt.bridge import MqttBridge  # noqa: E402
 from controller.service.table import TableService  # noqa: E402
 from tests.support.mqtt_broker import Broker  # noqa: E402

@@ -43,10 +43,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.stats import percentile, report  # noqa: E402
+from controller.cli.compose import build  # noqa: E402
 from controller.rules.actions import Correct  # noqa: E402
 from controller.service.demo.booth import DemoCamera, DemoTable  # noqa: E402
 from controller.service.frame.config import ServiceConfig  # noqa: E402
-from controller.service.frame.startup import build  # noqa: E402
 from controller.service.mqtt.bridge import MqttBridge  # noqa: E402
 from tests.support.mqtt_broker import Broker  # noqa: E402
 from tests.support.net import free_port  # noqa: E402

@@ -25,8 +25,8 @@ from fastapi.responses import HTMLResponse
 from playwright.sync_api import Browser, sync_playwright
 from stats import percentile
 
+from controller.cli.compose import build
 from controller.service.frame.config import ServiceConfig
-from controller.service.frame.startup import build
 from controller.service.table import TableService
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout, for the browser tests' helpers

@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.stats import percentile  # noqa: E402
 from controller.autoplay.player import AutoPlayer  # noqa: E402
+from controller.cli.compose import build  # noqa: E402
 from controller.leds import strip_layout  # noqa: E402
 from controller.leds.serial_driver import SerialDriver, SerialLeds  # noqa: E402
 from controller.rules import Step, compile_floor  # noqa: E402
@@ -56,7 +57,6 @@ from controller.service.demo import simulated_board  # noqa: E402
 from controller.service.demo.booth import DEMO_CONDITIONS, DEMO_POSE, DEMO_SIZE, DemoCamera, DemoTable, VirtualStrip  # noqa: E402
 from controller.service.devices.led_output import LedOutput  # noqa: E402
 from controller.service.frame.config import ServiceConfig  # noqa: E402
-from controller.service.frame.startup import build  # noqa: E402
 from vision.config import ChangeSettings, VisionConfig  # noqa: E402
 from vision.pipeline import FrameResult, VisionPipeline  # noqa: E402
 from vision.sources.base import Frame  # noqa: E402
@@ -225,7 +225,7 @@ def ready_times(starts: int) -> tuple[list[float], list[float]]:
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(starts):
             t0 = time.monotonic()
-            subprocess.run([sys.executable, "-c", "import controller.service.frame.startup, controller.cli"], env=env,
+            subprocess.run([sys.executable, "-c", "import controller.cli.compose, controller.cli"], env=env,
                            check=True)
             imports.append(time.monotonic() - t0)
             port = free_port()

@@ -5,7 +5,7 @@
 Targets (the dashboard issue): with 50 browsers' WebSockets connected, every state change reaches all of them
 in at most 50 ms p99, and the vision loop slows by at most 5% against the same loop with no viewers, in one run.
 
-The service is the demo's, built by startup.build: the rendered table filmed by the demo camera, unpaced (so
+The service is the demo's, built by compose.build: the rendered table filmed by the demo camera, unpaced (so
 its frames a second are the vision loop's throughput, not a camera's frame rate), the real VisionPipeline and
 the reconciler, the web server on loopback. The table is laid out once and filmed as it stands (re-rendering
 it on every change would make the frame rate the renderer's, not the vision loop's); the bench plays the
@@ -98,9 +98,9 @@ def figure(label: str, seconds: list[float]) -> None:
 
 
 def _service(folder: str, seed: int, fps: float) -> tuple[TableService, DemoTable, int]:
+    from controller.cli.compose import build
     from controller.service.demo.booth import DemoCamera, DemoTable
     from controller.service.frame.config import DatabaseConfig, GameConfig, ServiceConfig, WebConfig
-    from controller.service.frame.startup import build
 
     port = free_port()
     config = ServiceConfig(web=WebConfig(host="127.0.0.1", port=port),

@@ -94,8 +94,9 @@ def _announce(service: TableService) -> None:
 def run_service(args: argparse.Namespace) -> int:
     import asyncio
 
+    from controller.cli.compose import build
     from controller.service.frame.config import load_config
-    from controller.service.frame.startup import build, serve
+    from controller.service.frame.startup import serve
 
     config = load_config(args.config)
     service = build(config)
@@ -108,12 +109,13 @@ def run_demo(args: argparse.Namespace) -> int:
 
     from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped, unused-ignore]  # no stubs
 
+    from controller.cli.compose import build
     from controller.service.demo import simulated_board
     from controller.service.demo.booth import DemoCamera, DemoPlayers, DemoTable, VirtualStrip
     from controller.service.demo.folder import demo_folder
     from controller.service.devices.led_output import LedOutput, output_from_config
     from controller.service.frame.config import ServiceConfig
-    from controller.service.frame.startup import build, serve
+    from controller.service.frame.startup import serve
 
     if not 0 <= args.port <= 65535:
         raise UserError(f"--port {args.port}: expected a port number from 0 to 65535")

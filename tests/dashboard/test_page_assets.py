@@ -14,7 +14,7 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 import web.routers
-from controller.service.frame.startup import build
+from controller.cli.compose import build
 from controller.service.table import TableService
 from tests.support.service_helpers import config
 from web import create_app

@@ -12,6 +12,7 @@ import threading
 
 import pytest
 
+from controller.cli.compose import build
 from controller.library import load_floor
 from controller.rules import GameRecord, SeededDice, record_action
 from controller.rules.actions import Correct, Step, Strike, apply_action
@@ -19,7 +20,6 @@ from controller.rules.record import state_digest
 from controller.rules.state import DicePool
 from controller.service.camera.reconciler import Reconciler, ReconcilerError, placements
 from controller.service.frame.config import ServiceConfig
-from controller.service.frame.startup import build
 from controller.service.game.session import GameSession
 from tests.support.observations import CONFIG, seen
 from tests.support.session_support import next_action, played_until, start_state
