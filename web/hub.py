@@ -133,9 +133,9 @@ class Hub:
         self._wake.set()
 
     async def _run(self, last: int) -> None:
-        # what waits on a lock runs in a worker thread, so the loop keeps sending meanwhile: the reconciler's
-        # (held while it reads a camera frame, and while a move it saw waits for the session's writer)
-        table, health = await asyncio.to_thread(self.service.table_view), _steady(self.service.health())
+        # the table view is read on the loop: the reconciler never makes a reader wait for its writes (it gives
+        # the view from before one, and announces "table" once it has landed)
+        table, health = self.service.table_view(), _steady(self.service.health())
         while True:
             await self._wake.wait()
             self._wake.clear()
@@ -152,7 +152,7 @@ class Hub:
                     self._offer(message)
             try:
                 if news & {"change", "table"}:
-                    now = await asyncio.to_thread(self.service.table_view)
+                    now = self.service.table_view()
                     if now != table:
                         table = now
                         self._offer(Message(_encode({"type": "table", "table": now})))

@@ -549,14 +549,16 @@ class TableService:
             callback(news)
 
     def _hear_parts(self) -> None:
-        """Listen, once, to what announces news of itself: every component's health and the camera's frames
-        (the session's changes come through `_changed`)."""
+        """Listen, once, to what announces news of itself: every component's health, the camera's frames and the
+        reconciler (the session's changes come through `_changed`)."""
         if self._hearing:
             return
         self._hearing = True
         self.supervisor.listen(lambda _: self.announce("health"))
         if self.camera is not None:
             self.camera.on_frame(self._framed)
+        if self.reconciler is not None:  # a reader was given the view from before the reconciler's write
+            self.reconciler.on_news(lambda: self.announce("table"))
 
     def _framed(self, _: object) -> None:
         """A camera frame, on the camera's thread, once the reconciler has taken it in: the table view is news
