@@ -115,14 +115,13 @@ class MqttBridge(Component):
             obeying.cancel()
 
     async def stop(self) -> None:
+        """Say "offline" (waiting up to 2 s for the broker to take it), disconnect and end paho's thread, all on a
+        worker thread: a broker slow to answer never stalls the loop (the live feed, the buttons) meanwhile."""
         client, self._client = self._client, None
         if client is None:
             return
-        if self._connected:
-            client.publish(self.topics.availability, OFFLINE, qos=1, retain=True).wait_for_publish(2.0)
-        client.disconnect()
-        client.loop_stop()
-        self._connected = False
+        connected, self._connected = self._connected, False
+        await asyncio.to_thread(_leave, client, self.topics.availability if connected else None)
 
     def status(self) -> dict[str, Any]:
         body = super().status()
@@ -344,3 +343,12 @@ def _json(value: Any) -> str:
 
 def _cut(text: str) -> str:
     return text if len(text) <= LONGEST_ECHO else text[:LONGEST_ECHO - 1] + "…"
+
+
+def _leave(client: MqttClient, availability: str | None) -> None:
+    """The bridge's goodbye, blocking: "offline" on `availability` (None: not connected, nothing to say), then
+    disconnect and stop paho's network thread."""
+    if availability is not None:
+        client.publish(availability, OFFLINE, qos=1, retain=True).wait_for_publish(2.0)
+    client.disconnect()
+    client.loop_stop()
