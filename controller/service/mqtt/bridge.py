@@ -1,14 +1,14 @@
 """The MQTT bridge: the table on the home network (docs/mqtt.md).
 
-Out, it publishes the game as retained topics (so a late subscriber reads the game as it stands), every
-change's events on a stream, and its availability with a last will, so the broker says "offline" for a table
-whose process died, and Home Assistant discovery documents (mqtt_discovery.py), sent again whenever Home
-Assistant says it is online. In, it obeys a few commands (next, undo, dice faces, a unit placed by a reader,
-a door sensor) through the same service API as the dashboard and the buttons: same rules, same log, and a
-refusal or a malformed payload is answered on the errors topic and changes nothing. A door sensor's report
-is a check, never a change (door_sensors.py). An empty payload is someone clearing a topic, never a command, and
-a command published retained is never obeyed, found at connect or delivered live (the bridge speaks MQTT 5 and
-asks for the publisher's retain flag, which MQTT 3.1.1 drops on a live delivery).
+Out, it publishes the game as retained topics (so a late subscriber reads the game as it stands), every change's
+events on a stream, and its availability with a last will, so the broker says "offline" for a table whose process
+died, and Home Assistant discovery documents (discovery.py), sent again whenever Home Assistant says it is online.
+In, it obeys a few commands (next, undo, dice faces, a unit placed by a reader, a door sensor) through the same
+service API as the dashboard and the buttons: same rules, same log, and a refusal or a malformed payload is
+answered on the errors topic and changes nothing. A door sensor's report is a check, never a change
+(camera/door_sensors.py). An empty payload is someone clearing a topic, never a command, and a command published
+retained is never obeyed, found at connect or delivered live (the bridge speaks MQTT 5 and asks for the publisher's
+retain flag, which MQTT 3.1.1 drops on a live delivery).
 
 On every connect, before it takes commands, the bridge sweeps what the broker keeps under the table's root and
 its discovery configs: a retained topic the table no longer owns (a bot of an earlier game, kept by a broker
