@@ -306,3 +306,17 @@ def test_a_second_opener_of_the_game_log_is_caught(tmp_path: Path, source: str) 
     path = tmp_path / "probe.py"
     path.write_text(source)
     assert _opens_the_game_log(path) != []
+
+
+def test_a_persons_input_error_is_raised_by_the_command_line_and_the_file_library_only():
+    """`UserError` (controller/errors.py) comes from the command line's edge and controller/library.py; the service
+    turns the library's into its part's own error, so the web never answers `user_error` for a part."""
+    raisers = set()
+    for folder in ("controller", "vision", "web"):
+        for path in _sources(folder):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)
+                        and isinstance(node.exc.func, ast.Name) and node.exc.func.id == "UserError"):
+                    raisers.add(_module_name(path))
+    assert raisers and {m for m in raisers if not is_cli(m) and m != "controller.library"} == set()
