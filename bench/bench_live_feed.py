@@ -40,16 +40,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from checkout import ROOT  # the checkout, first on the import path (bench/checkout.py)
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
-from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]  # noqa: E402
-
-from bench.bench_mqtt import _sender  # noqa: E402
-from bench.stats import percentile, report  # noqa: E402
-from controller.cli.compose import build  # noqa: E402
-from controller.service.devices.buttons import HOLD_S  # noqa: E402
-from controller.service.frame.config import (  # noqa: E402
+from bench.bench_mqtt import _sender
+from bench.stats import percentile, report
+from controller.cli.compose import build
+from controller.service.devices.buttons import HOLD_S
+from controller.service.frame.config import (
     ButtonsConfig,
     CameraConfig,
     DatabaseConfig,
@@ -57,10 +55,10 @@ from controller.service.frame.config import (  # noqa: E402
     ServiceConfig,
     WebConfig,
 )
-from controller.service.mqtt.bridge import MqttBridge  # noqa: E402
-from controller.service.table import TableService  # noqa: E402
-from tests.support.mqtt_broker import Broker  # noqa: E402
-from tests.support.net import free_port  # noqa: E402
+from controller.service.mqtt.bridge import MqttBridge
+from controller.service.table import TableService
+from tests.support.mqtt_broker import Broker
+from tests.support.net import free_port
 
 NEXT_PIN, UNDO_PIN = 17, 27
 TABLE = "burncycle/bench"

@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import socket
 import statistics
 import subprocess
 import sys
@@ -32,10 +31,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import checkout  # noqa: F401  # the checkout first on the import path (bench/checkout.py)
 
-from bench.stats import percentile  # noqa: E402
+from bench.stats import percentile
+from tests.support.net import free_port
 
 if TYPE_CHECKING:
     from controller.rules import AnyAction
@@ -84,12 +83,6 @@ async def _viewers(url: str, count: int) -> None:
     for task in tasks:
         task.cancel()
     print(json.dumps({"arrivals": arrivals, "snapshots": snapshots, "caught_up": caught_up}), flush=True)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def figure(label: str, seconds: list[float]) -> None:
