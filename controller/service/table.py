@@ -38,6 +38,7 @@ from controller.rules import (
     new_game,
     phrase,
 )
+from controller.rules.board.geometry import DIRECTION_WORDS
 from controller.rules.events import AnyEvent
 from controller.service.camera.component import CameraComponent, CameraError, SavedRegistration
 from controller.service.camera.door_sensors import DoorSensors
@@ -282,7 +283,8 @@ class TableService:
                 "actions": [{"index": k, **msgspec.to_builtins(a)} for k, a in enumerate(actions)]}
 
     def options(self) -> dict[str, Any]:
-        """What a new game may be: the floors, missions, agents, difficulties, levels and captains."""
+        """What a new game may be (the floors, missions, agents, difficulties, levels and captains) and the game's
+        words the pages name things with (the facings), each from where the rules declare it."""
         c, g = self.content, self.config.game
         return {
             "floors": [{"name": f["name"], "title": f.get("title", f["name"]), "shipped": f["source"] == "shipped"}
@@ -291,6 +293,7 @@ class TableService:
                          for m in c.missions.values()],
             "agents": [{"id": a.id, "name": a.name} for a in c.agents],
             "difficulties": list(DIFFICULTIES), "levels": list(LEVELS),
+            "facings": [{"id": d, "name": word} for d, word in DIRECTION_WORDS.items()],
             "captains": [{"id": key, "name": cap.name} for key, cap in c.captains.items()],
             "default": {"floor": g.floor, "mission": g.mission, "agents": list(g.agents),
                         "difficulty": g.difficulty, "level": g.level, "captain": g.captain},

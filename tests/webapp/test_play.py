@@ -229,6 +229,8 @@ def test_the_legal_actions_are_numbered_and_post_back_as_they_are(service: Table
     assert lobby in options["floors"]  # its name for people beside its id
     assert {"data-heist", "tower-run"} <= {m["id"] for m in options["missions"]}
     assert options["difficulties"] == ["simplified", "standard", "seasoned"] and options["levels"] == [1, 2, 3]
+    assert options["facings"] == [{"id": "N", "name": "north"}, {"id": "E", "name": "east"},
+                                  {"id": "S", "name": "south"}, {"id": "W", "name": "west"}]  # the rules' words
 
 
 def test_an_exported_game_imports_on_another_table(service: TableService, player: TestClient,

@@ -2,10 +2,10 @@
 // markers, see the grid laid over the picture, confirm it. The pictures show the players: they need the PIN.
 // The page looks again when the table says something changed (the live feed: what the camera reads against the
 // game, a component's health, a change of the game), never on a timer.
-import { api, ApiError, el, picture, say, withPin } from "/static/tools.js";
+import { json, ApiError, el, picture, say, withPin } from "/static/tools.js";
+import { $ } from "/static/dom.js";
 import { LiveFeed } from "/static/live.js";
 
-const $ = (id) => document.getElementById(id);
 let pictureUrl = null, overlayUrl = null;
 let lastStatus = null;  // the camera's status as last asked
 let locked = false;
@@ -75,7 +75,7 @@ async function refresh() {
   if (refreshing) { again = true; return; }
   refreshing = true;
   try {
-    const status = await api("/api/camera/status");
+    const status = await json("/api/camera/status");
     if (!status.configured) {
       say($("health"), "This table has no camera: set camera.source in table.toml (docs/service.md).", "problem");
       $("find").disabled = true;
@@ -109,7 +109,7 @@ function mark(step, state) {
 async function find() {
   say($("find-status"), "Looking…");
   try {
-    finding = await withPin(() => api("/api/calibration/find", { method: "POST" }));
+    finding = await withPin(() => json("/api/calibration/find", { method: "POST" }));
   } catch (err) {
     say($("find-status"), err.message, "problem");
     return;
@@ -136,7 +136,7 @@ async function find() {
 
 async function confirm() {
   try {
-    const saved = await withPin(() => api("/api/calibration/confirm", { method: "POST" }));
+    const saved = await withPin(() => json("/api/calibration/confirm", { method: "POST" }));
     mark("step-grid", "done");
     mark("step-confirm", "done");
     say($("confirmed"), `Saved: ${saved.message}.`, "ok");
