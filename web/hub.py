@@ -6,8 +6,9 @@ looks on a timer. Woken, it catches up with the session's changes (`changes_sinc
 each message once (the state encoded once per batch of changes, spliced into every message as raw JSON) and
 offers it to every client's bounded queue without waiting for anyone; the table view, the health and the LEDs'
 colours at rest, looked at again after news that may change them, are pushed when they differ from what was last
-pushed. The floor as drawn (doors, walls, what the guards see) rides on the change that changed it, and every
-change carries the floor's version, so no page fetches the floor again after a change. News heard while
+pushed. The floor as drawn (doors, walls, what the guards see) is pushed right after the changes that changed it
+(looked at once they are on their way, so a change reaches the pages no later for it), so no page fetches the
+floor again after a change. News heard while
 the hub works is kept and handled in the next round, so none is lost. A client whose queue is full has fallen
 behind: its queue is replaced by one fresh snapshot, built when it is next sent, so the newest state wins and a
 slow phone holds back neither the table nor the other phones, and costs at most `QUEUE_LIMIT` messages of
@@ -36,10 +37,12 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Message:
-    """One message for the clients: its text, and the change number it brings a client up to (0: none)."""
+    """One message for the clients: its text, and the change number it brings a client up to (0: none); `after`
+    marks one about the game as it is after that change (the floor), which a client at that change still needs."""
 
     text: str
     number: int = 0
+    after: bool = False
 
 
 SNAPSHOT_FOR_ALL = Message("")  # offered to every client: each catches up with a fresh snapshot
@@ -80,7 +83,9 @@ class Hub:
         self._wake = asyncio.Event()
         self._news: set[News] = set()
         self._unlisten: Any = None
-        self._floor_version: str | None = None  # the version of the floor the last change message carried
+        # the version of the floor last pushed (snapshots carry their own): none yet, so a feed's first changes push
+        # the floor once whatever it is (a page's snapshot may be older than the feed's start)
+        self._floor_version: str | None = None
         self.looks = 0  # rounds the feed ran (each woken by news): a table no one changes costs none
 
     # -- clients --
@@ -111,7 +116,8 @@ class Hub:
             else:
                 assert isinstance(item, Message)
                 message = item
-                if message.number and message.number <= client.sent_number:
+                if message.number and (message.number < client.sent_number
+                                       or message.number == client.sent_number and not message.after):
                     continue
             client.sent_number = max(client.sent_number, message.number)
             return message.text
@@ -160,6 +166,13 @@ class Hub:
                     messages = [SNAPSHOT_FOR_ALL]
                 for message in messages:
                     self._offer(message)
+                try:
+                    floor = await asyncio.to_thread(self._floor, last) if messages else None
+                except Exception:
+                    log.exception("the live feed could not read the floor after change %d", last)
+                    floor = None
+                if floor is not None:
+                    self._offer(floor)
             try:
                 if news & {"change", "table"}:
                     now = self.service.table_view()
@@ -179,22 +192,26 @@ class Hub:
 
     def _changes(self, last: int) -> tuple[list[Message], int]:
         """The message of every change after `last` (the state and status read once for the batch), and the
-        number of the last one. Each carries the floor's version, and the floor itself when the batch changed it."""
+        number of the last one."""
         s = self.service
         batch = s.changes_since(last)
         if not batch:
             return [], last
         status = s.status()
-        game = s.has_game()
-        state = msgspec.Raw(s.state_bytes()) if game else None
-        floor = versioned(floor_json(s.state)) if game else None
-        version = floor["version"] if floor is not None else None
-        extra: dict[str, Any] = {"floor_version": version}
-        if version != self._floor_version:
-            self._floor_version = version
-            extra["floor"] = floor
+        state = msgspec.Raw(s.state_bytes()) if s.has_game() else None
         return [Message(_encode({"type": "change", "number": c.number, "change": s.change_json(c), "status": status,
-                                 "state": state, **extra}), c.number) for c in batch], batch[-1].number
+                                 "state": state}), c.number) for c in batch], batch[-1].number
+
+    def _floor(self, number: int) -> Message | None:
+        """The floor as drawn after change `number`, when it is not the one last pushed (its version differs)."""
+        s = self.service
+        if not s.has_game():
+            return None
+        floor = versioned(floor_json(s.state))
+        if floor["version"] == self._floor_version:
+            return None
+        self._floor_version = floor["version"]
+        return Message(_encode({"type": "floor", "number": number, "floor": floor}), number, after=True)
 
     def _offer(self, message: Message) -> None:
         for client in list(self.clients):

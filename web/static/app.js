@@ -1,7 +1,7 @@
 // The dashboard's entry point: one store of what the table last said (status, state, floor, table view, health,
 // LEDs), fed by the live feed, and everything drawn from it. Nothing is asked on a timer: the feed's snapshot
-// brings the floor and the LEDs' colours, a change brings the floor again only when play changed it (its doors,
-// walls, the guards' sight: each change says the floor's version), and the LEDs come when the game relights them.
+// brings the floor and the LEDs' colours, the floor comes again right after a change only when play changed it
+// (its doors, walls, the guards' sight), and the LEDs come when the game relights them.
 import { $, api, h, spaced } from "./dom.js";
 import { Board } from "./board.js";
 import { LiveFeed } from "./live.js";
@@ -12,7 +12,7 @@ import { namesOf } from "./actions.js";
 const LOG_BACKLOG = 60;
 
 const store = { status: {}, state: null, table: {}, health: {}, floor: null, session: { player: false, read_only: false } };
-let floorBusy = false, started = false;
+let started = false;
 
 function say(text, bad) {
   const m = $("message");
@@ -48,18 +48,7 @@ function takeFloor(floor, number) {
   if (first) due.table = true;  // the texts' space names are known once the floor is
 }
 
-/** A change whose floor version is not the one held came without the floor (the feed sends it on the change
- *  that changed it, so only a page that missed that one): fetched once. */
-async function loadFloor() {
-  if (floorBusy) return;
-  floorBusy = true;
-  const r = await api("GET", "/api/floor");
-  floorBusy = false;
-  if (r.ok) {
-    takeFloor(r.body, r.body.number);
-    redraw({ board: true });
-  }
-}
+
 
 /** After the next paint: a tap's own answer (a button pressed, a dialog closed) is on the screen before a change
  *  from the live feed is drawn, which on a slow phone takes longer than a frame. A hidden page paints nothing, so
@@ -139,9 +128,7 @@ function onMessage(m) {
     redraw({ state: true, table: true, board: true });
   } else if (m.type === "change") {
     Object.assign(store, { status: m.status, state: m.state });
-    if (m.floor !== undefined) takeFloor(m.floor, m.number);
-    else if (store.floor && store.floor.version === m.floor_version) store.floor.number = m.number;
-    else if (m.floor_version) loadFloor();
+    if (store.floor) store.floor.number = m.number;  // the change the board is drawn up to
     logChanges([m.change], false);
     changed();
   } else if (m.type === "table") {
@@ -151,6 +138,9 @@ function onMessage(m) {
   } else if (m.type === "health") {
     store.health = m.health;
     drawHealth(store.health);
+  } else if (m.type === "floor") {
+    takeFloor(m.floor, Math.max(m.number, store.status.number || 0));
+    redraw({ board: true });
   } else if (m.type === "leds") {
     drawLeds(m.leds);
   }
