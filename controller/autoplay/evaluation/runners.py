@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 import multiprocessing
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from typing import Any
 
 from controller.autoplay.evaluation.games import GameJob, GameResult, play_one
@@ -21,8 +20,8 @@ def run_games(jobs: Sequence[GameJob], *, workers: int = 1, cluster: str | None 
               on_done: Callable[[], None] | None = None) -> list[GameResult]:
     """Every job's result, in the jobs' order. `cluster` is a Dask scheduler's address ("tcp://host:8786"), or
     "local" for a cluster of `workers` processes started here on 127.0.0.1 and stopped at the end; otherwise
-    `workers` > 1 plays the games in that many processes. `on_done` is called once per game ended (a progress
-    bar's tick)."""
+    `workers` > 1 plays the games in that many processes (spawned: a script calling this from its top level needs
+    the `if __name__ == "__main__":` guard). `on_done` is called once per game ended (a progress bar's tick)."""
     tick = on_done or (lambda: None)
     if cluster is not None:
         return _on_cluster(jobs, cluster, workers, tick)
@@ -36,19 +35,19 @@ def run_games(jobs: Sequence[GameJob], *, workers: int = 1, cluster: str | None 
 
 
 def _in_processes(jobs: Sequence[GameJob], workers: int, tick: Callable[[], None]) -> list[GameResult]:
-    # spawned, not forked: the caller may have threads (a progress bar's), and a fork copies their locks
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=multiprocessing.get_context("spawn"))
-    try:
-        places: dict[Future[GameResult], int] = {pool.submit(play_one, job): k for k, job in enumerate(jobs)}
-        results: list[GameResult | None] = [None] * len(jobs)
-        for future in as_completed(places):
-            results[places[future]] = future.result()
+    # spawned, not forked: the caller may have threads (a progress bar's), and a fork copies their locks. Leaving
+    # the pool terminates its processes at once, so an interrupted run (Ctrl-C) stops without playing on.
+    results: list[GameResult | None] = [None] * len(jobs)
+    with multiprocessing.get_context("spawn").Pool(min(workers, len(jobs))) as pool:
+        for place, result in pool.imap_unordered(_play_in_place, enumerate(jobs)):
+            results[place] = result
             tick()
-    except BaseException:  # an interrupted or failed run plays no further games
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
     return [r for r in results if r is not None]
+
+
+def _play_in_place(numbered: tuple[int, GameJob]) -> tuple[int, GameResult]:
+    place, job = numbered
+    return place, play_one(job)
 
 
 def _on_cluster(jobs: Sequence[GameJob], address: str, workers: int,
