@@ -144,7 +144,7 @@ def _progress(total: int) -> Iterator[Callable[[], None]]:
 def _narrated(job: GameJob, number: int) -> GameResult:
     """Play the job's game here, printing each event as an instruction (and the player's reasons, if it gives
     them); the result is the one `play_one` gives for the same job."""
-    from controller.autoplay.evaluation.games import TimedPlayer, player_for, reason_of, result_of, start_of
+    from controller.autoplay.evaluation import TimedPlayer, player_for, reason_of, result_of, start_of
     from controller.autoplay.player import play
     from controller.rules import phrase
 

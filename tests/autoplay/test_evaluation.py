@@ -50,8 +50,9 @@ def test_the_paired_test_is_mcnemars_exact(first_only, second_only, p):
     assert exact_paired_p(first_only, second_only) == pytest.approx(p)
 
 
-def result(seed: int, result: str, text: str, rounds: int, cause: str = "", decisions=(0.001,)) -> GameResult:
-    return GameResult(seed=seed, result=result, cause=cause or result, text=text, rounds=rounds, threat=20,
+def result(seed: int, ending: str, text: str, rounds: int, cause: str = "", decisions=(0.001,)) -> GameResult:
+    """A game's result as a worker returns it: `ending` is "victory", "defeat" or "unfinished"."""
+    return GameResult(seed=seed, result=ending, cause=cause or ending, text=text, rounds=rounds, threat=20,
                       decisions=list(decisions))
 
 

@@ -7,10 +7,20 @@ whoever plays it and in whatever order (a budget in seconds is the exception: a 
 """
 
 from controller.autoplay.evaluation.figures import DefeatCause, Figures, Paired, figures, paired
-from controller.autoplay.evaluation.games import GameJob, GameResult, TimedPlayer, game_jobs, play_one, reason_of
+from controller.autoplay.evaluation.games import (
+    GameJob,
+    GameResult,
+    TimedPlayer,
+    game_jobs,
+    play_one,
+    player_for,
+    reason_of,
+    result_of,
+    start_of,
+)
 from controller.autoplay.evaluation.measures import exact_paired_p, percentile, wilson_interval
 from controller.autoplay.evaluation.runners import ClusterError, run_games
 
 __all__ = ["ClusterError", "DefeatCause", "Figures", "GameJob", "GameResult", "Paired", "TimedPlayer",
-           "exact_paired_p", "figures", "game_jobs", "paired", "percentile", "play_one", "reason_of", "run_games",
-           "wilson_interval"]
+           "exact_paired_p", "figures", "game_jobs", "paired", "percentile", "play_one", "player_for", "reason_of",
+           "result_of", "run_games", "start_of", "wilson_interval"]
