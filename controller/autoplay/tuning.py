@@ -111,4 +111,4 @@ THREAT_SAMPLES = 50
 """Corporation turns sampled for "Show threat" when none is given (`threat_map`). A share from 50 futures is
 within about 0.14 of its true value 95 times in 100 (1.96 x sqrt(0.25 / 50)), enough to shade a space, and it
 costs what 50 corporation turns cost: 24 ms of CPU on average over 88 positions of two-player games on the
-Meridian floors on this machine (bench/bench_threat_map.py), about 0.1 s on a Pi 4."""
+Meridian floors on this machine (bench/bench_threat_map.py)."""
