@@ -65,7 +65,8 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
     app.add_middleware(BodyLimit, limits={"/api/games/import": games.MOST_IMPORT_BYTES,
                                           "/api/games": games.MOST_NEW_GAME_BYTES,
                                           "/api/floors": floors.MOST_FLOOR_BYTES,
-                                          "/api/floors/check": floors.MOST_FLOOR_BYTES})
+                                          "/api/floors/check": floors.MOST_FLOOR_BYTES,
+                                          "/api/floors/parse": floors.MOST_FLOOR_BYTES})
     return app
 
 

@@ -2,9 +2,9 @@
 // through action by action (the table's own replay of its record), read-only. The board is the live page's
 // drawing (web/static/floor.js) of the floor each step carries, laid out as GET /api/floor lays it out.
 import { CELL, MARGIN, drawBoard } from "/static/floor.js";
-import { api, el, say, svg } from "/static/tools.js";
+import { json, el, say, svg } from "/static/tools.js";
+import { $ } from "/static/dom.js";
 
-const $ = (id) => document.getElementById(id);
 const game = Number((location.pathname.match(/\/games\/(\d+)\/replay/) || [])[1]);
 const CHART = { w: 400, h: 170, left: 24, right: 8, top: 10, bottom: 24 };  // w: the chart's width on screen
 const MIN_CELL = 26;  // CSS px a space at least, as on the live page: the frame scrolls on a narrow phone
@@ -87,7 +87,7 @@ async function go(to) {
   $("next").disabled = $("last").disabled = k === summary.actions;
   const mine = ++asked;
   try {
-    const step = await api(`/api/games/${game}/replay/${k}`);
+    const step = await json(`/api/games/${game}/replay/${k}`);
     if (mine !== asked) return;
     showStep(step);
   } catch (err) {
@@ -138,7 +138,7 @@ async function start() {
     return;
   }
   try {
-    summary = await api(`/api/games/${game}/summary`);
+    summary = await json(`/api/games/${game}/summary`);
   } catch (err) {
     say($("where"), err.message, "problem");
     return;
