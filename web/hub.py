@@ -4,8 +4,10 @@ One hub per app listens to the service (`TableService.listen`: a change accepted
 frame or a door report that may change the table view) and does nothing until it hears something: it never
 looks on a timer. Woken, it catches up with the session's changes (`changes_since` the last it sent), builds
 each message once (the state encoded once per batch of changes, spliced into every message as raw JSON) and
-offers it to every client's bounded queue without waiting for anyone; the table view and the health, looked at
-again after news that may change them, are pushed when they differ from what was last pushed. News heard while
+offers it to every client's bounded queue without waiting for anyone; the table view, the health and the LEDs'
+colours at rest, looked at again after news that may change them, are pushed when they differ from what was last
+pushed. The floor as drawn (doors, walls, what the guards see) rides on the change that changed it, and every
+change carries the floor's version, so no page fetches the floor again after a change. News heard while
 the hub works is kept and handled in the next round, so none is lost. A client whose queue is full has fallen
 behind: its queue is replaced by one fresh snapshot, built when it is next sent, so the newest state wins and a
 slow phone holds back neither the table nor the other phones, and costs at most `QUEUE_LIMIT` messages of
@@ -20,6 +22,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import msgspec
+
+from web.routers.floor import floor_json, versioned
+from web.routers.leds import preview
 
 if TYPE_CHECKING:
     from controller.service.table import News, TableService
@@ -75,6 +80,7 @@ class Hub:
         self._wake = asyncio.Event()
         self._news: set[News] = set()
         self._unlisten: Any = None
+        self._floor_version: str | None = None  # the version of the floor the last change message carried
         self.looks = 0  # rounds the feed ran (each woken by news): a table no one changes costs none
 
     # -- clients --
@@ -114,15 +120,19 @@ class Hub:
         s = self.service
         status = s.status()
         state = msgspec.Raw(s.state_bytes()) if s.has_game() else None
+        floor = versioned(floor_json(s.state)) if s.has_game() else None
         text = _encode({"type": "snapshot", "number": status["number"], "status": status, "state": state,
-                        "table": s.table_view(), "health": s.health()})
+                        "floor": floor, "table": s.table_view(), "health": s.health(), "leds": self._leds()})
         return Message(text, status["number"])
+
+    def _leds(self) -> dict[str, Any]:
+        return preview(self.service.led_health() is not None, self.service.led_preview())
 
     # -- feeding them --
 
     def _start(self) -> None:
         loop = asyncio.get_running_loop()
-        self._wake, self._news = asyncio.Event(), {"change", "table", "health"}
+        self._wake, self._news = asyncio.Event(), {"change", "table", "health", "leds"}
         # the service's news comes from the writer's thread, the camera's or the loop's: it only wakes the hub
         self._unlisten = self.service.listen(lambda news: loop.call_soon_threadsafe(self._hear, news))
         self._wake.set()  # a first round: what happened before the hub listened
@@ -133,9 +143,9 @@ class Hub:
         self._wake.set()
 
     async def _run(self, last: int) -> None:
-        # what waits on a lock runs in a worker thread, so the loop keeps sending meanwhile: the reconciler's
-        # (held while it reads a camera frame, and while a move it saw waits for the session's writer)
-        table, health = await asyncio.to_thread(self.service.table_view), _steady(self.service.health())
+        # the table view is read on the loop: the reconciler never makes a reader wait for its writes (it gives
+        # the view from before one, and announces "table" once it has landed)
+        table, health, leds = self.service.table_view(), _steady(self.service.health()), self._leds()
         while True:
             await self._wake.wait()
             self._wake.clear()
@@ -152,7 +162,7 @@ class Hub:
                     self._offer(message)
             try:
                 if news & {"change", "table"}:
-                    now = await asyncio.to_thread(self.service.table_view)
+                    now = self.service.table_view()
                     if now != table:
                         table = now
                         self._offer(Message(_encode({"type": "table", "table": now})))
@@ -163,18 +173,28 @@ class Hub:
             if _steady(body) != health:
                 health = _steady(body)
                 self._offer(Message(_encode({"type": "health", "health": body})))
+            if news & {"leds", "health"} and self._leds() != leds:  # (the LEDs unplugged: not configured, unlit)
+                leds = self._leds()
+                self._offer(Message(_encode({"type": "leds", "leds": leds})))
 
     def _changes(self, last: int) -> tuple[list[Message], int]:
         """The message of every change after `last` (the state and status read once for the batch), and the
-        number of the last one."""
+        number of the last one. Each carries the floor's version, and the floor itself when the batch changed it."""
         s = self.service
         batch = s.changes_since(last)
         if not batch:
             return [], last
         status = s.status()
-        state = msgspec.Raw(s.state_bytes()) if s.has_game() else None
+        game = s.has_game()
+        state = msgspec.Raw(s.state_bytes()) if game else None
+        floor = versioned(floor_json(s.state)) if game else None
+        version = floor["version"] if floor is not None else None
+        extra: dict[str, Any] = {"floor_version": version}
+        if version != self._floor_version:
+            self._floor_version = version
+            extra["floor"] = floor
         return [Message(_encode({"type": "change", "number": c.number, "change": s.change_json(c), "status": status,
-                                 "state": state}), c.number) for c in batch], batch[-1].number
+                                 "state": state, **extra}), c.number) for c in batch], batch[-1].number
 
     def _offer(self, message: Message) -> None:
         for client in list(self.clients):

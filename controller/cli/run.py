@@ -9,7 +9,6 @@ the real firmware in simavr (or a virtual strip), GPIO on gpiozero's mock pins, 
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -69,12 +68,6 @@ def run_init(args: argparse.Namespace) -> int:
     return 0
 
 
-def _free_port(host: str) -> int:
-    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
-        s.bind((host, 0))
-        return int(s.getsockname()[1])
-
-
 def _announce(service: TableService) -> None:
     import segno
 
@@ -96,8 +89,9 @@ def _announce(service: TableService) -> None:
 def run_service(args: argparse.Namespace) -> int:
     import asyncio
 
+    from controller.cli.compose import build
     from controller.service.frame.config import load_config
-    from controller.service.frame.startup import build, serve
+    from controller.service.frame.startup import serve
 
     config = load_config(args.config)
     service = build(config)
@@ -110,16 +104,18 @@ def run_demo(args: argparse.Namespace) -> int:
 
     from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped, unused-ignore]  # no stubs
 
+    from controller.cli.compose import build
     from controller.service.demo import simulated_board
     from controller.service.demo.booth import DemoCamera, DemoPlayers, DemoTable, VirtualStrip
     from controller.service.demo.folder import demo_folder
     from controller.service.devices.led_output import LedOutput, output_from_config
+    from controller.service.frame.address import free_port
     from controller.service.frame.config import ServiceConfig
-    from controller.service.frame.startup import build, serve
+    from controller.service.frame.startup import serve
 
     if not 0 <= args.port <= 65535:
         raise UserError(f"--port {args.port}: expected a port number from 0 to 65535")
-    port = args.port or _free_port(args.host)
+    port = args.port or free_port(args.host)
     folder = demo_folder()
     db = args.db or str(Path(folder.name) / "demo.sqlite3")
     game: dict[str, object] = {}

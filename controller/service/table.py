@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import msgspec
 
-from controller.leds.render import LogicalFrame
+from controller.leds.render import LogicalFrame, at_rest
 from controller.leds.scene import LedScene, scene_from_state
 from controller.rules import (
     AnyAction,
@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-News = Literal["change", "health", "table"]  # what `TableService.listen` announces may have changed
+News = Literal["change", "health", "table", "leds"]  # what `TableService.listen` announces may have changed
 DETECTION_EVENTS = {"bot_detected"}
 THREAT_EVENTS = {"threat_event_fired", "escalation_active", "defeat"}
 # what the session's own changes (those that are not an action's events) say to the people at the table
@@ -419,6 +419,11 @@ class TableService:
         """The colours the LEDs show now; None on a table without LEDs, or before the first frame."""
         return self.leds.last_frame if self.leds is not None else None
 
+    def led_preview(self) -> LogicalFrame | None:
+        """The colours the LEDs settle on for the game as it is (`render.at_rest`): what a page previews, sent
+        when the game changes them; None on a table without LEDs, or before the first game."""
+        return at_rest(self._scene) if self.leds is not None and self._scene is not None else None
+
     def led_health(self) -> dict[str, Any] | None:
         """The LEDs' part of the health; None on a table without LEDs."""
         return self.leds.status() if self.leds is not None else None
@@ -549,14 +554,16 @@ class TableService:
             callback(news)
 
     def _hear_parts(self) -> None:
-        """Listen, once, to what announces news of itself: every component's health and the camera's frames
-        (the session's changes come through `_changed`)."""
+        """Listen, once, to what announces news of itself: every component's health, the camera's frames and the
+        reconciler (the session's changes come through `_changed`)."""
         if self._hearing:
             return
         self._hearing = True
         self.supervisor.listen(lambda _: self.announce("health"))
         if self.camera is not None:
             self.camera.on_frame(self._framed)
+        if self.reconciler is not None:  # a reader was given the view from before the reconciler's write
+            self.reconciler.on_news(lambda: self.announce("table"))
 
     def _framed(self, _: object) -> None:
         """A camera frame, on the camera's thread, once the reconciler has taken it in: the table view is news
@@ -604,8 +611,11 @@ class TableService:
     def _show(self, state: GameState) -> None:
         if self.leds is None:
             return
-        self._scene = scene_from_state(state, previous=self._scene, now=time.monotonic())
-        self.leds.set_scene(self._scene)
+        scene = scene_from_state(state, previous=self._scene, now=time.monotonic())
+        if scene != self._scene:
+            self._scene = scene
+            self.leds.set_scene(scene)
+            self.announce("leds")
 
     def on_owner_press(self, lift: Callable[[], bool]) -> None:
         """Call `lift()` at a long press of "next" (outside dice entry): only someone at the table can press it,

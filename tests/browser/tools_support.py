@@ -1,4 +1,4 @@
-"""What the tool pages' browser tests share: a real table service (startup.build, its web server on a loopback
+"""What the tool pages' browser tests share: a real table service (compose.build, its web server on a loopback
 port, a fresh game log) run in a thread, Debian's chromium through Playwright, and screenshots for a person."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 
 from playwright.sync_api import Page
 
+from controller.cli.compose import build
 from controller.service.frame.config import ServiceConfig
-from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.browser.chromium import ARTIFACTS, free_port
 from vision.sources.base import FrameSource

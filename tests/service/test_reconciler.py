@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 
 import pytest
 
+from controller.cli.compose import build
 from controller.library import load_floor
 from controller.rules import GameRecord, SeededDice, record_action
 from controller.rules.actions import Correct, Step, Strike, apply_action
@@ -19,7 +21,6 @@ from controller.rules.record import state_digest
 from controller.rules.state import DicePool
 from controller.service.camera.reconciler import Reconciler, ReconcilerError, placements
 from controller.service.frame.config import ServiceConfig
-from controller.service.frame.startup import build
 from controller.service.game.session import GameSession
 from tests.support.observations import CONFIG, seen
 from tests.support.session_support import next_action, played_until, start_state
@@ -358,6 +359,36 @@ def test_the_camera_thread_and_a_correction_from_another_thread_leave_one_consis
     view = reconciler.observe(seen(state, 10.0))
     assert placements(moving.state)["casing"] == ("J3", None) and len(moving.record.entries) == 1
     assert [i.text for i in view.pending] == ["move Casing from I3 to J3"] and view.misplaced == ()
+
+
+def test_reading_the_view_never_waits_for_a_write_the_reconciler_makes(moving):
+    """The session's writer is held (a slow disk) while a correction goes through the reconciler: reading the view
+    meanwhile answers at once, with the view from before the write, and the reader is told once it has landed."""
+    state = moving.state
+    reconciler = Reconciler(moving, CONFIG)
+    before = reconciler.observe(seen(state, 1.0))
+    told = threading.Event()
+    reconciler.on_news(told.set)
+    held, release = threading.Event(), threading.Event()
+    disk = threading.Thread(target=moving.write, args=(lambda: held.set() or release.wait(5),))
+    disk.start()
+    assert held.wait(5)
+    correcting = threading.Thread(target=reconciler.correct, args=("casing", "J3"))
+    correcting.start()
+    time.sleep(0.2)  # the correction is queued behind the held write now
+    try:
+        t0 = time.monotonic()
+        during = reconciler.view
+        waited = time.monotonic() - t0
+    finally:
+        release.set()
+        correcting.join(5)
+        disk.join(5)
+    assert waited < 0.1, f"reading the view waited {waited:.2f} s for the session's writer"
+    assert during == before and not correcting.is_alive()
+    assert told.is_set()  # the reader's view was out of date once the correction landed
+    after = reconciler.view
+    assert after.number > before.number and [i.text for i in after.pending] == ["move Casing from I3 to J3"]
 
 
 def test_undoing_the_corporations_turn_before_the_guards_are_moved_leaves_nothing_to_do(after_corporation):

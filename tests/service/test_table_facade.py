@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped, unused-ignore]  # no stubs
 
+from controller.cli.compose import build
 from controller.library import load_content
 from controller.rules import BadFace, BurncycleError, IllegalAction
 from controller.service.camera.component import CameraComponent
-from controller.service.frame.startup import build
 from controller.service.frame.web_server import WebServer
 from controller.service.game.session import GameSession
 from controller.service.table import NoCamera, TableService

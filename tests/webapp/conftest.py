@@ -1,4 +1,4 @@
-"""The web tests' fixtures: a real TableService (startup.build over a temp game log, no camera) with a game, and
+"""The web tests' fixtures: a real TableService (compose.build over a temp game log, no camera) with a game, and
 a TestClient of its app with a clock the PIN's waits are measured on, stepped by the test instead of sleeping."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from controller.service.frame.startup import build
+from controller.cli.compose import build
 from controller.service.table import TableService
 from tests.support.clock import Clock
 from tests.support.net import free_port

@@ -57,6 +57,34 @@ def test_the_table_view_and_health_are_pushed_when_they_change(service: TableSer
         assert health["health"]["components"]["game"]["message"] == "the disk is full"
 
 
+def test_the_floor_rides_on_the_change_that_changed_it(service: TableService, anyone: TestClient) -> None:
+    """The snapshot brings the floor and the LEDs; every change says the floor's version, and brings the floor only
+    when play changed it (a guard's sight, a door): a phone never fetches the floor again after a change."""
+    def drawn() -> dict[str, Any]:
+        return {k: v for k, v in anyone.get("/api/floor").json().items() if k != "number"}
+
+    with anyone.websocket_connect("/ws", headers={"Origin": ORIGIN}) as ws:
+        snapshot = ws.receive_json()
+        assert snapshot["floor"] == drawn() and snapshot["floor"]["version"]
+        assert snapshot["leds"] == {"configured": False, "threat": [], "slots": [], "status": None}  # no LEDs here
+        held, brought, kept = drawn(), 0, 0
+        for k in range(60):
+            service.session.apply(next_action(service.session.state))
+            message = ws.receive_json()
+            while message["type"] != "change":
+                message = ws.receive_json()
+            now = drawn()
+            assert message["floor_version"] == now["version"]
+            if k and now["version"] == held["version"]:
+                assert "floor" not in message
+                kept += 1
+            elif k:
+                assert message["floor"] == now
+                brought += 1
+            held = now
+        assert brought and kept  # the guards moved (their sight) and most changes left the floor as it was
+
+
 def test_another_sites_handshake_is_refused(anyone: TestClient) -> None:
     with pytest.raises(WebSocketDenialResponse) as refused:
         with anyone.websocket_connect("/ws", headers={"Origin": "http://evil.example"}):
@@ -130,7 +158,10 @@ def test_a_table_view_that_fails_does_not_end_the_feed(served: tuple[TableServic
         failing["now"] = True
         for _ in range(2):
             service.session.apply(next_action(service.session.state))
-            assert json.loads(ws.recv(timeout=10))["number"] == service.session.number
+            message = json.loads(ws.recv(timeout=10))
+            while message["type"] == "health":  # the web server's health may still say it started serving
+                message = json.loads(ws.recv(timeout=10))
+            assert message["number"] == service.session.number
 
 
 def test_the_feed_is_woken_by_news_and_an_idle_table_costs_it_nothing(served: tuple[TableService, int]) -> None:

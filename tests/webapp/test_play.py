@@ -13,8 +13,8 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from controller.cli.compose import build
 from controller.service.frame.config import GameConfig
-from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.service_helpers import config
 from tests.support.session_support import next_action
@@ -304,7 +304,7 @@ def test_no_pin_another_site_and_a_read_only_table_change_nothing(service: Table
 
 
 def test_no_game_is_a_404(tmp_path: Any) -> None:
-    from controller.service.frame.startup import build
+    from controller.cli.compose import build
     from tests.support.service_helpers import config
 
     empty = build(config(tmp_path))

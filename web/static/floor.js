@@ -137,13 +137,13 @@ function botShape(bot, space, colour, offset) {
            s("title", {}, `${bot.name} on ${bot.space}${bot.hidden ? ", hidden" : ""}${detected ? ", detected" : ""}`));
 }
 
-/** What a floor looks like without what changes with every move (the guards' sight, the change number it was
- *  fetched at): the same key, the same floor layers. Computed once per floor fetched. */
+/** What a floor looks like without what changes with every move (the guards' sight, and with it the floor's
+ *  version, the change number it was sent at): the same key, the same floor layers. Computed once per floor. */
 const keys = new WeakMap();
 export function floorKey(floor) {
   let key = keys.get(floor);
   if (key === undefined) {
-    key = JSON.stringify({ ...floor, sight: null, number: null });
+    key = JSON.stringify({ ...floor, sight: null, number: null, version: null });
     keys.set(floor, key);
   }
   return key;
