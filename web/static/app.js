@@ -8,6 +8,7 @@ import { LiveFeed } from "./live.js";
 import { drawHealth, drawLeds, drawState, drawTable, logChanges } from "./panels.js";
 import { Controls } from "./controls.js";
 import { namesOf } from "./actions.js";
+import { Hints } from "./hints.js";
 
 const LOG_BACKLOG = 60;
 
@@ -23,6 +24,7 @@ function say(text, bad) {
 
 const controls = new Controls(store, say);
 const board = new Board($("board"), $("board-wrap"), store, controls);
+const hints = new Hints(store, controls, say);
 
 let shown = false;  // the board was drawn once: from then on a tap's own answer is painted before a change
 
@@ -92,6 +94,7 @@ async function drawDue() {
       if (store.status.game) $("replay-link").href = `/games/${store.status.game}/replay`;
       drawState(store.state);
       controls.refresh();
+      hints.refresh();
       await nextTask();
     }
     if (due.board) {
@@ -153,6 +156,8 @@ function onMessage(m) {
     drawHealth(store.health);
   } else if (m.type === "leds") {
     drawLeds(m.leds);
+  } else if (m.type === "hint") {
+    hints.take(m.hint);
   }
 }
 

@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from controller.rules import AnyAction
+from controller.rules import Action, AnyAction, GameState
 
 HintKind = Literal["hint", "threat"]
 HintStatus = Literal["idle", "thinking", "ready", "cancelled", "failed"]
@@ -57,7 +57,8 @@ class ThreatShare(msgspec.Struct, frozen=True, array_like=True):
 
 class HintOption(msgspec.Struct, kw_only=True):
     """One of a hint's actions as the page shows it: the action (as `GET /api/legal` lists it), what it does,
-    its estimated chance to win with a 95% band over `futures` sampled futures, and one sentence of why."""
+    its estimated chance to win with a 95% band over `futures` sampled futures, one sentence of why, and the
+    space the board marks it on (where it goes, or where its bot stands)."""
 
     action: AnyAction
     text: str
@@ -67,6 +68,7 @@ class HintOption(msgspec.Struct, kw_only=True):
     futures: int
     reason: str
     trouble: str | None = None
+    space: str | None = None
 
 
 class HintAnswer(msgspec.Struct, kw_only=True):
@@ -326,7 +328,10 @@ def _serve(jobs: Queue[Any], replies: Queue[Any], cancelled: Synchronized[int]) 
             if kind == "hint":
                 found = hint(state, seconds=budget, iterations=iterations or HINT_ITERATIONS, seed=seed,
                              progress=progress, cancel=stop)
-                replies.put(("answer", question_id, msgspec.json.encode(found)))
+                answer = msgspec.to_builtins(found)
+                for option, action in zip(answer["actions"], found.actions, strict=True):
+                    option["space"] = _marked_on(state, action.action)
+                replies.put(("answer", question_id, msgspec.json.encode(answer)))
             else:
                 shares = threat_map(state, samples=int(budget), seed=seed).shares()
                 replies.put(("answer", question_id, msgspec.json.encode(
@@ -337,6 +342,18 @@ def _serve(jobs: Queue[Any], replies: Queue[Any], cancelled: Synchronized[int]) 
             replies.put(("failed", question_id, str(err)))
         except Exception as err:  # the worker lives on: one bad question must not end hints for the evening
             replies.put(("failed", question_id, f"the search failed ({type(err).__name__}: {err})"))
+
+
+def _marked_on(state: GameState, action: Action) -> str | None:
+    """The space a hint's action is marked on: where it goes, else where its bot (or the acting agent) stands."""
+    from controller.rules import active_agent
+
+    to = getattr(action, "to", None)
+    if isinstance(to, str):
+        return to
+    bot = getattr(action, "bot", None)
+    standing = next((b.space for b in state.bots if b.id == bot), None) if isinstance(bot, str) else None
+    return standing or active_agent(state).space
 
 
 def attach(desk: HintDesk, number: Callable[[], int], listen: Callable[[Callable[[str], object]], object]) -> HintDesk:
