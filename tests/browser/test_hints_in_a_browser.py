@@ -2,7 +2,8 @@
 would the table do?" during a chip's decision, watches the progress, sees three actions with their chances and
 bands, numbered on the board; taps "Why?" and reads a sentence for each; taps "Show threat" and sees the board
 shaded. The same at laptop size; screenshots of both go to test-artifacts/hints-*.png; axe-core finds nothing
-serious with the hint and the threat shown."""
+serious with the hint and the threat shown. And the booth explains itself: the demo's search player's reason for
+its last action under the summary (part 7)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from controller.autoplay.player import AutoPlayer
+from controller.autoplay.players import PlayerSettings
 from controller.rules import Terminal, legal_actions
+from controller.service.demo.booth import DemoPlayers, DemoTable
 from controller.service.table import TableService
 from tests.browser.chromium import ARTIFACTS, keep_errors
 from tests.browser.phone_support import LAPTOP, WAIT, Phone
@@ -105,3 +108,27 @@ def test_a_hint_and_the_threat_on_a_phone_by_touch_and_on_a_laptop(tmp_path: Pat
         assert serious(laptop) == []
         assert service.hint_desk.asked == 2, "the same taps on the same position were answered from the kept answers"
         assert phone.errors == [] and errors == []
+
+
+@pytest.mark.slow
+def test_the_booth_says_why_on_the_dashboard(tmp_path: Path, browser: Browser) -> None:
+    """The demo's players with the search at a tiny budget: a watcher's page shows the reason for the last chip's
+    action under the summary, in the game's words, and follows it as the game goes on."""
+    def booth(service: TableService) -> None:
+        service.new_game()
+        service.add(DemoPlayers(service, DemoTable(), step_timeout_s=0, pace_s=0.3, player="search",
+                                settings=PlayerSettings(iterations=6)))
+
+    with running_table(tmp_path, game=GAME, prepare=booth) as (url, _service):
+        page = browser.new_context(viewport=LAPTOP).new_page()
+        errors: list[str] = []
+        keep_errors(page, errors)
+        page.goto(url)
+        why = page.locator("#booth-why")
+        expect(why).to_contain_text("% of futures won", timeout=WAIT)
+        first = why.inner_text()
+        assert first.startswith("Why: ")
+        expect(why).not_to_have_text(first, timeout=WAIT)  # the next reason, pushed as the booth plays on
+        shot(page, "booth-why")
+        assert serious(page) == []
+        assert errors == []

@@ -8,7 +8,7 @@ import { LiveFeed } from "./live.js";
 import { drawHealth, drawLeds, drawState, drawTable, logChanges } from "./panels.js";
 import { Controls } from "./controls.js";
 import { namesOf } from "./actions.js";
-import { Hints } from "./hints.js";
+import { Hints, drawWhy } from "./hints.js";
 
 const LOG_BACKLOG = 60;
 
@@ -137,6 +137,7 @@ function onMessage(m) {
     takeFloor(m.floor, m.number);
     backlog(m.number);
     drawHealth(store.health);
+    drawWhy(store.health);
     drawLeds(m.leds);
     controls.checkSession();  // who this phone is, asked again before anything is offered (a restart forgets)
     redraw({ state: true, table: true, board: true });
@@ -154,6 +155,7 @@ function onMessage(m) {
   } else if (m.type === "health") {
     store.health = m.health;
     drawHealth(store.health);
+    drawWhy(store.health);
   } else if (m.type === "leds") {
     drawLeds(m.leds);
   } else if (m.type === "hint") {

@@ -6,6 +6,16 @@
 // answer about a position the game has left is not shown. docs/dashboard.md, "Hints and the threat overlay".
 import { $, api, h, s } from "./dom.js";
 
+/** The booth explains itself: while the table plays itself with a player that says why (the search), its reason
+ *  for the last action comes in the players' health (`why`) and is shown under the summary. */
+export function drawWhy(health) {
+  const players = health && health.components && health.components.players;
+  const why = players && players.why;
+  const line = $("booth-why");
+  line.hidden = !why;
+  line.textContent = why ? `Why: ${why}` : "";
+}
+
 const PCT = (x) => `${Math.round(100 * x)}%`;
 const LAYERS = ["threat-shade", "hint-marks"];  // drawn above the floor and the units, below the coordinates
 
