@@ -202,6 +202,11 @@ class HintDesk:
         self._listeners.append(callback)
         return lambda: self._listeners.remove(callback)
 
+    @property
+    def worker_pid(self) -> int | None:
+        """The worker process's id once it is running (bench/bench_hint.py holds it to a Pi's share of a core)."""
+        return self._process.pid if self._process is not None and self._process.is_alive() else None
+
     def close(self) -> None:
         """Stop the worker process (the table is shutting down)."""
         self.closed = True
