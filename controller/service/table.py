@@ -669,6 +669,10 @@ class TableService:
         the threat overlay) for the game as it is now; returns at once. No game yet: the session's refusal."""
         return self.hint_desk.ask(kind, self.state_bytes(), self.session.number)
 
+    def warm_hints(self) -> bool:
+        """Start the hint desk's worker before the first question (a phone that may ask was unlocked)."""
+        return self.hint_desk.warm()
+
     def hint_view(self, kind: HintKind) -> HintView:
         """How the last question of `kind` stands."""
         return self.hint_desk.view(kind)

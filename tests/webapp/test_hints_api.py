@@ -74,3 +74,11 @@ def test_asking_needs_the_pin_and_the_table_s_own_page(anyone: TestClient) -> No
     assert refused.status_code == 401 and refused.json()["error"] == "pin_required"
     watched = anyone.get("/api/threat")  # how it stands may be read by anyone
     assert watched.status_code == 200 and watched.json()["status"] == "idle"
+
+
+def test_a_phone_unlocked_warms_the_worker_once(service: TableService, player: TestClient, anyone: TestClient) -> None:
+    assert anyone.post("/api/hint/warm").status_code == 401
+    assert player.post("/api/hint/warm").json() == {"started": True}
+    assert service.hint_desk.worker_pid is not None
+    assert player.post("/api/hint/warm").json() == {"started": False}
+    assert service.hint_desk.asked == 0

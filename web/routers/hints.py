@@ -9,6 +9,7 @@ table's PIN (a search costs the table's CPU), not a table that may be changed: a
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -60,6 +61,12 @@ def _routes(kind: HintKind, what: str) -> None:
                    name=f"cancel_{kind}")
     async def cancel(service: Service, _: Asker) -> Response:
         return _answer(service.cancel_hint(kind))
+
+
+@router.post("/hint/warm", summary="Start the hints' worker now, so the first question is answered within its "
+             "budget (the page sends it when a phone is unlocked)", responses=REFUSALS)
+async def warm(service: Service, _: Asker) -> dict[str, bool]:
+    return {"started": await asyncio.to_thread(service.warm_hints)}  # (a process spawned: not on the loop)
 
 
 _routes("hint", "the table's best three actions")

@@ -32,6 +32,14 @@ export class Hints {
     $("threat-toggle").addEventListener("click", () => this.toggleThreat());
     // the board redraws its whole picture after a change: the layers are put back on it
     new MutationObserver(() => this.drawLayers()).observe(this.svg, { childList: true });
+    // a phone unlocked may ask: the table starts its worker now, so the first answer comes within its budget
+    this.warmed = false;
+    const warm = () => {
+      if (this.warmed || !this.controls.player) return;
+      this.warmed = true;
+      api("POST", "/api/hint/warm");
+    };
+    new MutationObserver(warm).observe(document.body, { attributes: true, attributeFilter: ["class"] });
   }
 
   get number() { return this.store.status.number; }

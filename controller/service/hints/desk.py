@@ -170,6 +170,17 @@ class HintDesk:
         self._tell(view)
         return view
 
+    def warm(self) -> bool:
+        """Start the worker process now (it imports the search as it starts), so that the first question is
+        answered within its budget: on a Pi the start takes several seconds. True if it was not running."""
+        if self.closed:
+            return False
+        with self._lock:
+            if self._process is not None and self._process.is_alive():
+                return False
+            self._start()
+            return True
+
     def view(self, kind: HintKind) -> HintView:
         """The last question of `kind` as it stands (idle when none was asked)."""
         with self._lock:
