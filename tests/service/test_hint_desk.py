@@ -4,6 +4,8 @@ loop; the same tap gets the same answer; a question the game moved past is cance
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import time
 from collections.abc import Iterator
 
@@ -115,3 +117,22 @@ def test_the_event_loop_never_waits_for_a_hint(position: bytes) -> None:
     finally:
         desk.close()
     assert worst < 0.25, f"the loop waited {worst:.3f} s while the hint thought"
+
+
+def test_a_worker_that_died_is_started_again_and_says_what_it_lost(position: bytes) -> None:
+    desk = HintDesk(iterations=100_000, seconds=60.0)
+    try:
+        desk.ask("hint", position, 1)
+        pid = desk.worker_pid
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)  # the worker dies mid-thought (out of memory, say)
+        deadline = time.monotonic() + 10
+        while desk.worker_pid is not None:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        desk.ask("threat", position, 1)
+        assert desk.view("hint").status == "failed" and "worker stopped" in (desk.view("hint").message or "")
+        assert answered(desk, "threat", timeout=30).status == "ready"
+        assert desk.worker_pid not in (None, pid)
+    finally:
+        desk.close()

@@ -248,11 +248,24 @@ class HintDesk:
         return question.view
 
     def _send(self, job: tuple[Any, ...]) -> None:
+        """Hand a question to the worker; one that died (killed, out of memory) is started again, and the questions
+        it took with it fail, saying so."""
+        lost: list[HintView] = []
         with self._lock:
+            if self._process is not None and not self._process.is_alive():
+                for question in [q for q in self._waiting.values() if q.id != job[0]]:
+                    question.view = msgspec.structs.replace(question.view, status="failed",
+                                                            message="the hint worker stopped: ask again")
+                    self._waiting.pop(question.id)
+                    lost.append(question.view)
+                assert self._replies is not None
+                self._replies.put(None)  # the old reader ends
             if self._process is None or not self._process.is_alive():
                 self._start()
             assert self._jobs is not None
             self._jobs.put(job)
+        for view in lost:
+            self._tell(view)
 
     def _start(self) -> None:
         ctx = self._context
