@@ -101,7 +101,7 @@ def test_no_hint_for_the_corporation_s_turn_says_so(desk: HintDesk, position: by
 
 
 def test_the_event_loop_never_waits_for_a_hint(position: bytes) -> None:
-    desk = HintDesk(iterations=200, seconds=30.0)
+    desk = HintDesk(iterations=100, seconds=30.0)
 
     async def body() -> float:
         lag = LoopLag()
