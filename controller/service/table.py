@@ -167,13 +167,14 @@ class TableService:
         self.seed = seed
         # what the camera sees against the game: the camera's reconciler's view; with no camera, a reconciler that
         # sees nothing still lists the moves the players carry out on the board (the corporation's guards, a
-        # correction), never ticked off: nothing watches the board (its change number left out: the live feed
+        # correction), never ticked off: nothing watches the board, so each corporation turn's replace the last's
+        # (its change number left out: the live feed
         # pushes the view to every phone only when what it lists changes)
         self.camera_view: Callable[[], dict[str, Any]]
         if reconciler is not None:
             self.camera_view = lambda: reconciler.view.to_dict()
         else:
-            unwatched = Reconciler(session)
+            unwatched = Reconciler(session, watched=False)
             self.camera_view = lambda: {k: v for k, v in unwatched.view.to_dict().items() if k != "number"}
         self.doors = DoorSensors()
         self._scene: LedScene | None = None

@@ -301,6 +301,11 @@ class GameSession:
         recent = self._recent_after(number, limit)
         return recent if recent is not None else self.write(self._store.changes, None, number, limit)
 
+    def changes_of(self, game: int) -> list[Change]:
+        """Every change of one game, oldest first, from the log (read by the writer): what a reader that takes up
+        a game already under way (after a restart) folds to know what the table showed."""
+        return self.write(self._store.changes, game)
+
     async def changes_after(self, number: int, limit: int = 1000) -> list[Change]:
         """`changes_since` for code on the event loop: a far-behind reader's read of the log is awaited."""
         recent = self._recent_after(number, limit)
