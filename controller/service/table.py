@@ -209,7 +209,8 @@ class TableService:
         if self.seed is not None:
             self.seed += 1
         start = new_game(self.content, setup)
-        return self.session.start_game(start, dice_mode=self.config.game.dice)
+        # who rolls: what the players chose last (kept across games and restarts), else table.toml's `dice`
+        return self.session.start_game(start, dice_mode=self.session.chosen_dice_mode() or self.config.game.dice)
 
     def next_step(self) -> Change:
         """The "next" button: go on with the game's flow (start a new game once one is over). The state it reads

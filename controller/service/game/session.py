@@ -414,6 +414,12 @@ class GameSession:
                                f"(the players roll and type in the faces)")
         return self.write(self._set_dice_mode, mode)
 
+    def chosen_dice_mode(self) -> DiceMode | None:
+        """The dice mode the players chose last, in any game of the log (None: they never chose): a table keeps
+        it for its new games until they choose again."""
+        chosen = self.write(self._store.latest, ChangeKind.DICE_MODE)
+        return chosen.body["dice_mode"] if chosen is not None else None
+
     def undo(self) -> Change:
         """Take back the last action (it can be redone until a new action is applied), across restarts."""
         return self.write(self._undo)
