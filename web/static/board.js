@@ -5,7 +5,7 @@
 // at the default zoom a space is at least 26 CSS px (a 24 px tap target, 12 px text) even on a phone, where the
 // frame then pans. Any element of the page with `data-space="E5"` lights E5 on the board when tapped.
 import { $, h, s, words } from "./dom.js";
-import { CELL, MARGIN, drawBoard } from "./floor.js";
+import { CELL, MARGIN, drawBoard, pinNames } from "./floor.js";
 
 const MIN_CELL = 26;  // CSS px a space at least at the default zoom
 const MAX_CELL = 96;
@@ -109,6 +109,7 @@ export class Board {
     const rows = this.svg.querySelector(".coordinates .rows"), columns = this.svg.querySelector(".coordinates .columns");
     if (rows) rows.setAttribute("transform", `translate(${this.frame.scrollLeft * perPx} 0)`);
     if (columns) columns.setAttribute("transform", `translate(0 ${this.frame.scrollTop * perPx})`);
+    pinNames(this.svg, this.frame.scrollLeft * perPx, (this.frame.scrollLeft + this.frame.clientWidth) * perPx - MARGIN.left);
   }
 
   /** Zoom to `cell` px a space (null: the default), keeping the board point under `anchor` (client px) still. */
