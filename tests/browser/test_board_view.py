@@ -5,10 +5,12 @@ game's end (issue 37). Screenshots go to test-artifacts/board-view-*.png."""
 
 from __future__ import annotations
 
+import io
 import json
 import urllib.request
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect
@@ -128,4 +130,73 @@ def test_room_names_stay_in_view_as_the_board_pans_on_a_phone(tmp_path: Path, br
         page.wait_for_timeout(200)
         assert page.evaluate("document.getElementById('board-wrap').scrollLeft") == 0
         assert names_in_view(page) == []
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+BACKGROUND = (11, 14, 18)  # the frame's own colour (#0b0e12), where no board is painted
+TILES = 4  # the frame's view cut into 4x4 tiles, each of which must show the board
+
+
+def unpainted(page: Page, name: str) -> list[str]:
+    """What of the board's frame shows no board: tiles of the frame's view painted only in the frame's own
+    colour, and the board's box not covering the frame's view (panned past its edge, or drawn smaller)."""
+    frame = page.locator("#board-wrap")
+    ARTIFACTS.mkdir(exist_ok=True)
+    png = frame.screenshot(path=str(ARTIFACTS / f"board-view-{name}.png"))
+    image = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int16)
+    plain = np.abs(image - np.array(BACKGROUND)).max(axis=2) <= 6
+    h, w = plain.shape
+    bare = []
+    for i in range(TILES):
+        for j in range(TILES):
+            share = plain[j * h // TILES:(j + 1) * h // TILES, i * w // TILES:(i + 1) * w // TILES].mean()
+            if share > 0.9:
+                bare.append(f"tile {i},{j} of the frame is bare ({share:.0%} background)")
+    geometry = page.evaluate("""() => {
+      const f = document.getElementById('board-wrap'), b = document.getElementById('board').getBoundingClientRect();
+      const r = f.getBoundingClientRect(), left = r.left + f.clientLeft, top = r.top + f.clientTop;
+      return {board: [b.left, b.top, b.right, b.bottom], view: [left, top, left + f.clientWidth, top + f.clientHeight],
+              scroll: [f.scrollLeft, f.scrollTop, f.scrollWidth - f.clientWidth, f.scrollHeight - f.clientHeight]};
+    }""")
+    (bl, bt, br, bb), (vl, vt, vr, vb) = geometry["board"], geometry["view"]
+    if bl > vl + 1 or bt > vt + 1 or br < vr - 1 or bb < vb - 1:
+        bare.append(f"the board {geometry['board']} does not cover the frame's view {geometry['view']}")
+    left, top, most_left, most_top = geometry["scroll"]
+    if not (0 <= left <= most_left + 1 and 0 <= top <= most_top + 1):
+        bare.append(f"the frame is panned past the board's edge: {geometry['scroll']}")
+    return bare
+
+
+def test_the_board_is_painted_whole_after_a_pinch_a_reset_and_the_games_end(tmp_path: Path, browser: Browser) -> None:
+    """Issue 37: the playing phone's board was black in its top half on the result screen, after a pinch, Reset
+    zoom and the game's end. The frame's view is checked pixel by pixel after each, and after a finger pans past
+    every edge: the board is painted in every part of the frame, which is never panned past the board."""
+    with running_table(tmp_path, prepare=lambda s: s.new_game()) as (url, service):
+        page = page_at(browser, url + "/", **SIZES["phone"])  # type: ignore[arg-type]
+        unlocked(page)
+        cdp = page.context.new_cdp_session(page)
+        assert unpainted(page, "paint-opened-phone") == []
+        pinch(cdp, centre(page, "#board-wrap"), 60, 240)
+        page.wait_for_timeout(300)
+        assert float(page.locator("#board").get_attribute("data-cell") or 0) > 60
+        assert unpainted(page, "paint-pinched-phone") == []
+        x, y = centre(page, "#board-wrap")
+        for dx, dy in ((-400, 0), (0, -400), (400, 0), (0, 400)):  # a finger pans as far as it goes each way
+            touch_drag(cdp, (x - dx / 4, y - dy / 4), (x + dx / 4, y + dy / 4))
+            touch_drag(cdp, (x - dx / 4, y - dy / 4), (x + dx / 4, y + dy / 4))
+        page.locator("#board-wrap").scroll_into_view_if_needed()
+        assert unpainted(page, "paint-panned-phone") == []
+        page.wait_for_timeout(1000)  # a person's next tap (chromium takes a tap right after a swipe for its end)
+        page.locator("#zoom-reset").tap()
+        expect(page.locator("#zoom-reset")).to_be_disabled(timeout=WAIT)
+        assert unpainted(page, "paint-reset-phone") == []
+        player = AutoPlayer()
+        while service.session.state.outcome is None:
+            service.session.apply(player.choose(service.session.state))
+        expect(page.locator("#next")).to_have_text("Next game", timeout=WAIT)
+        page.wait_for_timeout(500)
+        page.locator("#board-wrap").scroll_into_view_if_needed()
+        assert unpainted(page, "paint-result-phone") == []
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "board-view-paint-result-page-phone.png"))
         assert page.errors == []  # type: ignore[attr-defined]
