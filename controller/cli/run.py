@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from controller.cli.arg_types import broker, count, positive, seconds, whole
+from controller.cli.arg_types import broker, count, player_choices, positive, seconds, whole
 from controller.errors import UserError
 
 if TYPE_CHECKING:  # the service (and OpenCV, FastAPI, uvicorn with it) is imported when a command starts it
@@ -49,6 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", default=None, help="the game log (default: a fresh file that is deleted at exit)")
     p.add_argument("--mqtt", type=broker, default=None, metavar="HOST:PORT",
                    help="publish the game to this MQTT broker and obey its commands (docs/mqtt.md; default: none)")
+    p.add_argument("--player", default="heuristic", metavar="NAME", choices=player_choices(),
+                   help="who plays the booth's games: one of %(choices)s (default heuristic)")
     p.set_defaults(run=run_demo)
 
 
@@ -147,7 +149,7 @@ def run_demo(args: argparse.Namespace) -> int:
     table = DemoTable()
     service = build(config, pin_factory=MockFactory(), leds=leds, seed=args.seed,
                     source=lambda: DemoCamera(table))
-    players = DemoPlayers(service, table, once=args.once, games=args.games, pace_s=args.pace)
+    players = DemoPlayers(service, table, once=args.once, games=args.games, pace_s=args.pace, player=args.player)
     service.add(players)
     latched = 0
     try:

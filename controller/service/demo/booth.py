@@ -23,7 +23,7 @@ from typing import cast
 
 import numpy as np
 
-from controller.autoplay.player import AutoPlayer
+from controller.autoplay.players import make_player
 from controller.leds.render import LogicalFrame
 from controller.rules import AnyAction, BurncycleError, GameState, Step, compile_floor
 from controller.service.frame.components import Component
@@ -131,7 +131,7 @@ class DemoPlayers(Component):
     """
 
     def __init__(self, service: TableService, table: DemoTable, *, once: bool = False, pace_s: float = 0.0,
-                 step_timeout_s: float = 10.0, games: int | None = None) -> None:
+                 step_timeout_s: float = 10.0, games: int | None = None, player: str = "heuristic") -> None:
         super().__init__("players")
         self.service, self.table, self.once, self.pace_s = service, table, once, pace_s
         self.step_timeout_s = step_timeout_s
@@ -139,7 +139,8 @@ class DemoPlayers(Component):
         self.results: list[str] = []
         self.steps_seen = 0
         self.unconfirmed = 0
-        self.player = AutoPlayer()
+        self.player_name = player  # the players' registry's name (controller/autoplay/players.py)
+        self.player = make_player(player)
 
     async def run(self) -> None:
         session = self.service.session
@@ -157,7 +158,7 @@ class DemoPlayers(Component):
                         self.service.stop()
                         return
                 await asyncio.sleep(max(self.pace_s * 10, 0.5))  # the booth shows the result a moment
-                self.player = AutoPlayer()
+                self.player = make_player(self.player_name)
                 await asyncio.to_thread(self.service.new_game)
                 self.table.lay_out(session.state)
                 await self._camera_looks()
