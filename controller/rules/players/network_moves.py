@@ -31,11 +31,11 @@ def movement_chips(state: GameState, asterisk: int | None = None) -> list[str]:
 
 
 def move_ip(table: Resolution, agent: str, transfers: dict[int, str], asterisk: int | None = None,
-            steps: int | None = None) -> None:
+            steps: range | None = None) -> None:
     """Move the agent's IP once per usable chip; `transfers` maps a step index to "in" or "out"; `asterisk`
     names the slot (0-4) Nano's Asterisk treats as general: "Once per turn during the network step of his turn,
     Nano may treat one chip in the burncycle as a general action chip." (One network step per turn makes it
-    once per turn.) `steps`: only the first movement steps (the listing looks ahead on a copy)."""
+    once per turn.) `steps`: only these movement steps (the listing looks ahead on a copy, a step at a time)."""
     state = table.state
     if asterisk is not None:
         bot = state.bot(agent)
@@ -54,7 +54,9 @@ def move_ip(table: Resolution, agent: str, transfers: dict[int, str], asterisk: 
         if not 0 <= step < len(chips):
             raise IllegalAction(f"there is no movement step {step + 1}: the burncycle grants {len(chips)}")
     for step, kind in enumerate(chips):
-        if table.over or ip.node is None or (steps is not None and step >= steps):
+        if steps is not None and step not in steps:
+            continue
+        if table.over or ip.node is None:
             return
         path = [ip.node]
         direction = transfers.get(step)
@@ -162,26 +164,27 @@ def legal_network_step(table: Resolution, agent: Bot) -> list[LegalAction]:
 def allowed_transfers(table: Resolution, agent: str, asterisk: int | None = None) -> list[dict[int, str]]:
     """Every choice of transfers the network step takes (with Nano's Asterisk on slot `asterisk`, 0-4), no
     transfer first: a transfer at a movement step needs a white line from the node the IP stands on by then,
-    which the steps before it decide, so each step's node is found by moving the IP on a copy of the game
-    through the steps before it ("IPs can transfer across layers along white lines once per movement step")."""
-    state = table.state
-    chips = movement_chips(state, asterisk)
+    which the steps before it decide, so the IP is moved on a copy of the game a step at a time, each choice of
+    the step before on a copy of its own ("IPs can transfer across layers along white lines once per movement
+    step")."""
+    chips = movement_chips(table.state, asterisk)
     found: list[dict[int, str]] = []
 
-    def walk(chosen: dict[int, str], step: int) -> None:
-        if step == len(chips):
-            found.append({k + 1: v for k, v in chosen.items()})
-            return
-        walk(chosen, step + 1)
-        scratch = Resolution(state, table.dice, table.apply_effect)
-        move_ip(scratch, agent, chosen, asterisk, steps=step)
-        ip = next((i for i in scratch.state.network.ips if i.agent == agent), None)
-        if scratch.over or ip is None or ip.banned or ip.node is None:
-            return
-        here = nodes(scratch)[ip.node]
-        for direction, target in (("in", here.inward), ("out", here.outward)):
-            if target is not None:
-                walk({**chosen, step: direction}, step + 1)
+    def walk(here: Resolution, chosen: dict[int, str], step: int) -> None:
+        ip = next((i for i in here.state.network.ips if i.agent == agent), None)
+        ways: list[str | None] = [None]
+        if not (here.over or ip is None or ip.banned or ip.node is None):
+            node = nodes(here)[ip.node]
+            ways += [d for d, line in (("in", node.inward), ("out", node.outward)) if line is not None]
+        for way in ways:
+            now = chosen if way is None else {**chosen, step: way}
+            if step == len(chips) - 1:  # the last step: its transfer needs only the line from where it stands
+                found.append({k + 1: v for k, v in now.items()})
+                continue
+            after = Resolution(here.state, here.dice, here.apply_effect)
+            move_ip(after, agent, now, asterisk, steps=range(step, step + 1))
+            walk(after, now, step + 1)
 
-    walk({}, 0)
-    return found
+    if chips:
+        walk(Resolution(table.state, table.dice, table.apply_effect), {}, 0)
+    return found or [{}]
