@@ -279,6 +279,7 @@ def test_a_restart_gives_the_players_back_the_instructions_the_table_showed(tmp_
         assert service.table_view()["instructions"] == []  # a phone looks at the table
         while service.session.state.turn.step != "corporation":
             service.next_step()
+            service.table_view()  # after each change, as the live feed asks (the list taken in change by change)
         service.next_step()  # the corporation's turn
         shown = service.table_view()["instructions"]
         assert len(shown) == 4 and {i["unit"] for i in shown} == {"G1", "G2", "G3", "G4"}
@@ -290,7 +291,7 @@ def test_a_restart_gives_the_players_back_the_instructions_the_table_showed(tmp_
     try:
         assert again.session.status()["digest"] == digest
         assert again.table_view()["instructions"] == shown
-        while again.session.state.turn.step != "corporation":
+        while again.session.state.turn.step != "corporation":  # nobody looks meanwhile: read together after
             again.session.apply(next_action(again.session.state))
         before = placements(again.session.state)
         again.next_step()

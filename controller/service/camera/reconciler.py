@@ -211,8 +211,9 @@ class Reconciler:
         changes = s.changes_since(self._number)
         corporation = any(_is_corporation_turn(c) for c in changes)
         self._number = number
-        if not self.watched and (corporation or any(c.kind in (ChangeKind.UNDO, ChangeKind.REDO) for c in changes)):
-            # what the list holds then depends on the order of the changes read together: take them in one by one
+        if not self.watched and any(_is_corporation_turn(c) for c in changes[1:]):
+            # changes read together with a corporation turn among them, not first: what came before it is replaced
+            # by it, so the list depends on their order: take them in one by one from the log
             self._instructions = {}
             self._recall(game, number)
             self._take(state)
