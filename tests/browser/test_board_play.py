@@ -12,12 +12,13 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, CDPSession, FloatRect, Locator, Page, expect
+from playwright.sync_api import Browser, FloatRect, Locator, Page, expect
 
 from controller.autoplay.player import AutoPlayer
 from controller.service.table import TableService
 from tests.browser.chromium import ARTIFACTS, page_at, wait_until
 from tests.browser.tools_support import PIN, running_table
+from tests.browser.touch_support import centre, pinch, touch_drag, touches
 
 pytestmark = pytest.mark.slow
 
@@ -55,36 +56,6 @@ def unlocked_on_a_phone(browser: Browser, url: str) -> Page:
     page = opened(browser, url, PHONE, touch=True)
     unlocked(page)
     return page
-
-
-def centre(page: Page, selector: str) -> tuple[float, float]:
-    box = page.locator(selector).first.bounding_box()
-    assert box is not None, f"{selector} is not drawn"
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-
-
-def touches(cdp: CDPSession, kind: str, points: list[dict[str, float]]) -> None:
-    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-
-
-def touch_drag(cdp: CDPSession, start: tuple[float, float], end: tuple[float, float], steps: int = 10) -> None:
-    """One finger down at `start`, moved to `end` and lifted, as a touch screen sends it."""
-    touches(cdp, "touchStart", [{"x": start[0], "y": start[1]}])
-    for k in range(1, steps + 1):
-        x, y = start[0] + (end[0] - start[0]) * k / steps, start[1] + (end[1] - start[1]) * k / steps
-        touches(cdp, "touchMove", [{"x": x, "y": y}])
-    touches(cdp, "touchEnd", [])
-
-
-def pinch(cdp: CDPSession, middle: tuple[float, float], start: float, end: float, steps: int = 10) -> None:
-    """Two fingers `start` px apart about `middle`, spread (or closed) to `end` px apart, then lifted."""
-    def points(gap: float) -> list[dict[str, float]]:
-        x, y = middle
-        return [{"x": x - gap / 2, "y": y, "id": 1}, {"x": x + gap / 2, "y": y, "id": 2}]
-    touches(cdp, "touchStart", points(start))
-    for k in range(1, steps + 1):
-        touches(cdp, "touchMove", points(start + (end - start) * k / steps))
-    touches(cdp, "touchEnd", [])
 
 
 def empty_space_near(page: Page, service: TableService, unit: str) -> str:

@@ -5,21 +5,18 @@ game's end (issue 37). Screenshots go to test-artifacts/board-view-*.png."""
 
 from __future__ import annotations
 
-import io
 import json
 import urllib.request
 from pathlib import Path
 
-import numpy as np
 import pytest
-from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
 from controller.autoplay.player import AutoPlayer
 from tests.browser.chromium import ARTIFACTS, page_at
 from tests.browser.phone_support import LAPTOP, PHONE, WAIT
-from tests.browser.test_board_play import centre, pinch, touch_drag, unlocked
-from tests.browser.tools_support import running_table
+from tests.browser.tools_support import PIN, running_table
+from tests.browser.touch_support import centre, pinch, touch_drag, unpainted
 
 pytestmark = pytest.mark.slow
 
@@ -79,6 +76,14 @@ def names_in_view(page: Page) -> list[str]:
     return cut
 
 
+def unlocked(page: Page) -> None:
+    """The table's PIN typed: this phone plays."""
+    page.fill("#pin-input", PIN)
+    page.locator("#pin-form button[type=submit]").click()
+    expect(page.locator("#actions .action")).not_to_have_count(0, timeout=WAIT)
+    page.locator("#board-wrap").scroll_into_view_if_needed()
+
+
 def inside(box: list[float], frame: list[float], slack: float = 0.05) -> bool:
     return (box[0] >= frame[0] - slack and box[1] >= frame[1] - slack
             and box[2] <= frame[2] + slack and box[3] <= frame[3] + slack)
@@ -131,40 +136,6 @@ def test_room_names_stay_in_view_as_the_board_pans_on_a_phone(tmp_path: Path, br
         assert page.evaluate("document.getElementById('board-wrap').scrollLeft") == 0
         assert names_in_view(page) == []
         assert page.errors == []  # type: ignore[attr-defined]
-
-
-BACKGROUND = (11, 14, 18)  # the frame's own colour (#0b0e12), where no board is painted
-TILES = 4  # the frame's view cut into 4x4 tiles, each of which must show the board
-
-
-def unpainted(page: Page, name: str) -> list[str]:
-    """What of the board's frame shows no board: tiles of the frame's view painted only in the frame's own
-    colour, and the board's box not covering the frame's view (panned past its edge, or drawn smaller)."""
-    frame = page.locator("#board-wrap")
-    ARTIFACTS.mkdir(exist_ok=True)
-    png = frame.screenshot(path=str(ARTIFACTS / f"board-view-{name}.png"))
-    image = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int16)
-    plain = np.abs(image - np.array(BACKGROUND)).max(axis=2) <= 6
-    h, w = plain.shape
-    bare = []
-    for i in range(TILES):
-        for j in range(TILES):
-            share = plain[j * h // TILES:(j + 1) * h // TILES, i * w // TILES:(i + 1) * w // TILES].mean()
-            if share > 0.9:
-                bare.append(f"tile {i},{j} of the frame is bare ({share:.0%} background)")
-    geometry = page.evaluate("""() => {
-      const f = document.getElementById('board-wrap'), b = document.getElementById('board').getBoundingClientRect();
-      const r = f.getBoundingClientRect(), left = r.left + f.clientLeft, top = r.top + f.clientTop;
-      return {board: [b.left, b.top, b.right, b.bottom], view: [left, top, left + f.clientWidth, top + f.clientHeight],
-              scroll: [f.scrollLeft, f.scrollTop, f.scrollWidth - f.clientWidth, f.scrollHeight - f.clientHeight]};
-    }""")
-    (bl, bt, br, bb), (vl, vt, vr, vb) = geometry["board"], geometry["view"]
-    if bl > vl + 1 or bt > vt + 1 or br < vr - 1 or bb < vb - 1:
-        bare.append(f"the board {geometry['board']} does not cover the frame's view {geometry['view']}")
-    left, top, most_left, most_top = geometry["scroll"]
-    if not (0 <= left <= most_left + 1 and 0 <= top <= most_top + 1):
-        bare.append(f"the frame is panned past the board's edge: {geometry['scroll']}")
-    return bare
 
 
 def test_the_board_is_painted_whole_after_a_pinch_a_reset_and_the_games_end(tmp_path: Path, browser: Browser) -> None:
