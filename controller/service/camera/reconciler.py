@@ -30,7 +30,7 @@ import msgspec
 from controller.rules import GameRecord, GameState
 from controller.rules.actions import Correct
 from controller.rules.errors import BurncycleError
-from controller.rules.record import Entry, replay
+from controller.rules.record import Entry, RecordError, replay
 from controller.service.camera.bot_ways import MAX_STEPS, Route, RouteSearch, adjacent, cheapest, follow
 from controller.service.camera.reconciler_view import (
     COMPASS,
@@ -180,6 +180,7 @@ class Reconciler:
 
     def _reset(self, game: int | None) -> None:
         self._game = game
+        self._state: GameState | None = None
         self._number = self.session.number
         self._known: dict[str, Place | None] = {}
         self._names: dict[str, str] = {}
@@ -211,11 +212,21 @@ class Reconciler:
         changes = s.changes_since(self._number)
         corporation = any(_is_corporation_turn(c) for c in changes)
         self._number = number
-        if not self.watched and any(_is_corporation_turn(c) for c in changes[1:]):
+        if not self.watched and any(_is_corporation_turn(c) for c in changes[1:]) and self._state is not None \
+                and all(c.kind is not ChangeKind.UNDO and c.kind is not ChangeKind.REDO for c in changes):
             # changes read together with a corporation turn among them, not first: what came before it is replaced
-            # by it, so the list depends on their order: take them in one by one from the log
-            self._instructions = {}
-            self._recall(game, number)
+            # by it, so the list depends on their order: take them in one by one, each state replayed from its entry
+            now, states = self._state, []
+            try:
+                for change in changes:
+                    if change.kind is ChangeKind.ACTION:
+                        entry = msgspec.convert(change.body["entry"], Entry, strict=False)
+                        now = replay(GameRecord(start=now, entries=[entry]))
+                        states.append((now, _is_corporation_turn(change)))
+            except RecordError:  # the state last taken was read a change later than its number: take it whole
+                states = [(state, True)]
+            for now, corporation in states:
+                self._moved(now, corporation, keep_pending=False)
             self._take(state)
             return
         self._moved(state, corporation, keep_pending=self.watched)
@@ -271,6 +282,7 @@ class Reconciler:
                 self._instructions[unit] = Instruction(unit, self._instruction_text(unit, was, now), was, now)
 
     def _take(self, state: GameState) -> None:
+        self._state = state  # the state the picture was last taken from (changes read together replay from it)
         self._known = placements(state)
         self._names.update(unit_names(state))
         self._bots = {b.id for b in state.bots}
