@@ -25,6 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("init", help="write a commented starter table.toml")
     p.add_argument("--out", default="table.toml", help="where to write it (default: table.toml here)")
     p.add_argument("--force", action="store_true", help="replace a file that is already there")
+    p.add_argument("--no-camera", action="store_true",
+                   help="a table with no camera: the phones tell the game what the players do (camera.source none)")
     p.set_defaults(run=run_init)
 
     p = sub.add_parser("run", help="run the table service (camera, game, LEDs, buttons, web) from table.toml")
@@ -59,7 +61,7 @@ def run_init(args: argparse.Namespace) -> int:
         raise UserError(f"{out}: already exists; keep it, or replace it with --force")
     try:
         with open(out, "w" if args.force else "x", encoding="utf-8") as f:
-            f.write(starter_toml())
+            f.write(starter_toml(no_camera=args.no_camera))
     except FileExistsError:
         raise UserError(f"{out}: already exists; keep it, or replace it with --force") from None
     except OSError as err:

@@ -170,13 +170,14 @@ class TableService:
         self.seed = seed
         # what the camera sees against the game: the camera's reconciler's view; with no camera, a reconciler that
         # sees nothing still lists the moves the players carry out on the board (the corporation's guards, a
-        # correction), never ticked off: nothing watches the board (its change number left out: the live feed
+        # correction), never ticked off: nothing watches the board, so each corporation turn's replace the last's
+        # (its change number left out: the live feed
         # pushes the view to every phone only when what it lists changes)
         self.camera_view: Callable[[], dict[str, Any]]
         if reconciler is not None:
             self.camera_view = lambda: reconciler.view.to_dict()
         else:
-            unwatched = Reconciler(session)
+            unwatched = Reconciler(session, watched=False)
             self.camera_view = lambda: {k: v for k, v in unwatched.view.to_dict().items() if k != "number"}
         self.doors = DoorSensors()
         self._scene: LedScene | None = None
@@ -211,7 +212,8 @@ class TableService:
         if self.seed is not None:
             self.seed += 1
         start = new_game(self.content, setup)
-        return self.session.start_game(start, dice_mode=self.config.game.dice)
+        # who rolls: what the players chose last (kept across games and restarts), else table.toml's `dice`
+        return self.session.start_game(start, dice_mode=self.session.chosen_dice_mode() or self.config.game.dice)
 
     def next_step(self) -> Change:
         """The "next" button: go on with the game's flow (start a new game once one is over). The state it reads
