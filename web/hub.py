@@ -28,7 +28,7 @@ from web.routers.floor import floor_json, versioned
 from web.routers.leds import preview
 
 if TYPE_CHECKING:
-    from controller.service.table import News, TableService
+    from controller.service.table import HintView, News, TableService
 
 QUEUE_LIMIT = 32      # messages waiting for one client before it counts as fallen behind
 SNAPSHOT = "snapshot"  # the marker, in a queue, of a snapshot to build when it is sent
@@ -78,6 +78,7 @@ class Hub:
 
     def __init__(self, service: TableService, *, limit: int = QUEUE_LIMIT) -> None:
         self.service, self.limit = service, limit
+        self._unhear_hints: Any = None
         self.clients: set[Client] = set()
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -104,6 +105,8 @@ class Hub:
             self._task.cancel()
             self._task = None
             self._unlisten()
+            if self._unhear_hints is not None:
+                self._unhear_hints()
 
     async def next_text(self, client: Client) -> str:
         """The next text to send `client`: a queued message, or a snapshot of the game as it is now. A change
@@ -141,8 +144,13 @@ class Hub:
         self._wake, self._news = asyncio.Event(), {"change", "table", "health", "leds"}
         # the service's news comes from the writer's thread, the camera's or the loop's: it only wakes the hub
         self._unlisten = self.service.listen(lambda news: loop.call_soon_threadsafe(self._hear, news))
+        # a hint's progress and its answer go to every page as they come (the desk is made at the first question)
+        self._unhear_hints = self.service.listen_hints(lambda view: loop.call_soon_threadsafe(self._hint, view))
         self._wake.set()  # a first round: what happened before the hub listened
         self._task = loop.create_task(self._run(self.service.number))
+
+    def _hint(self, view: HintView) -> None:
+        self._offer(Message(_encode({"type": "hint", "hint": view})))
 
     def _hear(self, news: News) -> None:
         self._news.add(news)

@@ -2,7 +2,9 @@
 name is looked up here, so a new player is added once and every face offers it.
 
 A player is anything with `choose(state) -> action`, picking among `legal_actions` for whoever is to act
-(the corporation's turn included). The heuristic `AutoPlayer` is the fast player and the search's blueprint.
+(the corporation's turn included). The heuristic `AutoPlayer` is the fast player and the search's blueprint;
+"search" is the blueprint searched over sampled futures (controller/autoplay/search, with `explain()`), and
+"oracle" the same search allowed to see the game's dice and draws (to show a mission winnable, never to play).
 """
 
 from __future__ import annotations
@@ -42,7 +44,20 @@ def _heuristic(settings: PlayerSettings) -> Player:
     return AutoPlayer()
 
 
-PLAYERS: dict[str, PlayerFactory] = {"heuristic": _heuristic}
+def _search(settings: PlayerSettings, oracle: bool = False) -> Player:
+    from controller.autoplay.search import SearchPlayer, SearchSettings
+
+    budget = SearchSettings(seed=settings.seed, seconds=settings.seconds, workers=settings.workers, oracle=oracle)
+    if settings.iterations is not None:
+        budget = msgspec.structs.replace(budget, iterations=settings.iterations)
+    return SearchPlayer(budget)
+
+
+def _oracle(settings: PlayerSettings) -> Player:
+    return _search(settings, oracle=True)
+
+
+PLAYERS: dict[str, PlayerFactory] = {"heuristic": _heuristic, "search": _search, "oracle": _oracle}
 """Every player by the name the command line, the demo and the service's config give it."""
 
 

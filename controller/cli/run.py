@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from controller.cli.arg_types import broker, count, positive, seconds, whole
+from controller.cli.arg_types import broker, count, player_choices, positive, seconds, whole
 from controller.errors import UserError
 
 if TYPE_CHECKING:  # the service (and OpenCV, FastAPI, uvicorn with it) is imported when a command starts it
@@ -25,6 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("init", help="write a commented starter table.toml")
     p.add_argument("--out", default="table.toml", help="where to write it (default: table.toml here)")
     p.add_argument("--force", action="store_true", help="replace a file that is already there")
+    p.add_argument("--no-camera", action="store_true",
+                   help="a table with no camera: the phones tell the game what the players do (camera.source none)")
     p.set_defaults(run=run_init)
 
     p = sub.add_parser("run", help="run the table service (camera, game, LEDs, buttons, web) from table.toml")
@@ -46,6 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", default=None, help="the game log (default: a fresh file that is deleted at exit)")
     p.add_argument("--mqtt", type=broker, default=None, metavar="HOST:PORT",
                    help="publish the game to this MQTT broker and obey its commands (docs/mqtt.md; default: none)")
+    p.add_argument("--player", default="heuristic", metavar="NAME", choices=player_choices(),
+                   help="who plays the booth's games: one of %(choices)s (default heuristic)")
     p.set_defaults(run=run_demo)
 
 
@@ -57,7 +61,7 @@ def run_init(args: argparse.Namespace) -> int:
         raise UserError(f"{out}: already exists; keep it, or replace it with --force")
     try:
         with open(out, "w" if args.force else "x", encoding="utf-8") as f:
-            f.write(starter_toml())
+            f.write(starter_toml(no_camera=args.no_camera))
     except FileExistsError:
         raise UserError(f"{out}: already exists; keep it, or replace it with --force") from None
     except OSError as err:
@@ -141,7 +145,7 @@ def run_demo(args: argparse.Namespace) -> int:
     table = DemoTable()
     service = build(config, pin_factory=MockFactory(), leds=leds, seed=args.seed,
                     source=lambda: DemoCamera(table))
-    players = DemoPlayers(service, table, once=args.once, games=args.games, pace_s=args.pace)
+    players = DemoPlayers(service, table, once=args.once, games=args.games, pace_s=args.pace, player=args.player)
     service.add(players)
     latched = 0
     try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -54,6 +55,7 @@ from controller.service.game.floors import MOST_CHARS, FloorCheck, FloorLibrary,
 from controller.service.game.flow import next_step
 from controller.service.game.replay import GameReplays
 from controller.service.game.session import Change, ChangeKind, DiceMode, GameSession
+from controller.service.hints import HintDesk, HintKind, HintView, attach
 
 if TYPE_CHECKING:
     from vision.board_finder import BoardFinding
@@ -168,13 +170,14 @@ class TableService:
         self.seed = seed
         # what the camera sees against the game: the camera's reconciler's view; with no camera, a reconciler that
         # sees nothing still lists the moves the players carry out on the board (the corporation's guards, a
-        # correction), never ticked off: nothing watches the board (its change number left out: the live feed
+        # correction), never ticked off: nothing watches the board, so each corporation turn's replace the last's
+        # (its change number left out: the live feed
         # pushes the view to every phone only when what it lists changes)
         self.camera_view: Callable[[], dict[str, Any]]
         if reconciler is not None:
             self.camera_view = lambda: reconciler.view.to_dict()
         else:
-            unwatched = Reconciler(session)
+            unwatched = Reconciler(session, watched=False)
             self.camera_view = lambda: {k: v for k, v in unwatched.view.to_dict().items() if k != "number"}
         self.doors = DoorSensors()
         self._scene: LedScene | None = None
@@ -209,7 +212,8 @@ class TableService:
         if self.seed is not None:
             self.seed += 1
         start = new_game(self.content, setup)
-        return self.session.start_game(start, dice_mode=self.config.game.dice)
+        # who rolls: what the players chose last (kept across games and restarts), else table.toml's `dice`
+        return self.session.start_game(start, dice_mode=self.session.chosen_dice_mode() or self.config.game.dice)
 
     def next_step(self) -> Change:
         """The "next" button: go on with the game's flow (start a new game once one is over). The state it reads
@@ -535,6 +539,8 @@ class TableService:
                 await self._stopped.wait()
             finally:
                 self.ready = False
+                if "hint_desk" in self.__dict__:  # its worker process ends with the table
+                    await asyncio.to_thread(self.hint_desk.close)
 
     def stop(self) -> None:
         if self._loop is not None:
@@ -653,6 +659,36 @@ class TableService:
         except Exception:  # a fault of the table's own: its future holds it, and the log says it (no one waits)
             log.exception("the %s button's press failed", name)
             raise
+
+
+    # -- hints for the players: the search thinks in the hint desk's worker process, never here --
+
+    @functools.cached_property
+    def hint_desk(self) -> HintDesk:
+        """The table's hint desk (controller/service/hints), made at the first question; it cancels a question
+        when the game moves on."""
+        return attach(HintDesk(), lambda: self.session.number, self.listen)
+
+    def ask_hint(self, kind: HintKind) -> HintView:
+        """Start (or join, or answer from the kept answers) `kind` ("hint": the best three actions; "threat":
+        the threat overlay) for the game as it is now; returns at once. No game yet: the session's refusal."""
+        return self.hint_desk.ask(kind, self.state_bytes(), self.session.number)
+
+    def warm_hints(self) -> bool:
+        """Start the hint desk's worker before the first question (a phone that may ask was unlocked)."""
+        return self.hint_desk.warm()
+
+    def hint_view(self, kind: HintKind) -> HintView:
+        """How the last question of `kind` stands."""
+        return self.hint_desk.view(kind)
+
+    def cancel_hint(self, kind: HintKind) -> HintView:
+        """Stop thinking about the last question of `kind`."""
+        return self.hint_desk.cancel(kind)
+
+    def listen_hints(self, callback: Callable[[HintView], object]) -> Callable[[], None]:
+        """Call `callback` with a question's view as it changes (its progress, its answer), from the desk's thread."""
+        return self.hint_desk.listen(callback)
 
 
 def _short(value: Any) -> str:

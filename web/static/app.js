@@ -8,6 +8,7 @@ import { LiveFeed } from "./live.js";
 import { drawHealth, drawLeds, drawState, drawTable, logChanges } from "./panels.js";
 import { Controls } from "./controls.js";
 import { namesOf } from "./actions.js";
+import { Hints, drawWhy } from "./hints.js";
 
 const LOG_BACKLOG = 60;
 
@@ -23,6 +24,7 @@ function say(text, bad) {
 
 const controls = new Controls(store, say);
 const board = new Board($("board"), $("board-wrap"), store, controls);
+const hints = new Hints(store, controls, say);
 
 let shown = false;  // the board was drawn once: from then on a tap's own answer is painted before a change
 
@@ -81,6 +83,7 @@ async function drawDue() {
       if (store.status.game) $("replay-link").href = `/games/${store.status.game}/replay`;
       drawState(store.state);
       controls.refresh();
+      hints.refresh();
       await nextTask();
     }
     if (due.board) {
@@ -123,6 +126,7 @@ function onMessage(m) {
     takeFloor(m.floor, m.number);
     backlog(m.number);
     drawHealth(store.health);
+    drawWhy(store.health);
     drawLeds(m.leds);
     controls.checkSession();  // who this phone is, asked again before anything is offered (a restart forgets)
     redraw({ state: true, table: true, board: true });
@@ -138,11 +142,14 @@ function onMessage(m) {
   } else if (m.type === "health") {
     store.health = m.health;
     drawHealth(store.health);
+    drawWhy(store.health);
   } else if (m.type === "floor") {
     takeFloor(m.floor, Math.max(m.number, store.status.number || 0));
     redraw({ board: true });
   } else if (m.type === "leds") {
     drawLeds(m.leds);
+  } else if (m.type === "hint") {
+    hints.take(m.hint);
   }
 }
 

@@ -1,7 +1,7 @@
 // A game after the fact: its summary with the threat drawn over the actions and rounds, and the game stepped
 // through action by action (the table's own replay of its record), read-only. The board is the live page's
 // drawing (web/static/floor.js) of the floor each step carries, laid out as GET /api/floor lays it out.
-import { CELL, MARGIN, drawBoard } from "/static/floor.js";
+import { CELL, MARGIN, drawBoard, pinNames } from "/static/floor.js";
 import { json, el, say, svg } from "/static/tools.js";
 import { $ } from "/static/dom.js";
 
@@ -114,6 +114,7 @@ function drawStep(floor, state) {
   const board = $("board");
   drawBoard(board, floor, state, null);
   board.style.width = `max(100%, ${((floor.columns * CELL + MARGIN.left + 1) * MIN_CELL) / CELL}px)`;
+  pinBoardNames();
   const bots = state.bots.map((bot) => {
     const where = bot.escaped ? "escaped" : bot.space ? `on ${bot.space}` : "off the floor";
     const flags = [bot.hidden && "hidden", bot.shut_down && "shut down"].filter(Boolean);
@@ -123,6 +124,13 @@ function drawStep(floor, state) {
     ` (${unit.rank} level ${unit.level}) on ${unit.space}, facing ${unit.facing}`));
   $("bots").replaceChildren(...(bots.length ? bots : [el("li", {}, "No bots.")]));
   $("security").replaceChildren(...(guards.length ? guards : [el("li", {}, "No security on the floor.")]));
+}
+
+/** The room names kept whole in the board's frame as it scrolls (floor.js's pinNames). */
+function pinBoardNames() {
+  const board = $("board"), frame = board.parentElement;
+  const perPx = (board.viewBox.baseVal.width || 1) / (board.getBoundingClientRect().width || 1);
+  pinNames(board, frame.scrollLeft * perPx - MARGIN.left, (frame.scrollLeft + frame.clientWidth) * perPx - MARGIN.left);
 }
 
 function onChartTap(event) {
@@ -150,6 +158,7 @@ async function start() {
   $("last").addEventListener("click", () => go(summary.actions));
   $("slider").addEventListener("input", (e) => go(Number(e.target.value)));
   $("chart").addEventListener("click", onChartTap);
+  $("board").parentElement.addEventListener("scroll", pinBoardNames, { passive: true });
   window.addEventListener("resize", drawChart);
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;  // a slider steps itself

@@ -31,9 +31,12 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
-from controller.rules import GameState
+import msgspec
+
+from controller.rules import GameRecord, GameState
 from controller.rules.actions import Correct
 from controller.rules.errors import BurncycleError
+from controller.rules.record import Entry, RecordError, replay
 from controller.service.camera.bot_ways import MAX_STEPS, Route, RouteSearch, adjacent, cheapest, follow
 from controller.service.camera.reconciler_view import (
     COMPASS,
@@ -100,10 +103,14 @@ def _is_corporation_turn(change: Change) -> bool:
 class Reconciler:
     """Feeds the session what the camera is sure of and keeps the `ReconcilerView` of everything else."""
 
-    def __init__(self, session: GameSession, config: VisionConfig | None = None, max_steps: int = MAX_STEPS) -> None:
+    def __init__(self, session: GameSession, config: VisionConfig | None = None, max_steps: int = MAX_STEPS,
+                 *, watched: bool = True) -> None:
         self.session = session
         self.config = config or VisionConfig()
         self.max_steps = max_steps
+        # a camera watches the board (it ticks instructions off); with none, nothing can, so a new corporation
+        # turn takes the players to have carried out the last one's and its own replace them
+        self.watched = watched
         self._turn = threading.Lock()  # one of the reconciler's own writes at a time
         self._lock = threading.Lock()  # the picture: never held while the session writes or a route is searched
         self._away = False  # a write or a search runs with the picture unlocked: readers get `_published`
@@ -229,6 +236,7 @@ class Reconciler:
 
     def _reset(self, game: int | None) -> None:
         self._game = game
+        self._state: GameState | None = None
         self._number = self.session.number
         self._known: dict[str, Place | None] = {}
         self._names: dict[str, str] = {}
@@ -243,24 +251,80 @@ class Reconciler:
     def _sync(self) -> None:
         """Take in every change the camera did not make: each unit it moved becomes an instruction."""
         s = self.session
-        if not s.has_game():
+        game = s.game_id
+        if game is None:
             if self._game is not None:
                 self._reset(None)
             return
-        number, game, state = s.number, s.game_id, s.state
+        number, state = s.number, s.state
         if game != self._game:
             self._reset(game)
             self._number = number
+            self._recall(game, number)
             self._take(state)
             return
         if number == self._number:
             return
-        corporation = any(_is_corporation_turn(c) for c in s.changes_since(self._number))
+        changes = s.changes_since(self._number)
+        corporation = any(_is_corporation_turn(c) for c in changes)
         self._number = number
+        if not self.watched and any(_is_corporation_turn(c) for c in changes[1:]) and self._state is not None \
+                and all(c.kind is not ChangeKind.UNDO and c.kind is not ChangeKind.REDO for c in changes):
+            # changes read together with a corporation turn among them, not first: what came before it is replaced
+            # by it, so the list depends on their order: take them in one by one, each state replayed from its entry
+            now, states = self._state, []
+            try:
+                for change in changes:
+                    if change.kind is ChangeKind.ACTION:
+                        entry = msgspec.convert(change.body["entry"], Entry, strict=False)
+                        now = replay(GameRecord(start=now, entries=[entry]))
+                        states.append((now, _is_corporation_turn(change)))
+            except RecordError:  # the state last taken was read a change later than its number: take it whole
+                states = [(state, True)]
+            for now, corporation in states:
+                self._moved(now, corporation, keep_pending=False)
+            self._take(state)
+            return
+        self._moved(state, corporation, keep_pending=self.watched)
+
+    def _recall(self, game: int, number: int) -> None:
+        """The instructions the game's log leaves for the players, for a game this reconciler takes up with its
+        changes already made (the service restarted, a past game resumed or imported): the log's changes taken
+        in one by one as `_sync` takes them live, each one's state from the engine's replay of its entry. What
+        the camera ticked off is not in the log: every corporation turn replaces the instructions before it, so
+        the last one's moves (and what changed since) come back, not yet ticked; a camera ticks them again as it
+        sees them done."""
+        start = self.session.record.start
+        states: list[GameState] = [start]
+        done: list[Entry] = []
+        undone: list[Entry] = []
+        self._known = placements(start)
+        self._names.update(unit_names(start))
+        for change in self.session.changes_of(game):
+            if change.number > number:
+                break
+            if change.kind is ChangeKind.ACTION:
+                done.append(msgspec.convert(change.body["entry"], Entry, strict=False))
+                undone.clear()
+            elif change.kind is ChangeKind.UNDO and done:
+                undone.append(done.pop())
+                states.pop()
+            elif change.kind is ChangeKind.REDO and undone:
+                done.append(undone.pop())
+            else:
+                continue
+            if len(states) <= len(done):
+                states.append(replay(GameRecord(start=states[-1], entries=[done[-1]])))
+            self._moved(states[-1], _is_corporation_turn(change), keep_pending=False)
+
+    def _moved(self, state: GameState, corporation: bool, *, keep_pending: bool) -> None:
+        """Take in the game's new `state`: each unit it moved becomes an instruction. A new corporation turn
+        first drops the instructions before it: those ticked off, or all of them (`keep_pending` false) when
+        nothing can tick them off."""
         old = self._known
         self._take(state)
-        if corporation:  # a new corporation turn: its instructions replace the ones already ticked off
-            self._instructions = {u: i for u, i in self._instructions.items() if not i.done}
+        if corporation:
+            self._instructions = {u: i for u, i in self._instructions.items() if keep_pending and not i.done}
         for unit in sorted(set(old) | set(self._known)):
             was, now = old.get(unit), self._known.get(unit)
             if was == now:
@@ -274,6 +338,7 @@ class Reconciler:
                 self._instructions[unit] = Instruction(unit, self._instruction_text(unit, was, now), was, now)
 
     def _take(self, state: GameState) -> None:
+        self._state = state  # the state the picture was last taken from (changes read together replay from it)
         self._known = placements(state)
         self._names.update(unit_names(state))
         self._bots = {b.id for b in state.bots}

@@ -28,7 +28,8 @@ from typing import cast
 
 import numpy as np
 
-from controller.autoplay.player import AutoPlayer
+from controller.autoplay.evaluation import reason_of
+from controller.autoplay.players import PlayerSettings, make_player
 from controller.leds.render import LogicalFrame
 from controller.rules import AnyAction, BurncycleError, GameState, Step, compile_floor
 from controller.service.frame.components import Component
@@ -132,11 +133,15 @@ class DemoPlayers(Component):
 
     `once`: play one game, then stop the service. `pace_s`: a pause between actions, so people watching can
     follow. A step the camera does not confirm within `step_timeout_s` is counted in `unconfirmed` and given
-    to the engine through the session (so a demo never hangs), which the health page shows.
+    to the engine through the session (so a demo never hangs), which the health page shows. `player` names the
+    player (controller/autoplay/players.py), `settings` its seed and budget. A player that says why it chose
+    (the search's `explain()`) explains itself to the people watching: its last reason is `why` in this part's
+    health, which the live feed pushes and the dashboard shows under the summary.
     """
 
     def __init__(self, service: TableService, table: DemoTable, *, once: bool = False, pace_s: float = 0.0,
-                 step_timeout_s: float = 10.0, games: int | None = None) -> None:
+                 step_timeout_s: float = 10.0, games: int | None = None, player: str = "heuristic",
+                 settings: PlayerSettings | None = None) -> None:
         super().__init__("players")
         self.service, self.table, self.once, self.pace_s = service, table, once, pace_s
         self.step_timeout_s = step_timeout_s
@@ -144,10 +149,12 @@ class DemoPlayers(Component):
         self.results: list[str] = []
         self.steps_seen = 0
         self.unconfirmed = 0
+        self.player_name, self.settings = player, settings  # the players' registry's name, the budget
+        self.player = make_player(player, settings)
+        self.why: str | None = None  # the player's reason for its last action, in the game's words
         self.dropped = 0  # decisions made on a state the game had moved past by the time they came
         self._woken: asyncio.Event | None = None  # set by the table's news and the camera's frames while waited on
         self._hearing = False
-        self.player = AutoPlayer()
 
     async def run(self) -> None:
         session = self.service.session
@@ -166,7 +173,8 @@ class DemoPlayers(Component):
                         self.service.stop()
                         return
                 await asyncio.sleep(max(self.pace_s * 10, 0.5))  # the booth shows the result a moment
-                self.player = AutoPlayer()
+                self.player = make_player(self.player_name, self.settings)
+                self.why = None
                 await asyncio.to_thread(self.service.new_game)
                 await asyncio.to_thread(self.table.lay_out, session.state)
                 await self._camera_looks()
@@ -176,6 +184,9 @@ class DemoPlayers(Component):
             if session.number != number:  # someone else played meanwhile (a phone, a button): decide again
                 self.dropped += 1
                 continue
+            reason = reason_of(self.player)
+            if reason is not None:  # (an action with nothing to weigh keeps the last reason on the screen)
+                self.why = reason
             try:
                 if isinstance(action, Step) and self.table.move_chip(state, action.bot, action.to):
                     await self._seen_step(action)
@@ -272,5 +283,5 @@ class DemoPlayers(Component):
     def status(self) -> dict[str, object]:
         body = super().status()
         body.update(games=len(self.results), results=list(self.results), steps_seen=self.steps_seen,
-                    unconfirmed=self.unconfirmed, dropped=self.dropped)
+                    unconfirmed=self.unconfirmed, dropped=self.dropped, player=self.player_name, why=self.why)
         return body

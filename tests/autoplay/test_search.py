@@ -1,0 +1,251 @@
+"""The search player: it never sees the future, it is reproducible, it only plays legal actions, and its
+hints rank three actions with bands and reasons (issue 35)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from controller.autoplay.player import AutoPlayer, team
+from controller.autoplay.players import PlayerSettings, make_player, player_names
+from controller.autoplay.search import SearchCancelled, SearchPlayer, SearchSettings, hint
+from controller.autoplay.search.determinize import UNSEEN_PILES, public_digest
+from controller.library import floor_text
+from controller.rules import (
+    Action,
+    GameSetup,
+    GameState,
+    Terminal,
+    apply_action,
+    copy_state,
+    encode_state,
+    legal_actions,
+    new_game,
+)
+from tests.support.cli_run import refused, run
+from tests.support.rules_scenarios import CONTENT
+
+
+def start(floor: str = "meridian-lobby", mission: str = "data-heist", seed: int = 1000) -> GameState:
+    text, source = floor_text(floor)
+    return new_game(CONTENT, GameSetup(floor=source, floor_text=text, mission=mission, players=2,
+                                       agents=team(2), seed=seed))
+
+
+def position(state: GameState, actions: int) -> GameState:
+    """The game after the heuristic's first `actions` actions, stopped early at its end."""
+    player = AutoPlayer()
+    for _ in range(actions):
+        if state.outcome is not None:
+            break
+        state, _ = apply_action(state, player.choose(state))
+    return state
+
+
+def chip_decision(state: GameState, after: int = 0) -> GameState:
+    """The first start of a chip's action (several candidates, no terminal under a bot) after `after` actions."""
+    player = AutoPlayer()
+    for k in range(2000):
+        turn = state.turn
+        if k >= after and turn.step == "actions" and turn.pending is None and \
+                len({type(la.action) for la in legal_actions(state)}) >= 3 and \
+                not any(isinstance(la.action, Terminal) for la in legal_actions(state)):
+            return state
+        state, _ = apply_action(state, player.choose(state))
+    raise AssertionError("no chip's decision in the game")
+
+
+def listed(action: Action, state: GameState) -> bool:
+    """`action` is one of the state's legal actions with the fields the player may choose filled in, and the
+    engine accepts it."""
+    fixed = [la for la in legal_actions(state) if type(la.action) is type(action)
+             and all(getattr(la.action, f) == getattr(action, f)
+                     for f in type(action).__struct_fields__ if f not in la.choose)]
+    if not fixed:
+        return False
+    apply_action(state, action)  # raises on an illegal one
+    return True
+
+
+def hidden_future_changed(state: GameState, seed: int) -> GameState:
+    """The same position with another future: another seed and roll count, every unseen pile reordered."""
+    other = copy_state(state)
+    rng = random.Random(seed)
+    other.seed, other.rolls = rng.getrandbits(31), rng.randrange(10_000)
+    for pile in UNSEEN_PILES:
+        rng.shuffle(getattr(other, pile))
+    return other
+
+
+def test_the_search_never_reads_the_hidden_future():
+    """Another seed, roll count and order of every unseen deck and bag: the same position as the table shows
+    it, the same choice and the same figures for the same search seed (what it does not know cannot matter)."""
+    state = chip_decision(start(seed=1001), after=30)
+    search = SearchSettings(seed=7, iterations=24)
+    first = SearchPlayer(search)
+    action = first.choose(state)
+    assert first.last is not None and first.last.searched
+    for k in range(3):
+        other = hidden_future_changed(state, k)
+        assert encode_state(other) != encode_state(state) and public_digest(other) == public_digest(state)
+        again = SearchPlayer(search)
+        assert again.choose(other) == action
+        assert again.last is not None
+        assert [o.chance for o in again.last.options] == [o.chance for o in first.last.options]
+
+
+def test_the_oracle_does_read_the_future():
+    """The oracle plays the position's own future: the same position with other dice is weighed differently."""
+    state = chip_decision(start(seed=1001), after=30)
+    oracle = SearchSettings(oracle=True, horizon=2)
+    seen = SearchPlayer(oracle)
+    seen.choose(state)
+    figures = {tuple(o.chance for o in seen.last.options)} if seen.last else set()
+    for k in range(4):
+        other = SearchPlayer(oracle)
+        other.choose(hidden_future_changed(state, k))
+        assert other.last is not None
+        figures.add(tuple(o.chance for o in other.last.options))
+    assert len(figures) > 1
+
+
+def test_a_decision_is_reproducible_for_the_same_seed_and_budget():
+    state = chip_decision(start(seed=1002), after=10)
+    a, b = SearchPlayer(SearchSettings(seed=3, iterations=20)), SearchPlayer(SearchSettings(seed=3, iterations=20))
+    assert a.choose(state) == b.choose(state)
+    assert a.last is not None and b.last is not None
+    assert msgspec.json.encode(a.last.options) == msgspec.json.encode(b.last.options)
+    other = SearchPlayer(SearchSettings(seed=4, iterations=20))
+    other.choose(state)
+    assert other.last is not None
+    assert [o.chance for o in other.last.options] != [o.chance for o in a.last.options]
+
+
+def test_worker_processes_give_the_figures_of_one():
+    """Futures shared among two processes are merged by number: the same decision as one process."""
+    state = chip_decision(start(seed=1003), after=10)
+    one = SearchPlayer(SearchSettings(seed=5, iterations=24))
+    two = SearchPlayer(SearchSettings(seed=5, iterations=24, workers=2))
+    assert one.choose(state) == two.choose(state)
+    assert one.last is not None and two.last is not None
+    assert msgspec.json.encode(one.last.options) == msgspec.json.encode(two.last.options)
+
+
+def test_a_seconds_budget_only_cuts_the_search_short():
+    state = chip_decision(start(seed=1002), after=10)
+    player = SearchPlayer(SearchSettings(iterations=10_000, seconds=0.0))
+    action = player.choose(state)
+    assert player.last is not None and player.last.futures == 1
+    assert listed(action, state)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), actions=st.integers(0, 160),
+       mission=st.sampled_from(["data-heist", "tower-run", "rescue-rangers", "tsm-103c", "preconnaissance",
+                                "ghost-in-the-dell"]),
+       floor=st.sampled_from(["meridian-lobby", "meridian-annex", "meridian-labs"]))
+def test_the_search_only_ever_plays_legal_actions(seed, actions, mission, floor):
+    """Over random positions of random seeded games, the search's choice is always one of the legal actions."""
+    state = position(start(floor, mission, seed), actions)
+    if state.outcome is not None:
+        return
+    player = SearchPlayer(SearchSettings(seed=seed, iterations=6))
+    for _ in range(3):  # a few decisions in a row, with the memory it carries
+        if state.outcome is not None:
+            break
+        action = player.choose(state)
+        assert listed(action, state), action
+        state, _ = apply_action(state, action)
+
+
+def test_the_players_registry_makes_the_search_and_the_oracle():
+    assert {"heuristic", "search", "oracle"} <= set(player_names())
+    search = make_player("search", PlayerSettings(seed=2, iterations=8))
+    assert isinstance(search, SearchPlayer) and search.settings.iterations == 8 and not search.settings.oracle
+    oracle = make_player("oracle", PlayerSettings(seed=2))
+    assert isinstance(oracle, SearchPlayer) and oracle.settings.oracle
+
+
+def test_the_search_says_why_in_the_game_s_words():
+    state = chip_decision(start(seed=1001), after=30)
+    player = SearchPlayer(SearchSettings(iterations=24))
+    player.choose(state)
+    reason = player.explain()
+    assert reason is not None and "% of futures won" in reason
+    assert reason.startswith(("Nano", "Casing"))
+
+
+def test_a_hint_ranks_three_legal_actions_with_bands_and_reasons():
+    state = chip_decision(start(seed=1004), after=20)
+    progress: list[float] = []
+    found = hint(state, iterations=30, seed=1, progress=progress.append)
+    assert found.searched and len(found.actions) == 3
+    chances = [a.chance for a in found.actions]
+    assert chances == sorted(chances, reverse=True)
+    for action in found.actions:
+        assert 0.0 <= action.low <= action.chance <= action.high <= 1.0
+        assert action.futures > 0 and "% of futures won" in action.reason
+        assert listed(action.action, state)
+    assert len({msgspec.json.encode(a.action) for a in found.actions}) == 3
+    assert progress == sorted(progress) and progress[-1] == 1.0
+    again = hint(state, iterations=30, seed=1)
+    assert [msgspec.json.encode(a.action) for a in again.actions] == \
+        [msgspec.json.encode(a.action) for a in found.actions]
+    assert [a.chance for a in again.actions] == chances
+
+
+def test_a_hint_can_be_cancelled():
+    state = chip_decision(start(seed=1004), after=20)
+    with pytest.raises(SearchCancelled):
+        hint(state, iterations=200, cancel=lambda: True)
+
+
+def test_no_hint_for_the_corporation_or_a_game_over():
+    state = start()
+    state.turn.step = "corporation"
+    with pytest.raises(ValueError, match="corporation"):
+        hint(state, iterations=4)
+
+
+def test_the_hint_command_on_a_saved_state(capsys, tmp_path):
+    state = chip_decision(start(seed=1004), after=20)
+    path = tmp_path / "state.json"
+    path.write_bytes(encode_state(state))
+    code, out, err = run(capsys, "hint", path, "--iterations", "24")
+    assert code == 0, err
+    answer = json.loads(out)
+    assert len(answer["actions"]) == 3 and answer["searched"]
+    assert all(0 <= a["low"] <= a["chance"] <= a["high"] <= 1 for a in answer["actions"])
+    code, out, err = run(capsys, "hint", path, "--iterations", "24", "--text")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("1. ") and "% of futures won" in lines[0] and "band" in lines[0]
+    assert json.loads(lines[1]) == answer["actions"][0]["action"]
+    missing = refused(capsys, "hint", tmp_path / "nowhere.json")
+    assert "nowhere.json" in missing
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    assert "bad.json" in refused(capsys, "hint", bad)
+    over = copy_state(state)
+    over.turn.step = "corporation"
+    corporation = tmp_path / "corporation.json"
+    corporation.write_bytes(encode_state(over))
+    assert "corporation" in refused(capsys, "hint", corporation)
+
+
+@pytest.mark.slow  # a whole game, searched
+def test_a_whole_searched_game_ends():
+    state = start(seed=1005)
+    player = SearchPlayer(SearchSettings(iterations=12))
+    for _ in range(5000):
+        if state.outcome is not None:
+            break
+        action = player.choose(state)
+        assert listed(action, state)
+        state, _ = apply_action(state, action)
+    assert state.outcome is not None
