@@ -93,14 +93,17 @@ def compare(args: argparse.Namespace) -> None:
     if args.seconds is not None:
         options["seconds"] = args.seconds
     players = ["search", "heuristic"] if not args.search_only else ["search"]
-    tasks = [(s, p, seed, options) for s in args.settings for seed in range(args.seed, args.seed + args.games)
+    # seed by seed across the settings, so a run stopped early (--each) has every setting at the same depth
+    tasks = [(s, p, seed, options) for seed in range(args.seed, args.seed + args.games) for s in args.settings
              for p in players]
     results: dict[tuple[str, str], dict[int, bool]] = {}
     causes: dict[tuple[str, str], Counter] = {}
     times: dict[str, list[float]] = {s: [] for s in args.settings}
     t0 = time.perf_counter()
     with Pool(args.jobs) as pool:
-        for setting, name, seed, won, ended, _rounds, took in pool.imap_unordered(play, tasks):
+        for setting, name, seed, won, ended, rounds, took in pool.imap_unordered(play, tasks):
+            if args.each:
+                print(f"game {setting} {name} seed {seed}: {ended}, {rounds} rounds", flush=True)
             results.setdefault((setting, name), {})[seed] = won
             causes.setdefault((setting, name), Counter())[ended] += 1
             times[setting] += took
@@ -178,6 +181,7 @@ def main() -> None:
     parser.add_argument("--noise", type=float, default=1.0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--search-only", action="store_true")
+    parser.add_argument("--each", action="store_true", help="print each game's result as it ends")
     parser.add_argument("--oracle", action="store_true", help="the search sees the dice and draws (part 3)")
     parser.add_argument("--fit", action="store_true")
     args = parser.parse_args()
