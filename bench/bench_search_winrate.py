@@ -5,7 +5,7 @@ the same seeds; it prints each one's wins with a 95% Wilson interval, the games 
 search's decision times (median, p99) and the causes of defeat. Games run in `--jobs` processes.
 
     PYTHONPATH=. .venv/bin/python bench/bench_search_winrate.py [--settings lobby annex] [--games 40]
-        [--seed 1000] [--iterations 48] [--horizon 1] [--jobs 2]
+        [--seed 1000] [--iterations 16] [--horizon 1] [--jobs 2]
 
 With --oracle the search sees the game's dice and draws (one future, the real one; give it --horizon 60 to
 play each candidate to the end): part 3, each mission shown winnable.
@@ -25,6 +25,7 @@ from multiprocessing import Pool
 
 from controller.autoplay.player import AutoPlayer, team
 from controller.autoplay.search import SearchPlayer, SearchSettings
+from controller.autoplay.search.tuning import BOOTH_ITERATIONS, MARGIN, NOISE
 from controller.library import floor_text, load_content
 from controller.rules import GameSetup, GameState, apply_action, new_game
 
@@ -174,11 +175,11 @@ def main() -> None:
     parser.add_argument("--settings", nargs="+", default=list(SETTINGS), choices=list(SETTINGS))
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1000)
-    parser.add_argument("--iterations", type=int, default=48)
+    parser.add_argument("--iterations", type=int, default=BOOTH_ITERATIONS)
     parser.add_argument("--seconds", type=float, default=None)
     parser.add_argument("--horizon", type=int, default=1)
-    parser.add_argument("--margin", type=float, default=0.02)
-    parser.add_argument("--noise", type=float, default=1.0)
+    parser.add_argument("--margin", type=float, default=MARGIN)
+    parser.add_argument("--noise", type=float, default=NOISE)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--search-only", action="store_true")
     parser.add_argument("--each", action="store_true", help="print each game's result as it ends")

@@ -142,6 +142,8 @@ def test_a_seconds_budget_only_cuts_the_search_short():
     action = player.choose(state)
     assert player.last is not None and player.last.futures == 1
     assert listed(action, state)
+    # one future tells no luck from worth: the blueprint's action stands
+    assert player.last.chosen == 0 and action == player.last.options[0].action
 
 
 @settings(max_examples=12, deadline=None)

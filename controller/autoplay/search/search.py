@@ -236,7 +236,7 @@ def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
 def _choose(results: list[list[Rollout]], settings: SearchSettings) -> int:
     """The blueprint's candidate (0) unless another beats it over the same futures by the margin and the noise."""
     n = len(results)
-    if n == 0:
+    if n == 0 or (n == 1 and settings.noise > 0):  # one future tells no luck from worth (the oracle's is the real one)
         return 0
     means = [sum(r[k][0] for r in results) / n for k in range(len(results[0]))]
     best = max(range(len(means)), key=lambda k: (means[k], -k))

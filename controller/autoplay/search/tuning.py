@@ -10,8 +10,10 @@ MAX_WIDE = 12
 THREAT_WORRY = 20
 """Threat at a rollout's end worth naming as a cause (26 loses the game)."""
 
-HINT_ITERATIONS = 240
-"""A hint's rollouts when no budget is given: about 2 s on a Pi 4's core (bench/bench_search.py)."""
+HINT_ITERATIONS = 60
+"""A hint's rollouts when no budget is given: `burncycle-table hint` on a lobby position with five candidates
+took 1.4-2.0 s, the command's start included, on this machine under a load of 10 (a Pi 4's core is slower:
+give it --budget to cap the time)."""
 
 WEIGHTS = (1.607, 0.036, 0.0, 0.0, -0.104, 0.0, 0.649, -1.855, -0.399, -0.215, 0.080)
 """The evaluation's weight of each feature (evaluation.FEATURES), for a logistic estimate of the chance to win:
@@ -27,9 +29,11 @@ ORACLE_HORIZON = 60
 with the real dice one rollout is the candidate's whole future, so it wins whenever one step off the blueprint
 wins, at any decision."""
 
-BOOTH_ITERATIONS = 32
-"""Rollouts a decision at the booth: a decision's median 0.47 s and p99 2.3 s on this machine shared by six
-jobs (bench/bench_search.py; two players on the lobby)."""
+BOOTH_ITERATIONS = 16
+"""Rollouts a decision at the booth, and in the win-rate table of docs/autoplay.md: over the 80 games of that
+table a searched decision took 0.35-0.64 s (median by setting) and 1.5-2.3 s (p99) on this machine while six
+jobs shared its two cores (load 11-17); 32 rollouts with a 1.5 s cap took 0.74 s and 1.6 s
+(bench/bench_search.py)."""
 
 MARGIN = 0.05
 """How much more often (in chance to win, over the same futures) another action must win than the blueprint's
@@ -39,4 +43,6 @@ network cards and reboots that pay within the round and lost at the end (two pla
 reboots searched)."""
 
 NOISE = 2.0
-"""Standard errors of the paired difference the margin adds (with MARGIN)."""
+"""Standard errors of the paired difference the margin adds (with MARGIN). A decision with a single future has
+no standard error and keeps the blueprint's action: with 4 rollouts a decision (one future for most) the search
+left it on one future's luck and won 4 of 10 lobby games (seeds 1000-1009) where 16 rollouts won 10."""
