@@ -46,8 +46,11 @@ def _heuristic(settings: PlayerSettings) -> Player:
 
 def _search(settings: PlayerSettings, oracle: bool = False) -> Player:
     from controller.autoplay.search import SearchPlayer, SearchSettings
+    from controller.autoplay.search.tuning import ORACLE_HORIZON
 
     budget = SearchSettings(seed=settings.seed, seconds=settings.seconds, workers=settings.workers, oracle=oracle)
+    if oracle:  # one future, the real one: each candidate played to the end, the best one taken
+        budget = msgspec.structs.replace(budget, horizon=ORACLE_HORIZON, margin=0.0, noise=0.0)
     if settings.iterations is not None:
         budget = msgspec.structs.replace(budget, iterations=settings.iterations)
     return SearchPlayer(budget)

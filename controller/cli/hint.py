@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--budget", type=seconds, default=None, metavar="S",
                    help="at most this many seconds of search (default: the iteration budget alone)")
     p.add_argument("--iterations", type=positive, default=None, metavar="N",
-                   help="rollouts to spend (default 240, about 2 s on a Pi 4's core)")
+                   help="rollouts to spend (default 60: about 1.5 s on this machine)")
     p.add_argument("--seed", type=whole, default=0, help="the search's own seed (default 0)")
     p.add_argument("--text", action="store_true", help="one line per action for people instead of JSON")
     p.set_defaults(run=_hint)

@@ -142,6 +142,8 @@ def test_a_seconds_budget_only_cuts_the_search_short():
     action = player.choose(state)
     assert player.last is not None and player.last.futures == 1
     assert listed(action, state)
+    # one future tells no luck from worth: the blueprint's action stands
+    assert player.last.chosen == 0 and action == player.last.options[0].action
 
 
 @settings(max_examples=12, deadline=None)
@@ -249,3 +251,22 @@ def test_a_whole_searched_game_ends():
         assert listed(action, state)
         state, _ = apply_action(state, action)
     assert state.outcome is not None
+
+
+@pytest.mark.slow  # a whole game of the oracle: each candidate played to the end at every decision
+def test_the_oracle_wins_a_game_the_heuristic_loses():
+    """Part 3's witness: seeing the dice, one step off the blueprint at the right decision wins (two players on
+    the labs, seed 1000: the heuristic runs the threat to 26)."""
+    state = start("meridian-labs", seed=1000)
+    final = play_with(AutoPlayer(), state)
+    assert final.outcome is not None and not final.outcome.won
+    final = play_with(make_player("oracle"), state)
+    assert final.outcome is not None and final.outcome.won
+
+
+def play_with(player, state: GameState) -> GameState:
+    for _ in range(20_000):
+        if state.outcome is not None:
+            break
+        state, _ = apply_action(state, player.choose(state))
+    return state

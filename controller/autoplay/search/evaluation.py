@@ -2,10 +2,12 @@
 
 A rollout stops after a round or two (`SearchSettings.horizon`); a game that ended is worth 1 (won) or 0 (lost),
 one still going is scored from what the table shows: how far the mission has come (calibrations, objectives,
-floors, bots escaped), what it has left (threat to 26, the module's and the agents' power, bots shut down or in
-a guard's sight) and how far the bots are from where they are going (terminals before the calibration, the
-safe zones after it). The weights (`WEIGHTS`) were fitted by logistic regression on positions of the heuristic's
-self-play and their games' results (bench/bench_search_winrate.py --fit); docs/autoplay.md, "Search player".
+floors, bots escaped), what it has left (threat to 26, the agents' power, bots shut down or in a guard's
+sight), how far the bots are from where they are going (terminals before the calibration, the safe zones
+after it), and the chips left in the burncycle (a reboot buys them back for threat). The weights (`WEIGHTS`,
+search/tuning.py) were fitted by logistic regression on the positions at each round's start of 900 games of
+the heuristic (Data Heist, two players, the three floors) and their results
+(bench/bench_search_winrate.py --fit); docs/autoplay.md, "Search player".
 """
 
 from __future__ import annotations
@@ -13,10 +15,10 @@ from __future__ import annotations
 import math
 
 from controller.autoplay.search.tuning import BIAS, WEIGHTS
-from controller.rules import GameState, Resolution, SeededDice, apply_effect
+from controller.rules import GameState, Resolution, SeededDice, apply_effect, chip_usable
 
 FEATURES = ("calibrated", "progress", "floor", "escaped", "threat", "module_power", "agent_power", "shut_down",
-            "detected", "distance")
+            "detected", "distance", "live_chips")
 """The evaluation's features, in the order of WEIGHTS."""
 
 
@@ -47,7 +49,8 @@ def features(state: GameState) -> tuple[float, ...]:
             float(sum(b.power for b in agents if not b.shut_down)) / max(1, len(agents)),
             float(sum(b.shut_down for b in state.bots)),
             float(sum(b.detected for b in state.bots if not b.escaped)),
-            float(far) / max(1, len(on_board)))
+            float(far) / max(1, len(on_board)),
+            float(sum(1 for k in range(len(state.burncycle.slots)) if chip_usable(state, k))))
 
 
 def value(state: GameState) -> float:

@@ -15,7 +15,7 @@ from controller.autoplay.memory import AutoplayMemory
 from controller.autoplay.search.search import SearchSettings, decide
 from controller.autoplay.search.tuning import HINT_ITERATIONS
 from controller.autoplay.search.words import describe, reason, trouble
-from controller.rules import Action, GameState
+from controller.rules import Action, GameState, LegalAction, legal_actions
 
 
 class HintAction(msgspec.Struct, kw_only=True):
@@ -29,6 +29,7 @@ class HintAction(msgspec.Struct, kw_only=True):
     futures: int
     reason: str  # one sentence: its chance, the runner-up's, and what went wrong most in its futures
     trouble: str | None = None  # that last part alone ("Casing is seen by guard 2 in 4 futures of 10")
+    at: str | None = None  # the space the action aims at, where a board lights it (as `legal_actions` says)
 
 
 class Hint(msgspec.Struct, kw_only=True):
@@ -54,11 +55,23 @@ def hint(state: GameState, seconds: float | None = None, iterations: int = HINT_
                               noise=0.0)
     decision, _ = decide(state, memory or AutoplayMemory(), settings, wide=True, progress=progress, cancel=cancel)
     ranked = decision.ranked()
+    listing = legal_actions(state)
     top = ranked[:best]
     out = []
     for k, option in enumerate(top):
         against = ranked[1] if k == 0 and len(ranked) > 1 else (ranked[0] if k > 0 else None)
         out.append(HintAction(action=option.action, text=describe(option.action, state), chance=option.chance,
                               low=option.low, high=option.high, futures=option.visits,
-                              reason=reason(option, state, against), trouble=trouble(option)))
+                              reason=reason(option, state, against), trouble=trouble(option),
+                              at=aimed_at(option.action, listing)))
     return Hint(actions=out, futures=decision.futures, seconds=decision.seconds, searched=decision.searched)
+
+
+def aimed_at(action: Action, listing: list[LegalAction]) -> str | None:
+    """The space the legal action `action` fills in aims at: the one listed with the same fields the player
+    does not choose."""
+    for la in listing:
+        if type(la.action) is type(action) and all(getattr(la.action, f) == getattr(action, f)
+                                                   for f in type(action).__struct_fields__ if f not in la.choose):
+            return la.at
+    return None

@@ -30,7 +30,7 @@ from controller.autoplay.player import AutoPlayer
 from controller.autoplay.search.candidates import candidates
 from controller.autoplay.search.determinize import canonical, determinize, public_digest, reveal
 from controller.autoplay.search.evaluation import value
-from controller.autoplay.search.tuning import THREAT_WORRY
+from controller.autoplay.search.tuning import BOOTH_ITERATIONS, MARGIN, NOISE, THREAT_WORRY
 from controller.rules import Action, Event, GameState, apply_action
 
 Z95 = 1.96
@@ -44,12 +44,12 @@ class SearchSettings(msgspec.Struct, frozen=True, kw_only=True):
     sees the position's own dice and piles (one future: the real one)."""
 
     seed: int = 0
-    iterations: int = 96
+    iterations: int = BOOTH_ITERATIONS
     seconds: float | None = None
     workers: int = 1
     horizon: int = 1
-    margin: float = 0.02
-    noise: float = 1.0  # how many standard errors of the paired difference the margin adds
+    margin: float = MARGIN
+    noise: float = NOISE  # how many standard errors of the paired difference the margin adds
     oracle: bool = False
 
 
@@ -236,7 +236,7 @@ def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
 def _choose(results: list[list[Rollout]], settings: SearchSettings) -> int:
     """The blueprint's candidate (0) unless another beats it over the same futures by the margin and the noise."""
     n = len(results)
-    if n == 0:
+    if n == 0 or (n == 1 and settings.noise > 0):  # one future tells no luck from worth (the oracle's is the real one)
         return 0
     means = [sum(r[k][0] for r in results) / n for k in range(len(results[0]))]
     best = max(range(len(means)), key=lambda k: (means[k], -k))

@@ -10,11 +10,39 @@ MAX_WIDE = 12
 THREAT_WORRY = 20
 """Threat at a rollout's end worth naming as a cause (26 loses the game)."""
 
-HINT_ITERATIONS = 240
-"""A hint's rollouts when no budget is given: about 2 s on a Pi 4's core (bench/bench_search.py)."""
+HINT_ITERATIONS = 60
+"""A hint's rollouts when no budget is given: `burncycle-table hint` on a lobby position with five candidates
+took 1.4-2.0 s, the command's start included, on this machine under a load of 10 (a Pi 4's core is slower:
+give it --budget to cap the time)."""
 
-WEIGHTS = (1.2, 0.15, 1.5, 0.8, -0.18, 0.12, 0.05, -0.8, -0.25, -0.04)
-"""The evaluation's weight of each feature (evaluation.FEATURES), for a logistic estimate of the chance to win."""
+WEIGHTS = (1.607, 0.036, 0.0, 0.0, -0.104, 0.0, 0.649, -1.855, -0.399, -0.215, 0.080)
+"""The evaluation's weight of each feature (evaluation.FEATURES), for a logistic estimate of the chance to win:
+fitted on 7831 round starts of 900 heuristic games (Data Heist, two players, the three floors, seeds 5000-5299;
+log loss 0.531). Floors and escapes do not vary there (0); the module's power came out negative (-0.22: the
+games whose module paid for the fourth slot won more) and is held at 0, or the search would drain the module."""
 
-BIAS = 1.5
+BIAS = -0.865
 """The evaluation's constant term (with WEIGHTS)."""
+
+ORACLE_HORIZON = 60
+"""The oracle plays each candidate to the end of the game (no shipped mission's self-play ran past 55 rounds):
+with the real dice one rollout is the candidate's whole future, so it wins whenever one step off the blueprint
+wins, at any decision."""
+
+BOOTH_ITERATIONS = 16
+"""Rollouts a decision at the booth, and in the win-rate table of docs/autoplay.md: over the 80 games of that
+table a searched decision took 0.35-0.64 s (median by setting) and 1.5-2.3 s (p99) on this machine while six
+jobs shared its two cores (load 11-17); 32 rollouts with a 1.5 s cap took 0.74 s and 1.6 s
+(bench/bench_search.py)."""
+
+MARGIN = 0.05
+"""How much more often (in chance to win, over the same futures) another action must win than the blueprint's
+to be played. With 0.02 and one standard error the round-horizon search left the blueprint too often for
+network cards and reboots that pay within the round and lost at the end (two players on the lobby, seeds
+1000-1009: 7 wins against the heuristic's 9; 0.05 and two standard errors, seeds 1000-1015: 9 against 13, with
+reboots searched)."""
+
+NOISE = 2.0
+"""Standard errors of the paired difference the margin adds (with MARGIN). A decision with a single future has
+no standard error and keeps the blueprint's action: with 4 rollouts a decision (one future for most) the search
+left it on one future's luck and won 4 of 10 lobby games (seeds 1000-1009) where 16 rollouts won 10."""
