@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import msgspec
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -159,6 +160,7 @@ def test_the_command_line_is_its_package_and_nothing_named_like_it():
 
 
 FACADE = "controller.service.table"
+VIEWS = "controller.service.views"
 CONFIG = "controller.service.frame.config"
 
 
@@ -189,14 +191,17 @@ def _names_from_the_service(path: Path) -> list[tuple[int, str, str | None]]:
 def web_may_take_from_the_service(module: str, name: str | None) -> bool:
     """The web reaches the table only through its facade, TableService (controller/service/table.py: its verbs,
     and what that module defines beside it). Beyond it the web may name the service's error classes (to answer
-    each with its HTTP status) and table.toml's config types, never a part (the session, the store, the camera,
-    the floors, the supervisor) nor a function of one."""
+    each with its HTTP status), the typed views the facade answers with (controller/service/views.py: to declare
+    them in the schema) and table.toml's config types, never a part (the session, the store, the camera, the
+    floors, the supervisor) nor a function of one."""
     if module == FACADE:
         return True
     if name is None or _is_module(f"{module}.{name}"):
         return False  # a module of the service, imported whole
     value = getattr(importlib.import_module(module), name, None)
     if isinstance(value, type) and issubclass(value, BaseException):
+        return True
+    if module == VIEWS and isinstance(value, type) and issubclass(value, msgspec.Struct):
         return True
     return module == CONFIG and isinstance(value, type)
 
@@ -227,6 +232,7 @@ def test_the_web_reaches_the_service_only_through_its_facade():
     "from controller.service.camera.component import CameraComponent\n",
     "from controller.service.frame.config import load_config\n",
     "def handler():\n    from controller.service.frame.supervisor import Supervisor\n",
+    "from controller.service.views import floor_view\n",
 ])
 def test_a_way_around_the_facade_is_caught(tmp_path, source):
     """The checker itself: a part of the service, one of its functions or constants, or a module of it imported
@@ -241,6 +247,7 @@ def test_a_way_around_the_facade_is_caught(tmp_path, source):
     "from controller.service.game.store import StoreError\n",
     "from controller.service.camera.component import CameraError, NoPicture\n",
     "from controller.service.frame.config import ServiceConfig\n",
+    "from controller.service.views import TableView, Changed\n",
     "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from controller.service.game.session import Change\n",
 ])
 def test_the_facade_its_errors_and_config_types_pass(tmp_path, source):

@@ -17,6 +17,7 @@ from controller.rules import BurncycleError
 from web.auth import ApiError, TableAuth, new_pin
 from web.auth import router as session_router
 from web.body_limit import BodyLimit
+from web.contract import install_schema
 from web.hub import Hub
 from web.routers import address, camera, floor, floors, game, games, health, leds, live, page, play, replay
 
@@ -62,6 +63,7 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
     app.include_router(camera.router)
     app.mount("/static", page.Assets(), name="static")  # the pages' scripts, styles and pictures
     _install_error_handlers(app)
+    install_schema(app)
     app.add_middleware(BodyLimit, limits={"/api/games/import": games.MOST_IMPORT_BYTES,
                                           "/api/games": games.MOST_NEW_GAME_BYTES,
                                           "/api/floors": floors.MOST_FLOOR_BYTES,

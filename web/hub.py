@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from controller.service.views import ChangeHeard, HealthHeard, Snapshot, TableHeard
+
 if TYPE_CHECKING:
     from controller.service.table import News, TableService
 
@@ -114,9 +116,9 @@ class Hub:
         s = self.service
         status = s.status()
         state = msgspec.Raw(s.state_bytes()) if s.has_game() else None
-        text = _encode({"type": "snapshot", "number": status["number"], "status": status, "state": state,
-                        "table": s.table_view(), "health": s.health()})
-        return Message(text, status["number"])
+        text = _encode(Snapshot(number=status.number, status=status, state=state, table=s.table_view(),
+                                health=s.health()))
+        return Message(text, status.number)
 
     # -- feeding them --
 
@@ -135,7 +137,7 @@ class Hub:
     async def _run(self, last: int) -> None:
         # what waits on a lock runs in a worker thread, so the loop keeps sending meanwhile: the reconciler's
         # (held while it reads a camera frame, and while a move it saw waits for the session's writer)
-        table, health = await asyncio.to_thread(self.service.table_view), _steady(self.service.health())
+        table, health = await asyncio.to_thread(self.service.table_view), self.service.health().steady()
         while True:
             await self._wake.wait()
             self._wake.clear()
@@ -155,14 +157,14 @@ class Hub:
                     now = await asyncio.to_thread(self.service.table_view)
                     if now != table:
                         table = now
-                        self._offer(Message(_encode({"type": "table", "table": now})))
+                        self._offer(Message(_encode(TableHeard(table=now))))
                 body = self.service.health()  # (a change moves the dice being typed in, which health shows)
             except Exception:
                 log.exception("the live feed could not read the table view or the health")
                 continue
-            if _steady(body) != health:
-                health = _steady(body)
-                self._offer(Message(_encode({"type": "health", "health": body})))
+            if body.steady() != health:
+                health = body.steady()
+                self._offer(Message(_encode(HealthHeard(health=body))))
 
     def _changes(self, last: int) -> tuple[list[Message], int]:
         """The message of every change after `last` (the state and status read once for the batch), and the
@@ -173,8 +175,8 @@ class Hub:
             return [], last
         status = s.status()
         state = msgspec.Raw(s.state_bytes()) if s.has_game() else None
-        return [Message(_encode({"type": "change", "number": c.number, "change": s.change_json(c), "status": status,
-                                 "state": state}), c.number) for c in batch], batch[-1].number
+        return [Message(_encode(ChangeHeard(number=c.number, change=s.change_view(c), status=status, state=state)),
+                        c.number) for c in batch], batch[-1].number
 
     def _offer(self, message: Message) -> None:
         for client in list(self.clients):
@@ -184,12 +186,5 @@ class Hub:
                 client.offer(message)
 
 
-def _steady(health: dict[str, Any]) -> Any:
-    """Health without what changes all the time: the seconds each part has been in its state, and the last
-    change number (each change message says it)."""
-    parts = {name: {k: v for k, v in part.items() if k != "for_s"} for name, part in health["components"].items()}
-    return {**{k: v for k, v in health.items() if k != "number"}, "components": parts}
-
-
-def _encode(value: Any) -> str:
+def _encode(value: msgspec.Struct) -> str:
     return msgspec.json.encode(value).decode()

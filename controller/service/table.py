@@ -17,9 +17,8 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import msgspec
 
@@ -36,12 +35,12 @@ from controller.rules import (
     check_setup,
     legal_actions,
     new_game,
-    phrase,
 )
-from controller.rules.events import AnyEvent
-from controller.service.camera.component import CameraComponent, CameraError, SavedRegistration
+from controller.service import views
+from controller.service.camera.component import CameraComponent, CameraError
 from controller.service.camera.door_sensors import DoorSensors
 from controller.service.camera.reconciler import Reconciler, ReconcilerError
+from controller.service.camera.reconciler_view import ReconcilerView
 from controller.service.devices.buttons import ButtonsAndBuzzer, DiceFromButtons
 from controller.service.devices.led_output import LedOutput
 from controller.service.frame.address import phone_address
@@ -49,31 +48,16 @@ from controller.service.frame.components import Component, Health
 from controller.service.frame.config import GameConfig, ServiceConfig
 from controller.service.frame.supervisor import Supervisor
 from controller.service.frame.web_server import WebServer
-from controller.service.game.floors import MOST_CHARS, FloorCheck, FloorLibrary, check_floor
+from controller.service.game.floors import MOST_CHARS, FloorLibrary, check_floor
 from controller.service.game.flow import next_step
 from controller.service.game.replay import GameReplays
-from controller.service.game.session import Change, ChangeKind, DiceMode, GameSession
-
-if TYPE_CHECKING:
-    from vision.board_finder import BoardFinding
+from controller.service.game.session import Change, ChangeKind, DiceMode, GameSession, NoGame
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 News = Literal["change", "health", "table"]  # what `TableService.listen` announces may have changed
 DETECTION_EVENTS = {"bot_detected"}
 THREAT_EVENTS = {"threat_event_fired", "escalation_active", "defeat"}
-# what the session's own changes (those that are not an action's events) say to the people at the table
-CHANGE_WORDS = {
-    ChangeKind.NEW_GAME: "A new game: {title}.",
-    ChangeKind.RESUMED: "Back to an earlier game: {title}.",
-    ChangeKind.UNDO: "The last action was taken back.",
-    ChangeKind.REDO: "The action taken back was done again.",
-    ChangeKind.DICE_REQUESTED: "Roll at the table: {message}.",
-    ChangeKind.DICE_CANCELLED: "The action waiting for dice was given up.",
-    ChangeKind.DICE_MODE: "Dice from now on: {dice_mode}.",
-}
-
-
 DIFFICULTIES = ("simplified", "standard", "seasoned")
 LEVELS = (1, 2, 3)
 FACINGS = {"north": "N", "east": "E", "south": "S", "west": "W", "N": "N", "E": "E", "S": "S", "W": "W"}
@@ -96,17 +80,6 @@ class NoCamera(CameraError):
     """This table has no camera, so there is no picture to show and no board to calibrate."""
 
     code = "no_camera"
-
-
-@dataclass(frozen=True)
-class BoardFound:
-    """The calibration's first step: what the newest frame shows of the board, the registration markers' names
-    by their number (a finding knows only numbers), and the frame it was found in (the page's overlay names it,
-    so a browser never shows an older finding's picture from its cache)."""
-
-    finding: BoardFinding
-    markers: dict[int, str]
-    frame: int
 
 
 def setup_from_config(game: GameConfig, seed: int | None = None) -> GameSetup:
@@ -167,15 +140,10 @@ class TableService:
         self.seed = seed
         # what the camera sees against the game: the camera's reconciler's view; with no camera, a reconciler that
         # sees nothing still lists the moves the players carry out on the board (the corporation's guards, a
-        # correction), never ticked off: nothing watches the board (its change number left out: the live feed
-        # pushes the view to every phone only when what it lists changes)
-        self.camera_view: Callable[[], dict[str, Any]]
-        if reconciler is not None:
-            self.camera_view = lambda: reconciler.view.to_dict()
-        else:
-            unwatched = Reconciler(session)
-            self.camera_view = lambda: {k: v for k, v in unwatched.view.to_dict().items() if k != "number"}
-        self.doors = DoorSensors()
+        # correction), never ticked off: nothing watches the board (its change number left out of the table view:
+        # the live feed pushes the view to every phone only when what it lists changes)
+        self._watcher = reconciler if reconciler is not None else Reconciler(session)
+        self._doors = DoorSensors()
         self._scene: LedScene | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopped = asyncio.Event()
@@ -187,7 +155,7 @@ class TableService:
         self.ready = False  # every component has started (`run` called its `ready`); until then health says starting
         self._listeners: list[Callable[[News], object]] = []
         self._hearing = False
-        self._last_view: dict[str, Any] | None = None  # the table view the last camera frame showed
+        self._last_view: ReconcilerView | None = None  # the table view the last camera frame showed
         session.watch(self._changed)
 
     @property
@@ -243,12 +211,12 @@ class TableService:
             return self.reconciler.correct(unit, space, turned)
         return self.session.apply(Correct(unit=unit, space=space, facing=turned))  # type: ignore[arg-type]
 
-    def answer(self, question: str, option: int | str) -> dict[str, Any]:
+    def answer(self, question: str, option: int | str) -> views.TableView:
         """The players' answer to one of the table view's questions: which way a bot went (a route question), or
         that the chip is right and the game wrong (a refused move, which becomes a correction). Returns the table
         view after it. Questions about what the camera or a door sensor sees need no answer: they clear by
         themselves when the chip or the door and the game agree."""
-        if self.session.has_game() and any(q.id == question for q in self.doors.questions(self.session.state)):
+        if self.session.has_game() and any(q.id == question for q in self._doors.questions(self.session.state)):
             raise ReconcilerError(f"question {question!r} is a door sensor's and needs no answer: it clears when "
                                   f"the door and the game agree")
         if self.reconciler is None:
@@ -274,31 +242,30 @@ class TableService:
         except RulesError as err:
             raise RequestError(f"this game cannot be set up: {err}") from None
 
-    def legal_json(self) -> dict[str, Any]:
+    def legal(self) -> views.LegalList:
         """The active player's legal actions, numbered, each with the `action` to post back."""
         number = self.session.number
-        actions = legal_actions(self.session.state)
-        return {"number": number,
-                "actions": [{"index": k, **msgspec.to_builtins(a)} for k, a in enumerate(actions)]}
+        return views.legal_list(number, legal_actions(self.session.state))
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> views.Options:
         """What a new game may be: the floors, missions, agents, difficulties, levels and captains."""
         c, g = self.content, self.config.game
-        return {
-            "floors": [{"name": f["name"], "title": f.get("title", f["name"]), "shipped": f["source"] == "shipped"}
-                       for f in self.floors.listing()],
-            "missions": [{"id": m.id, "name": m.name, "floors": m.floors, "adaptable": m.adaptable}
-                         for m in c.missions.values()],
-            "agents": [{"id": a.id, "name": a.name} for a in c.agents],
-            "difficulties": list(DIFFICULTIES), "levels": list(LEVELS),
-            "captains": [{"id": key, "name": cap.name} for key, cap in c.captains.items()],
-            "default": {"floor": g.floor, "mission": g.mission, "agents": list(g.agents),
-                        "difficulty": g.difficulty, "level": g.level, "captain": g.captain},
-        }
+        return views.Options(
+            floors=[views.FloorOption(name=f.name, title=f.title if isinstance(f.title, str) else f.name,
+                                      shipped=f.source == "shipped")
+                    for f in self.floors.listing()],
+            missions=[views.MissionOption(id=m.id, name=m.name, floors=m.floors, adaptable=m.adaptable)
+                      for m in c.missions.values()],
+            agents=[views.Named(id=a.id, name=a.name) for a in c.agents],
+            difficulties=list(DIFFICULTIES), levels=list(LEVELS),
+            captains=[views.Named(id=key, name=cap.name) for key, cap in c.captains.items()],
+            default=views.NewGameDefault(floor=g.floor, mission=g.mission, agents=list(g.agents),
+                                         difficulty=g.difficulty, level=g.level, captain=g.captain))
 
-    def dice_kinds(self) -> list[dict[str, Any]]:
+    def dice_kinds(self) -> views.DiceKinds:
         """Every die of the game with its faces as printed, for the dashboard's pictures of typed-in dice."""
-        return [{"kind": kind, "die": f"{kind} die", "faces": list(faces)} for kind, faces in self.content.dice.items()]
+        return views.DiceKinds(dice=[views.DieKind(kind=kind, die=f"{kind} die", faces=list(faces))
+                                     for kind, faces in self.content.dice.items()])
 
     def has_stored_game(self, game: int) -> bool:
         return any(g["id"] == game for g in self.session.games())
@@ -328,9 +295,9 @@ class TableService:
 
     # -- the games in the log --
 
-    def games(self) -> list[dict[str, Any]]:
+    def games(self) -> views.Games:
         """Every game in the log, the current one marked."""
-        return self.session.games()
+        return views.Games(games=[views.GameListed(**g) for g in self.session.games()])
 
     def export_game(self, game: int | None = None) -> bytes:
         """One game's record (the current one by default) as one JSON file, for another table's import."""
@@ -360,9 +327,14 @@ class TableService:
         """The last change's number: a reader that remembers it asks `changes_since` for what came after."""
         return self.session.number
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> views.Status:
         """The game beside its state: its id and title, the last change, dice asked for, undo and redo."""
-        return self.session.status()
+        return msgspec.convert(self.session.status(), views.Status)
+
+    def state_view(self) -> views.StateView:
+        """The session's status and the whole game state (`NoGame` before the first game)."""
+        state = self.session.state
+        return views.StateView(status=self.status(), state=state)
 
     def follow(self, after: int) -> AsyncIterator[Change]:
         """Every change after `after`, then each new one as it comes, for a reader on the event loop (MQTT)."""
@@ -377,14 +349,16 @@ class TableService:
         """Every change numbered after `number`, oldest first, at most `limit`: to catch up from."""
         return self.session.changes_since(number, limit)
 
-    def game_summary(self, game: int) -> dict[str, Any]:
+    def game_summary(self, game: int) -> views.Summary:
         """How a game went (outcome, rounds, actions, threat by round), the current one or a past one."""
         return self.replays.summary(game)
 
-    def replay_step(self, game: int, k: int) -> dict[str, Any]:
-        """A game's state after its first k actions, with the k-th action's events phrased (`ReplayError` past
-        its end)."""
-        return self.replays.step(game, k)
+    def replay_step(self, game: int, k: int) -> views.ReplayStep:
+        """A game's state after its first k actions, with the k-th action's events phrased and its floor laid out
+        as `floor` lays out the live one (`ReplayError` past its end)."""
+        step = self.replays.step(game, k)
+        step.floor = views.floor_view(step.state)
+        return step
 
     def phone_address(self) -> str:
         """The address phones at the table open: the port really served (web.port 0 asks for any free one), or
@@ -394,24 +368,34 @@ class TableService:
 
     # -- the floors a game may start on: the shipped ones and those drawn in the floor editor --
 
-    def floor_listing(self) -> list[dict[str, object]]:
-        return self.floors.listing()
+    def floor_listing(self) -> views.Floors:
+        return views.Floors(floors=self.floors.listing())
 
-    def floor_source(self, name: str) -> str:
-        """Where a floor comes from: "shipped" or "saved" (`FloorLibraryError` for one that is neither)."""
-        return self.floors.source(name)
+    def floor_text(self, name: str) -> views.FloorFile:
+        """One floor's text and where it comes from, "shipped" or "saved" (`NoSuchFloor` for one that is
+        neither)."""
+        return views.FloorFile(name=name, source=self.floors.source(name), text=self.floors.text(name))
 
-    def floor_text(self, name: str) -> str:
-        return self.floors.text(name)
-
-    def check_floor(self, text: str, name: str = "floor") -> FloorCheck:
+    def check_floor(self, text: str, name: str = "floor") -> views.FloorChecked:
         """A drawn floor as `burncycle-table validate` sees it: the same messages, line and column."""
-        return check_floor(text, name)
+        return check_floor(text, name).view()
 
-    def save_floor(self, name: str, text: str) -> FloorCheck:
+    def save_floor(self, name: str, text: str) -> views.FloorChecked:
         """Keep a drawn floor beside the game log (checked first; `FloorLibraryError` says why not), so a game
         may start on it."""
-        return self.floors.save(name, text)
+        saved = self.floors.save(name, text).view()
+        saved.name = name
+        return saved
+
+    def floor(self) -> views.FloorView:
+        """The current game's floor, laid out for drawing, with the change it reflects (`NoGame` before the
+        first game)."""
+        if not self.session.has_game():
+            raise NoGame("there is no game yet, so no floor: start a new game")
+        number, state = self.session.number, self.session.state
+        view = views.floor_view(state)
+        view.number = number
+        return view
 
     # -- the LEDs and the camera, as the dashboard shows them --
 
@@ -419,16 +403,18 @@ class TableService:
         """The colours the LEDs show now; None on a table without LEDs, or before the first frame."""
         return self.leds.last_frame if self.leds is not None else None
 
-    def led_health(self) -> dict[str, Any] | None:
-        """The LEDs' part of the health; None on a table without LEDs."""
-        return self.leds.status() if self.leds is not None else None
+    def leds_view(self) -> views.Leds:
+        """The LEDs' colours now, and their health; no colours on a table without LEDs."""
+        if self.leds is None:
+            return views.leds_view(None, None)
+        return views.leds_view(self.leds.status(), self.leds.last_frame)
 
-    def camera_status(self) -> dict[str, Any]:
+    def camera_status(self) -> views.CameraState:
         """The camera's health, frames a second and what the newest frame shows; only `configured: False` on a
         table without one."""
         if self.camera is None:
-            return {"configured": False}
-        return {"configured": True, **self.camera.view()}
+            return views.CameraState(configured=False)
+        return msgspec.convert({"configured": True, **self.camera.view()}, views.CameraState)
 
     def camera_picture(self) -> bytes:
         """The newest frame with what vision made of it drawn over, as JPEG (`NoPicture` before the first)."""
@@ -438,27 +424,27 @@ class TableService:
         """The newest frame straightened onto a grid of rows x cols spaces: the floor editor's backdrop."""
         return self._camera().mat_jpeg(rows, cols)
 
-    def find_board(self) -> BoardFound:
+    def find_board(self) -> views.BoardFound:
         """Calibration, first step: the registration markers in the newest frame, and the grid they give."""
         camera = self._camera()
         finding = camera.find()
-        return BoardFound(finding, camera.newest()[2].config.anchor_ids, camera.frames)
+        return views.board_found(finding, camera.newest()[2].config.anchor_ids, camera.frames)
 
     def finding_picture(self) -> bytes:
         """The last finding's picture: markers found and missing, the grid laid over, as JPEG."""
         return self._camera().finding_jpeg()
 
-    def confirm_board(self) -> SavedRegistration:
+    def confirm_board(self) -> views.BoardConfirmed:
         """Calibration, last step: keep the last finding's registration (a person saw its grid lie right), used
         whenever the markers are covered, at this start and every later one."""
-        return self._camera().confirm()
+        return views.board_confirmed(self._camera().confirm())
 
     def _camera(self) -> CameraComponent:
         if self.camera is None:
             raise NoCamera("this table has no camera: set camera.source in table.toml (docs/service.md)")
         return self.camera
 
-    def health(self) -> dict[str, Any]:
+    def health(self) -> views.Health:
         """The supervisor's health, the game and the last change; during start-up (the web answers before the
         camera or the LED board has opened, seconds on a busy Pi) the status is "starting", whatever a part
         that already started says, and `waiting_for` names each part not yet started with its words."""
@@ -471,41 +457,24 @@ class TableService:
         body["number"] = self.session.number
         if self.buttons is not None:
             body["dice_entry"] = self.dice_buttons.status()
-        return body
+        return msgspec.convert(body, views.Health)
 
-    def table_view(self) -> dict[str, Any]:
+    def table_view(self) -> views.TableView:
         """The table against the game: the camera's view, and a question for each door sensor that disagrees."""
-        view = {**self.camera_view(), "camera": self.camera is not None}
-        if self.session.has_game():
-            view["questions"] = [*view["questions"], *(q.to_dict() for q in self.doors.questions(self.session.state))]
-        return view
+        doors = self._doors.questions(self.session.state) if self.session.has_game() else ()
+        return views.table_view(self._reconciler_view(), camera=self.camera is not None,
+                                numbered=self.reconciler is not None, doors=doors)
 
-    def state_json(self) -> Any:
-        return msgspec.to_builtins(self.session.state)
+    def _reconciler_view(self) -> ReconcilerView:
+        return self._watcher.view
 
     def state_bytes(self) -> bytes:
-        """The state as JSON text (what `state_json` gives, encoded): the live feed encodes it once for all."""
+        """The state as JSON text: the live feed encodes it once for all."""
         return msgspec.json.encode(self.session.state)
 
-    def change_json(self, change: Change) -> dict[str, Any]:
+    def change_view(self, change: Change) -> views.ChangeView:
         """A change as the web and MQTT send it, with its events phrased for people."""
-        body = change.to_dict()
-        entry = change.body.get("entry")
-        if entry is not None and self.session.has_game():
-            body["instructions"] = self._phrased(entry.get("events", []))
-        elif change.kind in CHANGE_WORDS:
-            body["instructions"] = [CHANGE_WORDS[change.kind].format(**change.body)]
-        return body
-
-    def _phrased(self, events: list[dict[str, Any]]) -> list[str]:
-        state = self.session.state
-        out = []
-        for raw in events:
-            try:
-                out.append(phrase(msgspec.convert(raw, AnyEvent, strict=False), state))
-            except (msgspec.ValidationError, KeyError, IndexError):
-                out.append(str(raw.get("type", "event")))
-        return out
+        return views.change_view(change, self.session.state if self.session.has_game() else None)
 
     # -- running --
 
@@ -543,8 +512,14 @@ class TableService:
         self._listeners.append(callback)
         return lambda: self._listeners.remove(callback) if callback in self._listeners else None
 
+    def report_door(self, door: str, is_open: bool) -> None:
+        """A door sensor's report (the door by its two spaces, "C4-C5"), kept: a sensor that disagrees with the
+        game asks a question in the table view, which is news only when the sensor says something new."""
+        if self._doors.report(self.session.state, door, is_open):
+            self.announce("table")
+
     def announce(self, news: News) -> None:
-        """Tell every listener (`listen`); a door sensor's report announces "table" this way."""
+        """Tell every listener (`listen`)."""
         for callback in list(self._listeners):
             callback(news)
 
@@ -563,7 +538,7 @@ class TableService:
         when it differs from the last frame's (the camera films 30 frames a second; the view seldom changes)."""
         if not self._listeners:
             return
-        view = self.camera_view()
+        view = self._reconciler_view()
         if view != self._last_view:
             self._last_view = view
             self.announce("table")

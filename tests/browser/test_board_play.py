@@ -156,7 +156,7 @@ def test_a_move_under_way_lights_its_bots_steps_and_a_tap_on_one_steps_there(tmp
         touch = viewport is PHONE
         page = opened(browser, url, viewport, touch=touch)
         unlocked(page)
-        steps = [la for la in service.legal_json()["actions"] if la["tag"] == "step"]
+        steps = [la for la in service.legal().actions if la["tag"] == "step"]
         # a move under way: the bot stepping (the active agent's, when it may step) is picked by itself, so each
         # step is one tap on its lit space
         turn = service.session.state.turn
@@ -182,7 +182,7 @@ def test_a_move_under_way_lights_its_bots_steps_and_a_tap_on_one_steps_there(tmp
         assert service.session.state.bot(bot).space == space and service.session.number == before + 1
         # the bot stays picked: its next steps light up from where it now stands, one tap each
         expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_class(PICKED)
-        after = {la["at"] for la in service.legal_json()["actions"] if la["tag"] == "step" and la["bot"] == bot}
+        after = {la["at"] for la in service.legal().actions if la["tag"] == "step" and la["bot"] == bot}
         if after:
             expect(page.locator("#board [data-target]")).not_to_have_count(0, timeout=WAIT)
             lit_now = page.evaluate("[...document.querySelectorAll('#board [data-target]')].map(t => t.dataset.space)")
@@ -207,7 +207,7 @@ def in_a_move_two_bots_may_step(service: TableService) -> None:
 
 
 def stepping_bots(service: TableService) -> set[str]:
-    return {la["bot"] for la in service.legal_json()["actions"] if la["tag"] == "step"}
+    return {la["bot"] for la in service.legal().actions if la["tag"] == "step"}
 
 
 def test_a_bot_picked_during_a_move_stays_picked_after_its_step(tmp_path: Path, browser: Browser) -> None:
@@ -222,7 +222,7 @@ def test_a_bot_picked_during_a_move_stays_picked_after_its_step(tmp_path: Path, 
         expect(page.locator("#board")).to_have_attribute("data-selected", picked or other, timeout=WAIT)
         page.locator(f'#board .unit[data-unit="{other}"]').tap()
         expect(page.locator("#board")).to_have_attribute("data-selected", other, timeout=WAIT)
-        space = next(la["at"] for la in service.legal_json()["actions"] if la["tag"] == "step" and la["bot"] == other)
+        space = next(la["at"] for la in service.legal().actions if la["tag"] == "step" and la["bot"] == other)
         number = service.session.number
         page.locator(f'#board [data-target][data-space="{space}"]').first.tap()
         wait_until(page, f"Number(document.getElementById('board').dataset.number) > {number}", timeout=WAIT)
@@ -246,7 +246,7 @@ def at_a_shared_target(service: TableService) -> None:
 def shared_targets(service: TableService) -> list[tuple[str, str, list[int]]]:
     """(bot, space, the listed actions' indexes) of each space one bot has several actions aimed at."""
     aimed: dict[tuple[str, str], list[int]] = {}
-    for la in service.legal_json()["actions"]:
+    for la in service.legal().actions:
         if la["at"] and la["bot"]:
             aimed.setdefault((la["bot"], la["at"]), []).append(la["index"])
     return [(bot, space, found) for (bot, space), found in aimed.items() if len(found) > 1]
@@ -268,7 +268,7 @@ def test_several_actions_on_one_space_are_chosen_from_a_list(tmp_path: Path, bro
             box = button.bounding_box()
             assert box is not None and box["height"] >= 24 and box["width"] >= 24
         shot(page, "chooser-phone")
-        plain = next(i for i in indexes if not service.legal_json()["actions"][i]["choose"])  # taken without a form
+        plain = next(i for i in indexes if not service.legal().actions[i]["choose"])  # taken without a form
         before = service.session.number
         page.locator(f'#target-choices button[data-index="{plain}"]').tap()
         expect(page.locator("#target-choices")).to_be_hidden()
@@ -419,7 +419,7 @@ def test_the_board_is_played_by_keyboard_too(tmp_path: Path, browser: Browser) -
         unlocked(page)
         expect(page.locator("#board")).to_have_attribute("data-selected", re.compile("."), timeout=WAIT)
         picked = page.locator("#board").get_attribute("data-selected")  # the move's bot, picked by itself
-        step = next(la for la in service.legal_json()["actions"] if la["tag"] == "step" and la["bot"] == picked)
+        step = next(la for la in service.legal().actions if la["tag"] == "step" and la["bot"] == picked)
         unit = page.locator(f'#board .unit[data-unit="{step["bot"]}"]')
         expect(unit).to_have_attribute("tabindex", "0")
         expect(unit).to_have_class(PICKED)
@@ -429,7 +429,7 @@ def test_the_board_is_played_by_keyboard_too(tmp_path: Path, browser: Browser) -
         page.keyboard.press("Enter")
         expect(unit).to_have_class(PICKED)
         focused = page.evaluate("[document.activeElement.dataset.space, document.activeElement.dataset.index]")
-        lit = {la["at"]: str(la["index"]) for la in service.legal_json()["actions"]
+        lit = {la["at"]: str(la["index"]) for la in service.legal().actions
                if la["tag"] == "step" and la["bot"] == step["bot"]}
         assert lit[focused[0]] == focused[1]
         page.keyboard.press("Enter")

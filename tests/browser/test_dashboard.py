@@ -203,7 +203,7 @@ def _until(condition: Callable[[], bool], what: str) -> None:
 
 def _unseen(table: Table) -> set[str]:
     """Units whose chip the camera does not see at all (a chip it cannot read is no instruction it can tick)."""
-    return {m["unit"] for m in table.service.table_view()["misplaced"] if m["seen"]["space"] is None}
+    return {m.unit for m in table.service.table_view().misplaced if m.seen.space is None}
 
 
 def test_a_corporation_turn_is_ticked_off_as_the_camera_sees_the_guards_moved(table: Table, browser: Browser) -> None:

@@ -181,7 +181,7 @@ def test_actions_are_grouped_as_the_turn_offers_them_and_what_cannot_succeed_say
     page.evaluate("document.addEventListener('legal', (e) => { window.offered = e.detail.map((a) => a.tag); })")
     _unlock(page)
     wait_until(page, "window.offered && window.offered.length > 0")  # the board hears of every refresh
-    assert page.evaluate("window.offered") == [a["tag"] for a in table.service.legal_json()["actions"]]
+    assert page.evaluate("window.offered") == [a["tag"] for a in table.service.legal().actions]
     chip = table.state.burncycle.slots[table.state.burncycle.tracker]
     now = page.locator('#actions [data-group="now"]')
     expect(now.locator("h3")).to_have_text(f"On the {chip.kind} chip of slot {table.state.burncycle.tracker + 1}")

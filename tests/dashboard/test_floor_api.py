@@ -32,7 +32,7 @@ def test_no_game_is_a_404_that_says_so(service: TableService) -> None:
     response = TestClient(create_app(service)).get("/api/floor")
     assert response.status_code == 404
     assert response.json() == {"error": "no_game",
-                               "message": "GET /api/floor: there is no game yet, so no floor: start a new game"}
+                               "message": "there is no game yet, so no floor: start a new game"}
 
 
 def test_the_lobby_as_drawn(service: TableService) -> None:

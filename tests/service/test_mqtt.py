@@ -282,7 +282,7 @@ def test_a_dead_broker_never_grows_the_queue_and_what_is_dropped_is_counted(tmp_
         for _ in range(8):
             service.session.apply(_correction(service, "byte"))
         await until(lambda: bridge.dropped == 3)
-        assert service.health()["components"]["mqtt"]["dropped"] == 3
+        assert service.health().components["mqtt"].dropped == 3
         assert "3 messages dropped since the queue of 5 is full" in bridge.message
 
     running(service, body=body)

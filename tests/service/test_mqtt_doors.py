@@ -27,7 +27,7 @@ def test_a_sensor_saying_a_locked_door_is_open_is_a_question_and_the_game_stays(
     seen = Listener(broker.port, f"{ROOT}/#")
 
     def door_questions() -> list[dict[str, object]]:
-        return [q for q in service.table_view()["questions"] if q["kind"] == "door"]
+        return [q for q in msgspec.to_builtins(service.table_view())["questions"] if q["kind"] == "door"]
 
     async def body() -> None:
         await until(lambda: seen.latest(f"{ROOT}/phase") == "route")
@@ -44,7 +44,7 @@ def test_a_sensor_saying_a_locked_door_is_open_is_a_question_and_the_game_stays(
         publish(broker.port, f"{ROOT}/command/door", json.dumps({"door": DOOR, "state": "closed"}))  # peg out
         await until(lambda: not door_questions())
         assert service.session.number == number
-        assert service.health()["components"]["mqtt"]["commands"] == {"received": 2, "handled": 2}
+        assert service.health().components["mqtt"].commands == {"received": 2, "handled": 2}
 
     running(service, body=body)
     seen.close()
@@ -69,7 +69,7 @@ def test_a_bad_door_report_is_answered_on_the_errors_topic_and_changes_nothing(
         await until(lambda: seen.latest(f"{ROOT}/errors") is not None)
         error = json.loads(seen.latest(f"{ROOT}/errors") or "")
         assert error["topic"] == f"{ROOT}/command/door" and says in error["error"], error
-        assert service.session.number == number and service.table_view()["questions"] == []
+        assert service.session.number == number and service.table_view().questions == []
 
     running(service, body=body)
     seen.close()

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from controller.service.frame.components import Health
@@ -44,7 +45,7 @@ def _run(service: TableService, check: Callable[[], bool], body: Callable[[], Aw
         task = asyncio.create_task(service.run())
         try:
             await until(check, 15)
-            shown.update(service.health()["components"]["mqtt"])
+            shown.update(msgspec.to_builtins(service.health().components["mqtt"]))
             if body is not None:
                 await body()
         finally:

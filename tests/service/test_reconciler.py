@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 
+import msgspec
 import pytest
 
 from controller.library import load_floor
@@ -247,9 +248,9 @@ def test_a_table_without_a_camera_still_lists_the_corporations_moves(tmp_path):
         service.session.start_game(start)
         while service.session.state.turn.step != "corporation":
             service.session.apply(next_action(service.session.state))
-        assert service.table_view()["instructions"] == []
+        assert service.table_view().instructions == []
         service.session.corporation_turn()
-        view = service.table_view()
+        view = msgspec.to_builtins(service.table_view())
         assert view["camera"] is False and service.camera is None
         assert {i["unit"]: i["text"] for i in view["instructions"]} == {
             "G1": "move Pacer G1 from K4 to I4, facing west", "G2": "move Sentry G2 from P15 to P13, facing north",

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
@@ -106,7 +107,7 @@ def physical_table(tmp_path: Path) -> Iterator[Table]:
 
 def entering(service: TableService) -> dict[str, Any] | None:
     """The die being typed in, as GET /health shows it."""
-    entry: dict[str, Any] | None = service.health()["dice_entry"]
+    entry: dict[str, Any] | None = msgspec.to_builtins(service.health()).get("dice_entry")
     return entry
 
 

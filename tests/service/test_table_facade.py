@@ -9,6 +9,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped, unused-ignore]  # no stubs
 
@@ -54,12 +55,12 @@ def _moves_on(service: TableService, steps: int) -> None:
 def test_redo_through_the_facade_does_again_what_undo_took_back(service: TableService) -> None:
     _moves_on(service, 3)
     played = service.status()
-    assert service.undo().kind == "undo" and service.status()["digest"] != played["digest"]
+    assert service.undo().kind == "undo" and service.status().digest != played.digest
     redone = service.redo()
     assert redone.kind == "redo"
     again = service.status()
-    assert again["digest"] == played["digest"] and again["entries"] == played["entries"]
-    assert again["can_redo"] is False and service.number == redone.number
+    assert again.digest == played.digest and again.entries == played.entries
+    assert again.can_redo is False and service.number == redone.number
 
 
 def test_the_corporation_turn_through_the_facade_is_refused_out_of_turn_and_taken_in_turn(
@@ -77,7 +78,7 @@ def test_the_corporation_turn_through_the_facade_is_refused_out_of_turn_and_take
 def _asks_for_dice(service: TableService) -> None:
     service.set_dice_mode("physical")
     service.next_step()  # route power done
-    move = next(a for a in service.legal_json()["actions"] if a["tag"] == "move")
+    move = next(a for a in service.legal().actions if a["tag"] == "move")
     assert service.apply_json(move["action"]).kind == "dice_requested"
 
 
@@ -88,25 +89,26 @@ def test_dice_faces_are_checked_and_a_roll_given_up_through_the_facade(service: 
         service.supply_faces(["banana"])
     assert service.status() == asked  # the request stays as it was
     assert service.cancel_dice().kind == "dice_cancelled"
-    assert service.status()["pending_dice"] is None and service.status()["digest"] == asked["digest"]
+    assert service.status().pending_dice is None and service.status().digest == asked.digest
 
 
 def test_dice_faces_through_the_facade_carry_the_action_out(service: TableService) -> None:
     _asks_for_dice(service)
-    wanted = service.status()["pending_dice"]["dice"]
-    faces = [w["faces"][0] for w in wanted for _ in range(w["count"])]
+    pending = service.status().pending_dice
+    assert pending
+    faces = [w.faces[0] for w in pending.dice for _ in range(w.count)]
     assert service.supply_faces(faces).kind == "action"
-    assert service.status()["pending_dice"] is None
+    assert service.status().pending_dice is None
 
 
 def test_a_game_exported_imported_and_resumed_through_the_facade(service: TableService) -> None:
     _moves_on(service, 2)
-    first, digest = service.status()["game"], service.status()["digest"]
+    first, digest = service.status().game, service.status().digest
     imported = service.import_game(service.export_game())
-    assert imported.game != first and service.status()["digest"] == digest
-    assert [g["id"] for g in service.games()] == [first, imported.game]
-    assert service.resume_game(first).kind == "resumed" and service.status()["game"] == first
-    assert next(g for g in service.games() if g["current"])["id"] == first
+    assert imported.game != first and service.status().digest == digest
+    assert [g.id for g in service.games().games] == [first, imported.game]
+    assert service.resume_game(first).kind == "resumed" and service.status().game == first
+    assert next(g for g in service.games().games if g.current).id == first
 
 
 def test_the_parts_are_given_when_the_service_is_built_and_one_supervisor_holds_them(tmp_path: Path) -> None:
@@ -118,7 +120,7 @@ def test_the_parts_are_given_when_the_service_is_built_and_one_supervisor_holds_
         names = [c.name for c in service.components]
         assert names[:3] == ["game", "buttons", "camera"] and "web" in names
         assert service.camera is supervisor.get("camera", CameraComponent)
-        assert service.table_view()["camera"] is True and "number" in service.camera_view()  # the reconciler's
+        assert service.table_view().camera is True and isinstance(service.table_view().number, int)  # the reconciler's
         service.add(Ticker())
         assert service.supervisor is supervisor and service.components[-1].name == "ticker"
         with pytest.raises(ValueError, match="component names must differ"):
@@ -178,8 +180,8 @@ def test_the_phone_address_names_the_port_really_served(tmp_path: Path) -> None:
 
 
 def test_a_table_without_a_camera_or_leds_says_so_through_the_facade(service: TableService) -> None:
-    assert service.camera_status() == {"configured": False}
-    assert service.led_frame() is None and service.led_health() is None
+    assert msgspec.to_builtins(service.camera_status()) == {"configured": False}
+    assert service.led_frame() is None and not service.leds_view().configured
     for verb in (service.camera_picture, lambda: service.mat_picture(16, 16), service.find_board,
                  service.finding_picture, service.confirm_board):
         with pytest.raises(NoCamera, match="this table has no camera: set camera.source in table.toml"):

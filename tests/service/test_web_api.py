@@ -125,10 +125,10 @@ def test_health_says_starting_and_what_it_waits_for_from_the_first_answer(tmp_pa
         assert first["status"] == "starting", first
         assert first["waiting_for"] == {"camera": "starting"}
         opened.set()
-        while service.health()["status"] == "starting":
+        while service.health().status == "starting":
             assert time.monotonic() < deadline, "the service never finished starting"
             time.sleep(0.01)
-        assert service.health()["status"] == "degraded" and service.health()["waiting_for"] == {}
+        assert service.health().status == "degraded" and service.health().waiting_for == {}
     finally:
         opened.set()
         service.stop()

@@ -8,12 +8,14 @@ import json
 import time
 from typing import Any
 
+import msgspec
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 from websockets.sync.client import connect
 
+from controller.rules import compile_floor
 from controller.service.frame.web_server import WebServer
 from controller.service.table import TableService
 from tests.support.session_support import next_action
@@ -25,7 +27,7 @@ def test_a_snapshot_then_every_change_in_order(service: TableService, anyone: Te
         snapshot = ws.receive_json()
         assert snapshot["type"] == "snapshot" and snapshot["number"] == service.session.number
         assert snapshot["status"] == service.session.status()
-        assert snapshot["state"] == service.state_json()
+        assert snapshot["state"] == msgspec.to_builtins(service.state)
         assert set(snapshot["table"]) == {"misplaced", "questions", "instructions", "camera"}
         assert snapshot["health"]["components"]["game"]["state"] in ("ok", "stopped")
         numbers = []
@@ -39,18 +41,21 @@ def test_a_snapshot_then_every_change_in_order(service: TableService, anyone: Te
                 got.append(message)
         assert [m["type"] for m in got] == ["change"] * 4
         assert [m["number"] for m in got] == [m["change"]["number"] for m in got] == numbers
-        assert got[-1]["state"] == service.state_json() and got[-1]["status"] == service.session.status()
+        assert got[-1]["state"] == msgspec.to_builtins(service.state) and got[-1]["status"] == service.session.status()
         assert all(m["change"]["kind"] == "action" and m["change"]["instructions"] for m in got)
 
 
 def test_the_table_view_and_health_are_pushed_when_they_change(service: TableService, anyone: TestClient) -> None:
-    seen: dict[str, Any] = {"misplaced": [], "questions": [], "instructions": []}
-    service.camera_view = lambda: seen  # the hook a service built with a camera has: its reconciler's view
+    state = service.state
+    locked = next(d for d in sorted(compile_floor(state.floor.text, state.floor.name).doors)
+                  if d not in state.floor.unlocked_doors)
     with anyone.websocket_connect("/ws") as ws:
         assert ws.receive_json()["type"] == "snapshot"
-        seen = {**seen, "questions": [{"id": "vision-1", "text": "two chips on one space"}]}
-        service.announce("table")  # what each camera frame announces
-        assert ws.receive_json() == {"type": "table", "table": {**seen, "camera": False}}
+        service.report_door(locked, True)  # the peg says open; the game holds it locked: a question
+        pushed = ws.receive_json()
+        assert pushed == {"type": "table", "table": msgspec.to_builtins(service.table_view())}
+        assert [q["kind"] for q in pushed["table"]["questions"]] == ["door"] and pushed["table"]["camera"] is False
+        service.report_door(locked, True)  # said again: nothing new, so nothing pushed
         service.game_log.degraded("the disk is full")
         health = ws.receive_json()
         assert health["type"] == "health"

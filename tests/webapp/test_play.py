@@ -35,7 +35,7 @@ def waiting_for_dice(service: TableService) -> None:
     """Physical dice, and a move action that needs them: the session asks the table for a roll."""
     service.session.set_dice_mode("physical")
     service.next_step()  # route power done
-    move = next(a for a in service.legal_json()["actions"] if a["tag"] == "move")
+    move = next(a for a in service.legal().actions if a["tag"] == "move")
     assert service.apply_json(move["action"]).kind == "dice_requested"
 
 
@@ -70,7 +70,7 @@ class Route:
 
 
 def first_legal(service: TableService) -> dict[str, Any]:
-    return {"action": service.legal_json()["actions"][0]["action"]}
+    return {"action": service.legal().actions[0]["action"]}
 
 
 NEW_GAME = {"floor": "meridian-annex", "mission": "tower-run", "agents": ["nano", "bit", "byte"],

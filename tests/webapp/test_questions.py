@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 from fastapi.testclient import TestClient
 
@@ -46,7 +47,7 @@ def _asked(table: TableService) -> dict:
     table.reconciler.observe(seen(state, 1.0))
     table.reconciler.observe(seen(state, 2.0, unseen=("module",)))
     table.reconciler.observe(seen(state, 3.0, moved={"module": ("E4", None)}))
-    return next(q for q in table.table_view()["questions"] if q["kind"] == "route")
+    return next(q for q in msgspec.to_builtins(table.table_view())["questions"] if q["kind"] == "route")
 
 
 def test_a_route_question_answered_from_the_page_becomes_the_steps_of_that_way(table, client) -> None:
@@ -89,7 +90,7 @@ def test_a_door_sensors_question_needs_no_answer(table, client) -> None:
     state = table.session.state
     locked = next(d for d in sorted(compile_floor(state.floor.text, state.floor.name).doors)
                   if d not in state.floor.unlocked_doors)
-    table.doors.report(state, locked, True)  # the peg says open; the game holds it locked
-    question = next(q for q in table.table_view()["questions"] if q["kind"] == "door")
-    reply = client.post(f"/api/questions/{question['id']}/answer", json={"option": 0})
+    table.report_door(locked, True)  # the peg says open; the game holds it locked
+    question = next(q for q in table.table_view().questions if q.kind == "door")
+    reply = client.post(f"/api/questions/{question.id}/answer", json={"option": 0})
     assert reply.status_code == 409 and "needs no answer" in reply.json()["message"]

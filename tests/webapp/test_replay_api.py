@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from fastapi.testclient import TestClient
 
 from controller.autoplay.player import AutoPlayer
@@ -15,10 +16,10 @@ from controller.service.table import TableService
 def play(service: TableService, actions: int) -> list[Any]:
     """The auto-player's actions through the session; the state as JSON before the first and after each."""
     player = AutoPlayer()
-    seen = [service.state_json()]
+    seen = [msgspec.to_builtins(service.state)]
     for _ in range(actions):
         service.session.apply(player.choose(service.session.state))
-        seen.append(service.state_json())
+        seen.append(msgspec.to_builtins(service.state))
     return seen
 
 
@@ -83,13 +84,13 @@ def test_the_replay_follows_a_game_that_goes_on_and_is_undone(anyone: TestClient
     player = AutoPlayer()
     for _ in range(3):
         service.session.apply(player.choose(service.session.state))
-    assert anyone.get(f"/api/games/{game}/replay/13").json()["state"] == service.state_json()
+    assert anyone.get(f"/api/games/{game}/replay/13").json()["state"] == msgspec.to_builtins(service.state)
     for _ in range(4):
         service.session.undo()
-    assert anyone.get(f"/api/games/{game}/replay/9").json()["state"] == seen[9] == service.state_json()
+    assert anyone.get(f"/api/games/{game}/replay/9").json()["state"] == seen[9] == msgspec.to_builtins(service.state)
     assert anyone.get(f"/api/games/{game}/replay/10").status_code == 404
     service.session.apply(AutoPlayer().choose(service.session.state))
-    assert anyone.get(f"/api/games/{game}/replay/10").json()["state"] == service.state_json()
+    assert anyone.get(f"/api/games/{game}/replay/10").json()["state"] == msgspec.to_builtins(service.state)
 
 
 def test_a_replay_step_lays_out_its_floor_as_the_live_board_does(anyone: TestClient, service: TableService) -> None:

@@ -3,15 +3,15 @@ and a floor saved to the table's floors folder (that needs the table's PIN)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from controller.service.game.floors import FloorLibraryError
 from controller.service.table import MOST_FLOOR_CHARS
+from controller.service.views import FloorChecked, FloorFile, Floors
 from web.auth import ApiError, Player
+from web.contract import ViewResponse, returns
 from web.deps import Service
 from web.routers.page import page
 
@@ -41,29 +41,30 @@ def editor() -> FileResponse:
     return page("floor-editor")
 
 
-@router.get("/api/floors", summary="Every floor a game may start on: the shipped ones and the ones saved here")
-def floors(service: Service) -> dict[str, Any]:
-    return {"floors": service.floor_listing()}
+@router.get("/api/floors", summary="Every floor a game may start on: the shipped ones and the ones saved here",
+            **returns(Floors))
+def floors(service: Service) -> ViewResponse:
+    return ViewResponse(service.floor_listing())
 
 
-@router.get("/api/floors/{name}", summary="One floor's text, shipped or saved")
-def floor(name: str, service: Service) -> dict[str, Any]:
+@router.get("/api/floors/{name}", summary="One floor's text, shipped or saved", **returns(FloorFile))
+def floor(name: str, service: Service) -> ViewResponse:
     try:
-        return {"name": name, "source": service.floor_source(name), "text": service.floor_text(name)}
+        return ViewResponse(service.floor_text(name))
     except FloorLibraryError as e:
         raise ApiError(404, "not_found", str(e)) from None
 
 
-@router.post("/api/floors/check", summary="A drawn floor checked with the `validate` command's messages")
-def check(body: FloorText, service: Service) -> dict[str, Any]:
-    return service.check_floor(body.text, body.name).to_dict()
+@router.post("/api/floors/check", summary="A drawn floor checked with the `validate` command's messages",
+             **returns(FloorChecked))
+def check(body: FloorText, service: Service) -> ViewResponse:
+    return ViewResponse(service.check_floor(body.text, body.name))
 
 
 @router.post("/api/floors", summary="Save a floor (checked first) to the table's floors folder; needs the PIN",
-             status_code=201)
-def save(body: SavedFloor, service: Service, _: Player) -> dict[str, Any]:
+             status_code=201, **returns(FloorChecked, "the floor saved, as it was checked", statuses=(201,)))
+def save(body: SavedFloor, service: Service, _: Player) -> ViewResponse:
     try:
-        saved = service.save_floor(body.name, body.text)
+        return ViewResponse(service.save_floor(body.name, body.text), status_code=201)
     except FloorLibraryError as e:
         raise ApiError(422, "bad_request", str(e)) from None
-    return {"name": body.name, **saved.to_dict()}

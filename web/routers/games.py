@@ -3,20 +3,24 @@ a file imported, and a past game resumed. Reading is for anyone; every change ne
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
+from controller.rules import GameRecord
 from controller.service.table import TableService
+from controller.service.views import Games, Options
 from web.auth import ApiError, Player
+from web.contract import ViewResponse, returns, schema_of
 from web.deps import Service
 from web.params import GameId
-from web.routers.play import REFUSALS, changed
+from web.routers.play import REFUSALS, changed, changes
 
 router = APIRouter(prefix="/api", tags=["games"])
+RECORD = schema_of(GameRecord)  # what an export writes and an import reads
 MOST_IMPORT_BYTES = 32 * 1024 * 1024   # a long four-player game's record is a few MB (web/body_limit.py)
 MOST_NEW_GAME_BYTES = 1024 * 1024      # a custom floor's text rides along
 
@@ -42,25 +46,27 @@ def _known(service: TableService, game: int) -> None:
         raise ApiError(404, "not_found", f"there is no game {game} in this table's log (GET /api/games lists them)")
 
 
-@router.get("/options", summary="What a new game may be: floors, missions, agents, difficulties, levels, captains")
-def options(service: Service) -> dict[str, Any]:
-    return service.options()
+@router.get("/options", summary="What a new game may be: floors, missions, agents, difficulties, levels, captains",
+            **returns(Options))
+def options(service: Service) -> ViewResponse:
+    return ViewResponse(service.options())
 
 
-@router.post("/games", summary="Start a new game (the current one stays in the log)", responses=REFUSALS)
-def new_game(body: NewGameBody, service: Service, _: Player) -> JSONResponse:
+@router.post("/games", summary="Start a new game (the current one stays in the log)", **changes(REFUSALS))
+def new_game(body: NewGameBody, service: Service, _: Player) -> ViewResponse:
     return changed(service, service.start_game(floor=body.floor, mission=body.mission, agents=body.agents,
                                                difficulty=body.difficulty, level=body.level,
                                                captain=body.captain, floor_text=body.floor_text))
 
 
-@router.get("/games", summary="Every game in the log, the current one marked")
-def games(service: Service) -> dict[str, Any]:
-    return {"games": service.games()}
+@router.get("/games", summary="Every game in the log, the current one marked", **returns(Games))
+def games(service: Service) -> ViewResponse:
+    return ViewResponse(service.games())
 
 
 @router.get("/games/{game}/export", summary="One game's record as one JSON file, for another table's import",
-            response_class=Response, responses={200: {"content": {"application/json": {}}}, 404: {}})
+            response_class=Response, responses={200: {"description": "the game's record, with its digests",
+                                                      "content": {"application/json": {"schema": RECORD}}}, 404: {}})
 def export_game(service: Service, game: int = GameId) -> Response:
     _known(service, game)
     return Response(service.export_game(game), media_type="application/json",
@@ -68,10 +74,10 @@ def export_game(service: Service, game: int = GameId) -> Response:
 
 
 @router.post("/games/import", summary="Import an exported game (the file's bytes as the body): replayed and "
-             "checked, then made the current game", responses=REFUSALS,
+             "checked, then made the current game", **changes(REFUSALS),
              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
                  "schema": {"type": "object", "description": "a file GET /api/games/{game}/export wrote"}}}}})
-async def import_game(request: Request, service: Service, _: Player) -> JSONResponse:
+async def import_game(request: Request, service: Service, _: Player) -> ViewResponse:
     data = await request.body()
     if not data.strip():
         raise ApiError(422, "bad_request", "body: empty: send the file GET /api/games/{game}/export wrote")
@@ -79,7 +85,7 @@ async def import_game(request: Request, service: Service, _: Player) -> JSONResp
     return changed(service, await run_in_threadpool(service.import_game, data))
 
 
-@router.post("/games/{game}/resume", summary="Make a past game the current one again", responses=REFUSALS)
-def resume(service: Service, _: Player, game: int = GameId) -> JSONResponse:
+@router.post("/games/{game}/resume", summary="Make a past game the current one again", **changes(REFUSALS))
+def resume(service: Service, _: Player, game: int = GameId) -> ViewResponse:
     _known(service, game)
     return changed(service, service.resume_game(game))

@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter
 
+from controller.service.views import Leds
+from web.contract import ViewResponse, returns
 from web.deps import Service
 
 router = APIRouter(prefix="/api", tags=["leds"])
 
 
-def _hex(colour: tuple[int, int, int]) -> str:
-    return "#%02x%02x%02x" % colour
-
-
-@router.get("/leds", summary="The LEDs' current colours: the threat track, the five burncycle slots, the status")
-def leds(service: Service) -> dict[str, Any]:
-    health, frame = service.led_health(), service.led_frame()
-    if health is None or frame is None:
-        return {"configured": health is not None, "threat": [], "slots": [], "status": None}
-    return {"configured": True, "threat": [_hex(c) for c in frame.threat], "slots": [_hex(c) for c in frame.slots],
-            "status": _hex(frame.status), "health": health}
+@router.get("/leds", summary="The LEDs' current colours: the threat track, the five burncycle slots, the status",
+            **returns(Leds))
+def leds(service: Service) -> ViewResponse:
+    return ViewResponse(service.leds_view())
