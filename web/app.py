@@ -42,7 +42,7 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
                               "Anyone may read; changing the game needs the table's PIN (POST /api/session). "
                               "Every refusal is JSON {\"error\": code, \"message\": text}; see docs/http-api.md.")
     app.state.service = service
-    web = service.config.web
+    web = service.web_config()
     auth = TableAuth(pin or web.pin or new_pin(), read_only=web.read_only if read_only is None else read_only,
                      clock=clock or time.monotonic)
     app.state.auth = auth

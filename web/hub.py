@@ -24,7 +24,8 @@ import msgspec
 from controller.service.views import ChangeHeard, HealthHeard, Snapshot, TableHeard
 
 if TYPE_CHECKING:
-    from controller.service.table import News, TableService
+    from controller.service.news import News
+    from controller.service.table import TableService
 
 QUEUE_LIMIT = 32      # messages waiting for one client before it counts as fallen behind
 SNAPSHOT = "snapshot"  # the marker, in a queue, of a snapshot to build when it is sent

@@ -39,7 +39,7 @@ def played(service: TableService) -> None:
     service.new_game()
     player = AutoPlayer()
     for _ in range(PLAYED):
-        service.session.apply(player.choose(service.session.state))
+        service.apply(player.choose(service.state))
 
 
 def serious(page: Page) -> list[str]:
@@ -130,7 +130,7 @@ def urls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[s
     """Each page's address, what shows it is drawn, and what to do first: a table with a game of PLAYED actions,
     and the hall."""
     with running_table(tmp_path_factory.mktemp("table"), prepare=played) as (url, service), hall_page() as hall:
-        game = service.session.game_id
+        game = service.game_id
         yield {"dashboard-watching": (f"{url}/", "#board .unit", None),
                "dashboard-playing": (f"{url}/", "#board .unit", "unlock"),
                "camera": (f"{url}/camera", "main", None),

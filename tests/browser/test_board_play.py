@@ -32,9 +32,9 @@ def in_a_move(service: TableService) -> None:
     service.new_game()
     player = AutoPlayer()
     for _ in range(200):
-        if service.session.state.turn.pending is not None:
+        if service.state.turn.pending is not None:
             return
-        service.session.apply(player.choose(service.session.state))
+        service.apply(player.choose(service.state))
     raise AssertionError("no move action within 200 actions")
 
 
@@ -89,7 +89,7 @@ def pinch(cdp: CDPSession, middle: tuple[float, float], start: float, end: float
 
 def empty_space_near(page: Page, service: TableService, unit: str) -> str:
     """A space on screen two or three steps from the unit, where no unit stands (a correction's destination)."""
-    state = service.session.state
+    state = service.state
     taken = {b.space for b in state.bots} | {u.space for u in state.security}
     here = next(b.space for b in state.bots if b.id == unit)
     assert here is not None
@@ -136,7 +136,7 @@ def test_a_finger_drags_a_unit_to_correct_the_game(tmp_path: Path, browser: Brow
     """On a touch screen the finger's pointer events reach the board (no pointercancel): the drop is a correction."""
     with running_table(tmp_path, prepare=lambda s: s.new_game()) as (url, service):
         page = unlocked_on_a_phone(browser, url)
-        bot = service.session.state.bots[0].id
+        bot = service.state.bots[0].id
         target = empty_space_near(page, service, bot)
         cdp = page.context.new_cdp_session(page)
         with page.expect_response("**/api/corrections", timeout=WAIT) as answered:
@@ -144,7 +144,7 @@ def test_a_finger_drags_a_unit_to_correct_the_game(tmp_path: Path, browser: Brow
                        centre(page, f'#board rect.space[data-space="{target}"]'))
         assert answered.value.ok, answered.value.text()
         expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_attribute("data-space", target, timeout=WAIT)
-        assert service.session.state.bot(bot).space == target
+        assert service.state.bot(bot).space == target
         shot(page, "dragged-phone")
         assert page.errors == []  # type: ignore[attr-defined]
 
@@ -159,7 +159,7 @@ def test_a_move_under_way_lights_its_bots_steps_and_a_tap_on_one_steps_there(tmp
         steps = [la for la in service.legal().actions if la["tag"] == "step"]
         # a move under way: the bot stepping (the active agent's, when it may step) is picked by itself, so each
         # step is one tap on its lit space
-        turn = service.session.state.turn
+        turn = service.state.turn
         active = turn.order[turn.active]
         stepping = {la["bot"] for la in steps}
         bot = active if active in stepping else steps[0]["bot"]
@@ -175,11 +175,11 @@ def test_a_move_under_way_lights_its_bots_steps_and_a_tap_on_one_steps_there(tmp
             assert box is not None and box["width"] >= 24 and box["height"] >= 24, box
         shot(page, f"targets-{'phone' if touch else 'laptop'}")
         space = next(iter(mine))
-        before = service.session.number
+        before = service.number
         target = page.locator(f'#board [data-target][data-space="{space}"]')
         target.tap() if touch else target.click()
         expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_attribute("data-space", space, timeout=WAIT)
-        assert service.session.state.bot(bot).space == space and service.session.number == before + 1
+        assert service.state.bot(bot).space == space and service.number == before + 1
         # the bot stays picked: its next steps light up from where it now stands, one tap each
         expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_class(PICKED)
         after = {la["at"] for la in service.legal().actions if la["tag"] == "step" and la["bot"] == bot}
@@ -200,9 +200,9 @@ def in_a_move_two_bots_may_step(service: TableService) -> None:
     service.new_game()
     player = AutoPlayer()
     for _ in range(400):
-        if service.session.state.turn.pending is not None and len(stepping_bots(service)) > 1:
+        if service.state.turn.pending is not None and len(stepping_bots(service)) > 1:
             return
-        service.session.apply(player.choose(service.session.state))
+        service.apply(player.choose(service.state))
     raise AssertionError("no move in which two bots may step within 400 actions")
 
 
@@ -216,17 +216,17 @@ def test_a_bot_picked_during_a_move_stays_picked_after_its_step(tmp_path: Path, 
     with running_table(tmp_path, prepare=in_a_move_two_bots_may_step) as (url, service):
         page = opened(browser, url, PHONE, touch=True)
         unlocked(page)
-        turn = service.session.state.turn
+        turn = service.state.turn
         picked = turn.order[turn.active] if turn.order[turn.active] in stepping_bots(service) else None
         other = sorted(stepping_bots(service) - {picked})[0]
         expect(page.locator("#board")).to_have_attribute("data-selected", picked or other, timeout=WAIT)
         page.locator(f'#board .unit[data-unit="{other}"]').tap()
         expect(page.locator("#board")).to_have_attribute("data-selected", other, timeout=WAIT)
         space = next(la["at"] for la in service.legal().actions if la["tag"] == "step" and la["bot"] == other)
-        number = service.session.number
+        number = service.number
         page.locator(f'#board [data-target][data-space="{space}"]').first.tap()
         wait_until(page, f"Number(document.getElementById('board').dataset.number) > {number}", timeout=WAIT)
-        assert service.session.state.bot(other).space == space
+        assert service.state.bot(other).space == space
         page.wait_for_timeout(500)  # the listing of the next steps comes, and with it the board's own pick
         assert page.locator("#board").get_attribute("data-selected") == other
         assert page.errors == []  # type: ignore[attr-defined]
@@ -239,7 +239,7 @@ def at_a_shared_target(service: TableService) -> None:
     for _ in range(300):
         if shared_targets(service):
             return
-        service.session.apply(player.choose(service.session.state))
+        service.apply(player.choose(service.state))
     raise AssertionError("no space with several actions of one bot within 300 actions")
 
 
@@ -269,11 +269,11 @@ def test_several_actions_on_one_space_are_chosen_from_a_list(tmp_path: Path, bro
             assert box is not None and box["height"] >= 24 and box["width"] >= 24
         shot(page, "chooser-phone")
         plain = next(i for i in indexes if not service.legal().actions[i]["choose"])  # taken without a form
-        before = service.session.number
+        before = service.number
         page.locator(f'#target-choices button[data-index="{plain}"]').tap()
         expect(page.locator("#target-choices")).to_be_hidden()
         wait_until(page, f"Number(document.getElementById('board').dataset.number) > {before}", timeout=WAIT)
-        assert service.session.number > before
+        assert service.number > before
         assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -293,13 +293,13 @@ def test_the_tap_that_opens_the_chooser_chooses_nothing(tmp_path: Path, browser:
                                   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet]; }""",
                       UNDER_THE_FINGER)
         page.locator(f'#board .unit[data-unit="{bot}"]').tap()
-        before = service.session.number
+        before = service.number
         page.locator(f'#board [data-target][data-space="{space}"]').tap()
         page.wait_for_timeout(600)  # the touch's click, if any, has come and gone
         expect(page.locator("#target-choices")).to_be_visible()
         assert page.locator("#target-choices button[data-index]").first.evaluate(
             "b => getComputedStyle(b).position") == "fixed"  # the first action was under the finger
-        assert service.session.number == before, "the touch that opened the list chose its first action"
+        assert service.number == before, "the touch that opened the list chose its first action"
         assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -321,7 +321,7 @@ def test_a_phone_board_is_large_enough_to_tap_and_pinches_pans_and_zooms_in_its_
                                                                                        browser: Browser) -> None:
     with running_table(tmp_path, prepare=lambda s: s.new_game()) as (url, service):
         page = opened(browser, url, PHONE, touch=True)
-        floor = service.session.state.floor
+        floor = service.state.floor
         columns = page.locator("#board text.coordinate[data-column]").all_text_contents()
         rows = page.locator("#board text.coordinate[data-row]").all_text_contents()
         assert columns[:3] == ["A", "B", "C"] and rows[:3] == ["1", "2", "3"]  # as the floor format names spaces
@@ -434,7 +434,7 @@ def test_the_board_is_played_by_keyboard_too(tmp_path: Path, browser: Browser) -
         assert lit[focused[0]] == focused[1]
         page.keyboard.press("Enter")
         expect(unit).to_have_attribute("data-space", focused[0], timeout=WAIT)
-        assert service.session.state.bot(step["bot"]).space == focused[0]
+        assert service.state.bot(step["bot"]).space == focused[0]
         expect(page.locator("#board [data-target]")).not_to_have_count(0, timeout=WAIT)  # the next steps
         page.keyboard.press("Escape")  # lets the bot go
         expect(page.locator("#board [data-target]")).to_have_count(0)

@@ -39,7 +39,7 @@ def test_the_camera_page_walks_through_calibration(tmp_path: Path) -> None:
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         shot(page, "camera-calibrated-phone")
         assert (tmp_path / "registration.json").exists()
-        assert service.camera is not None and service.camera.saved is not None
+        assert service._camera is not None and service._camera.saved is not None
 
 
 def test_the_floor_editor_draws_over_the_cameras_picture_of_the_mat(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
     service: TableService = build(config(tmp_path))
     service.new_game()
     yield TestClient(create_app(service))
-    service.session.close()
+    service.close()
 
 
 def test_the_page_and_each_asset_it_names_are_served_with_their_types(client: TestClient) -> None:

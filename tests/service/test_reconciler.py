@@ -245,19 +245,19 @@ def test_a_table_without_a_camera_still_lists_the_corporations_moves(tmp_path):
     service = build(ServiceConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
                                   web={"host": "127.0.0.1", "port": 8080}, camera={"source": "none"}), seed=5)
     try:
-        service.session.start_game(start)
-        while service.session.state.turn.step != "corporation":
-            service.session.apply(next_action(service.session.state))
+        service.play_from(start)
+        while service.state.turn.step != "corporation":
+            service.apply(next_action(service.state))
         assert service.table_view().instructions == []
-        service.session.corporation_turn()
+        service.corporation_turn()
         view = msgspec.to_builtins(service.table_view())
-        assert view["camera"] is False and service.camera is None
+        assert view["camera"] is False and service._camera is None
         assert {i["unit"]: i["text"] for i in view["instructions"]} == {
             "G1": "move Pacer G1 from K4 to I4, facing west", "G2": "move Sentry G2 from P15 to P13, facing north",
             "G3": "move Tracker G3 from O9 to O7, facing north", "G4": "move Rover G4 from I16 to K15, facing east"}
         assert [i["done"] for i in view["instructions"]] == [False] * 4
     finally:
-        service.session.close()
+        service.close()
 
 
 def test_a_guard_on_the_wrong_space_or_facing_shows_as_misplaced(after_corporation):

@@ -15,11 +15,12 @@ from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped, unuse
 
 from controller.library import load_content
 from controller.rules import BadFace, BurncycleError, IllegalAction
+from controller.service.camera.calibration import NoCamera
 from controller.service.camera.component import CameraComponent
 from controller.service.frame.startup import build
 from controller.service.frame.web_server import WebServer
 from controller.service.game.session import GameSession
-from controller.service.table import NoCamera, TableService
+from controller.service.table import TableService
 from tests.support.service_helpers import Ticker, built_service, config
 from vision.sources.base import Frame, FrameSource
 from vision.status import Status
@@ -116,17 +117,17 @@ def test_the_parts_are_given_when_the_service_is_built_and_one_supervisor_holds_
     buttons = made.buttons.model_copy(update={"next_pin": 17, "undo_pin": 27})
     service = build(made.model_copy(update={"buttons": buttons}), source=NoFrames, pin_factory=MockFactory())
     try:
-        supervisor = service.supervisor
+        supervisor = service._supervisor
         names = [c.name for c in service.components]
         assert names[:3] == ["game", "buttons", "camera"] and "web" in names
-        assert service.camera is supervisor.get("camera", CameraComponent)
+        assert service._camera is supervisor.get("camera", CameraComponent)
         assert service.table_view().camera is True and isinstance(service.table_view().number, int)  # the reconciler's
         service.add(Ticker())
-        assert service.supervisor is supervisor and service.components[-1].name == "ticker"
+        assert service._supervisor is supervisor and service.components[-1].name == "ticker"
         with pytest.raises(ValueError, match="component names must differ"):
             service.add(Ticker())
     finally:
-        service.session.close()
+        service.close()
 
 
 def test_a_press_of_the_buttons_built_with_the_service_reaches_it(tmp_path: Path) -> None:
@@ -138,8 +139,8 @@ def test_a_press_of_the_buttons_built_with_the_service_reaches_it(tmp_path: Path
 
     async def press_next() -> None:
         service.new_game()
-        assert service.buttons is not None
-        await service.buttons.start()
+        assert service._buttons is not None
+        await service._buttons.start()
         before = service.number
         pin = factory.pin(17)
         pin.drive_low()
@@ -149,13 +150,13 @@ def test_a_press_of_the_buttons_built_with_the_service_reaches_it(tmp_path: Path
             if service.number > before:
                 break
             await asyncio.sleep(0.01)
-        await service.buttons.stop()
+        await service._buttons.stop()
         assert service.number > before and service.last_refusal is None
 
     try:
         asyncio.run(press_next())
     finally:
-        service.session.close()
+        service.close()
 
 
 def test_the_phone_address_names_the_port_really_served(tmp_path: Path) -> None:
@@ -176,7 +177,7 @@ def test_the_phone_address_names_the_port_really_served(tmp_path: Path) -> None:
         served = asyncio.run(listening())
         assert web.port != 0 and served == f"http://127.0.0.1:{web.port}/"
     finally:
-        service.session.close()
+        service.close()
 
 
 def test_a_table_without_a_camera_or_leds_says_so_through_the_facade(service: TableService) -> None:

@@ -10,8 +10,8 @@ from typing import Any
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import FileResponse, Response
 
+from controller.service.camera.calibration import NoCamera
 from controller.service.camera.component import CameraError, NoPicture
-from controller.service.table import NoCamera
 from controller.service.views import BoardConfirmed, BoardFound, CameraState
 from web.auth import ApiError, Player, Watcher, check_origin
 from web.contract import ViewResponse, returns

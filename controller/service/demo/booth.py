@@ -142,13 +142,13 @@ class DemoPlayers(Component):
         self.player = AutoPlayer()
 
     async def run(self) -> None:
-        session = self.service.session
-        if not session.has_game():
-            await asyncio.to_thread(self.service.new_game)
-        self.table.lay_out(session.state)
+        service = self.service
+        if not service.has_game():
+            await asyncio.to_thread(service.new_game)
+        self.table.lay_out(service.state)
         await self._camera_looks()
         while True:
-            state = session.state
+            state = service.state
             if state.outcome is not None:
                 self.results.append(str(state.outcome))
                 if self.games_left is not None:
@@ -158,8 +158,8 @@ class DemoPlayers(Component):
                         return
                 await asyncio.sleep(max(self.pace_s * 10, 0.5))  # the booth shows the result a moment
                 self.player = AutoPlayer()
-                await asyncio.to_thread(self.service.new_game)
-                self.table.lay_out(session.state)
+                await asyncio.to_thread(service.new_game)
+                self.table.lay_out(service.state)
                 await self._camera_looks()
                 continue
             action = self.player.choose(state)
@@ -167,10 +167,10 @@ class DemoPlayers(Component):
                 if isinstance(action, Step) and self.table.move_chip(state, action.bot, action.to):
                     await self._seen_step(action)
                 else:
-                    await asyncio.to_thread(session.apply, cast(AnyAction, action))  # the player's choice is one
+                    await asyncio.to_thread(service.apply, cast(AnyAction, action))  # the player's choice is one
             except BurncycleError as err:  # people at a table get told "no" and carry on
                 self.degraded(f"refused: {err}")
-            self.table.lay_out(session.state)
+            self.table.lay_out(service.state)
             games = f"{len(self.results)} game{'' if len(self.results) == 1 else 's'} done"
             steps = f"{self.steps_seen} step{'' if self.steps_seen == 1 else 's'} seen by the camera"
             self.ok(f"playing: {games}, {steps}"
@@ -184,34 +184,32 @@ class DemoPlayers(Component):
         """Before a game's first move, let the camera confirm the table as laid out (the players wait for the
         table to be ready): the reconciler takes a chip's first confirmed space as where it stands, so a chip
         moved before the camera ever confirmed it would be taken as standing there, and its step never seen."""
-        camera = self.service.camera
-        if camera is None:
+        if not self.service.camera_status().configured:
             return
         settle = self.table.config.filter
-        frames, started = camera.frames, time.monotonic()
+        frames, started = self.service.camera_frames(), time.monotonic()
         while time.monotonic() - started < self.step_timeout_s and (
-                camera.frames < frames + 2 * settle.confirm_frames
+                self.service.camera_frames() < frames + 2 * settle.confirm_frames
                 or time.monotonic() - started < 2 * settle.confirm_seconds):
             await asyncio.sleep(0.02)
 
     async def _seen_step(self, step: Step) -> None:
         """Wait for the camera and the reconciler to turn the moved chip into the engine's step."""
-        session = self.service.session
-        before = session.number
+        service = self.service
+        before = service.number
         deadline = time.monotonic() + self.step_timeout_s
         while time.monotonic() < deadline:
             await asyncio.sleep(0.02)
-            if session.number != before:
+            if service.number != before:
                 self.steps_seen += 1
                 return
-            reconciler = self.service.reconciler
-            if reconciler is not None:
-                route = next((q for q in reconciler.view.questions if q.kind == "route" and q.unit == step.bot), None)
-                if route is not None:  # the players say which way the bot went: one step, so its only way
-                    await asyncio.to_thread(reconciler.answer, route.id, 0)
+            questions = service.table_view().questions
+            route = next((q for q in questions if q.kind == "route" and q.unit == step.bot), None)
+            if route is not None:  # the players say which way the bot went: one step, so its only way
+                await asyncio.to_thread(service.answer, route.id, 0)
         self.unconfirmed += 1
         self.degraded(f"the camera did not confirm {step.bot}'s step to {step.to} within {self.step_timeout_s:.0f} s")
-        await asyncio.to_thread(session.apply, step)
+        await asyncio.to_thread(service.apply, step)
 
     def status(self) -> dict[str, object]:
         body = super().status()
