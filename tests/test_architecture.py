@@ -354,3 +354,24 @@ def test_a_second_opener_of_the_game_log_is_caught(tmp_path: Path, source: str) 
     path = tmp_path / "probe.py"
     path.write_text(source)
     assert _opens_the_game_log(path) != []
+
+
+def test_one_error_mapping_no_api_error_and_no_status_in_the_layers_below_the_web():
+    """Every refusal is an error of the one tree and says only its code; web/errors.py alone gives statuses (a
+    class attribute `status = 409` below the web, or an `ApiError` with a number written by hand, would be a
+    second mapping)."""
+    found = []
+    for path in _sources("controller") + _sources("vision") + _sources("web"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name | ast.Attribute) and (getattr(node, "id", None) == "ApiError"
+                                                             or getattr(node, "attr", None) == "ApiError"):
+                found.append(f"{path.name}:{node.lineno} ApiError")
+            if isinstance(node, ast.ClassDef) and not path.is_relative_to(ROOT / "web"):
+                for item in node.body:
+                    target = item.target if isinstance(item, ast.AnnAssign) else (
+                        item.targets[0] if isinstance(item, ast.Assign) else None)
+                    if isinstance(target, ast.Name) and target.id == "status" and isinstance(
+                            getattr(item, "value", None), ast.Constant) and isinstance(item.value.value, int):
+                        found.append(f"{path.name}:{item.lineno} {node.name}.status")
+    assert found == []

@@ -55,6 +55,7 @@ from controller.service.game.log_health import GameLog
 from controller.service.game.replay import GameReplays
 from controller.service.game.session import Change, DiceMode, GameSession, NoGame
 from controller.service.game.session import ChangeKind as ChangeKind  # the web answers a dice request with 202
+from controller.service.game.store import NoSuchGame
 from controller.service.news import News, NewsBus
 
 log = logging.getLogger(__name__)
@@ -75,7 +76,6 @@ class RequestError(BurncycleError):
     wrong and what is expected; nothing was changed."""
 
     code = "bad_request"
-    status = 422
 
 
 def setup_from_config(game: GameConfig, seed: int | None = None) -> GameSetup:
@@ -282,7 +282,10 @@ class TableService:
         return views.Games(games=[views.GameListed(**g) for g in self._session.games()])
 
     def export_game(self, game: int | None = None) -> bytes:
-        """One game's record (the current one by default) as one JSON file, for another table's import."""
+        """One game's record (the current one by default) as one JSON file, for another table's import
+        (`NoSuchGame` for a game the log does not have)."""
+        if game is not None:
+            self._known(game)
         return self._session.export_game(game)
 
     def import_game(self, data: bytes) -> Change:
@@ -291,8 +294,13 @@ class TableService:
         return self._session.import_game(data)
 
     def resume_game(self, game: int) -> Change:
-        """Make a past game the current one again, to finish it or to undo into it."""
+        """Make a past game the current one again, to finish it or to undo into it (`NoSuchGame`)."""
+        self._known(game)
         return self._session.switch_game(game)
+
+    def _known(self, game: int) -> None:
+        if not self.has_stored_game(game):
+            raise NoSuchGame(f"there is no game {game} in this table's log (GET /api/games lists them)")
 
     # -- reading, for the web and MQTT --
 

@@ -131,7 +131,7 @@ def test_a_table_without_a_camera_says_so(player: TestClient) -> None:
     for reply in (player.get("/api/camera/frame.jpg"), player.post("/api/calibration/find"),
                   player.get("/api/camera/mat.jpg?cols=3&rows=2")):
         assert reply.status_code == 404
-        assert reply.json() == {"error": "not_found", "message": "this table has no camera: set camera.source in "
+        assert reply.json() == {"error": "no_camera", "message": "this table has no camera: set camera.source in "
                                                                  "table.toml (docs/service.md)"}
     assert player.get("/api/camera/status").json() == {"configured": False}
     assert player.get("/camera").status_code == 200

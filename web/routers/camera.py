@@ -10,10 +10,8 @@ from typing import Any
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import FileResponse, Response
 
-from controller.service.camera.calibration import NoCamera
-from controller.service.camera.component import CameraError, NoPicture
 from controller.service.views import BoardConfirmed, BoardFound, CameraState
-from web.auth import ApiError, Player, Watcher, check_origin
+from web.auth import Player, Watcher, check_origin
 from web.contract import ViewResponse, returns
 from web.deps import Service
 from web.routers.page import page
@@ -24,11 +22,9 @@ JPEG: dict[int | str, dict[str, Any]] = {200: {"content": {"image/jpeg": {}}, "d
 
 
 def _picture(make: Callable[[], bytes]) -> Response:
-    """A picture of the camera's, or 404 when there is none to give (no camera, no frame yet, no board found)."""
-    try:
-        return Response(make(), media_type="image/jpeg", headers=NO_STORE)
-    except (NoCamera, NoPicture) as e:
-        raise ApiError(404, "not_found", str(e)) from None
+    """A picture of the camera's (`NoCamera`, `NoPicture` when there is none to give: no frame yet, no board
+    found)."""
+    return Response(make(), media_type="image/jpeg", headers=NO_STORE)
 
 
 @router.get("/camera", include_in_schema=False)
@@ -59,10 +55,7 @@ def mat(service: Service, _: Watcher, cols: int = Query(ge=1, le=26, examples=[1
 @router.post("/api/calibration/find", summary="Find the registration markers in the newest frame and lay the "
              "grid over it (needs the PIN)", dependencies=[Depends(check_origin)], **returns(BoardFound))
 def find(service: Service, _: Watcher) -> ViewResponse:
-    try:
-        return ViewResponse(service.find_board())
-    except (NoCamera, NoPicture) as e:
-        raise ApiError(404, "not_found", str(e)) from None
+    return ViewResponse(service.find_board())
 
 
 @router.get("/api/calibration/overlay.jpg", summary="The last finding's picture: markers found and missing, the "
@@ -74,9 +67,4 @@ def overlay(service: Service, _: Watcher) -> Response:
 @router.post("/api/calibration/confirm", summary="Keep the last finding's registration: saved beside the game log "
              "and used when the markers are covered (needs the PIN)", **returns(BoardConfirmed))
 def confirm(service: Service, _: Player) -> ViewResponse:
-    try:
-        return ViewResponse(service.confirm_board())
-    except NoCamera as e:
-        raise ApiError(404, "not_found", str(e)) from None
-    except CameraError as e:  # nothing found yet, or what was found does not register the board
-        raise ApiError(409, "refused", str(e)) from None
+    return ViewResponse(service.confirm_board())  # CameraError: nothing found yet, or it does not register

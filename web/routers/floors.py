@@ -7,10 +7,9 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from controller.service.game.floors import FloorLibraryError
 from controller.service.table import MOST_FLOOR_CHARS
 from controller.service.views import FloorChecked, FloorFile, Floors
-from web.auth import ApiError, Player
+from web.auth import Player
 from web.contract import ViewResponse, returns
 from web.deps import Service
 from web.routers.page import page
@@ -49,10 +48,7 @@ def floors(service: Service) -> ViewResponse:
 
 @router.get("/api/floors/{name}", summary="One floor's text, shipped or saved", **returns(FloorFile))
 def floor(name: str, service: Service) -> ViewResponse:
-    try:
-        return ViewResponse(service.floor_text(name))
-    except FloorLibraryError as e:
-        raise ApiError(404, "not_found", str(e)) from None
+    return ViewResponse(service.floor_text(name))  # NoSuchFloor: 404 not_found
 
 
 @router.post("/api/floors/check", summary="A drawn floor checked with the `validate` command's messages",
@@ -64,7 +60,4 @@ def check(body: FloorText, service: Service) -> ViewResponse:
 @router.post("/api/floors", summary="Save a floor (checked first) to the table's floors folder; needs the PIN",
              status_code=201, **returns(FloorChecked, "the floor saved, as it was checked", statuses=(201,)))
 def save(body: SavedFloor, service: Service, _: Player) -> ViewResponse:
-    try:
-        return ViewResponse(service.save_floor(body.name, body.text), status_code=201)
-    except FloorLibraryError as e:
-        raise ApiError(422, "bad_request", str(e)) from None
+    return ViewResponse(service.save_floor(body.name, body.text), status_code=201)  # FloorLibraryError: 422

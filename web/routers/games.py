@@ -11,11 +11,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from controller.rules import GameRecord
-from controller.service.table import TableService
 from controller.service.views import Games, Options
-from web.auth import ApiError, Player
+from web.auth import Player
 from web.contract import ViewResponse, returns, schema_of
 from web.deps import Service
+from web.errors import BadRequest
 from web.params import GameId
 from web.routers.play import REFUSALS, changed, changes
 
@@ -41,11 +41,6 @@ class NewGameBody(BaseModel):
     captain: str | None = Field(None, max_length=100)
 
 
-def _known(service: TableService, game: int) -> None:
-    if not service.has_stored_game(game):
-        raise ApiError(404, "not_found", f"there is no game {game} in this table's log (GET /api/games lists them)")
-
-
 @router.get("/options", summary="What a new game may be: floors, missions, agents, difficulties, levels, captains",
             **returns(Options))
 def options(service: Service) -> ViewResponse:
@@ -68,7 +63,6 @@ def games(service: Service) -> ViewResponse:
             response_class=Response, responses={200: {"description": "the game's record, with its digests",
                                                       "content": {"application/json": {"schema": RECORD}}}, 404: {}})
 def export_game(service: Service, game: int = GameId) -> Response:
-    _known(service, game)
     return Response(service.export_game(game), media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="burncycle-game-{game}.json"'})
 
@@ -80,12 +74,11 @@ def export_game(service: Service, game: int = GameId) -> Response:
 async def import_game(request: Request, service: Service, _: Player) -> ViewResponse:
     data = await request.body()
     if not data.strip():
-        raise ApiError(422, "bad_request", "body: empty: send the file GET /api/games/{game}/export wrote")
+        raise BadRequest("body: empty: send the file GET /api/games/{game}/export wrote")
     # replaying a long game takes a while: off the event loop, so the live feed goes on meanwhile
     return changed(service, await run_in_threadpool(service.import_game, data))
 
 
 @router.post("/games/{game}/resume", summary="Make a past game the current one again", **changes(REFUSALS))
 def resume(service: Service, _: Player, game: int = GameId) -> ViewResponse:
-    _known(service, game)
     return changed(service, service.resume_game(game))

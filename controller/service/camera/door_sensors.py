@@ -23,7 +23,6 @@ class DoorError(BurncycleError):
     """A report about something that is not a door of the floor in play."""
 
     code = "not_a_door"
-    status = 409
 
 
 class DoorSensors:

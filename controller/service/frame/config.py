@@ -37,7 +37,6 @@ class ConfigError(BurncycleError):
     """A config that cannot be used: one line per problem, each naming key, value and what is expected."""
 
     code = "config_error"
-    status = 500  # the table is set up wrong: nothing a request could change
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems

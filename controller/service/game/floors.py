@@ -26,10 +26,15 @@ MOST_CHARS = 20_000  # the largest shipped floor is under 2,000 characters; a 26
 
 
 class FloorLibraryError(BurncycleError):
-    """A floor that cannot be saved or found: a bad or shipped name, a floor that does not compile."""
+    """A floor that cannot be saved: a bad or shipped name, a floor that does not compile."""
 
     code = "bad_request"
-    status = 422
+
+
+class NoSuchFloor(FloorLibraryError):
+    """A floor asked for by a name that is neither shipped nor saved (nor could be)."""
+
+    code = "not_found"
 
 
 @dataclass(frozen=True)
@@ -99,10 +104,10 @@ class FloorLibrary:
     def source(self, name: str) -> Literal["shipped", "saved"]:
         if name in self.shipped:
             return "shipped"
-        if self._path(name).is_file():
+        if NAME.fullmatch(name) and self._path(name).is_file():
             return "saved"
         known = ", ".join(sorted(self.shipped) + self.saved())
-        raise FloorLibraryError(f"there is no floor {name[:60]!r}: the floors are {known}")
+        raise NoSuchFloor(f"there is no floor {name[:60]!r}: the floors are {known}")
 
     def text(self, name: str) -> str:
         """A floor's text by name: a shipped floor, else a saved one."""

@@ -25,7 +25,6 @@ class ReplayError(BurncycleError):
     """A step the game does not have (past its end)."""
 
     code = "not_found"
-    status = 404
 
 
 @dataclass(frozen=True)
