@@ -16,6 +16,7 @@ from controller.cli.typed_rolls import ROLLS_HELP, checked_run
 from controller.errors import UserError
 from controller.library import floor_text, load_state, read_text, write_atomically
 from controller.rules import (
+    DIFFICULTIES,
     LegalAction,
     RulesError,
     SeededDice,
@@ -186,7 +187,7 @@ def register_selfplay(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mission", default="data-heist")
     p.add_argument("--level", type=arg_types.positive, help="Adaptable missions: the level to play (1-3)")
     p.add_argument("--players", type=arg_types.positive, default=2)
-    p.add_argument("--difficulty", default="standard", choices=["simplified", "standard", "seasoned"])
+    p.add_argument("--difficulty", default="standard", choices=DIFFICULTIES)
     p.add_argument("--captain", default="fauxbia")
     agents = p.add_argument("--agents", help="comma-separated agent ids (default: the auto-player's team, "
                                              "the first N of %(team)s)")

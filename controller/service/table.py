@@ -24,10 +24,16 @@ import msgspec
 
 from controller.leds.render import LogicalFrame
 from controller.rules import (
+    DIFFICULTIES,
+    DIRECTION_WORDS,
+    DIRECTIONS,
+    LEVELS,
+    SPACE_FEATURES,
     AnyAction,
     BurncycleError,
     Content,
     Correct,
+    Direction,
     GameSetup,
     GameState,
     RulesError,
@@ -61,9 +67,8 @@ from controller.service.news import News, NewsBus
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 C = TypeVar("C", bound=Component)
-DIFFICULTIES = ("simplified", "standard", "seasoned")
-LEVELS = (1, 2, 3)
-FACINGS = {"north": "N", "east": "E", "south": "S", "west": "W", "N": "N", "E": "E", "S": "S", "W": "W"}
+# a facing as the players may say it: the rules' compass letter or its word
+FACINGS: dict[str, Direction] = {**{DIRECTION_WORDS[d]: d for d in DIRECTIONS}, **{d: d for d in DIRECTIONS}}
 
 
 MOST_FLOOR_CHARS = MOST_CHARS  # the longest floor text a table reads: the floor editor's and the API's limit
@@ -187,11 +192,12 @@ class TableService:
         """The players' word on where a unit stands (the engine's `Correct`); through the reconciler when there
         is a camera, so it stops expecting the chip elsewhere."""
         if facing is not None and facing not in FACINGS:
-            raise RequestError(f"facing {facing!r}: expected north, east, south, west (or N, E, S, W) or null")
+            raise RequestError(f"facing {facing!r}: expected {', '.join(DIRECTION_WORDS.values())} (or "
+                               f"{', '.join(DIRECTIONS)}) or null")
         turned = FACINGS[facing] if facing is not None else None
         if self._reconciler is not None:
             return self._reconciler.correct(unit, space, turned)
-        return self._session.apply(Correct(unit=unit, space=space, facing=turned))  # type: ignore[arg-type]
+        return self._session.apply(Correct(unit=unit, space=space, facing=turned))
 
     def answer(self, question: str, option: int | str) -> views.TableView:
         """The players' answer to one of the table view's questions: which way a bot went (a route question), or
@@ -242,7 +248,9 @@ class TableService:
             difficulties=list(DIFFICULTIES), levels=list(LEVELS),
             captains=[views.Named(id=key, name=cap.name) for key, cap in c.captains.items()],
             default=views.NewGameDefault(floor=g.floor, mission=g.mission, agents=list(g.agents),
-                                         difficulty=g.difficulty, level=g.level, captain=g.captain))
+                                         difficulty=g.difficulty, level=g.level, captain=g.captain),
+            facings=[views.Facing(letter=d, word=DIRECTION_WORDS[d]) for d in DIRECTIONS],
+            features=dict(SPACE_FEATURES))
 
     def dice_kinds(self) -> views.DiceKinds:
         """Every die of the game with its faces as printed, for the dashboard's pictures of typed-in dice."""

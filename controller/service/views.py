@@ -170,8 +170,15 @@ class NewGameDefault(View, kw_only=True):
     captain: str | None
 
 
+class Facing(View, kw_only=True):
+    letter: str
+    word: str
+
+
 class Options(View, kw_only=True):
-    """What a new game may be: the floors, missions, agents, difficulties, levels and captains."""
+    """What a new game may be: the floors, missions, agents, difficulties, levels and captains; and the game's
+    words the pages show and read: the compass directions a unit faces, and what each character of a drawn
+    floor's space means (docs/floor-format.md)."""
 
     floors: list[FloorOption]
     missions: list[MissionOption]
@@ -180,6 +187,8 @@ class Options(View, kw_only=True):
     levels: list[int]
     captains: list[Named]
     default: NewGameDefault
+    facings: list[Facing]
+    features: dict[str, str | None]
 
 
 class GameListed(View, kw_only=True):

@@ -3,14 +3,12 @@ a file imported, and a past game resumed. Reading is for anyone; every change ne
 
 from __future__ import annotations
 
-from typing import Literal
-
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from controller.rules import GameRecord
+from controller.rules import LEVELS, Difficulty, GameRecord
 from controller.service.views import Games, Options
 from web.auth import Player
 from web.contract import ViewResponse, returns, schema_of
@@ -36,8 +34,8 @@ class NewGameBody(BaseModel):
     floor_text: str | None = Field(None, max_length=200_000, description="a custom floor's .floor text")
     mission: str = Field(min_length=1, max_length=100)
     agents: list[str] = Field(min_length=1, max_length=4)
-    difficulty: Literal["simplified", "standard", "seasoned"] = "standard"
-    level: int | None = Field(None, ge=1, le=3)
+    difficulty: Difficulty = "standard"
+    level: int | None = Field(None, ge=LEVELS[0], le=LEVELS[-1], description="an Adaptable mission's level")
     captain: str | None = Field(None, max_length=100)
 
 

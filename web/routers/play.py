@@ -5,12 +5,13 @@ refusal changes nothing."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from controller.service.table import ChangeKind, TableService
+from controller.rules import Direction, FacingWord
+from controller.service.table import ChangeKind, DiceMode, TableService
 from controller.service.views import Answered, Changed, DiceKinds, LegalList
 from web.auth import Player
 from web.contract import Responses, ViewResponse, returns
@@ -57,7 +58,7 @@ class FacesBody(Strict):
 
 class DiceModeBody(Strict):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"mode": "physical"}]})
-    mode: Literal["virtual", "physical"] = Field(description="virtual: the service rolls; physical: the players")
+    mode: DiceMode = Field(description="virtual: the service rolls; physical: the players")
 
 
 class CorrectionBody(Strict):
@@ -67,7 +68,7 @@ class CorrectionBody(Strict):
         {"unit": "casing", "space": "J3", "facing": None}, {"unit": "G1", "space": "H4", "facing": "west"}]})
     unit: str = Field(min_length=1, max_length=64, description="a bot's id or a security unit's id")
     space: str = Field(min_length=1, max_length=16, description="the space, as on the mat: column letter, row")
-    facing: Literal["north", "east", "south", "west", "N", "E", "S", "W"] | None = None
+    facing: FacingWord | Direction | None = Field(None, description="a guard's facing: a compass word or letter")
 
 
 class AnswerBody(Strict):
