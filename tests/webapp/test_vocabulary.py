@@ -18,8 +18,9 @@ def test_the_options_carry_the_rules_words(anyone: TestClient) -> None:
 
 def test_the_request_schemas_take_the_rules_words(anyone: TestClient) -> None:
     models = anyone.get("/openapi.json").json()["components"]["schemas"]
-    assert models["NewGameBody"]["properties"]["difficulty"]["enum"] == list(DIFFICULTIES)
-    level = next(kind for kind in models["NewGameBody"]["properties"]["level"]["anyOf"] if kind.get("type") == "integer")
+    new_game, correction = models["NewGameBody"]["properties"], models["CorrectionBody"]["properties"]
+    assert new_game["difficulty"]["enum"] == list(DIFFICULTIES)
+    level = next(kind for kind in new_game["level"]["anyOf"] if kind.get("type") == "integer")
     assert (level["minimum"], level["maximum"]) == (LEVELS[0], LEVELS[-1])
-    facings = [word for kind in models["CorrectionBody"]["properties"]["facing"]["anyOf"] for word in kind.get("enum", [])]
+    facings = [word for kind in correction["facing"]["anyOf"] for word in kind.get("enum", [])]
     assert sorted(facings) == sorted([*DIRECTIONS, *DIRECTION_WORDS.values()])
