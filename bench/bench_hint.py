@@ -30,8 +30,9 @@ from bench.stats import percentile
 from controller.autoplay.player import AutoPlayer, team
 from controller.library import floor_text
 from controller.rules import GameSetup, GameState, Terminal, apply_action, legal_actions, new_game
-from controller.service.hints import HintDesk, HintView
+from controller.service.hints import HintDesk
 from controller.service.hints.desk import HINT_SECONDS
+from controller.service.views import HintView
 from tests.support.rules_scenarios import CONTENT
 
 TARGET_S = 2.0

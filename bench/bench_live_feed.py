@@ -182,7 +182,7 @@ def main() -> int:
     service = build(config, pin_factory=factory, seed=3)
     bridge = next(c for c in service.components if isinstance(c, MqttBridge))
     phases: list[Phase] = []
-    service.session.watch(lambda c: phases[-1].committed.__setitem__(c.number, time.monotonic()) if phases else None)
+    service._session.watch(lambda c: phases[-1].committed.__setitem__(c.number, time.monotonic()) if phases else None)
     loop = asyncio.new_event_loop()
     running = threading.Thread(target=lambda: loop.run_until_complete(service.run()))
     running.start()
@@ -223,7 +223,7 @@ def main() -> int:
         service.stop()
         running.join(15)
         loop.close()
-        service.session.close()
+        service.close()
         factory.close()
         broker.stop()
 

@@ -119,7 +119,7 @@ def latency(service, watch: Stopwatch, changes: int) -> dict[str, list[float]]:
     """Seconds from a state change (the session's apply returned: the change is in the game log, on disk) to
     the subscriber's receipt of its state topic and of its event; and from the call of apply, which adds the
     engine and the log's durable write."""
-    session = service.session
+    session = service._session
     bot = next(b for b in session.state.bots if b.on_board)
     spaces = [bot.space, next(s for s in ("H4", "I4", "G3") if s != bot.space)]
     out: dict[str, list[float]] = {"state": [], "event": [], "from_call": [], "apply": [], "missed": []}
@@ -157,7 +157,7 @@ def bare_round_trip(port: int, watch: Stopwatch, count: int) -> list[float]:
 
 
 def camera_fps(service, seconds: float) -> float:
-    camera = service.camera
+    camera = service._camera
     before, t0 = camera.frames, time.monotonic()
     time.sleep(seconds)
     return (camera.frames - before) / (time.monotonic() - t0)
@@ -168,8 +168,8 @@ def flood(port: int, rate: int, seconds: float, service, bridge: MqttBridge) -> 
     sender = _sender(port, inflight=1000)
     topic = f"{TABLE}/command/door"
     payloads = [f'{{"door": "{DOOR}", "state": "open"}}', f'{{"door": "{DOOR}", "state": "closed"}}']
-    received0, handled0, number = bridge.received, bridge.handled, service.session.number
-    camera = service.camera
+    received0, handled0, number = bridge.received, bridge.handled, service.number
+    camera = service._camera
     frames0, t0 = camera.frames, time.monotonic()
     sent, period = 0, 1.0 / rate
     while (now := time.monotonic()) - t0 < seconds:
@@ -190,7 +190,7 @@ def flood(port: int, rate: int, seconds: float, service, bridge: MqttBridge) -> 
     sender.disconnect()
     return {"sent": sent, "rate": sent / elapsed, "received": bridge.received - received0,
             "handled": bridge.handled - handled0, "backlog": backlog, "drained_s": drained, "fps": fps,
-            "game_changed": service.session.number != number}
+            "game_changed": service.number != number}
 
 
 def main() -> int:
@@ -224,9 +224,9 @@ def run(args: argparse.Namespace, broker: Broker, folder: Path, watch: Stopwatch
     thread = threading.Thread(target=lambda: asyncio.run(service.run()))
     thread.start()
     try:
-        table.lay_out(service.session.state)
+        table.lay_out(service.state)
         deadline = time.monotonic() + 30
-        while (service.camera.frames < 30 or bridge.health.value != "ok") and time.monotonic() < deadline:
+        while (service._camera.frames < 30 or bridge.health.value != "ok") and time.monotonic() < deadline:
             time.sleep(0.05)
         print(f"camera: the demo's rendered table at {args.fps:g} fps asked, 960x540, the real vision pipeline; "
               f"broker: mosquitto on 127.0.0.1:{broker.port}")
@@ -257,7 +257,7 @@ def run(args: argparse.Namespace, broker: Broker, folder: Path, watch: Stopwatch
     finally:
         service.stop()
         thread.join(15)
-        service.session.close()
+        service.close()
     return 0
 
 

@@ -95,7 +95,7 @@ def main() -> None:
         finally:
             service.stop()
             thread.join(15)
-            service.session.close()
+            service.close()
     loaded = [x[0] for x in loads]
     drawn = [x[1] for x in loads if x[1] is not None]
     print(f"the page's assets: {asset_bytes} bytes (HTML, scripts, styles; the JSON it reads not counted), "

@@ -128,7 +128,7 @@ def one_run(browser: Browser, run: Run, rate: float, count: int, loads: int, mos
         stepping: str | None = None  # the bot the move under way has picked: the last to step, else the agent's
         for _ in range(most or 10_000):
             phone.settle()
-            state = service.session.state
+            state = service.state
             if state.outcome is not None:
                 break
             action = player.choose(state)

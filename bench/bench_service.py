@@ -131,20 +131,20 @@ def latency(moves: int, seed: int) -> dict[str, list[float]]:
         return cameras[-1]
 
     service = build(config, leds=leds, seed=seed, source=open_camera)
-    session = service.session
+    session = service._session
     confirmed: list[tuple[int, float]] = []  # (change number, time of the frame that made it)
-    assert service.camera is not None
+    assert service._camera is not None
 
     def note(result: FrameResult) -> None:  # listeners run in order: the reconciler's came first
         if not confirmed or session.number != confirmed[-1][0]:
             confirmed.append((session.number, result.observation.timestamp))
-    service.camera.on_frame(note)
+    service._camera.on_frame(note)
     out: dict[str, list[float]] = {"confirm_to_leds": [], "confirm_to_ack": [], "first_to_leds": []}
     thread = threading.Thread(target=lambda: asyncio.run(service.run()))
     thread.start()
     try:
         table.lay_out(session.state)
-        while service.camera.frames < 30:  # the camera confirms the laid-out table
+        while service._camera.frames < 30:  # the camera confirms the laid-out table
             time.sleep(0.05)
         player = AutoPlayer()
         while len(out["confirm_to_leds"]) < moves and session.state.outcome is None:
@@ -182,7 +182,7 @@ def latency(moves: int, seed: int) -> dict[str, list[float]]:
     finally:
         service.stop()
         thread.join(15)
-        service.session.close()
+        service.close()
         if board is not None:
             board.close()
     return out

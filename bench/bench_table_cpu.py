@@ -204,21 +204,21 @@ def play(change: bool, moves: int, still_s: float, seed: int, pictures_folder: P
         leds = BenchLeds(VirtualStrip, what="the virtual strip")
     camera = PlayedCamera()
     service = build(config, leds=leds, seed=seed, source=lambda: camera)
-    assert service.camera is not None
+    assert service._camera is not None
     vision = VisionConfig() if change else replace(VisionConfig(), change=ChangeSettings(enabled=False))
     pipelines: list[TimedPipeline] = []
 
     def make(floor):  # type: ignore[no-untyped-def]
         pipelines.append(TimedPipeline(floor, vision))
         return pipelines[-1]
-    service.camera.make_pipeline = make
-    session = service.session
+    service._camera.make_pipeline = make
+    session = service._session
     confirmed: list[tuple[int, float]] = []
 
     def note(result: FrameResult) -> None:  # after the reconciler's listener
         if not confirmed or session.number != confirmed[-1][0]:
             confirmed.append((session.number, result.observation.timestamp))
-    service.camera.on_frame(note)
+    service._camera.on_frame(note)
     thread = threading.Thread(target=lambda: asyncio.run(service.run()))
     thread.start()
     cpu: dict[str, float] = defaultdict(float)
@@ -253,7 +253,7 @@ def play(change: bool, moves: int, still_s: float, seed: int, pictures_folder: P
         table.lay_out(session.state)
         camera.show([], pictures.filmed(pictures.picture(table.scene), 3))
         watchers = viewers(config.web.port)
-        while service.camera.frames < 45:
+        while service._camera.frames < 45:
             time.sleep(0.05)
         with Measure("still"):
             time.sleep(still_s * 3)
@@ -324,7 +324,7 @@ def play(change: bool, moves: int, still_s: float, seed: int, pictures_folder: P
             board.close()
         broker.terminate()
         broker.wait(5)
-    health = service.camera.status()
+    health = service._camera.status()
     return {"cpu": dict(cpu), "wall": dict(wall), "vision_cpu": dict(vision_cpu), "frames": dict(frames),
             "led_latency": led_latency, "to_render": to_render, "link": link, "unacknowledged": unacknowledged,
             "confirmed": confirmed_moves, "unconfirmed": unconfirmed,

@@ -123,7 +123,7 @@ def main() -> None:
 
     folder = tempfile.mkdtemp(prefix="bench-websockets-")
     service, table, port = _service(folder, args.seed, args.camera_fps)
-    session, camera = service.session, service.camera
+    session, camera = service._session, service._camera
     assert camera is not None
     running = threading.Thread(target=lambda: asyncio.run(service.run()))
     running.start()

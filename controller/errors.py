@@ -17,4 +17,3 @@ class UserError(BurncycleError):
     """Something a person can fix: bad input, a missing file, an illegal move."""
 
     code = "user_error"
-    status = 422

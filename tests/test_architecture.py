@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import msgspec
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -159,6 +160,7 @@ def test_the_command_line_is_its_package_and_nothing_named_like_it():
 
 
 FACADE = "controller.service.table"
+VIEWS = "controller.service.views"
 CONFIG = "controller.service.frame.config"
 
 
@@ -189,14 +191,17 @@ def _names_from_the_service(path: Path) -> list[tuple[int, str, str | None]]:
 def web_may_take_from_the_service(module: str, name: str | None) -> bool:
     """The web reaches the table only through its facade, TableService (controller/service/table.py: its verbs,
     and what that module defines beside it). Beyond it the web may name the service's error classes (to answer
-    each with its HTTP status) and table.toml's config types, never a part (the session, the store, the camera,
-    the floors, the supervisor) nor a function of one."""
+    each with its HTTP status), the typed views the facade answers with (controller/service/views.py: to declare
+    them in the schema) and table.toml's config types, never a part (the session, the store, the camera, the
+    floors, the supervisor) nor a function of one."""
     if module == FACADE:
         return True
     if name is None or _is_module(f"{module}.{name}"):
         return False  # a module of the service, imported whole
     value = getattr(importlib.import_module(module), name, None)
     if isinstance(value, type) and issubclass(value, BaseException):
+        return True
+    if module == VIEWS and isinstance(value, type) and issubclass(value, msgspec.Struct):
         return True
     return module == CONFIG and isinstance(value, type)
 
@@ -227,6 +232,7 @@ def test_the_web_reaches_the_service_only_through_its_facade():
     "from controller.service.camera.component import CameraComponent\n",
     "from controller.service.frame.config import load_config\n",
     "def handler():\n    from controller.service.frame.supervisor import Supervisor\n",
+    "from controller.service.views import floor_view\n",
 ])
 def test_a_way_around_the_facade_is_caught(tmp_path, source):
     """The checker itself: a part of the service, one of its functions or constants, or a module of it imported
@@ -237,35 +243,77 @@ def test_a_way_around_the_facade_is_caught(tmp_path, source):
 
 
 @pytest.mark.parametrize("source", [
-    "from controller.service.table import TableService, NoCamera\n",
+    "from controller.service.table import TableService, RequestError\n",
+    "from controller.service.camera.calibration import NoCamera\n",
     "from controller.service.game.store import StoreError\n",
     "from controller.service.camera.component import CameraError, NoPicture\n",
     "from controller.service.frame.config import ServiceConfig\n",
+    "from controller.service.views import TableView, Changed\n",
     "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from controller.service.game.session import Change\n",
 ])
 def test_the_facade_its_errors_and_config_types_pass(tmp_path, source):
     path = tmp_path / "probe.py"
     path.write_text(source)
     assert _wrong_ways_in([path]) == []
-PARTS = {"session", "camera", "reconciler", "floors", "leds", "replays", "components", "supervisor", "buttons"}
+PARTS = {"session", "camera", "reconciler", "floors", "leds", "replays", "supervisor", "buttons", "doors",
+         "game_log", "dice_buttons"}  # what the facade's parts were once called, in the open
+
+
+def _private_parts() -> set[str]:
+    """The facade's parts, as a service built for a table has them: every one private."""
+    from controller.service.table import TableService
+    return {name for name in _init_assigns(TableService) if name.startswith("_")}
+
+
+def _init_assigns(cls: type) -> set[str]:
+    tree = ast.parse(Path(sys.modules[cls.__module__].__file__ or "").read_text(encoding="utf-8"))
+    init = next(n for c in ast.walk(tree) if isinstance(c, ast.ClassDef) and c.name == cls.__name__
+                for n in c.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    return {t.attr for node in ast.walk(init) if isinstance(node, ast.Assign | ast.AnnAssign)
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            for t in (t.elts if isinstance(t, ast.Tuple) else [t])
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"}
 
 
 def _parts_reached(paths: list[Path]) -> list[str]:
-    """Every `something.session` (or another of the facade's parts) the web reads: a part reached through the
-    facade's attributes is as much a way around it as a part imported."""
-    return [f"{path.name}:{node.lineno} reads .{node.attr}" for path in paths
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.Attribute)
-            and node.attr in PARTS]
+    """Every `something.session` (or another of the facade's parts, by its old name or its private one) a file
+    reads: a part reached through the facade's attributes is as much a way around it as a part imported."""
+    private = _private_parts()
+    return sorted(f"{path.name}:{node.lineno} reads .{node.attr}" for path in paths
+                  for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                  if isinstance(node, ast.Attribute) and (node.attr in PARTS and _names_the_service(node.value)
+                                                          or node.attr in private and not _is_self(node.value)))
 
 
-def test_the_web_and_mqtt_read_no_part_of_the_service_through_the_facade():
-    assert _parts_reached(_sources("web") + _sources("controller/service/mqtt")) == []
+def _names_the_service(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Name) and node.id == "service") or (
+        isinstance(node, ast.Attribute) and node.attr == "service")
+
+
+def _is_self(node: ast.expr) -> bool:
+    return isinstance(node, ast.Name) and node.id == "self"
+
+
+def test_the_facade_keeps_its_parts_private():
+    """Every part the facade holds is an underscore attribute: the door is its verbs (`ready` is a flag)."""
+    from controller.service.table import TableService
+    assert {name for name in _init_assigns(TableService) if not name.startswith("_")} == {"ready"}
+    assert {"_session", "_camera", "_reconciler", "_supervisor", "_doors"} <= _private_parts()
+
+
+def test_nothing_outside_the_service_reads_a_part_of_it():
+    """The web, the command line, the hall and MQTT (the service's one face inside it) reach the table through
+    the facade's verbs; the service's own modules (the start-up, the demo) may hold its parts. Tests and benches
+    open the box on purpose."""
+    faces = ["web", "controller/cli", "controller/hall", "controller/service/mqtt"]
+    assert _parts_reached([path for face in faces for path in _sources(face)]) == []
 
 
 def test_a_part_read_through_the_facade_is_caught(tmp_path):
     path = tmp_path / "probe.py"
-    path.write_text("def status(service):\n    return service.session.status()\n")
-    assert _parts_reached([path]) == ["probe.py:2 reads .session"]
+    path.write_text("def status(service):\n    return service.session.status()\n\n\n"
+                    "def camera(service):\n    return service._camera\n")
+    assert _parts_reached([path]) == ["probe.py:2 reads .session", "probe.py:6 reads ._camera"]
 
 
 WRITER = {"controller.service.game.session", "controller.service.game.store"}  # the writer and its game log
@@ -300,7 +348,7 @@ def test_nothing_but_the_sessions_writer_opens_the_game_log() -> None:
     "import sqlite3\n",
     "from controller.service.game.store import GameStore\n",
     "from controller.service.game import store\nlog = store.GameStore('games.sqlite3')\n",
-    "def where(service):\n    return service.session.store.path\n",
+    "def where(service):\n    return service._session.store.path\n",
 ])
 def test_a_second_opener_of_the_game_log_is_caught(tmp_path: Path, source: str) -> None:
     path = tmp_path / "probe.py"
@@ -320,3 +368,24 @@ def test_a_persons_input_error_is_raised_by_the_command_line_and_the_file_librar
                         and isinstance(node.exc.func, ast.Name) and node.exc.func.id == "UserError"):
                     raisers.add(_module_name(path))
     assert raisers and {m for m in raisers if not is_cli(m) and m != "controller.library"} == set()
+
+
+def test_one_error_mapping_no_api_error_and_no_status_in_the_layers_below_the_web():
+    """Every refusal is an error of the one tree and says only its code; web/errors.py alone gives statuses (a
+    class attribute `status = 409` below the web, or an `ApiError` with a number written by hand, would be a
+    second mapping)."""
+    found = []
+    for path in _sources("controller") + _sources("vision") + _sources("web"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name | ast.Attribute) and (getattr(node, "id", None) == "ApiError"
+                                                             or getattr(node, "attr", None) == "ApiError"):
+                found.append(f"{path.name}:{node.lineno} ApiError")
+            if isinstance(node, ast.ClassDef) and not path.is_relative_to(ROOT / "web"):
+                for item in node.body:
+                    target = item.target if isinstance(item, ast.AnnAssign) else (
+                        item.targets[0] if isinstance(item, ast.Assign) else None)
+                    if isinstance(target, ast.Name) and target.id == "status" and isinstance(
+                            getattr(item, "value", None), ast.Constant) and isinstance(item.value.value, int):
+                        found.append(f"{path.name}:{item.lineno} {node.name}.status")
+    assert found == []

@@ -14,9 +14,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from controller.rules import BurncycleError
-from web.auth import ApiError, TableAuth, new_pin
+from web.auth import TableAuth, new_pin
 from web.auth import router as session_router
 from web.body_limit import BodyLimit
+from web.contract import install_schema
+from web.errors import CODES, refusal
 from web.hub import Hub
 from web.routers import address, camera, floor, floors, game, games, health, hints, leds, live, page, play, replay
 
@@ -24,10 +26,6 @@ if TYPE_CHECKING:
     from controller.service.table import TableService
 
 log = logging.getLogger(__name__)
-# the code of a refusal Starlette makes by itself (an unknown path, a wrong method)
-STATUS_CODES = {400: "bad_request", 401: "pin_required", 403: "forbidden", 404: "not_found",
-                405: "method_not_allowed", 409: "refused", 413: "too_large", 415: "bad_media_type",
-                422: "bad_request", 429: "too_many_tries"}
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 
 
@@ -41,7 +39,7 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
                               "Anyone may read; changing the game needs the table's PIN (POST /api/session). "
                               "Every refusal is JSON {\"error\": code, \"message\": text}; see docs/http-api.md.")
     app.state.service = service
-    web = service.config.web
+    web = service.web_config()
     auth = TableAuth(pin or web.pin or new_pin(), read_only=web.read_only if read_only is None else read_only,
                      clock=clock or time.monotonic)
     app.state.auth = auth
@@ -63,6 +61,7 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
     app.include_router(camera.router)
     app.mount("/static", page.Assets(), name="static")  # the pages' scripts, styles and pictures
     _install_error_handlers(app)
+    install_schema(app)
     app.add_middleware(BodyLimit, limits={"/api/games/import": games.MOST_IMPORT_BYTES,
                                           "/api/games": games.MOST_NEW_GAME_BYTES,
                                           "/api/floors": floors.MOST_FLOOR_BYTES,
@@ -79,9 +78,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def refused(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        if isinstance(exc, ApiError):
-            return JSONResponse(exc.body(), status_code=exc.status_code, headers=exc.headers)
-        code = STATUS_CODES.get(exc.status_code, "error")
+        code = CODES.get(exc.status_code, "error")
         message = str(exc.detail)
         status = exc.status_code
         if status == 400 and "parsing the body" in message:  # FastAPI's word for a body that is not JSON
@@ -98,8 +95,8 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(BurncycleError)
     async def table_refused(request: Request, exc: BurncycleError) -> JSONResponse:
-        """Any error of the project's tree: its class says the code and the status (controller/rules/errors.py)."""
-        return JSONResponse({"error": exc.code, "message": str(exc)}, status_code=exc.status)
+        """Any error of the project's tree: its class says the code, web/errors.py the status."""
+        return refusal(exc)
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, exc: Exception) -> JSONResponse:

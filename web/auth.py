@@ -8,8 +8,8 @@ guessing a 6-digit PIN from a phone on the venue's Wi-Fi takes years. A guesser 
 laptop that takes a new one per try) meets the limit of the whole table: past TABLE_FREE_TRIES wrong PINs from
 anyone, logins pause for everyone, for a wait that doubles in the same way; phones already logged in play on,
 and the table's owner lifts the pause with a long press of the "next" button (`lift`). Every refusal is an
-`ApiError`, which the app's handlers turn into the JSON body every endpoint answers with:
-`{"error": code, "message": ...}`.
+error of the project's one tree (web/errors.py), which the app answers with the JSON body every endpoint
+answers with: `{"error": code, "message": ...}`.
 """
 
 from __future__ import annotations
@@ -21,11 +21,13 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Depends, HTTPException, Request, Response, WebSocket
+from fastapi import APIRouter, Depends, Request, Response, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
+
+from web.errors import BadOrigin, PinRequired, ReadOnly, TooManyTries, WrongPin
 
 COOKIE = "burncycle_session"
 FREE_TRIES = 5          # wrong PINs a client may type before it has to wait
@@ -35,18 +37,6 @@ MOST_SESSIONS = 256     # phones logged in at once; the oldest session goes firs
 MOST_CLIENTS = 4096     # client addresses whose wrong tries are remembered
 TABLE_FREE_TRIES = 20   # wrong PINs from all addresses together before every login waits
 TABLE_QUIET_S = 3600.0  # an hour without a wrong PIN forgets the table's count
-
-
-class ApiError(HTTPException):
-    """A refusal with its machine-readable code; `extra` joins the JSON body (`tries_left`, `retry_after`)."""
-
-    def __init__(self, status: int, code: str, message: str, *, headers: Mapping[str, str] | None = None,
-                 **extra: Any) -> None:
-        super().__init__(status, message, headers=dict(headers) if headers else None)
-        self.code, self.extra = code, extra
-
-    def body(self) -> dict[str, Any]:
-        return {"error": self.code, "message": str(self.detail), **self.extra}
 
 
 def new_pin() -> str:
@@ -104,7 +94,7 @@ class TableAuth:
             self._tries.popitem(last=False)
         left = FREE_TRIES - tries.wrong
         if left > 0:
-            raise ApiError(401, "wrong_pin", f"wrong PIN: {left} {'try' if left == 1 else 'tries'} left before a "
+            raise WrongPin(f"wrong PIN: {left} {'try' if left == 1 else 'tries'} left before a "
                            f"wait; the PIN is printed by the table service at start", tries_left=left)
         seconds = min(FIRST_WAIT_S * 2 ** (-left), LONGEST_WAIT_S)
         tries.wait_until = self.clock() + seconds
@@ -138,13 +128,12 @@ class TableAuth:
         return token is not None and token in self._sessions
 
     @staticmethod
-    def _too_many(seconds: float, *, table: bool = False) -> ApiError:
+    def _too_many(seconds: float, *, table: bool = False) -> TooManyTries:
         whole = max(1, int(seconds + 0.999))
         message = (f"too many wrong PINs at this table: logins are paused for everyone for {whole} s (phones "
                    f"already logged in play on); the table's owner lifts the pause with a long press of the next "
                    f"button" if table else f"too many wrong PINs from this device: try again in {whole} s")
-        return ApiError(429, "too_many_tries", message, headers={"Retry-After": str(whole)}, retry_after=whole,
-                        tries_left=0)
+        return TooManyTries(message, headers={"Retry-After": str(whole)}, retry_after=whole, tries_left=0)
 
 
 def auth_of(request: Request) -> TableAuth:
@@ -155,7 +144,7 @@ def _client(request: Request) -> str:
     return request.client.host if request.client is not None else "unknown"
 
 
-def origin_refusal(headers: Mapping[str, str]) -> ApiError | None:
+def origin_refusal(headers: Mapping[str, str]) -> BadOrigin | None:
     """A browser names the page that sent a request in `Origin`: one from another site (a page a player opened
     elsewhere, posting to the table behind their back) is refused. Requests without it (curl, scripts) pass."""
     origin = headers.get("origin")
@@ -165,7 +154,7 @@ def origin_refusal(headers: Mapping[str, str]) -> ApiError | None:
     seen = urlsplit(origin).netloc if "://" in origin else origin
     if seen.lower() == host.lower():
         return None
-    return ApiError(403, "bad_origin", f"Origin {origin!r} is not this table ({host or 'no Host header'}): "
+    return BadOrigin(f"Origin {origin!r} is not this table ({host or 'no Host header'}): "
                     f"changes are only taken from the table's own page")
 
 
@@ -175,20 +164,20 @@ def check_origin(request: Request) -> None:
         raise refusal
 
 
-def check_websocket_origin(websocket: WebSocket) -> ApiError | None:
+def check_websocket_origin(websocket: WebSocket) -> BadOrigin | None:
     return origin_refusal(websocket.headers)
 
 
 def require_watcher(request: Request) -> None:
     if not auth_of(request).is_player(request.cookies.get(COOKIE)):
-        raise ApiError(401, "pin_required", "this needs the table's PIN: type it on the page (the table service "
+        raise PinRequired("this needs the table's PIN: type it on the page (the table service "
                        "prints it when it starts)")
 
 
 def require_player(request: Request) -> None:
     check_origin(request)
     if auth_of(request).read_only:
-        raise ApiError(403, "read_only", "this table is read-only (web.read_only): the game can be watched, "
+        raise ReadOnly("this table is read-only (web.read_only): the game can be watched, "
                        "not changed")
     require_watcher(request)
 

@@ -13,17 +13,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from starlette.datastructures import Headers
-from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from web.auth import ApiError
+from web.errors import TooLarge, refusal
 
 MOST_BODY_BYTES = 16 * 1024
 
 
-def too_large(method: str, path: str, limit: int) -> ApiError:
-    return ApiError(413, "too_large", f"{method} {path}: the body is larger than the {limit} bytes this endpoint "
-                                      f"takes")
+def too_large(method: str, path: str, limit: int) -> TooLarge:
+    return TooLarge(f"{method} {path}: the body is larger than the {limit} bytes this endpoint takes",
+                    headers={"Connection": "close"})
 
 
 class BodyLimit:
@@ -37,11 +36,10 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         limit = self.limits.get(scope["path"], self.default)
-        refusal = too_large(scope["method"], scope["path"], limit)
+        refused = too_large(scope["method"], scope["path"], limit)
         length = Headers(scope=scope).get("content-length")
         if length is not None and (not length.isdigit() or int(length) > limit):
-            response = JSONResponse(refusal.body(), status_code=413, headers={"Connection": "close"})
-            await response(scope, receive, send)
+            await refusal(refused)(scope, receive, send)
             return
         read = 0
 
@@ -51,7 +49,7 @@ class BodyLimit:
             if message["type"] == "http.request":
                 read += len(message.get("body", b""))
                 if read > limit:
-                    raise refusal
+                    raise refused
             return message
 
         await self.app(scope, counted, send)

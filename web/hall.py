@@ -42,7 +42,7 @@ def create_hall_app(view: HallView) -> FastAPI:
         each time the broker's messages changed it (what `GET /api/tables` answers)."""
         refusal = check_websocket_origin(websocket)
         if refusal is not None:
-            await websocket.close(code=1008, reason=refusal.body()["error"])
+            await websocket.close(code=1008, reason=refusal.code)
             return
         await websocket.accept()
         loop, changed = asyncio.get_running_loop(), asyncio.Event()

@@ -24,11 +24,20 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from web.routers.floor import floor_json, versioned
-from web.routers.leds import preview
+from controller.service.views import (
+    ChangeHeard,
+    FloorHeard,
+    HealthHeard,
+    HintHeard,
+    HintView,
+    LedsHeard,
+    Snapshot,
+    TableHeard,
+)
 
 if TYPE_CHECKING:
-    from controller.service.table import HintView, News, TableService
+    from controller.service.news import News
+    from controller.service.table import TableService
 
 QUEUE_LIMIT = 32      # messages waiting for one client before it counts as fallen behind
 SNAPSHOT = "snapshot"  # the marker, in a queue, of a snapshot to build when it is sent
@@ -129,13 +138,9 @@ class Hub:
         s = self.service
         status = s.status()
         state = msgspec.Raw(s.state_bytes()) if s.has_game() else None
-        floor = versioned(floor_json(s.state)) if s.has_game() else None
-        text = _encode({"type": "snapshot", "number": status["number"], "status": status, "state": state,
-                        "floor": floor, "table": s.table_view(), "health": s.health(), "leds": self._leds()})
-        return Message(text, status["number"])
-
-    def _leds(self) -> dict[str, Any]:
-        return preview(self.service.led_health() is not None, self.service.led_preview())
+        text = _encode(Snapshot(number=status.number, status=status, state=state, floor=s.floor_drawn(),
+                                table=s.table_view(), health=s.health(), leds=s.leds_at_rest()))
+        return Message(text, status.number)
 
     # -- feeding them --
 
@@ -150,7 +155,7 @@ class Hub:
         self._task = loop.create_task(self._run(self.service.number))
 
     def _hint(self, view: HintView) -> None:
-        self._offer(Message(_encode({"type": "hint", "hint": view})))
+        self._offer(Message(_encode(HintHeard(hint=view))))
 
     def _hear(self, news: News) -> None:
         self._news.add(news)
@@ -159,7 +164,7 @@ class Hub:
     async def _run(self, last: int) -> None:
         # the table view is read on the loop: the reconciler never makes a reader wait for its writes (it gives
         # the view from before one, and announces "table" once it has landed)
-        table, health, leds = self.service.table_view(), _steady(self.service.health()), self._leds()
+        table, health, leds = self.service.table_view(), self.service.health().steady(), self.service.leds_at_rest()
         while True:
             await self._wake.wait()
             self._wake.clear()
@@ -186,17 +191,19 @@ class Hub:
                     now = self.service.table_view()
                     if now != table:
                         table = now
-                        self._offer(Message(_encode({"type": "table", "table": now})))
+                        self._offer(Message(_encode(TableHeard(table=now))))
                 body = self.service.health()  # (a change moves the dice being typed in, which health shows)
             except Exception:
                 log.exception("the live feed could not read the table view or the health")
                 continue
-            if _steady(body) != health:
-                health = _steady(body)
-                self._offer(Message(_encode({"type": "health", "health": body})))
-            if news & {"leds", "health"} and self._leds() != leds:  # (the LEDs unplugged: not configured, unlit)
-                leds = self._leds()
-                self._offer(Message(_encode({"type": "leds", "leds": leds})))
+            if body.steady() != health:
+                health = body.steady()
+                self._offer(Message(_encode(HealthHeard(health=body))))
+            if news & {"leds", "health"}:  # (the LEDs unplugged: not configured, unlit)
+                now_lit = self.service.leds_at_rest()
+                if now_lit != leds:
+                    leds = now_lit
+                    self._offer(Message(_encode(LedsHeard(leds=leds))))
 
     def _changes(self, last: int) -> tuple[list[Message], int]:
         """The message of every change after `last` (the state and status read once for the batch), and the
@@ -207,19 +214,16 @@ class Hub:
             return [], last
         status = s.status()
         state = msgspec.Raw(s.state_bytes()) if s.has_game() else None
-        return [Message(_encode({"type": "change", "number": c.number, "change": s.change_json(c), "status": status,
-                                 "state": state}), c.number) for c in batch], batch[-1].number
+        return [Message(_encode(ChangeHeard(number=c.number, change=s.change_view(c), status=status, state=state)),
+                        c.number) for c in batch], batch[-1].number
 
     def _floor(self, number: int) -> Message | None:
         """The floor as drawn after change `number`, when it is not the one last pushed (its version differs)."""
-        s = self.service
-        if not s.has_game():
+        floor = self.service.floor_drawn()
+        if floor is None or floor.version == self._floor_version:
             return None
-        floor = versioned(floor_json(s.state))
-        if floor["version"] == self._floor_version:
-            return None
-        self._floor_version = floor["version"]
-        return Message(_encode({"type": "floor", "number": number, "floor": floor}), number, after=True)
+        self._floor_version = floor.version if isinstance(floor.version, str) else None
+        return Message(_encode(FloorHeard(number=number, floor=floor)), number, after=True)
 
     def _offer(self, message: Message) -> None:
         for client in list(self.clients):
@@ -229,12 +233,5 @@ class Hub:
                 client.offer(message)
 
 
-def _steady(health: dict[str, Any]) -> Any:
-    """Health without what changes all the time: the seconds each part has been in its state, and the last
-    change number (each change message says it)."""
-    parts = {name: {k: v for k, v in part.items() if k != "for_s"} for name, part in health["components"].items()}
-    return {**{k: v for k, v in health.items() if k != "number"}, "components": parts}
-
-
-def _encode(value: Any) -> str:
+def _encode(value: msgspec.Struct) -> str:
     return msgspec.json.encode(value).decode()

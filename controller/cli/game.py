@@ -21,6 +21,7 @@ from controller.library import (
     write_atomically,
 )
 from controller.rules import (
+    DIFFICULTIES,
     CorporationTurn,
     GameSetup,
     GameState,
@@ -45,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--floor", default="meridian-lobby",
                    help="a shipped floor's name or a .floor file (a mission of several floors: its first)")
     p.add_argument("--players", type=arg_types.positive, default=2, help="1 to 4")
-    p.add_argument("--difficulty", default="standard", choices=["simplified", "standard", "seasoned"])
+    p.add_argument("--difficulty", default="standard", choices=DIFFICULTIES)
     p.add_argument("--captain", default="fauxbia", help="a captain (listed below)")
     p.add_argument("--mission", default="data-heist", help="a mission's id (listed below)")
     p.add_argument("--agents", help="comma-separated agent ids (listed below; default: the first N)")

@@ -77,7 +77,7 @@ def _announce(service: TableService) -> None:
 
     address = service.phone_address()
     print(f"burncycle-table: the table is ready at {address} (health: {address}health)", flush=True)
-    web = service.supervisor.get("web", WebServer)
+    web = service.component("web", WebServer)
     if web is not None:  # the PIN is the web app's (web/auth.py): `build` always serves one
         auth = web.app.state.auth
         rights = "the game is read-only; the PIN shows the camera" if auth.read_only else "the PIN changes the game"

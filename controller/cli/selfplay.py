@@ -19,6 +19,7 @@ from controller.cli.game import agents_option, game_setup, start_game
 from controller.cli.shipped_help import SHIPPED, ShippedContentHelp
 from controller.errors import UserError
 from controller.library import floor_text
+from controller.rules import DIFFICULTIES
 
 if TYPE_CHECKING:  # the players and their evaluation are imported when the command runs
     from controller.autoplay.evaluation import Figures, GameJob, GameResult, Paired
@@ -34,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mission", default="data-heist")
     p.add_argument("--level", type=arg_types.positive, help="Adaptable missions: the level to play (1-3)")
     p.add_argument("--players", type=arg_types.positive, default=2)
-    p.add_argument("--difficulty", default="standard", choices=["simplified", "standard", "seasoned"])
+    p.add_argument("--difficulty", default="standard", choices=DIFFICULTIES)
     p.add_argument("--captain", default="fauxbia")
     agents = p.add_argument("--agents", help="comma-separated agent ids (default: the auto-player's team, "
                                              "the first N of %(team)s)")

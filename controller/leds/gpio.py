@@ -21,7 +21,6 @@ class GpioConfigError(BurncycleError):
     """A [gpio] section of an LED layout that does not describe wiring gpiozero can drive."""
 
     code = "gpio_config"
-    status = 500
 
 APA102_FULL = 0xE0 | 31  # LED frame header: global brightness at maximum (the layout dims)
 

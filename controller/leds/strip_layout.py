@@ -25,7 +25,6 @@ class LayoutError(BurncycleError):
     """An LED layout file that cannot be used: names the file, the table and what is wrong."""
 
     code = "led_layout"
-    status = 500
 
 COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 ROLE_SIZES = {"threat": TRACK_LENGTH, "slots": SLOT_COUNT, "status": 1}

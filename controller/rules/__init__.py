@@ -52,8 +52,17 @@ from controller.rules.actions import (
 
 # -- what a player of the agents' side reads of the rules (the auto-player, controller/autoplay, imports only these)
 from controller.rules.board.awareness import sight
-from controller.rules.board.floor_text import FloorPlan, parse_floor
-from controller.rules.board.geometry import MAX_DESTROYED_WALLS, Area, Floor, compile_floor, edge_id
+from controller.rules.board.floor_text import SPACE_FEATURES, FloorPlan, parse_floor
+from controller.rules.board.geometry import (
+    DIRECTION_WORDS,
+    DIRECTIONS,
+    MAX_DESTROYED_WALLS,
+    Area,
+    FacingWord,
+    Floor,
+    compile_floor,
+    edge_id,
+)
 from controller.rules.board.guard_sight import security_sight
 from controller.rules.cards.network_cards import HAND_LIMIT
 from controller.rules.characters.proprietary_dice import USE as PROPRIETARY_DIE_USE
@@ -77,7 +86,7 @@ from controller.rules.errors import (
                                       StateError,
 )
 from controller.rules.events import EVENT_VERSION, Event, IpMoved, decode_events, encode_events
-from controller.rules.game_setup import GameSetup, SetupProblem, check_setup, new_game
+from controller.rules.game_setup import DIFFICULTIES, LEVELS, GameSetup, SetupProblem, check_setup, new_game
 from controller.rules.legal import Cost, DieChoice, LegalAction
 from controller.rules.missions.cyberspace import hop_paths
 from controller.rules.missions.draw_bag import TERMINAL_SPACES, module_bagged
@@ -117,6 +126,8 @@ from controller.rules.state import (
                                       STATE_VERSION,
                                       Bot,
                                       DicePool,
+                                      Difficulty,
+                                      Direction,
                                       GameState,
                                       Objective,
                                       Outcome,
@@ -139,6 +150,10 @@ __all__ = [
     "IllegalAction", "RecordError", "RulesError", "StateError", "BurncycleError", "EVENT_VERSION", "Event",
     "decode_events", "encode_events", "GameSetup", "SetupProblem", "check_setup", "new_game", "Cost", "DieChoice",
     "LegalAction", "phrase",
+    # the game's words, declared once: the difficulties, an Adaptable mission's levels, the compass directions
+    # a unit faces (letters, and the words people say), and what each character of a drawn floor's space means
+    "DIFFICULTIES", "Difficulty", "LEVELS", "DIRECTIONS", "Direction", "DIRECTION_WORDS", "FacingWord",
+    "SPACE_FEATURES",
     "OPTIMIZED_BONUS", "MAX_SLOTS", "WALL_DURABILITY", "Entry", "Face", "GameRecord", "RecordingDice",
     "check_record", "decode_record", "encode_record", "record_action", "redo", "replay", "start_record",
     "state_digest", "undo",

@@ -3,9 +3,8 @@ error tree.
 
 Every error says what is wrong, where, and which rule or format line it breaks; callers (the command line,
 the dashboard, MQTT) show the message as it is, and programs read its machine-readable `code` (and, for
-dice the players must still roll, which dice as data). Each class also says which HTTP `status` answers it,
-so the web app looks the status up from the type rather than reading the message; the engine itself never
-speaks HTTP, the number is only data beside the code. The engine raises before it changes anything, so a
+dice the players must still roll, which dice as data). The engine never speaks HTTP: the web app answers each
+code with its status from one table (web/errors.py). The engine raises before it changes anything, so a
 caught error always leaves the game as it was. The root, `BurncycleError`, lives here because the rules are the
 bottom layer every other package may import; the LEDs, vision and the command line derive their own.
 """
@@ -20,24 +19,21 @@ from msgspec import Struct
 
 class BurncycleError(Exception):
     """Root of every error the project raises on purpose: `str()` is the message for people, `code` the
-    kind for programs, `status` the HTTP status the web app answers it with (409: refused as things stand)."""
+    kind for programs (the web answers each code with its status: web/errors.py)."""
 
     code: ClassVar[str] = "table_error"
-    status: ClassVar[int] = 409
 
 
 class RulesError(BurncycleError):
     """Base of every error the engine raises on purpose."""
 
     code = "rules_error"
-    status = 409
 
 
 class FloorError(RulesError):
     """A floor file that cannot be read: names the file, line and column."""
 
     code = "floor_error"
-    status = 422
 
     def __init__(self, source: str, line: int, column: int, message: str) -> None:
         self.source = source
@@ -52,28 +48,24 @@ class ContentError(RulesError):
     """A content file (guards, captains, network, threat cards, missions) that is invalid."""
 
     code = "content_error"
-    status = 422
 
 
 class StateError(RulesError):
     """A game state that breaks an invariant of the game (two units on one space, power 11, ...)."""
 
     code = "state_error"
-    status = 409
 
 
 class IllegalAction(RulesError):
     """An action the rules forbid; the message quotes the rule."""
 
     code = "illegal_action"
-    status = 409
 
 
 class DiceError(RulesError):
     """Faces typed in at the table that the engine cannot use."""
 
     code = "dice_error"
-    status = 422
 
 
 class DiceWanted(Struct, frozen=True):
@@ -92,7 +84,6 @@ class DiceNeeded(DiceError):
     not be asked for with the action's first dice."""
 
     code = "dice_needed"
-    status = 409
 
     def __init__(self, dice: list[DiceWanted], purpose: str, given: int, follow_up: bool = False) -> None:
         self.dice = dice
@@ -126,11 +117,9 @@ class BadFace(DiceError):
     """A typed-in result that is not a face of the die being rolled (nor a face number)."""
 
     code = "bad_face"
-    status = 422
 
 
 class RecordError(RulesError):
     """A game record that cannot be used: it does not replay to its digests, or a state does not belong to it."""
 
     code = "record_error"
-    status = 422

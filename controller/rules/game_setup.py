@@ -47,6 +47,7 @@ from controller.rules.state import (
 )
 
 DIFFICULTIES: tuple[Difficulty, ...] = ("simplified", "standard", "seasoned")
+LEVELS = (1, 2, 3)  # an Adaptable mission's levels: the floor number its rules play at
 
 
 class GameSetup(Struct, kw_only=True, forbid_unknown_fields=True):
@@ -92,7 +93,7 @@ def check_setup(content: Content, setup: GameSetup, floors: Collection[str] = ()
     quest = content.missions.get(setup.mission)
     if quest is None:
         problems.append(_unknown("mission", setup.mission, list(content.missions)))
-    if setup.level is not None and not 1 <= setup.level <= 3:
+    if setup.level is not None and setup.level not in LEVELS:
         problems.append(SetupProblem(field="level", value=setup.level, problem=f"level {setup.level}",
                                      expected="1, 2 or 3"))
     elif setup.level is not None and quest is not None and not quest.adaptable:

@@ -37,10 +37,10 @@ class Table:
         self.scene = DemoTable()
         leds = LedOutput(VirtualStrip, what="the virtual strip (the LEDs panel of the dashboard)")
         self.service: TableService = build(config, seed=3, source=lambda: DemoCamera(self.scene), leds=leds)
-        if not self.service.session.has_game():
+        if not self.service.has_game():
             self.service.new_game()
-        self.scene.lay_out(self.service.session.state)
-        self.service.session.watch(lambda change: self.hands_follow and self.scene.lay_out(self.service.session.state))
+        self.scene.lay_out(self.service.state)
+        self.service._session.watch(lambda change: self.hands_follow and self.scene.lay_out(self.service.state))
         ready = threading.Event()
         self.thread = threading.Thread(target=lambda: asyncio.run(self.service.run(ready.set)), daemon=True)
         self.thread.start()
@@ -49,11 +49,11 @@ class Table:
     def stop(self) -> None:
         self.service.stop()
         self.thread.join(30)
-        self.service.session.close()
+        self.service.close()
 
     @property
     def state(self) -> GameState:
-        return self.service.session.state
+        return self.service.state
 
     def lay_out(self) -> None:
         """The players' hands put every chip where the game has it."""
@@ -66,7 +66,7 @@ class Table:
             if self.state.turn.step == "corporation" or self.state.outcome is not None:
                 return
             action = player.choose(self.state)
-            self.service.session.apply(action)
+            self.service.apply(action)
             if isinstance(action, Step):
                 self.lay_out()
         raise AssertionError("no corporation turn within 400 actions")

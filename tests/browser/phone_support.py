@@ -149,7 +149,7 @@ class Phone:
             if box.is_checked() != (box.get_attribute("value") in agents):
                 box.scroll_into_view_if_needed()
                 box.tap()
-        before = self.service.session.game_id if self.service.session.has_game() else None
+        before = self.service.game_id if self.service.has_game() else None
         form.scroll_into_view_if_needed()
         self.moment("new-game")
         self.tap("#new-game button[type=submit]")
@@ -164,10 +164,10 @@ class Phone:
     def settle(self) -> None:
         """Wait until the page shows the game's latest change: the board drawn from it and, for a player, the
         list of actions the game offers now (a list drawn after the last tap, the same actions)."""
-        number = self.service.session.number
+        number = self.service.number
         wait_until(self.page, f"Number(document.getElementById('board').dataset.number) >= {number}", timeout=WAIT)
-        state = self.service.session.state
-        if state.outcome is not None or self.service.session.pending_dice is not None:
+        state = self.service.state
+        if state.outcome is not None or self.service._session.pending_dice is not None:
             return
         wanted = [[la.tag, k] for k, la in enumerate(legal_actions(state))]
         wait_until(
@@ -182,8 +182,8 @@ class Phone:
 
     def act(self, action: Action) -> Taps:
         """Play `action` with taps, the dice too when the table rolls them; returns the taps it took."""
-        state = self.service.session.state
-        number = self.service.session.number
+        state = self.service.state
+        number = self.service.number
         self._now = Taps(type(action).__name__)
         self.page.evaluate("document.querySelectorAll('#actions button.action').forEach((b) => { b.__tapped = true; })")
         if isinstance(action, CorporationTurn) and self.page.locator("#corp").is_visible():
@@ -197,8 +197,8 @@ class Phone:
                 self.tap(f'#actions button.action[data-index="{index}"]')
             self._answer(legal, action, number)
         self._roll(number)
-        assert self._until(lambda: self.service.session.number > number
-                           and self.service.session.pending_dice is None), f"{action!r} was not played from the page"
+        assert self._until(lambda: self.service.number > number
+                           and self.service._session.pending_dice is None), f"{action!r} was not played from the page"
         done, self._now = self._now, None
         self.record.append(done)
         return done
@@ -231,7 +231,7 @@ class Phone:
             return
         lit = set(self.page.evaluate("[...document.querySelectorAll('#board [data-target]')]"
                                      ".map((t) => t.dataset.space)"))
-        state = self.service.session.state
+        state = self.service.state
         where = {u.id: u.space for u in state.security} | {b.id: b.space for b in state.bots if b.space}
         if where.get(bot) not in lit:
             return
@@ -304,7 +304,7 @@ class Phone:
 
     def _taken_or_asking(self, number: int, chosen: bool) -> bool:
         asking = self._asking()
-        return (self._changed(number) or self.service.session.pending_dice is not None or asking == "confirm"
+        return (self._changed(number) or self.service._session.pending_dice is not None or asking == "confirm"
                 or (asking == "choices" and not chosen))
 
     def _asking(self) -> str | None:
@@ -316,14 +316,14 @@ class Phone:
             return choices && !choices.hidden ? 'choices' : null; }""")
 
     def _new_game_started(self, before: int | None) -> bool:
-        return self.service.session.has_game() and self.service.session.game_id != before
+        return self.service.has_game() and self.service.game_id != before
 
     def _roll(self, number: int) -> None:
         """Dice rolled at the table: each face the game asks for tapped on the page as it lies, then sent."""
         for _ in range(20):
             if not self._until(partial(self._asked_or_changed, number), seconds=WAIT / 1000):
                 return
-            request = self.service.session.pending_dice
+            request = self.service._session.pending_dice
             if request is None:
                 return
             self.asked.append(request.message)
@@ -344,16 +344,16 @@ class Phone:
                     self.tap(f'#dice button[data-die="{wanted["die"]}"][data-face="{face}"]')
                     self._now.taps -= 1  # type: ignore[union-attr]
                     self._now.faces += 1  # type: ignore[union-attr]
-            number = self.service.session.number
+            number = self.service.number
             self.moment("dice")
             self.tap("#dice-send")
             assert self._until(partial(self._changed, number)), f"the faces for {request.message} were not taken"
 
     def _changed(self, number: int) -> bool:
-        return self.service.session.number > number
+        return self.service.number > number
 
     def _asked_or_changed(self, number: int) -> bool:
-        return self._changed(number) or self.service.session.pending_dice is not None
+        return self._changed(number) or self.service._session.pending_dice is not None
 
     def _until(self, check, seconds: float = 30.0) -> bool:  # type: ignore[no-untyped-def]
         """Wait (letting the page run) until `check()` holds; False after `seconds`."""

@@ -41,7 +41,7 @@ def played(service: TableService) -> None:
     service.new_game()
     player = AutoPlayer()
     for _ in range(PLAYED):
-        service.session.apply(player.choose(service.session.state))
+        service.apply(player.choose(service.state))
 
 
 def serious(page: Page) -> list[str]:
@@ -135,7 +135,7 @@ def urls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[s
     leds = LedOutput(VirtualStrip, what="the virtual strip (the LEDs panel of the dashboard)")
     with (running_table(tmp_path_factory.mktemp("table"), prepare=played, leds=leds) as (url, service),
           hall_page() as hall):
-        game = service.session.game_id
+        game = service.game_id
         yield {"dashboard-watching": (f"{url}/", "#board .unit", None),
                "dashboard-playing": (f"{url}/", "#board .unit", "unlock"),
                "camera": (f"{url}/camera", "main", None),

@@ -33,9 +33,9 @@ def in_a_move(service: TableService) -> None:
     service.new_game()
     player = AutoPlayer()
     for _ in range(200):
-        if service.session.state.turn.pending is not None:
+        if service.state.turn.pending is not None:
             return
-        service.session.apply(player.choose(service.session.state))
+        service.apply(player.choose(service.state))
     raise AssertionError("no move action within 200 actions")
 
 
@@ -60,7 +60,7 @@ def unlocked_on_a_phone(browser: Browser, url: str) -> Page:
 
 def empty_space_near(page: Page, service: TableService, unit: str) -> str:
     """A space on screen two or three steps from the unit, where no unit stands (a correction's destination)."""
-    state = service.session.state
+    state = service.state
     taken = {b.space for b in state.bots} | {u.space for u in state.security}
     here = next(b.space for b in state.bots if b.id == unit)
     assert here is not None
@@ -107,7 +107,7 @@ def test_a_finger_drags_a_unit_to_correct_the_game(tmp_path: Path, browser: Brow
     """On a touch screen the finger's pointer events reach the board (no pointercancel): the drop is a correction."""
     with running_table(tmp_path, prepare=lambda s: s.new_game()) as (url, service):
         page = unlocked_on_a_phone(browser, url)
-        bot = service.session.state.bots[0].id
+        bot = service.state.bots[0].id
         target = empty_space_near(page, service, bot)
         cdp = page.context.new_cdp_session(page)
         with page.expect_response("**/api/corrections", timeout=WAIT) as answered:
@@ -115,7 +115,7 @@ def test_a_finger_drags_a_unit_to_correct_the_game(tmp_path: Path, browser: Brow
                        centre(page, f'#board rect.space[data-space="{target}"]'))
         assert answered.value.ok, answered.value.text()
         expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_attribute("data-space", target, timeout=WAIT)
-        assert service.session.state.bot(bot).space == target
+        assert service.state.bot(bot).space == target
         shot(page, "dragged-phone")
         assert page.errors == []  # type: ignore[attr-defined]
 
@@ -127,10 +127,10 @@ def test_a_move_under_way_lights_its_bots_steps_and_a_tap_on_one_steps_there(tmp
         touch = viewport is PHONE
         page = opened(browser, url, viewport, touch=touch)
         unlocked(page)
-        steps = [la for la in service.legal_json()["actions"] if la["tag"] == "step"]
+        steps = [la for la in service.legal().actions if la["tag"] == "step"]
         # a move under way: the bot stepping (the active agent's, when it may step) is picked by itself, so each
         # step is one tap on its lit space
-        turn = service.session.state.turn
+        turn = service.state.turn
         active = turn.order[turn.active]
         stepping = {la["bot"] for la in steps}
         bot = active if active in stepping else steps[0]["bot"]
@@ -146,14 +146,14 @@ def test_a_move_under_way_lights_its_bots_steps_and_a_tap_on_one_steps_there(tmp
             assert box is not None and box["width"] >= 24 and box["height"] >= 24, box
         shot(page, f"targets-{'phone' if touch else 'laptop'}")
         space = next(iter(mine))
-        before = service.session.number
+        before = service.number
         target = page.locator(f'#board [data-target][data-space="{space}"]')
         target.tap() if touch else target.click()
         expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_attribute("data-space", space, timeout=WAIT)
-        assert service.session.state.bot(bot).space == space and service.session.number == before + 1
+        assert service.state.bot(bot).space == space and service.number == before + 1
         # the bot stays picked: its next steps light up from where it now stands, one tap each
         expect(page.locator(f'#board .unit[data-unit="{bot}"]')).to_have_class(PICKED)
-        after = {la["at"] for la in service.legal_json()["actions"] if la["tag"] == "step" and la["bot"] == bot}
+        after = {la["at"] for la in service.legal().actions if la["tag"] == "step" and la["bot"] == bot}
         if after:
             expect(page.locator("#board [data-target]")).not_to_have_count(0, timeout=WAIT)
             lit_now = page.evaluate("[...document.querySelectorAll('#board [data-target]')].map(t => t.dataset.space)")
@@ -171,14 +171,14 @@ def in_a_move_two_bots_may_step(service: TableService) -> None:
     service.new_game()
     player = AutoPlayer()
     for _ in range(400):
-        if service.session.state.turn.pending is not None and len(stepping_bots(service)) > 1:
+        if service.state.turn.pending is not None and len(stepping_bots(service)) > 1:
             return
-        service.session.apply(player.choose(service.session.state))
+        service.apply(player.choose(service.state))
     raise AssertionError("no move in which two bots may step within 400 actions")
 
 
 def stepping_bots(service: TableService) -> set[str]:
-    return {la["bot"] for la in service.legal_json()["actions"] if la["tag"] == "step"}
+    return {la["bot"] for la in service.legal().actions if la["tag"] == "step"}
 
 
 def test_a_bot_picked_during_a_move_stays_picked_after_its_step(tmp_path: Path, browser: Browser) -> None:
@@ -187,17 +187,17 @@ def test_a_bot_picked_during_a_move_stays_picked_after_its_step(tmp_path: Path, 
     with running_table(tmp_path, prepare=in_a_move_two_bots_may_step) as (url, service):
         page = opened(browser, url, PHONE, touch=True)
         unlocked(page)
-        turn = service.session.state.turn
+        turn = service.state.turn
         picked = turn.order[turn.active] if turn.order[turn.active] in stepping_bots(service) else None
         other = sorted(stepping_bots(service) - {picked})[0]
         expect(page.locator("#board")).to_have_attribute("data-selected", picked or other, timeout=WAIT)
         page.locator(f'#board .unit[data-unit="{other}"]').tap()
         expect(page.locator("#board")).to_have_attribute("data-selected", other, timeout=WAIT)
-        space = next(la["at"] for la in service.legal_json()["actions"] if la["tag"] == "step" and la["bot"] == other)
-        number = service.session.number
+        space = next(la["at"] for la in service.legal().actions if la["tag"] == "step" and la["bot"] == other)
+        number = service.number
         page.locator(f'#board [data-target][data-space="{space}"]').first.tap()
         wait_until(page, f"Number(document.getElementById('board').dataset.number) > {number}", timeout=WAIT)
-        assert service.session.state.bot(other).space == space
+        assert service.state.bot(other).space == space
         page.wait_for_timeout(500)  # the listing of the next steps comes, and with it the board's own pick
         assert page.locator("#board").get_attribute("data-selected") == other
         assert page.errors == []  # type: ignore[attr-defined]
@@ -210,14 +210,14 @@ def at_a_shared_target(service: TableService) -> None:
     for _ in range(300):
         if shared_targets(service):
             return
-        service.session.apply(player.choose(service.session.state))
+        service.apply(player.choose(service.state))
     raise AssertionError("no space with several actions of one bot within 300 actions")
 
 
 def shared_targets(service: TableService) -> list[tuple[str, str, list[int]]]:
     """(bot, space, the listed actions' indexes) of each space one bot has several actions aimed at."""
     aimed: dict[tuple[str, str], list[int]] = {}
-    for la in service.legal_json()["actions"]:
+    for la in service.legal().actions:
         if la["at"] and la["bot"]:
             aimed.setdefault((la["bot"], la["at"]), []).append(la["index"])
     return [(bot, space, found) for (bot, space), found in aimed.items() if len(found) > 1]
@@ -239,19 +239,19 @@ def test_several_actions_on_one_space_are_chosen_from_a_list(tmp_path: Path, bro
             box = button.bounding_box()
             assert box is not None and box["height"] >= 24 and box["width"] >= 24
         shot(page, "chooser-phone")
-        plain = next(i for i in indexes if not service.legal_json()["actions"][i]["choose"])  # taken without a form
-        before = service.session.number
+        plain = next(i for i in indexes if not service.legal().actions[i]["choose"])  # taken without a form
+        before = service.number
         page.locator(f'#target-choices button[data-index="{plain}"]').tap()
         expect(page.locator("#target-choices")).to_be_hidden()
         wait_until(page, f"Number(document.getElementById('board').dataset.number) > {before}", timeout=WAIT)
-        assert service.session.number > before
+        assert service.number > before
         assert page.errors == []  # type: ignore[attr-defined]
 
 
 def on_another_bot(service: TableService) -> list[tuple[str, str, str, list[int]]]:
     """(bot, the other bot, its space, the listed actions' indexes) of each space a bot's actions aim at where
     another bot stands, outside a move (nothing picked by itself)."""
-    state = service.session.state
+    state = service.state
     if state.turn.pending is not None:
         return []
     where = {b.space: b.id for b in state.bots if b.on_board and b.space}
@@ -269,7 +269,7 @@ def at_a_bot_on_a_lit_space(service: TableService) -> None:
     for _ in range(400):
         if on_another_bot(service):
             return
-        service.session.apply(player.choose(service.session.state))
+        service.apply(player.choose(service.state))
     raise AssertionError("no action aimed at another bot's space within 400 actions")
 
 
@@ -295,23 +295,23 @@ def test_a_bot_on_a_lit_space_stays_pickable_and_a_tap_there_never_acts_at_once(
         expect(lit).to_have_count(1)
         assert lit.get_attribute("data-index") is None and lit.get_attribute("data-occupant") == other
         expect(lit.locator("text.mark")).to_have_count(1)  # the action's mark, on the unit
-        expect(lit).to_have_attribute("aria-label", re.compile(f"or pick {service.session.state.bot(other).name}"))
+        expect(lit).to_have_attribute("aria-label", re.compile(f"or pick {service.state.bot(other).name}"))
         shot(page, f"occupied-{'phone' if touch else 'laptop'}")
-        before = service.session.number
+        before = service.number
         press(f'#board [data-target][data-space="{space}"]')  # a tap on the unit standing there
         choices = page.locator("#target-choices")
         expect(choices).to_be_visible()
         assert [int(i) for i in choices.locator("button[data-index]").evaluate_all(
             "bs => bs.map(b => b.dataset.index)")] == indexes
         expect(choices.locator(f'button[data-pick="{other}"]')).to_contain_text(
-            f"Pick {service.session.state.bot(other).name}")
+            f"Pick {service.state.bot(other).name}")
         page.wait_for_timeout(500)  # the touch's click, if any, has come and gone
-        assert service.session.number == before, "the tap on a unit on a lit space acted"
+        assert service.number == before, "the tap on a unit on a lit space acted"
         shot(page, f"occupied-chooser-{'phone' if touch else 'laptop'}")
         press(f'#target-choices button[data-pick="{other}"]')
         expect(page.locator("#board")).to_have_attribute("data-selected", other, timeout=WAIT)
         expect(choices).to_be_hidden()
-        assert service.session.number == before
+        assert service.number == before
         # picked again, the bot takes its action there from the list
         press(f'#board .unit[data-unit="{other}"]')  # let the other go
         expect(page.locator("#board")).not_to_have_attribute("data-selected", other, timeout=WAIT)
@@ -324,7 +324,7 @@ def test_a_bot_on_a_lit_space_stays_pickable_and_a_tap_there_never_acts_at_once(
             expect(page.locator("#choices")).to_be_visible(timeout=WAIT)
             press("#choices-go")
         wait_until(page, f"Number(document.getElementById('board').dataset.number) > {before}", timeout=WAIT)
-        assert service.session.record.entries[-1].action.__struct_config__.tag == tag
+        assert service._session.record.entries[-1].action.__struct_config__.tag == tag
         assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -344,13 +344,13 @@ def test_the_tap_that_opens_the_chooser_chooses_nothing(tmp_path: Path, browser:
                                   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet]; }""",
                       UNDER_THE_FINGER)
         page.locator(f'#board .unit[data-unit="{bot}"]').tap()
-        before = service.session.number
+        before = service.number
         page.locator(f'#board [data-target][data-space="{space}"]').tap()
         page.wait_for_timeout(600)  # the touch's click, if any, has come and gone
         expect(page.locator("#target-choices")).to_be_visible()
         assert page.locator("#target-choices button[data-index]").first.evaluate(
             "b => getComputedStyle(b).position") == "fixed"  # the first action was under the finger
-        assert service.session.number == before, "the touch that opened the list chose its first action"
+        assert service.number == before, "the touch that opened the list chose its first action"
         assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -372,7 +372,7 @@ def test_a_phone_board_is_large_enough_to_tap_and_pinches_pans_and_zooms_in_its_
                                                                                        browser: Browser) -> None:
     with running_table(tmp_path, prepare=lambda s: s.new_game()) as (url, service):
         page = opened(browser, url, PHONE, touch=True)
-        floor = service.session.state.floor
+        floor = service.state.floor
         columns = page.locator("#board text.coordinate[data-column]").all_text_contents()
         rows = page.locator("#board text.coordinate[data-row]").all_text_contents()
         assert columns[:3] == ["A", "B", "C"] and rows[:3] == ["1", "2", "3"]  # as the floor format names spaces
@@ -470,7 +470,7 @@ def test_the_board_is_played_by_keyboard_too(tmp_path: Path, browser: Browser) -
         unlocked(page)
         expect(page.locator("#board")).to_have_attribute("data-selected", re.compile("."), timeout=WAIT)
         picked = page.locator("#board").get_attribute("data-selected")  # the move's bot, picked by itself
-        step = next(la for la in service.legal_json()["actions"] if la["tag"] == "step" and la["bot"] == picked)
+        step = next(la for la in service.legal().actions if la["tag"] == "step" and la["bot"] == picked)
         unit = page.locator(f'#board .unit[data-unit="{step["bot"]}"]')
         expect(unit).to_have_attribute("tabindex", "0")
         expect(unit).to_have_class(PICKED)
@@ -480,12 +480,12 @@ def test_the_board_is_played_by_keyboard_too(tmp_path: Path, browser: Browser) -
         page.keyboard.press("Enter")
         expect(unit).to_have_class(PICKED)
         focused = page.evaluate("[document.activeElement.dataset.space, document.activeElement.dataset.index]")
-        lit = {la["at"]: str(la["index"]) for la in service.legal_json()["actions"]
+        lit = {la["at"]: str(la["index"]) for la in service.legal().actions
                if la["tag"] == "step" and la["bot"] == step["bot"]}
         assert lit[focused[0]] == focused[1]
         page.keyboard.press("Enter")
         expect(unit).to_have_attribute("data-space", focused[0], timeout=WAIT)
-        assert service.session.state.bot(step["bot"]).space == focused[0]
+        assert service.state.bot(step["bot"]).space == focused[0]
         expect(page.locator("#board [data-target]")).not_to_have_count(0, timeout=WAIT)  # the next steps
         page.keyboard.press("Escape")  # lets the bot go
         expect(page.locator("#board [data-target]")).to_have_count(0)

@@ -162,8 +162,8 @@ def test_the_board_is_painted_whole_after_a_pinch_a_reset_and_the_games_end(tmp_
         expect(page.locator("#zoom-reset")).to_be_disabled(timeout=WAIT)
         assert unpainted(page, "paint-reset-phone") == []
         player = AutoPlayer()
-        while service.session.state.outcome is None:
-            service.session.apply(player.choose(service.session.state))
+        while service.state.outcome is None:
+            service.apply(player.choose(service.state))
         expect(page.locator("#next")).to_have_text("Next game", timeout=WAIT)
         page.wait_for_timeout(500)
         page.locator("#board-wrap").scroll_into_view_if_needed()

@@ -39,7 +39,7 @@ def test_the_camera_page_walks_through_calibration(tmp_path: Path) -> None:
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         shot(page, "camera-calibrated-phone")
         assert (tmp_path / "registration.json").exists()
-        assert service.camera is not None and service.camera.saved is not None
+        assert service._camera is not None and service._camera.saved is not None
 
 
 def test_the_floor_editor_draws_over_the_cameras_picture_of_the_mat(tmp_path: Path) -> None:
@@ -97,7 +97,7 @@ def test_the_camera_page_looks_again_when_the_table_says_so_not_on_a_timer(tmp_p
         page.on("request", lambda request: asked.append(request.url))
         page.wait_for_timeout(3000)
         assert [u for u in asked if "/api/camera/status" in u] == []
-        state = service.session.state
+        state = service.state
         bot = next(b for b in state.bots if b.kind == "agent" and b.space)
         assert table.move_chip(state, bot.id, "A1")  # a hand puts a chip where the game does not have it
         wait_until(page, "(n) => performance.getEntriesByType('resource')"

@@ -13,6 +13,7 @@ import re
 import time
 from collections.abc import Callable
 
+import msgspec
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -42,7 +43,7 @@ def _unlock(page: Page) -> None:
 
 def _board_units(page: Page, table: Table) -> dict[str, str]:
     """Each unit's space as the board draws it, once the board has drawn the table's latest change."""
-    wait_until(page, f"Number(document.getElementById('board').dataset.number) >= {table.service.session.number}",
+    wait_until(page, f"Number(document.getElementById('board').dataset.number) >= {table.service.number}",
                timeout=SLOW)
     return page.evaluate("Object.fromEntries([...document.querySelectorAll('#board .unit')]"
                          ".map(u => [u.dataset.unit, u.dataset.space]))")
@@ -96,7 +97,7 @@ def test_the_page_shows_the_game_as_the_state_has_it(table: Table, browser: Brow
     assert "new_game" not in page.locator("#log").inner_text()
     expect(page.locator("#address")).to_have_text(table.url)
     expect(page.locator("#qr")).to_be_visible()
-    game = table.service.session.game_id
+    game = table.service.game_id
     expect(page.locator("#replay-link")).to_have_attribute("href", f"/games/{game}/replay")  # the tool pages linked
     for link in ("/camera", "/floors/edit", f"/games/{game}/replay"):
         assert page.request.get(table.url.rstrip("/") + link).ok, link
@@ -110,7 +111,7 @@ def test_the_page_shows_the_game_as_the_state_has_it(table: Table, browser: Brow
 
 
 def test_the_board_draws_what_play_changed(table: Table, browser: Browser) -> None:
-    start = new_game(table.service.content, GameSetup(floor="meridian-lobby", mission="data-heist", players=2,
+    start = new_game(table.service._content, GameSetup(floor="meridian-lobby", mission="data-heist", players=2,
                                                       agents=["nano", "casing"], seed=3))
     start.floor.unlocked_doors.append("B2/B3")
     start.floor.destroyed_walls.append("J1/K1")
@@ -121,7 +122,7 @@ def test_the_board_draws_what_play_changed(table: Table, browser: Browser) -> No
     casing.awareness = casing.space  # its awareness chip on its own space: detected
     module.awareness = "F4"  # an awareness chip left behind
     start.security[1].stunned = True
-    table.service.session.start_game(start)
+    table.service.play_from(start)
     page = page_at(browser, table.url, viewport=PHONE)
     assert _board_units(page, table) == _state_units(table)
     expect(page.locator('#board .door[data-edge="B2/B3"]')).to_have_class("door unlocked")
@@ -155,11 +156,11 @@ def test_the_pin_is_needed_to_act_and_an_action_from_its_button_changes_the_game
     _unlock(page)
     expect(page.locator("#who")).to_have_text("unlocked: this phone plays")
     _shot(page, "unlocked")
-    number = table.service.session.number
+    number = table.service.number
     assert table.state.turn.step == "route"
     page.click('#actions .action[data-tag="begin_actions"]')
     expect(page.locator("#summary")).to_contain_text("actions along the burncycle")
-    assert table.state.turn.step == "actions" and table.service.session.number > number
+    assert table.state.turn.step == "actions" and table.service.number > number
     expect(page.locator("#log")).not_to_contain_text("begin actions")  # phrased, not the action's tag
     # an action with choices: the move's dice are asked for before it is posted
     move = page.locator('#actions .action[data-tag="move"]').first
@@ -203,7 +204,7 @@ def _until(condition: Callable[[], bool], what: str) -> None:
 
 def _unseen(table: Table) -> set[str]:
     """Units whose chip the camera does not see at all (a chip it cannot read is no instruction it can tick)."""
-    return {m["unit"] for m in table.service.table_view()["misplaced"] if m["seen"]["space"] is None}
+    return {m.unit for m in table.service.table_view().misplaced if m.seen.space is None}
 
 
 def test_a_corporation_turn_is_ticked_off_as_the_camera_sees_the_guards_moved(table: Table, browser: Browser) -> None:
@@ -287,15 +288,15 @@ def test_a_new_game_from_the_form(table: Table, browser: Browser) -> None:
 def test_the_page_says_when_the_table_is_gone_and_comes_back_by_itself(table: Table, browser: Browser) -> None:
     page = page_at(browser, table.url, viewport=PHONE)
     expect(page.locator("#offline")).to_be_hidden()
-    number = table.service.session.number
+    number = table.service.number
     table.stop()
     expect(page.locator("#offline")).to_be_visible(timeout=10_000)
     _shot(page, "offline")
     table.start()  # the same game log: the table restarts where it was
-    table.service.session.apply(AutoPlayer().choose(table.state))  # and the game went on meanwhile
+    table.service.apply(AutoPlayer().choose(table.state))  # and the game went on meanwhile
     expect(page.locator("#offline")).to_be_hidden(timeout=SLOW)
     expect(page.locator("#title")).to_contain_text("Operation Data Heist")
-    assert table.service.session.number > number
+    assert table.service.number > number
     assert _board_units(page, table) == _state_units(table)
     _fits(page, PHONE)
 
@@ -304,8 +305,8 @@ def test_a_question_of_which_way_a_bot_went_is_answered_from_its_button(table: T
     """The command module lifted from F3 and put down on E4 in the middle of a move: two cheapest ways that differ
     (one crosses a guard's sight, tests/service/test_reconciler.py); the page asks, a player's tap answers."""
     _, state = played_until(lambda s: s.turn.pending is not None)
-    table.service.session.start_game(state)  # the hands lay the new game out
-    camera = table.service.camera
+    table.service.play_from(state)  # the hands lay the new game out
+    camera = table.service._camera
     assert camera is not None
     laid_out = camera.frames
     page = page_at(browser, table.url, viewport=PHONE)
@@ -326,7 +327,7 @@ def test_a_question_of_which_way_a_bot_went_is_answered_from_its_button(table: T
         buttons.nth(quiet).click()
     assert answered.value.ok, answered.value.text()
     expect(page.locator('#questions li[data-question^="route"]')).to_have_count(0, timeout=SLOW)
-    steps = [(e.action.bot, e.action.to) for e in table.service.session.record.entries[-2:]
+    steps = [(e.action.bot, e.action.to) for e in table.service._session.record.entries[-2:]
              if isinstance(e.action, Step)]
     assert steps == [("module", "E3"), ("module", "E4")]
     expect(page.locator('#board .unit[data-unit="module"]')).to_have_attribute("data-space", "E4")
@@ -348,14 +349,14 @@ def test_the_page_is_pushed_what_changes_and_asks_for_nothing_on_a_timer(table: 
     player = AutoPlayer()
     lit = []
     for _ in range(12):
-        table.service.session.apply(player.choose(table.state))
-        lit.append(table.service.led_preview())
+        table.service.apply(player.choose(table.state))
+        lit.append(table.service.leds_at_rest())
     table.lay_out()
     assert _board_units(page, table) == _state_units(table)  # the board drawn up to the last change
-    frame = table.service.led_preview()
-    assert frame is not None and len(set(lit)) > 1  # play relit the LEDs (the burncycle's tracker moved on)
-    colours = [*frame.threat, *frame.slots, frame.status]
-    wanted = [f"rgb({r}, {g}, {b})" for r, g, b in colours]
+    frame = table.service.leds_at_rest()
+    assert frame.status is not None and len({msgspec.json.encode(f) for f in lit}) > 1  # play relit the LEDs
+    colours = [*frame.threat, *frame.slots, frame.status]  # (the burncycle's tracker moved on)
+    wanted = [f"rgb({int(c[1:3], 16)}, {int(c[3:5], 16)}, {int(c[5:7], 16)})" for c in colours]
     wait_until(page, "(wanted) => JSON.stringify([...document.querySelectorAll('#leds .led')]"
                      ".map((d) => d.style.background)) === JSON.stringify(wanted)", wanted, timeout=SLOW)
     assert not [url for url in asked if url.startswith(("/api/leds", "/api/floor"))], asked

@@ -49,7 +49,7 @@ def test_a_floor_drawn_by_clicking_is_saved_and_compiles(tmp_path: Path) -> None
         expect(page.locator("#saved")).to_contain_text("Saved as drawn-closet", timeout=10_000)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         shot(page, "floor-editor-saved-phone")
-        floor = compile_floor(service.floors.text("drawn-closet"), "drawn-closet.floor")
+        floor = compile_floor(service._floors.text("drawn-closet"), "drawn-closet.floor")
     assert floor.name == "Drawn closet" and (floor.rows, floor.cols) == (2, 3) and len(floor.ids) == 5
     assert [floor.feature[floor.index[s]] for s in ("A1", "B1", "C1")] == ["entrance", "terminal", "hiding"]
     assert floor.doors == ("B1/B2",)
@@ -80,7 +80,7 @@ def test_a_shipped_floor_opens_in_the_editor_through_the_tables_parser(tmp_path:
         expect(page.locator("#start option[value='meridian-lobby']")).to_have_count(1)
         page.locator("#start").select_option("meridian-lobby")
         expect(page.locator("#title")).to_have_value("Meridian Tower, Lobby")
-        lobby = compile_floor(service.floors.text("meridian-lobby"))
+        lobby = compile_floor(service._floors.text("meridian-lobby"))
         expect(page.locator("[data-space]")).to_have_count(lobby.rows * lobby.cols)
         expect(page.locator("#check")).to_contain_text("valid floor 'Meridian Tower, Lobby'")
         assert any(u.endswith("/api/floors/parse") for u in asked)

@@ -30,7 +30,7 @@ def at_a_chips_decision(service: TableService) -> None:
     for a test (fewer rollouts than the table's budget: the same search)."""
     service.new_game()
     player = AutoPlayer()
-    session = service.session
+    session = service._session
     for _ in range(400):
         state = session.state
         turn = state.turn
@@ -40,8 +40,8 @@ def at_a_chips_decision(service: TableService) -> None:
         session.apply(player.choose(state))
     else:
         raise AssertionError("no chip's decision in the game")
-    service.hint_desk.iterations = 90
-    service.hint_desk.seconds = 20.0
+    service._hint_desk.iterations = 90
+    service._hint_desk.seconds = 20.0
 
 
 def shot(page: Page, name: str) -> Path:
@@ -94,7 +94,7 @@ def test_a_hint_and_the_threat_on_a_phone_by_touch_and_on_a_laptop(tmp_path: Pat
         phone.page.locator("#board-panel").evaluate("(e) => e.scrollIntoView({block: 'start'})")
         shot(phone.page, "phone-board")
         assert serious(phone.page) == []
-        assert service.hint_desk.asked == 2  # one hint, one threat
+        assert service._hint_desk.asked == 2  # one hint, one threat
 
         laptop = browser.new_context(viewport=LAPTOP).new_page()
         errors: list[str] = []
@@ -106,7 +106,7 @@ def test_a_hint_and_the_threat_on_a_phone_by_touch_and_on_a_laptop(tmp_path: Pat
         hints_shown(laptop, tap=False, thought=False)  # the same position: the kept answer
         shot(laptop, "laptop")
         assert serious(laptop) == []
-        assert service.hint_desk.asked == 2, "the same taps on the same position were answered from the kept answers"
+        assert service._hint_desk.asked == 2, "the same taps on the same position were answered from the kept answers"
         assert phone.errors == [] and errors == []
 
 

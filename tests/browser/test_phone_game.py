@@ -33,7 +33,7 @@ def play_a_game(browser: Browser, url: str, service: TableService, dice: str) ->
     phone.new_game(mission="data-heist", agents=["nano"])
     if dice == "physical":
         phone.pick("#dice-mode", "physical")
-        assert phone._until(lambda: service.session.dice_mode == "physical"), "the dice mode did not change"
+        assert phone._until(lambda: service._session.dice_mode == "physical"), "the dice mode did not change"
     else:  # a pinch and Reset zoom first, as the player whose result screen showed the board half black (issue 37)
         phone.page.locator("#board-wrap").scroll_into_view_if_needed()
         pinch(phone.page.context.new_cdp_session(phone.page), centre(phone.page, "#board-wrap"), 60, 240)
@@ -43,7 +43,7 @@ def play_a_game(browser: Browser, url: str, service: TableService, dice: str) ->
     player = AutoPlayer()
     for _ in range(MOST_ACTIONS):
         phone.settle()
-        state = service.session.state
+        state = service.state
         if state.outcome is not None:
             break
         action = player.choose(state)
@@ -79,7 +79,7 @@ def test_a_whole_game_of_data_heist_from_a_phone(tmp_path: Path, browser: Browse
     # the table starts a game of its own (seed SEED - 1) when it starts; the form's is the next seed
     with running_table(tmp_path, seed=SEED - 1, game={"agents": ("nano",), "mission": "data-heist"}) as (url, service):
         phone = play_a_game(browser, url, service, dice)
-        assert service.session.state.outcome is not None
+        assert service.state.outcome is not None
         record = phone.record
         print(f"\n{dice} dice: {len(record)} actions; taps: {_report(record)}")
         assert all(t.taps >= 1 for t in record), "every action took at least one tap on the page"

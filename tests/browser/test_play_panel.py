@@ -94,8 +94,8 @@ def _draws_a_mod(state: GameState) -> bool:
 @SIZES
 def test_a_card_draw_is_answered_from_a_picker_of_the_decks_cards(table: Table, browser: Browser,
                                                                    size: dict[str, Any]) -> None:
-    table.service.session.start_game(_played(_draws_a_mod, seed=1))
-    table.service.session.set_dice_mode("physical")
+    table.service.play_from(_played(_draws_a_mod, seed=1))
+    table.service.set_dice_mode("physical")
     page = page_at(browser, table.url, **size)
     _unlock(page)
     step = page.locator('#actions .action[data-tag="network_step"]').first
@@ -107,7 +107,7 @@ def test_a_card_draw_is_answered_from_a_picker_of_the_decks_cards(table: Table, 
     expect(page.locator("#dice")).to_be_visible()
     cards = page.locator('#dice button[data-die="mod deck"]')
     expect(cards).not_to_have_count(0)  # the deck's cards to tap: no dead end
-    wanted = table.service.session.pending_dice
+    wanted = table.service._session.pending_dice
     assert wanted is not None and [d["die"] for d in wanted.dice] == ["mod deck"]
     assert cards.count() == len(set(wanted.dice[0]["faces"]))
     first = cards.first.get_attribute("data-face")
@@ -120,7 +120,7 @@ def test_a_card_draw_is_answered_from_a_picker_of_the_decks_cards(table: Table, 
     expect(page.locator("#dice-send")).to_be_enabled()
     _press(page, page.locator("#dice-send"))
     expect(page.locator("#dice")).to_be_hidden(timeout=SLOW)
-    assert table.service.session.pending_dice is None and table.state.turn.step != "network"
+    assert table.service._session.pending_dice is None and table.state.turn.step != "network"
     expect(page.locator("#log")).to_contain_text(name)  # the card tapped is the card the game drew
     assert page.errors == []  # type: ignore[attr-defined]
 
@@ -149,9 +149,9 @@ def test_the_network_step_offers_only_the_transfers_the_rules_take(tmp_path: Pat
     before it; a step with nothing to transfer has no selector, and the transfers chosen are taken."""
     state = _at_the_network_step_on("L2-12")
     with running_table(tmp_path, prepare=lambda s: s.session.start_game(state)) as (url, service):
-        general = next(k for k, la in enumerate(legal_actions(service.session.state))
+        general = next(k for k, la in enumerate(legal_actions(service.state))
                        if isinstance(la.action, NetworkStep) and "transfers" in la.choose)
-        assert legal_actions(service.session.state)[general].options["transfers"] == [{}, {1: "in"}, {1: "in", 2: "in"}]
+        assert legal_actions(service.state)[general].options["transfers"] == [{}, {1: "in"}, {1: "in", 2: "in"}]
         page = page_at(browser, url + "/", **size)
         page.fill("#pin-input", RUNNING_PIN)
         _press(page, page.locator("#pin-form button[type=submit]"))
@@ -165,10 +165,10 @@ def test_the_network_step_offers_only_the_transfers_the_rules_take(tmp_path: Pat
         page.locator("#choices select[name=transfer-2]").select_option("in")
         _no_developer_text(page, "the network step's transfers")
         _shot(page, size, "network-transfers", full_page=False)
-        number = service.session.number
+        number = service.number
         _press(page, page.locator("#choices-go"))
         wait_until(page, f"Number(document.getElementById('board').dataset.number) > {number}", timeout=SLOW)
-        taken = service.session.record.entries[-1].action
+        taken = service._session.record.entries[-1].action
         assert isinstance(taken, NetworkStep) and taken.transfers == {1: "in", 2: "in"}
         expect(page.locator("#message")).not_to_contain_text("white line")
         assert page.errors == []  # type: ignore[attr-defined]
@@ -179,8 +179,8 @@ def test_every_kind_of_an_actions_dice_is_asked_at_once_with_the_count_still_nee
         table: Table, browser: Browser, size: dict[str, Any]) -> None:
     state = _played(lambda s: s.turn.step == "actions" and s.turn.pool.elite > 0 and s.turn.pool.basic >= 2
                     and s.turn.pending is None and any(la.tag == "move" for la in legal_actions(s)), seed=0)
-    table.service.session.start_game(state)
-    table.service.session.set_dice_mode("physical")
+    table.service.play_from(state)
+    table.service.set_dice_mode("physical")
     page = page_at(browser, table.url, **size)
     _unlock(page)
     _press(page, page.locator('#actions .action[data-tag="move"]').first)
@@ -207,8 +207,8 @@ def test_every_kind_of_an_actions_dice_is_asked_at_once_with_the_count_still_nee
 
 
 def test_dice_the_players_cannot_type_are_rolled_by_the_table_on_request(table: Table, browser: Browser) -> None:
-    table.service.session.set_dice_mode("physical")
-    table.service.session.apply(next(la.action for la in legal_actions(table.state) if la.tag == "begin_actions"))
+    table.service.set_dice_mode("physical")
+    table.service.apply(next(la.action for la in legal_actions(table.state) if la.tag == "begin_actions"))
     page = page_at(browser, table.url, **PHONE)
     _unlock(page)
     _press(page, page.locator('#actions .action[data-tag="move"]').first)
@@ -219,7 +219,7 @@ def test_dice_the_players_cannot_type_are_rolled_by_the_table_on_request(table: 
     expect(page.locator("#dice")).to_be_hidden(timeout=SLOW)
     expect(page.locator("#message")).to_contain_text("The table rolled for Nano's move action")
     assert table.state.turn.pending is not None  # the move goes on with the table's roll
-    assert table.service.session.dice_mode == "physical"  # and the players roll again from now on
+    assert table.service._session.dice_mode == "physical"  # and the players roll again from now on
     expect(page.locator("#dice-mode")).to_have_value("physical")
     assert page.errors == []  # type: ignore[attr-defined]
 
@@ -227,13 +227,13 @@ def test_dice_the_players_cannot_type_are_rolled_by_the_table_on_request(table: 
 @SIZES
 def test_actions_are_grouped_as_the_turn_offers_them_and_what_cannot_succeed_says_why(
         table: Table, browser: Browser, size: dict[str, Any]) -> None:
-    table.service.session.start_game(_played(lambda s: any(la.tag in ("strike", "strike_wall") and not la.dice
+    table.service.play_from(_played(lambda s: any(la.tag in ("strike", "strike_wall") and not la.dice
                                                            for la in legal_actions(s)), seed=7))
     page = page_at(browser, table.url, **size)
     page.evaluate("document.addEventListener('legal', (e) => { window.offered = e.detail.map((a) => a.tag); })")
     _unlock(page)
     wait_until(page, "window.offered && window.offered.length > 0")  # the board hears of every refresh
-    assert page.evaluate("window.offered") == [a["tag"] for a in table.service.legal_json()["actions"]]
+    assert page.evaluate("window.offered") == [a["tag"] for a in table.service.legal().actions]
     chip = table.state.burncycle.slots[table.state.burncycle.tracker]
     now = page.locator('#actions [data-group="now"]')
     expect(now.locator("h3")).to_have_text(f"On the {chip.kind} chip of slot {table.state.burncycle.tracker + 1}")
@@ -248,7 +248,7 @@ def test_actions_are_grouped_as_the_turn_offers_them_and_what_cannot_succeed_say
     _no_developer_text(page, "the action list")
     _shot(page, size, "actions")
     # the route step: free actions and purchases under their own headings
-    table.service.session.start_game(_played(lambda s: s.turn.step == "route" and s.round == 2, seed=7))
+    table.service.play_from(_played(lambda s: s.turn.step == "route" and s.round == 2, seed=7))
     headings = page.locator("#actions h3")
     expect(headings).to_have_text(["Power routing", "Free actions", "Purchases"], timeout=SLOW)
     expect(page.locator('#actions [data-group="purchases"] .action[data-tag="reboot"]')).to_be_visible()
@@ -276,25 +276,25 @@ def test_a_reboot_and_a_new_game_are_asked_about_first(table: Table, browser: Br
     _press(page, page.locator("#confirm-yes"))
     expect(page.locator("#summary")).to_contain_text(f"threat {threat + 2}", timeout=SLOW)
     # a new game replaces this one: asked first
-    game = table.service.session.game_id
+    game = table.service.game_id
     _press(page, page.locator("#new-game button[type=submit]"))
     expect(dialog).to_contain_text("Start a new game?")
     page.keyboard.press("Escape")  # Escape is no
     expect(dialog).to_be_hidden()
-    assert table.service.session.game_id == game
+    assert table.service.game_id == game
     _press(page, page.locator("#new-game button[type=submit]"))
     _press(page, page.locator("#confirm-yes"))
     expect(page.locator("#summary")).to_contain_text("threat 0", timeout=SLOW)
-    assert table.service.session.game_id != game
+    assert table.service.game_id != game
     assert page.errors == []  # type: ignore[attr-defined]
 
 
 def test_ending_a_turn_that_loses_power_is_asked_about_first(table: Table, browser: Browser) -> None:
-    table.service.session.start_game(_played(lambda s: s.turn.step == "end" and any(
+    table.service.play_from(_played(lambda s: s.turn.step == "end" and any(
         la.tag == "end_turn" and la.warning for la in legal_actions(s)), seed=0))
     page = page_at(browser, table.url, **PHONE)
     _unlock(page)
-    number = table.service.session.number
+    number = table.service.number
     _press(page, page.locator('#actions .action[data-tag="end_turn"]'))
     dialog = page.locator("dialog#confirm")
     expect(dialog).to_contain_text("End the turn?")
@@ -302,7 +302,7 @@ def test_ending_a_turn_that_loses_power_is_asked_about_first(table: Table, brows
     _shot(page, PHONE, "confirm-end-turn", full_page=False)
     _press(page, page.locator("#confirm-no"))
     expect(page.locator("#choices")).to_be_hidden()  # nothing asked, nothing done
-    assert table.service.session.number == number
+    assert table.service.number == number
     _press(page, page.locator('#actions .action[data-tag="end_turn"]'))
     _press(page, page.locator("#confirm-yes"))
     expect(page.locator("#choices")).to_be_visible()  # then its choice: the slot to degrade on the chooser face
@@ -412,7 +412,7 @@ def test_no_page_shows_json_or_a_route(table: Table, browser: Browser) -> None:
         _unlock(page)
         _no_developer_text(page, "the dashboard, playing")
         for path, ready in (("camera", "#health"), ("floors/edit", "main"),
-                            (f"games/{table.service.session.game_id}/replay", "main")):
+                            (f"games/{table.service.game_id}/replay", "main")):
             tool = page_at(browser, table.url + path, board=False, **size)
             expect(tool.locator(ready)).not_to_be_empty(timeout=SLOW)
             tool.wait_for_timeout(1500)  # its first requests answered

@@ -24,17 +24,17 @@ def played(service: TableService) -> None:
     service.new_game()
     player = AutoPlayer()
     for _ in range(ACTIONS):
-        service.session.apply(player.choose(service.session.state))
+        service.apply(player.choose(service.state))
 
 
 def test_the_replay_page_steps_through_a_game(tmp_path: Path) -> None:
     with running_table(tmp_path, prepare=played) as (url, service), chromium() as browser:
-        game = service.session.game_id
+        game = service.game_id
         page = browser.new_page(viewport=PHONE)
         page.goto(f"{url}/games/{game}/replay")
         expect(page.locator("#where")).to_have_text(f"Action {ACTIONS} of {ACTIONS} · round "
-                                                    f"{service.session.state.round} · threat "
-                                                    f"{service.session.state.threat}")
+                                                    f"{service.state.round} · threat "
+                                                    f"{service.state.threat}")
         expect(page.locator("#chart polyline.threat")).to_have_count(1)
         assert len(page.locator("#chart polyline.threat").get_attribute("points").split()) == ACTIONS + 1
         expect(page.locator("#board .space")).not_to_have_count(0)
@@ -49,7 +49,7 @@ def test_the_replay_page_steps_through_a_game(tmp_path: Path) -> None:
         expect(page.locator("#events li")).to_have_text(first["events"] or ["Nothing to tell the players."])
         page.locator("#slider").fill("20")
         expect(page.locator("#where")).to_contain_text(f"Action 20 of {ACTIONS}")
-        start = service.replays.step(game, 20)["state"]
+        start = service._replays.step(game, 20)["state"]
         expect(page.locator("#bots li")).to_have_count(len(start["bots"]))
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         shot(page, "replay-phone")
@@ -64,7 +64,7 @@ def test_the_replay_draws_the_board_as_the_live_page_does(tmp_path: Path) -> Non
     """One drawing for both pages (web/static/floor.js): the same spaces, units, guards with their facing and
     coordinates as the live board, not letters and red squares of its own."""
     with running_table(tmp_path, prepare=played) as (url, service), chromium() as browser:
-        game = service.session.game_id
+        game = service.game_id
         for name, viewport in (("phone", {"width": 390, "height": 844}), ("laptop", {"width": 1366, "height": 900})):
             page = browser.new_page(viewport=viewport)
             page.goto(f"{url}/")
@@ -75,7 +75,7 @@ def test_the_replay_draws_the_board_as_the_live_page_does(tmp_path: Path) -> Non
             replayed = page.evaluate(DRAWN)
             assert replayed == live
             expect(page.locator("#board text.coordinate")).to_have_count(20 + 16)
-            expect(page.locator("#board .unit.security")).to_have_count(len(service.session.state.security))
+            expect(page.locator("#board .unit.security")).to_have_count(len(service.state.security))
             assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
             frame = page.locator(".replay-frame").evaluate("f => [f.scrollHeight, f.clientHeight]")
             assert frame[0] <= frame[1]  # the whole board's height on the page: nothing hidden in its frame

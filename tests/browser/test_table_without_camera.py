@@ -29,9 +29,9 @@ def played_until(done: Any) -> Any:
         service.new_game()
         player = AutoPlayer()
         for _ in range(600):
-            if done(service.session.state):
+            if done(service.state):
                 return
-            service.session.apply(player.choose(service.session.state))
+            service.apply(player.choose(service.state))
         raise AssertionError("the condition never held in 600 actions")
     return prepare
 
@@ -59,12 +59,12 @@ def test_the_corporations_moves_are_listed_for_the_players_without_a_camera(tmp_
                                                                            size: str) -> None:
     with running_table(tmp_path, prepare=played_until(lambda s: s.turn.step == "corporation")) as (url, service):
         page = unlocked(browser, url, size)
-        before = {u.id: u.space for u in service.session.state.security}
+        before = {u.id: u.space for u in service.state.security}
         expect(page.locator("#corp")).to_be_visible()
         page.locator("#corp").click()
         expect(page.locator("#message")).to_contain_text("Security activation", timeout=WAIT)
         expect(page.locator("#message")).not_to_contain_text("--")
-        moved = [u for u in service.session.state.security if before.get(u.id) not in (None, u.space)]
+        moved = [u for u in service.state.security if before.get(u.id) not in (None, u.space)]
         assert moved, "the corporation's turn moved no guard: the test needs one"
         for unit in moved:
             line = page.locator(f'#instructions li[data-unit="{unit.id}"]')
@@ -80,9 +80,9 @@ def test_the_corporations_moves_are_listed_for_the_players_without_a_camera(tmp_
 
 def test_a_game_over_offers_no_corporation_turn_and_next_starts_another(tmp_path: Path, browser: Browser) -> None:
     with running_table(tmp_path, prepare=played_until(lambda s: s.outcome is not None)) as (url, service):
-        assert service.session.state.turn.step == "corporation"  # where the page used to offer one more
+        assert service.state.turn.step == "corporation"  # where the page used to offer one more
         page = unlocked(browser, url, "phone")
-        expect(page.locator("#summary")).to_contain_text(service.session.state.outcome.result, timeout=WAIT)
+        expect(page.locator("#summary")).to_contain_text(service.state.outcome.result, timeout=WAIT)
         expect(page.locator("#corp")).to_be_hidden()
         expect(page.locator("#next")).to_have_text("Next game")  # the table's next button starts another
         expect(page.locator("#undo")).to_be_visible()

@@ -38,7 +38,7 @@ def test_the_address_and_a_qr_code_that_scans_to_it(tmp_path: Path) -> None:
     try:
         body = TestClient(create_app(service)).get("/api/address").json()
     finally:
-        service.session.close()
+        service.close()
     assert body["url"] == "http://127.0.0.1:8123/"
     assert body["qr_svg"].startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in body["qr_svg"]
     text, _, _ = cv2.QRCodeDetector().detectAndDecode(_raster(body["qr_svg"]))
@@ -51,5 +51,5 @@ def test_listening_on_every_interface_gives_this_machines_address(tmp_path: Path
     try:
         url = TestClient(create_app(service)).get("/api/address").json()["url"]
     finally:
-        service.session.close()
+        service.close()
     assert url.endswith(":8124/") and "0.0.0.0" not in url

@@ -32,14 +32,14 @@ def test_no_game_is_a_404_that_says_so(service: TableService) -> None:
     response = TestClient(create_app(service)).get("/api/floor")
     assert response.status_code == 404
     assert response.json() == {"error": "no_game",
-                               "message": "GET /api/floor: there is no game yet, so no floor: start a new game"}
+                               "message": "there is no game yet, so no floor: start a new game"}
 
 
 def test_the_lobby_as_drawn(service: TableService) -> None:
-    service.session.start_game(new_game(service.content, LOBBY))
+    service.play_from(new_game(service._content, LOBBY))
     body = TestClient(create_app(service)).get("/api/floor").json()
     assert (body["name"], body["level"], body["rows"], body["columns"]) == ("Meridian Tower, Lobby", 1, 16, 20)
-    assert len(body["spaces"]) == 320 and body["number"] == service.session.number
+    assert len(body["spaces"]) == 320 and body["number"] == service.number
     at = {s["id"]: s for s in body["spaces"]}
     assert (at["F3"]["column"], at["F3"]["row"], at["F3"]["feature"]) == (5, 2, "entrance")
     assert body["entrances"] == ["F3", "H3", "I3", "J3", "K3"]
@@ -61,14 +61,14 @@ def test_the_lobby_as_drawn(service: TableService) -> None:
 
 
 def test_what_play_changed_on_the_floor_and_what_each_guard_sees(service: TableService) -> None:
-    start = new_game(service.content, LOBBY)
+    start = new_game(service._content, LOBBY)
     start.floor.unlocked_doors.append("B2/B3")
     start.floor.destroyed_walls += ["J1/K1", "A1/N"]
     del start.floor.terminals["I5"]
     start.floor.caches.remove("E1")
     start.floor.surveillance.remove("G5")
     start.security[1].stunned = True
-    service.session.start_game(start)
+    service.play_from(start)
     body = TestClient(create_app(service)).get("/api/floor").json()
     assert {d["id"]: d["locked"] for d in body["doors"]}["B2/B3"] is False
     walls = {w["id"]: w for w in body["walls"]}

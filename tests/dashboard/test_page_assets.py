@@ -29,7 +29,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
     service: TableService = build(config(tmp_path))
     service.new_game()
     yield TestClient(create_app(service))
-    service.session.close()
+    service.close()
 
 
 def test_the_page_and_each_asset_it_names_are_served_with_their_types(client: TestClient) -> None:
@@ -66,7 +66,7 @@ def test_text_is_never_inserted_as_markup() -> None:
 
 def test_every_endpoint_the_scripts_read_answers(client: TestClient) -> None:
     paths = {p for source in SCRIPTS for p in re.findall(r'api\("GET", `?"?(/[a-z/]+)', source.read_text())}
-    assert {"/api/floor", "/api/legal", "/api/session", "/api/address"} <= paths
+    assert {"/api/legal", "/api/session", "/api/address"} <= paths  # (the floor and the LEDs come pushed)
     for path in paths:
         assert client.get(path).status_code == 200, path
 

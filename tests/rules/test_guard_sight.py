@@ -11,8 +11,8 @@ from controller.rules import GameSetup, GameState, SeededDice, copy_state, new_g
 from controller.rules.board.awareness import sees
 from controller.rules.corporation.threat_effects import apply_effect
 from controller.rules.resolution import Resolution
+from controller.service.views import floor_view
 from tests.support.rules_scenarios import CONTENT, guard, make_state, play_randomly
-from web.routers.floor import floor_json
 
 FLOORS = tuple(sorted(CONTENT.floors))
 
@@ -76,4 +76,4 @@ def test_the_drawn_sight_is_what_detection_checks(state: GameState):
     table = Resolution(state, SeededDice(0), apply_effect, copy=False)
     detected_at = {unit.id: sorted(table.floor.ids[s] for s in range(len(table.floor.ids)) if sees(table, unit, s))
                    for unit in state.security}
-    assert floor_json(state)["sight"] == detected_at
+    assert floor_view(state).sight == detected_at

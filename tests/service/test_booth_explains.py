@@ -27,13 +27,13 @@ def test_the_search_booth_says_why_in_the_game_s_words(tmp_path: Path) -> None:
     with built_service(tmp_path, game=True) as service:  # no camera: every step goes to the session at once
         players = DemoPlayers(service, DemoTable(), step_timeout_s=0, player="search", settings=TINY)
         service.add(players)
-        assert service.health()["components"]["players"]["why"] is None
+        assert service.health().components["players"].why is None
         asyncio.run(_until_it_says_why(players))
-        why = service.health()["components"]["players"]["why"]
+        why = service.health().components["players"].why
         assert why == players.why and "% of futures won" in why
         names = {bot.name for bot in service.state.bots}
         assert any(why.startswith(name) for name in names) or why.startswith("The "), why
-        assert service.health()["components"]["players"]["player"] == "search"
+        assert service.health().components["players"].player == "search"
 
 
 def test_the_heuristic_booth_has_no_reason_to_give(tmp_path: Path) -> None:

@@ -68,29 +68,29 @@ def test_camera_pulled_and_plugged_back(tmp_path: Path) -> None:
     table, plugged = DemoTable(), threading.Event()
     plugged.set()
     service = build(config(tmp_path), seed=3, source=lambda: CabledCamera(table, plugged))
-    table.lay_out(service.session.state)
+    table.lay_out(service.state)
     thread = running(service)
-    camera = service.camera
+    camera = service._camera
     assert camera is not None
     try:
         wait_for(lambda: camera.health.value == "ok" and "board registered" in camera.message, what="camera ok")
         plugged.clear()
-        wait_for(lambda: service.health()["components"]["camera"]["state"] == "failed", what="camera failed")
+        wait_for(lambda: service.health().components["camera"].state == "failed", what="camera failed")
         health = service.health()
-        assert health["status"] == "degraded"
-        assert "the camera was unplugged" in health["components"]["camera"]["last_error"]
-        before = service.session.number
-        service.session.apply(AutoPlayer().choose(service.session.state))  # the game goes on meanwhile
-        assert service.session.number == before + 1
+        assert health.status == "degraded"
+        assert "the camera was unplugged" in (health.components["camera"].last_error or "")
+        before = service.number
+        service.apply(AutoPlayer().choose(service.state))  # the game goes on meanwhile
+        assert service.number == before + 1
         frames = camera.frames
-        table.lay_out(service.session.state)
+        table.lay_out(service.state)
         plugged.set()
         wait_for(lambda: camera.health.value == "ok" and camera.frames > frames + 3, what="camera back")
-        assert service.health()["status"] == "ok" and camera.retries >= 1
+        assert service.health().status == "ok" and camera.retries >= 1
     finally:
         service.stop()
         thread.join(15)
-        service.session.close()
+        service.close()
 
 
 @pytest.fixture(scope="module")
@@ -114,8 +114,8 @@ def board(firmware: Path, tmp_path: Path) -> Iterator[list[Sim]]:
 
 def shown(service: TableService) -> bytes:
     """The bytes the board's strip must latch for the game as it stands."""
-    assert service.leds is not None
-    return LAYOUT.wire_bytes(LAYOUT.physical(render(service.leds.scene, T)))
+    assert service._leds is not None
+    return LAYOUT.wire_bytes(LAYOUT.physical(render(service._leds.scene, T)))
 
 
 def test_led_board_closed_reopened_and_reset_shows_the_game_again(board: list[Sim], tmp_path: Path) -> None:
@@ -128,14 +128,14 @@ def test_led_board_closed_reopened_and_reset_shows_the_game_again(board: list[Si
     thread = running(service)
     try:
         wait_for(lambda: leds.health.value == "ok" and sim.frames()[-1:] == [shown(service)], what="board lit")
-        threat = service.session.state.threat
+        threat = service.state.threat
         sim.stop()  # the pty goes away: the board is unplugged
-        wait_for(lambda: service.health()["components"]["leds"]["state"] == "degraded", what="leds degraded")
+        wait_for(lambda: service.health().components["leds"].state == "degraded", what="leds degraded")
         player = AutoPlayer()
-        while service.session.state.threat == threat and service.session.state.outcome is None:  # it goes on
-            service.session.apply(player.choose(service.session.state))
-        assert service.session.state.threat != threat
-        wait_for(lambda: leds.scene.threat == min(int(service.session.state.threat), TRACK_LENGTH - 1),
+        while service.state.threat == threat and service.state.outcome is None:  # it goes on
+            service.apply(player.choose(service.state))
+        assert service.state.threat != threat
+        wait_for(lambda: leds.scene.threat == min(int(service.state.threat), TRACK_LENGTH - 1),
                  what="the new threat in the LEDs' scene")
         sim.events_path.unlink()
         sim = Sim(sim.events_path.parent)  # plugged back in, at the same name
@@ -145,8 +145,8 @@ def test_led_board_closed_reopened_and_reset_shows_the_game_again(board: list[Si
         sim.reset()  # the reset button: the chip restarts and has lost its frame
         wait_for(lambda: len(sim.events("reset")) >= 1, what="the board's reset")
         wait_for(lambda: len(sim.frames()) > latched and sim.frames()[-1] == shown(service), what="frame after reset")
-        assert service.health()["components"]["game"]["state"] == "ok"
+        assert service.health().components["game"].state == "ok"
     finally:
         service.stop()
         thread.join(15)
-        service.session.close()
+        service.close()

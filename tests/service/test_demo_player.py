@@ -37,7 +37,7 @@ def test_the_booth_plays_its_game_with_the_player_named(tmp_path: Path, first_li
         assert isinstance(players.player, FirstListed)
         asyncio.run(asyncio.wait_for(players.run(), timeout=60))
         assert players.results and players.results[0].startswith("defeat: ")  # as the first listed actions play it
-        assert FirstListed.decisions > 0 and service.session.state.outcome is not None
+        assert FirstListed.decisions > 0 and service.state.outcome is not None
 
 
 def test_the_booth_plays_the_heuristic_unless_told(tmp_path: Path) -> None:

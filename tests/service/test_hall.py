@@ -49,7 +49,7 @@ def test_the_hall_lists_every_table_on_the_broker_live(tmp_path: Path, broker: B
         listed = _tables(client)
         for service, table_id in ((one, "hall-a"), (two, "hall-b")):
             shown = listed[table_id]
-            state = service.session.state
+            state = service.state
             assert shown["mission"] == state.mission.name == "Operation Data Heist"
             assert shown["threat"] == state.threat and shown["round"] == 1
             assert shown["phase"] == "route" and shown["availability"] == "online"

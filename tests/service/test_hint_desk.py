@@ -14,7 +14,8 @@ import pytest
 
 from controller.autoplay.search import hint
 from controller.rules import legal_actions
-from controller.service.hints import HintDesk, HintView
+from controller.service.hints import HintDesk
+from controller.service.views import HintView
 from tests.autoplay.test_search import chip_decision, start
 from tests.service.test_loop_never_waits import LoopLag
 

@@ -74,7 +74,7 @@ def test_the_booths_decisions_run_off_the_loop_and_one_the_game_moved_past_is_dr
     service = startup.build(config(tmp_path), seed=5)
     service.new_game()
     players = DemoPlayers(service, DemoTable(), games=1)
-    slow = players.player = SlowPlayer(lambda: service.session.number)
+    slow = players.player = SlowPlayer(lambda: service.number)
     service.add(players)
 
     async def body() -> None:
@@ -93,7 +93,7 @@ def test_the_booths_decisions_run_off_the_loop_and_one_the_game_moved_past_is_dr
         assert slow.asked_at[:2] == [moved.number - 1, moved.number] and players.dropped == 1
 
     asyncio.run(body())
-    service.session.close()
+    service.close()
 
 
 @pytest.mark.slow  # a real mosquitto
@@ -120,4 +120,4 @@ def test_the_bridge_says_goodbye_to_a_hung_broker_without_stalling_the_loop(tmp_
         assert worst < 0.2, f"the loop stalled {worst * 1000:.0f} ms while the bridge waited for the broker"
 
     asyncio.run(body())
-    service.session.close()
+    service.close()

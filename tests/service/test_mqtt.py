@@ -43,14 +43,14 @@ def test_state_topics_events_and_availability_reach_a_subscriber(tmp_path: Path,
         assert seen.latest(f"{ROOT}/availability") == "online"
         assert seen.latest(f"{ROOT}/threat") == "0" and seen.latest(f"{ROOT}/round") == "1"
         assert seen.latest(f"{ROOT}/player") == "byte"
-        assert seen.latest(f"{ROOT}/mission") == service.session.state.mission.name
+        assert seen.latest(f"{ROOT}/mission") == service.state.mission.name
         assert json.loads(seen.latest(f"{ROOT}/bots/byte") or "") == {
             "name": "Byte", "kind": "agent", "power": 5, "space": "H3", "detected": False, "shut_down": False,
             "escaped": False}
         assert json.loads(seen.latest(f"{ROOT}/guards/G1") or "")["space"] == "K4"
         assert json.loads(seen.latest(f"{ROOT}/guards/G1") or "")["facing"] == "W"
         burncycle = json.loads(seen.latest(f"{ROOT}/burncycle") or "")
-        assert burncycle["tracker"] == 0 and len(burncycle["slots"]) == len(service.session.state.burncycle.slots)
+        assert burncycle["tracker"] == 0 and len(burncycle["slots"]) == len(service.state.burncycle.slots)
         network = json.loads(seen.latest(f"{ROOT}/network") or "")
         assert set(network["ips"]) == {"byte", "casing"} and network["ceo_level"] == 1
         assert json.loads(seen.latest(f"{ROOT}/result") or "") is None
@@ -111,21 +111,21 @@ def test_commands_from_a_publisher_change_the_game_through_the_session(tmp_path:
     async def body() -> None:
         await until(lambda: seen.latest(f"{ROOT}/phase") == "route")
         publish(broker.port, f"{ROOT}/command/next", "{}")
-        await until(lambda: service.session.state.turn.step == "actions")
+        await until(lambda: service.state.turn.step == "actions")
         publish(broker.port, f"{ROOT}/command/undo", "{}")
-        await until(lambda: service.session.state.turn.step == "route")
-        assert service.session.record.undone  # an undo in the log, as the dashboard's would be
+        await until(lambda: service.state.turn.step == "route")
+        assert service._session.record.undone  # an undo in the log, as the dashboard's would be
 
         publish(broker.port, f"{ROOT}/command/place", '{"unit": "byte", "space": "H4"}')  # an RFID reader
         await until(lambda: json.loads(seen.latest(f"{ROOT}/bots/byte") or "{}").get("space") == "H4")
-        assert isinstance(service.session.record.entries[-1].action, Correct)
+        assert isinstance(service._session.record.entries[-1].action, Correct)
         publish(broker.port, f"{ROOT}/command/place", '{"unit": "G1", "space": "K5", "facing": "N"}')
         await until(lambda: json.loads(seen.latest(f"{ROOT}/guards/G1") or "{}").get("facing") == "N")
 
-        while service.session.pending_dice is None:  # on to the end of the turn: the burncycle die is rolled
+        while service._session.pending_dice is None:  # on to the end of the turn: the burncycle die is rolled
             service.next_step()
         publish(broker.port, f"{ROOT}/command/dice", '{"faces": ["1"]}')
-        await until(lambda: service.session.pending_dice is None and service.session.state.turn.step != "end")
+        await until(lambda: service._session.pending_dice is None and service.state.turn.step != "end")
         assert seen.all(f"{ROOT}/errors") == []
 
     running(service, body=body)
@@ -143,8 +143,8 @@ def test_commands_while_the_log_waits_on_the_disk_leave_the_loop_free_and_land_i
 
     async def body() -> None:
         loop = asyncio.get_running_loop()
-        start = service.session.number
-        locker = sqlite3.connect(str(service.session.path), timeout=0)
+        start = service.number
+        locker = sqlite3.connect(str(service._session.path), timeout=0)
         locker.execute("BEGIN EXCLUSIVE")
         commands = [("next", "{}"), ("undo", "{}"), ("next", "{}"), ("place", '{"unit": "byte", "space": "H4"}')]
         await asyncio.to_thread(publish_all, broker.port, [(f"{ROOT}/command/{t}", p) for t, p in commands])
@@ -159,7 +159,7 @@ def test_commands_while_the_log_waits_on_the_disk_leave_the_loop_free_and_land_i
         assert errors.all(f"{ROOT}/errors") == []
         assert worst < 0.2
         kinds = [(c.kind, c.body.get("entry", {}).get("action", {}).get("action"))
-                 for c in service.session.changes_since(start)]
+                 for c in service.changes_since(start)]
         assert kinds == [("action", "begin_actions"), ("undo", None), ("action", "begin_actions"),
                          ("action", "correct")]
 
@@ -183,13 +183,13 @@ def test_a_bad_command_is_answered_on_the_errors_topic_and_changes_nothing(
     seen = Listener(broker.port, f"{ROOT}/errors")
 
     async def body() -> None:
-        number = service.session.number
+        number = service.number
         publish(broker.port, f"{ROOT}/command/{command}", payload)
         await until(lambda: seen.latest(f"{ROOT}/errors") is not None)
         error = json.loads(seen.latest(f"{ROOT}/errors") or "")
         assert error["topic"] == f"{ROOT}/command/{command}"
         assert says in error["error"] and "\n" not in error["error"]
-        assert service.session.number == number
+        assert service.number == number
 
     running(service, body=body)
     seen.close()
@@ -202,14 +202,14 @@ def test_a_face_not_on_the_die_is_refused_on_the_errors_topic_and_the_request_st
     seen = Listener(broker.port, f"{ROOT}/errors")
 
     async def body() -> None:
-        while service.session.pending_dice is None:  # on to the end of the turn: the burncycle die is rolled
+        while service._session.pending_dice is None:  # on to the end of the turn: the burncycle die is rolled
             service.next_step()
-        asked = service.session.pending_dice
+        asked = service._session.pending_dice
         publish(broker.port, f"{ROOT}/command/dice", '{"faces": ["banana"]}')
         await until(lambda: seen.latest(f"{ROOT}/errors") is not None)
         error = json.loads(seen.latest(f"{ROOT}/errors") or "")["error"]
         assert "face 1 ('banana') is not a face of the burncycle die; its faces are 1, 2, 3, 4, 5, choose" in error
-        assert service.session.pending_dice == asked
+        assert service._session.pending_dice == asked
 
     running(service, body=body)
     seen.close()
@@ -223,7 +223,7 @@ def test_a_retained_command_found_on_connect_is_ignored(tmp_path: Path, broker: 
     async def body() -> None:
         await until(lambda: seen.latest(f"{ROOT}/errors") is not None)
         assert "a retained command was ignored" in json.loads(seen.latest(f"{ROOT}/errors") or "")["error"]
-        assert service.session.state.turn.step == "route" and seen.all(f"{ROOT}/events") == []
+        assert service.state.turn.step == "route" and seen.all(f"{ROOT}/events") == []
 
     running(service, body=body)
     seen.close()
@@ -237,7 +237,7 @@ def test_two_tables_on_one_broker_each_obey_only_their_own_commands(tmp_path: Pa
     async def body() -> None:
         publish(broker.port, "burncycle/hall-b/command/next", "{}")
         await until(lambda: seen.latest("burncycle/hall-b/phase") == "actions")
-        assert one.session.state.turn.step == "route" and two.session.state.turn.step == "actions"
+        assert one.state.turn.step == "route" and two.state.turn.step == "actions"
         assert seen.latest("burncycle/hall-a/phase") == "route"
         assert seen.all("burncycle/hall-a/events") == [] and len(seen.all("burncycle/hall-b/events")) == 1
 
@@ -258,12 +258,12 @@ def test_the_broker_restarted_mid_game_gets_the_state_again_and_every_event(tmp_
         await until(lambda: bridge.health is Health.DEGRADED)
         assert "lost the MQTT broker at 127.0.0.1" in bridge.message
         numbers += [service.next_step().number for _ in range(4)]  # the table plays on without a broker
-        assert service.session.state.turn.step == "end"
+        assert service.state.turn.step == "end"
         broker.start()
         await until(lambda: bridge.health is Health.OK, 40)
         fresh = Listener(broker.port, f"{ROOT}/#")
         await until(lambda: fresh.latest(f"{ROOT}/phase") == "end")  # not the stale "actions" the broker kept
-        assert fresh.latest(f"{ROOT}/number") == str(service.session.number)
+        assert fresh.latest(f"{ROOT}/number") == str(service.number)
         assert fresh.latest(f"{ROOT}/availability") == "online"
         fresh.close()
         await until(lambda: {json.loads(p)["number"] for p in watcher.all(f"{ROOT}/events")} == set(numbers), 20)
@@ -280,9 +280,9 @@ def test_a_dead_broker_never_grows_the_queue_and_what_is_dropped_is_counted(tmp_
         broker.stop()
         await until(lambda: bridge.health is Health.DEGRADED)
         for _ in range(8):
-            service.session.apply(_correction(service, "byte"))
+            service.apply(_correction(service, "byte"))
         await until(lambda: bridge.dropped == 3)
-        assert service.health()["components"]["mqtt"]["dropped"] == 3
+        assert service.health().components["mqtt"].dropped == 3
         assert "3 messages dropped since the queue of 5 is full" in bridge.message
 
     running(service, body=body)
@@ -290,7 +290,7 @@ def test_a_dead_broker_never_grows_the_queue_and_what_is_dropped_is_counted(tmp_
 
 def _correction(service: TableService, unit: str) -> Correct:
     """A change that is always legal: the players say the bot stands where it stands."""
-    bot = next(b for b in service.session.state.bots if b.id == unit)
+    bot = next(b for b in service.state.bots if b.id == unit)
     return Correct(unit=unit, space=bot.space or "H3")
 
 

@@ -27,24 +27,24 @@ def test_a_sensor_saying_a_locked_door_is_open_is_a_question_and_the_game_stays(
     seen = Listener(broker.port, f"{ROOT}/#")
 
     def door_questions() -> list[dict[str, object]]:
-        return [q for q in service.table_view()["questions"] if q["kind"] == "door"]
+        return [q for q in msgspec.to_builtins(service.table_view())["questions"] if q["kind"] == "door"]
 
     async def body() -> None:
         await until(lambda: seen.latest(f"{ROOT}/phase") == "route")
-        number = service.session.number
+        number = service.number
         publish(broker.port, f"{ROOT}/command/door", '{"door": "G5/G4", "state": "open"}')  # either way round
         await until(lambda: bool(door_questions()))
         [question] = door_questions()
         assert question["id"] == f"door-{DOOR}"
         assert str(question["text"]).startswith(f"the sensor of door {DOOR} says it is open, but the game holds "
                                                 f"it locked")
-        assert service.session.number == number and service.session.state.floor.unlocked_doors == []
+        assert service.number == number and service.state.floor.unlocked_doors == []
         assert seen.all(f"{ROOT}/events") == [] and seen.all(f"{ROOT}/errors") == []
 
         publish(broker.port, f"{ROOT}/command/door", json.dumps({"door": DOOR, "state": "closed"}))  # peg out
         await until(lambda: not door_questions())
-        assert service.session.number == number
-        assert service.health()["components"]["mqtt"]["commands"] == {"received": 2, "handled": 2}
+        assert service.number == number
+        assert service.health().components["mqtt"].commands == {"received": 2, "handled": 2}
 
     running(service, body=body)
     seen.close()
@@ -64,12 +64,12 @@ def test_a_bad_door_report_is_answered_on_the_errors_topic_and_changes_nothing(
     seen = Listener(broker.port, f"{ROOT}/errors")
 
     async def body() -> None:
-        number = service.session.number
+        number = service.number
         publish(broker.port, f"{ROOT}/command/door", payload)
         await until(lambda: seen.latest(f"{ROOT}/errors") is not None)
         error = json.loads(seen.latest(f"{ROOT}/errors") or "")
         assert error["topic"] == f"{ROOT}/command/door" and says in error["error"], error
-        assert service.session.number == number and service.table_view()["questions"] == []
+        assert service.number == number and service.table_view().questions == []
 
     running(service, body=body)
     seen.close()

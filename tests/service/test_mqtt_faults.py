@@ -36,7 +36,7 @@ def test_an_empty_payload_is_a_clear_and_a_retained_command_is_never_obeyed(tmp_
     seen = Listener(broker.port, f"{ROOT}/#")
 
     async def body() -> None:
-        number = service.session.number
+        number = service.number
         publish(broker.port, f"{ROOT}/command/next", "", retain=True)   # the errors topic's advice: -r -n
         publish(broker.port, f"{ROOT}/command/undo", "")                # an empty message, not retained
         publish(broker.port, f"{ROOT}/command/next", "{}", retain=True)  # a retained command, delivered live
@@ -45,8 +45,8 @@ def test_an_empty_payload_is_a_clear_and_a_retained_command_is_never_obeyed(tmp_
         assert "a retained command was ignored" in error["error"] and error["topic"] == f"{ROOT}/command/next"
         publish(broker.port, f"{ROOT}/command/next", "", retain=True)   # cleared, as the error says
         publish(broker.port, f"{ROOT}/command/next", "{}")               # a command: obeyed, after the others
-        await until(lambda: service.session.number > number)
-        assert service.session.number == number + 1 and service.session.state.turn.step == "actions"
+        await until(lambda: service.number > number)
+        assert service.number == number + 1 and service.state.turn.step == "actions"
         assert len(seen.all(f"{ROOT}/errors")) == 1
 
     running(service, body=body)
@@ -69,7 +69,7 @@ def test_what_the_broker_keeps_that_the_table_no_longer_owns_is_cleared_on_conne
         assert not retained & set(stale)
         assert set(kept) <= retained  # another table's topics are its own
         assert f"homeassistant/sensor/{NODE}/power_byte/config" in retained
-        assert service.session.state.turn.step == "route"  # the retained command was not obeyed
+        assert service.state.turn.step == "route"  # the retained command was not obeyed
         late.close()
 
     running(service, body=body)
@@ -92,7 +92,7 @@ def test_an_error_repeats_at_most_200_characters_of_the_payload(tmp_path: Path, 
 def test_a_game_over_still_publishes_a_player(tmp_path: Path, broker: Broker) -> None:
     service, _ = table(tmp_path, broker.port)
     service.new_game()
-    over = msgspec.structs.replace(service.session.state, outcome=Outcome("defeat", "threat_maxed", "threat 26"))
+    over = msgspec.structs.replace(service.state, outcome=Outcome("defeat", "threat_maxed", "threat 26"))
     payloads = state_payloads(over, 7)
     assert payloads["player"] == NOBODY and payloads["phase"] == "over"
     assert all(payloads.values())  # an empty retained payload would delete its topic: a late reader gets nothing

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from controller.service.frame.components import Health
@@ -44,7 +45,7 @@ def _run(service: TableService, check: Callable[[], bool], body: Callable[[], Aw
         task = asyncio.create_task(service.run())
         try:
             await until(check, 15)
-            shown.update(service.health()["components"]["mqtt"])
+            shown.update(msgspec.to_builtins(service.health().components["mqtt"]))
             if body is not None:
                 await body()
         finally:
@@ -63,7 +64,7 @@ def test_the_table_gets_in_with_its_password_over_tls(tmp_path: Path, secure: Br
         await until(lambda: seen.latest("burncycle/t1/availability") == "online")
         service.next_step()
         await until(lambda: seen.latest("burncycle/t1/phase") == "actions")
-        assert json.loads(seen.all("burncycle/t1/events")[-1])["number"] == service.session.number
+        assert json.loads(seen.all("burncycle/t1/events")[-1])["number"] == service.number
 
     shown = _run(service, lambda: bridge.health is Health.OK, body)
     assert shown["message"] == f"connected to the MQTT broker at 127.0.0.1:{secure.port} as burncycle/t1"
@@ -84,7 +85,7 @@ def test_a_wrong_password_is_degraded_with_the_brokers_reason(tmp_path: Path, se
     shown = _run(service, lambda: "refused" in bridge.message)
     assert _reason(shown) == (f"the MQTT broker at 127.0.0.1:{secure.port} refused the table: "
                                         "Not authorized; trying again")
-    assert service.session.has_game()  # the table plays on without its broker
+    assert service.has_game()  # the table plays on without its broker
 
 
 def test_a_certificate_the_table_cannot_trust_is_said_in_words(tmp_path: Path, secure: Broker) -> None:

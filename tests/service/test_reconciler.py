@@ -11,6 +11,7 @@ import sqlite3
 import threading
 import time
 
+import msgspec
 import pytest
 
 from controller.cli.compose import build
@@ -246,19 +247,19 @@ def test_a_table_without_a_camera_still_lists_the_corporations_moves(tmp_path):
     service = build(ServiceConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
                                   web={"host": "127.0.0.1", "port": 8080}, camera={"source": "none"}), seed=5)
     try:
-        service.session.start_game(start)
-        while service.session.state.turn.step != "corporation":
-            service.session.apply(next_action(service.session.state))
-        assert all(i["unit"] in ("byte", "module", "casing") for i in service.table_view()["instructions"])
-        service.session.corporation_turn()
-        view = service.table_view()
-        assert view["camera"] is False and service.camera is None
+        service.play_from(start)
+        while service.state.turn.step != "corporation":
+            service.apply(next_action(service.state))
+        assert all(i.unit in ("byte", "module", "casing") for i in service.table_view().instructions)
+        service.corporation_turn()
+        view = msgspec.to_builtins(service.table_view())
+        assert view["camera"] is False and service._camera is None
         assert {i["unit"]: i["text"] for i in view["instructions"]} == {
             "G1": "move Pacer G1 from K4 to I4, facing west", "G2": "move Sentry G2 from P15 to P13, facing north",
             "G3": "move Tracker G3 from O9 to O7, facing north", "G4": "move Rover G4 from I16 to K15, facing east"}
         assert [i["done"] for i in view["instructions"]] == [False] * 4
     finally:
-        service.session.close()
+        service.close()
 
 
 def no_camera_table(tmp_path) -> TableService:
@@ -276,37 +277,37 @@ def test_a_restart_gives_the_players_back_the_instructions_the_table_showed(tmp_
     start, _ = played_until(lambda s: s.turn.step == "corporation")
     service = no_camera_table(tmp_path)
     try:
-        service.session.start_game(start)
-        assert service.table_view()["instructions"] == []  # a phone looks at the table
-        while service.session.state.turn.step != "corporation":
+        service._session.start_game(start)
+        assert msgspec.to_builtins(service.table_view().instructions) == []  # a phone looks at the table
+        while service.state.turn.step != "corporation":
             service.next_step()
             service.table_view()  # after each change, as the live feed asks (the list taken in change by change)
         service.next_step()  # the corporation's turn
-        shown = service.table_view()["instructions"]
+        shown = msgspec.to_builtins(service.table_view().instructions)
         assert len(shown) == 4 and {i["unit"] for i in shown} == {"G1", "G2", "G3", "G4"}
-        digest = service.session.status()["digest"]
+        digest = service._session.status()["digest"]
     finally:
-        service.session.close()
+        service.close()
 
     again = no_camera_table(tmp_path)
     try:
-        assert again.session.status()["digest"] == digest
-        assert again.table_view()["instructions"] == shown
-        while again.session.state.turn.step != "corporation":  # nobody looks meanwhile: read together after
-            again.session.apply(next_action(again.session.state))
-        before = placements(again.session.state)
+        assert again._session.status()["digest"] == digest
+        assert msgspec.to_builtins(again.table_view().instructions) == shown
+        while again._session.state.turn.step != "corporation":  # nobody looks meanwhile: read together after
+            again._session.apply(next_action(again._session.state))
+        before = placements(again._session.state)
         again.next_step()
-        second = again.table_view()["instructions"]
-        after = placements(again.session.state)
+        second = msgspec.to_builtins(again.table_view().instructions)
+        after = placements(again._session.state)
         assert second and {i["unit"] for i in second} == {u for u in after if after[u] != before.get(u)}
         assert all(i["from"] == (before[i["unit"]] or (None,))[0] for i in second)  # from where the chips stand now
     finally:
-        again.session.close()
+        again._session.close()
     third = no_camera_table(tmp_path)
     try:
-        assert third.table_view()["instructions"] == second
+        assert msgspec.to_builtins(third.table_view().instructions) == second
     finally:
-        third.session.close()
+        third._session.close()
 
 
 def test_a_guard_on_the_wrong_space_or_facing_shows_as_misplaced(after_corporation):

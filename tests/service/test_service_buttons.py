@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
@@ -51,7 +52,7 @@ class Table:
         """Waits until the loop has run what the pins' handlers handed it so far, and the session's writer the
         presses the loop handed it (it takes them in order)."""
         asyncio.run_coroutine_threadsafe(asyncio.sleep(0), self.loop).result(5)
-        self.service.session.write(lambda: None)
+        self.service._session.write(lambda: None)
 
     def press(self, pin: int) -> None:
         """A thumb on the button (wired to ground, pulled up), then the pause before a person's next press."""
@@ -81,12 +82,12 @@ def running_table(tmp_path: Path, game: dict[str, Any], buttons: dict[str, int])
     loop = asyncio.new_event_loop()
     running = threading.Thread(target=lambda: loop.run_until_complete(service.run()))
     running.start()
-    wait_for(lambda: service.buttons is not None and bool(service.buttons.buttons) and service.session.has_game())
+    wait_for(lambda: service._buttons is not None and bool(service._buttons.buttons) and service.has_game())
     yield Table(service, factory, loop, clock)
     service.stop()
     running.join(10)
     loop.close()
-    service.session.close()
+    service.close()
     factory.close()
 
 
@@ -106,40 +107,40 @@ def physical_table(tmp_path: Path) -> Iterator[Table]:
 
 def entering(service: TableService) -> dict[str, Any] | None:
     """The die being typed in, as GET /health shows it."""
-    entry: dict[str, Any] | None = service.health()["dice_entry"]
+    entry: dict[str, Any] | None = msgspec.to_builtins(service.health()).get("dice_entry")
     return entry
 
 
 def test_next_moves_the_game_on_and_undo_takes_it_back(table: Table) -> None:
     service, press = table.service, table.press
-    start = service.session.status()
+    start = service._session.status()
     press(NEXT_PIN)
-    wait_for(lambda: service.session.number > start["number"])
-    moved = service.session.status()
+    wait_for(lambda: service.number > start["number"])
+    moved = service._session.status()
     assert moved["entries"] == start["entries"] + 1 and moved["digest"] != start["digest"]
     assert service.last_refusal is None
     press(UNDO_PIN)
-    wait_for(lambda: service.session.number > moved["number"])
-    back = service.session.status()
+    wait_for(lambda: service.number > moved["number"])
+    back = service._session.status()
     assert back["digest"] == start["digest"] and back["entries"] == start["entries"] and back["can_redo"]
 
 
 def test_a_refused_step_is_kept_and_changes_nothing(table: Table) -> None:
     service, press = table.service, table.press
-    start = service.session.status()
+    start = service._session.status()
     assert start["entries"] == 0  # at the game's start there is nothing to undo
     press(UNDO_PIN)
     wait_for(lambda: service.last_refusal is not None)
     assert service.last_refusal == "the undo button: there is nothing to undo: the game is at its start"
-    assert service.session.status() == start
+    assert service._session.status() == start
     press(NEXT_PIN)  # a step that is accepted clears the refusal (once the writer has done the press)
-    wait_for(lambda: service.session.number > start["number"] and service.last_refusal is None)
+    wait_for(lambda: service.number > start["number"] and service.last_refusal is None)
 
 
 def test_physical_dice_are_typed_in_with_next_and_undo(physical_table: Table) -> None:
     service, press, hold = physical_table.service, physical_table.press, physical_table.hold
     factory = physical_table.factory
-    session = service.session
+    session = service._session
     press(NEXT_PIN)  # no dice asked for: "next" steps the game (route power is done)
     wait_for(lambda: session.status()["entries"] == 1)
     assert entering(service) is None
@@ -195,7 +196,7 @@ def test_physical_dice_are_typed_in_with_next_and_undo(physical_table: Table) ->
 
 def test_undo_on_the_first_die_gives_up_the_roll(physical_table: Table) -> None:
     service, press = physical_table.service, physical_table.press
-    session = service.session
+    session = service._session
     press(NEXT_PIN)
     wait_for(lambda: session.status()["entries"] == 1)
     session.apply(Move(dice=DicePool(basic=2)))
@@ -223,8 +224,8 @@ def test_a_press_while_a_web_request_waits_on_a_slow_write_leaves_the_loop_free(
     the game log locked for 0.6 s); a button pressed meanwhile goes to the session's writer behind it, and the
     event loop (the web server, the LEDs, the buttons themselves) runs on: both steps land, in order."""
     service = table.service
-    start = service.session.number
-    locker = sqlite3.connect(str(service.session.path), timeout=0)
+    start = service.number
+    locker = sqlite3.connect(str(service._session.path), timeout=0)
     locker.execute("BEGIN EXCLUSIVE")
     lag = asyncio.run_coroutine_threadsafe(_worst_lag(1.2), table.loop)
     web = threading.Thread(target=service.next_step)
@@ -239,7 +240,7 @@ def test_a_press_while_a_web_request_waits_on_a_slow_write_leaves_the_loop_free(
         locker.close()
     web.join(5)
     assert lag.result(5) < 0.2
-    wait_for(lambda: service.session.number == start + 2)
+    wait_for(lambda: service.number == start + 2)
     assert service.last_refusal is None
-    kinds = [c.kind for c in service.session.changes_since(start)]
+    kinds = [c.kind for c in service.changes_since(start)]
     assert kinds == ["action", "action"]

@@ -31,5 +31,5 @@ def test_the_docs_name_every_kind_of_change_as_the_log_writes_it() -> None:
     stream = (DOCS.parent / "mqtt.md").read_text(encoding="utf-8")
     kinds = stream[stream.index("`kind` is"):stream.index("the body is")]
     words = {k.value for k in ChangeKind}
-    assert set(re.findall(r"`(\w+)`", paragraph)) - {"ChangeKind", "kind", "change_json", "instructions"} == words
+    assert set(re.findall(r"`(\w+)`", paragraph)) - {"ChangeKind", "kind", "change_view", "instructions"} == words
     assert set(re.findall(r"`(\w+)`", kinds)) - {"kind"} == words

@@ -9,16 +9,18 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped, unused-ignore]  # no stubs
 
 from controller.cli.compose import build
 from controller.library import load_content
 from controller.rules import BadFace, BurncycleError, IllegalAction
+from controller.service.camera.calibration import NoCamera
 from controller.service.camera.component import CameraComponent
 from controller.service.frame.web_server import WebServer
 from controller.service.game.session import GameSession
-from controller.service.table import NoCamera, TableService
+from controller.service.table import TableService
 from tests.support.service_helpers import Ticker, built_service, config
 from vision.sources.base import Frame, FrameSource
 from vision.status import Status
@@ -54,12 +56,12 @@ def _moves_on(service: TableService, steps: int) -> None:
 def test_redo_through_the_facade_does_again_what_undo_took_back(service: TableService) -> None:
     _moves_on(service, 3)
     played = service.status()
-    assert service.undo().kind == "undo" and service.status()["digest"] != played["digest"]
+    assert service.undo().kind == "undo" and service.status().digest != played.digest
     redone = service.redo()
     assert redone.kind == "redo"
     again = service.status()
-    assert again["digest"] == played["digest"] and again["entries"] == played["entries"]
-    assert again["can_redo"] is False and service.number == redone.number
+    assert again.digest == played.digest and again.entries == played.entries
+    assert again.can_redo is False and service.number == redone.number
 
 
 def test_the_corporation_turn_through_the_facade_is_refused_out_of_turn_and_taken_in_turn(
@@ -77,7 +79,7 @@ def test_the_corporation_turn_through_the_facade_is_refused_out_of_turn_and_take
 def _asks_for_dice(service: TableService) -> None:
     service.set_dice_mode("physical")
     service.next_step()  # route power done
-    move = next(a for a in service.legal_json()["actions"] if a["tag"] == "move")
+    move = next(a for a in service.legal().actions if a["tag"] == "move")
     assert service.apply_json(move["action"]).kind == "dice_requested"
 
 
@@ -86,17 +88,17 @@ def test_the_dice_mode_the_players_chose_stays_across_new_games_and_restarts(tmp
     the table's first game; once the players choose, every new game keeps their choice, across a restart of the
     service, until they choose again."""
     with built_service(tmp_path, game=True) as first:
-        assert first.status()["dice_mode"] == "virtual"
+        assert first.status().dice_mode == "virtual"
         first.set_dice_mode("physical")
         first.new_game()
-        assert first.status()["dice_mode"] == "physical"
+        assert first.status().dice_mode == "physical"
     with built_service(tmp_path, game=False) as restarted:
-        assert restarted.status()["dice_mode"] == "physical"
+        assert restarted.status().dice_mode == "physical"
         restarted.new_game()
-        assert restarted.status()["dice_mode"] == "physical"
+        assert restarted.status().dice_mode == "physical"
         restarted.set_dice_mode("virtual")
         restarted.new_game()
-        assert restarted.status()["dice_mode"] == "virtual"
+        assert restarted.status().dice_mode == "virtual"
 
 
 def test_dice_faces_are_checked_and_a_roll_given_up_through_the_facade(service: TableService) -> None:
@@ -106,25 +108,26 @@ def test_dice_faces_are_checked_and_a_roll_given_up_through_the_facade(service: 
         service.supply_faces(["banana"])
     assert service.status() == asked  # the request stays as it was
     assert service.cancel_dice().kind == "dice_cancelled"
-    assert service.status()["pending_dice"] is None and service.status()["digest"] == asked["digest"]
+    assert service.status().pending_dice is None and service.status().digest == asked.digest
 
 
 def test_dice_faces_through_the_facade_carry_the_action_out(service: TableService) -> None:
     _asks_for_dice(service)
-    wanted = service.status()["pending_dice"]["dice"]
-    faces = [w["faces"][0] for w in wanted for _ in range(w["count"])]
+    pending = service.status().pending_dice
+    assert pending
+    faces = [w.faces[0] for w in pending.dice for _ in range(w.count)]
     assert service.supply_faces(faces).kind == "action"
-    assert service.status()["pending_dice"] is None
+    assert service.status().pending_dice is None
 
 
 def test_a_game_exported_imported_and_resumed_through_the_facade(service: TableService) -> None:
     _moves_on(service, 2)
-    first, digest = service.status()["game"], service.status()["digest"]
+    first, digest = service.status().game, service.status().digest
     imported = service.import_game(service.export_game())
-    assert imported.game != first and service.status()["digest"] == digest
-    assert [g["id"] for g in service.games()] == [first, imported.game]
-    assert service.resume_game(first).kind == "resumed" and service.status()["game"] == first
-    assert next(g for g in service.games() if g["current"])["id"] == first
+    assert imported.game != first and service.status().digest == digest
+    assert [g.id for g in service.games().games] == [first, imported.game]
+    assert service.resume_game(first).kind == "resumed" and service.status().game == first
+    assert next(g for g in service.games().games if g.current).id == first
 
 
 def test_the_parts_are_given_when_the_service_is_built_and_one_supervisor_holds_them(tmp_path: Path) -> None:
@@ -132,17 +135,17 @@ def test_the_parts_are_given_when_the_service_is_built_and_one_supervisor_holds_
     buttons = made.buttons.model_copy(update={"next_pin": 17, "undo_pin": 27})
     service = build(made.model_copy(update={"buttons": buttons}), source=NoFrames, pin_factory=MockFactory())
     try:
-        supervisor = service.supervisor
+        supervisor = service._supervisor
         names = [c.name for c in service.components]
         assert names[:3] == ["game", "buttons", "camera"] and "web" in names
-        assert service.camera is supervisor.get("camera", CameraComponent)
-        assert service.table_view()["camera"] is True and "number" in service.camera_view()  # the reconciler's
+        assert service._camera is supervisor.get("camera", CameraComponent)
+        assert service.table_view().camera is True and isinstance(service.table_view().number, int)  # the reconciler's
         service.add(Ticker())
-        assert service.supervisor is supervisor and service.components[-1].name == "ticker"
+        assert service._supervisor is supervisor and service.components[-1].name == "ticker"
         with pytest.raises(ValueError, match="component names must differ"):
             service.add(Ticker())
     finally:
-        service.session.close()
+        service.close()
 
 
 def test_a_press_of_the_buttons_built_with_the_service_reaches_it(tmp_path: Path) -> None:
@@ -154,8 +157,8 @@ def test_a_press_of_the_buttons_built_with_the_service_reaches_it(tmp_path: Path
 
     async def press_next() -> None:
         service.new_game()
-        assert service.buttons is not None
-        await service.buttons.start()
+        assert service._buttons is not None
+        await service._buttons.start()
         before = service.number
         pin = factory.pin(17)
         pin.drive_low()
@@ -165,13 +168,13 @@ def test_a_press_of_the_buttons_built_with_the_service_reaches_it(tmp_path: Path
             if service.number > before:
                 break
             await asyncio.sleep(0.01)
-        await service.buttons.stop()
+        await service._buttons.stop()
         assert service.number > before and service.last_refusal is None
 
     try:
         asyncio.run(press_next())
     finally:
-        service.session.close()
+        service.close()
 
 
 def test_the_phone_address_names_the_port_really_served(tmp_path: Path) -> None:
@@ -192,12 +195,12 @@ def test_the_phone_address_names_the_port_really_served(tmp_path: Path) -> None:
         served = asyncio.run(listening())
         assert web.port != 0 and served == f"http://127.0.0.1:{web.port}/"
     finally:
-        service.session.close()
+        service.close()
 
 
 def test_a_table_without_a_camera_or_leds_says_so_through_the_facade(service: TableService) -> None:
-    assert service.camera_status() == {"configured": False}
-    assert service.led_frame() is None and service.led_health() is None
+    assert msgspec.to_builtins(service.camera_status()) == {"configured": False}
+    assert service.led_frame() is None and not service.leds_view().configured
     for verb in (service.camera_picture, lambda: service.mat_picture(16, 16), service.find_board,
                  service.finding_picture, service.confirm_board):
         with pytest.raises(NoCamera, match="this table has no camera: set camera.source in table.toml"):

@@ -84,7 +84,7 @@ def test_health_is_503_while_the_camera_has_failed(tmp_path: Path) -> None:
     finally:
         service.stop()
         running.join(10)
-        service.session.close()
+        service.close()
 
 
 class SlowToOpen(Component):
@@ -125,22 +125,22 @@ def test_health_says_starting_and_what_it_waits_for_from_the_first_answer(tmp_pa
         assert first["status"] == "starting", first
         assert first["waiting_for"] == {"camera": "starting"}
         opened.set()
-        while service.health()["status"] == "starting":
+        while service.health().status == "starting":
             assert time.monotonic() < deadline, "the service never finished starting"
             time.sleep(0.01)
-        assert service.health()["status"] == "degraded" and service.health()["waiting_for"] == {}
+        assert service.health().status == "degraded" and service.health().waiting_for == {}
     finally:
         opened.set()
         service.stop()
         running.join(10)
-        service.session.close()
+        service.close()
 
 
 def play(service: TableService, actions: int) -> None:
     """A few of the auto-player's actions, through the session as the dashboard would send them."""
     player = AutoPlayer()
     for _ in range(actions):
-        service.session.apply(player.choose(service.session.state))
+        service.apply(player.choose(service.state))
 
 
 def test_changes_after_n_are_exactly_the_later_ones(service: TableService) -> None:
@@ -149,14 +149,14 @@ def test_changes_after_n_are_exactly_the_later_ones(service: TableService) -> No
     play(service, 6)
     everything = client.get("/api/changes").json()
     numbers = [c["number"] for c in everything["changes"]]
-    assert numbers == list(range(1, service.session.number + 1)) and len(numbers) == 7
-    assert everything["last"] == everything["number"] == service.session.number
+    assert numbers == list(range(1, service.number + 1)) and len(numbers) == 7
+    assert everything["last"] == everything["number"] == service.number
     later = client.get("/api/changes", params={"after": 3}).json()
     assert later["changes"] == everything["changes"][3:]
     page = client.get("/api/changes", params={"after": 3, "limit": 2}).json()
     assert [c["number"] for c in page["changes"]] == [4, 5] and page["last"] == 5
-    caught_up = client.get("/api/changes", params={"after": service.session.number}).json()
-    assert caught_up["changes"] == [] and caught_up["last"] == service.session.number
+    caught_up = client.get("/api/changes", params={"after": service.number}).json()
+    assert caught_up["changes"] == [] and caught_up["last"] == service.number
     assert all("instructions" in c for c in everything["changes"] if c["kind"] == "action")
 
 

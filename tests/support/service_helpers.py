@@ -55,4 +55,4 @@ def built_service(tmp_path: Path, *, game: bool) -> Iterator[TableService]:
     try:
         yield made
     finally:
-        made.session.close()
+        made._session.close()

@@ -73,4 +73,4 @@ def served(tmp_path: Path) -> Iterator[tuple[TableService, int]]:
     yield service, port
     service.stop()
     running.join(10)
-    service.session.close()
+    service.close()

@@ -37,3 +37,24 @@ def test_every_request_body_has_an_example_the_api_reads(app: FastAPI, player: T
             for example in model["examples"]:
                 reply = player.request(method.upper(), path, json=example)
                 assert reply.status_code != 422 or reply.json()["error"] != "bad_request", (path, example, reply.json())
+
+
+def test_every_route_declares_the_body_of_each_answer_it_gives(app: FastAPI) -> None:
+    """The schema is the contract: each success a route answers with names what its body is (a view of the
+    service's, a request's model, a picture), and each view it names is in the schema."""
+    schema = TestClient(app).get("/openapi.json").json()
+    models = schema["components"]["schemas"]
+    vague = []
+    for path, ops in schema["paths"].items():
+        for method, op in ops.items():
+            for status, answer in op["responses"].items():
+                if not status.startswith("2"):
+                    continue
+                for media, body in answer.get("content", {"(none)": {}}).items():
+                    ref = body.get("schema", {}).get("$ref")
+                    if media == "image/jpeg" or (ref and ref.rsplit("/", 1)[-1] in models):
+                        continue
+                    if body.get("schema", {}).get("type") == "object":
+                        continue
+                    vague.append(f"{method.upper()} {path} {status} {media}: {body}")
+    assert vague == []

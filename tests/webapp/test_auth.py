@@ -125,14 +125,14 @@ def test_the_pin_and_read_only_come_from_the_config(tmp_path: Path) -> None:
     service = build(loaded.model_copy(update={"database": config(tmp_path).database}))
     app = create_app(service)
     assert app.state.auth.pin == "4321" and app.state.auth.read_only is True
-    service.session.close()
+    service.close()
 
 
 def test_a_table_without_a_pin_makes_a_random_six_digit_one(tmp_path: Path) -> None:
     service = build(ServiceConfig(database={"path": tmp_path / "g.sqlite3"}))  # type: ignore[arg-type]
     pins = {create_app(service).state.auth.pin for _ in range(5)}
     assert all(re.fullmatch(r"\d{6}", pin) for pin in pins) and len(pins) > 1
-    service.session.close()
+    service.close()
 
 
 @pytest.mark.parametrize("method, path, body, status, code", [

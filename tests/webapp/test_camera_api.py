@@ -71,25 +71,25 @@ def camera_table(folder: Path, source: Callable[[TableService], FrameSource]) ->
     thread.start()
     try:
         deadline = time.monotonic() + 30
-        while service.camera is None or service.camera.frames < 3:
+        while service._camera is None or service._camera.frames < 3:
             assert time.monotonic() < deadline, "the camera gave no frames within 30 s"
             time.sleep(0.02)
         yield service
     finally:
         service.stop()
         thread.join(15)
-        service.session.close()
+        service.close()
 
 
 def demo_camera(service: TableService) -> FrameSource:
     table = DemoTable()
-    table.lay_out(service.session.state)
+    table.lay_out(service.state)
     return DemoCamera(table, size=SIZE, fps=30)
 
 
 def covered(service: TableService, markers: list[int]) -> FrameSource:
     """The demo's picture of the table, rendered, with a grey card over each of `markers`."""
-    state, vision = service.session.state, VisionConfig()
+    state, vision = service.state, VisionConfig()
     floor = compile_floor(state.floor.text, state.floor.name)
     shot = Renderer(floor, vision).render(scene_from_state(state, vision), DEMO_POSE, SIZE, DEMO_CONDITIONS)
     grey = shot.grey.copy()
@@ -131,7 +131,7 @@ def test_a_table_without_a_camera_says_so(player: TestClient) -> None:
     for reply in (player.get("/api/camera/frame.jpg"), player.post("/api/calibration/find"),
                   player.get("/api/camera/mat.jpg?cols=3&rows=2")):
         assert reply.status_code == 404
-        assert reply.json() == {"error": "not_found", "message": "this table has no camera: set camera.source in "
+        assert reply.json() == {"error": "no_camera", "message": "this table has no camera: set camera.source in "
                                                                  "table.toml (docs/service.md)"}
     assert player.get("/api/camera/status").json() == {"configured": False}
     assert player.get("/camera").status_code == 200
@@ -149,7 +149,7 @@ def test_every_marker_is_found_in_the_demos_picture(tmp_path: Path) -> None:
                                                        "right", "bottom", "left"]
         overlay = player.get(found["overlay"])
         assert overlay.status_code == 200 and overlay.headers["content-type"] == "image/jpeg"
-        floor = service.session.state.floor
+        floor = service.state.floor
         mat = player.get("/api/camera/mat.jpg", params={"cols": found["cols"], "rows": found["rows"]})
         assert mat.status_code == 200, mat.text
         top_down = cv2.imdecode(np.frombuffer(mat.content, np.uint8), cv2.IMREAD_GRAYSCALE)
@@ -168,7 +168,7 @@ def test_a_covered_marker_is_named_with_where_to_look(tmp_path: Path) -> None:
         assert missing["name"] == "top-left"
         assert missing["advice"].startswith("the board's top-left corner (beside space A1) is in the picture but its "
                                             "marker is not seen there")
-        state, vision = service.session.state, VisionConfig()
+        state, vision = service.state, VisionConfig()
         floor = compile_floor(state.floor.text, state.floor.name)
         shot = Renderer(floor, vision).render(scene_from_state(state, vision), DEMO_POSE, SIZE, DEMO_CONDITIONS)
         truth = shot.camera.project(TableLayout.for_floor(floor, vision.board).anchor_corners(0)).mean(axis=0)
@@ -182,7 +182,7 @@ def test_too_few_markers_say_where_each_belongs(tmp_path: Path) -> None:
         assert not found["registered"] and found["status"]["code"] == "too_few_anchors"
         advice = {m["name"]: m["advice"] for m in found["missing"]}
         assert set(advice) == {"top-left", "top-right", "bottom-right", "bottom-left", "top", "right"}
-        floor = compile_floor(service.session.state.floor.text)
+        floor = compile_floor(service.state.floor.text)
         middle = f"{chr(ord('A') + floor.cols // 2)}1"  # the space the top side's middle marker is beside
         assert advice["top"] == (f"look at the middle of the board's top side (beside space {middle}), just outside "
                                  "the grid: the marker must be stuck down there, uncovered and in the camera's view")
@@ -205,7 +205,7 @@ def test_a_confirmed_registration_is_saved_and_read_at_the_next_start(tmp_path: 
         assert anyone.get("/api/camera/status").json()["confirmed"]["in_use"] is True
     # the next start: every marker covered (a hand, a coffee cup...), but the confirmed registration holds
     with camera_table(tmp_path, lambda s: covered(s, list(range(8)))) as service:
-        status = service.camera.view() if service.camera is not None else {}
+        status = service._camera.view() if service._camera is not None else {}
         assert status["confirmed"]["in_use"] is True
         picture = status["picture"]
         assert picture["markers_seen"] == [] and picture["status"]["code"] == "registration_confirmed"
@@ -215,7 +215,7 @@ def test_a_confirmed_registration_is_saved_and_read_at_the_next_start(tmp_path: 
 def test_without_a_confirmed_registration_covered_markers_leave_the_board_unregistered(tmp_path: Path) -> None:
     """The test above, before the fix: the same covered picture, nothing saved."""
     with camera_table(tmp_path, lambda s: covered(s, list(range(8)))) as service:
-        status = service.camera.view() if service.camera is not None else {}
+        status = service._camera.view() if service._camera is not None else {}
         assert status["confirmed"] is None
         assert status["picture"]["status"]["code"] == "no_play_area" and status["picture"]["units_seen"] == 0
 
@@ -224,7 +224,7 @@ def test_without_a_confirmed_registration_covered_markers_leave_the_board_unregi
 def test_a_damaged_saved_registration_is_said_and_the_camera_still_runs(tmp_path: Path, text: str) -> None:
     (tmp_path / "registration.json").write_text(text)
     with camera_table(tmp_path, demo_camera) as service:
-        status = service.camera.view() if service.camera is not None else {}
+        status = service._camera.view() if service._camera is not None else {}
         assert status["confirmed"] is None
         assert status["confirmed_problem"].startswith(f"{tmp_path / 'registration.json'}: not a registration saved "
                                                       "by the calibration flow")

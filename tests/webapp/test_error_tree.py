@@ -1,6 +1,7 @@
-"""One error tree, statuses from types: every error class the project defines derives from `BurncycleError`, says
-its `code` and its HTTP `status`, and the app answers each with exactly that status and code. The statuses
-the HTTP API documents (docs/http-api.md's table of codes) are the ones the classes carry."""
+"""One error tree, one table of statuses: every error class the project defines derives from `BurncycleError` and
+says its `code`; the web's one table (web/errors.py) gives each code its HTTP status, and the app answers each
+error with exactly that status and code. The statuses the HTTP API documents (docs/http-api.md's table of codes)
+are the table's."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from controller.errors import UserError
 from controller.rules.errors import BurncycleError
+from web.errors import STATUSES
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("controller", "vision", "web")
@@ -61,18 +63,17 @@ def test_the_tree_is_found_whole() -> None:
 
 
 @pytest.mark.parametrize("kind", TREE, ids=lambda kind: kind.__name__)
-def test_every_error_has_a_code_and_a_status(kind: type[BurncycleError]) -> None:
+def test_every_error_has_a_code_and_the_web_a_status_for_it(kind: type[BurncycleError]) -> None:
     assert re.fullmatch(r"[a-z][a-z_]*", kind.code), kind.code
-    assert isinstance(kind.status, int) and 400 <= kind.status < 600, kind.status
-    assert HTTPStatus(kind.status)
+    assert kind.code in STATUSES, f"web/errors.py gives {kind.__name__}'s code {kind.code!r} no status"
+    assert 400 <= STATUSES[kind.code] < 600 and HTTPStatus(STATUSES[kind.code])
+    assert "status" not in vars(kind), f"{kind.__name__} says an HTTP status: only web/errors.py does"
 
 
 def test_documented_codes_have_their_documented_status() -> None:
     documented = _documented()
     assert {"no_game", "not_found", "refused", "illegal_action", "store_error", "bad_request"} <= set(documented)
-    wrong = {kind.__name__: (kind.code, kind.status, documented[kind.code])
-             for kind in TREE if kind.code in documented and kind.status != documented[kind.code]}
-    assert wrong == {}
+    assert {code: STATUSES.get(code) for code in documented} == documented
 
 
 def test_the_service_s_errors_are_not_the_command_line_s() -> None:
@@ -103,5 +104,5 @@ def raising_app(app: FastAPI) -> FastAPI:
 @pytest.mark.parametrize("kind", TREE, ids=lambda kind: kind.__name__)
 def test_the_app_answers_each_error_with_its_status_and_code(raising_app: FastAPI, kind: type[BurncycleError]) -> None:
     reply = TestClient(raising_app).get(f"/test/raise/{kind.__name__}")
-    assert reply.status_code == kind.status
+    assert reply.status_code == STATUSES[kind.code]
     assert reply.json() == {"error": kind.code, "message": f"a {kind.__name__} raised by the test"}

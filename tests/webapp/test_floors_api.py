@@ -43,7 +43,7 @@ def test_a_good_floor_is_saved_beside_the_game_log_and_listed(player: TestClient
     reply = player.post("/api/floors", json={"name": "closet", "text": CLOSET})
     assert reply.status_code == 201, reply.text
     assert reply.json()["ok"] and reply.json()["spaces"] == 6
-    saved = service.session.path.parent / "floors" / "closet.floor"
+    saved = service._session.path.parent / "floors" / "closet.floor"
     assert saved.read_text() == CLOSET
     listed = {f["name"]: f for f in player.get("/api/floors").json()["floors"]}
     assert listed["closet"] == {"name": "closet", "source": "saved", "title": "Closet", "level": 1, "cols": 3,
@@ -85,7 +85,7 @@ def test_a_broken_floor_gets_validates_message_and_nothing_is_saved(player: Test
     reply = player.post("/api/floors", json={"name": "closet", "text": BROKEN})
     assert reply.status_code == 422
     assert reply.json() == {"error": "bad_request", "message": validate_says(tmp_path, BROKEN, capsys)}
-    assert not (service.session.path.parent / "floors").exists()
+    assert not (service._session.path.parent / "floors").exists()
     assert "closet" not in {f["name"] for f in player.get("/api/floors").json()["floors"]}
 
 
@@ -97,7 +97,7 @@ def test_a_name_that_could_leave_the_folder_is_refused(player: TestClient, servi
     reply = player.post("/api/floors", json={"name": name, "text": CLOSET})
     assert reply.status_code == 422, name
     assert reply.json()["error"] == "bad_request"
-    folder = service.session.path.parent
+    folder = service._session.path.parent
     assert not list(folder.rglob("*.floor")) and not (folder.parent / "escaped.floor").exists()
 
 
@@ -115,7 +115,7 @@ def test_saving_needs_the_pin_and_an_unknown_floor_is_404(anyone: TestClient, pl
     elsewhere = player.post("/api/floors", json={"name": "closet", "text": CLOSET},
                             headers={"Origin": "http://evil.example"})
     assert elsewhere.status_code == 403 and elsewhere.json()["error"] == "bad_origin"
-    assert not (service.session.path.parent / "floors").exists()
+    assert not (service._session.path.parent / "floors").exists()
     missing = anyone.get("/api/floors/nowhere")
     assert missing.status_code == 404 and missing.json()["error"] == "not_found"
     assert "meridian-lobby" in missing.json()["message"]
@@ -138,4 +138,4 @@ def test_a_saved_floor_is_offered_for_a_new_game_and_played_on(player: TestClien
     assert offered["my-annex"] is False and offered["meridian-lobby"] is True
     reply = player.post("/api/games", json={"floor": "my-annex", "mission": "data-heist", "agents": ["nano", "casing"]})
     assert reply.status_code == 200, reply.text
-    assert service.session.state.floor.name == "Example annex"
+    assert service.state.floor.name == "Example annex"

@@ -17,8 +17,8 @@ from controller.service.table import TableService
 def _desk_closed(service: TableService) -> Iterator[None]:
     """The desk's worker process ends with each test (a running table closes it when it stops)."""
     yield
-    if "hint_desk" in service.__dict__:
-        service.hint_desk.close()
+    if "_hint_desk" in service.__dict__:
+        service._hint_desk.close()
 
 
 def answered(client: TestClient, path: str, timeout: float = 60.0) -> dict[str, Any]:
@@ -30,7 +30,7 @@ def answered(client: TestClient, path: str, timeout: float = 60.0) -> dict[str, 
 
 
 def test_a_hint_asked_twice_is_the_same_and_comes_on_the_live_feed(service: TableService, player: TestClient) -> None:
-    service.hint_desk.iterations = 40
+    service._hint_desk.iterations = 40
     with player.websocket_connect("/ws") as feed:
         assert feed.receive_json()["type"] == "snapshot"
         asked = player.post("/api/hint")
@@ -49,7 +49,7 @@ def test_a_hint_asked_twice_is_the_same_and_comes_on_the_live_feed(service: Tabl
         assert option["reason"] and option["action"]["action"]
     again = player.post("/api/hint")
     assert again.status_code == 200 and again.json() == first
-    assert service.hint_desk.asked == 1
+    assert service._hint_desk.asked == 1
 
 
 def test_the_threat_overlay_has_a_shade_for_every_space(player: TestClient) -> None:
@@ -61,8 +61,8 @@ def test_the_threat_overlay_has_a_shade_for_every_space(player: TestClient) -> N
 
 
 def test_a_hint_is_cancelled_when_the_game_moves_on(service: TableService, player: TestClient) -> None:
-    service.hint_desk.iterations = 100_000
-    service.hint_desk.seconds = 60.0
+    service._hint_desk.iterations = 100_000
+    service._hint_desk.seconds = 60.0
     assert player.post("/api/hint").json()["status"] == "thinking"
     assert player.post("/api/next").status_code in (200, 202)
     body = player.get("/api/hint").json()
@@ -79,6 +79,6 @@ def test_asking_needs_the_pin_and_the_table_s_own_page(anyone: TestClient) -> No
 def test_a_phone_unlocked_warms_the_worker_once(service: TableService, player: TestClient, anyone: TestClient) -> None:
     assert anyone.post("/api/hint/warm").status_code == 401
     assert player.post("/api/hint/warm").json() == {"started": True}
-    assert service.hint_desk.worker_pid is not None
+    assert service._hint_desk.worker_pid is not None
     assert player.post("/api/hint/warm").json() == {"started": False}
-    assert service.hint_desk.asked == 0
+    assert service._hint_desk.asked == 0

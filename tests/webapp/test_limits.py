@@ -73,7 +73,7 @@ def test_an_unplayable_import_is_one_422_naming_the_problem_and_the_game_stays(
         service: TableService, player: TestClient, anyone: TestClient, case: str) -> None:
     change, named = TAMPERED[case]
     service.next_step()
-    exported = player.get(f"/api/games/{service.session.game_id}/export").json()
+    exported = player.get(f"/api/games/{service.game_id}/export").json()
     before = player.get("/api/status").json()
     games = player.get("/api/games").json()
     reply = player.post("/api/games/import", content=_tampered(exported, change))
@@ -87,7 +87,7 @@ def test_an_unplayable_import_is_one_422_naming_the_problem_and_the_game_stays(
 
 
 def test_an_untampered_record_with_no_entries_still_imports(service: TableService, player: TestClient) -> None:
-    exported = player.get(f"/api/games/{service.session.game_id}/export").json()
+    exported = player.get(f"/api/games/{service.game_id}/export").json()
     reply = player.post("/api/games/import", content=_tampered(exported, lambda r: None))
     assert reply.status_code == 200, reply.text
     assert player.post("/api/next").status_code in (200, 202)
@@ -110,7 +110,7 @@ def test_a_body_over_the_routes_limit_is_a_413_naming_the_limit(player: TestClie
 def test_an_import_takes_a_whole_record_but_not_more(player: TestClient, service: TableService) -> None:
     for _ in range(3):
         service.next_step()
-    exported = player.get(f"/api/games/{service.session.game_id}/export").content
+    exported = player.get(f"/api/games/{service.game_id}/export").content
     assert len(exported) > MOST_BODY_BYTES
     assert player.post("/api/games/import", content=exported).status_code == 200
     huge = exported[:-1] + b', "padding": "' + b"x" * MOST_IMPORT_BYTES + b'"}'

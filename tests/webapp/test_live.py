@@ -8,13 +8,17 @@ import json
 import time
 from typing import Any
 
+import msgspec
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 from websockets.sync.client import connect
 
+from controller.rules import compile_floor
+from controller.service.camera.reconciler_view import ReconcilerView
 from controller.service.frame.web_server import WebServer
+from controller.service.game.log_health import GameLog
 from controller.service.table import TableService
 from tests.support.session_support import next_action
 from tests.support.web_helpers import ORIGIN
@@ -23,15 +27,15 @@ from tests.support.web_helpers import ORIGIN
 def test_a_snapshot_then_every_change_in_order(service: TableService, anyone: TestClient) -> None:
     with anyone.websocket_connect("/ws", headers={"Origin": ORIGIN}) as ws:
         snapshot = ws.receive_json()
-        assert snapshot["type"] == "snapshot" and snapshot["number"] == service.session.number
-        assert snapshot["status"] == service.session.status()
-        assert snapshot["state"] == service.state_json()
+        assert snapshot["type"] == "snapshot" and snapshot["number"] == service.number
+        assert snapshot["status"] == service._session.status()
+        assert snapshot["state"] == msgspec.to_builtins(service.state)
         assert set(snapshot["table"]) == {"misplaced", "questions", "instructions", "camera"}
         assert snapshot["health"]["components"]["game"]["state"] in ("ok", "stopped")
         numbers = []
         for _ in range(4):
-            service.session.apply(next_action(service.session.state))
-            numbers.append(service.session.number)
+            service.apply(next_action(service.state))
+            numbers.append(service.number)
         got: list[dict[str, Any]] = []
         while len(got) < len(numbers):  # (a unit moved also changes the players' instructions: a table message)
             message = ws.receive_json()
@@ -39,19 +43,24 @@ def test_a_snapshot_then_every_change_in_order(service: TableService, anyone: Te
                 got.append(message)
         assert [m["type"] for m in got] == ["change"] * 4
         assert [m["number"] for m in got] == [m["change"]["number"] for m in got] == numbers
-        assert got[-1]["state"] == service.state_json() and got[-1]["status"] == service.session.status()
+        assert got[-1]["state"] == msgspec.to_builtins(service.state) and got[-1]["status"] == service._session.status()
         assert all(m["change"]["kind"] == "action" and m["change"]["instructions"] for m in got)
 
 
 def test_the_table_view_and_health_are_pushed_when_they_change(service: TableService, anyone: TestClient) -> None:
-    seen: dict[str, Any] = {"misplaced": [], "questions": [], "instructions": []}
-    service.camera_view = lambda: seen  # the hook a service built with a camera has: its reconciler's view
+    state = service.state
+    locked = next(d for d in sorted(compile_floor(state.floor.text, state.floor.name).doors)
+                  if d not in state.floor.unlocked_doors)
     with anyone.websocket_connect("/ws") as ws:
         assert ws.receive_json()["type"] == "snapshot"
-        seen = {**seen, "questions": [{"id": "vision-1", "text": "two chips on one space"}]}
-        service.announce("table")  # what each camera frame announces
-        assert ws.receive_json() == {"type": "table", "table": {**seen, "camera": False}}
-        service.game_log.degraded("the disk is full")
+        service.report_door(locked, True)  # the peg says open; the game holds it locked: a question
+        pushed = ws.receive_json()
+        assert pushed == {"type": "table", "table": msgspec.to_builtins(service.table_view())}
+        assert [q["kind"] for q in pushed["table"]["questions"]] == ["door"] and pushed["table"]["camera"] is False
+        service.report_door(locked, True)  # said again: nothing new, so nothing pushed
+        game_log = service.component("game", GameLog)
+        assert game_log is not None
+        game_log.degraded("the disk is full")
         health = ws.receive_json()
         assert health["type"] == "health"
         assert health["health"]["components"]["game"]["message"] == "the disk is full"
@@ -69,7 +78,7 @@ def test_the_floor_is_pushed_after_the_change_that_changed_it(service: TableServ
         assert snapshot["leds"] == {"configured": False, "threat": [], "slots": [], "status": None}  # no LEDs here
         held, brought, kept = drawn(), 0, 0
         for k in range(60):
-            service.session.apply(next_action(service.session.state))
+            service.apply(next_action(service.state))
             message = ws.receive_json()
             while message["type"] != "change":
                 message = ws.receive_json()
@@ -84,7 +93,7 @@ def test_the_floor_is_pushed_after_the_change_that_changed_it(service: TableServ
                 kept += 1
             held = now
         assert brought and kept  # the guards moved (their sight) and most changes left the floor as it was
-        service.session.apply(next_action(service.session.state))
+        service.apply(next_action(service.state))
         message = ws.receive_json()
         while message["type"] == "table":
             message = ws.receive_json()
@@ -99,7 +108,7 @@ def test_another_sites_handshake_is_refused(anyone: TestClient) -> None:
 
 
 def app_of(service: TableService) -> FastAPI:
-    web = service.supervisor.get("web", WebServer)
+    web = service._supervisor.get("web", WebServer)
     assert web is not None
     app: FastAPI = web.app
     return app
@@ -120,15 +129,15 @@ def test_a_client_that_never_reads_holds_back_no_one_and_catches_up_with_one_sna
         # beyond; the reading client gets each one before the next is made
         while max(c.fell_behind for c in hub.clients) < 3:
             assert k < 3000, "the sleeper never fell behind"
-            service.session.set_dice_mode("physical" if k % 2 == 0 else "virtual")
+            service.set_dice_mode("physical" if k % 2 == 0 else "virtual")
             k += 1
             message = json.loads(fast.recv(timeout=5))
             while message["type"] == "floor":  # (a feed's first changes push the floor once)
                 message = json.loads(fast.recv(timeout=5))
-            assert message["type"] == "change" and message["number"] == service.session.number
+            assert message["type"] == "change" and message["number"] == service.number
             numbers.append(message["number"])
             deepest = max(deepest, *(c.queue.qsize() for c in hub.clients))
-        final = service.session.number
+        final = service.number
         sleeper, reader = sorted(hub.clients, key=lambda c: -c.fell_behind)
         assert reader.fell_behind == 0 and reader.sent_number == final
         assert numbers == list(range(numbers[0], final + 1))  # every change, in order, to the reader
@@ -155,21 +164,21 @@ def test_a_table_view_that_fails_does_not_end_the_feed(served: tuple[TableServic
     service, port = served
     failing = {"now": False}
 
-    def view() -> dict[str, Any]:
+    def view() -> ReconcilerView:
         if failing["now"]:
             raise RuntimeError("the reconciler's bug")
-        return {"misplaced": [], "questions": [], "instructions": []}
+        return ReconcilerView(number=0)
 
-    service.camera_view = view
+    service._reconciler_view = view  # type: ignore[method-assign]
     with connect(f"ws://127.0.0.1:{port}/ws", proxy=None) as ws:
         assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
         failing["now"] = True
         for _ in range(2):
-            service.session.apply(next_action(service.session.state))
+            service.apply(next_action(service.state))
             message = json.loads(ws.recv(timeout=10))
             while message["type"] == "floor":  # (a feed's first changes push the floor once)
                 message = json.loads(ws.recv(timeout=10))
-            assert message["number"] == service.session.number
+            assert message["number"] == service.number
 
 
 def test_the_feed_is_woken_by_news_and_an_idle_table_costs_it_nothing(served: tuple[TableService, int]) -> None:
@@ -183,8 +192,8 @@ def test_the_feed_is_woken_by_news_and_an_idle_table_costs_it_nothing(served: tu
         looks = hub.looks
         time.sleep(1.0)
         assert hub.looks == looks
-        service.session.apply(next_action(service.session.state))
+        service.apply(next_action(service.state))
         message = json.loads(ws.recv(timeout=10))
         while message["type"] != "change":
             message = json.loads(ws.recv(timeout=10))
-        assert message["number"] == service.session.number and hub.looks > looks
+        assert message["number"] == service.number and hub.looks > looks

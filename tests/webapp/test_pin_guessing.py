@@ -59,13 +59,13 @@ def test_a_phone_logged_in_plays_on_while_logins_are_paused(app: FastAPI, player
 def test_a_long_press_of_next_lifts_the_pause_and_does_not_step_the_game(
         app: FastAPI, service: TableService) -> None:
     pause_the_table(app)
-    number = service.session.number
+    number = service.number
     service.press("next", held=True).result(5)
-    assert service.session.number == number and service.last_refusal is None
+    assert service.number == number and service.last_refusal is None
     assert guesser(app, 5000).post("/api/session", json={"pin": PIN}).status_code == 200
     # with nothing to lift, a long press steps the game as it always did
     service.press("next", held=True).result(5)
-    assert service.session.number > number
+    assert service.number > number
 
 
 def log_in_as(port: int, forwarded_for: str) -> int:
@@ -89,7 +89,7 @@ def served_behind(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tu
     service = build(config, seed=5)
     running = threading.Thread(target=lambda: asyncio.run(service.run()))
     running.start()
-    web = service.supervisor.get("web", WebServer)
+    web = service._supervisor.get("web", WebServer)
     assert web is not None
     deadline = time.monotonic() + 10
     while web.health.value != "ok":
@@ -98,7 +98,7 @@ def served_behind(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tu
     yield service, port, web.app.state.auth.pin
     service.stop()
     running.join(10)
-    service.session.close()
+    service.close()
 
 
 @pytest.mark.parametrize("served_behind", [()], indirect=True)

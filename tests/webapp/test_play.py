@@ -23,19 +23,19 @@ from web import create_app
 
 
 def act(service: TableService) -> None:
-    service.session.apply(next_action(service.session.state))
+    service.apply(next_action(service.state))
 
 
 def to_corporation(service: TableService) -> None:
-    while service.session.state.turn.step != "corporation":
+    while service.state.turn.step != "corporation":
         service.next_step()
 
 
 def waiting_for_dice(service: TableService) -> None:
     """Physical dice, and a move action that needs them: the session asks the table for a roll."""
-    service.session.set_dice_mode("physical")
+    service.set_dice_mode("physical")
     service.next_step()  # route power done
-    move = next(a for a in service.legal_json()["actions"] if a["tag"] == "move")
+    move = next(a for a in service.legal().actions if a["tag"] == "move")
     assert service.apply_json(move["action"]).kind == "dice_requested"
 
 
@@ -45,7 +45,7 @@ def two_games(service: TableService) -> None:
 
 def exported(service: TableService) -> bytes:
     act(service)
-    return service.session.export_game()
+    return service.export_game()
 
 
 @dataclass
@@ -70,7 +70,7 @@ class Route:
 
 
 def first_legal(service: TableService) -> dict[str, Any]:
-    return {"action": service.legal_json()["actions"][0]["action"]}
+    return {"action": service.legal().actions[0]["action"]}
 
 
 NEW_GAME = {"floor": "meridian-annex", "mission": "tower-run", "agents": ["nano", "bit", "byte"],
@@ -99,7 +99,7 @@ ROUTES = [
 
 
 def status(service: TableService) -> dict[str, Any]:
-    return service.session.status()
+    return service._session.status()
 
 
 @pytest.mark.parametrize("route", ROUTES, ids=str)
@@ -120,20 +120,20 @@ def test_each_route_changes_what_it_says(service: TableService, player: TestClie
     assert player.put("/api/dice/mode", json={"mode": "physical"}).json()["change"]["dice_mode"] == "physical"
     assert status(service)["dice_mode"] == "physical"
     player.post("/api/corrections", json={"unit": "G1", "space": "K5", "facing": "north"})
-    guard = next(u for u in service.session.state.security if u.id == "G1")
+    guard = next(u for u in service.state.security if u.id == "G1")
     assert (guard.space, guard.facing) == ("K5", "N")
     started = player.post("/api/games", json=NEW_GAME).json()["change"]
-    state = service.session.state
+    state = service.state
     assert started["kind"] == "new_game" and state.mission.id == "tower-run"
     assert [b.id for b in state.bots if b.kind == "agent"] == ["nano", "bit", "byte"]
     assert [g["current"] for g in player.get("/api/games").json()["games"]] == [False, True]
     assert player.post("/api/games/1/resume").json()["change"]["kind"] == "resumed"
-    assert service.session.game_id == 1
+    assert service.game_id == 1
 
 
 def test_an_action_that_needs_physical_dice_is_a_202_with_the_request(service: TableService,
                                                                       player: TestClient) -> None:
-    service.session.set_dice_mode("physical")
+    service.set_dice_mode("physical")
     player.post("/api/next")
     move = next(a for a in player.get("/api/legal").json()["actions"] if a["tag"] == "move")
     assert move["choose"] == ["dice"]
@@ -190,7 +190,7 @@ def test_casings_move_asks_for_every_die_at_once_and_counts_what_is_still_needed
     assert pending["message"] == "Casing's move action: 1 face given; still needed: 5 basic dice"
     assert client.post("/api/dice", json={"faces": ["1", "1", "2", "blank", "1"]}).status_code == 200
     assert client.get("/api/status").json()["pending_dice"] is None
-    demo.session.close()
+    demo.close()
 
 
 def test_a_dice_request_given_up_by_redo_stays_given_up_after_a_restart(service: TableService,
@@ -207,18 +207,18 @@ def test_a_dice_request_given_up_by_redo_stays_given_up_after_a_restart(service:
     assert player.post("/api/redo").status_code == 200
     live = player.get("/api/status").json()
     assert live["pending_dice"] is None
-    service.session.close()
+    service.close()
     restarted = build(config(tmp_path), seed=5)
     try:
         assert TestClient(create_app(restarted)).get("/api/status").json() == live
     finally:
-        restarted.session.close()
+        restarted.close()
 
 
 def test_the_legal_actions_are_numbered_and_post_back_as_they_are(service: TableService,
                                                                    anyone: TestClient) -> None:
     legal = anyone.get("/api/legal").json()  # anyone may read them
-    assert legal["number"] == service.session.number
+    assert legal["number"] == service.number
     assert [a["index"] for a in legal["actions"]] == list(range(len(legal["actions"])))
     assert {"action", "label", "tag", "choose", "cost"} <= set(legal["actions"][0])
     kinds = anyone.get("/api/dice/kinds").json()["dice"]
@@ -229,8 +229,8 @@ def test_the_legal_actions_are_numbered_and_post_back_as_they_are(service: Table
     assert lobby in options["floors"]  # its name for people beside its id
     assert {"data-heist", "tower-run"} <= {m["id"] for m in options["missions"]}
     assert options["difficulties"] == ["simplified", "standard", "seasoned"] and options["levels"] == [1, 2, 3]
-    assert options["facings"] == [{"id": "N", "name": "north"}, {"id": "E", "name": "east"},
-                                  {"id": "S", "name": "south"}, {"id": "W", "name": "west"}]  # the rules' words
+    assert options["facings"] == [{"letter": "N", "word": "north"}, {"letter": "E", "word": "east"},
+                                  {"letter": "S", "word": "south"}, {"letter": "W", "word": "west"}]  # the rules' words
 
 
 def test_an_exported_game_imports_on_another_table(service: TableService, player: TestClient,
@@ -314,4 +314,4 @@ def test_no_game_is_a_404(tmp_path: Any) -> None:
     for method, path in (("GET", "/api/legal"), ("POST", "/api/undo"), ("POST", "/api/corporation-turn")):
         reply = client.request(method, path)
         assert (reply.status_code, reply.json()["error"]) == (404, "no_game"), path
-    empty.session.close()
+    empty.close()

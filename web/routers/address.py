@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import io
-from typing import Any
 
 import segno
 from fastapi import APIRouter
 
+from controller.service.views import Address
+from web.contract import ViewResponse, returns
 from web.deps import Service
 
 router = APIRouter(prefix="/api", tags=["page"])
@@ -22,7 +23,8 @@ def qr_svg(url: str) -> str:
     return out.getvalue().decode("utf-8")
 
 
-@router.get("/address", summary="The page's address for phones on the table's network, and its QR code as SVG")
-def address(service: Service) -> dict[str, Any]:
+@router.get("/address", summary="The page's address for phones on the table's network, and its QR code as SVG",
+            **returns(Address))
+def address(service: Service) -> ViewResponse:
     url = service.phone_address()
-    return {"url": url, "qr_svg": qr_svg(url)}
+    return ViewResponse(Address(url=url, qr_svg=qr_svg(url)))

@@ -10,9 +10,9 @@ from typing import Any
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import FileResponse, Response
 
-from controller.service.camera.component import CameraError, NoPicture
-from controller.service.table import NoCamera
-from web.auth import ApiError, Player, Watcher, check_origin
+from controller.service.views import BoardConfirmed, BoardFound, CameraState
+from web.auth import Player, Watcher, check_origin
+from web.contract import ViewResponse, returns
 from web.deps import Service
 from web.routers.page import page
 
@@ -22,11 +22,9 @@ JPEG: dict[int | str, dict[str, Any]] = {200: {"content": {"image/jpeg": {}}, "d
 
 
 def _picture(make: Callable[[], bytes]) -> Response:
-    """A picture of the camera's, or 404 when there is none to give (no camera, no frame yet, no board found)."""
-    try:
-        return Response(make(), media_type="image/jpeg", headers=NO_STORE)
-    except (NoCamera, NoPicture) as e:
-        raise ApiError(404, "not_found", str(e)) from None
+    """A picture of the camera's (`NoCamera`, `NoPicture` when there is none to give: no frame yet, no board
+    found)."""
+    return Response(make(), media_type="image/jpeg", headers=NO_STORE)
 
 
 @router.get("/camera", include_in_schema=False)
@@ -34,9 +32,10 @@ def camera_page() -> FileResponse:
     return page("camera")
 
 
-@router.get("/api/camera/status", summary="The camera: health, frames a second, what the newest frame shows")
-def status(service: Service) -> dict[str, Any]:
-    return service.camera_status()
+@router.get("/api/camera/status", summary="The camera: health, frames a second, what the newest frame shows",
+            **returns(CameraState))
+def status(service: Service) -> ViewResponse:
+    return ViewResponse(service.camera_status())
 
 
 @router.get("/api/camera/frame.jpg", summary="The newest frame with the detection overlay (needs the PIN)",
@@ -54,26 +53,9 @@ def mat(service: Service, _: Watcher, cols: int = Query(ge=1, le=26, examples=[1
 
 
 @router.post("/api/calibration/find", summary="Find the registration markers in the newest frame and lay the "
-             "grid over it (needs the PIN)", dependencies=[Depends(check_origin)])
-def find(service: Service, _: Watcher) -> dict[str, Any]:
-    try:
-        found = service.find_board()
-    except (NoCamera, NoPicture) as e:
-        raise ApiError(404, "not_found", str(e)) from None
-    finding, names = found.finding, found.markers
-    reg = finding.registration
-    return {
-        "registered": finding.registered,
-        "status": {"level": reg.status.level, "code": reg.status.code, "message": reg.status.message},
-        "rms_mm": round(reg.rms_mm, 2) if finding.registered else None,
-        "found": [{"id": d.id, "name": names[d.id], "centre": [round(v, 1) for v in d.centre]} for d in finding.found],
-        "missing": [{"id": m.id, "name": m.name, "advice": m.advice,
-                     "expected": None if m.expected_px is None else [round(v, 1) for v in m.expected_px]}
-                    for m in finding.missing],
-        "width": finding.image_size[0], "height": finding.image_size[1],
-        "rows": finding.layout.rows, "cols": finding.layout.cols,
-        "overlay": f"/api/calibration/overlay.jpg?n={found.frame}",
-    }
+             "grid over it (needs the PIN)", dependencies=[Depends(check_origin)], **returns(BoardFound))
+def find(service: Service, _: Watcher) -> ViewResponse:
+    return ViewResponse(service.find_board())
 
 
 @router.get("/api/calibration/overlay.jpg", summary="The last finding's picture: markers found and missing, the "
@@ -83,14 +65,6 @@ def overlay(service: Service, _: Watcher) -> Response:
 
 
 @router.post("/api/calibration/confirm", summary="Keep the last finding's registration: saved beside the game log "
-             "and used when the markers are covered (needs the PIN)")
-def confirm(service: Service, _: Player) -> dict[str, Any]:
-    try:
-        saved = service.confirm_board()
-    except NoCamera as e:
-        raise ApiError(404, "not_found", str(e)) from None
-    except CameraError as e:  # nothing found yet, or what was found does not register the board
-        raise ApiError(409, "refused", str(e)) from None
-    return {"saved": True, "floor": saved.floor, "markers": list(saved.anchors), "rms_mm": round(saved.rms_mm, 2),
-            "message": f"the grid of {saved.floor} is confirmed from {len(saved.anchors)} markers (they fit it within "
-                       f"{saved.rms_mm:.1f} mm); the table falls back on it whenever markers are covered"}
+             "and used when the markers are covered (needs the PIN)", **returns(BoardConfirmed))
+def confirm(service: Service, _: Player) -> ViewResponse:
+    return ViewResponse(service.confirm_board())  # CameraError: nothing found yet, or it does not register

@@ -3,16 +3,14 @@ and a floor saved to the table's floors folder (that needs the table's PIN)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from controller.rules import FloorError, parse_floor
-from controller.service.game.floors import FloorLibraryError
 from controller.service.table import MOST_FLOOR_CHARS
-from web.auth import ApiError, Player
+from controller.service.views import FloorChecked, FloorFile, FloorParsed, Floors
+from web.auth import Player
+from web.contract import ViewResponse, returns
 from web.deps import Service
 from web.routers.page import page
 
@@ -42,42 +40,33 @@ def editor() -> FileResponse:
     return page("floor-editor")
 
 
-@router.get("/api/floors", summary="Every floor a game may start on: the shipped ones and the ones saved here")
-def floors(service: Service) -> dict[str, Any]:
-    return {"floors": service.floor_listing()}
+@router.get("/api/floors", summary="Every floor a game may start on: the shipped ones and the ones saved here",
+            **returns(Floors))
+def floors(service: Service) -> ViewResponse:
+    return ViewResponse(service.floor_listing())
 
 
-@router.get("/api/floors/{name}", summary="One floor's text, shipped or saved")
-def floor(name: str, service: Service) -> dict[str, Any]:
-    try:
-        return {"name": name, "source": service.floor_source(name), "text": service.floor_text(name)}
-    except FloorLibraryError as e:
-        raise ApiError(404, "not_found", str(e)) from None
+@router.get("/api/floors/{name}", summary="One floor's text, shipped or saved", **returns(FloorFile))
+def floor(name: str, service: Service) -> ViewResponse:
+    return ViewResponse(service.floor_text(name))  # NoSuchFloor: 404 not_found
 
 
-@router.post("/api/floors/check", summary="A drawn floor checked with the `validate` command's messages")
-def check(body: FloorText, service: Service) -> dict[str, Any]:
-    return service.check_floor(body.text, body.name).to_dict()
+@router.post("/api/floors/check", summary="A drawn floor checked with the `validate` command's messages",
+             **returns(FloorChecked))
+def check(body: FloorText, service: Service) -> ViewResponse:
+    return ViewResponse(service.check_floor(body.text, body.name))
 
 
 @router.post("/api/floors/parse", summary="A floor's text read by the rules' own parser: its grid and areas, "
-                                          "or the line and column where it cannot be read")
-def parse(body: FloorText) -> dict[str, Any]:
+                                          "or the line and column where it cannot be read", **returns(FloorParsed))
+def parse(body: FloorText, service: Service) -> ViewResponse:
     """The floor editor reads a floor through this, the parser the table plays on (docs/floor-format.md), never a
     parser of its own: `{"ok": true, "floor": {...}}` (FloorPlan.drawn) or `{"ok": false, "message", "line",
     "column"}`, the message as `validate` words it."""
-    try:
-        plan = parse_floor(body.text, f"{body.name}.floor")
-    except FloorError as e:
-        return {"ok": False, "message": str(e), "line": e.line, "column": e.column}
-    return {"ok": True, "floor": plan.drawn()}
+    return ViewResponse(service.parse_floor(body.text, body.name))
 
 
 @router.post("/api/floors", summary="Save a floor (checked first) to the table's floors folder; needs the PIN",
-             status_code=201)
-def save(body: SavedFloor, service: Service, _: Player) -> dict[str, Any]:
-    try:
-        saved = service.save_floor(body.name, body.text)
-    except FloorLibraryError as e:
-        raise ApiError(422, "bad_request", str(e)) from None
-    return {"name": body.name, **saved.to_dict()}
+             status_code=201, **returns(FloorChecked, "the floor saved, as it was checked", statuses=(201,)))
+def save(body: SavedFloor, service: Service, _: Player) -> ViewResponse:
+    return ViewResponse(service.save_floor(body.name, body.text), status_code=201)  # FloorLibraryError: 422

@@ -3,20 +3,22 @@ a file imported, and a past game resumed. Reading is for anyone; every change ne
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from controller.service.table import TableService
-from web.auth import ApiError, Player
+from controller.rules import LEVELS, Difficulty, GameRecord
+from controller.service.views import Games, Options
+from web.auth import Player
+from web.contract import ViewResponse, returns, schema_of
 from web.deps import Service
+from web.errors import BadRequest
 from web.params import GameId
-from web.routers.play import REFUSALS, changed
+from web.routers.play import REFUSALS, changed, changes
 
 router = APIRouter(prefix="/api", tags=["games"])
+RECORD = schema_of(GameRecord)  # what an export writes and an import reads
 MOST_IMPORT_BYTES = 32 * 1024 * 1024   # a long four-player game's record is a few MB (web/body_limit.py)
 MOST_NEW_GAME_BYTES = 1024 * 1024      # a custom floor's text rides along
 
@@ -32,54 +34,49 @@ class NewGameBody(BaseModel):
     floor_text: str | None = Field(None, max_length=200_000, description="a custom floor's .floor text")
     mission: str = Field(min_length=1, max_length=100)
     agents: list[str] = Field(min_length=1, max_length=4)
-    difficulty: Literal["simplified", "standard", "seasoned"] = "standard"
-    level: int | None = Field(None, ge=1, le=3)
+    difficulty: Difficulty = "standard"
+    level: int | None = Field(None, ge=LEVELS[0], le=LEVELS[-1], description="an Adaptable mission's level")
     captain: str | None = Field(None, max_length=100)
 
 
-def _known(service: TableService, game: int) -> None:
-    if not service.has_stored_game(game):
-        raise ApiError(404, "not_found", f"there is no game {game} in this table's log (GET /api/games lists them)")
+@router.get("/options", summary="What a new game may be: floors, missions, agents, difficulties, levels, captains",
+            **returns(Options))
+def options(service: Service) -> ViewResponse:
+    return ViewResponse(service.options())
 
 
-@router.get("/options", summary="What a new game may be: floors, missions, agents, difficulties, levels, captains")
-def options(service: Service) -> dict[str, Any]:
-    return service.options()
-
-
-@router.post("/games", summary="Start a new game (the current one stays in the log)", responses=REFUSALS)
-def new_game(body: NewGameBody, service: Service, _: Player) -> JSONResponse:
+@router.post("/games", summary="Start a new game (the current one stays in the log)", **changes(REFUSALS))
+def new_game(body: NewGameBody, service: Service, _: Player) -> ViewResponse:
     return changed(service, service.start_game(floor=body.floor, mission=body.mission, agents=body.agents,
                                                difficulty=body.difficulty, level=body.level,
                                                captain=body.captain, floor_text=body.floor_text))
 
 
-@router.get("/games", summary="Every game in the log, the current one marked")
-def games(service: Service) -> dict[str, Any]:
-    return {"games": service.games()}
+@router.get("/games", summary="Every game in the log, the current one marked", **returns(Games))
+def games(service: Service) -> ViewResponse:
+    return ViewResponse(service.games())
 
 
 @router.get("/games/{game}/export", summary="One game's record as one JSON file, for another table's import",
-            response_class=Response, responses={200: {"content": {"application/json": {}}}, 404: {}})
+            response_class=Response, responses={200: {"description": "the game's record, with its digests",
+                                                      "content": {"application/json": {"schema": RECORD}}}, 404: {}})
 def export_game(service: Service, game: int = GameId) -> Response:
-    _known(service, game)
     return Response(service.export_game(game), media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="burncycle-game-{game}.json"'})
 
 
 @router.post("/games/import", summary="Import an exported game (the file's bytes as the body): replayed and "
-             "checked, then made the current game", responses=REFUSALS,
+             "checked, then made the current game", **changes(REFUSALS),
              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
                  "schema": {"type": "object", "description": "a file GET /api/games/{game}/export wrote"}}}}})
-async def import_game(request: Request, service: Service, _: Player) -> JSONResponse:
+async def import_game(request: Request, service: Service, _: Player) -> ViewResponse:
     data = await request.body()
     if not data.strip():
-        raise ApiError(422, "bad_request", "body: empty: send the file GET /api/games/{game}/export wrote")
+        raise BadRequest("body: empty: send the file GET /api/games/{game}/export wrote")
     # replaying a long game takes a while: off the event loop, so the live feed goes on meanwhile
     return changed(service, await run_in_threadpool(service.import_game, data))
 
 
-@router.post("/games/{game}/resume", summary="Make a past game the current one again", responses=REFUSALS)
-def resume(service: Service, _: Player, game: int = GameId) -> JSONResponse:
-    _known(service, game)
+@router.post("/games/{game}/resume", summary="Make a past game the current one again", **changes(REFUSALS))
+def resume(service: Service, _: Player, game: int = GameId) -> ViewResponse:
     return changed(service, service.resume_game(game))

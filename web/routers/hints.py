@@ -12,11 +12,12 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any, Literal
 
-import msgspec
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Request
 
-from controller.service.table import HintKind, HintView
+from controller.service.table import HintKind
+from controller.service.views import HintsWarmed, HintView
 from web.auth import check_origin, require_watcher
+from web.contract import ViewResponse, returns
 from web.deps import Service
 
 router = APIRouter(prefix="/api", tags=["hints"])
@@ -25,9 +26,8 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
     403: {"description": "another site's Origin (bad_origin)"},
     404: {"description": "there is no game yet (no_game)"},
 }
-VIEW: dict[int | str, dict[str, Any]] = {
-    200: {"description": "the question's view: its status (idle, thinking, ready, cancelled, failed), progress "
-                         "and, when ready, the hint or the threat's shades by space (docs/http-api.md)"}}
+VIEW = ("the question's view: its status (idle, thinking, ready, cancelled, failed), progress and, when ready, "
+        "the hint or the threat's shades by space (docs/http-api.md); 202 while it thinks")
 
 
 def asker(request: Request) -> None:
@@ -39,34 +39,36 @@ def asker(request: Request) -> None:
 Asker = Annotated[None, Depends(asker)]
 
 
-def _answer(view: HintView) -> Response:
-    return Response(msgspec.json.encode(view), media_type="application/json",
-                    status_code=202 if view.status == "thinking" else 200)
+def _answer(view: HintView) -> ViewResponse:
+    return ViewResponse(view, status_code=202 if view.status == "thinking" else 200)
 
 
 def _routes(kind: HintKind, what: str) -> None:
     path: Literal["/hint", "/threat"] = "/hint" if kind == "hint" else "/threat"
 
-    @router.post(path, summary=f"Ask for {what} for the game as it is now (202 while it thinks)",
-                 responses={**REFUSALS, **VIEW, 202: {"description": "thinking: its progress comes on the live "
-                                                                     "feed"}}, name=f"ask_{kind}")
-    async def ask(service: Service, _: Asker) -> Response:
+    @router.post(path, summary=f"Ask for {what} for the game as it is now (202 while it thinks: its progress "
+                 "comes on the live feed)", **returns(HintView, VIEW, statuses=(200, 202), also=REFUSALS),
+                 name=f"ask_{kind}")
+    async def ask(service: Service, _: Asker) -> ViewResponse:
         return _answer(service.ask_hint(kind))  # no game yet: the session's refusal
 
-    @router.get(path, summary=f"How the last question for {what} stands", responses=VIEW, name=f"view_{kind}")
-    async def view(service: Service) -> Response:
+    @router.get(path, summary=f"How the last question for {what} stands",
+                **returns(HintView, VIEW, statuses=(200, 202)), name=f"view_{kind}")
+    async def view(service: Service) -> ViewResponse:
         return _answer(service.hint_view(kind))
 
-    @router.delete(path, summary=f"Stop thinking about {what}", responses={**REFUSALS, **VIEW},
-                   name=f"cancel_{kind}")
-    async def cancel(service: Service, _: Asker) -> Response:
+    @router.delete(path, summary=f"Stop thinking about {what}",
+                   **returns(HintView, VIEW, statuses=(200, 202), also=REFUSALS), name=f"cancel_{kind}")
+    async def cancel(service: Service, _: Asker) -> ViewResponse:
         return _answer(service.cancel_hint(kind))
 
 
 @router.post("/hint/warm", summary="Start the hints' worker now, so the first question is answered within its "
-             "budget (the page sends it when a phone is unlocked)", responses=REFUSALS)
-async def warm(service: Service, _: Asker) -> dict[str, bool]:
-    return {"started": await asyncio.to_thread(service.warm_hints)}  # (a process spawned: not on the loop)
+             "budget (the page sends it when a phone is unlocked)",
+             **returns(HintsWarmed, "whether this call started the worker", also=REFUSALS))
+async def warm(service: Service, _: Asker) -> ViewResponse:
+    # (a process spawned: not on the loop)
+    return ViewResponse(HintsWarmed(started=await asyncio.to_thread(service.warm_hints)))
 
 
 _routes("hint", "the table's best three actions")

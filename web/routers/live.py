@@ -7,9 +7,9 @@ import contextlib
 
 import anyio
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
 
 from web.auth import check_websocket_origin
+from web.errors import refusal
 from web.hub import Hub
 
 router = APIRouter(tags=["live"])
@@ -17,12 +17,12 @@ router = APIRouter(tags=["live"])
 
 @router.websocket("/ws")
 async def live(websocket: WebSocket) -> None:
-    refusal = check_websocket_origin(websocket)
-    if refusal is not None:
+    refused = check_websocket_origin(websocket)
+    if refused is not None:
         if "websocket.http.response" in websocket.scope.get("extensions", {}):
-            await websocket.send_denial_response(JSONResponse(refusal.body(), status_code=refusal.status_code))
+            await websocket.send_denial_response(refusal(refused))
         else:
-            await websocket.close(code=1008, reason=refusal.body()["error"])
+            await websocket.close(code=1008, reason=refused.code)
         return
     await websocket.accept()
     hub: Hub = websocket.app.state.hub

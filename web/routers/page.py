@@ -20,7 +20,7 @@ from starlette.responses import Response
 from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import Scope
 
-from web.auth import ApiError
+from web.errors import MethodNotAllowed, NotFound
 
 router = APIRouter(tags=["page"])
 STATIC = Path(__file__).resolve().parents[1] / "static"
@@ -54,10 +54,10 @@ class Assets(StaticFiles):
     async def get_response(self, path: str, scope: Scope) -> Response:
         method = scope["method"]
         if method not in ("GET", "HEAD"):
-            raise ApiError(405, "method_not_allowed", f"{method} /static/{path}: the page's files take GET, HEAD",
-                           headers={"Allow": "GET, HEAD"})
-        missing = ApiError(404, "not_found", f"/static/{path[:60]}: no such file of the page (its scripts, styles "
-                                             f"and pictures are in web/static; its pages are at their own paths)")
+            raise MethodNotAllowed(f"{method} /static/{path}: the page's files take GET, HEAD",
+                                   headers={"Allow": "GET, HEAD"})
+        missing = NotFound(f"/static/{path[:60]}: no such file of the page (its scripts, styles and pictures are in "
+                           f"web/static; its pages are at their own paths)")
         if Path(path).suffix not in TYPES:
             raise missing
         try:

@@ -5,14 +5,16 @@ refusal changes nothing."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from controller.service.table import ChangeKind, TableService
+from controller.rules import Direction, FacingWord
+from controller.service.table import ChangeKind, DiceMode, TableService
+from controller.service.views import Answered, Changed, DiceKinds, LegalList
 from web.auth import Player
+from web.contract import Responses, ViewResponse, returns
 from web.deps import Service
 
 if TYPE_CHECKING:
@@ -26,8 +28,6 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
     409: {"description": "the rules refuse it now (illegal_action, with the rule), or nothing to do (refused)"},
     422: {"description": "a malformed body (bad_request)"},
 }
-Responses = dict[int | str, dict[str, Any]]
-CHANGED: Responses = {202: {"description": "the action waits for dice rolled at the table (the dice_requested change)"}}
 BAD_FACE: Responses = {422: {"description": "a malformed body (bad_request), or a face that is not on its die or more "
                                             "faces than are still needed (bad_face, naming the die and its faces); "
                                             "the request stays"}}
@@ -58,7 +58,7 @@ class FacesBody(Strict):
 
 class DiceModeBody(Strict):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"mode": "physical"}]})
-    mode: Literal["virtual", "physical"] = Field(description="virtual: the service rolls; physical: the players")
+    mode: DiceMode = Field(description="virtual: the service rolls; physical: the players")
 
 
 class CorrectionBody(Strict):
@@ -68,7 +68,7 @@ class CorrectionBody(Strict):
         {"unit": "casing", "space": "J3", "facing": None}, {"unit": "G1", "space": "H4", "facing": "west"}]})
     unit: str = Field(min_length=1, max_length=64, description="a bot's id or a security unit's id")
     space: str = Field(min_length=1, max_length=16, description="the space, as on the mat: column letter, row")
-    facing: Literal["north", "east", "south", "west", "N", "E", "S", "W"] | None = None
+    facing: FacingWord | Direction | None = Field(None, description="a guard's facing: a compass word or letter")
 
 
 class AnswerBody(Strict):
@@ -77,71 +77,79 @@ class AnswerBody(Strict):
     option: int | str = Field(description="the option's number in the question's `options` (from 0), or its text")
 
 
-def changed(service: TableService, change: Change) -> JSONResponse:
+def changed(service: TableService, change: Change) -> ViewResponse:
     """The answer of every change: the change as the live feed sends it; 202 while it waits for dice."""
     status = 202 if change.kind is ChangeKind.DICE_REQUESTED else 200
-    return JSONResponse({"change": service.change_json(change)}, status_code=status)
+    return ViewResponse(Changed(change=service.change_view(change)), status_code=status)
 
 
-@router.get("/legal", summary="The active player's legal actions, each with the action to post back")
-def legal(service: Service) -> dict[str, Any]:
-    return service.legal_json()
+def changes(also: Responses, *, dice: bool = False) -> dict[str, Any]:
+    """The decorator's arguments of a route that answers with the change it made (`dice`: or 202, when the action
+    waits for dice rolled at the table: the dice_requested change)."""
+    return returns(Changed, "the change made (202: the action waits for dice rolled at the table)" if dice else
+                   "the change made", statuses=(200, 202) if dice else (200,), also=also)
 
 
-@router.post("/actions", summary="Apply one action for the active player", responses={**REFUSALS, **CHANGED})
-def apply_action(body: ActionBody, service: Service, _: Player) -> JSONResponse:
+@router.get("/legal", summary="The active player's legal actions, each with the action to post back",
+            **returns(LegalList))
+def legal(service: Service) -> ViewResponse:
+    return ViewResponse(service.legal())
+
+
+@router.post("/actions", summary="Apply one action for the active player", **changes(REFUSALS, dice=True))
+def apply_action(body: ActionBody, service: Service, _: Player) -> ViewResponse:
     return changed(service, service.apply_json(body.action, body.faces))
 
 
 @router.post("/next", summary='The "next" step of the game\'s flow (a new game once one is over)',
-             responses={**REFUSALS, **CHANGED})
-def next_step(service: Service, _: Player) -> JSONResponse:
+             **changes(REFUSALS, dice=True))
+def next_step(service: Service, _: Player) -> ViewResponse:
     return changed(service, service.next_step())
 
 
-@router.post("/corporation-turn", summary="The corporation's turn", responses={**REFUSALS, **CHANGED})
-def corporation_turn(service: Service, _: Player) -> JSONResponse:
+@router.post("/corporation-turn", summary="The corporation's turn", **changes(REFUSALS, dice=True))
+def corporation_turn(service: Service, _: Player) -> ViewResponse:
     return changed(service, service.corporation_turn())
 
 
-@router.post("/undo", summary="Take back the last action", responses=REFUSALS)
-def undo(service: Service, _: Player) -> JSONResponse:
+@router.post("/undo", summary="Take back the last action", **changes(REFUSALS))
+def undo(service: Service, _: Player) -> ViewResponse:
     return changed(service, service.undo())
 
 
-@router.post("/redo", summary="Do the action taken back again", responses=REFUSALS)
-def redo(service: Service, _: Player) -> JSONResponse:
+@router.post("/redo", summary="Do the action taken back again", **changes(REFUSALS))
+def redo(service: Service, _: Player) -> ViewResponse:
     return changed(service, service.redo())
 
 
 @router.post("/dice", summary="Faces rolled at the table for the pending dice request",
-             responses={**REFUSALS, **CHANGED, **BAD_FACE})
-def supply_faces(body: FacesBody, service: Service, _: Player) -> JSONResponse:
+             **changes({**REFUSALS, **BAD_FACE}, dice=True))
+def supply_faces(body: FacesBody, service: Service, _: Player) -> ViewResponse:
     return changed(service, service.supply_faces(body.faces))
 
 
-@router.delete("/dice", summary="Give up the action that waits for dice", responses=REFUSALS)
-def cancel_dice(service: Service, _: Player) -> JSONResponse:
+@router.delete("/dice", summary="Give up the action that waits for dice", **changes(REFUSALS))
+def cancel_dice(service: Service, _: Player) -> ViewResponse:
     return changed(service, service.cancel_dice())
 
 
 @router.put("/dice/mode", summary="Who rolls from now on: the service (virtual) or the players (physical)",
-            responses=REFUSALS)
-def dice_mode(body: DiceModeBody, service: Service, _: Player) -> JSONResponse:
+            **changes(REFUSALS))
+def dice_mode(body: DiceModeBody, service: Service, _: Player) -> ViewResponse:
     return changed(service, service.set_dice_mode(body.mode))
 
 
-@router.get("/dice/kinds", summary="Every die of the game with its faces as printed")
-def dice_kinds(service: Service) -> dict[str, Any]:
-    return {"dice": service.dice_kinds()}
+@router.get("/dice/kinds", summary="Every die of the game with its faces as printed", **returns(DiceKinds))
+def dice_kinds(service: Service) -> ViewResponse:
+    return ViewResponse(service.dice_kinds())
 
 
-@router.post("/corrections", summary="Correct where a unit stands (and a guard's facing)", responses=REFUSALS)
-def correct(body: CorrectionBody, service: Service, _: Player) -> JSONResponse:
+@router.post("/corrections", summary="Correct where a unit stands (and a guard's facing)", **changes(REFUSALS))
+def correct(body: CorrectionBody, service: Service, _: Player) -> ViewResponse:
     return changed(service, service.correct(body.unit, body.space, body.facing))
 
 
 @router.post("/questions/{question:path}/answer", summary="Answer one of the table view's questions (which way a bot "
-             "went, or that the chip is right)", responses=REFUSALS)
-def answer(question: str, body: AnswerBody, service: Service, _: Player) -> dict[str, Any]:
-    return {"table": service.answer(question, body.option)}
+             "went, or that the chip is right)", **returns(Answered, "the table view after the answer", also=REFUSALS))
+def answer(question: str, body: AnswerBody, service: Service, _: Player) -> ViewResponse:
+    return ViewResponse(Answered(table=service.answer(question, body.option)))

@@ -5,16 +5,13 @@ anyone, for the game on the table and for past ones alike."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import msgspec
 from fastapi import APIRouter, Path
 from fastapi.responses import FileResponse
 
-from controller.rules import GameState
+from controller.service.views import ReplayStep, Summary
+from web.contract import ViewResponse, returns
 from web.deps import Service
 from web.params import GameId
-from web.routers.floor import floor_json
 from web.routers.page import page
 
 router = APIRouter(tags=["replay"])
@@ -25,16 +22,16 @@ def replay_page(game: int = GameId) -> FileResponse:
     return page("replay")
 
 
-@router.get("/api/games/{game}/summary", summary="How a game went: outcome, rounds, actions, threat by round")
-def summary(service: Service, game: int = GameId) -> dict[str, Any]:
-    return service.game_summary(game)  # an unknown game is the store's NoSuchGame: 404 not_found
+@router.get("/api/games/{game}/summary", summary="How a game went: outcome, rounds, actions, threat by round",
+            **returns(Summary))
+def summary(service: Service, game: int = GameId) -> ViewResponse:
+    return ViewResponse(service.game_summary(game))  # an unknown game is the store's NoSuchGame: 404 not_found
 
 
 @router.get("/api/games/{game}/replay/{k}",
-            summary="The game's state after its first k actions, with the k-th action's events phrased")
+            summary="The game's state after its first k actions, with the k-th action's events phrased",
+            **returns(ReplayStep))
 def step(service: Service, game: int = GameId,
          k: int = Path(ge=-2**62, le=2**62, description="how many actions in: 0 is the game's start",
-                       examples=[3])) -> dict[str, Any]:
-    body = service.replay_step(game, k)  # a step past the end is a ReplayError: 404 not_found
-    body["floor"] = floor_json(msgspec.convert(body["state"], GameState))
-    return body
+                       examples=[3])) -> ViewResponse:
+    return ViewResponse(service.replay_step(game, k))  # a step past the end is a ReplayError: 404 not_found

@@ -236,9 +236,9 @@ export class Controls {
     if (!guard) { box.hidden = true; return; }
     box.replaceChildren(h("span", {}, `Turn ${words(guard.chip)} ${guard.id} (on `,
                           h("span", { class: "space", "data-space": guard.space }, guard.space), ") to face:"),
-      ...this.facings.map(({ id, name }) => h("button", { type: "button", "data-facing": id,
-        disabled: guard.facing === id,
-        onclick: () => this.correct(guard.id, guard.space, id) }, name)));
+      ...this.facings.map(({ letter, word }) => h("button", { type: "button", "data-facing": letter,
+        disabled: guard.facing === letter,
+        onclick: () => this.correct(guard.id, guard.space, letter) }, word)));
     box.hidden = false;
   }
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 from controller.rules.board.floor_text import AreaNote, FloorPlan, ReserveKind, parse_floor, parse_space, space_name
 from controller.rules.errors import FloorError, RulesError
@@ -19,7 +20,8 @@ from controller.rules.state import Direction
 DIRECTIONS: tuple[Direction, ...] = ("N", "E", "S", "W")
 DELTA: dict[Direction, tuple[int, int]] = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
 OPPOSITE: dict[Direction, Direction] = {"N": "S", "E": "W", "S": "N", "W": "E"}
-DIRECTION_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+FacingWord = Literal["north", "east", "south", "west"]
+DIRECTION_WORDS: dict[str, FacingWord] = {"N": "north", "E": "east", "S": "south", "W": "west"}
 UNREACHABLE = 1 << 20
 MAX_DESTROYED_WALLS = 3
 

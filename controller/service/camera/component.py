@@ -53,14 +53,12 @@ class CameraError(BurncycleError):
     """The camera cannot be opened or was lost."""
 
     code = "camera_error"
-    status = 409
 
 
 class NoPicture(CameraError):
     """The camera has no picture to give yet (not started, or no frame read), or its board is not found."""
 
     code = "no_picture"
-    status = 404
 
 
 @dataclass(frozen=True)
@@ -252,7 +250,7 @@ class CameraComponent(Component):
         """Calibration, last step: keep the registration of the last finding (a person saw its grid lie right),
         saved for every later start, and used at once."""
         if self._finding is None:
-            raise NoPicture("nothing to confirm: find the markers first (Find the markers, on the camera page)")
+            raise CameraError("nothing to confirm: find the markers first (Find the markers, on the camera page)")
         grey, finding, pipeline = self._finding
         reg = finding.registration
         if reg.homography is None:

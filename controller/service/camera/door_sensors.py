@@ -23,7 +23,6 @@ class DoorError(BurncycleError):
     """A report about something that is not a door of the floor in play."""
 
     code = "not_a_door"
-    status = 409
 
 
 class DoorSensors:
@@ -33,12 +32,14 @@ class DoorSensors:
         self._lock = threading.Lock()
         self._open: dict[str, bool] = {}  # door ("H3/H4") -> the sensor says open (the unlocked peg is in)
 
-    def report(self, state: GameState, door: str, is_open: bool) -> str:
-        """Keep a sensor's report of `door` (its two spaces, either way round); returns the door's name."""
+    def report(self, state: GameState, door: str, is_open: bool) -> bool:
+        """Keep a sensor's report of `door` (its two spaces, either way round); returns whether it says something
+        new (a sensor that repeats itself, as some report every few seconds, changes nothing)."""
         name = door_name(state, door)
         with self._lock:
+            new = self._open.get(name) != is_open
             self._open[name] = is_open
-        return name
+        return new
 
     def questions(self, state: GameState) -> tuple[Question, ...]:
         """A question for each door of the floor in play whose sensor disagrees with the game."""

@@ -57,7 +57,6 @@ class ReconcilerError(BurncycleError):
     """An answer that does not fit an open question."""
 
     code = "refused"
-    status = 409
 
 
 @dataclass

@@ -8,9 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from controller.rules import DIRECTION_WORDS
+
+COMPASS: dict[str, str] = {letter: word for letter, word in DIRECTION_WORDS.items()}  # a chip's facing in words
 Place = tuple[str, str | None]  # (space, facing); a bot's facing is None: bots face nowhere in the rules
 
-COMPASS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
 
 def place_text(place: Place | None) -> str:

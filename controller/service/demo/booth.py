@@ -157,14 +157,14 @@ class DemoPlayers(Component):
         self._hearing = False
 
     async def run(self) -> None:
-        session = self.service.session
+        service = self.service
         self._hear()
-        if not session.has_game():
-            await asyncio.to_thread(self.service.new_game)
-        await asyncio.to_thread(self.table.lay_out, session.state)
+        if not service.has_game():
+            await asyncio.to_thread(service.new_game)
+        await asyncio.to_thread(self.table.lay_out, service.state)
         await self._camera_looks()
         while True:
-            state = session.state
+            state = service.state
             if state.outcome is not None:
                 self.results.append(str(state.outcome))
                 if self.games_left is not None:
@@ -175,13 +175,13 @@ class DemoPlayers(Component):
                 await asyncio.sleep(max(self.pace_s * 10, 0.5))  # the booth shows the result a moment
                 self.player = make_player(self.player_name, self.settings)
                 self.why = None
-                await asyncio.to_thread(self.service.new_game)
-                await asyncio.to_thread(self.table.lay_out, session.state)
+                await asyncio.to_thread(service.new_game)
+                await asyncio.to_thread(self.table.lay_out, service.state)
                 await self._camera_looks()
                 continue
-            number = session.number
+            number = service.number
             action = await asyncio.to_thread(self.player.choose, state)
-            if session.number != number:  # someone else played meanwhile (a phone, a button): decide again
+            if service.number != number:  # someone else played meanwhile (a phone, a button): decide again
                 self.dropped += 1
                 continue
             reason = reason_of(self.player)
@@ -191,10 +191,10 @@ class DemoPlayers(Component):
                 if isinstance(action, Step) and self.table.move_chip(state, action.bot, action.to):
                     await self._seen_step(action)
                 else:
-                    await asyncio.to_thread(session.apply, cast(AnyAction, action))  # the player's choice is one
+                    await asyncio.to_thread(service.apply, cast(AnyAction, action))  # the player's choice is one
             except BurncycleError as err:  # people at a table get told "no" and carry on
                 self.degraded(f"refused: {err}")
-            await asyncio.to_thread(self.table.lay_out, session.state)
+            await asyncio.to_thread(self.table.lay_out, service.state)
             games = f"{len(self.results)} game{'' if len(self.results) == 1 else 's'} done"
             steps = f"{self.steps_seen} step{'' if self.steps_seen == 1 else 's'} seen by the camera"
             self.ok(f"playing: {games}, {steps}"
@@ -216,8 +216,7 @@ class DemoPlayers(Component):
             if woken is not None:
                 loop.call_soon_threadsafe(woken.set)
         self.service.listen(wake)
-        if self.service.camera is not None:
-            self.service.camera.on_frame(wake)
+        self.service.listen_frames(wake)
 
     async def _until(self, done: Callable[[], bool], timeout: float) -> bool:
         """Wait until `done()`, looked at again each time the table has news or the camera a frame; False when
@@ -242,43 +241,39 @@ class DemoPlayers(Component):
         """Before a game's first move, let the camera confirm the table as laid out (the players wait for the
         table to be ready): the reconciler takes a chip's first confirmed space as where it stands, so a chip
         moved before the camera ever confirmed it would be taken as standing there, and its step never seen."""
-        camera = self.service.camera
-        if camera is None:
+        if not self.service.camera_status().configured:
             return
         settle = self.table.config.filter
-        frames = camera.frames
+        frames = self.service.camera_frames()
         await asyncio.sleep(2 * settle.confirm_seconds)
-        await self._until(lambda: camera.frames >= frames + 2 * settle.confirm_frames,
+        await self._until(lambda: self.service.camera_frames() >= frames + 2 * settle.confirm_frames,
                           self.step_timeout_s - 2 * settle.confirm_seconds)
 
     async def _seen_step(self, step: Step) -> None:
         """Wait for the camera and the reconciler to turn the moved chip into the engine's step: woken by the
         table's news (the step accepted, or a question about the way the bot went, which the players answer)."""
-        session = self.service.session
-        before = session.number
-        reconciler = self.service.reconciler
+        service = self.service
+        before = service.number
         answered: set[str] = set()
 
         def route_question() -> str | None:
-            if reconciler is None:
-                return None
-            return next((q.id for q in reconciler.view.questions
+            return next((q.id for q in service.table_view().questions
                          if q.kind == "route" and q.unit == step.bot and q.id not in answered), None)
 
         deadline = time.monotonic() + self.step_timeout_s
         while time.monotonic() < deadline:
-            if await self._until(lambda: session.number != before or route_question() is not None,
+            if await self._until(lambda: service.number != before or route_question() is not None,
                                  deadline - time.monotonic()):
-                if session.number != before:
+                if service.number != before:
                     self.steps_seen += 1
                     return
                 question = route_question()
-                if question is not None and reconciler is not None:  # one step, so its only way
+                if question is not None:  # one step, so its only way
                     answered.add(question)
-                    await asyncio.to_thread(reconciler.answer, question, 0)
+                    await asyncio.to_thread(service.answer, question, 0)
         self.unconfirmed += 1
         self.degraded(f"the camera did not confirm {step.bot}'s step to {step.to} within {self.step_timeout_s:.0f} s")
-        await asyncio.to_thread(session.apply, step)
+        await asyncio.to_thread(service.apply, step)
 
     def status(self) -> dict[str, object]:
         body = super().status()

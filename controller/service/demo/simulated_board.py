@@ -28,7 +28,6 @@ BAUD = 500_000
 
 class BoardError(BurncycleError):
     code = "simulated_board_error"
-    status = 503
 
 
 def available() -> str | None:

@@ -19,11 +19,12 @@ from collections.abc import Callable
 from typing import Protocol
 
 from controller.leds import strip_layout as layouts
-from controller.leds.render import LogicalFrame, render
-from controller.leds.scene import LedScene
+from controller.leds.render import LogicalFrame, at_rest, render
+from controller.leds.scene import LedScene, scene_from_state
 from controller.leds.serial_driver import LinkState, SerialDriver, SerialLeds
 from controller.leds.strip_layout import Layout
 from controller.leds.terminal_strip import TerminalLeds
+from controller.rules import GameState
 from controller.service.frame.components import Component
 from controller.service.frame.config import LedsConfig
 
@@ -52,9 +53,24 @@ class LedOutput(Component):
         self.period = 1.0 / fps
         self.clock = clock
         self.scene = LedScene()
+        self._shown: LedScene | None = None  # the game's last scene (`show`), which the next one animates from
         self.output: Output | None = None
         self.last_frame: LogicalFrame | None = None
         self._changed = asyncio.Event()
+
+    def show(self, state: GameState) -> bool:
+        """Show the game as it stands now (on the loop's thread): its scene, animated from the last one shown.
+        True when the game relit the LEDs (a scene unlike the last one)."""
+        scene = scene_from_state(state, previous=self._shown, now=time.monotonic())
+        if scene == self._shown:
+            return False
+        self._shown = scene
+        self.set_scene(scene)
+        return True
+
+    def at_rest(self) -> LogicalFrame | None:
+        """The colours the LEDs settle on for the game last shown (`render.at_rest`), None before the first."""
+        return at_rest(self._shown) if self._shown is not None else None
 
     def set_scene(self, scene: LedScene) -> None:
         """Shows `scene` from the next frame on (called on the loop's thread by the game's subscriber)."""

@@ -23,7 +23,7 @@ from typing import Any, Literal, get_origin
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
 
-from controller.rules import GameSetup, check_setup
+from controller.rules import DIFFICULTIES, LEVELS, Difficulty, GameSetup, check_setup
 from controller.rules.errors import BurncycleError
 
 ENV_PREFIX = "BURNCYCLE_"
@@ -37,7 +37,6 @@ class ConfigError(BurncycleError):
     """A config that cannot be used: one line per problem, each naming key, value and what is expected."""
 
     code = "config_error"
-    status = 500  # the table is set up wrong: nothing a request could change
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
@@ -118,8 +117,9 @@ class GameConfig(Section):
     agents: tuple[str, ...] = key(("byte", "casing"), "a list of 1 to 4 different agent ids",
                                   "the players' bots; their number is the number of players")
     captain: str = key("fauxbia", "a shipped captain's id", "the corporation's captain")
-    difficulty: Literal["simplified", "standard", "seasoned"] = key(
-        "standard", '"simplified", "standard" or "seasoned"', "the corporation's difficulty")
+    difficulty: Difficulty = key(
+        "standard", ", ".join(f'"{d}"' for d in DIFFICULTIES[:-1]) + f' or "{DIFFICULTIES[-1]}"',
+        "the corporation's difficulty")
     dice: Literal["virtual", "physical"] = key(
         "virtual", '"virtual" or "physical"',
         "virtual: the service rolls; physical: it asks for the faces rolled at the table (until the players "
@@ -128,8 +128,8 @@ class GameConfig(Section):
     @field_validator("level")
     @classmethod
     def _level(cls, value: int | None) -> int | None:
-        if value is not None and not 1 <= value <= 3:
-            raise ValueError("expected an integer from 1 to 3")
+        if value is not None and value not in LEVELS:
+            raise ValueError(f"expected an integer from {LEVELS[0]} to {LEVELS[-1]}")
         return value
 
     @field_validator("agents")

@@ -108,7 +108,7 @@ async def serve(service: TableService, *, on_ready: Callable[[TableService], Non
         loop.add_signal_handler(sig, service.stop)
 
     def ready() -> None:
-        systemd.ready(f"serving game {service.session.game_id}")
+        systemd.ready(f"serving game {service.game_id}")
         if on_ready is not None:
             on_ready(service)
 
@@ -118,4 +118,4 @@ async def serve(service: TableService, *, on_ready: Callable[[TableService], Non
         systemd.stopping()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
-        service.session.close()
+        service.close()

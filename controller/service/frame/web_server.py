@@ -22,7 +22,6 @@ from controller.service.frame.components import Component
 
 class WebError(BurncycleError):
     code = "web_error"
-    status = 500
 
 
 class _Server(uvicorn.Server):

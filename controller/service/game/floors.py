@@ -12,11 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from controller.errors import UserError
 from controller.library import floor_summary, read_text, write_atomically
 from controller.rules import Floor, FloorError, compile_floor
 from controller.rules.errors import BurncycleError
+from controller.service.views import FloorChecked, FloorListed
 
 NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")  # whole names only (fullmatch: `$` would let "name\n" pass)
 NAME_RULE = "a floor's name is 1 to 40 lowercase letters, digits and dashes, starting with a letter or digit"
@@ -24,10 +26,15 @@ MOST_CHARS = 20_000  # the largest shipped floor is under 2,000 characters; a 26
 
 
 class FloorLibraryError(BurncycleError):
-    """A floor that cannot be saved or found: a bad or shipped name, a floor that does not compile."""
+    """A floor that cannot be saved: a bad or shipped name, a floor that does not compile."""
 
     code = "bad_request"
-    status = 422
+
+
+class NoSuchFloor(FloorLibraryError):
+    """A floor asked for by a name that is neither shipped nor saved (nor could be)."""
+
+    code = "not_found"
 
 
 @dataclass(frozen=True)
@@ -38,12 +45,12 @@ class FloorCheck:
     message: str
     floor: Floor | None = None
 
-    def to_dict(self) -> dict[str, object]:
-        body: dict[str, object] = {"ok": self.ok, "message": self.message}
-        if self.floor is not None:
-            body.update(title=self.floor.name, level=self.floor.level, rows=self.floor.rows, cols=self.floor.cols,
-                        spaces=len(self.floor.ids), areas=len(self.floor.areas), doors=len(self.floor.doors))
-        return body
+    def view(self) -> FloorChecked:
+        if self.floor is None:
+            return FloorChecked(ok=self.ok, message=self.message)
+        return FloorChecked(ok=self.ok, message=self.message, title=self.floor.name, level=self.floor.level,
+                            rows=self.floor.rows, cols=self.floor.cols, spaces=len(self.floor.ids),
+                            areas=len(self.floor.areas), doors=len(self.floor.doors))
 
 
 def check_floor(text: str, name: str = "floor") -> FloorCheck:
@@ -79,28 +86,28 @@ class FloorLibrary:
             return []
         return sorted(p.stem for p in self.folder.glob("*.floor") if NAME.fullmatch(p.stem) and p.is_file())
 
-    def listing(self) -> list[dict[str, object]]:
+    def listing(self) -> list[FloorListed]:
         """Every floor a game may start on: name, where it comes from, and its title, size and level."""
-        out: list[dict[str, object]] = []
-        for source, names in (("shipped", sorted(self.shipped)), ("saved", self.saved())):
+        out: list[FloorListed] = []
+        sources: tuple[tuple[Literal["shipped", "saved"], list[str]], ...] = (
+            ("shipped", sorted(self.shipped)), ("saved", self.saved()))
+        for source, names in sources:
             for name in names:
                 check = check_floor(self.text(name), name)
-                entry: dict[str, object] = {"name": name, "source": source}
                 if check.floor is not None:
-                    entry.update(title=check.floor.name, level=check.floor.level, cols=check.floor.cols,
-                                 rows=check.floor.rows)
+                    out.append(FloorListed(name=name, source=source, title=check.floor.name, level=check.floor.level,
+                                           cols=check.floor.cols, rows=check.floor.rows))
                 else:  # a file edited by hand after it was saved
-                    entry["problem"] = check.message
-                out.append(entry)
+                    out.append(FloorListed(name=name, source=source, problem=check.message))
         return out
 
-    def source(self, name: str) -> str:
+    def source(self, name: str) -> Literal["shipped", "saved"]:
         if name in self.shipped:
             return "shipped"
-        if self._path(name).is_file():
+        if NAME.fullmatch(name) and self._path(name).is_file():
             return "saved"
         known = ", ".join(sorted(self.shipped) + self.saved())
-        raise FloorLibraryError(f"there is no floor {name[:60]!r}: the floors are {known}")
+        raise NoSuchFloor(f"there is no floor {name[:60]!r}: the floors are {known}")
 
     def text(self, name: str) -> str:
         """A floor's text by name: a shipped floor, else a saved one."""

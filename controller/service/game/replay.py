@@ -12,20 +12,19 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
 
 import msgspec
 
 from controller.rules import GameRecord, GameState, phrase, replay
 from controller.rules.errors import BurncycleError
 from controller.service.game.session import GameSession
+from controller.service.views import ReplayEntry, ReplayStep, Summary, ThreatInRound
 
 
 class ReplayError(BurncycleError):
     """A step the game does not have (past its end)."""
 
     code = "not_found"
-    status = 404
 
 
 @dataclass(frozen=True)
@@ -78,37 +77,36 @@ class GameReplays:
             self._kept = ReplayedGame(game, title, record, states)
             return self._kept
 
-    def summary(self, game: int) -> dict[str, Any]:
+    def summary(self, game: int) -> Summary:
         """How the game went: its outcome, rounds and actions, and the threat after each action and each round."""
         played = self.replayed(game)
         last = played.states[-1]
         by_round: dict[int, int] = {}
         for state in played.states[1:]:
             by_round[state.round] = state.threat  # the threat once the round's last action is done
-        return {
-            "game": played.game, "title": played.title,
-            "outcome": msgspec.to_builtins(last.outcome) if last.outcome is not None else None,
-            "rounds": last.round, "actions": played.entries,
-            "actions_by_kind": dict(Counter(_tag(e.action) for e in played.record.entries).most_common()),
-            "start_threat": played.states[0].threat,
-            "threat_by_round": [{"round": r, "threat": t} for r, t in sorted(by_round.items())],
-            "threat_by_action": [s.threat for s in played.states],
-            "round_by_action": [s.round for s in played.states],
-        }
+        return Summary(
+            game=played.game, title=played.title,
+            outcome=msgspec.to_builtins(last.outcome) if last.outcome is not None else None,
+            rounds=last.round, actions=played.entries,
+            actions_by_kind=dict(Counter(_tag(e.action) for e in played.record.entries).most_common()),
+            start_threat=played.states[0].threat,
+            threat_by_round=[ThreatInRound(round=r, threat=t) for r, t in sorted(by_round.items())],
+            threat_by_action=[s.threat for s in played.states],
+            round_by_action=[s.round for s in played.states])
 
-    def step(self, game: int, k: int) -> dict[str, Any]:
+    def step(self, game: int, k: int) -> ReplayStep:
         """The state after the first k actions, with the k-th action and its events phrased for people."""
         played = self.replayed(game)
         if not 0 <= k <= played.entries:
             raise ReplayError(f"game {game} has {played.entries} actions: a replay step is 0 (the start) to "
                               f"{played.entries}, not {k}")
         state = played.states[k]
-        entry = None
+        entry: ReplayEntry | None = None
         if k:
             e = played.record.entries[k - 1]
-            entry = {"number": k, "kind": _tag(e.action), "action": msgspec.to_builtins(e.action),
-                     "faces": [f.face for f in e.faces], "events": [phrase(ev, state) for ev in e.events]}
-        return {"game": played.game, "title": played.title, "k": k, "entries": played.entries,
-                "round": state.round, "threat": state.threat,
-                "outcome": msgspec.to_builtins(state.outcome) if state.outcome is not None else None,
-                "entry": entry, "state": msgspec.to_builtins(state)}
+            entry = ReplayEntry(number=k, kind=_tag(e.action), action=msgspec.to_builtins(e.action),
+                                faces=[f.face for f in e.faces], events=[phrase(ev, state) for ev in e.events])
+        return ReplayStep(game=played.game, title=played.title, k=k, entries=played.entries, round=state.round,
+                          threat=state.threat,
+                          outcome=msgspec.to_builtins(state.outcome) if state.outcome is not None else None,
+                          entry=entry, state=state)

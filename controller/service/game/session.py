@@ -78,14 +78,12 @@ class SessionError(BurncycleError):
     """A request the session cannot carry out now (nothing to undo, no dice asked for)."""
 
     code = "refused"
-    status = 409
 
 
 class NoGame(SessionError):
     """A request that needs a game before any game was started."""
 
     code = "no_game"
-    status = 404
 
 
 @dataclass(frozen=True)

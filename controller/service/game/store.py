@@ -53,14 +53,12 @@ class StoreError(BurncycleError):
     """The game log cannot be read or written (a full disk, a locked or damaged file): nothing was changed."""
 
     code = "store_error"
-    status = 503
 
 
 class NoSuchGame(StoreError):
     """A game number the log does not have: the request names a game that is not there, the log is fine."""
 
     code = "not_found"
-    status = 404
 
 
 class ChangeKind(StrEnum):

@@ -1,15 +1,7 @@
 """Hints and the threat overlay for the table's players: the search's thinking in a worker process, never on the
-event loop or the session's writer (desk.py, `HintDesk`)."""
+event loop or the session's writer (desk.py, `HintDesk`); what it answers is a typed view of
+controller/service/views.py (`HintView`)."""
 
-from controller.service.hints.desk import (
-    HintAnswer,
-    HintDesk,
-    HintKind,
-    HintOption,
-    HintStatus,
-    HintView,
-    ThreatShare,
-    attach,
-)
+from controller.service.hints.desk import HintDesk, attach
 
-__all__ = ["HintAnswer", "HintDesk", "attach", "HintKind", "HintOption", "HintStatus", "HintView", "ThreatShare"]
+__all__ = ["HintDesk", "attach"]

@@ -26,14 +26,13 @@ from dataclasses import dataclass, field
 from multiprocessing.context import SpawnProcess
 from multiprocessing.queues import Queue
 from multiprocessing.sharedctypes import Synchronized
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
-from controller.rules import Action, AnyAction, GameState
+from controller.rules import Action, GameState
+from controller.service.views import HintAnswer, HintKind, HintView, ThreatShare
 
-HintKind = Literal["hint", "threat"]
-HintStatus = Literal["idle", "thinking", "ready", "cancelled", "failed"]
 HINT_SECONDS = 1.6
 """A hint's search budget: with the worker's hand-over it answers within 2 s on a Pi 4's core
 (bench/bench_hint.py); the iteration budget (HINT_ITERATIONS) usually ends it first on a laptop."""
@@ -45,56 +44,6 @@ PROGRESS_STEP = 0.05
 """The worker reports progress when it has done at least this share more (twenty reports a question)."""
 
 log = logging.getLogger(__name__)
-
-
-class ThreatShare(msgspec.Struct, frozen=True, array_like=True):
-    """One space's shade: the share of sampled corporation turns in which a guard stands on it, and in which a
-    guard sees it (0 to 1)."""
-
-    guard: float
-    seen: float
-
-
-class HintOption(msgspec.Struct, kw_only=True):
-    """One of a hint's actions as the page shows it: the action (as `GET /api/legal` lists it), what it does,
-    its estimated chance to win with a 95% band over `futures` sampled futures, one sentence of why, and the
-    space the board marks it on (where it goes, or where its bot stands)."""
-
-    action: AnyAction
-    text: str
-    chance: float
-    low: float
-    high: float
-    futures: int
-    reason: str
-    trouble: str | None = None
-    space: str | None = None
-
-
-class HintAnswer(msgspec.Struct, kw_only=True):
-    """The search's best actions (up to three, best first), the futures it played and its own seconds;
-    `searched` is False when there was one sensible action only (controller/autoplay/search/hints.py's Hint)."""
-
-    actions: list[HintOption]
-    futures: int
-    seconds: float
-    searched: bool
-
-
-class HintView(msgspec.Struct, kw_only=True):
-    """The desk's answer about one kind of question: what it is doing for the position of change `number`, how
-    far it is (0 to 1), and, when ready, the hint or the threat overlay's shades by space."""
-
-    kind: HintKind
-    number: int = 0
-    status: HintStatus = "idle"
-    progress: float = 0.0
-    budget: float = 0.0
-    hint: HintAnswer | None = None
-    threat: dict[str, ThreatShare] | None = None
-    samples: int = 0
-    seconds: float = 0.0  # how long the answer took, asked to answered
-    message: str | None = None  # why it failed or was cancelled, in words
 
 
 Key = tuple[str, int, str, float]

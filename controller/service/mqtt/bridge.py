@@ -78,7 +78,6 @@ class MqttBridge(Component):
         self.sweep = [f"{self.topics.root}/#", f"{DISCOVERY_PREFIX}/+/{node_id(self.topics)}/+/config"]
         self._loop: asyncio.AbstractEventLoop | None = None
         self._commands: asyncio.Queue[tuple[str, str, bytes]] = asyncio.Queue()
-        self._door_words: dict[str, bool] = {}  # each door sensor's last word, as last announced
 
     @property
     def broker(self) -> str:
@@ -133,7 +132,7 @@ class MqttBridge(Component):
 
     def _publish_change(self, change: Change) -> None:
         """One change of the session: its events on the stream, then whatever state topics it changed."""
-        event = self.service.change_json(change)
+        event = self.service.change_view(change)
         self._send(self.topics.events, _json(event), qos=1)
         self._refresh()
 
@@ -305,13 +304,8 @@ class MqttBridge(Component):
             self.handled += 1
 
     def _report(self, door: Door) -> None:
-        """A door sensor's report, kept; the table view may change only when a sensor says something new (a
-        sensor that repeats itself, as some report every few seconds, costs the live feed nothing)."""
-        is_open = door.state == "open"
-        name = self.service.doors.report(self.service.state, door.door, is_open)
-        if self._door_words.get(name) != is_open:
-            self._door_words[name] = is_open
-            self.service.announce("table")
+        """A door sensor's report, kept by the table (`report_door`)."""
+        self.service.report_door(door.door, door.state == "open")
 
     def _change(self, name: str, command: Any) -> Callable[[], object] | None:
         """The change a command makes, to run on the session's writer; None for a command that is no change of

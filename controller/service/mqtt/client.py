@@ -27,7 +27,6 @@ from controller.service.frame.config import MqttConfig
 
 class MqttError(BurncycleError):
     code = "mqtt_error"
-    status = 503
 
 
 class MqttClient(mqtt.Client):

@@ -137,7 +137,6 @@ class CommandError(BurncycleError):
     """A command payload that does not fit its schema; `str()` names the topic and what is wrong."""
 
     code = "bad_command"
-    status = 422
 
 
 def parse_command(name: str, payload: bytes) -> msgspec.Struct:
