@@ -137,7 +137,8 @@ class TableAuth:
 
 
 def auth_of(request: Request) -> TableAuth:
-    return request.app.state.auth
+    auth: TableAuth = request.app.state.auth
+    return auth
 
 
 def _client(request: Request) -> str:

@@ -15,14 +15,16 @@ from typing import Any
 
 import msgspec
 from fastapi import FastAPI
-from fastapi.responses import Response
+from fastapi.dependencies.models import Dependant
+from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute, iter_route_contexts
 
 Responses = dict[int | str, dict[str, Any]]
 SCHEMAS = "#/components/schemas/{name}"
 _declared: dict[str, type[msgspec.Struct]] = {}  # every view a route answers with, by its name in the schema
 
 
-class ViewResponse(Response):
+class ViewResponse(JSONResponse):
     """A view as JSON, encoded by msgspec (the live feed and MQTT encode the same views the same way)."""
 
     media_type = "application/json"
@@ -48,19 +50,84 @@ def returns(view: type[msgspec.Struct], description: str = "the answer", *, also
     return {"response_class": ViewResponse, "responses": {**answers, **(also or {})}}
 
 
+class Refusal(msgspec.Struct, kw_only=True):
+    """Every refusal's body: the error's code for programs and a sentence for people (docs/http-api.md, "Errors");
+    a wrong PIN adds the tries left, too many the seconds to wait."""
+
+    error: str
+    message: str
+    tries_left: int | msgspec.UnsetType = msgspec.UNSET
+    retry_after: int | msgspec.UnsetType = msgspec.UNSET
+
+
+# what a status means, whichever route answers it (each route declares the statuses it can answer)
+REFUSED = {
+    401: "no session, or a wrong PIN: log in with the table's PIN (pin_required, wrong_pin)",
+    403: "another site's page (bad_origin), or a read-only table (read_only)",
+    404: "no such thing, or no game yet (not_found, no_game, no_camera, no_picture)",
+    409: "refused as things stand: the rules say no, or there is nothing to do (illegal_action, refused, ...)",
+    413: "the body is larger than this endpoint takes (too_large)",
+    422: "a malformed request: the message names the field (bad_request, bad_face, record_error)",
+    429: "too many wrong PINs: wait (too_many_tries)",
+}
+
+
+def refuses(*statuses: int) -> Responses:
+    """The refusals of the table's own a route can answer with (its guards', its parameters' and its body's are
+    found by `install_schema`), each with the one refusal body."""
+    return {status: {"description": REFUSED[status]} for status in statuses}
+
+
 def install_schema(app: FastAPI) -> None:
-    """Make `app`'s /openapi.json carry the schema of every view its routes declare."""
+    """Make `app`'s /openapi.json carry the schema of every view its routes declare, and every refusal each route
+    can answer with the one refusal body: what the route's own declaration names, and what its parameters, its
+    body and its guards (web/auth.py) can refuse."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is not None:
             return app.openapi_schema
         schema = FastAPI.openapi(app)
+        refusal = schema_of(Refusal)
         _, components = msgspec.json.schema_components(list(_declared.values()), ref_template=SCHEMAS)
         schemas = schema.setdefault("components", {}).setdefault("schemas", {})
         clash = set(schemas) & set(components)
         if clash:
             raise TypeError(f"a view and a request body share the schema names {sorted(clash)}")
         schemas.update(components)
+        for context in iter_route_contexts(app.routes):  # (each route with the path its router gives it)
+            route = context.original_route
+            if not isinstance(route, APIRoute) or not route.include_in_schema or context.path_format is None:
+                continue
+            for method in route.methods or ():
+                answers = schema["paths"][context.path_format][method.lower()]["responses"]
+                for status in sorted(_refusals(route) | {int(s) for s in answers if s[0] == "4"}):
+                    answer = answers.setdefault(str(status), {})
+                    if answer.get("description", "Validation Error") == "Validation Error":
+                        answer["description"] = REFUSED.get(status, "refused")
+                    answer["content"] = {"application/json": {"schema": refusal}}
+        schemas.pop("HTTPValidationError", None)  # FastAPI's own 422 body, never sent: the refusal body is
+        schemas.pop("ValidationError", None)
         return schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _refusals(route: APIRoute) -> set[int]:
+    """The statuses a route's parameters, body and guards can refuse with."""
+    from web.auth import check_origin, require_player, require_watcher
+
+    calls = {d.call for d in _dependencies(route.dependant)}
+    found = set()
+    if route.dependant.path_params or route.dependant.query_params or route.body_field is not None:
+        found.add(422)
+    if route.body_field is not None or (route.openapi_extra or {}).get("requestBody"):
+        found |= {413, 422}
+    if require_player in calls or require_watcher in calls:
+        found.add(401)
+    if require_player in calls or check_origin in calls:
+        found.add(403)
+    return found
+
+
+def _dependencies(dependant: Dependant) -> list[Dependant]:
+    return [dependant, *(d for sub in dependant.dependencies for d in _dependencies(sub))]

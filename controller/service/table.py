@@ -62,12 +62,13 @@ from controller.service.game.floors import MOST_CHARS, FloorLibrary, check_floor
 from controller.service.game.flow import next_step
 from controller.service.game.log_health import GameLog
 from controller.service.game.replay import GameReplays
-from controller.service.game.session import Change, DiceMode, GameSession, NoGame
+from controller.service.game.session import Change, GameSession, NoGame
 from controller.service.game.session import ChangeKind as ChangeKind  # the web answers a dice request with 202
+from controller.service.game.session import DiceMode as DiceMode  # who rolls: the web's body takes it
 from controller.service.game.store import NoSuchGame
 from controller.service.hints import HintDesk, attach
 from controller.service.news import News, NewsBus
-from controller.service.views import HintKind
+from controller.service.views import HintKind as HintKind  # the hints routes name the kind of question
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -9,6 +9,8 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
+from schemathesis.core.failures import FailureGroup
+from schemathesis.specs.openapi.checks import positive_data_acceptance, status_code_conformance
 
 from controller.service.table import TableService
 from tests.support.web_helpers import PIN
@@ -57,3 +59,48 @@ def test_no_route_answers_with_a_server_error(served: tuple[TableService, int], 
     changes = {"POST /api/next", "PUT /api/dice/mode", "POST /api/games", "POST /api/undo"}
     # a player's calls get through to the game; a stranger's never change it
     assert (changes <= succeeded) if logged_in else not (changes & succeeded), succeeded
+
+
+def contract_failures(service: TableService) -> list[str]:
+    """What schemathesis's contract checks find, for a logged-in player: a status the schema does not declare
+    for its route (status_code_conformance), or a request valid by the schema that the table refuses as
+    malformed (positive_data_acceptance)."""
+    app = create_app(service, pin=PIN)
+    schema = schemathesis.openapi.from_asgi("/openapi.json", app)
+    found: list[str] = []
+    for operation in [result.ok() for result in schema.get_all_operations()]:
+        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+            @given(case=operation.as_strategy(generation_mode=mode))
+            @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+                      suppress_health_check=list(HealthCheck))
+            def call(case: schemathesis.Case) -> None:
+                cookies = {COOKIE: app.state.auth.log_in("schemathesis", PIN)}
+                response = case.call(cookies=cookies)
+                try:
+                    case.validate_response(response, checks=[status_code_conformance, positive_data_acceptance])
+                except FailureGroup as failures:
+                    where = f"{case.method} {case.formatted_path} {str(case.body)[:80]}"
+                    found.extend(f"{where}: {response.status_code} {getattr(f, 'title', f)} {response.text[:100]}"
+                                 for f in failures.exceptions)
+            try:
+                call()
+            except Unsatisfiable:
+                assert mode is GenerationMode.NEGATIVE, operation.label
+    return found
+
+
+# bodies checked beyond what a schema can say: an action the engine knows (its fields for the action named), a
+# floor that compiles, a game record that replays to its digests, a setup of floors, missions and agents the table
+# has and that fit together; a schema-valid body these refuse is answered 422 with what is wrong
+CHECKED_BEYOND_THE_SCHEMA = {"POST /api/actions", "POST /api/floors", "POST /api/games", "POST /api/games/import"}
+
+
+@pytest.mark.slow
+def test_the_schema_is_the_contract(served: tuple[TableService, int]) -> None:
+    """Every status a route answers is one its schema declares (with the refusal body), and a request the schema
+    calls valid is refused as malformed only by the routes whose bodies are checked beyond the schema."""
+    found = contract_failures(served[0])
+    assert [f for f in found if "Undocumented status code" in f] == []
+    refused = {" ".join(f.split()[:2]) for f in found if "Schema-valid request rejected" in f}
+    assert refused <= CHECKED_BEYOND_THE_SCHEMA
+    assert len(found) == len([f for f in found if "Schema-valid request rejected" in f])

@@ -12,13 +12,14 @@ from fastapi.responses import FileResponse, Response
 
 from controller.service.views import BoardConfirmed, BoardFound, CameraState
 from web.auth import Player, Watcher, check_origin
-from web.contract import ViewResponse, returns
+from web.contract import ViewResponse, refuses, returns
 from web.deps import Service
 from web.routers.page import page
 
 router = APIRouter(tags=["camera"])
 NO_STORE = {"Cache-Control": "no-store"}
-JPEG: dict[int | str, dict[str, Any]] = {200: {"content": {"image/jpeg": {}}, "description": "a JPEG picture"}}
+JPEG: dict[int | str, dict[str, Any]] = {200: {"content": {"image/jpeg": {}}, "description": "a JPEG picture"},
+                                          **refuses(404)}
 
 
 def _picture(make: Callable[[], bytes]) -> Response:
@@ -53,7 +54,8 @@ def mat(service: Service, _: Watcher, cols: int = Query(ge=1, le=26, examples=[1
 
 
 @router.post("/api/calibration/find", summary="Find the registration markers in the newest frame and lay the "
-             "grid over it (needs the PIN)", dependencies=[Depends(check_origin)], **returns(BoardFound))
+             "grid over it (needs the PIN)", dependencies=[Depends(check_origin)],
+             **returns(BoardFound, also=refuses(404)))
 def find(service: Service, _: Watcher) -> ViewResponse:
     return ViewResponse(service.find_board())
 
@@ -65,6 +67,6 @@ def overlay(service: Service, _: Watcher) -> Response:
 
 
 @router.post("/api/calibration/confirm", summary="Keep the last finding's registration: saved beside the game log "
-             "and used when the markers are covered (needs the PIN)", **returns(BoardConfirmed))
+             "and used when the markers are covered (needs the PIN)", **returns(BoardConfirmed, also=refuses(404, 409)))
 def confirm(service: Service, _: Player) -> ViewResponse:
     return ViewResponse(service.confirm_board())  # CameraError: nothing found yet, or it does not register

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from controller.service.table import MOST_FLOOR_CHARS
 from controller.service.views import FloorChecked, FloorFile, FloorParsed, Floors
 from web.auth import Player
-from web.contract import ViewResponse, returns
+from web.contract import ViewResponse, refuses, returns
 from web.deps import Service
 from web.routers.page import page
 
@@ -46,7 +46,8 @@ def floors(service: Service) -> ViewResponse:
     return ViewResponse(service.floor_listing())
 
 
-@router.get("/api/floors/{name}", summary="One floor's text, shipped or saved", **returns(FloorFile))
+@router.get("/api/floors/{name}", summary="One floor's text, shipped or saved",
+            **returns(FloorFile, also=refuses(404)))
 def floor(name: str, service: Service) -> ViewResponse:
     return ViewResponse(service.floor_text(name))  # NoSuchFloor: 404 not_found
 

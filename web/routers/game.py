@@ -5,14 +5,14 @@ from __future__ import annotations
 from fastapi import APIRouter, Query
 
 from controller.service.views import Changes, StateView, Status, TableView
-from web.contract import ViewResponse, returns
+from web.contract import ViewResponse, refuses, returns
 from web.deps import Service
 
 router = APIRouter(prefix="/api", tags=["game"])
 
 
 @router.get("/state", summary="The current game: the session's status and the whole game state",
-            **returns(StateView))
+            **returns(StateView, also=refuses(404)))
 def state(service: Service) -> ViewResponse:
     return ViewResponse(service.state_view())
 

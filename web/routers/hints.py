@@ -10,22 +10,18 @@ table's PIN (a search costs the table's CPU), not a table that may be changed: a
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Request
 
 from controller.service.table import HintKind
 from controller.service.views import HintsWarmed, HintView
 from web.auth import check_origin, require_watcher
-from web.contract import ViewResponse, returns
+from web.contract import ViewResponse, refuses, returns
 from web.deps import Service
 
 router = APIRouter(prefix="/api", tags=["hints"])
-REFUSALS: dict[int | str, dict[str, Any]] = {
-    401: {"description": "no session: log in with the table's PIN (POST /api/session)"},
-    403: {"description": "another site's Origin (bad_origin)"},
-    404: {"description": "there is no game yet (no_game)"},
-}
+REFUSALS = refuses(401, 403, 404)  # no session, another site's page, no game yet
 VIEW = ("the question's view: its status (idle, thinking, ready, cancelled, failed), progress and, when ready, "
         "the hint or the threat's shades by space (docs/http-api.md); 202 while it thinks")
 
@@ -65,7 +61,7 @@ def _routes(kind: HintKind, what: str) -> None:
 
 @router.post("/hint/warm", summary="Start the hints' worker now, so the first question is answered within its "
              "budget (the page sends it when a phone is unlocked)",
-             **returns(HintsWarmed, "whether this call started the worker", also=REFUSALS))
+             **returns(HintsWarmed, "whether this call started the worker", also=refuses(401, 403)))
 async def warm(service: Service, _: Asker) -> ViewResponse:
     # (a process spawned: not on the loop)
     return ViewResponse(HintsWarmed(started=await asyncio.to_thread(service.warm_hints)))

@@ -14,7 +14,7 @@ from controller.rules import Direction, FacingWord
 from controller.service.table import ChangeKind, DiceMode, TableService
 from controller.service.views import Answered, Changed, DiceKinds, LegalList
 from web.auth import Player
-from web.contract import Responses, ViewResponse, returns
+from web.contract import Responses, ViewResponse, refuses, returns
 from web.deps import Service
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ def changes(also: Responses, *, dice: bool = False) -> dict[str, Any]:
 
 
 @router.get("/legal", summary="The active player's legal actions, each with the action to post back",
-            **returns(LegalList))
+            **returns(LegalList, also=refuses(404)))
 def legal(service: Service) -> ViewResponse:
     return ViewResponse(service.legal())
 

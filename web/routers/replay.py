@@ -9,7 +9,7 @@ from fastapi import APIRouter, Path
 from fastapi.responses import FileResponse
 
 from controller.service.views import ReplayStep, Summary
-from web.contract import ViewResponse, returns
+from web.contract import ViewResponse, refuses, returns
 from web.deps import Service
 from web.params import GameId
 from web.routers.page import page
@@ -23,14 +23,14 @@ def replay_page(game: int = GameId) -> FileResponse:
 
 
 @router.get("/api/games/{game}/summary", summary="How a game went: outcome, rounds, actions, threat by round",
-            **returns(Summary))
+            **returns(Summary, also=refuses(404)))
 def summary(service: Service, game: int = GameId) -> ViewResponse:
     return ViewResponse(service.game_summary(game))  # an unknown game is the store's NoSuchGame: 404 not_found
 
 
 @router.get("/api/games/{game}/replay/{k}",
             summary="The game's state after its first k actions, with the k-th action's events phrased",
-            **returns(ReplayStep))
+            **returns(ReplayStep, also=refuses(404)))
 def step(service: Service, game: int = GameId,
          k: int = Path(ge=-2**62, le=2**62, description="how many actions in: 0 is the game's start",
                        examples=[3])) -> ViewResponse:

@@ -35,8 +35,8 @@ import msgspec
 
 from controller.rules import GameRecord, GameState
 from controller.rules.actions import Correct
-from controller.rules.errors import BurncycleError
-from controller.rules.record import Entry, RecordError, replay
+from controller.rules.errors import BurncycleError, RecordError
+from controller.rules.record import Entry, replay
 from controller.service.camera.bot_ways import MAX_STEPS, Route, RouteSearch, adjacent, cheapest, follow
 from controller.service.camera.reconciler_view import (
     COMPASS,

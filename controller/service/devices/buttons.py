@@ -29,7 +29,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from gpiozero import Button, Buzzer, GPIOZeroError
+from gpiozero.exc import GPIOZeroError
+from gpiozero.input_devices import Button
+from gpiozero.output_devices import Buzzer
 from gpiozero.pins import Factory
 
 from controller.rules import BurncycleError

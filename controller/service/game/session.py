@@ -52,11 +52,11 @@ from controller.rules import (
 )
 from controller.rules.actions import AnyAction, CorporationTurn
 from controller.rules.dice import check_faces
+from controller.rules.errors import RecordError
 from controller.rules.phrasing import action_purpose
 from controller.rules.record import (
     Entry,
     GameRecord,
-    RecordError,
     check_record,
     decode_record,
     encode_record,
