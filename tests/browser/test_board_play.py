@@ -256,7 +256,7 @@ def on_another_bot(service: TableService) -> list[tuple[str, str, str, list[int]
         return []
     where = {b.space: b.id for b in state.bots if b.on_board and b.space}
     aimed: dict[tuple[str, str], list[int]] = {}
-    for la in service.legal_json()["actions"]:
+    for la in service.legal().actions:
         if la["at"] and la["bot"] and where.get(la["at"]) not in (None, la["bot"]):
             aimed.setdefault((la["bot"], la["at"]), []).append(la["index"])
     return [(bot, where[space], space, found) for (bot, space), found in aimed.items()]
@@ -317,10 +317,10 @@ def test_a_bot_on_a_lit_space_stays_pickable_and_a_tap_there_never_acts_at_once(
         expect(page.locator("#board")).not_to_have_attribute("data-selected", other, timeout=WAIT)
         press(f'#board .unit[data-unit="{bot}"]')
         expect(page.locator("#board")).to_have_attribute("data-selected", bot, timeout=WAIT)
-        tag = service.legal_json()["actions"][indexes[0]]["tag"]
+        tag = service.legal().actions[indexes[0]]["tag"]
         press(f'#board [data-target][data-space="{space}"]')
         press(f'#target-choices button[data-index="{indexes[0]}"]')
-        if service.legal_json()["actions"][indexes[0]]["choose"]:  # (a repair asks how much power first)
+        if service.legal().actions[indexes[0]]["choose"]:  # (a repair asks how much power first)
             expect(page.locator("#choices")).to_be_visible(timeout=WAIT)
             press("#choices-go")
         wait_until(page, f"Number(document.getElementById('board').dataset.number) > {before}", timeout=WAIT)
