@@ -11,6 +11,7 @@ a route sends and what the schema says it sends are made from one class.
 
 from __future__ import annotations
 
+import typing
 from typing import Any
 
 import msgspec
@@ -39,6 +40,13 @@ def schema_of(view: type[msgspec.Struct]) -> dict[str, Any]:
     if known is not view:
         raise TypeError(f"two views are named {view.__name__}: {known.__module__} and {view.__module__}")
     return {"$ref": SCHEMAS.format(name=view.__name__)}
+
+
+def union_schema(union: Any) -> dict[str, Any]:
+    """The schema of a tagged union of Structs (the engine's actions), its members declared for /openapi.json."""
+    for member in typing.get_args(union):
+        schema_of(member)
+    return msgspec.json.schema_components([union], ref_template=SCHEMAS)[0][0]
 
 
 def returns(view: type[msgspec.Struct], description: str = "the answer", *, also: Responses | None = None,

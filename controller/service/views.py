@@ -549,7 +549,7 @@ class Edge(View, kw_only=True):
     outer: bool | UnsetType = UNSET
 
 
-class Terminal(View, kw_only=True):
+class FloorTerminal(View, kw_only=True):
     space: str
     kind: str
     accessed: bool
@@ -580,7 +580,7 @@ class FloorView(View, kw_only=True):
     areas: list[AreaView]
     walls: list[Edge]
     doors: list[Edge]
-    terminals: list[Terminal]
+    terminals: list[FloorTerminal]
     caches: list[Cache]
     hiding_spots: list[str]
     safe_zones: list[str]
@@ -771,8 +771,8 @@ def floor_view(state: GameState) -> FloorView:
                         surveilled=floor.ids[a.spaces[0]] in surveilled, reserve=a.reserve,
                         spaces=[floor.ids[s] for s in a.spaces]) for a in floor.areas],
         walls=walls, doors=doors,
-        terminals=[Terminal(space=s, kind=state.floor.terminals.get(s, "mainframe" if s in mainframes else "standard"),
-                            accessed=s not in state.floor.terminals)
+        terminals=[FloorTerminal(space=s, accessed=s not in state.floor.terminals,
+                                 kind=state.floor.terminals.get(s, "mainframe" if s in mainframes else "standard"))
                    for s in sorted(features.get("terminal", []) + mainframes)],
         caches=[Cache(space=s, taken=s not in state.floor.caches) for s in features.get("cache", [])],
         hiding_spots=features.get("hiding", []),

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from controller.rules import Direction, FacingWord
+from controller.rules import AnyAction, Direction, FacingWord
 from controller.service.table import ChangeKind, DiceMode, TableService
 from controller.service.views import Answered, Changed, DiceKinds, LegalList
 from web.auth import Player
-from web.contract import Responses, ViewResponse, refuses, returns
+from web.contract import Responses, ViewResponse, refuses, returns, union_schema
 from web.deps import Service
 
 if TYPE_CHECKING:
@@ -44,7 +44,8 @@ class ActionBody(Strict):
         {"action": {"action": "begin_actions"}},
         {"action": {"action": "step", "bot": "casing", "to": "I4"}, "faces": ["2", "1"]},
     ]})
-    action: dict[str, Any] = Field(description="the encoded action: its `action` tag and its fields")
+    action: dict[str, Any] = Field(description="the encoded action: its `action` tag and its fields",
+                                   json_schema_extra=union_schema(AnyAction))
     faces: list[str] | None = Field(None, max_length=64, description="dice rolled at the table, in order")
 
 
