@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from controller.rules import active_escalations
 from web.routers.floor import floor_json, versioned
 from web.routers.leds import preview
 
@@ -87,6 +88,7 @@ class Hub:
         # the version of the floor last pushed (snapshots carry their own): none yet, so a feed's first changes push
         # the floor once whatever it is (a page's snapshot may be older than the feed's start)
         self._floor_version: str | None = None
+        self._floor_inputs = b""  # what the floor last looked at was drawn from (see `_floor`)
         self.looks = 0  # rounds the feed ran (each woken by news): a table no one changes costs none
 
     # -- clients --
@@ -215,7 +217,15 @@ class Hub:
         s = self.service
         if not s.has_game():
             return None
-        floor = versioned(floor_json(s.state))
+        state = s.state
+        # what the drawn floor is made of (the floor's state, the guards, the peripheral rule, the escalations in
+        # force for their awareness): most changes leave it as it was, and then the floor is not drawn again
+        inputs = msgspec.json.encode((state.floor, state.security, state.rules,
+                                      [e.threshold for e in active_escalations(state)]))
+        if inputs == self._floor_inputs:
+            return None
+        self._floor_inputs = inputs
+        floor = versioned(floor_json(state))
         if floor["version"] == self._floor_version:
             return None
         self._floor_version = floor["version"]
