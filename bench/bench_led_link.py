@@ -24,14 +24,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+from bench_leds import row, run
+from checkout import ROOT  # the checkout, first on the import path (bench/checkout.py)
 
-from bench_leds import row, run  # noqa: E402
-
-from controller.leds.device_model import DeviceModel  # noqa: E402
-from controller.leds.serial_driver import SerialDriver, update_s  # noqa: E402
+from controller.leds.device_model import DeviceModel
+from controller.leds.serial_driver import SerialDriver, update_s
 
 FIRMWARE = ROOT / "firmware"
 OFFERED_BAUDS = (250_000, 500_000, 1_000_000)

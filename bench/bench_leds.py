@@ -24,12 +24,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from checkout import ROOT  # the checkout, first on the import path (bench/checkout.py)
 
-from controller.leds import protocol as p  # noqa: E402
-from controller.leds.device_model import DeviceModel  # noqa: E402
-from controller.leds.serial_driver import SerialDriver, update_s  # noqa: E402
+from controller.leds import protocol as p
+from controller.leds.device_model import DeviceModel
+from controller.leds.serial_driver import SerialDriver, update_s
 
 FIRMWARE = ROOT / "firmware"
 # A simulator that falls behind real time on a busy machine makes the driver time out and resend;

@@ -7,7 +7,7 @@ a second, every change reaches every viewer (no change lost) and the feed's p99 
 session had one writer, a change from a button or an MQTT command was written (fsync'd) on the event loop, the
 loop that also sends the feed.
 
-In this process, the table service as startup.build makes it: its game log on disk, the web server on
+In this process, the table service as compose.build makes it: its game log on disk, the web server on
 loopback, the buttons on gpiozero's MockFactory (as tests/service/test_service_buttons.py drives them), the
 MQTT bridge on a real mosquitto (tests/support/mqtt_broker.py, as bench_mqtt.py starts it), no camera. The
 viewers are another process (bench_websockets.py's, as phones are other devices), connected for the whole run.
@@ -40,15 +40,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from checkout import ROOT  # the checkout, first on the import path (bench/checkout.py)
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
-from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]  # noqa: E402
-
-from bench.bench_mqtt import _sender  # noqa: E402
-from bench.stats import percentile, report  # noqa: E402
-from controller.service.devices.buttons import HOLD_S  # noqa: E402
-from controller.service.frame.config import (  # noqa: E402
+from bench.bench_mqtt import _sender
+from bench.stats import percentile, report
+from controller.cli.compose import build
+from controller.service.devices.buttons import HOLD_S
+from controller.service.frame.config import (
     ButtonsConfig,
     CameraConfig,
     DatabaseConfig,
@@ -56,11 +55,10 @@ from controller.service.frame.config import (  # noqa: E402
     ServiceConfig,
     WebConfig,
 )
-from controller.service.frame.startup import build  # noqa: E402
-from controller.service.mqtt.bridge import MqttBridge  # noqa: E402
-from controller.service.table import TableService  # noqa: E402
-from tests.support.mqtt_broker import Broker  # noqa: E402
-from tests.support.net import free_port  # noqa: E402
+from controller.service.mqtt.bridge import MqttBridge
+from controller.service.table import TableService
+from tests.support.mqtt_broker import Broker
+from tests.support.net import free_port
 
 NEXT_PIN, UNDO_PIN = 17, 27
 TABLE = "burncycle/bench"

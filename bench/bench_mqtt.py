@@ -36,20 +36,18 @@ import threading
 import time
 from pathlib import Path
 
+import checkout  # noqa: F401  # the checkout first on the import path (bench/checkout.py)
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bench.stats import percentile, report  # noqa: E402
-from controller.rules.actions import Correct  # noqa: E402
-from controller.service.demo.booth import DemoCamera, DemoTable  # noqa: E402
-from controller.service.frame.config import ServiceConfig  # noqa: E402
-from controller.service.frame.startup import build  # noqa: E402
-from controller.service.mqtt.bridge import MqttBridge  # noqa: E402
-from tests.support.mqtt_broker import Broker  # noqa: E402
-from tests.support.net import free_port  # noqa: E402
+from bench.stats import percentile, report
+from controller.cli.compose import build
+from controller.rules.actions import Correct
+from controller.service.demo.booth import DemoCamera, DemoTable
+from controller.service.frame.config import ServiceConfig
+from controller.service.mqtt.bridge import MqttBridge
+from tests.support.mqtt_broker import Broker
+from tests.support.net import free_port
 
 FPS = 30.0
 TABLE = "burncycle/bench"

@@ -14,34 +14,26 @@ from __future__ import annotations
 import argparse
 import asyncio
 import shutil
-import socket
 import statistics
-import sys
 import tempfile
 import threading
 from pathlib import Path
 
+import checkout  # noqa: F401  # the checkout first on the import path (bench/checkout.py)
 from fastapi.responses import HTMLResponse
 from playwright.sync_api import Browser, sync_playwright
 from stats import percentile
 
+from controller.cli.compose import build
 from controller.service.frame.config import ServiceConfig
-from controller.service.frame.startup import build
 from controller.service.table import TableService
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout, for the browser tests' helpers
-from tests.browser.chromium import wait_until  # noqa: E402
+from tests.browser.chromium import wait_until
+from tests.support.net import free_port
 
 PHONE = {"width": 412, "height": 900}
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
 TARGET_S = 1.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start_table(folder: Path, port: int) -> tuple[TableService, threading.Thread]:

@@ -26,17 +26,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from checkout import ROOT  # the checkout, first on the import path (bench/checkout.py)
+from playwright.sync_api import Browser, BrowserContext
 
-from playwright.sync_api import Browser, BrowserContext  # noqa: E402
-
-from bench.stats import percentile  # noqa: E402
-from controller.autoplay.player import AutoPlayer  # noqa: E402
-from controller.rules import Step  # noqa: E402
-from tests.browser.chromium import chromium, wait_until  # noqa: E402
-from tests.browser.phone_support import Phone, Taps, touch_context  # noqa: E402
-from tests.browser.tools_support import running_table  # noqa: E402
+from bench.stats import percentile
+from controller.autoplay.player import AutoPlayer
+from controller.rules import Step
+from tests.browser.chromium import chromium, wait_until
+from tests.browser.phone_support import Phone, Taps, touch_context
+from tests.browser.tools_support import running_table
 
 SEED = 1  # the form's game (the table's own first game takes SEED - 1): Nano wins it in 98 actions
 BOARD_TARGET_MS = 1500

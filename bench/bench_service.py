@@ -32,7 +32,6 @@ import argparse
 import asyncio
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -44,23 +43,23 @@ import urllib.request
 from dataclasses import replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from checkout import ROOT  # the checkout, first on the import path (bench/checkout.py)
 
-from bench.stats import percentile  # noqa: E402
-from controller.autoplay.player import AutoPlayer  # noqa: E402
-from controller.leds import strip_layout  # noqa: E402
-from controller.leds.serial_driver import SerialDriver, SerialLeds  # noqa: E402
-from controller.rules import Step, compile_floor  # noqa: E402
-from controller.service.demo import simulated_board  # noqa: E402
-from controller.service.demo.booth import DEMO_CONDITIONS, DEMO_POSE, DEMO_SIZE, DemoCamera, DemoTable, VirtualStrip  # noqa: E402
-from controller.service.devices.led_output import LedOutput  # noqa: E402
-from controller.service.frame.config import ServiceConfig  # noqa: E402
-from controller.service.frame.startup import build  # noqa: E402
-from vision.config import ChangeSettings, VisionConfig  # noqa: E402
-from vision.pipeline import FrameResult, VisionPipeline  # noqa: E402
-from vision.sources.base import Frame  # noqa: E402
-from vision.status import Status  # noqa: E402
+from bench.stats import percentile
+from controller.autoplay.player import AutoPlayer
+from controller.cli.compose import build
+from controller.leds import strip_layout
+from controller.leds.serial_driver import SerialDriver, SerialLeds
+from controller.rules import Step, compile_floor
+from controller.service.demo import simulated_board
+from controller.service.demo.booth import DEMO_CONDITIONS, DEMO_POSE, DEMO_SIZE, DemoCamera, DemoTable, VirtualStrip
+from controller.service.devices.led_output import LedOutput
+from controller.service.frame.config import ServiceConfig
+from tests.support.net import free_port
+from vision.config import ChangeSettings, VisionConfig
+from vision.pipeline import FrameResult, VisionPipeline
+from vision.sources.base import Frame
+from vision.status import Status
 
 FPS = 30.0
 
@@ -70,12 +69,6 @@ def rss_mb() -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise RuntimeError("no VmRSS in /proc/self/status")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def line(label: str, values: list[float], unit: str = "ms", scale: float = 1000.0) -> str:
@@ -225,7 +218,7 @@ def ready_times(starts: int) -> tuple[list[float], list[float]]:
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(starts):
             t0 = time.monotonic()
-            subprocess.run([sys.executable, "-c", "import controller.service.frame.startup, controller.cli"], env=env,
+            subprocess.run([sys.executable, "-c", "import controller.cli.compose, controller.cli"], env=env,
                            check=True)
             imports.append(time.monotonic() - t0)
             port = free_port()

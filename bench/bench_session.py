@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import checkout  # noqa: F401  # the checkout first on the import path (bench/checkout.py)
 
-from controller.autoplay.player import AutoPlayer  # noqa: E402
-from controller.library import load_content  # noqa: E402
-from controller.rules import AnyAction, Correct, GameSetup, GameState, apply, new_game  # noqa: E402
-from controller.rules.record import GameRecord, record_action  # noqa: E402
-from controller.service.game.session import GameSession  # noqa: E402
+from controller.autoplay.player import AutoPlayer
+from controller.library import load_content
+from controller.rules import AnyAction, Correct, GameSetup, GameState, apply, new_game
+from controller.rules.record import GameRecord, record_action
+from controller.service.game.session import GameSession
 
 ENTRIES = 500
 

@@ -7,7 +7,7 @@ at most 0.05x with nothing moving; the whole service at 30 fps, 1080p: at most 0
 moving, at most 0.35 with a chip moving; in the Pi-sized run (one core, a quarter of it) every move confirmed
 and frame -> LED p99 at most 250 ms.
 
-The service is startup.build's, with its real parts: the session (SQLite), the camera component and the
+The service is compose.build's, with its real parts: the session (SQLite), the camera component and the
 reconciler, the LEDs on the firmware in simavr (when installed), the web server with 20 viewers on its WebSocket
 (another process, as phones are), the MQTT bridge to a mosquitto on loopback (another process). The camera
 films pre-rendered pictures of the demo's play: the auto-player decides, and each bot's step is a hand over the
@@ -44,26 +44,24 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+from checkout import ROOT  # the checkout, first on the import path (bench/checkout.py)
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bench.bench_service import BenchLeds, free_port  # noqa: E402
-from bench.stats import percentile  # noqa: E402
-from controller.autoplay.player import AutoPlayer  # noqa: E402
-from controller.leds import strip_layout  # noqa: E402
-from controller.leds.serial_driver import SerialDriver, SerialLeds  # noqa: E402
-from controller.rules import Step  # noqa: E402
-from controller.service.demo import simulated_board  # noqa: E402
-from controller.service.demo.booth import DEMO_POSE, DEMO_SIZE, DemoTable, VirtualStrip  # noqa: E402
-from controller.service.frame.config import ServiceConfig  # noqa: E402
-from controller.service.frame.startup import build  # noqa: E402
-from vision.config import ChangeSettings, VisionConfig  # noqa: E402
-from vision.pipeline import FrameResult, VisionPipeline  # noqa: E402
-from vision.roster import chips_for_state  # noqa: E402
-from vision.sources.base import Frame, FrameSource  # noqa: E402
-from vision.status import Status  # noqa: E402
-from vision.synth import Conditions, Hand, Scene  # noqa: E402
+from bench.bench_service import BenchLeds, free_port
+from bench.stats import percentile
+from controller.autoplay.player import AutoPlayer
+from controller.cli.compose import build
+from controller.leds import strip_layout
+from controller.leds.serial_driver import SerialDriver, SerialLeds
+from controller.rules import Step
+from controller.service.demo import simulated_board
+from controller.service.demo.booth import DEMO_POSE, DEMO_SIZE, DemoTable, VirtualStrip
+from controller.service.frame.config import ServiceConfig
+from vision.config import ChangeSettings, VisionConfig
+from vision.pipeline import FrameResult, VisionPipeline
+from vision.roster import chips_for_state
+from vision.sources.base import Frame, FrameSource
+from vision.status import Status
+from vision.synth import Conditions, Hand, Scene
 
 FPS = 30.0
 CLEAN = Conditions(light_gradient=0.15, vignette=0.1, blur_px=1.0, noise_sigma=0.0)  # the demo's light, no noise

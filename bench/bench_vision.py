@@ -18,18 +18,16 @@ import statistics
 import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
+import checkout  # noqa: F401  # the checkout first on the import path (bench/checkout.py)
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from controller.library import load_floor  # noqa: E402
-from vision.config import ChangeSettings, FilterSettings, VisionConfig  # noqa: E402
-from vision.filter import UnitSighted  # noqa: E402
-from vision.pipeline import VisionPipeline  # noqa: E402
-from vision.synth import Hand, Renderer, random_conditions, random_pose, random_scene  # noqa: E402
+from controller.library import load_floor
+from vision.config import ChangeSettings, FilterSettings, VisionConfig
+from vision.filter import UnitSighted
+from vision.pipeline import VisionPipeline
+from vision.synth import Hand, Renderer, random_conditions, random_pose, random_scene
 
 HD, SD = (1920, 1080), (1280, 720)
 REPEATS = 3

@@ -18,21 +18,17 @@ import argparse
 import statistics
 import sys
 from dataclasses import replace
-from pathlib import Path
 
+import checkout  # noqa: F401  # the checkout first on the import path (bench/checkout.py)
 import cv2
 import numpy as np
+from stats import percentile, time_pairs
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from stats import percentile, time_pairs  # noqa: E402
-
-from controller.library import load_floor  # noqa: E402
-from vision.config import DICTIONARIES, ChangeSettings, FilterSettings, VisionConfig  # noqa: E402
-from vision.pipeline import VisionPipeline  # noqa: E402
-from vision.sharpness import BLURRED_RATIO, sharpness  # noqa: E402
-from vision.synth import Renderer, random_conditions, random_pose, random_scene  # noqa: E402
+from controller.library import load_floor
+from vision.config import DICTIONARIES, ChangeSettings, FilterSettings, VisionConfig
+from vision.pipeline import VisionPipeline
+from vision.sharpness import BLURRED_RATIO, sharpness
+from vision.synth import Renderer, random_conditions, random_pose, random_scene
 
 HD = (1920, 1080)
 LEVELS = ((0.0, 0.0), (1.0, 2.0), (3.0, 4.0), (5.0, 6.0), (7.0, 8.0))

@@ -14,24 +14,21 @@ Each frame is read on its own (no temporal help); a unit counts when it is place
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import replace
-from pathlib import Path
 
+import checkout  # noqa: F401  # the checkout first on the import path (bench/checkout.py)
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.bench_vision import random_hand  # noqa: E402
-from controller.library import load_floor  # noqa: E402
-from controller.service.demo.booth import DEMO_CONDITIONS, DEMO_POSE, DEMO_SIZE  # noqa: E402
-from vision.config import DICTIONARIES, ChangeSettings, FilterSettings, VisionConfig  # noqa: E402
-from vision.detect import detector_parameters  # noqa: E402
-from vision.pipeline import VisionPipeline  # noqa: E402
-from vision.synth import Renderer, random_conditions, random_pose, random_scene  # noqa: E402
-from vision.synth.render import SynthFrame  # noqa: E402
-from vision.synth.scene import Placement, Scene  # noqa: E402
+from bench.bench_vision import random_hand
+from controller.library import load_floor
+from controller.service.demo.booth import DEMO_CONDITIONS, DEMO_POSE, DEMO_SIZE
+from vision.config import DICTIONARIES, ChangeSettings, FilterSettings, VisionConfig
+from vision.detect import detector_parameters
+from vision.pipeline import VisionPipeline
+from vision.synth import Renderer, random_conditions, random_pose, random_scene
+from vision.synth.render import SynthFrame
+from vision.synth.scene import Placement, Scene
 
 RATES = {"shipped 0.1": 0.1, "baseline 0.05 (OpenCV's)": 0.05}
 

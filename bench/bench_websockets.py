@@ -5,7 +5,7 @@
 Targets (the dashboard issue): with 50 browsers' WebSockets connected, every state change reaches all of them
 in at most 50 ms p99, and the vision loop slows by at most 5% against the same loop with no viewers, in one run.
 
-The service is the demo's, built by startup.build: the rendered table filmed by the demo camera, unpaced (so
+The service is the demo's, built by compose.build: the rendered table filmed by the demo camera, unpaced (so
 its frames a second are the vision loop's throughput, not a camera's frame rate), the real VisionPipeline and
 the reconciler, the web server on loopback. The table is laid out once and filmed as it stands (re-rendering
 it on every change would make the frame rate the renderer's, not the vision loop's); the bench plays the
@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import socket
 import statistics
 import subprocess
 import sys
@@ -32,10 +31,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import checkout  # noqa: F401  # the checkout first on the import path (bench/checkout.py)
 
-from bench.stats import percentile  # noqa: E402
+from bench.stats import percentile
+from tests.support.net import free_port
 
 if TYPE_CHECKING:
     from controller.rules import AnyAction
@@ -86,21 +85,15 @@ async def _viewers(url: str, count: int) -> None:
     print(json.dumps({"arrivals": arrivals, "snapshots": snapshots, "caught_up": caught_up}), flush=True)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def figure(label: str, seconds: list[float]) -> None:
     ms = [x * 1000 for x in seconds]
     print(f"{label}: median {statistics.median(ms):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms")
 
 
 def _service(folder: str, seed: int, fps: float) -> tuple[TableService, DemoTable, int]:
+    from controller.cli.compose import build
     from controller.service.demo.booth import DemoCamera, DemoTable
     from controller.service.frame.config import DatabaseConfig, GameConfig, ServiceConfig, WebConfig
-    from controller.service.frame.startup import build
 
     port = free_port()
     config = ServiceConfig(web=WebConfig(host="127.0.0.1", port=port),

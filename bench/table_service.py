@@ -3,20 +3,15 @@ on loopback as a table runs it, with a config written for the run (no camera, a 
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
 
+from tests.support.net import free_port
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start_service(folder: Path, pin: str | None = None) -> tuple[subprocess.Popen[bytes], int]:

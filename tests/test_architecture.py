@@ -3,8 +3,8 @@
 Dependencies point one way: rules <- (autoplay, vision) <- the service <- web; the command line wires the process.
 The rules engine is pure (stdlib and msgspec only, no I/O, clock, threads or hardware) so that a game replays
 exactly; vision sees only the board's geometry and the state's types; nothing imports the command line
-(controller/cli/) but the command line; web is imported only by the command line and the service's start-up; and
-no two modules import each other.
+(controller/cli/) but the command line; web is imported only by the command line (the service imports nothing of
+it); and no two modules import each other.
 """
 
 from __future__ import annotations
@@ -103,7 +103,8 @@ def is_cli(name: str) -> bool:
     return name == "controller.cli" or name.startswith("controller.cli.")
 
 
-def test_only_the_command_line_imports_the_command_line_and_only_it_and_the_start_up_import_web():
+def test_only_the_command_line_imports_the_command_line_and_only_it_imports_web():
+    """The service knows none of its faces: the command line composes the web app over it (cli/compose.py)."""
 
     problems = []
     for folder in ("controller", "vision", "web"):
@@ -113,8 +114,7 @@ def test_only_the_command_line_imports_the_command_line_and_only_it_and_the_star
             for line, name in _imports(path):
                 if is_cli(name) and not mine_is_cli:
                     problems.append(f"{path.relative_to(ROOT)}:{line} imports the command line ({name})")
-                if (_top(name) == "web" and not mine_is_cli and _top(mine) != "web"
-                        and mine != "controller.service.frame.startup"):
+                if _top(name) == "web" and not mine_is_cli and _top(mine) != "web":
                     problems.append(f"{path.relative_to(ROOT)}:{line} imports web ({name})")
     assert problems == []
 
@@ -306,3 +306,17 @@ def test_a_second_opener_of_the_game_log_is_caught(tmp_path: Path, source: str) 
     path = tmp_path / "probe.py"
     path.write_text(source)
     assert _opens_the_game_log(path) != []
+
+
+def test_a_persons_input_error_is_raised_by_the_command_line_and_the_file_library_only():
+    """`UserError` (controller/errors.py) comes from the command line's edge and controller/library.py; the service
+    turns the library's into its part's own error, so the web never answers `user_error` for a part."""
+    raisers = set()
+    for folder in ("controller", "vision", "web"):
+        for path in _sources(folder):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)
+                        and isinstance(node.exc.func, ast.Name) and node.exc.func.id == "UserError"):
+                    raisers.add(_module_name(path))
+    assert raisers and {m for m in raisers if not is_cli(m) and m != "controller.library"} == set()

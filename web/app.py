@@ -18,7 +18,7 @@ from web.auth import ApiError, TableAuth, new_pin
 from web.auth import router as session_router
 from web.body_limit import BodyLimit
 from web.hub import Hub
-from web.routers import address, camera, floor, floors, game, games, health, leds, live, page, play, replay
+from web.routers import address, camera, floor, floors, game, games, health, hints, leds, live, page, play, replay
 
 if TYPE_CHECKING:
     from controller.service.table import TableService
@@ -52,6 +52,7 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
     app.include_router(leds.router)
     app.include_router(session_router)
     app.include_router(play.router)
+    app.include_router(hints.router)
     app.include_router(games.router)
     app.include_router(live.router)
     app.include_router(page.router)
@@ -65,7 +66,8 @@ def create_app(service: TableService, *, pin: str | None = None, read_only: bool
     app.add_middleware(BodyLimit, limits={"/api/games/import": games.MOST_IMPORT_BYTES,
                                           "/api/games": games.MOST_NEW_GAME_BYTES,
                                           "/api/floors": floors.MOST_FLOOR_BYTES,
-                                          "/api/floors/check": floors.MOST_FLOOR_BYTES})
+                                          "/api/floors/check": floors.MOST_FLOOR_BYTES,
+                                          "/api/floors/parse": floors.MOST_FLOOR_BYTES})
     return app
 
 

@@ -4,8 +4,11 @@ One hub per app listens to the service (`TableService.listen`: a change accepted
 frame or a door report that may change the table view) and does nothing until it hears something: it never
 looks on a timer. Woken, it catches up with the session's changes (`changes_since` the last it sent), builds
 each message once (the state encoded once per batch of changes, spliced into every message as raw JSON) and
-offers it to every client's bounded queue without waiting for anyone; the table view and the health, looked at
-again after news that may change them, are pushed when they differ from what was last pushed. News heard while
+offers it to every client's bounded queue without waiting for anyone; the table view, the health and the LEDs'
+colours at rest, looked at again after news that may change them, are pushed when they differ from what was last
+pushed. The floor as drawn (doors, walls, what the guards see) is pushed right after the changes that changed it
+(looked at once they are on their way, so a change reaches the pages no later for it), so no page fetches the
+floor again after a change. News heard while
 the hub works is kept and handled in the next round, so none is lost. A client whose queue is full has fallen
 behind: its queue is replaced by one fresh snapshot, built when it is next sent, so the newest state wins and a
 slow phone holds back neither the table nor the other phones, and costs at most `QUEUE_LIMIT` messages of
@@ -21,8 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from web.routers.floor import floor_json, versioned
+from web.routers.leds import preview
+
 if TYPE_CHECKING:
-    from controller.service.table import News, TableService
+    from controller.service.table import HintView, News, TableService
 
 QUEUE_LIMIT = 32      # messages waiting for one client before it counts as fallen behind
 SNAPSHOT = "snapshot"  # the marker, in a queue, of a snapshot to build when it is sent
@@ -31,10 +37,12 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Message:
-    """One message for the clients: its text, and the change number it brings a client up to (0: none)."""
+    """One message for the clients: its text, and the change number it brings a client up to (0: none); `after`
+    marks one about the game as it is after that change (the floor), which a client at that change still needs."""
 
     text: str
     number: int = 0
+    after: bool = False
 
 
 SNAPSHOT_FOR_ALL = Message("")  # offered to every client: each catches up with a fresh snapshot
@@ -70,11 +78,15 @@ class Hub:
 
     def __init__(self, service: TableService, *, limit: int = QUEUE_LIMIT) -> None:
         self.service, self.limit = service, limit
+        self._unhear_hints: Any = None
         self.clients: set[Client] = set()
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._news: set[News] = set()
         self._unlisten: Any = None
+        # the version of the floor last pushed (snapshots carry their own): none yet, so a feed's first changes push
+        # the floor once whatever it is (a page's snapshot may be older than the feed's start)
+        self._floor_version: str | None = None
         self.looks = 0  # rounds the feed ran (each woken by news): a table no one changes costs none
 
     # -- clients --
@@ -93,6 +105,8 @@ class Hub:
             self._task.cancel()
             self._task = None
             self._unlisten()
+            if self._unhear_hints is not None:
+                self._unhear_hints()
 
     async def next_text(self, client: Client) -> str:
         """The next text to send `client`: a queued message, or a snapshot of the game as it is now. A change
@@ -105,7 +119,8 @@ class Hub:
             else:
                 assert isinstance(item, Message)
                 message = item
-                if message.number and message.number <= client.sent_number:
+                if message.number and (message.number < client.sent_number
+                                       or message.number == client.sent_number and not message.after):
                     continue
             client.sent_number = max(client.sent_number, message.number)
             return message.text
@@ -114,28 +129,37 @@ class Hub:
         s = self.service
         status = s.status()
         state = msgspec.Raw(s.state_bytes()) if s.has_game() else None
+        floor = versioned(floor_json(s.state)) if s.has_game() else None
         text = _encode({"type": "snapshot", "number": status["number"], "status": status, "state": state,
-                        "table": s.table_view(), "health": s.health()})
+                        "floor": floor, "table": s.table_view(), "health": s.health(), "leds": self._leds()})
         return Message(text, status["number"])
+
+    def _leds(self) -> dict[str, Any]:
+        return preview(self.service.led_health() is not None, self.service.led_preview())
 
     # -- feeding them --
 
     def _start(self) -> None:
         loop = asyncio.get_running_loop()
-        self._wake, self._news = asyncio.Event(), {"change", "table", "health"}
+        self._wake, self._news = asyncio.Event(), {"change", "table", "health", "leds"}
         # the service's news comes from the writer's thread, the camera's or the loop's: it only wakes the hub
         self._unlisten = self.service.listen(lambda news: loop.call_soon_threadsafe(self._hear, news))
+        # a hint's progress and its answer go to every page as they come (the desk is made at the first question)
+        self._unhear_hints = self.service.listen_hints(lambda view: loop.call_soon_threadsafe(self._hint, view))
         self._wake.set()  # a first round: what happened before the hub listened
         self._task = loop.create_task(self._run(self.service.number))
+
+    def _hint(self, view: HintView) -> None:
+        self._offer(Message(_encode({"type": "hint", "hint": view})))
 
     def _hear(self, news: News) -> None:
         self._news.add(news)
         self._wake.set()
 
     async def _run(self, last: int) -> None:
-        # what waits on a lock runs in a worker thread, so the loop keeps sending meanwhile: the reconciler's
-        # (held while it reads a camera frame, and while a move it saw waits for the session's writer)
-        table, health = await asyncio.to_thread(self.service.table_view), _steady(self.service.health())
+        # the table view is read on the loop: the reconciler never makes a reader wait for its writes (it gives
+        # the view from before one, and announces "table" once it has landed)
+        table, health, leds = self.service.table_view(), _steady(self.service.health()), self._leds()
         while True:
             await self._wake.wait()
             self._wake.clear()
@@ -150,9 +174,16 @@ class Hub:
                     messages = [SNAPSHOT_FOR_ALL]
                 for message in messages:
                     self._offer(message)
+                try:
+                    floor = await asyncio.to_thread(self._floor, last) if messages else None
+                except Exception:
+                    log.exception("the live feed could not read the floor after change %d", last)
+                    floor = None
+                if floor is not None:
+                    self._offer(floor)
             try:
                 if news & {"change", "table"}:
-                    now = await asyncio.to_thread(self.service.table_view)
+                    now = self.service.table_view()
                     if now != table:
                         table = now
                         self._offer(Message(_encode({"type": "table", "table": now})))
@@ -163,6 +194,9 @@ class Hub:
             if _steady(body) != health:
                 health = _steady(body)
                 self._offer(Message(_encode({"type": "health", "health": body})))
+            if news & {"leds", "health"} and self._leds() != leds:  # (the LEDs unplugged: not configured, unlit)
+                leds = self._leds()
+                self._offer(Message(_encode({"type": "leds", "leds": leds})))
 
     def _changes(self, last: int) -> tuple[list[Message], int]:
         """The message of every change after `last` (the state and status read once for the batch), and the
@@ -175,6 +209,17 @@ class Hub:
         state = msgspec.Raw(s.state_bytes()) if s.has_game() else None
         return [Message(_encode({"type": "change", "number": c.number, "change": s.change_json(c), "status": status,
                                  "state": state}), c.number) for c in batch], batch[-1].number
+
+    def _floor(self, number: int) -> Message | None:
+        """The floor as drawn after change `number`, when it is not the one last pushed (its version differs)."""
+        s = self.service
+        if not s.has_game():
+            return None
+        floor = versioned(floor_json(s.state))
+        if floor["version"] == self._floor_version:
+            return None
+        self._floor_version = floor["version"]
+        return Message(_encode({"type": "floor", "number": number, "floor": floor}), number, after=True)
 
     def _offer(self, message: Message) -> None:
         for client in list(self.clients):

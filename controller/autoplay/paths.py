@@ -2,8 +2,8 @@
 it cannot open, what the guards see.
 
 Every decision asks these many times over while the floor stays the same, so the answers are cached: per
-decision (`_memo`), per floor state between decisions (`_costs`, `_reach`), and the path graphs per floor for
-every game on it (`_GRAPHS`). These caches are answers to the same questions, never memory: the one choice
+decision (`Notes.memo`), per floor state between decisions (`_costs`, `_reach`), and the path graphs per floor
+for every game on it (`_GRAPHS`). These caches are answers to the same questions, never memory: the one choice
 kept between decisions, the team's safe zone, is in the `AutoplayMemory` (`TeamZone`).
 """
 
@@ -15,6 +15,7 @@ import weakref
 from typing import Literal, cast
 
 from controller.autoplay.memory import TeamZone
+from controller.autoplay.notes import Notes
 from controller.autoplay.tuning import AVERAGE_AP, DOOR_COST, FORCE_MARGIN, UNIT_COST, WALL_COST, WATCHED_COST
 from controller.rules import (
     Area,
@@ -22,6 +23,7 @@ from controller.rules import (
     DicePool,
     Floor,
     Resolution,
+    SecurityUnit,
     active_agent,
     chip_inputs_payable,
     keypad_column,
@@ -47,8 +49,15 @@ def door_passage(bot: Bot) -> DoorPassage:
 def passes_doors(bot: Bot) -> bool:
     """Nano's Reassemble: "Nano may move through locked doors" (for 1 AP, like any step), so a locked door is
     not in his way and stays locked (no Preconnaissance threat, no autolock to undo); he opens one only when a
-    unit stands beyond it (`AutoPlayer._opens_doors`)."""
+    unit stands beyond it (`opens_doors`)."""
     return "reassemble" in bot.abilities
+
+
+def opens_doors(table: Resolution, bot: Bot, beyond: int) -> bool:
+    """Whether the bot opens a locked door before stepping through to `beyond`: any bot but Nano, and Nano
+    too when a unit stands beyond it (he cannot reassemble into its space, and the locked door blocks his
+    adjacency for a push)."""
+    return not passes_doors(bot) or isinstance(table.occupant.get(beyond), SecurityUnit)
 
 
 def expected_ap(dice: DicePool) -> float:
@@ -57,38 +66,43 @@ def expected_ap(dice: DicePool) -> float:
 
 
 class PathCosts:
-    """Path costs, the team's safe zone, jammed doors and the guards' sight, for the auto-player."""
+    """Path costs, the team's safe zone, jammed doors and the guards' sight, for the auto-player: what the
+    routes, the doors, the repairs and each mission's play ask of the floor."""
 
-    _zone_choice: TeamZone | None  # the auto-player's memory of the team's safe zone (`AutoplayMemory`)
-
-    def __init__(self) -> None:
-        self._memo: dict[object, object] = {}  # what one decision computes more than once
+    def __init__(self, notes: Notes) -> None:
+        self.notes = notes  # the decision's memo, and the memory of the team's safe zone
         # path costs by everything they depend on: the floor does not change between most decisions
         self._costs: dict[tuple, list[int]] = {}
         self._reach: dict[tuple, frozenset[int]] = {}  # spaces from which a zone can be reached, by floor state
 
     @staticmethod
-    def _cost_to(table: Resolution, bot: Bot, space: int) -> int:
+    def cost_to(table: Resolution, bot: Bot, space: int) -> int:
         """Steps between the bot and a space through doors of any state (the floor's precomputed table: a
         claim on a terminal needs no more)."""
         return table.distances()[table.floor.index[bot.at]][space]
 
-    def _nearest(self, table: Resolution, bot: Bot, spaces: set[int]) -> int:
-        return min(spaces, key=lambda s: (self._cost_to(table, bot, s), s))
+    def nearest(self, table: Resolution, bot: Bot, spaces: set[int]) -> int:
+        return min(spaces, key=lambda s: (self.cost_to(table, bot, s), s))
 
-    def _team_safe_zone(self, table: Resolution) -> frozenset[int]:
+    def team_safe_zone(self, table: Resolution) -> frozenset[int]:
         """The one safe zone the whole team gathers in: the cheapest for all bots together when first needed,
         then kept (guards walking by must not turn the team around), so a door opened by one bot serves all.
         A zone whose every way in turns out jammed is given up for the next best."""
-        if "zone" not in self._memo:  # asked for every bot and step of a decision
-            self._memo["zone"] = self._choose_safe_zone(table)
-        return cast("frozenset[int]", self._memo["zone"])
+        if "zone" not in self.notes.memo:  # asked for every bot and step of a decision
+            self.notes.memo["zone"] = self._choose_safe_zone(table)
+        return cast("frozenset[int]", self.notes.memo["zone"])
+
+    def in_team_zone(self, table: Resolution, space: int) -> bool:
+        """Whether the space lies in the area of the team's safe zone. (When no zone is open to all, the
+        fallback zone lists every zone's spaces and this counts the area of one of them.)"""
+        zone = self.team_safe_zone(table)
+        return bool(zone) and table.floor.area_of[space] == table.floor.area_of[next(iter(zone))]
 
     def _choose_safe_zone(self, table: Resolution) -> frozenset[int]:
         floor = table.floor
         zones = [a for a in floor.areas if a.kind == "safe"]
         digest = _floor_digest(floor)
-        chosen = self._zone_choice
+        chosen = self.notes.team_zone
         if chosen is not None and chosen.floor == digest:
             kept = next((_zone_spaces(floor, z) for z in zones if floor.ids[z.spaces[0]] == chosen.space),
                         _every_zone(zones))
@@ -100,17 +114,17 @@ class PathCosts:
             spaces = _zone_spaces(floor, zone)
             if not self._open_to_all(table, spaces):
                 continue
-            total = sum(self._cost_map(table, bot, spaces)[floor.index[bot.at]]
+            total = sum(self.cost_map(table, bot, spaces)[floor.index[bot.at]]
                         for bot in table.state.bots if bot.on_board and not bot.shut_down)
             if total < best_cost:
                 best, best_cost, best_zone = spaces, total, zone
-        self._zone_choice = TeamZone(floor=digest, space=floor.ids[best_zone.spaces[0]] if best_zone else None)
+        self.notes.team_zone = TeamZone(floor=digest, space=floor.ids[best_zone.spaces[0]] if best_zone else None)
         return best or _every_zone(zones)
 
     def _open_to_all(self, table: Resolution, zone: frozenset[int]) -> bool:
         """Every bot on the floor can still get into the zone through walls, destroyed walls and doors
         whose keypads are not known to be jammed (guards, who move on, are not obstacles here)."""
-        jammed = frozenset(self._jammed(table))
+        jammed = frozenset(self.jammed(table))
         key = (table.floor.source, zone, jammed, table.destroyed)
         reach = self._reach.get(key)
         if reach is None:
@@ -128,15 +142,15 @@ class PathCosts:
         return all(table.floor.index[b.at] in reach or door_passage(b) != "keypad"
                    for b in table.state.bots if b.on_board and not b.shut_down)
 
-    def _cost_map(self, table: Resolution, bot: Bot, targets: frozenset[int], avoid: frozenset[int] = frozenset(),
+    def cost_map(self, table: Resolution, bot: Bot, targets: frozenset[int], avoid: frozenset[int] = frozenset(),
                   walls: bool = False) -> list[int]:
         """Costs to the nearest of `targets`, shared between decisions while the floor stays the same."""
         doors = door_passage(bot)
-        if "floor key" not in self._memo:  # what the costs depend on besides the targets, once per decision
+        if "floor key" not in self.notes.memo:  # what the costs depend on besides the targets, once per decision
             units = frozenset(s for s, o in table.occupant.items() if not isinstance(o, Bot))
-            self._memo["floor key"] = (table.floor.source, units, frozenset(self._watched(table)), table.unlocked,
-                                       table.destroyed, frozenset(self._jammed(table)))
-        full = (self._memo["floor key"], targets, doors, avoid, walls)
+            self.notes.memo["floor key"] = (table.floor.source, units, frozenset(self.watched(table)), table.unlocked,
+                                       table.destroyed, frozenset(self.jammed(table)))
+        full = (self.notes.memo["floor key"], targets, doors, avoid, walls)
         costs = self._costs.get(full)
         if costs is None:
             if len(self._costs) > 512:
@@ -151,10 +165,10 @@ class PathCosts:
         be opened, at the price of an action; nothing more for Nano, who reassembles through it); walls, the
         `avoid` spaces and locked doors whose keypad is known to be jammed (for a bot without a key) do not."""
         floor = table.floor
-        jammed = frozenset() if doors != "keypad" else frozenset(self._jammed(table))
+        jammed = frozenset() if doors != "keypad" else frozenset(self.jammed(table))
         reassemble = doors == "reassemble"
         graph = self._graph(table, jammed, walls, reassemble)
-        watched = self._watched(table)
+        watched = self.watched(table)
         step = [WATCHED_COST if i in watched else 1 for i in range(len(floor.ids))]
         units = set()
         for i, who in table.occupant.items():
@@ -221,12 +235,12 @@ class PathCosts:
             graphs[key] = graph
         return graph
 
-    def _jammed(self, table: Resolution) -> set[str]:
+    def jammed(self, table: Resolution) -> set[str]:
         """Locked doors this team cannot open now without a key: the card by the door is jammed or too
         strong for the active agent's dice, and its chip inputs cannot be paid from the reserves or by jumping
         the tracker."""
-        if "jammed" in self._memo:
-            return cast("set[str]", self._memo["jammed"])
+        if "jammed" in self.notes.memo:
+            return cast("set[str]", self.notes.memo["jammed"])
         state = table.state
         agent = active_agent(state)
         dice = DicePool(basic=agent.power, advanced=agent.advanced_dice, elite=agent.elite_dice)
@@ -238,18 +252,18 @@ class PathCosts:
             forced = not col.jam and expected_ap(dice) >= col.durability - FORCE_MARGIN
             if not forced and not chip_inputs_payable(table, agent, card):
                 shut.add(door)
-        self._memo["jammed"] = shut
+        self.notes.memo["jammed"] = shut
         return shut
 
-    def _watched(self, table: Resolution) -> set[int]:
-        if "watched" in self._memo:
-            return cast("set[int]", self._memo["watched"])
+    def watched(self, table: Resolution) -> set[int]:
+        if "watched" in self.notes.memo:
+            return cast("set[int]", self.notes.memo["watched"])
         seen: set[int] = set()
         for unit in table.state.security:
             if not unit.stunned:
                 seen |= sight(table.floor, table.floor.index[unit.space], unit.facing, unit.awareness,
                               table.state.rules.peripheral)
-        self._memo["watched"] = seen
+        self.notes.memo["watched"] = seen
         return seen
 
 

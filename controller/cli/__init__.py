@@ -22,12 +22,12 @@ from typing import NoReturn
 os.environ.setdefault("OPENCV_LOG_LEVEL", "SILENT")
 os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
 
-from controller.cli import camera, game, games, hall, hint, leds, play, run  # noqa: E402 (after the environment above)
+from controller.cli import camera, game, games, hall, hint, leds, play, run, selfplay  # noqa: E402 (after the environment above)
 from controller.errors import UserError  # noqa: E402
 from controller.rules.errors import BurncycleError  # noqa: E402
 
 # Command groups, in the order `--help` lists them. Add one line per group.
-COMMAND_GROUPS = [game, play, hint, leds, camera, run, games, hall]
+COMMAND_GROUPS = [game, play, selfplay, hint, leds, camera, run, games, hall]
 
 
 class UsageError(UserError):

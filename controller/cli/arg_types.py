@@ -113,3 +113,14 @@ class LazyChoices(Sequence[str]):
 
     def __str__(self) -> str:
         return ", ".join(self._all())
+
+
+def player_choices() -> LazyChoices:
+    """The players' names (`--player` of selfplay and the demo), read from the registry when an option is checked
+    or its help shown, not when the parser is built: the command line starts without importing the players."""
+    def names() -> list[str]:
+        from controller.autoplay.players import player_names
+
+        return player_names()
+
+    return LazyChoices(names)

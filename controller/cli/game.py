@@ -84,13 +84,18 @@ def agents_option(text: str | None) -> list[str] | None:
     return None if text is None else [a.strip() for a in text.split(",")]
 
 
+def game_setup(args: argparse.Namespace, text: str, source: str, seed: int, agents: list[str] | None) -> GameSetup:
+    """The setup the options new-game and selfplay share choose (each GameSetup field is the option of its name)."""
+    return GameSetup(floor=source, floor_text=text, mission=args.mission, level=args.level, players=args.players,
+                     agents=agents, difficulty=args.difficulty, captain=args.captain, seed=seed)
+
+
 def start_game(args: argparse.Namespace, text: str, source: str, seed: int, agents: list[str] | None) -> GameState:
     """new_game from the options new-game and selfplay share. Every choice is checked first by the engine's
     `check_setup`, each problem named by its option (an agent played twice would make two bots of one id). The
     engine names a floor by its title ("Example annex has 1 free entrance space for 2 bots"); a person fixing a
     custom floor needs its file, so both are named."""
-    setup = GameSetup(floor=source, floor_text=text, mission=args.mission, level=args.level, players=args.players,
-                      agents=agents, difficulty=args.difficulty, captain=args.captain, seed=seed)
+    setup = game_setup(args, text, source, seed, agents)
     content = load_content()
     problems = check_setup(content, setup)
     if problems:  # each GameSetup field is the option of the same name

@@ -1,20 +1,17 @@
-"""Command-line tools for playing: `act` applies one action, `actions` lists the legal ones."""
+"""Command-line tools for playing: `act` applies one action, `actions` lists the legal ones (`selfplay`, whole
+games by a player: controller/cli/selfplay.py)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from collections import Counter
 
 import msgspec
 
-from controller.cli import arg_types
-from controller.cli.game import agents_option, start_game
-from controller.cli.shipped_help import SHIPPED, ShippedContentHelp
 from controller.cli.typed_rolls import ROLLS_HELP, checked_run
 from controller.errors import UserError
-from controller.library import floor_text, load_state, read_text, write_atomically
+from controller.library import load_state, read_text, write_atomically
 from controller.rules import (
     LegalAction,
     RulesError,
@@ -52,7 +49,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="one line per action: its JSON (ready for `act`), what it costs and what may be chosen, "
                         "and a warning when it loses something")
     p.set_defaults(run=_actions)
-    register_selfplay(sub)
 
 
 def _fields(tag: str) -> str:
@@ -175,67 +171,3 @@ def _short(struct: msgspec.Struct) -> dict:
             shown[field.encode_name] = _short(value) if isinstance(value, msgspec.Struct) else \
                 json.loads(msgspec.json.encode(value))
     return shown
-
-
-def register_selfplay(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("selfplay", help="play N full seeded games with the auto-player and print the results",
-                       epilog=SHIPPED, formatter_class=ShippedContentHelp)
-    p.add_argument("--games", type=arg_types.positive, default=20)
-    p.add_argument("--seed", type=arg_types.whole, default=0, help="game k is played with seed S+k")
-    p.add_argument("--floor", default="meridian-lobby")
-    p.add_argument("--mission", default="data-heist")
-    p.add_argument("--level", type=arg_types.positive, help="Adaptable missions: the level to play (1-3)")
-    p.add_argument("--players", type=arg_types.positive, default=2)
-    p.add_argument("--difficulty", default="standard", choices=["simplified", "standard", "seasoned"])
-    p.add_argument("--captain", default="fauxbia")
-    agents = p.add_argument("--agents", help="comma-separated agent ids (default: the auto-player's team, "
-                                             "the first N of %(team)s)")
-    agents.team = arg_types.LazyChoices(_team)
-    p.add_argument("--narrate", action="store_true",
-                   help="print every game as it is played: each event as an instruction to the players")
-    p.set_defaults(run=_selfplay)
-
-
-def _team() -> list[str]:
-    from controller.autoplay.player import TEAM
-
-    return list(TEAM)
-
-
-def _selfplay(args: argparse.Namespace) -> int:
-    from controller.autoplay.player import play, play_game, team  # the auto-player, for this command only
-
-    text, source = floor_text(args.floor)
-    agents = agents_option(args.agents) or team(args.players)
-    outcomes: Counter[str] = Counter()
-    rounds, threats, wins = [], [], 0
-    for k in range(args.games):
-        state = start_game(args, text, source, args.seed + k, agents)
-        if args.narrate:
-            print(f"== game {k + 1}: {state.mission.name} on {state.floor.name}, seed {args.seed + k}")
-            final, round_ = state, 0
-            for _, events, final in play(state):
-                if final.round != round_ and final.outcome is None:
-                    round_ = final.round
-                    print(f"-- round {round_}: threat {final.threat} --")
-                for event in events:
-                    print(phrase(event, final))
-            print(f"== {final.outcome or 'unfinished'}")
-            print()
-        else:
-            final = play_game(state)
-        outcomes[str(final.outcome or "unfinished")] += 1
-        wins += final.outcome is not None and final.outcome.won
-        rounds.append(final.round)
-        threats.append(final.threat)
-    names = ", ".join(b.name for b in state.bots if b.kind == "agent")
-    players = f"{args.players} {'player' if args.players == 1 else 'players'}"
-    print(f"{args.games} {'game' if args.games == 1 else 'games'} of {args.mission} on {args.floor}, "
-          f"{players} ({names}), "
-          f"{args.difficulty}, seeds {args.seed}-{args.seed + args.games - 1}")
-    print(f"win rate: {wins / args.games:.1%} ({wins} of {args.games})")
-    print(f"average rounds: {sum(rounds) / len(rounds):.1f}; average threat at the end: "
-          f"{sum(threats) / len(threats):.1f}")
-    for outcome, n in outcomes.most_common():
-        print(f"  {n:4d}  {outcome}")
-    return 0

@@ -9,12 +9,11 @@ the real firmware in simavr (or a virtual strip), GPIO on gpiozero's mock pins, 
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from controller.cli.arg_types import broker, count, positive, seconds, whole
+from controller.cli.arg_types import broker, count, player_choices, positive, seconds, whole
 from controller.errors import UserError
 
 if TYPE_CHECKING:  # the service (and OpenCV, FastAPI, uvicorn with it) is imported when a command starts it
@@ -26,6 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("init", help="write a commented starter table.toml")
     p.add_argument("--out", default="table.toml", help="where to write it (default: table.toml here)")
     p.add_argument("--force", action="store_true", help="replace a file that is already there")
+    p.add_argument("--no-camera", action="store_true",
+                   help="a table with no camera: the phones tell the game what the players do (camera.source none)")
     p.set_defaults(run=run_init)
 
     p = sub.add_parser("run", help="run the table service (camera, game, LEDs, buttons, web) from table.toml")
@@ -47,6 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", default=None, help="the game log (default: a fresh file that is deleted at exit)")
     p.add_argument("--mqtt", type=broker, default=None, metavar="HOST:PORT",
                    help="publish the game to this MQTT broker and obey its commands (docs/mqtt.md; default: none)")
+    p.add_argument("--player", default="heuristic", metavar="NAME", choices=player_choices(),
+                   help="who plays the booth's games: one of %(choices)s (default heuristic)")
     p.set_defaults(run=run_demo)
 
 
@@ -58,19 +61,13 @@ def run_init(args: argparse.Namespace) -> int:
         raise UserError(f"{out}: already exists; keep it, or replace it with --force")
     try:
         with open(out, "w" if args.force else "x", encoding="utf-8") as f:
-            f.write(starter_toml())
+            f.write(starter_toml(no_camera=args.no_camera))
     except FileExistsError:
         raise UserError(f"{out}: already exists; keep it, or replace it with --force") from None
     except OSError as err:
         raise UserError(f"{out}: cannot write the config file: {err.strerror}") from None
     print(f"wrote {out}: edit it, then start the table with burncycle-table run --config {out}", file=sys.stderr)
     return 0
-
-
-def _free_port(host: str) -> int:
-    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
-        s.bind((host, 0))
-        return int(s.getsockname()[1])
 
 
 def _announce(service: TableService) -> None:
@@ -94,8 +91,9 @@ def _announce(service: TableService) -> None:
 def run_service(args: argparse.Namespace) -> int:
     import asyncio
 
+    from controller.cli.compose import build
     from controller.service.frame.config import load_config
-    from controller.service.frame.startup import build, serve
+    from controller.service.frame.startup import serve
 
     config = load_config(args.config)
     service = build(config)
@@ -108,16 +106,18 @@ def run_demo(args: argparse.Namespace) -> int:
 
     from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped, unused-ignore]  # no stubs
 
+    from controller.cli.compose import build
     from controller.service.demo import simulated_board
     from controller.service.demo.booth import DemoCamera, DemoPlayers, DemoTable, VirtualStrip
     from controller.service.demo.folder import demo_folder
     from controller.service.devices.led_output import LedOutput, output_from_config
+    from controller.service.frame.address import free_port
     from controller.service.frame.config import ServiceConfig
-    from controller.service.frame.startup import build, serve
+    from controller.service.frame.startup import serve
 
     if not 0 <= args.port <= 65535:
         raise UserError(f"--port {args.port}: expected a port number from 0 to 65535")
-    port = args.port or _free_port(args.host)
+    port = args.port or free_port(args.host)
     folder = demo_folder()
     db = args.db or str(Path(folder.name) / "demo.sqlite3")
     game: dict[str, object] = {}
@@ -145,7 +145,7 @@ def run_demo(args: argparse.Namespace) -> int:
     table = DemoTable()
     service = build(config, pin_factory=MockFactory(), leds=leds, seed=args.seed,
                     source=lambda: DemoCamera(table))
-    players = DemoPlayers(service, table, once=args.once, games=args.games, pace_s=args.pace)
+    players = DemoPlayers(service, table, once=args.once, games=args.games, pace_s=args.pace, player=args.player)
     service.add(players)
     latched = 0
     try:

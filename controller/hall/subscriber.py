@@ -1,10 +1,10 @@
 """The hall's MQTT subscriber: fills a HallView from the broker's retained topics, and keeps it live.
 
-paho's network thread connects (with the same login and TLS as a table, mqtt_client.py), subscribes to the
-tables' state topics on every connect (the broker then sends every retained one: the hall needs no history)
-and reconnects by itself with a growing wait when the broker goes away, saying so on the view. The picture is
-what the broker holds: on every connect it is forgotten and rebuilt from the retained topics, so a table that
-died while the broker was away (its last will never sent) is not listed online from the hall's memory.
+paho's network thread connects (with the same login and TLS as a table, controller/service/mqtt/client.py),
+subscribes to the tables' state topics on every connect (the broker then sends every retained one: the hall needs
+no history) and reconnects by itself with a growing wait when the broker goes away, saying so on the view. The
+picture is what the broker holds: on every connect it is forgotten and rebuilt from the retained topics, so a table
+that died while the broker was away (its last will never sent) is not listed online from the hall's memory.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from controller.service.mqtt.topics import NOBODY
@@ -20,7 +21,8 @@ LONGEST = 200  # characters kept of one payload: a table's topics are short, any
 
 
 class HallView:
-    """Thread-safe: paho's thread puts messages in, the web's requests read `to_dict()`."""
+    """Thread-safe: paho's thread puts messages in, the web's requests read `to_dict()`, and each listener
+    (`listen`) is told, on paho's thread, that the picture may have changed (the page is pushed it)."""
 
     def __init__(self, base: str, broker: str) -> None:
         self.base, self.broker = base, broker
@@ -28,6 +30,25 @@ class HallView:
         self._tables: dict[str, dict[str, str]] = {}
         self.connected = False
         self.message = f"connecting to the MQTT broker at {broker}"
+        self._listeners: list[Callable[[], object]] = []
+
+    def listen(self, callback: Callable[[], object]) -> Callable[[], None]:
+        """Call `callback()` after each message or connection change (it must only wake its reader); returns the
+        function that stops the listening."""
+        with self._lock:
+            self._listeners.append(callback)
+
+        def unlisten() -> None:
+            with self._lock:
+                if callback in self._listeners:
+                    self._listeners.remove(callback)
+        return unlisten
+
+    def _tell(self) -> None:
+        with self._lock:
+            listeners = list(self._listeners)
+        for callback in listeners:
+            callback()
 
     def topics(self) -> list[str]:
         """The subscriptions: each table's retained topics the hall shows, and no others."""
@@ -51,15 +72,18 @@ class HallView:
                 fields.pop(name, None)
                 if not fields:
                     del self._tables[table]
+        self._tell()
 
     def forget(self) -> None:
         """Drop every table: the broker is about to send what it holds (on a connect), and only that counts."""
         with self._lock:
             self._tables.clear()
+        self._tell()
 
     def set_connection(self, connected: bool, message: str) -> None:
         with self._lock:
             self.connected, self.message = connected, message
+        self._tell()
 
     def to_dict(self) -> dict[str, Any]:
         """The hall as JSON: the broker's state, then each table sorted by id."""

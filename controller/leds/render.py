@@ -132,3 +132,13 @@ def render(scene: LedScene, t: float) -> LogicalFrame:
         colour = scale(VICTORY, _pulse(t, 0.5, 0.3))
         return LogicalFrame((colour,) * TRACK_LENGTH, _slots(scene, t), status)
     return LogicalFrame(_threat_track(scene, t), _slots(scene, t), status)
+
+
+def at_rest(scene: LedScene) -> LogicalFrame:
+    """The frame a glance remembers: the threat's chase run to its end, every pulse near its brightest and a blink
+    on. A page previewing the LEDs is sent this once per scene (not the 30 frames a second the strips get)."""
+    settled = 0.0
+    if scene.advanced_at is not None:
+        settled = scene.advanced_at + (scene.threat - scene.threat_from + 1) * CHASE_STEP_S
+    # an even second plus 0.2 s: the 1 Hz pulses at 95 %, the 0.5 Hz one at 79 %, the 2 Hz blink and the link's on
+    return render(scene, 2 * math.ceil(settled / 2) + 0.2)

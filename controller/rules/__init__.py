@@ -52,6 +52,7 @@ from controller.rules.actions import (
 
 # -- what a player of the agents' side reads of the rules (the auto-player, controller/autoplay, imports only these)
 from controller.rules.board.awareness import sight
+from controller.rules.board.floor_text import FloorPlan, parse_floor
 from controller.rules.board.geometry import MAX_DESTROYED_WALLS, Area, Floor, compile_floor, edge_id
 from controller.rules.board.guard_sight import security_sight
 from controller.rules.cards.network_cards import HAND_LIMIT
@@ -132,7 +133,8 @@ __all__ = [
     "InstallMod", "JoanStun", "JoanSurveil", "Keypad", "Move", "NetworkCardAction", "NetworkStep", "Pass", "Push",
     "Reboot", "Repair", "Step", "Strike", "StrikeWall", "Swap", "Terminal", "Trade", "UnlockSlot", "UseEquipment",
     "apply", "apply_action", "decode_action", "encode_action", "legal_actions", "MAX_DESTROYED_WALLS", "Floor",
-    "compile_floor", "HAND_LIMIT", "Content", "parse_content", "active_escalations", "corporation_turn", "Dice",
+    "compile_floor", "FloorPlan", "parse_floor",
+    "HAND_LIMIT", "Content", "parse_content", "active_escalations", "corporation_turn", "Dice",
     "ScriptedDice", "SeededDice", "BadFace", "ContentError", "DiceError", "DiceNeeded", "DiceWanted", "FloorError",
     "IllegalAction", "RecordError", "RulesError", "StateError", "BurncycleError", "EVENT_VERSION", "Event",
     "decode_events", "encode_events", "GameSetup", "SetupProblem", "check_setup", "new_game", "Cost", "DieChoice",

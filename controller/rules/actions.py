@@ -8,6 +8,10 @@ state passed in is never changed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
 import msgspec
 
 from controller.rules.action_types import (
@@ -159,160 +163,185 @@ def _striker(table: Resolution, action: Action) -> str | None:
 
 
 def _dispatch(table: Resolution, action: Action) -> None:
-    state = table.state
-    t = state.turn
+    """Check the action's step and the move under way, then play it by its row of `_PLAYS`."""
+    t = table.state.turn
     allowed = STEPS[type(action)]
     if t.step not in allowed:
         raise IllegalAction(f"it is {STEP_NAMES[t.step]}: {action.__struct_config__.tag} belongs to "
                             f"{' or '.join(STEP_NAMES[s] for s in allowed)}")
     pending = t.pending is not None
-    if pending and not isinstance(action, (Step, Swap, Push, EndMove)):
+    if pending and not isinstance(action, _MOVE_PARTS):
         raise IllegalAction("a move action is under way: spend its AP with steps or end it first (free actions "
                             "cannot interrupt movement within an ongoing move action)")
-    if not pending and isinstance(action, (Step, Swap, Push, EndMove)):
+    if not pending and isinstance(action, _MOVE_PARTS):
         raise IllegalAction("no move action is under way: roll a move action first")
-    agent = turn.active_agent(state)
+    play = _PLAYS[type(action)]
+    play.does(table, action, turn.active_agent(table.state))
+    if play.acts:
+        t.acted = True
+    if play.then is not None:
+        play.then(table)
 
-    if isinstance(action, BeginActions):
-        turn.enter_actions(table)
-    elif isinstance(action, BuyUpgrade):
-        bot = _own_bot(table, action.bot)
-        upgrades.buy_upgrade(table, bot, action.upgrade)
-    elif isinstance(action, BuyDiceUpgrade):
-        dice_upgrades.buy_dice_upgrade(table, _own_bot(table, action.bot))
-    elif isinstance(action, UnlockSlot):
-        burncycle.unlock_slot(table, action.payers, agent)
-    elif isinstance(action, Reboot):
-        if t.acted:
-            raise IllegalAction("rebooting is declared before a player's turn, not after an action")
-        burncycle.reboot(table)
-    elif isinstance(action, Alter):
-        burncycle.alter(table, agent, action.slot - 1, action.chip, action.source)
-    elif isinstance(action, Move):
-        moves.start_move(table, action.dice)
-        t.acted = True
-        if t.pending is not None and moves.ap_left(table) == 0:
-            turn.finish_action(table)
-    elif isinstance(action, Step):
-        if action.bot == memory_drone.JOAN:
-            if action.take_cache:
-                raise IllegalAction("Joan is not a bot: she picks up no cache")
-            memory_drone.step_joan(table, action.to)
-        else:
-            moves.step(table, action.bot, action.to, action.take_cache, action.chip, action.reassemble,
-                       list(action.discard))
-        if t.pending is not None and moves.ap_left(table) == 0:
-            turn.finish_action(table)
-    elif isinstance(action, (Swap, Push)):
-        if isinstance(action, Swap):
-            moves.swap(table, action.bot, action.other)
-        else:
-            moves.push(table, action.bot, action.unit, action.to)
-        if t.pending is not None and moves.ap_left(table) == 0:
-            turn.finish_action(table)
-    elif isinstance(action, Trade):
-        giver = _own_bot(table, action.bot)
-        moves.trade(table, giver.id, action.to, action.keys, list(action.cards), list(action.discard))
-    elif isinstance(action, UseEquipment):
-        equipment.use_equipment(table, _own_bot(table, action.bot), action.card, action.unit, action.beyond,
-                                list(action.path))
-    elif isinstance(action, InstallMod):
-        installer = next((b for b in state.bots if b.id == action.bot), None)
-        if installer is None or installer.shut_down:
-            raise IllegalAction(f"{action.bot} is not a bot that can act (shut down or unknown)")
-        inventory.install_mod(table, installer, action.card)
-    elif isinstance(action, Discard):
-        bot = _own_bot(table, action.bot)
-        if bot.imperative is not None and bot.imperative.id == action.card:
-            imperatives.discard_imperative(table, bot)
-        else:
-            inventory.discard_card(table, bot, action.card, "discarded")
-    elif isinstance(action, EndMove):
+
+_A = TypeVar("_A", bound=Action)
+
+# the parts of a move action under way: nothing else may come between its steps
+_MOVE_PARTS = (Step, Swap, Push, EndMove)
+
+
+@dataclass(frozen=True)
+class _Play:
+    """How one kind of action is played: `does` resolves it (the table, the action, the active agent); `acts`
+    marks the turn as having taken an action (a reboot must come before any); `then` is what follows it on the
+    burncycle (on to the next chip, or only once the move's AP is spent)."""
+
+    does: Callable[[Resolution, Any, Bot], None]
+    acts: bool = False
+    then: Callable[[Resolution], None] | None = None
+
+
+def _finish_when_spent(table: Resolution) -> None:
+    """A move action ends on its own once its last AP is spent."""
+    if table.state.turn.pending is not None and moves.ap_left(table) == 0:
         turn.finish_action(table)
-    elif isinstance(action, Strike):
-        strikes.strike_unit(table, action.bot, action.unit, action.dice, action.stun_only, action.disguise)
-        t.acted = True
+
+
+def _finish_unless_over(table: Resolution) -> None:
+    if not table.over:
         turn.finish_action(table)
-    elif isinstance(action, StrikeWall):
-        strikes.strike_wall(table, action.bot, action.beyond, action.dice, action.move_through, action.side)
-        t.acted = True
+
+
+def _extra_action_when_optimized(table: Resolution) -> None:
+    """"Optimized: In addition to drawing the card, the player may immediately take an extra unoptimized action
+    without moving the burncycle tracker." (drawing never moves the tracker, so the chip is still the one used)"""
+    if moves.current_chip_kind(table) == "tech":
+        table.state.turn.extra_action = True
+    else:
         turn.finish_action(table)
-    elif isinstance(action, Keypad):
-        keypad.keypad(table, action.bot, action.beyond, action.approach, action.dice, action.ignore,
-                      list(action.pay), action.move_through)
-        t.acted = True
-        turn.finish_action(table)
-    elif isinstance(action, Terminal):
-        terminal.terminal(table, action.bot, list(action.options), action.dice, list(action.doors), action.chip,
-                          list(action.discard))
-        t.acted = True
-        turn.finish_action(table)
-    elif isinstance(action, Repair):
-        # "General actions cannot be optimized. The primary general action is Repair"
-        actor = _own_bot(table, action.bot)
-        target = next((b for b in state.bots if b.id == action.target), None)
-        if target is None:
-            raise IllegalAction(f"there is no bot {action.target}")
-        upgrades.repair(table, actor, target, action.amount)
-        t.acted = True
-        turn.finish_action(table)
-    elif isinstance(action, NetworkCardAction):
-        # "Optimized: In addition to drawing the card, the player may immediately take an extra unoptimized
-        # action without moving the burncycle tracker."
-        optimized = moves.current_chip_kind(table) == "tech"
-        network_cards.draw_network_card(table, agent, action.discard)
-        t.acted = True
-        if optimized:
-            t.extra_action = True
-        else:
-            turn.finish_action(table)
-    elif isinstance(action, DrawChip):
-        special_rules.chip_for_threat(table, agent, action.chip)
-        t.acted = True
-        turn.finish_action(table)
-    elif isinstance(action, Escape):
-        leaving = next((b for b in moves.movers(table) if b.id == action.bot), None)
-        if leaving is None:
-            raise IllegalAction(f"{action.bot} cannot act now: the player's agent or the command module escapes")
-        floor_change.escape(table, leaving)
-        t.acted = True
-        if not table.over:
-            turn.finish_action(table)
-    elif isinstance(action, (JoanSurveil, JoanStun)):
-        if isinstance(action, JoanSurveil):
-            memory_drone.joan_surveils(table)
-        else:
-            memory_drone.joan_stuns(table, action.unit)
-        t.acted = True
-        turn.finish_action(table)
-    elif isinstance(action, Hop):
-        cyberspace.hop(table, action.bot, list(action.path))
-        t.acted = True
-        turn.finish_action(table)
-    elif isinstance(action, Pass):
-        turn.finish_action(table)
-    elif isinstance(action, NetworkStep):
-        network_moves.move_ip(table, agent.id, {k - 1: v for k, v in action.transfers.items()},
-                       None if action.asterisk is None else action.asterisk - 1)
-        network_cards.resolve_network_cards(table, agent, list(action.risky))
-        t.step = "end"
-        table.emit(StepStarted(step="end"))
-    elif isinstance(action, Degrade):
+
+
+def _reboot(table: Resolution, action: Reboot, agent: Bot) -> None:
+    if table.state.turn.acted:
+        raise IllegalAction("rebooting is declared before a player's turn, not after an action")
+    burncycle.reboot(table)
+
+
+def _step(table: Resolution, action: Step, agent: Bot) -> None:
+    if action.bot != memory_drone.JOAN:
+        moves.step(table, action.bot, action.to, action.take_cache, action.chip, action.reassemble,
+                   list(action.discard))
+    elif action.take_cache:
+        raise IllegalAction("Joan is not a bot: she picks up no cache")
+    else:
+        memory_drone.step_joan(table, action.to)
+
+
+def _install_mod(table: Resolution, action: InstallMod, agent: Bot) -> None:
+    installer = next((b for b in table.state.bots if b.id == action.bot), None)
+    if installer is None or installer.shut_down:
+        raise IllegalAction(f"{action.bot} is not a bot that can act (shut down or unknown)")
+    inventory.install_mod(table, installer, action.card)
+
+
+def _discard(table: Resolution, action: Discard, agent: Bot) -> None:
+    bot = _own_bot(table, action.bot)
+    if bot.imperative is not None and bot.imperative.id == action.card:
+        imperatives.discard_imperative(table, bot)
+    else:
+        inventory.discard_card(table, bot, action.card, "discarded")
+
+
+def _repair(table: Resolution, action: Repair, agent: Bot) -> None:
+    """"General actions cannot be optimized. The primary general action is Repair"."""
+    actor = _own_bot(table, action.bot)
+    target = next((b for b in table.state.bots if b.id == action.target), None)
+    if target is None:
+        raise IllegalAction(f"there is no bot {action.target}")
+    upgrades.repair(table, actor, target, action.amount)
+
+
+def _escape(table: Resolution, action: Escape, agent: Bot) -> None:
+    leaving = next((b for b in moves.movers(table) if b.id == action.bot), None)
+    if leaving is None:
+        raise IllegalAction(f"{action.bot} cannot act now: the player's agent or the command module escapes")
+    floor_change.escape(table, leaving)
+
+
+def _network_step(table: Resolution, action: NetworkStep, agent: Bot) -> None:
+    network_moves.move_ip(table, agent.id, {k - 1: v for k, v in action.transfers.items()},
+                          None if action.asterisk is None else action.asterisk - 1)
+    network_cards.resolve_network_cards(table, agent, list(action.risky))
+    table.state.turn.step = "end"
+    table.emit(StepStarted(step="end"))
+
+
+def _end_turn(table: Resolution, action: EndTurn, agent: Bot) -> None:
+    t = table.state.turn
+    if not t.degraded:
         _degrade(table, action.choose)
-    elif isinstance(action, EndTurn):
-        if not t.degraded:
-            _degrade(table, action.choose)
-        elif action.choose is not None:
-            raise IllegalAction("the burncycle has already degraded this turn: the burncycle die is rolled once, "
-                                "at the end of every turn")
-        t.degraded = False
-        network_cards.discard_hand(table, agent)
-        upgrades.spend_down(table, agent)
-        special_rules.end_of_agent_turn(table)
-        if floor_change.ready_to_advance(table):
-            floor_change.change_floor(table, agent)
-        else:
-            turn.next_player(table)
+    elif action.choose is not None:
+        raise IllegalAction("the burncycle has already degraded this turn: the burncycle die is rolled once, "
+                            "at the end of every turn")
+    t.degraded = False
+    network_cards.discard_hand(table, agent)
+    upgrades.spend_down(table, agent)
+    special_rules.end_of_agent_turn(table)
+    if floor_change.ready_to_advance(table):
+        floor_change.change_floor(table, agent)
+    else:
+        turn.next_player(table)
+
+
+def _play(kind: type[_A], does: Callable[[Resolution, _A, Bot], None], *, acts: bool = False,
+          then: Callable[[Resolution], None] | None = None) -> tuple[type[Action], _Play]:
+    """One row of `_PLAYS`; typed by the action's kind, so mypy checks each `does` reads fields its action has."""
+    return kind, _Play(does, acts, then)
+
+
+_finish = turn.finish_action
+
+# every player's action (the corporation's turn is resolved by apply_action itself), keyed like STEPS
+_PLAYS: dict[type[Action], _Play] = dict([
+    _play(BeginActions, lambda table, a, agent: turn.enter_actions(table)),
+    _play(BuyUpgrade, lambda table, a, agent: upgrades.buy_upgrade(table, _own_bot(table, a.bot), a.upgrade)),
+    _play(BuyDiceUpgrade, lambda table, a, agent: dice_upgrades.buy_dice_upgrade(table, _own_bot(table, a.bot))),
+    _play(UnlockSlot, lambda table, a, agent: burncycle.unlock_slot(table, a.payers, agent)),
+    _play(Reboot, _reboot),
+    _play(Alter, lambda table, a, agent: burncycle.alter(table, agent, a.slot - 1, a.chip, a.source)),
+    _play(Move, lambda table, a, agent: moves.start_move(table, a.dice), acts=True, then=_finish_when_spent),
+    _play(Step, _step, then=_finish_when_spent),
+    _play(Swap, lambda table, a, agent: moves.swap(table, a.bot, a.other), then=_finish_when_spent),
+    _play(Push, lambda table, a, agent: moves.push(table, a.bot, a.unit, a.to), then=_finish_when_spent),
+    _play(EndMove, lambda table, a, agent: _finish(table)),
+    _play(Trade, lambda table, a, agent: moves.trade(table, _own_bot(table, a.bot).id, a.to, a.keys,
+                                                     list(a.cards), list(a.discard))),
+    _play(UseEquipment, lambda table, a, agent: equipment.use_equipment(table, _own_bot(table, a.bot), a.card,
+                                                                        a.unit, a.beyond, list(a.path))),
+    _play(InstallMod, _install_mod),
+    _play(Discard, _discard),
+    _play(Strike, lambda table, a, agent: strikes.strike_unit(table, a.bot, a.unit, a.dice, a.stun_only,
+                                                              a.disguise), acts=True, then=_finish),
+    _play(StrikeWall, lambda table, a, agent: strikes.strike_wall(table, a.bot, a.beyond, a.dice, a.move_through,
+                                                                  a.side), acts=True, then=_finish),
+    _play(Keypad, lambda table, a, agent: keypad.keypad(table, a.bot, a.beyond, a.approach, a.dice, a.ignore,
+                                                        list(a.pay), a.move_through), acts=True, then=_finish),
+    _play(Terminal, lambda table, a, agent: terminal.terminal(table, a.bot, list(a.options), a.dice,
+                                                              list(a.doors), a.chip, list(a.discard)),
+          acts=True, then=_finish),
+    _play(Repair, _repair, acts=True, then=_finish),
+    _play(NetworkCardAction, lambda table, a, agent: network_cards.draw_network_card(table, agent, a.discard),
+          acts=True, then=_extra_action_when_optimized),
+    _play(DrawChip, lambda table, a, agent: special_rules.chip_for_threat(table, agent, a.chip), acts=True,
+          then=_finish),
+    _play(Escape, _escape, acts=True, then=_finish_unless_over),
+    _play(JoanSurveil, lambda table, a, agent: memory_drone.joan_surveils(table), acts=True, then=_finish),
+    _play(JoanStun, lambda table, a, agent: memory_drone.joan_stuns(table, a.unit), acts=True, then=_finish),
+    _play(Hop, lambda table, a, agent: cyberspace.hop(table, a.bot, list(a.path)), acts=True, then=_finish),
+    _play(Pass, lambda table, a, agent: _finish(table)),
+    _play(NetworkStep, _network_step),
+    _play(Degrade, lambda table, a, agent: _degrade(table, a.choose)),
+    _play(EndTurn, _end_turn),
+])
 
 
 def _degrade(table: Resolution, choose: int | None) -> None:

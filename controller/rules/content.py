@@ -55,7 +55,7 @@ class AgentCard(Struct, forbid_unknown_fields=True):
     bank: int
     upgrades: list[DiceUpgrade] = []  # the card's dice upgrade track, bought left to right
     abilities: list[str] = []
-    die: ProprietaryDie | None = None  # the card's proprietary die (agent_dice.py), e.g. Casing's pressure die
+    die: ProprietaryDie | None = None  # its proprietary die (characters/proprietary_dice.py): Casing's pressure die
 
 
 class ModuleCard(Struct, forbid_unknown_fields=True):

@@ -22,7 +22,8 @@ from controller.rules.players.ap import FACES
 from controller.rules.state import Bot, DicePool
 
 GRADES = ("basic", "advanced", "elite")
-Choice = str | int | list[int]  # one allowed value of a field: a space, a card, an amount, terminal options
+Choice = str | int | list[int] | dict[int, str]  # one allowed value of a field: a space, a card, an amount,
+# terminal options, a network step's transfers (movement step -> in or out)
 # AP a face gives on its own: a basic die's blank gives 0 (two blanks make 1 AP), an elite die's reroll gives 0
 # (it rerolls the die showing the least AP)
 FACE_AP = {"blank": 0, "reroll": 0}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import msgspec
 
-from controller.leds.render import LogicalFrame
+from controller.leds.render import LogicalFrame, at_rest
 from controller.leds.scene import LedScene, scene_from_state
 from controller.rules import (
     AnyAction,
@@ -38,6 +39,7 @@ from controller.rules import (
     new_game,
     phrase,
 )
+from controller.rules.board.geometry import DIRECTION_WORDS
 from controller.rules.events import AnyEvent
 from controller.service.camera.component import CameraComponent, CameraError, SavedRegistration
 from controller.service.camera.door_sensors import DoorSensors
@@ -53,13 +55,14 @@ from controller.service.game.floors import MOST_CHARS, FloorCheck, FloorLibrary,
 from controller.service.game.flow import next_step
 from controller.service.game.replay import GameReplays
 from controller.service.game.session import Change, ChangeKind, DiceMode, GameSession
+from controller.service.hints import HintDesk, HintKind, HintView, attach
 
 if TYPE_CHECKING:
     from vision.board_finder import BoardFinding
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-News = Literal["change", "health", "table"]  # what `TableService.listen` announces may have changed
+News = Literal["change", "health", "table", "leds"]  # what `TableService.listen` announces may have changed
 DETECTION_EVENTS = {"bot_detected"}
 THREAT_EVENTS = {"threat_event_fired", "escalation_active", "defeat"}
 # what the session's own changes (those that are not an action's events) say to the people at the table
@@ -167,13 +170,14 @@ class TableService:
         self.seed = seed
         # what the camera sees against the game: the camera's reconciler's view; with no camera, a reconciler that
         # sees nothing still lists the moves the players carry out on the board (the corporation's guards, a
-        # correction), never ticked off: nothing watches the board (its change number left out: the live feed
+        # correction), never ticked off: nothing watches the board, so each corporation turn's replace the last's
+        # (its change number left out: the live feed
         # pushes the view to every phone only when what it lists changes)
         self.camera_view: Callable[[], dict[str, Any]]
         if reconciler is not None:
             self.camera_view = lambda: reconciler.view.to_dict()
         else:
-            unwatched = Reconciler(session)
+            unwatched = Reconciler(session, watched=False)
             self.camera_view = lambda: {k: v for k, v in unwatched.view.to_dict().items() if k != "number"}
         self.doors = DoorSensors()
         self._scene: LedScene | None = None
@@ -208,7 +212,8 @@ class TableService:
         if self.seed is not None:
             self.seed += 1
         start = new_game(self.content, setup)
-        return self.session.start_game(start, dice_mode=self.config.game.dice)
+        # who rolls: what the players chose last (kept across games and restarts), else table.toml's `dice`
+        return self.session.start_game(start, dice_mode=self.session.chosen_dice_mode() or self.config.game.dice)
 
     def next_step(self) -> Change:
         """The "next" button: go on with the game's flow (start a new game once one is over). The state it reads
@@ -282,7 +287,8 @@ class TableService:
                 "actions": [{"index": k, **msgspec.to_builtins(a)} for k, a in enumerate(actions)]}
 
     def options(self) -> dict[str, Any]:
-        """What a new game may be: the floors, missions, agents, difficulties, levels and captains."""
+        """What a new game may be (the floors, missions, agents, difficulties, levels and captains) and the game's
+        words the pages name things with (the facings), each from where the rules declare it."""
         c, g = self.content, self.config.game
         return {
             "floors": [{"name": f["name"], "title": f.get("title", f["name"]), "shipped": f["source"] == "shipped"}
@@ -291,6 +297,7 @@ class TableService:
                          for m in c.missions.values()],
             "agents": [{"id": a.id, "name": a.name} for a in c.agents],
             "difficulties": list(DIFFICULTIES), "levels": list(LEVELS),
+            "facings": [{"id": d, "name": word} for d, word in DIRECTION_WORDS.items()],
             "captains": [{"id": key, "name": cap.name} for key, cap in c.captains.items()],
             "default": {"floor": g.floor, "mission": g.mission, "agents": list(g.agents),
                         "difficulty": g.difficulty, "level": g.level, "captain": g.captain},
@@ -419,6 +426,11 @@ class TableService:
         """The colours the LEDs show now; None on a table without LEDs, or before the first frame."""
         return self.leds.last_frame if self.leds is not None else None
 
+    def led_preview(self) -> LogicalFrame | None:
+        """The colours the LEDs settle on for the game as it is (`render.at_rest`): what a page previews, sent
+        when the game changes them; None on a table without LEDs, or before the first game."""
+        return at_rest(self._scene) if self.leds is not None and self._scene is not None else None
+
     def led_health(self) -> dict[str, Any] | None:
         """The LEDs' part of the health; None on a table without LEDs."""
         return self.leds.status() if self.leds is not None else None
@@ -527,6 +539,8 @@ class TableService:
                 await self._stopped.wait()
             finally:
                 self.ready = False
+                if "hint_desk" in self.__dict__:  # its worker process ends with the table
+                    await asyncio.to_thread(self.hint_desk.close)
 
     def stop(self) -> None:
         if self._loop is not None:
@@ -549,14 +563,16 @@ class TableService:
             callback(news)
 
     def _hear_parts(self) -> None:
-        """Listen, once, to what announces news of itself: every component's health and the camera's frames
-        (the session's changes come through `_changed`)."""
+        """Listen, once, to what announces news of itself: every component's health, the camera's frames and the
+        reconciler (the session's changes come through `_changed`)."""
         if self._hearing:
             return
         self._hearing = True
         self.supervisor.listen(lambda _: self.announce("health"))
         if self.camera is not None:
             self.camera.on_frame(self._framed)
+        if self.reconciler is not None:  # a reader was given the view from before the reconciler's write
+            self.reconciler.on_news(lambda: self.announce("table"))
 
     def _framed(self, _: object) -> None:
         """A camera frame, on the camera's thread, once the reconciler has taken it in: the table view is news
@@ -604,8 +620,11 @@ class TableService:
     def _show(self, state: GameState) -> None:
         if self.leds is None:
             return
-        self._scene = scene_from_state(state, previous=self._scene, now=time.monotonic())
-        self.leds.set_scene(self._scene)
+        scene = scene_from_state(state, previous=self._scene, now=time.monotonic())
+        if scene != self._scene:
+            self._scene = scene
+            self.leds.set_scene(scene)
+            self.announce("leds")
 
     def on_owner_press(self, lift: Callable[[], bool]) -> None:
         """Call `lift()` at a long press of "next" (outside dice entry): only someone at the table can press it,
@@ -640,6 +659,36 @@ class TableService:
         except Exception:  # a fault of the table's own: its future holds it, and the log says it (no one waits)
             log.exception("the %s button's press failed", name)
             raise
+
+
+    # -- hints for the players: the search thinks in the hint desk's worker process, never here --
+
+    @functools.cached_property
+    def hint_desk(self) -> HintDesk:
+        """The table's hint desk (controller/service/hints), made at the first question; it cancels a question
+        when the game moves on."""
+        return attach(HintDesk(), lambda: self.session.number, self.listen)
+
+    def ask_hint(self, kind: HintKind) -> HintView:
+        """Start (or join, or answer from the kept answers) `kind` ("hint": the best three actions; "threat":
+        the threat overlay) for the game as it is now; returns at once. No game yet: the session's refusal."""
+        return self.hint_desk.ask(kind, self.state_bytes(), self.session.number)
+
+    def warm_hints(self) -> bool:
+        """Start the hint desk's worker before the first question (a phone that may ask was unlocked)."""
+        return self.hint_desk.warm()
+
+    def hint_view(self, kind: HintKind) -> HintView:
+        """How the last question of `kind` stands."""
+        return self.hint_desk.view(kind)
+
+    def cancel_hint(self, kind: HintKind) -> HintView:
+        """Stop thinking about the last question of `kind`."""
+        return self.hint_desk.cancel(kind)
+
+    def listen_hints(self, callback: Callable[[HintView], object]) -> Callable[[], None]:
+        """Call `callback` with a question's view as it changes (its progress, its answer), from the desk's thread."""
+        return self.hint_desk.listen(callback)
 
 
 def _short(value: Any) -> str:

@@ -581,10 +581,8 @@ def test_with_three_players_an_agent_the_terminals_do_not_need_goes_ahead_home_f
     s.floor.terminals = {"J1": "standard", "K1": "standard"}
     s.mission = CONTENT.missions["data-heist"]
     s = in_turn(s, basic=5, order=["bit", "byte", "casing"])
-    player = AutoPlayer()
-    player._memo = {}
     table = Resolution(s, SeededDice(0), apply_effect, copy=False)
-    assert {table.floor.ids[i] for i in player._targets(table, s.bot("bit"))} == heads_for
+    assert {table.floor.ids[i] for i in AutoPlayer().routes.targets(table, s.bot("bit"))} == heads_for
 
 
 @pytest.mark.parametrize("dice, approach", [
@@ -960,10 +958,8 @@ def nano_inspecting(chip: str, nano_shut_down: bool = False):
 
 
 def targets_of(s, bot_id: str) -> set[str]:
-    player = AutoPlayer()
-    player._memo = {}
     table = Resolution(s, SeededDice(0), apply_effect, copy=False)
-    return {table.floor.ids[i] for i in player._targets(table, s.bot(bot_id))}
+    return {table.floor.ids[i] for i in AutoPlayer().routes.targets(table, s.bot(bot_id))}
 
 
 LAB = {"A3", "B3", "C3", "A4", "B4", "C4"}

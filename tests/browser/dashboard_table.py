@@ -9,11 +9,11 @@ import threading
 from pathlib import Path
 
 from controller.autoplay.player import AutoPlayer
+from controller.cli.compose import build
 from controller.rules import GameState, Step
 from controller.service.demo.booth import DemoCamera, DemoTable, VirtualStrip
 from controller.service.devices.led_output import LedOutput
 from controller.service.frame.config import ServiceConfig
-from controller.service.frame.startup import build
 from controller.service.table import TableService
 
 PIN = "2468"

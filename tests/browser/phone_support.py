@@ -334,7 +334,8 @@ class Phone:
                     expect(buttons.first).to_be_attached(timeout=WAIT)
                 except AssertionError:
                     pass  # a real dead end: said just below
-                faces = [b.get_attribute("data-face") for b in buttons.all()]
+                # read at once: the panel drawn again between finding its buttons and reading each was a flake
+                faces = buttons.evaluate_all("bs => bs.map((b) => b.dataset.face)")
                 if not faces:
                     self.shot("dead-end")
                 assert faces, f"the page offers no face to tap for {wanted['die']} (asked: {self.asked})"

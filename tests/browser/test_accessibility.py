@@ -19,6 +19,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from controller.autoplay.player import AutoPlayer
 from controller.hall.view import HallView
+from controller.service.demo.booth import VirtualStrip
+from controller.service.devices.led_output import LedOutput
 from controller.service.table import TableService
 from tests.browser.chromium import ARTIFACTS, free_port
 from tests.browser.phone_support import LAPTOP, PHONE, WAIT
@@ -127,9 +129,12 @@ def hall_page() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def urls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[str, str, str | None]]]:
-    """Each page's address, what shows it is drawn, and what to do first: a table with a game of PLAYED actions,
-    and the hall."""
-    with running_table(tmp_path_factory.mktemp("table"), prepare=played) as (url, service), hall_page() as hall:
+    """Each page's address, what shows it is drawn, and what to do first: a table with a game of PLAYED actions
+    and LEDs lit on the demo's virtual strip (the page as the demo serves it, its LEDs panel drawn), and the
+    hall."""
+    leds = LedOutput(VirtualStrip, what="the virtual strip (the LEDs panel of the dashboard)")
+    with (running_table(tmp_path_factory.mktemp("table"), prepare=played, leds=leds) as (url, service),
+          hall_page() as hall):
         game = service.session.game_id
         yield {"dashboard-watching": (f"{url}/", "#board .unit", None),
                "dashboard-playing": (f"{url}/", "#board .unit", "unlock"),
@@ -153,6 +158,16 @@ def test_every_page_passes_the_audit(urls: dict[str, tuple[str, str, str | None]
     url, ready, first = urls[name]
     with opened(browser, url, size, name, ready, first) as page:
         assert CHECKS[check](page) == []
+
+
+@pytest.mark.slow
+def test_the_audited_dashboard_shows_its_leds_lit(urls: dict[str, tuple[str, str, str | None]],
+                                                  browser: Browser) -> None:
+    """The audit looks at the LEDs panel as lit (issue 37: its strip was a div named with no role, serious)."""
+    url, ready, first = urls["dashboard-watching"]
+    with opened(browser, url, "phone", "dashboard-leds", ready, first) as page:
+        expect(page.locator("#leds .led")).not_to_have_count(0, timeout=WAIT)
+        assert serious(page) == []
 
 
 @pytest.mark.slow

@@ -12,12 +12,13 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, CDPSession, FloatRect, Locator, Page, expect
+from playwright.sync_api import Browser, FloatRect, Locator, Page, expect
 
 from controller.autoplay.player import AutoPlayer
 from controller.service.table import TableService
 from tests.browser.chromium import ARTIFACTS, page_at, wait_until
 from tests.browser.tools_support import PIN, running_table
+from tests.browser.touch_support import centre, pinch, touch_drag, touches
 
 pytestmark = pytest.mark.slow
 
@@ -55,36 +56,6 @@ def unlocked_on_a_phone(browser: Browser, url: str) -> Page:
     page = opened(browser, url, PHONE, touch=True)
     unlocked(page)
     return page
-
-
-def centre(page: Page, selector: str) -> tuple[float, float]:
-    box = page.locator(selector).first.bounding_box()
-    assert box is not None, f"{selector} is not drawn"
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-
-
-def touches(cdp: CDPSession, kind: str, points: list[dict[str, float]]) -> None:
-    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-
-
-def touch_drag(cdp: CDPSession, start: tuple[float, float], end: tuple[float, float], steps: int = 10) -> None:
-    """One finger down at `start`, moved to `end` and lifted, as a touch screen sends it."""
-    touches(cdp, "touchStart", [{"x": start[0], "y": start[1]}])
-    for k in range(1, steps + 1):
-        x, y = start[0] + (end[0] - start[0]) * k / steps, start[1] + (end[1] - start[1]) * k / steps
-        touches(cdp, "touchMove", [{"x": x, "y": y}])
-    touches(cdp, "touchEnd", [])
-
-
-def pinch(cdp: CDPSession, middle: tuple[float, float], start: float, end: float, steps: int = 10) -> None:
-    """Two fingers `start` px apart about `middle`, spread (or closed) to `end` px apart, then lifted."""
-    def points(gap: float) -> list[dict[str, float]]:
-        x, y = middle
-        return [{"x": x - gap / 2, "y": y, "id": 1}, {"x": x + gap / 2, "y": y, "id": 2}]
-    touches(cdp, "touchStart", points(start))
-    for k in range(1, steps + 1):
-        touches(cdp, "touchMove", points(start + (end - start) * k / steps))
-    touches(cdp, "touchEnd", [])
 
 
 def empty_space_near(page: Page, service: TableService, unit: str) -> str:
@@ -274,6 +245,86 @@ def test_several_actions_on_one_space_are_chosen_from_a_list(tmp_path: Path, bro
         expect(page.locator("#target-choices")).to_be_hidden()
         wait_until(page, f"Number(document.getElementById('board').dataset.number) > {before}", timeout=WAIT)
         assert service.session.number > before
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+def on_another_bot(service: TableService) -> list[tuple[str, str, str, list[int]]]:
+    """(bot, the other bot, its space, the listed actions' indexes) of each space a bot's actions aim at where
+    another bot stands, outside a move (nothing picked by itself)."""
+    state = service.session.state
+    if state.turn.pending is not None:
+        return []
+    where = {b.space: b.id for b in state.bots if b.on_board and b.space}
+    aimed: dict[tuple[str, str], list[int]] = {}
+    for la in service.legal_json()["actions"]:
+        if la["at"] and la["bot"] and where.get(la["at"]) not in (None, la["bot"]):
+            aimed.setdefault((la["bot"], la["at"]), []).append(la["index"])
+    return [(bot, where[space], space, found) for (bot, space), found in aimed.items()]
+
+
+def at_a_bot_on_a_lit_space(service: TableService) -> None:
+    """A new game played on until a bot's action aims at the space another bot stands on (a swap, a repair)."""
+    service.new_game()
+    player = AutoPlayer()
+    for _ in range(400):
+        if on_another_bot(service):
+            return
+        service.session.apply(player.choose(service.session.state))
+    raise AssertionError("no action aimed at another bot's space within 400 actions")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_a_bot_on_a_lit_space_stays_pickable_and_a_tap_there_never_acts_at_once(tmp_path: Path, browser: Browser,
+                                                                             viewport: dict[str, int]) -> None:
+    """Issue 37: with Casing picked, a tap on the command module standing on a space lit as Casing's swap swapped
+    them, where the player meant to pick the module. The lit space over a unit carries the action's mark and a
+    dashed edge, and a tap there asks: its actions, or pick the unit; picking it acts on nothing."""
+    with running_table(tmp_path, prepare=at_a_bot_on_a_lit_space) as (url, service):
+        touch = viewport is PHONE
+        page = opened(browser, url, viewport, touch=touch)
+        unlocked(page)
+        bot, other, space, indexes = on_another_bot(service)[0]
+
+        def press(selector: str) -> None:
+            target = page.locator(selector).first
+            target.tap() if touch else target.click()
+
+        press(f'#board .unit[data-unit="{bot}"]')
+        expect(page.locator("#board")).to_have_attribute("data-selected", bot, timeout=WAIT)
+        lit = page.locator(f'#board [data-target][data-space="{space}"]')
+        expect(lit).to_have_count(1)
+        assert lit.get_attribute("data-index") is None and lit.get_attribute("data-occupant") == other
+        expect(lit.locator("text.mark")).to_have_count(1)  # the action's mark, on the unit
+        expect(lit).to_have_attribute("aria-label", re.compile(f"or pick {service.session.state.bot(other).name}"))
+        shot(page, f"occupied-{'phone' if touch else 'laptop'}")
+        before = service.session.number
+        press(f'#board [data-target][data-space="{space}"]')  # a tap on the unit standing there
+        choices = page.locator("#target-choices")
+        expect(choices).to_be_visible()
+        assert [int(i) for i in choices.locator("button[data-index]").evaluate_all(
+            "bs => bs.map(b => b.dataset.index)")] == indexes
+        expect(choices.locator(f'button[data-pick="{other}"]')).to_contain_text(
+            f"Pick {service.session.state.bot(other).name}")
+        page.wait_for_timeout(500)  # the touch's click, if any, has come and gone
+        assert service.session.number == before, "the tap on a unit on a lit space acted"
+        shot(page, f"occupied-chooser-{'phone' if touch else 'laptop'}")
+        press(f'#target-choices button[data-pick="{other}"]')
+        expect(page.locator("#board")).to_have_attribute("data-selected", other, timeout=WAIT)
+        expect(choices).to_be_hidden()
+        assert service.session.number == before
+        # picked again, the bot takes its action there from the list
+        press(f'#board .unit[data-unit="{other}"]')  # let the other go
+        expect(page.locator("#board")).not_to_have_attribute("data-selected", other, timeout=WAIT)
+        press(f'#board .unit[data-unit="{bot}"]')
+        expect(page.locator("#board")).to_have_attribute("data-selected", bot, timeout=WAIT)
+        tag = service.legal_json()["actions"][indexes[0]]["tag"]
+        press(f'#board [data-target][data-space="{space}"]')
+        press(f'#target-choices button[data-index="{indexes[0]}"]')
+        if service.legal_json()["actions"][indexes[0]]["choose"]:  # (a repair asks how much power first)
+            expect(page.locator("#choices")).to_be_visible(timeout=WAIT)
+            press("#choices-go")
+        wait_until(page, f"Number(document.getElementById('board').dataset.number) > {before}", timeout=WAIT)
+        assert service.session.record.entries[-1].action.__struct_config__.tag == tag
         assert page.errors == []  # type: ignore[attr-defined]
 
 

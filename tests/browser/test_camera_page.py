@@ -79,3 +79,30 @@ def test_after_a_new_game_on_another_floor_the_camera_page_asks_for_the_mat_not_
             "Meridian Tower, Annex's mat on the table", timeout=30_000)
         expect(page.locator("#health")).not_to_contain_text("lens")
         shot(page, "camera-old-mat-phone")
+
+
+def test_the_camera_page_looks_again_when_the_table_says_so_not_on_a_timer(tmp_path: Path) -> None:
+    """A still table: after its first look the page asks nothing for seconds (it asked once a second before); a
+    hand moves a chip, the camera reads it, and the page looks again by itself."""
+    table = DemoTable()
+    with running_table(tmp_path, source=lambda: DemoCamera(table, fps=15),
+                       prepare=lambda s: table.lay_out(s.session.state)) as (url, service), chromium() as browser:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(f"{url}/camera")
+        page.locator("#unlock-slot button").click()
+        unlock(page)
+        expect(page.locator("#health")).to_contain_text("8 of 8 markers", timeout=30_000)
+        page.wait_for_timeout(2000)  # the camera has settled on what it reads
+        asked: list[str] = []
+        page.on("request", lambda request: asked.append(request.url))
+        page.wait_for_timeout(3000)
+        assert [u for u in asked if "/api/camera/status" in u] == []
+        state = service.session.state
+        bot = next(b for b in state.bots if b.kind == "agent" and b.space)
+        assert table.move_chip(state, bot.id, "A1")  # a hand puts a chip where the game does not have it
+        wait_until(page, "(n) => performance.getEntriesByType('resource')"
+                         ".filter((r) => r.name.includes('/api/camera/status')).length > n",
+                   page.evaluate("performance.getEntriesByType('resource')"
+                                 ".filter((r) => r.name.includes('/api/camera/status')).length"), timeout=30_000)
+        expect(page.locator("#health")).to_contain_text("chips read")
+        shot(page, "camera-pushed-phone")

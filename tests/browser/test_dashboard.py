@@ -331,3 +331,35 @@ def test_a_question_of_which_way_a_bot_went_is_answered_from_its_button(table: T
     assert steps == [("module", "E3"), ("module", "E4")]
     expect(page.locator('#board .unit[data-unit="module"]')).to_have_attribute("data-space", "E4")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, LAPTOP], ids=["phone", "laptop"])
+def test_the_page_is_pushed_what_changes_and_asks_for_nothing_on_a_timer(table: Table, browser: Browser,
+                                                                       viewport: dict[str, int]) -> None:
+    """The LEDs' colours and the floor come over the live feed: over seconds of play the page asks neither
+    /api/leds nor /api/floor, and at rest it asks nothing at all, yet the board and the LEDs follow the game."""
+    phone = viewport["width"] < 500
+    page = page_at(browser, table.url, viewport=viewport, has_touch=phone, is_mobile=phone)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url.removeprefix(table.url.rstrip("/"))))
+    page.wait_for_timeout(3000)  # a table at rest: nothing is asked
+    assert asked == []
+
+    player = AutoPlayer()
+    lit = []
+    for _ in range(12):
+        table.service.session.apply(player.choose(table.state))
+        lit.append(table.service.led_preview())
+    table.lay_out()
+    assert _board_units(page, table) == _state_units(table)  # the board drawn up to the last change
+    frame = table.service.led_preview()
+    assert frame is not None and len(set(lit)) > 1  # play relit the LEDs (the burncycle's tracker moved on)
+    colours = [*frame.threat, *frame.slots, frame.status]
+    wanted = [f"rgb({r}, {g}, {b})" for r, g, b in colours]
+    wait_until(page, "(wanted) => JSON.stringify([...document.querySelectorAll('#leds .led')]"
+                     ".map((d) => d.style.background)) === JSON.stringify(wanted)", wanted, timeout=SLOW)
+    assert not [url for url in asked if url.startswith(("/api/leds", "/api/floor"))], asked
+    page.locator("#leds").scroll_into_view_if_needed()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"dashboard-pushed-{'phone' if phone else 'laptop'}.png"))
+    assert page.errors == []  # type: ignore[attr-defined]

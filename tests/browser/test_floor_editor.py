@@ -67,3 +67,21 @@ def test_a_mistake_is_shown_where_it_is(tmp_path: Path) -> None:
         expect(page.locator("#check")).to_have_class("status problem")
         expect(page.locator("[data-space='1:2']")).to_have_class("space marked")
         shot(page, "floor-editor-mistake-phone")
+
+
+def test_a_shipped_floor_opens_in_the_editor_through_the_tables_parser(tmp_path: Path) -> None:
+    """Starting from a shipped floor: the editor asks the table to read it (POST /api/floors/parse, the rules'
+    parser) and draws that; written back out, it is the same floor."""
+    with running_table(tmp_path) as (url, service), chromium() as browser:
+        page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+        asked: list[str] = []
+        page.on("request", lambda request: asked.append(request.url))
+        page.goto(f"{url}/floors/edit")
+        expect(page.locator("#start option[value='meridian-lobby']")).to_have_count(1)
+        page.locator("#start").select_option("meridian-lobby")
+        expect(page.locator("#title")).to_have_value("Meridian Tower, Lobby")
+        lobby = compile_floor(service.floors.text("meridian-lobby"))
+        expect(page.locator("[data-space]")).to_have_count(lobby.rows * lobby.cols)
+        expect(page.locator("#check")).to_contain_text("valid floor 'Meridian Tower, Lobby'")
+        assert any(u.endswith("/api/floors/parse") for u in asked)
+        shot(page, "floor-editor-lobby-phone")

@@ -18,6 +18,7 @@ from controller.rules import CorporationTurn, Step
 from controller.service.table import TableService
 from tests.browser.phone_support import WAIT, Phone, Taps, taps_by_kind
 from tests.browser.tools_support import running_table
+from tests.browser.touch_support import centre, pinch, unpainted
 
 SEED = 1  # the form's game: Nano alone on the lobby, won in 7 rounds and 98 actions with the table's dice
 MOST_ACTIONS = 400  # a game the auto-player does not end by then is a failure, not a wait
@@ -33,6 +34,12 @@ def play_a_game(browser: Browser, url: str, service: TableService, dice: str) ->
     if dice == "physical":
         phone.pick("#dice-mode", "physical")
         assert phone._until(lambda: service.session.dice_mode == "physical"), "the dice mode did not change"
+    else:  # a pinch and Reset zoom first, as the player whose result screen showed the board half black (issue 37)
+        phone.page.locator("#board-wrap").scroll_into_view_if_needed()
+        pinch(phone.page.context.new_cdp_session(phone.page), centre(phone.page, "#board-wrap"), 60, 240)
+        phone.page.wait_for_timeout(1000)
+        phone.tap("#zoom-reset")
+        expect(phone.page.locator("#zoom-reset")).to_be_disabled(timeout=WAIT)
     player = AutoPlayer()
     for _ in range(MOST_ACTIONS):
         phone.settle()
@@ -49,6 +56,8 @@ def play_a_game(browser: Browser, url: str, service: TableService, dice: str) ->
         raise AssertionError(f"no result within {MOST_ACTIONS} actions")
     expect(phone.page.locator("#summary")).to_contain_text(state.outcome.result, timeout=WAIT)
     _look_at(phone, "body", "result")
+    phone.page.locator("#board-wrap").scroll_into_view_if_needed()
+    assert unpainted(phone.page, f"phone-game-result-board-{dice}") == []
     return phone
 
 

@@ -12,6 +12,7 @@ phone's rights away and says so, and a PIN lockout that counts down. Screenshots
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +26,8 @@ from controller.rules.dice import ScriptedDice, SeededDice
 from controller.rules.errors import DiceNeeded, RulesError
 from tests.browser.chromium import ARTIFACTS, page_at, wait_until
 from tests.browser.dashboard_table import PIN, SLOW, Table
+from tests.browser.tools_support import PIN as RUNNING_PIN
+from tests.browser.tools_support import running_table
 
 pytestmark = pytest.mark.slow
 
@@ -98,7 +101,7 @@ def test_a_card_draw_is_answered_from_a_picker_of_the_decks_cards(table: Table, 
     step = page.locator('#actions .action[data-tag="network_step"]').first
     _press(page, step)
     expect(page.locator("#choices")).to_be_visible()
-    expect(page.locator("#choices select[name=transfer-1]")).to_be_visible()  # a control, not a JSON field
+    expect(page.locator("#choices fieldset").first).to_be_visible()  # controls (or a note that none apply), no JSON
     _no_developer_text(page, "the network step's choices")
     _press(page, page.locator("#choices-go"))
     expect(page.locator("#dice")).to_be_visible()
@@ -120,6 +123,55 @@ def test_a_card_draw_is_answered_from_a_picker_of_the_decks_cards(table: Table, 
     assert table.service.session.pending_dice is None and table.state.turn.step != "network"
     expect(page.locator("#log")).to_contain_text(name)  # the card tapped is the card the game drew
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def _at_the_network_step_on(node: str) -> GameState:
+    """Nano alone on the lobby at the network step of the first turn (burncycle: general, general, captain), the
+    IP put on `node`: from L2-12 a white line leads inward at step 1, and from where that leaves it at step 2."""
+    state = new_game(load_content(), GameSetup(floor="meridian-lobby", mission="data-heist", players=1,
+                                               agents=["nano"], seed=3))
+    player, dice = AutoPlayer(), SeededDice(3)
+    while state.turn.step != "network":
+        state, _ = apply(state, player.choose(state), dice)
+    state.network.ips[0].node = node
+    return state
+
+
+def _offered(page: Page, step: int) -> list[str]:
+    return page.locator(f"#choices select[name=transfer-{step}] option").evaluate_all("os => os.map((o) => o.value)")
+
+
+@SIZES
+def test_the_network_step_offers_only_the_transfers_the_rules_take(tmp_path: Path, browser: Browser,
+                                                                   size: dict[str, Any]) -> None:
+    """Issue 37: every step's selector offered inward and outward, and most were refused ("No white line leads
+    outward from L1-12"). Each step offers the directions of the listing's options that agree with the steps
+    before it; a step with nothing to transfer has no selector, and the transfers chosen are taken."""
+    state = _at_the_network_step_on("L2-12")
+    with running_table(tmp_path, prepare=lambda s: s.session.start_game(state)) as (url, service):
+        general = next(k for k, la in enumerate(legal_actions(service.session.state))
+                       if isinstance(la.action, NetworkStep) and "transfers" in la.choose)
+        assert legal_actions(service.session.state)[general].options["transfers"] == [{}, {1: "in"}, {1: "in", 2: "in"}]
+        page = page_at(browser, url + "/", **size)
+        page.fill("#pin-input", RUNNING_PIN)
+        _press(page, page.locator("#pin-form button[type=submit]"))
+        _press(page, page.locator(f'#actions .action[data-index="{general}"]'))
+        expect(page.locator("#choices")).to_be_visible()
+        assert _offered(page, 1) == ["", "in"]  # no outward line from L2-12
+        assert _offered(page, 2) == [""] and page.locator("#choices select[name=transfer-2]").is_disabled()
+        expect(page.locator("#choices select[name=transfer-3]")).to_have_count(0)  # no line on the third step
+        page.locator("#choices select[name=transfer-1]").select_option("in")
+        assert _offered(page, 2) == ["", "in"]  # transferred inward first, step 2 stands by a line inward
+        page.locator("#choices select[name=transfer-2]").select_option("in")
+        _no_developer_text(page, "the network step's transfers")
+        _shot(page, size, "network-transfers", full_page=False)
+        number = service.session.number
+        _press(page, page.locator("#choices-go"))
+        wait_until(page, f"Number(document.getElementById('board').dataset.number) > {number}", timeout=SLOW)
+        taken = service.session.record.entries[-1].action
+        assert isinstance(taken, NetworkStep) and taken.transfers == {1: "in", 2: "in"}
+        expect(page.locator("#message")).not_to_contain_text("white line")
+        assert page.errors == []  # type: ignore[attr-defined]
 
 
 @SIZES

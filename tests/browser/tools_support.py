@@ -1,4 +1,4 @@
-"""What the tool pages' browser tests share: a real table service (startup.build, its web server on a loopback
+"""What the tool pages' browser tests share: a real table service (compose.build, its web server on a loopback
 port, a fresh game log) run in a thread, Debian's chromium through Playwright, and screenshots for a person."""
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from typing import Any
 
 from playwright.sync_api import Page
 
+from controller.cli.compose import build
+from controller.service.devices.led_output import LedOutput
 from controller.service.frame.config import ServiceConfig
-from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.browser.chromium import ARTIFACTS, free_port
 from vision.sources.base import FrameSource
@@ -27,14 +28,16 @@ PHONE = {"width": 412, "height": 900}
 @contextmanager
 def running_table(tmp_path: Path, *, source: Callable[[], FrameSource] | None = None,
                   prepare: Callable[[TableService], None] | None = None, seed: int = 5,
-                  game: dict[str, Any] | None = None) -> Iterator[tuple[str, TableService]]:
+                  game: dict[str, Any] | None = None,
+                  leds: LedOutput | None = None) -> Iterator[tuple[str, TableService]]:
     """A table service serving on 127.0.0.1 until the block ends; `prepare` runs before it starts. `seed` seeds
-    its games and virtual dice, `game` is table.toml's [game] (the new-game form's defaults)."""
+    its games and virtual dice, `game` is table.toml's [game] (the new-game form's defaults), `leds` its LEDs
+    (the demo's virtual strip; none by default)."""
     port = free_port()
     config = ServiceConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
                            web={"host": "127.0.0.1", "port": port, "pin": PIN},  # type: ignore[arg-type]
                            camera={"source": "none"}, game=game or {})  # type: ignore[arg-type]
-    service = build(config, seed=seed, source=source)
+    service = build(config, seed=seed, source=source, leds=leds)
     if prepare is not None:
         prepare(service)
     thread = threading.Thread(target=lambda: asyncio.run(service.run()), daemon=True)

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 from fastapi.testclient import TestClient
 
-from controller.service.frame.startup import build
+from controller.cli.compose import build
 from tests.support.service_helpers import config
 from web import create_app
 

@@ -14,7 +14,7 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 import web.routers
-from controller.service.frame.startup import build
+from controller.cli.compose import build
 from controller.service.table import TableService
 from tests.support.service_helpers import config
 from web import create_app
@@ -66,7 +66,7 @@ def test_text_is_never_inserted_as_markup() -> None:
 
 def test_every_endpoint_the_scripts_read_answers(client: TestClient) -> None:
     paths = {p for source in SCRIPTS for p in re.findall(r'api\("GET", `?"?(/[a-z/]+)', source.read_text())}
-    assert {"/api/floor", "/api/legal", "/api/session", "/api/address", "/api/leds"} <= paths
+    assert {"/api/floor", "/api/legal", "/api/session", "/api/address"} <= paths
     for path in paths:
         assert client.get(path).status_code == 200, path
 

@@ -84,3 +84,11 @@ def test_an_ended_game_has_a_typed_outcome():
     state = decode_state(encode_state(final))
     assert state.outcome == final.outcome
     assert msgspec.json.decode(encode_state(final))["outcome"]["result"] in ("victory", "defeat")
+
+
+def test_every_players_action_has_its_step_and_its_play():
+    """`STEPS` (when an action may come) and the dispatch table (how it is played) name the same actions, so an
+    action added to one and forgotten in the other fails here rather than as a KeyError in a game."""
+    from controller.rules import actions
+
+    assert set(actions.STEPS) - {CorporationTurn} == set(actions._PLAYS)

@@ -60,7 +60,8 @@ def filled(rng: random.Random, la: LegalAction):
         changes["dice"] = DicePool(**{d.field: rng.randint(0, d.most) for d in la.dice})
     for field in la.choose:
         values = la.options.get(field)
-        if values and not isinstance(getattr(la.action, field), list):
+        # (a mapping, the network step's transfers, is tried whole by test_legal_listing, choice by choice)
+        if values and not isinstance(getattr(la.action, field), (list, dict)):
             changes[field] = rng.choice(values)
     return msgspec.structs.replace(la.action, **changes) if changes else la.action
 

@@ -3,6 +3,7 @@ labels that say what an action costs and loses (issue 19's oddities of `actions 
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import msgspec
@@ -90,6 +91,24 @@ def test_the_network_step_lists_its_transfers_in_the_games_words():
     assert inward and "transfer inward from L3-01" in next(la.label for la in steps if la.action in inward)
     new, events = act(s, inward[0])
     assert of_type(events, "ip_moved")[0].path[:2] == ["L3-01", "CORE"]
+
+
+def test_the_network_step_offers_exactly_the_transfers_the_rules_take():
+    """Issue 37: the dashboard offered inward and outward at every movement step, and most were refused ("No white
+    line leads outward from L1-12"). The listing's options name every choice of transfers the engine takes, and
+    only those: each listed one is applied, every other combination of a direction or none per step is refused."""
+    for ip, slots in (("L3-01", ("general", "tech")), ("L2-12", ("general", "general", "physical")),
+                      ("L3-07", ("general", "general", "physical")), ("CORE", ("captain", "general", "utility"))):
+        s = in_turn(make_state(bots=[bot("byte", "A1"), module("F1")], slots=chips(*slots)), step="network")
+        s.network = network(["byte"], ips={"byte": ip})
+        offered = listed(s, NetworkStep)[0].options["transfers"]
+        assert offered[0] == {} and len(offered) > 1, (ip, offered)
+        for combo in itertools.product([None, "in", "out"], repeat=len(slots)):
+            transfers = {k + 1: d for k, d in enumerate(combo) if d is not None}
+            if transfers in offered:
+                act(s, NetworkStep(transfers=transfers))  # type: ignore[arg-type]
+            else:
+                illegal(s, NetworkStep(transfers=transfers), "white line")  # type: ignore[arg-type]
 
 
 def test_escaping_the_last_agent_before_the_module_warns_that_it_loses():

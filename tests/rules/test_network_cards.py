@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from controller.rules import IllegalAction
-from controller.rules.actions import EndTurn, Move, NetworkCardAction, NetworkStep, Pass
+from controller.rules.actions import EndTurn, Move, NetworkCardAction, NetworkStep, Pass, legal_actions
 from controller.rules.cards.network_cards import draw_network_card
 from controller.rules.state import DicePool
 from tests.support.rules_scenarios import CONTENT, bot, make_state, module, network, of_type, table
-from tests.support.turn_scenarios import act, chips, in_turn
+from tests.support.turn_scenarios import act, chips, illegal, in_turn
 
 CARDS = {c.id: c for c in CONTENT.network_cards}
 
@@ -64,6 +64,15 @@ def test_the_command_module_cannot_take_a_network_card_action():
     t = table(s)
     with pytest.raises(IllegalAction, match="command module cannot"):
         draw_network_card(t, t.state.bot("module"), None)
+
+
+def test_a_shut_down_agent_cannot_draw_a_network_card():
+    """"Bot Shut Down: ... Cannot act or advance floors until repaired." The listing never offered it; the engine
+    took it all the same (found by test_legal_actions once the network step's listing changed its random walk)."""
+    s = with_cards(["N01"])
+    s.bot("byte").shut_down = True
+    assert not [la for la in legal_actions(s) if isinstance(la.action, NetworkCardAction)]
+    illegal(s, NetworkCardAction(), "Byte is shut down")
 
 
 def test_optimized_grants_an_extra_unoptimized_action_on_the_same_chip():

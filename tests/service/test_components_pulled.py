@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from controller.autoplay.player import AutoPlayer
+from controller.cli.compose import build
 from controller.leds import strip_layout as layouts
 from controller.leds.render import render
 from controller.leds.scene import TRACK_LENGTH
 from controller.service.demo.booth import DemoCamera, DemoTable
 from controller.service.devices.led_output import output_from_config
 from controller.service.frame.config import LedsConfig, ServiceConfig
-from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.firmware_sim import BAUD, FIRMWARE, LED_COUNT, Sim
 from tests.support.net import free_port, wait_for

@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from controller.service.frame.config import SECTIONS, ConfigError, MqttConfig, ServiceConfig, env_name, load_config
-from controller.service.frame.config_text import starter_toml
+from controller.service.frame.config_text import NO_CAMERA_NOTE, starter_toml
 from tests.support.cli_run import refused, run
 
 # key -> (a bad value as TOML text, what the message must say is expected)
@@ -178,6 +178,20 @@ def test_the_starter_file_names_every_key_and_its_variable() -> None:
         section, name = dotted.split(".")
         assert f"\n{name} = " in text or f"\n# {name} = " in text, dotted
         assert env_name(section, name) in text
+
+
+def test_init_no_camera_writes_a_table_the_phones_play_without_a_camera(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 37: the game-night guide plays on a table with no camera; `init --no-camera` writes its file, which
+    loads with no camera and otherwise every default (the starter file with only camera.source changed)."""
+    out = tmp_path / "table.toml"
+    code, _, err = run(capsys, "init", "--no-camera", "--out", out)
+    text = out.read_text(encoding="utf-8")
+    assert code == 0 and 'source = "none"' in text and "--no-camera" not in err
+    config = load_config(out)
+    assert config.camera.source == "none"
+    assert config.model_dump(exclude={"camera"}) == load_config(write(tmp_path, "")).model_dump(exclude={"camera"})
+    assert text.replace('source = "none"', 'source = "picamera"').replace(NO_CAMERA_NOTE, "") == starter_toml()
 
 
 def test_init_writes_the_starter_and_refuses_to_overwrite(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

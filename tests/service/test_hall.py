@@ -5,6 +5,7 @@ its availability goes offline. A bad --broker (or other option) is one line, exi
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from tests.support.cli_run import refused
 from tests.support.mqtt_broker import Broker, publish, running, table
 from tests.support.service_helpers import until
 from web.hall import create_hall_app
+from web.routers.page import CSP
 
 
 def _hall(broker: Broker) -> tuple[HallSubscriber, TestClient]:
@@ -91,14 +93,41 @@ def test_a_hall_started_late_reads_the_tables_from_retained_topics_alone(tmp_pat
 
 
 @pytest.mark.slow  # a real mosquitto
-def test_the_page_is_served_with_no_asset_from_outside_and_broker_text_only_as_text(broker: Broker) -> None:
+def test_the_page_is_served_with_its_policy_and_no_asset_from_outside(broker: Broker) -> None:
+    """The hall's page is the table's kind of page: the one Content-Security-Policy, no inline script or style (its
+    script and style are files of the one /static mount, beside the dashboard's modules it imports)."""
     subscriber, client = _hall(broker)
     try:
         page = client.get("/")
         assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+        assert page.headers["content-security-policy"] == CSP
         html = page.text
-        assert "http://" not in html and "https://" not in html and "<link" not in html and " src=" not in html
-        assert "innerHTML" not in html and "insertAdjacentHTML" not in html and "document.write" not in html
+        assert "http://" not in html and "https://" not in html and "<style" not in html and " style=" not in html
+        assert re.findall(r"<script[^>]*>", html) == ['<script type="module" src="/static/hall.js">']
+        for asset in ("/static/hall.js", "/static/hall.css", "/static/dom.js", "/static/live.js"):
+            reply = client.get(asset)
+            assert reply.status_code == 200, asset
+            assert "innerHTML" not in reply.text and "document.write" not in reply.text, asset
+        assert client.get("/static/hall.html").status_code == 404  # a page only at its route, with its policy
+    finally:
+        subscriber.stop()
+
+
+@pytest.mark.slow  # a real mosquitto
+def test_the_hall_is_pushed_to_the_page_when_a_table_says_something(broker: Broker) -> None:
+    """GET /ws: the hall on connect, then again when a table's retained topic changes it; nothing on a timer."""
+    subscriber, client = _hall(broker)
+    try:
+        with client.websocket_connect("/ws") as ws:
+            first = ws.receive_json()
+            assert first["type"] == "snapshot" and first["hall"]["tables"] == []
+            publish(broker.port, "burncycle/pushed/mission", "Operation Data Heist", retain=True)
+            message = ws.receive_json()
+            while not message["hall"]["tables"]:  # (the broker's connection news may come first)
+                message = ws.receive_json()
+            assert message["type"] == "hall" and message["hall"] == client.get("/api/tables").json()
+            assert [t["mission"] for t in message["hall"]["tables"]] == ["Operation Data Heist"]
+        publish(broker.port, "burncycle/pushed/mission", "", retain=True)
     finally:
         subscriber.stop()
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 
 import pytest
 
+from controller.cli.compose import build
 from controller.library import load_floor
 from controller.rules import GameRecord, SeededDice, record_action
 from controller.rules.actions import Correct, Step, Strike, apply_action
@@ -19,8 +21,8 @@ from controller.rules.record import state_digest
 from controller.rules.state import DicePool
 from controller.service.camera.reconciler import Reconciler, ReconcilerError, placements
 from controller.service.frame.config import ServiceConfig
-from controller.service.frame.startup import build
 from controller.service.game.session import GameSession
+from controller.service.table import TableService
 from tests.support.observations import CONFIG, seen
 from tests.support.session_support import next_action, played_until, start_state
 from vision.pipeline import VisionPipeline
@@ -247,7 +249,7 @@ def test_a_table_without_a_camera_still_lists_the_corporations_moves(tmp_path):
         service.session.start_game(start)
         while service.session.state.turn.step != "corporation":
             service.session.apply(next_action(service.session.state))
-        assert service.table_view()["instructions"] == []
+        assert all(i["unit"] in ("byte", "module", "casing") for i in service.table_view()["instructions"])
         service.session.corporation_turn()
         view = service.table_view()
         assert view["camera"] is False and service.camera is None
@@ -257,6 +259,54 @@ def test_a_table_without_a_camera_still_lists_the_corporations_moves(tmp_path):
         assert [i["done"] for i in view["instructions"]] == [False] * 4
     finally:
         service.session.close()
+
+
+def no_camera_table(tmp_path) -> TableService:
+    """A table with no camera and its PIN set, its game log in `tmp_path` (built again on the same file, it is
+    the same table restarted)."""
+    return build(ServiceConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
+                               web={"host": "127.0.0.1", "port": 8080, "pin": "2468"},
+                               camera={"source": "none"}), seed=5)
+
+
+def test_a_restart_gives_the_players_back_the_instructions_the_table_showed(tmp_path):
+    """Issue 37: with no camera the instructions stay until the next corporation turn, and a restart (the service
+    built again on the same game log) shows them again, from the log; the next corporation turn replaces them (the
+    players carried out the last one's: nothing else can tick them off), before a restart and after one."""
+    start, _ = played_until(lambda s: s.turn.step == "corporation")
+    service = no_camera_table(tmp_path)
+    try:
+        service.session.start_game(start)
+        assert service.table_view()["instructions"] == []  # a phone looks at the table
+        while service.session.state.turn.step != "corporation":
+            service.next_step()
+            service.table_view()  # after each change, as the live feed asks (the list taken in change by change)
+        service.next_step()  # the corporation's turn
+        shown = service.table_view()["instructions"]
+        assert len(shown) == 4 and {i["unit"] for i in shown} == {"G1", "G2", "G3", "G4"}
+        digest = service.session.status()["digest"]
+    finally:
+        service.session.close()
+
+    again = no_camera_table(tmp_path)
+    try:
+        assert again.session.status()["digest"] == digest
+        assert again.table_view()["instructions"] == shown
+        while again.session.state.turn.step != "corporation":  # nobody looks meanwhile: read together after
+            again.session.apply(next_action(again.session.state))
+        before = placements(again.session.state)
+        again.next_step()
+        second = again.table_view()["instructions"]
+        after = placements(again.session.state)
+        assert second and {i["unit"] for i in second} == {u for u in after if after[u] != before.get(u)}
+        assert all(i["from"] == (before[i["unit"]] or (None,))[0] for i in second)  # from where the chips stand now
+    finally:
+        again.session.close()
+    third = no_camera_table(tmp_path)
+    try:
+        assert third.table_view()["instructions"] == second
+    finally:
+        third.session.close()
 
 
 def test_a_guard_on_the_wrong_space_or_facing_shows_as_misplaced(after_corporation):
@@ -358,6 +408,36 @@ def test_the_camera_thread_and_a_correction_from_another_thread_leave_one_consis
     view = reconciler.observe(seen(state, 10.0))
     assert placements(moving.state)["casing"] == ("J3", None) and len(moving.record.entries) == 1
     assert [i.text for i in view.pending] == ["move Casing from I3 to J3"] and view.misplaced == ()
+
+
+def test_reading_the_view_never_waits_for_a_write_the_reconciler_makes(moving):
+    """The session's writer is held (a slow disk) while a correction goes through the reconciler: reading the view
+    meanwhile answers at once, with the view from before the write, and the reader is told once it has landed."""
+    state = moving.state
+    reconciler = Reconciler(moving, CONFIG)
+    before = reconciler.observe(seen(state, 1.0))
+    told = threading.Event()
+    reconciler.on_news(told.set)
+    held, release = threading.Event(), threading.Event()
+    disk = threading.Thread(target=moving.write, args=(lambda: held.set() or release.wait(5),))
+    disk.start()
+    assert held.wait(5)
+    correcting = threading.Thread(target=reconciler.correct, args=("casing", "J3"))
+    correcting.start()
+    time.sleep(0.2)  # the correction is queued behind the held write now
+    try:
+        t0 = time.monotonic()
+        during = reconciler.view
+        waited = time.monotonic() - t0
+    finally:
+        release.set()
+        correcting.join(5)
+        disk.join(5)
+    assert waited < 0.1, f"reading the view waited {waited:.2f} s for the session's writer"
+    assert during == before and not correcting.is_alive()
+    assert told.is_set()  # the reader's view was out of date once the correction landed
+    after = reconciler.view
+    assert after.number > before.number and [i.text for i in after.pending] == ["move Casing from I3 to J3"]
 
 
 def test_undoing_the_corporations_turn_before_the_guards_are_moved_leaves_nothing_to_do(after_corporation):

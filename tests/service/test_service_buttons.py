@@ -1,4 +1,4 @@
-"""The table's "next" and "undo" buttons on gpiozero's MockFactory, wired by startup.build into a running
+"""The table's "next" and "undo" buttons on gpiozero's MockFactory, wired by compose.build into a running
 TableService: a press moves the game on or takes the last step back, through TableService.press; a step the
 rules refuse changes nothing and is kept in last_refusal for the dashboard. With physical dice, while the
 game waits for a roll, the same two buttons type in the faces of the dice the engine asked for."""
@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
+from controller.cli.compose import build
 from controller.rules import Move
 from controller.rules.state import DicePool
 from controller.service.devices.buttons import HOLD_S, REPEAT_S
@@ -29,7 +30,6 @@ from controller.service.frame.config import (
     ServiceConfig,
     WebConfig,
 )
-from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.clock import Clock
 from tests.support.net import free_port, wait_for

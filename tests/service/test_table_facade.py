@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped, unused-ignore]  # no stubs
 
+from controller.cli.compose import build
 from controller.library import load_content
 from controller.rules import BadFace, BurncycleError, IllegalAction
 from controller.service.camera.component import CameraComponent
-from controller.service.frame.startup import build
 from controller.service.frame.web_server import WebServer
 from controller.service.game.session import GameSession
 from controller.service.table import NoCamera, TableService
@@ -79,6 +79,24 @@ def _asks_for_dice(service: TableService) -> None:
     service.next_step()  # route power done
     move = next(a for a in service.legal_json()["actions"] if a["tag"] == "move")
     assert service.apply_json(move["action"]).kind == "dice_requested"
+
+
+def test_the_dice_mode_the_players_chose_stays_across_new_games_and_restarts(tmp_path: Path) -> None:
+    """Issue 37: a game night chooses "Dice: rolled by us" once. table.toml's `dice` (virtual here) is the mode of
+    the table's first game; once the players choose, every new game keeps their choice, across a restart of the
+    service, until they choose again."""
+    with built_service(tmp_path, game=True) as first:
+        assert first.status()["dice_mode"] == "virtual"
+        first.set_dice_mode("physical")
+        first.new_game()
+        assert first.status()["dice_mode"] == "physical"
+    with built_service(tmp_path, game=False) as restarted:
+        assert restarted.status()["dice_mode"] == "physical"
+        restarted.new_game()
+        assert restarted.status()["dice_mode"] == "physical"
+        restarted.set_dice_mode("virtual")
+        restarted.new_game()
+        assert restarted.status()["dice_mode"] == "virtual"
 
 
 def test_dice_faces_are_checked_and_a_roll_given_up_through_the_facade(service: TableService) -> None:

@@ -1,4 +1,4 @@
-"""The web API on a real TableService (built by startup.build over a temp game log), through FastAPI's
+"""The web API on a real TableService (built by compose.build over a temp game log), through FastAPI's
 TestClient: /health's shape and its 503 while a part has failed, /api/state before a game, catching up on
 /api/changes, and a malformed query refused with a readable 422 that changes nothing."""
 
@@ -16,8 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from controller.autoplay.player import AutoPlayer
+from controller.cli.compose import build
 from controller.service.frame.components import Component
-from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.net import free_port
 from tests.support.service_helpers import built_service, config

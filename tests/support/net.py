@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import socket
 import time
 from collections.abc import Callable
 
+from controller.service.frame.address import free_port  # the one free port: tests bind only to loopback
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on (tests bind only to loopback)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+__all__ = ["free_port", "wait_for"]
+
+
 
 
 def wait_for(check: Callable[[], bool], timeout: float = 20.0, what: str = "") -> None:

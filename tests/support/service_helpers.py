@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from controller.cli.compose import build
 from controller.service.frame.components import Component
 from controller.service.frame.config import ServiceConfig
-from controller.service.frame.startup import build
 from controller.service.table import TableService
 
 

@@ -1,4 +1,4 @@
-"""The web tests' fixtures: a real TableService (startup.build over a temp game log, no camera) with a game, and
+"""The web tests' fixtures: a real TableService (compose.build over a temp game log, no camera) with a game, and
 a TestClient of its app with a clock the PIN's waits are measured on, stepped by the test instead of sleeping."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from controller.service.frame.startup import build
+from controller.cli.compose import build
 from controller.service.table import TableService
 from tests.support.clock import Clock
 from tests.support.net import free_port
@@ -66,7 +66,8 @@ def served(tmp_path: Path) -> Iterator[tuple[TableService, int]]:
     running = threading.Thread(target=lambda: asyncio.run(service.run()))
     running.start()
     deadline = time.monotonic() + 10
-    while not any(c.name == "web" and c.health.value == "ok" for c in service.components):
+    # serving, as its health says (it says "working" a moment before): no health news of its own start comes later
+    while not any(c.name == "web" and c.message.startswith("serving") for c in service.components):
         assert time.monotonic() < deadline, "the web server did not start"
         time.sleep(0.01)
     yield service, port

@@ -11,8 +11,8 @@ import pytest
 from fastapi import APIRouter, FastAPI
 from fastapi.testclient import TestClient
 
+from controller.cli.compose import build
 from controller.service.frame.config import ServiceConfig, load_config
-from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.clock import Clock
 from tests.support.service_helpers import config

@@ -18,10 +18,10 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
+from controller.cli.compose import build
 from controller.rules import compile_floor
 from controller.service.demo.booth import DEMO_CONDITIONS, DEMO_POSE, DemoCamera, DemoTable
 from controller.service.frame.config import ServiceConfig
-from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.net import free_port
 from tests.support.web_helpers import ORIGIN, PIN

@@ -63,6 +63,22 @@ def test_the_check_says_what_validate_says(anyone: TestClient, tmp_path: Path,
     assert "closet.floor:6:4: unknown space character 'x' at B1" in body["message"]
 
 
+def test_the_editor_reads_a_floor_through_the_rules_parser(anyone: TestClient) -> None:
+    """POST /api/floors/parse: the floor editor has no parser of its own; the rules' answers with the grid in the
+    format's characters, the edges and the areas, or the line and column of the first mistake."""
+    body = anyone.post("/api/floors/parse", json={"name": "closet", "text": CLOSET}).json()
+    assert body == {"ok": True, "floor": {
+        "name": "Closet", "level": 1, "rows": 2, "cols": 3,
+        "spaces": [["E", "T", "H"], [".", ".", "."]],
+        "east": [["open", "open"], ["open", "open"]], "south": [["wall", "door", "wall"]],
+        "areas": [{"space": "A1", "kind": "room", "name": "Closet", "surveillance": 1, "reserve": None},
+                  {"space": "A2", "kind": "hallway", "name": "Corridor", "surveillance": 0, "reserve": None}]}}
+    broken = anyone.post("/api/floors/parse", json={"name": "closet", "text": BROKEN}).json()
+    assert broken == {"ok": False, "line": 6, "column": 4,
+                      "message": anyone.post("/api/floors/check", json={"name": "closet", "text": BROKEN}).json()[
+                          "message"]}
+
+
 def test_a_broken_floor_gets_validates_message_and_nothing_is_saved(player: TestClient, service: TableService,
                                                                     tmp_path: Path,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:

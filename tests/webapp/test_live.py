@@ -35,7 +35,7 @@ def test_a_snapshot_then_every_change_in_order(service: TableService, anyone: Te
         got: list[dict[str, Any]] = []
         while len(got) < len(numbers):  # (a unit moved also changes the players' instructions: a table message)
             message = ws.receive_json()
-            if message["type"] != "table":
+            if message["type"] not in ("table", "floor"):
                 got.append(message)
         assert [m["type"] for m in got] == ["change"] * 4
         assert [m["number"] for m in got] == [m["change"]["number"] for m in got] == numbers
@@ -55,6 +55,40 @@ def test_the_table_view_and_health_are_pushed_when_they_change(service: TableSer
         health = ws.receive_json()
         assert health["type"] == "health"
         assert health["health"]["components"]["game"]["message"] == "the disk is full"
+
+
+def test_the_floor_is_pushed_after_the_change_that_changed_it(service: TableService, anyone: TestClient) -> None:
+    """The snapshot brings the floor and the LEDs; after a change the floor comes again, in its own message, only
+    when play changed it (a guard's sight, a door): a phone never fetches the floor again after a change."""
+    def drawn() -> dict[str, Any]:
+        return {k: v for k, v in anyone.get("/api/floor").json().items() if k != "number"}
+
+    with anyone.websocket_connect("/ws", headers={"Origin": ORIGIN}) as ws:
+        snapshot = ws.receive_json()
+        assert snapshot["floor"] == drawn() and snapshot["floor"]["version"]
+        assert snapshot["leds"] == {"configured": False, "threat": [], "slots": [], "status": None}  # no LEDs here
+        held, brought, kept = drawn(), 0, 0
+        for k in range(60):
+            service.session.apply(next_action(service.session.state))
+            message = ws.receive_json()
+            while message["type"] != "change":
+                message = ws.receive_json()
+            now = drawn()
+            if k == 0 or now["version"] != held["version"]:  # (a feed's first round pushes the floor it starts on)
+                floor = ws.receive_json()
+                while floor["type"] == "table":
+                    floor = ws.receive_json()
+                assert floor == {"type": "floor", "number": message["number"], "floor": now}
+                brought += k > 0
+            else:
+                kept += 1
+            held = now
+        assert brought and kept  # the guards moved (their sight) and most changes left the floor as it was
+        service.session.apply(next_action(service.session.state))
+        message = ws.receive_json()
+        while message["type"] == "table":
+            message = ws.receive_json()
+        assert message["type"] == "change"  # (no floor message was left unread above)
 
 
 def test_another_sites_handshake_is_refused(anyone: TestClient) -> None:
@@ -89,6 +123,8 @@ def test_a_client_that_never_reads_holds_back_no_one_and_catches_up_with_one_sna
             service.session.set_dice_mode("physical" if k % 2 == 0 else "virtual")
             k += 1
             message = json.loads(fast.recv(timeout=5))
+            while message["type"] == "floor":  # (a feed's first changes push the floor once)
+                message = json.loads(fast.recv(timeout=5))
             assert message["type"] == "change" and message["number"] == service.session.number
             numbers.append(message["number"])
             deepest = max(deepest, *(c.queue.qsize() for c in hub.clients))
@@ -130,7 +166,10 @@ def test_a_table_view_that_fails_does_not_end_the_feed(served: tuple[TableServic
         failing["now"] = True
         for _ in range(2):
             service.session.apply(next_action(service.session.state))
-            assert json.loads(ws.recv(timeout=10))["number"] == service.session.number
+            message = json.loads(ws.recv(timeout=10))
+            while message["type"] == "floor":  # (a feed's first changes push the floor once)
+                message = json.loads(ws.recv(timeout=10))
+            assert message["number"] == service.session.number
 
 
 def test_the_feed_is_woken_by_news_and_an_idle_table_costs_it_nothing(served: tuple[TableService, int]) -> None:

@@ -16,8 +16,8 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from controller.cli.compose import build
 from controller.service.frame.config import ServiceConfig
-from controller.service.frame.startup import build
 from controller.service.frame.web_server import WebServer
 from controller.service.table import TableService
 from tests.support.clock import Clock

@@ -13,8 +13,8 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from controller.cli.compose import build
 from controller.service.frame.config import GameConfig
-from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.service_helpers import config
 from tests.support.session_support import next_action
@@ -229,6 +229,8 @@ def test_the_legal_actions_are_numbered_and_post_back_as_they_are(service: Table
     assert lobby in options["floors"]  # its name for people beside its id
     assert {"data-heist", "tower-run"} <= {m["id"] for m in options["missions"]}
     assert options["difficulties"] == ["simplified", "standard", "seasoned"] and options["levels"] == [1, 2, 3]
+    assert options["facings"] == [{"id": "N", "name": "north"}, {"id": "E", "name": "east"},
+                                  {"id": "S", "name": "south"}, {"id": "W", "name": "west"}]  # the rules' words
 
 
 def test_an_exported_game_imports_on_another_table(service: TableService, player: TestClient,
@@ -304,7 +306,7 @@ def test_no_pin_another_site_and_a_read_only_table_change_nothing(service: Table
 
 
 def test_no_game_is_a_404(tmp_path: Any) -> None:
-    from controller.service.frame.startup import build
+    from controller.cli.compose import build
     from tests.support.service_helpers import config
 
     empty = build(config(tmp_path))

@@ -1,6 +1,6 @@
 """Answering the table view's questions from the dashboard: POST /api/questions/{id}/answer.
 
-The reconciler is the service's own (startup.build with the demo's camera as its source); what the camera saw
+The reconciler is the service's own (compose.build with the demo's camera as its source); what the camera saw
 is given to it the way the temporal filter reports it (tests/service/test_reconciler.py), so the question is
 the real one: the command module lifted from F3 and put down on E4, two cheapest ways that differ (one passes
 through a guard's sight)."""
@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from controller.cli.compose import build
 from controller.rules import Step, compile_floor
 from controller.service.demo.booth import DemoCamera, DemoTable
-from controller.service.frame.startup import build
 from controller.service.table import TableService
 from tests.support.observations import seen
 from tests.support.service_helpers import config

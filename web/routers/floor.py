@@ -8,8 +8,10 @@ has to draw, never to know the rules.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
+import msgspec
 from fastapi import APIRouter
 
 from controller.rules import Floor, GameState, compile_floor, security_sight
@@ -82,6 +84,12 @@ def floor_json(state: GameState) -> dict[str, Any]:
 def floor(service: Service) -> dict[str, Any]:
     if not service.has_game():
         raise ApiError(404, "no_game", "GET /api/floor: there is no game yet, so no floor: start a new game")
-    body = floor_json(service.state)
+    body = versioned(floor_json(service.state))
     body["number"] = service.number
     return body
+
+
+def versioned(body: dict[str, Any]) -> dict[str, Any]:
+    """The floor with its version: a digest of what is drawn, the same wherever it is made (this route, the live
+    feed), so a page holding a floor knows from a change's `floor_version` whether it still holds this one."""
+    return body | {"version": hashlib.blake2b(msgspec.json.encode(body), digest_size=8).hexdigest()}

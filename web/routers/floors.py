@@ -9,6 +9,7 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from controller.rules import FloorError, parse_floor
 from controller.service.game.floors import FloorLibraryError
 from controller.service.table import MOST_FLOOR_CHARS
 from web.auth import ApiError, Player
@@ -57,6 +58,19 @@ def floor(name: str, service: Service) -> dict[str, Any]:
 @router.post("/api/floors/check", summary="A drawn floor checked with the `validate` command's messages")
 def check(body: FloorText, service: Service) -> dict[str, Any]:
     return service.check_floor(body.text, body.name).to_dict()
+
+
+@router.post("/api/floors/parse", summary="A floor's text read by the rules' own parser: its grid and areas, "
+                                          "or the line and column where it cannot be read")
+def parse(body: FloorText) -> dict[str, Any]:
+    """The floor editor reads a floor through this, the parser the table plays on (docs/floor-format.md), never a
+    parser of its own: `{"ok": true, "floor": {...}}` (FloorPlan.drawn) or `{"ok": false, "message", "line",
+    "column"}`, the message as `validate` words it."""
+    try:
+        plan = parse_floor(body.text, f"{body.name}.floor")
+    except FloorError as e:
+        return {"ok": False, "message": str(e), "line": e.line, "column": e.column}
+    return {"ok": True, "floor": plan.drawn()}
 
 
 @router.post("/api/floors", summary="Save a floor (checked first) to the table's floors folder; needs the PIN",

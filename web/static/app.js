@@ -1,19 +1,19 @@
-// The dashboard's entry point: one store of what the table last said (status, state, table view, health), fed
-// by the live feed, and everything drawn from it. The floor is fetched again when the game changes (its doors,
-// walls and the guards' sight change with play); the LEDs are previewed as they are lit.
+// The dashboard's entry point: one store of what the table last said (status, state, floor, table view, health,
+// LEDs), fed by the live feed, and everything drawn from it. Nothing is asked on a timer: the feed's snapshot
+// brings the floor and the LEDs' colours, the floor comes again right after a change only when play changed it
+// (its doors, walls, the guards' sight), and the LEDs come when the game relights them.
 import { $, api, h, spaced } from "./dom.js";
 import { Board } from "./board.js";
-import { floorKey } from "./floor.js";
 import { LiveFeed } from "./live.js";
 import { drawHealth, drawLeds, drawState, drawTable, logChanges } from "./panels.js";
 import { Controls } from "./controls.js";
 import { namesOf } from "./actions.js";
+import { Hints, drawWhy } from "./hints.js";
 
-const LED_EVERY_MS = 1000;
 const LOG_BACKLOG = 60;
 
 const store = { status: {}, state: null, table: {}, health: {}, floor: null, session: { player: false, read_only: false } };
-let floorWanted = 0, floorBusy = false, started = false;
+let started = false;
 
 function say(text, bad) {
   const m = $("message");
@@ -24,6 +24,7 @@ function say(text, bad) {
 
 const controls = new Controls(store, say);
 const board = new Board($("board"), $("board-wrap"), store, controls);
+const hints = new Hints(store, controls, say);
 
 let shown = false;  // the board was drawn once: from then on a tap's own answer is painted before a change
 
@@ -42,24 +43,14 @@ function drawBoardNow() {
 const places = () => namesOf(store.state, store.floor).places;
 
 
-/** The same floor, sight included (the change number it was fetched at aside): floor.js's key, kept per floor. */
-const sameFloor = (a, b) => floorKey(a) === floorKey(b) && JSON.stringify(a.sight) === JSON.stringify(b.sight);
-
-async function loadFloor() {
-  if (floorBusy || floorWanted === null) return;
-  floorBusy = true;
-  const wanted = floorWanted;
-  const r = await api("GET", "/api/floor");
-  floorBusy = false;
-  if (r.ok && store.floor && sameFloor(r.body, store.floor)) {  // most changes leave the floor as it was
-    store.floor.number = r.body.number;  // the change the board is drawn up to, once its units are
-    if (drawing) due.board = true; else $("board").dataset.number = r.body.number;
-  } else if (r.ok) {
-    store.floor = r.body;
-    redraw({ board: true, table: true });  // the texts' space names are known once the floor is
-  }
-  if (floorWanted !== wanted) loadFloor();
+/** The floor as the feed brought it, drawn up to change `number` (the board says which: data-number). */
+function takeFloor(floor, number) {
+  const first = !store.floor;
+  store.floor = floor && { ...floor, number };
+  if (first) due.table = true;  // the texts' space names are known once the floor is
 }
+
+
 
 /** After the next paint: a tap's own answer (a button pressed, a dialog closed) is on the screen before a change
  *  from the live feed is drawn, which on a slow phone takes longer than a frame. A hidden page paints nothing, so
@@ -91,9 +82,8 @@ async function drawDue() {
       $("title").textContent = store.status.title || "burncycle-table";
       if (store.status.game) $("replay-link").href = `/games/${store.status.game}/replay`;
       drawState(store.state);
-      floorWanted = store.status.number;
-      loadFloor();  // the units are drawn now; the floor (doors, walls, sight) follows when fetched again
       controls.refresh();
+      hints.refresh();
       await nextTask();
     }
     if (due.board) {
@@ -130,16 +120,19 @@ function onMessage(m) {
   if (m.type === "snapshot") {
     if (!started) {  // what the board does not need waits until the first snapshot is in
       started = true;
-      leds();
       address();
     }
     Object.assign(store, { status: m.status, state: m.state, table: m.table || {}, health: m.health || {} });
+    takeFloor(m.floor, m.number);
     backlog(m.number);
     drawHealth(store.health);
+    drawWhy(store.health);
+    drawLeds(m.leds);
     controls.checkSession();  // who this phone is, asked again before anything is offered (a restart forgets)
     redraw({ state: true, table: true, board: true });
   } else if (m.type === "change") {
     Object.assign(store, { status: m.status, state: m.state });
+    if (store.floor) store.floor.number = m.number;  // the change the board is drawn up to
     logChanges([m.change], false);
     changed();
   } else if (m.type === "table") {
@@ -149,6 +142,14 @@ function onMessage(m) {
   } else if (m.type === "health") {
     store.health = m.health;
     drawHealth(store.health);
+    drawWhy(store.health);
+  } else if (m.type === "floor") {
+    takeFloor(m.floor, Math.max(m.number, store.status.number || 0));
+    redraw({ board: true });
+  } else if (m.type === "leds") {
+    drawLeds(m.leds);
+  } else if (m.type === "hint") {
+    hints.take(m.hint);
   }
 }
 
@@ -156,14 +157,6 @@ function onLine(up) {
   $("offline").hidden = up;
   document.body.classList.toggle("offline", !up);
   controls.online(up);
-}
-
-async function leds() {
-  if (!document.hidden && $("offline").hidden) {  // a phone in a pocket, or a table gone, is not asked
-    const r = await api("GET", "/api/leds");
-    if (r.ok) drawLeds(r.body);
-  }
-  setTimeout(leds, LED_EVERY_MS);
 }
 
 async function address() {
@@ -178,4 +171,3 @@ async function address() {
 
 $("log").replaceChildren(h("li", { class: "none" }, "Waiting for the table…"));
 new LiveFeed(onMessage, onLine).start();
-loadFloor();  // the floor and the live feed's snapshot are fetched side by side: the board needs both

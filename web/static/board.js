@@ -5,13 +5,15 @@
 // at the default zoom a space is at least 26 CSS px (a 24 px tap target, 12 px text) even on a phone, where the
 // frame then pans. Any element of the page with `data-space="E5"` lights E5 on the board when tapped.
 import { $, h, s, words } from "./dom.js";
-import { CELL, MARGIN, drawBoard } from "./floor.js";
+import { CELL, MARGIN, drawBoard, pinNames } from "./floor.js";
 
 const MIN_CELL = 26;  // CSS px a space at least at the default zoom
 const MAX_CELL = 96;
 const STEP = 1.25;  // one press of + or −
 const SLOP = 8;  // CSS px a finger may wander and still tap
 const LIT_MS = 6000;
+// the mark a lit space with a unit on it carries: what its first action does to that unit
+const MARKS = { swap: "⇄", push: "➜", strike: "✶", stun: "✶", repair: "+", terminal: "T", keypad: "K", step: "→" };
 
 /** What an action on a shared target is, for its button in the chooser: its kind, its approach, its label. */
 function choiceText(legal) {
@@ -109,6 +111,7 @@ export class Board {
     const rows = this.svg.querySelector(".coordinates .rows"), columns = this.svg.querySelector(".coordinates .columns");
     if (rows) rows.setAttribute("transform", `translate(${this.frame.scrollLeft * perPx} 0)`);
     if (columns) columns.setAttribute("transform", `translate(0 ${this.frame.scrollTop * perPx})`);
+    pinNames(this.svg, this.frame.scrollLeft * perPx, (this.frame.scrollLeft + this.frame.clientWidth) * perPx - MARGIN.left);
   }
 
   /** Zoom to `cell` px a space (null: the default), keeping the board point under `anchor` (client px) still. */
@@ -352,11 +355,23 @@ export class Board {
     for (const [id, actions] of this.targets()) {
       const sp = spaceOf.get(id);
       if (!sp) continue;
-      layer.append(s("rect", { x: sp.column * CELL + 0.5, y: sp.row * CELL + 0.5, width: CELL - 1, height: CELL - 1,
-                               rx: 1.2, class: `target${actions.length > 1 ? " several" : ""}`, "data-target": "",
-                               "data-space": id, "data-index": actions.length === 1 ? actions[0].index : null,
-                               tabindex: 0, role: "button", "aria-label": `${id}: ${actions.map(choiceText).join("; ")}` },
-                     s("title", {}, actions.map(choiceText).join("; "))));
+      // a unit standing on the lit space stays pickable: a tap there asks (its actions, or pick the unit), never
+      // acts at once; the unit carries the action's mark
+      const occupant = this.occupant(id);
+      const said = [...actions.map(choiceText), ...(occupant ? [`or pick ${occupant.name}`] : [])].join("; ");
+      const target = s("g", { class: `target${actions.length > 1 || occupant ? " several" : ""}${occupant ? " occupied" : ""}`,
+                              "data-target": "", "data-space": id, "data-occupant": occupant ? occupant.id : null,
+                              "data-index": actions.length === 1 && !occupant ? actions[0].index : null,
+                              tabindex: 0, role: "button", "aria-label": `${id}: ${said}` },
+                       s("rect", { x: sp.column * CELL + 0.5, y: sp.row * CELL + 0.5, width: CELL - 1, height: CELL - 1,
+                                   rx: 1.2 }),
+                       s("title", {}, said));
+      if (occupant) {
+        const x = sp.column * CELL + CELL - 2.4, y = sp.row * CELL + 2.4;
+        target.append(s("circle", { cx: x, cy: y, r: 2.3, class: "mark" }),
+                      s("text", { x, y, class: "mark" }, MARKS[actions[0].tag] || "…"));
+      }
+      layer.append(target);
     }
     const edges = svg.querySelector(".coordinates");  // the coordinates stay on top
     svg.insertBefore(layer, edges);
@@ -399,13 +414,27 @@ export class Board {
     if (first) first.focus();
   }
 
+  /** The unit standing on a space, other than the one picked: its id and its name. */
+  occupant(space) {
+    const unit = [...this.svg.querySelectorAll(".unit")].find((u) => u.getAttribute("data-space") === space
+                                                               && u.getAttribute("data-unit") !== this.selected);
+    if (!unit) return null;
+    const id = unit.getAttribute("data-unit");
+    const state = this.store.state || { bots: [], security: [] };
+    const bot = state.bots.find((b) => b.id === id), guard = state.security.find((u) => u.id === id);
+    return { id, name: bot ? bot.name : guard ? `${guard.chip} ${guard.id}` : id };
+  }
+
   act(space) {
     const actions = this.targets().get(space) || [];
-    if (actions.length === 1) { this.controls.choose(actions[0]); return; }
+    const occupant = this.occupant(space);
+    if (actions.length === 1 && !occupant) { this.controls.choose(actions[0]); return; }
     const box = $("target-choices");
     box.replaceChildren(h("b", {}, `On ${space}:`), ...actions.map((legal) =>
       h("button", { type: "button", "data-index": legal.index, onclick: () => { box.hidden = true; this.controls.choose(legal); } },
         choiceText(legal))),
+      occupant && h("button", { type: "button", "data-pick": occupant.id, onclick: () => { box.hidden = true; this.select(occupant.id); } },
+        `Pick ${occupant.name}`),
       h("button", { type: "button", class: "quiet", onclick: () => { box.hidden = true; } }, "Cancel"));
     box.hidden = false;
     box.scrollIntoView({ block: "nearest" });

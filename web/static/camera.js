@@ -1,13 +1,17 @@
 // The camera's picture with what the table reads from it, and the calibration flow: find the registration
 // markers, see the grid laid over the picture, confirm it. The pictures show the players: they need the PIN.
-import { api, ApiError, el, picture, say, withPin } from "/static/tools.js";
+// The page looks again when the table says something changed (the live feed: what the camera reads against the
+// game, a component's health, a change of the game), never on a timer.
+import { json, ApiError, el, picture, say, withPin } from "/static/tools.js";
+import { $ } from "/static/dom.js";
+import { LiveFeed } from "/static/live.js";
 
-const $ = (id) => document.getElementById(id);
-const EVERY_MS = 1000;
 let pictureUrl = null, overlayUrl = null;
+let lastStatus = null;  // the camera's status as last asked
 let locked = false;
 let finding = null;
-let refreshing = false;  // one look at a time: a slow phone never stacks requests up
+let refreshing = false, again = false;  // one look at a time (a slow phone never stacks requests up), and one more
+                                       // after it when the table said something meanwhile
 
 async function blobUrl(path, old) {
   const url = URL.createObjectURL(await picture(path));
@@ -43,23 +47,43 @@ function matProblem(p, confirmed) {
     + "marker may have moved: check them against the markers sheet.";
 }
 
+/** The status line: the camera's health, what its newest frame reads, the grid confirmed. */
+function showStatus(status) {
+  const p = status.picture;
+  const line = [p && MAT_PROBLEMS.includes(p.status.code) ? matProblem(p, status.confirmed)
+                                                          : `${status.health.state}: ${status.health.message}`];
+  if (p) line.push(`${p.markers_seen.length} of 8 markers, ${p.units_seen} chip${p.units_seen === 1 ? "" : "s"} read`);
+  if (status.confirmed) line.push(`grid confirmed for ${status.confirmed.floor}${status.confirmed.in_use ? "" : " (not this floor)"}`);
+  if (status.confirmed_problem) line.push(status.confirmed_problem);
+  if (!locked) say($("health"), line.join(" · "), status.health.state === "ok" ? "ok" : "");
+}
+
+/** The table's news: its health pushed is shown as it is (the camera's frames a second move often); a change of
+ *  the camera's state, of what it reads against the game, or of the game, is looked at again. */
+function heard(message) {
+  if (!looking()) return;
+  const camera = message.type === "health" && message.health.components.camera;
+  if (camera && lastStatus && lastStatus.configured && camera.state === lastStatus.health.state) {
+    lastStatus = { ...lastStatus, health: { ...lastStatus.health, message: camera.message } };
+    showStatus(lastStatus);
+  } else {
+    refresh();
+  }
+}
+
 async function refresh() {
-  if (refreshing) return;
+  if (refreshing) { again = true; return; }
   refreshing = true;
   try {
-    const status = await api("/api/camera/status");
+    const status = await json("/api/camera/status");
     if (!status.configured) {
       say($("health"), "This table has no camera: set camera.source in table.toml (docs/service.md).", "problem");
       $("find").disabled = true;
       return;
     }
+    lastStatus = status;
     const p = status.picture;
-    const line = [p && MAT_PROBLEMS.includes(p.status.code) ? matProblem(p, status.confirmed)
-                                                            : `${status.health.state}: ${status.health.message}`];
-    if (p) line.push(`${p.markers_seen.length} of 8 markers, ${p.units_seen} chip${p.units_seen === 1 ? "" : "s"} read`);
-    if (status.confirmed) line.push(`grid confirmed for ${status.confirmed.floor}${status.confirmed.in_use ? "" : " (not this floor)"}`);
-    if (status.confirmed_problem) line.push(status.confirmed_problem);
-    if (!locked) say($("health"), line.join(" · "), status.health.state === "ok" ? "ok" : "");
+    showStatus(status);
     if (!locked && p) {
       pictureUrl = await blobUrl(`/api/camera/frame.jpg?n=${status.frames}`, pictureUrl);
       $("picture").src = pictureUrl;
@@ -69,6 +93,10 @@ async function refresh() {
     else say($("health"), err.message, "problem");
   } finally {
     refreshing = false;
+    if (again) {
+      again = false;
+      refresh();
+    }
   }
 }
 
@@ -81,7 +109,7 @@ function mark(step, state) {
 async function find() {
   say($("find-status"), "Looking…");
   try {
-    finding = await withPin(() => api("/api/calibration/find", { method: "POST" }));
+    finding = await withPin(() => json("/api/calibration/find", { method: "POST" }));
   } catch (err) {
     say($("find-status"), err.message, "problem");
     return;
@@ -108,7 +136,7 @@ async function find() {
 
 async function confirm() {
   try {
-    const saved = await withPin(() => api("/api/calibration/confirm", { method: "POST" }));
+    const saved = await withPin(() => json("/api/calibration/confirm", { method: "POST" }));
     mark("step-grid", "done");
     mark("step-confirm", "done");
     say($("confirmed"), `Saved: ${saved.message}.`, "ok");
@@ -121,7 +149,8 @@ async function confirm() {
 $("find").addEventListener("click", find);
 $("again").addEventListener("click", find);
 $("confirm").addEventListener("click", confirm);
-refresh();
-setInterval(() => {
-  if ($("live").checked && !document.hidden) refresh();
-}, EVERY_MS);
+const looking = () => $("live").checked && !document.hidden;
+$("live").addEventListener("change", () => { if (looking()) refresh(); });
+document.addEventListener("visibilitychange", () => { if (looking()) refresh(); });
+new LiveFeed(heard,
+             (up) => { if (!up) say($("health"), "The table is not answering: retrying…", "problem"); }).start();

@@ -1,6 +1,6 @@
 // The form of an action's choices (the fields GET /api/legal's `choose` names), made of controls only: a
-// number for each kind of die and each payer, a list or boxes for a field with options, a selector in or out
-// for each movement step of the network step, and for a field the listing gives no options for, an input of
+// number for each kind of die and each payer, a list or boxes for a field with options, a selector for each
+// movement step of the network step offering the transfers the rules take there, and for a field the listing gives no options for, an input of
 // the field's own type (a list typed as "B2/B3, C4/C5"). `read()` gives the action with the choices filled in.
 import { h, plural, words } from "./dom.js";
 import { FIELDS } from "./actions.js";
@@ -51,22 +51,44 @@ function payerInputs(legal, action, names, readers) {
   });
 }
 
-/** One selector per movement step of the network step: no transfer, inward or outward before it moves. */
-function transferInputs(action, state, readers) {
-  const steps = state ? state.burncycle.slots.filter((c) => c && !c.degraded) : [];
-  const chosen = action.transfers || {};
-  return [h("fieldset", { class: "field" }, h("legend", {}, "Transfers along a white line, before a step's movement"),
-    steps.map((chip, k) => {
-      const step = k + 1;
-      const select = h("select", { name: `transfer-${step}`, id: `choice-transfer-${step}` },
-        [["", "no transfer"], ["in", "transfer inward"], ["out", "transfer outward"]].map(([value, said]) =>
-          h("option", { value, selected: (chosen[step] || "") === value }, said)));
-      readers.push(() => {
-        if (select.value) action.transfers[step] = select.value; else delete action.transfers[step];
-      });
-      return h("div", { class: "row" }, h("label", { for: `choice-transfer-${step}` }, `Step ${step} (${chip.kind})`),
-               select);
-    }))];
+/** One selector per movement step of the network step that offers a transfer, offering only what the rules take:
+ *  the listing's options are every choice of transfers the engine takes (`legal.options.transfers`, a step's number
+ *  to "in" or "out"), so a step offers the directions of the choices that agree with the steps before it, and a
+ *  step changed rebuilds the ones after it. */
+function transferInputs(legal, action, state, readers) {
+  const allowed = (legal.options.transfers || [{}]).map((c) => new Map(Object.entries(c).map(([k, v]) => [Number(k), v])));
+  const chips = state ? state.burncycle.slots.filter((c) => c && !c.degraded) : [];
+  const steps = chips.map((chip, k) => ({ step: k + 1, chip })).filter(({ step }) => allowed.some((c) => c.has(step)));
+  const legend = h("legend", {}, "Transfers along a white line, before a step's movement");
+  if (!steps.length) {
+    return [h("fieldset", { class: "field" }, legend,
+              h("p", { class: "note" }, "No white line lies on the IP's way this network step: no transfer to choose."))];
+  }
+  const said = { "": "no transfer", in: "transfer inward", out: "transfer outward" };
+  const selects = new Map(steps.map(({ step }) => [step, h("select", { name: `transfer-${step}`, id: `choice-transfer-${step}` })]));
+  const chosen = () => new Map([...selects].filter(([, sel]) => sel.value).map(([step, sel]) => [step, sel.value]));
+  /** Each step's directions among the choices that agree with the steps before it (from `from` on). */
+  const offer = (from, wanted) => {
+    for (const [step, select] of selects) {
+      if (step < from) continue;
+      const before = [...selects].filter(([k]) => k < step);
+      const fits = allowed.filter((c) => before.every(([k, sel]) => (c.get(k) || "") === sel.value));
+      const ways = ["", "in", "out"].filter((w) => fits.some((c) => (c.get(step) || "") === w));
+      const keep = ways.includes(wanted(step)) ? wanted(step) : ways[0];
+      select.replaceChildren(...ways.map((w) => h("option", { value: w, selected: w === keep }, said[w])));
+      select.value = keep;
+      select.disabled = ways.length < 2;
+    }
+  };
+  const given = new Map(Object.entries(action.transfers || {}).map(([k, v]) => [Number(k), v]));
+  offer(1, (step) => given.get(step) || "");
+  for (const [step, select] of selects) {
+    select.addEventListener("change", () => offer(step + 1, (k) => selects.get(k).value));
+  }
+  readers.push(() => { action.transfers = Object.fromEntries(chosen()); });
+  return [h("fieldset", { class: "field" }, legend, steps.map(({ step, chip }) =>
+    h("div", { class: "row" }, h("label", { for: `choice-transfer-${step}` }, `Step ${step} (${chip.kind})`),
+      selects.get(step))))];
 }
 
 function optionInputs(field, choices, action, state, names, readers) {
@@ -113,7 +135,7 @@ export function choiceForm(legal, state, names) {
   const parts = legal.choose.flatMap((field) => {
     if (field === "dice") return diceInputs(legal, action, readers);
     if (field === "payers") return payerInputs(legal, action, names, readers);
-    if (field === "transfers") return transferInputs(action, state, readers);
+    if (field === "transfers") return transferInputs(legal, action, state, readers);
     if (legal.options[field]) return optionInputs(field, legal.options[field], action, state, names, readers);
     return freeInput(field, action, readers);
   });

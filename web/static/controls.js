@@ -11,7 +11,6 @@ import { choiceForm } from "./choices.js";
 import { cardNames, dicePanel } from "./dice.js";
 import { pinForm, sentence } from "./pin.js";
 
-const COMPASS = { N: "north", E: "east", S: "south", W: "west" };
 
 export class Controls {
   constructor(store, say) {
@@ -23,6 +22,7 @@ export class Controls {
     this.typed = new Map();     // the faces tapped for the dice request shown, by die
     this.typedFor = null;       // which request `typed` belongs to
     this.selected = null;
+    this.facings = [];          // the game's facings (GET /api/options: the rules' words), for turning a guard
     this.game = null;
     this.legalNumber = null;
     this.sessionKnown = false;  // false from a lost feed until the table said again who this phone is
@@ -236,9 +236,9 @@ export class Controls {
     if (!guard) { box.hidden = true; return; }
     box.replaceChildren(h("span", {}, `Turn ${words(guard.chip)} ${guard.id} (on `,
                           h("span", { class: "space", "data-space": guard.space }, guard.space), ") to face:"),
-      ...Object.entries(COMPASS).map(([d, name]) => h("button", { type: "button", "data-facing": d,
-        disabled: guard.facing === d,
-        onclick: () => this.correct(guard.id, guard.space, d) }, name)));
+      ...this.facings.map(({ id, name }) => h("button", { type: "button", "data-facing": id,
+        disabled: guard.facing === id,
+        onclick: () => this.correct(guard.id, guard.space, id) }, name)));
     box.hidden = false;
   }
 
@@ -249,6 +249,8 @@ export class Controls {
   async loadOptions() {
     const r = await api("GET", "/api/options");
     if (!r.ok) return;
+    this.facings = r.body.facings;
+    this.drawTurnUnit();  // a guard tapped before the words came
     const form = $("new-game");
     form.replaceChildren(...newGameFields(r.body));
     form.onsubmit = async (e) => {

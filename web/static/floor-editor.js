@@ -1,7 +1,8 @@
 // The floor editor: a floor drawn on a grid (walls, doors, features, areas), over the camera's picture of the
 // mat when there is one, written in the floor text format (docs/floor-format.md), checked by the table with
 // the `validate` command's own messages, and saved to the table's floors folder.
-import { api, ApiError, el, parseGrid, picture, say, spaceAt, svg, withPin } from "/static/tools.js";
+import { json, ApiError, el, picture, say, spaceAt, svg, withPin } from "/static/tools.js";
+import { $ } from "/static/dom.js";
 
 const CELL = 40;    // a space, in the drawing's units
 const MARGIN = 8;   // around the grid, so the outer walls are not cut off
@@ -25,7 +26,6 @@ let checkTimer = 0;
 let backdrop = null;  // an object URL of the camera's picture of the mat, for this size
 let backdropAsked = 0;  // the newest picture asked for: an answer for an older size is dropped
 
-const $ = (id) => document.getElementById(id);
 
 function blank(cols, rows) {
   const old = { ...floor };
@@ -118,24 +118,19 @@ function floorText() {
 }
 const GRID_FIRST_LINE = 5;  // the grid's first line in floorText(), counted from 1
 
-// a floor file read back into the editor (a shipped or saved floor to start from)
-function readFloor(text) {
-  const read = parseGrid(text);
-  const { rows, cols, lines } = read;
-  if (rows < 1 || cols < 1 || rows > MOST || cols > MOST) throw new Error("this floor's grid cannot be read here");
-  Object.assign(floor, { cols, rows, spaces: read.spaces, east: read.east, south: read.south, notes: [] });
-  const header = (key) => (lines.find((l) => l.startsWith(`${key}:`)) || "").slice(key.length + 1).trim();
-  $("title").value = header("name");
-  $("level").value = header("level") || "1";
-  const areasAt = lines.findIndex((l) => l.trim() === "areas:");
-  for (const line of areasAt >= 0 ? lines.slice(areasAt + 1) : []) {
-    const m = line.match(/^\s*([A-Z]+\d+)\s+(room|hallway|outdoor|safe)\b(.*)$/);
-    if (!m || !spaceAt(m[1])) continue;
-    const name = (m[3].match(/"([^"]*)"/) || [])[1] || "";
-    const surveillance = Number((m[3].match(/surveillance=(\d)/) || [])[1] || 0);
-    const reserve = (m[3].match(/reserve=(\w+)/) || [])[1] || "";
-    floor.notes.push({ at: spaceAt(m[1]), kind: m[2], name, surveillance, reserve });
-  }
+// a floor file read back into the editor (a shipped or saved floor to start from), through the parser the table
+// plays on (POST /api/floors/parse): the editor has no floor parser of its own
+async function readFloor(text, name) {
+  const read = await json("/api/floors/parse", { method: "POST", body: { text, name } });
+  if (!read.ok) throw new Error(read.message);
+  const plan = read.floor;
+  const { rows, cols } = plan;
+  if (rows > MOST || cols > MOST) throw new Error(`this floor's grid is larger than ${MOST} spaces across or down`);
+  Object.assign(floor, { cols, rows, spaces: plan.spaces, east: plan.east, south: plan.south });
+  floor.notes = plan.areas.map((a) => ({ at: spaceAt(a.space), kind: a.kind, name: a.name,
+                                          surveillance: a.surveillance, reserve: a.reserve || "" }));
+  $("title").value = plan.name;
+  $("level").value = String(plan.level);
   $("cols").value = cols;
   $("rows").value = rows;
 }
@@ -249,7 +244,7 @@ function scheduleCheck() {
 async function check() {
   const name = $("name").value || "floor";
   try {
-    const result = await api("/api/floors/check", { method: "POST", body: { text: floorText(), name } });
+    const result = await json("/api/floors/check", { method: "POST", body: { text: floorText(), name } });
     const before = JSON.stringify(marked);
     marked = result.ok ? null : pointAt(result.message);
     say($("check"), result.message, result.ok ? "ok" : "problem");
@@ -276,7 +271,7 @@ async function save() {
   const name = $("name").value.trim();
   say($("saved"), "Saving…");
   try {
-    const result = await withPin(() => api("/api/floors", { method: "POST", body: { name, text: floorText() } }));
+    const result = await withPin(() => json("/api/floors", { method: "POST", body: { name, text: floorText() } }));
     say($("saved"), `Saved as ${result.name}: ${result.message}. It can be chosen for a new game now.`, "ok");
     loadList(name);
   } catch (err) {
@@ -286,7 +281,7 @@ async function save() {
 
 async function loadList(selected = "") {
   try {
-    const { floors } = await api("/api/floors");
+    const { floors } = await json("/api/floors");
     const start = $("start");
     const first = start.firstElementChild;
     start.replaceChildren(first, ...floors.map((f) => el("option", { value: f.name, selected: f.name === selected },
@@ -299,8 +294,8 @@ async function loadList(selected = "") {
 async function startFrom(name) {
   if (!name) return;
   try {
-    const { text, source } = await api(`/api/floors/${encodeURIComponent(name)}`);
-    readFloor(text);
+    const { text, source } = await json(`/api/floors/${encodeURIComponent(name)}`);
+    await readFloor(text, name);
     if (source === "saved") $("name").value = name;
     await loadBackdrop();
     draw();
@@ -324,7 +319,7 @@ async function loadBackdrop() {
     if (mine !== backdropAsked) return;
     if (err instanceof ApiError && err.status === 401) {
       const unlock = el("button", { type: "button" }, "Show the camera's picture");
-      unlock.addEventListener("click", () => withPin(() => api("/api/session")
+      unlock.addEventListener("click", () => withPin(() => json("/api/session")
         .then((s) => { if (!s.player) throw new ApiError(401, { message: "the camera's picture needs the table's PIN" }); }))
         .then(loadBackdrop).then(draw).catch((e) => note.replaceChildren(e.message)));
       note.replaceChildren("The camera's picture of the mat shows the players, so it needs the table's PIN. ", unlock);

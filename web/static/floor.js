@@ -28,7 +28,112 @@ function edgeLine(edge, cls) {
   return s("line", { x1, y1, x2, y2, class: cls, "data-edge": edge.id }, s("title", {}, edge.id));
 }
 
-function drawFloor(floor) {
+const NAME_SIZE = 4.8;  // board units: .area-name's font-size in board.css
+const NAME_TOP = 1;  // below a space's top edge: the glyphs' box (hanging baseline) starts within the space
+const NAME_LINE = 5.2;  // between a wrapped name's two lines
+const NAME_PAD = 0.8;  // from a space's left and right edges
+const BEAD_ROOM = 3.4;  // from the left edge of the space that holds the surveillance bead
+let ruler = null;
+
+/** A room name's width in board units, measured in the board's own font (a little more, for the renderer). */
+function nameWidth(text, family) {
+  ruler = ruler || document.createElement("canvas").getContext("2d");
+  ruler.font = `${NAME_SIZE * 10}px ${family}`;
+  return (ruler.measureText(text).width / 10) * 1.06;
+}
+
+/** The runs of an area's spaces along each row (top first), each with the room a name has across it. */
+function rowRuns(area, spaceOf) {
+  const rows = new Map();
+  for (const id of area.spaces) {
+    const sp = spaceOf.get(id);
+    rows.set(sp.row, [...(rows.get(sp.row) || []), sp.column]);
+  }
+  const runs = [];
+  for (const row of [...rows.keys()].sort((a, b) => a - b)) {
+    const columns = rows.get(row).sort((a, b) => a - b);
+    let from = columns[0];
+    columns.forEach((c, k) => {
+      if (columns[k + 1] !== c + 1) { runs.push({ row, from, to: c }); from = columns[k + 1]; }
+    });
+  }
+  const first = spaceOf.get(area.spaces[0]);
+  for (const run of runs) {
+    run.left = run.from * CELL + (area.surveilled && run.row === first.row && run.from === first.column ? BEAD_ROOM : NAME_PAD);
+    run.room = (run.to + 1) * CELL - NAME_PAD - run.left;
+    run.below = (rows.get(run.row + 1) || []).filter((c) => c >= run.from && c <= run.to).length === run.to - run.from + 1;
+  }
+  return runs;
+}
+
+/** A name in two lines of about equal width, at a space between words (null: one word). */
+function wrapped(name, family) {
+  const words = name.split(" ");
+  let best = null;
+  for (let k = 1; k < words.length; k++) {
+    const lines = [words.slice(0, k).join(" "), words.slice(k).join(" ")];
+    const widest = Math.max(...lines.map((l) => nameWidth(l, family)));
+    if (!best || widest < best.widest) best = { lines, widest };
+  }
+  return best;
+}
+
+/** An area's name inside the area, never across its edge (nor the board's): on the first row whose run of spaces
+ *  holds it whole, else in two lines where the row below is the area's too, else on the widest run, shortened with
+ *  "…" (pinNames shortens it; the whole name is the text's title). */
+function areaName(area, index, spaceOf, family) {
+  const runs = rowRuns(area, spaceOf);
+  const whole = nameWidth(area.name, family);
+  const two = wrapped(area.name, family);
+  const line = runs.find((r) => whole <= r.room);
+  const tall = !line && two && runs.find((r) => r.below && two.widest <= r.room);
+  const run = line || tall || runs.reduce((a, b) => (b.room > a.room ? b : a));
+  const lines = tall ? two.lines : [area.name];
+  // where the name may slide as the board pans (pinNames): along its run, from its left to its right
+  return s("text", { x: run.left, y: run.row * CELL + NAME_TOP, class: "area-name", "data-area": index,
+                     "data-left": run.left, "data-right": run.left + run.room,
+                     "data-width": Math.min(tall ? two.widest : whole, run.room) },
+           s("title", {}, area.name),
+           ...lines.map((text, k) => s("tspan", { x: run.left, y: run.row * CELL + NAME_TOP + k * NAME_LINE,
+                                                  "data-full": text }, text)));
+}
+
+/** Room names stay whole in view as the board pans: a name whose room runs under the frame's left edge (`left`,
+ *  board units, where the row numbers' strip ends) slides right within its row of the room, never past the room's
+ *  edge, and is shortened with "…" to what is left of its row in view up to the frame's right edge (`right`), or of
+ *  its room, for a name too long for it: so the frame never cuts it. */
+export function pinNames(svg, left = -Infinity, right = Infinity) {
+  for (const name of svg.querySelectorAll("text.area-name")) {
+    const end = Number(name.dataset.right), least = Math.min(NAME_SIZE * 2.2, Number(name.dataset.width));
+    const x = Math.max(Number(name.dataset.left), Math.min(end - least, left + NAME_PAD));
+    const room = Math.max(least, Math.min(end, right - NAME_PAD) - x);
+    const pinned = `${x} ${room}`;
+    if (name.dataset.pinned === pinned) continue;
+    name.dataset.pinned = pinned;
+    name.setAttribute("x", x);
+    for (const line of name.querySelectorAll("tspan")) {
+      line.setAttribute("x", x);
+      line.textContent = shortened(line.dataset.full, room, fontOf(svg));
+    }
+  }
+}
+
+/** `text` as it fits `room` board units: whole, or cut at the end with "…". */
+function shortened(text, room, family) {
+  if (nameWidth(text, family) <= room) return text;
+  let short = text;
+  while (short.length > 1 && nameWidth(`${short}…`, family) > room) short = short.slice(0, -1);
+  return `${short.trimEnd()}…`;
+}
+
+const fonts = new WeakMap();
+/** The board's font family, as its names are measured in (looked up once per board). */
+function fontOf(svg) {
+  if (!fonts.has(svg)) fonts.set(svg, getComputedStyle(svg).fontFamily);
+  return fonts.get(svg);
+}
+
+function drawFloor(floor, family) {
   const areas = s("g", { class: "areas" });
   const marks = s("g", { class: "features" });
   const spaceOf = new Map(floor.spaces.map((sp) => [sp.id, sp]));
@@ -36,17 +141,14 @@ function drawFloor(floor) {
     const area = floor.areas[sp.area];
     areas.append(s("rect", { x: sp.column * CELL, y: sp.row * CELL, width: CELL, height: CELL,
                              class: `space area-${area.kind}`, "data-space": sp.id,
-                             "data-col": sp.column, "data-row": sp.row },
+                             "data-col": sp.column, "data-row": sp.row, "data-area": sp.area },
                    s("title", {}, `${sp.id}: ${area.name}`)));
   }
   const grid = s("g", { class: "grid-lines" }, floor.spaces.map((sp) =>
     s("rect", { x: sp.column * CELL, y: sp.row * CELL, width: CELL, height: CELL, class: "grid" })));
-  for (const area of floor.areas) {
+  for (const [k, area] of floor.areas.entries()) {
     const first = spaceOf.get(area.spaces[0]);
-    if (area.kind !== "hallway") {
-      marks.append(s("text", { x: first.column * CELL + (area.surveilled ? 3.4 : 0.8), y: first.row * CELL + 0.6,
-                               class: "area-name" }, area.name));
-    }
+    if (area.kind !== "hallway") marks.append(areaName(area, k, spaceOf, family));
     if (area.surveilled) {
       marks.append(s("circle", { cx: first.column * CELL + 1.6, cy: first.row * CELL + 1.8, r: 1.1,
                                  class: "bead" }, s("title", {}, `${area.name}: surveillance bead`)));
@@ -137,13 +239,13 @@ function botShape(bot, space, colour, offset) {
            s("title", {}, `${bot.name} on ${bot.space}${bot.hidden ? ", hidden" : ""}${detected ? ", detected" : ""}`));
 }
 
-/** What a floor looks like without what changes with every move (the guards' sight, the change number it was
- *  fetched at): the same key, the same floor layers. Computed once per floor fetched. */
+/** What a floor looks like without what changes with every move (the guards' sight, and with it the floor's
+ *  version, the change number it was sent at): the same key, the same floor layers. Computed once per floor. */
 const keys = new WeakMap();
 export function floorKey(floor) {
   let key = keys.get(floor);
   if (key === undefined) {
-    key = JSON.stringify({ ...floor, sight: null, number: null });
+    key = JSON.stringify({ ...floor, sight: null, number: null, version: null });
     keys.set(floor, key);
   }
   return key;
@@ -168,7 +270,7 @@ export function drawBoard(svg, floor, state, table) {
     const defs = s("defs", {}, s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 4,
                                              markerHeight: 4, orient: "auto-start-reverse" },
                                  s("path", { d: "M0 0L10 5L0 10z", class: "arrow-head" })));
-    kept = { key, layers: [defs, ...drawFloor(floor)], edges: coordinates(floor), over: [] };
+    kept = { key, layers: [defs, ...drawFloor(floor, fontOf(svg))], edges: coordinates(floor), over: [] };
     drawn.set(svg, kept);
   }
   const sight = s("g", { class: "sights" });
@@ -229,6 +331,7 @@ export function drawBoard(svg, floor, state, table) {
   const over = [sight, chips, todo, units, wrong];
   if (fresh) {
     svg.replaceChildren(...kept.layers, ...over, kept.edges);
+    pinNames(svg);  // each name as its room holds it (the live board pins them again as it pans)
   } else {
     for (const old of kept.over) old.remove();
     for (const group of over) svg.insertBefore(group, kept.edges);

@@ -1,10 +1,10 @@
 // A game after the fact: its summary with the threat drawn over the actions and rounds, and the game stepped
 // through action by action (the table's own replay of its record), read-only. The board is the live page's
 // drawing (web/static/floor.js) of the floor each step carries, laid out as GET /api/floor lays it out.
-import { CELL, MARGIN, drawBoard } from "/static/floor.js";
-import { api, el, say, svg } from "/static/tools.js";
+import { CELL, MARGIN, drawBoard, pinNames } from "/static/floor.js";
+import { json, el, say, svg } from "/static/tools.js";
+import { $ } from "/static/dom.js";
 
-const $ = (id) => document.getElementById(id);
 const game = Number((location.pathname.match(/\/games\/(\d+)\/replay/) || [])[1]);
 const CHART = { w: 400, h: 170, left: 24, right: 8, top: 10, bottom: 24 };  // w: the chart's width on screen
 const MIN_CELL = 26;  // CSS px a space at least, as on the live page: the frame scrolls on a narrow phone
@@ -87,7 +87,7 @@ async function go(to) {
   $("next").disabled = $("last").disabled = k === summary.actions;
   const mine = ++asked;
   try {
-    const step = await api(`/api/games/${game}/replay/${k}`);
+    const step = await json(`/api/games/${game}/replay/${k}`);
     if (mine !== asked) return;
     showStep(step);
   } catch (err) {
@@ -114,6 +114,7 @@ function drawStep(floor, state) {
   const board = $("board");
   drawBoard(board, floor, state, null);
   board.style.width = `max(100%, ${((floor.columns * CELL + MARGIN.left + 1) * MIN_CELL) / CELL}px)`;
+  pinBoardNames();
   const bots = state.bots.map((bot) => {
     const where = bot.escaped ? "escaped" : bot.space ? `on ${bot.space}` : "off the floor";
     const flags = [bot.hidden && "hidden", bot.shut_down && "shut down"].filter(Boolean);
@@ -123,6 +124,13 @@ function drawStep(floor, state) {
     ` (${unit.rank} level ${unit.level}) on ${unit.space}, facing ${unit.facing}`));
   $("bots").replaceChildren(...(bots.length ? bots : [el("li", {}, "No bots.")]));
   $("security").replaceChildren(...(guards.length ? guards : [el("li", {}, "No security on the floor.")]));
+}
+
+/** The room names kept whole in the board's frame as it scrolls (floor.js's pinNames). */
+function pinBoardNames() {
+  const board = $("board"), frame = board.parentElement;
+  const perPx = (board.viewBox.baseVal.width || 1) / (board.getBoundingClientRect().width || 1);
+  pinNames(board, frame.scrollLeft * perPx - MARGIN.left, (frame.scrollLeft + frame.clientWidth) * perPx - MARGIN.left);
 }
 
 function onChartTap(event) {
@@ -138,7 +146,7 @@ async function start() {
     return;
   }
   try {
-    summary = await api(`/api/games/${game}/summary`);
+    summary = await json(`/api/games/${game}/summary`);
   } catch (err) {
     say($("where"), err.message, "problem");
     return;
@@ -150,6 +158,7 @@ async function start() {
   $("last").addEventListener("click", () => go(summary.actions));
   $("slider").addEventListener("input", (e) => go(Number(e.target.value)));
   $("chart").addEventListener("click", onChartTap);
+  $("board").parentElement.addEventListener("scroll", pinBoardNames, { passive: true });
   window.addEventListener("resize", drawChart);
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;  // a slider steps itself

@@ -15,9 +15,9 @@ export class ApiError extends Error {
   }
 }
 
-// fetch JSON through the dashboard's own request (web/static/dom.js); a refusal becomes an ApiError carrying
-// the table's own message
-export async function api(path, { method = "GET", body } = {}) {
+// the JSON the table answers, through the dashboard's own request (web/static/dom.js's `api`, which returns every
+// reply, refusals included); here a refusal is thrown, as an ApiError carrying the table's own message
+export async function json(path, { method = "GET", body } = {}) {
   const reply = await request(method, path, body);
   if (!reply.ok) throw new ApiError(reply.status, reply.body);
   return reply.body;
@@ -68,31 +68,6 @@ export const svg = svgElement;
 export function say(node, text, kind = "") {
   node.textContent = text;
   node.className = `status ${kind}`.trim();
-}
-
-// the grid of a floor file (docs/floor-format.md): each space's character, and each edge between two spaces
-// ("wall", "door" or "open"), east[r][c] between (r, c) and (r, c + 1), south[r][c] between (r, c) and (r + 1, c)
-export function parseGrid(text) {
-  const lines = text.replace(/^\ufeff/, "").split(/\r?\n/);
-  const at = lines.findIndex((l) => l.trim() === "grid:");
-  const grid = [];
-  for (let i = at + 1; at >= 0 && i < lines.length && lines[i].trim() && lines[i].trim() !== "areas:"; i++) grid.push(lines[i]);
-  const rows = Math.floor((grid.length - 1) / 2);
-  const cols = Math.floor((Math.max(0, ...grid.map((l) => l.length)) - 1) / 2);
-  const ch = (i, j) => (grid[i] && grid[i][j]) || " ";
-  const kind = (c) => (c === "D" ? "door" : c === " " ? "open" : "wall");
-  const spaces = [], east = [], south = [];
-  for (let r = 0; r < rows; r++) {
-    spaces.push([]); east.push([]);
-    if (r < rows - 1) south.push([]);
-    for (let c = 0; c < cols; c++) {
-      const s = ch(2 * r + 1, 2 * c + 1);
-      spaces[r].push(s === " " ? "." : s);
-      if (c < cols - 1) east[r].push(kind(ch(2 * r + 1, 2 * c + 2)));
-      if (r < rows - 1) south[r].push(kind(ch(2 * r + 2, 2 * c + 1)));
-    }
-  }
-  return { rows, cols, spaces, east, south, lines };
 }
 
 // "C4" -> [row, col] (columns past Z are two letters, as the floor format names them)

@@ -40,18 +40,18 @@ from controller.rules import (
 )
 
 if TYPE_CHECKING:
-    from controller.autoplay.player import AutoPlayer
+    from controller.autoplay.paths import PathCosts
 
 
 class GhostInTheDell(StandardPlay):
     """Ghost in the Dell's play (docs/autoplay.md, "Ghost in the Dell")."""
 
-    def upgrade(self, player: AutoPlayer, table: Resolution, agent: Bot, legal: Sequence[Action]) -> Action | None:
+    def upgrade(self, paths: PathCosts, table: Resolution, agent: Bot, legal: Sequence[Action]) -> Action | None:
         """The win's unit is to be pushed onto a terminal: the module near it learns to push, else the agent."""
         state = table.state
         if not state.calibrated:
             return None
-        shove = self.shove(player, table)
+        shove = self.shove(paths, table)
         module_push = BuyUpgrade(bot="module", upgrade="push")
         if shove is not None and module_push in legal and module_near(table, [shove[0]]) \
                 and state.bot("module").power >= 3:
@@ -66,7 +66,7 @@ class GhostInTheDell(StandardPlay):
         there, so the agent pays, keeping 3 for its dice, or the slot waits."""
         return UnlockSlot(payers={agent.id: cost}) if agent.power - cost >= 3 else None
 
-    def task_targets(self, player: AutoPlayer, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
+    def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """The module to the captain's terminal (or hidden near it); after the calibration the agents to the
         spaces beside the win's units (or behind the one being shoved), the module out of the fight."""
         state, floor = table.state, table.floor
@@ -75,7 +75,7 @@ class GhostInTheDell(StandardPlay):
             terminals = captain_terminals(table)
             hiding = hiding_near(table, bot, terminals)
             here = floor.index[bot.at]
-            if not hiding or self.core_in_reach(player, table) or here in terminals:
+            if not hiding or self.core_in_reach(paths, table) or here in terminals:
                 return terminals
             # "when any IP lands on the core": until the IP can land in this turn's network step, the module
             # waits hidden near the terminal ("When entered by an undetected bot (or outside enemy awareness),
@@ -89,9 +89,9 @@ class GhostInTheDell(StandardPlay):
         if prey and bot.kind == "agent" and module_near(table, prey):
             # the module at the captain pushes and strikes with this agent's dice: the agent's power is the
             # strike's AP, kept out of the guards' reach
-            return cover(player, table, bot)
+            return cover(paths, table, bot)
         if prey and (bot.kind == "agent" or module_near(table, prey)):
-            shove = self.shove(player, table)
+            shove = self.shove(paths, table)
             if shove is not None:
                 # "Security units have a durability of 5 when occupying terminal spaces": the agent gets
                 # behind the unit to push it onto a terminal
@@ -112,16 +112,16 @@ class GhostInTheDell(StandardPlay):
                     if j not in terminals and j not in table.occupant} or {here}
         return {here}
 
-    def holds_target(self, player: AutoPlayer, table: Resolution) -> bool:
+    def holds_target(self, paths: PathCosts, table: Resolution) -> bool:
         """Behind the unit to be pushed, or beside it on its terminal: the push or the strike waits for the AP
         of a later chip."""
-        return self.shove(player, table) is not None or prey_struck_here(table)
+        return self.shove(paths, table) is not None or prey_struck_here(table)
 
-    def shove(self, player: AutoPlayer, table: Resolution) -> tuple[SecurityUnit, int] | None:
+    def shove(self, paths: PathCosts, table: Resolution) -> tuple[SecurityUnit, int] | None:
         """Do-While-End's endgame: the win's unit nearest to a terminal space (off one) and the space to push it
         to, one step along its shortest way there ("shove a security unit to an adjacent empty space")."""
-        if "shove" in player._memo:
-            return cast("tuple[SecurityUnit, int] | None", player._memo["shove"])
+        if "shove" in paths.notes.memo:
+            return cast("tuple[SecurityUnit, int] | None", paths.notes.memo["shove"])
         state, floor = table.state, table.floor
         found = None
         # a unit already on a terminal is struck before another is shoved
@@ -142,7 +142,7 @@ class GhostInTheDell(StandardPlay):
                 if ways and (best is None or distances[at][target] < best[0]):
                     best = (distances[at][target], unit, min(ways))
             found = (best[1], best[2]) if best is not None else None
-        player._memo["shove"] = found
+        paths.notes.memo["shove"] = found
         return found
 
     def holds_layers(self, state: GameState) -> bool:
@@ -164,14 +164,14 @@ class GhostInTheDell(StandardPlay):
         return 0
 
     @staticmethod
-    def core_in_reach(player: AutoPlayer, table: Resolution) -> bool:
+    def core_in_reach(paths: PathCosts, table: Resolution) -> bool:
         """Whether the active agent's IP can land on the core in this turn's network step, worked out once a
         turn and kept in the memory (`CorePlan`)."""
         state = table.state
         turn = state.turn.active
-        plan = player._core_plan
+        plan = paths.notes.core_plan
         if plan is None or (plan.round, plan.turn) != (state.round, turn):
-            plan = player._core_plan = CorePlan(round=state.round, turn=turn, lands=core_in_reach(state))
+            plan = paths.notes.core_plan = CorePlan(round=state.round, turn=turn, lands=core_in_reach(state))
         return plan.lands
 
 
@@ -206,9 +206,9 @@ def hiding_near(table: Resolution, bot: Bot, terminals: set[int]) -> set[int]:
             and min(distances[s][t] for t in terminals) <= HIDING_REACH}
 
 
-def cover(player: AutoPlayer, table: Resolution, bot: Bot) -> set[int]:
+def cover(paths: PathCosts, table: Resolution, bot: Bot) -> set[int]:
     """Free spaces no awake security unit sees or stands next to (the bot's own space when it is one)."""
-    floor, watched = table.floor, player._watched(table)
+    floor, watched = table.floor, paths.watched(table)
     near = {j for u in table.state.security if not u.stunned
             for _, j in floor.security_neighbours(floor.index[u.space], table.destroyed)}
     here = floor.index[bot.at]

@@ -16,17 +16,17 @@ from controller.autoplay.tuning import CHIP_PREFERENCE, HOP_CHIP_PREFERENCE
 from controller.rules import Action, Bot, GameState, Hop, Objective, Resolution, hop_paths, movers
 
 if TYPE_CHECKING:
-    from controller.autoplay.player import AutoPlayer
+    from controller.autoplay.paths import PathCosts
 
 
 class Preconnaissance(StandardPlay):
     """Preconnaissance's play (docs/autoplay.md, "The Adaptable tasks" and "Preconnaissance")."""
 
-    def alter_preference(self, player: AutoPlayer, state: GameState) -> tuple[str, ...]:
+    def alter_preference(self, state: GameState) -> tuple[str, ...]:
         """A bot on a terminal space a hop leaves from needs a utility or tech chip."""
         return HOP_CHIP_PREFERENCE if waiting_to_hop(state) else CHIP_PREFERENCE
 
-    def task_targets(self, player: AutoPlayer, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
+    def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """The module to a command module space not yet used; the agents into the rooms still holding a bead,
         or to the terminal spaces a hop into one leaves from."""
         state, floor = table.state, table.floor
@@ -47,7 +47,7 @@ class Preconnaissance(StandardPlay):
             return bead_rooms(table, terminal=False) | hop_launches(table, bot)
         return set()
 
-    def action(self, player: AutoPlayer, table: Resolution, legal: list) -> Action | None:
+    def action(self, table: Resolution, legal: list) -> Action | None:
         """"Hop into cyberspace" from the terminal space a bot stands on to one in a room that still holds a
         surveillance bead; jumping out there "surveil[s] the room they are in" without opening a door
         ("Whenever a non-safe zone door is unlocked ... advance threat by 3")."""

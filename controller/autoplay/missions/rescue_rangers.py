@@ -13,13 +13,13 @@ from controller.autoplay.missions.strategy import StandardPlay, bead_rooms
 from controller.rules import Bot, Objective, Resolution, module_bagged
 
 if TYPE_CHECKING:
-    from controller.autoplay.player import AutoPlayer
+    from controller.autoplay.paths import PathCosts
 
 
 class RescueRangers(StandardPlay):
     """Rescue Rangers' play (docs/autoplay.md, "Rescue Rangers")."""
 
-    def task_targets(self, player: AutoPlayer, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
+    def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """"Before surveilling a room with at least one terminal space, draw a unit from the bag": after the
         calibration the module comes out only where a terminal room is surveilled."""
         state = table.state

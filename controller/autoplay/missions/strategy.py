@@ -9,7 +9,7 @@ play: nothing extra.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from controller.autoplay.tuning import CHIP_PREFERENCE, MODULE_REACH
 from controller.rules import (
@@ -28,17 +28,20 @@ from controller.rules import (
 )
 
 if TYPE_CHECKING:
-    from controller.autoplay.player import AutoPlayer
+    from controller.autoplay.notes import Notes
+    from controller.autoplay.paths import PathCosts
 
 
 class MissionStrategy(Protocol):
-    """A mission's own play, asked by the auto-player at the points where missions differ."""
+    """A mission's own play, asked by the auto-player at the points where missions differ. A question that
+    needs the player's sense of the floor is given its `PathCosts` (the guards' sight, the team's safe zone,
+    and through `paths.notes` the decision's memo and memory), nothing more of the player."""
 
-    def alter_preference(self, player: AutoPlayer, state: GameState) -> tuple[str, ...]:
+    def alter_preference(self, state: GameState) -> tuple[str, ...]:
         """The order in which reserve chips replace degraded slots."""
         ...
 
-    def upgrade(self, player: AutoPlayer, table: Resolution, agent: Bot, legal: Sequence[Action]) -> Action | None:
+    def upgrade(self, paths: PathCosts, table: Resolution, agent: Bot, legal: Sequence[Action]) -> Action | None:
         """An upgrade the mission's play buys in the route step, before the ones any mission buys."""
         ...
 
@@ -47,11 +50,11 @@ class MissionStrategy(Protocol):
         (None: the slot waits)."""
         ...
 
-    def task_targets(self, player: AutoPlayer, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
+    def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """Where the mission's other tasks send the bot (empty: none of them needs it)."""
         ...
 
-    def action(self, player: AutoPlayer, table: Resolution, legal: list) -> Action | None:
+    def action(self, table: Resolution, legal: list) -> Action | None:
         """An action the mission's play takes before accessing terminals, striking or moving."""
         ...
 
@@ -59,11 +62,11 @@ class MissionStrategy(Protocol):
         """Whether a chip with nothing better to do draws a chip (for threat)."""
         ...
 
-    def holds_target(self, player: AutoPlayer, table: Resolution) -> bool:
+    def holds_target(self, paths: PathCosts, table: Resolution) -> bool:
         """Whether a bot at its target stays there rather than step out of a guard's reach."""
         ...
 
-    def shove(self, player: AutoPlayer, table: Resolution) -> tuple[SecurityUnit, int] | None:
+    def shove(self, paths: PathCosts, table: Resolution) -> tuple[SecurityUnit, int] | None:
         """A unit the bots push, one space at a time, toward a space (and that space's index)."""
         ...
 
@@ -84,10 +87,10 @@ class MissionStrategy(Protocol):
 class StandardPlay:
     """A mission with no special play: the auto-player's own rules only."""
 
-    def alter_preference(self, player: AutoPlayer, state: GameState) -> tuple[str, ...]:
+    def alter_preference(self, state: GameState) -> tuple[str, ...]:
         return CHIP_PREFERENCE
 
-    def upgrade(self, player: AutoPlayer, table: Resolution, agent: Bot, legal: Sequence[Action]) -> Action | None:
+    def upgrade(self, paths: PathCosts, table: Resolution, agent: Bot, legal: Sequence[Action]) -> Action | None:
         return None
 
     def fourth_slot(self, state: GameState, agent: Bot, cost: int) -> UnlockSlot | None:
@@ -98,19 +101,19 @@ class StandardPlay:
             return UnlockSlot(payers={agent.id: cost}) if agent.power - cost >= 3 else None
         return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
 
-    def task_targets(self, player: AutoPlayer, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
+    def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         return set()
 
-    def action(self, player: AutoPlayer, table: Resolution, legal: list) -> Action | None:
+    def action(self, table: Resolution, legal: list) -> Action | None:
         return None
 
     def draws_chip(self, table: Resolution, legal: list) -> bool:
         return False
 
-    def holds_target(self, player: AutoPlayer, table: Resolution) -> bool:
+    def holds_target(self, paths: PathCosts, table: Resolution) -> bool:
         return False
 
-    def shove(self, player: AutoPlayer, table: Resolution) -> tuple[SecurityUnit, int] | None:
+    def shove(self, paths: PathCosts, table: Resolution) -> tuple[SecurityUnit, int] | None:
         return None
 
     def owes_push_through_door(self, table: Resolution, bot: Bot) -> bool:
@@ -170,6 +173,14 @@ def is_prey(table: Resolution, unit: SecurityUnit, task: str) -> bool:
 def module_calibrations(state: GameState) -> list[Objective]:
     """The calibrations that are the command module's own ("Command Module: ...") for this team."""
     return [o for o in state.mission.calibrations if o.qualifier == "module" and objective_applies(state, o)]
+
+
+def module_errand(table: Resolution, notes: Notes) -> bool:
+    """Whether an open calibration is the command module's own to do (worked out once a decision)."""
+    if "module errand" not in notes.memo:
+        notes.memo["module errand"] = any(not objective_done(table.state, table, o, False)
+                                          for o in module_calibrations(table.state))
+    return cast(bool, notes.memo["module errand"])
 
 
 def floor_view(state: GameState) -> Resolution:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from controller.autoplay.missions.strategy import (
     StandardPlay,
     floor_view,
+    module_errand,
     on_terminal_spaces,
     terminal_spaces,
     unfinished_tasks,
@@ -32,13 +33,13 @@ from controller.rules import (
 )
 
 if TYPE_CHECKING:
-    from controller.autoplay.player import AutoPlayer
+    from controller.autoplay.paths import PathCosts
 
 
 class Tsm103c(StandardPlay):
     """TSM-103C's play (docs/autoplay.md, "TSM-103C")."""
 
-    def upgrade(self, player: AutoPlayer, table: Resolution, agent: Bot, legal: Sequence[Action]) -> Action | None:
+    def upgrade(self, paths: PathCosts, table: Resolution, agent: Bot, legal: Sequence[Action]) -> Action | None:
         """The push upgrade is bought when it is used, within PUSH_BUY steps of a unit to push through a door,
         the agent's power (its dice) kept till then."""
         push = BuyUpgrade(bot=agent.id, upgrade="push")
@@ -53,7 +54,7 @@ class Tsm103c(StandardPlay):
         terminals."""
         return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
 
-    def task_targets(self, player: AutoPlayer, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
+    def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """The units to push through a door while the bot owes it; after the calibration, for Dial Out, a
         terminal space no other bot holds."""
         state = table.state
@@ -61,7 +62,7 @@ class Tsm103c(StandardPlay):
             # "Each agent: Use the push ability to push a security unit through a door": the agent walks into
             # a unit that stands beside a door with a free space beyond it, once the module has its terminals
             # (the agent's walks share the move AP the module's walk needs)
-            if not player._module_errand(table):
+            if not module_errand(table, paths.notes):
                 return door_pushes(table)
             # before that, a unit right beside the agent is pushed on the way: a step or two of AP, not the walk
             beside = door_pushes(table, near=bot, within=PUSH_ON_THE_WAY)
@@ -84,7 +85,7 @@ class Tsm103c(StandardPlay):
         return table.state.threat + table.state.mission.rules.chip_for_threat <= DRAW_CHIP_THREAT and \
             any(isinstance(la.action, DrawChip) for la in legal)
 
-    def holds_target(self, player: AutoPlayer, table: Resolution) -> bool:
+    def holds_target(self, paths: PathCosts, table: Resolution) -> bool:
         """Dial Out: "Land on the network core with their IP while all bots occupy terminal spaces": after the
         calibration a bot on its terminal space stays there, guard or not, rather than stepping out of reach
         and back (a step off on the turn the IP could land loses the landing)."""

@@ -91,6 +91,21 @@ class FloorPlan:
     # where each space character stands in the file, for error messages: (line, column)
     where: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
 
+    def drawn(self) -> dict[str, object]:
+        """The plan in the format's own characters, as a floor editor draws it: each row's space characters (VOID
+        for none), each row's east and south edges ("wall", "door", "open") and the area notes by space name. The
+        dashboard's floor editor reads floors through this (POST /api/floors/parse), never a parser of its own."""
+        char = {feature: c for c, feature in SPACE_FEATURES.items()}
+        return {
+            "name": self.name, "level": self.level, "rows": self.rows, "cols": self.cols,
+            "spaces": [[char[self.spaces[(r, c)]] if (r, c) in self.spaces else VOID for c in range(self.cols)]
+                       for r in range(self.rows)],
+            "east": [[self.east.get((r, c), "open") for c in range(self.cols - 1)] for r in range(self.rows)],
+            "south": [[self.south.get((r, c), "open") for c in range(self.cols)] for r in range(self.rows - 1)],
+            "areas": [{"space": space_name(*note.anchor), "kind": note.kind, "name": note.name,
+                       "surveillance": note.surveillance, "reserve": note.reserve} for note in self.areas],
+        }
+
 
 _KEY_RE = re.compile(r"^(name|level)\s*:\s*(.*)$")
 _SPACE_RE = re.compile(r"^([A-Z]+)([0-9]+)$")

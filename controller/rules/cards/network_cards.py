@@ -29,6 +29,10 @@ def draw_network_card(table: Resolution, agent: Bot, discard: int | None) -> Non
     state = table.state
     if agent.kind != "agent":
         raise IllegalAction("the command module cannot take a network card action")
+    if agent.shut_down or not agent.on_board:
+        # "Bot Shut Down: ... Cannot act or advance floors until repaired." (as the listing says)
+        raise IllegalAction(f"{agent.name} is {'shut down' if agent.shut_down else 'off the board'}: it cannot "
+                            f"draw a network card")
     card = _top_card(table)
     if card is None:
         raise IllegalAction("the network deck is empty: no network card can be drawn")

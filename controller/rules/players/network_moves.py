@@ -30,11 +30,12 @@ def movement_chips(state: GameState, asterisk: int | None = None) -> list[str]:
             if c is not None and not c.degraded]
 
 
-def move_ip(table: Resolution, agent: str, transfers: dict[int, str], asterisk: int | None = None) -> None:
+def move_ip(table: Resolution, agent: str, transfers: dict[int, str], asterisk: int | None = None,
+            steps: range | None = None) -> None:
     """Move the agent's IP once per usable chip; `transfers` maps a step index to "in" or "out"; `asterisk`
     names the slot (0-4) Nano's Asterisk treats as general: "Once per turn during the network step of his turn,
     Nano may treat one chip in the burncycle as a general action chip." (One network step per turn makes it
-    once per turn.)"""
+    once per turn.) `steps`: only these movement steps (the listing looks ahead on a copy, a step at a time)."""
     state = table.state
     if asterisk is not None:
         bot = state.bot(agent)
@@ -53,6 +54,8 @@ def move_ip(table: Resolution, agent: str, transfers: dict[int, str], asterisk: 
         if not 0 <= step < len(chips):
             raise IllegalAction(f"there is no movement step {step + 1}: the burncycle grants {len(chips)}")
     for step, kind in enumerate(chips):
+        if steps is not None and step not in steps:
+            continue
         if table.over or ip.node is None:
             return
         path = [ip.node]
@@ -140,7 +143,11 @@ def legal_network_step(table: Resolution, agent: Bot) -> list[LegalAction]:
     if "risky_click" in agent.abilities:
         options["risky"] = [c.id for c in state.network_hands.get(agent.id, [])]
         label += "; Risky Click: network cards to ignore, a new one drawn for each"
-    out = [LegalAction(NetworkStep(), label, bot=agent.id, choose=["transfers", *options], options=options)]
+    transfers: list[Choice] = []
+    for asterisk in [None, *(k - 1 for k in options.get("asterisk", []) if isinstance(k, int))]:
+        transfers += [t for t in allowed_transfers(table, agent.id, asterisk) if t not in transfers]
+    out = [LegalAction(NetworkStep(), label, bot=agent.id, choose=["transfers", *options],
+                       options={"transfers": transfers, **options})]
     ip = next((i for i in state.network.ips if i.agent == agent.id), None)
     if ip is None or ip.banned or ip.node is None or not chips:
         return out
@@ -152,3 +159,32 @@ def legal_network_step(table: Resolution, agent: Bot) -> list[LegalAction]:
                                    f"movement step 1 ({chips[0]}): transfer {direction}ward from {ip.node} to "
                                    f"{target}, then move", bot=agent.id))
     return out
+
+
+def allowed_transfers(table: Resolution, agent: str, asterisk: int | None = None) -> list[dict[int, str]]:
+    """Every choice of transfers the network step takes (with Nano's Asterisk on slot `asterisk`, 0-4), no
+    transfer first: a transfer at a movement step needs a white line from the node the IP stands on by then,
+    which the steps before it decide, so the IP is moved on a copy of the game a step at a time, each choice of
+    the step before on a copy of its own ("IPs can transfer across layers along white lines once per movement
+    step")."""
+    chips = movement_chips(table.state, asterisk)
+    found: list[dict[int, str]] = []
+
+    def walk(here: Resolution, chosen: dict[int, str], step: int) -> None:
+        ip = next((i for i in here.state.network.ips if i.agent == agent), None)
+        ways: list[str | None] = [None]
+        if not (here.over or ip is None or ip.banned or ip.node is None):
+            node = nodes(here)[ip.node]
+            ways += [d for d, line in (("in", node.inward), ("out", node.outward)) if line is not None]
+        for way in ways:
+            now = chosen if way is None else {**chosen, step: way}
+            if step == len(chips) - 1:  # the last step: its transfer needs only the line from where it stands
+                found.append({k + 1: v for k, v in now.items()})
+                continue
+            after = Resolution(here.state, here.dice, here.apply_effect)
+            move_ip(after, agent, now, asterisk, steps=range(step, step + 1))
+            walk(after, now, step + 1)
+
+    if chips:
+        walk(Resolution(table.state, table.dice, table.apply_effect), {}, 0)
+    return found or [{}]

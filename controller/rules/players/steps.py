@@ -63,7 +63,7 @@ def enter_actions(table: Resolution) -> None:
     # installed mods add their dice ("an advanced die in the pool")
     turn.pool = DicePool(basic=agent.power, advanced=agent.advanced_dice + mod_bonus(agent, "advanced_die"),
                          elite=agent.elite_dice + mod_bonus(agent, "elite_die"),
-                         proprietary=1 if agent.proprietary_die is not None else 0)  # agent_dice.py
+                         proprietary=1 if agent.proprietary_die is not None else 0)  # characters/proprietary_dice.py
     turn.step = "actions"
     table.emit(StepStarted(step="actions", bot=agent.id, dice=msgspec.structs.asdict(turn.pool)))
     _place_tracker(table, 0)

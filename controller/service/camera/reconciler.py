@@ -15,19 +15,28 @@ camera is sure of into the engine's actions, and everything else into something 
 - Doubtful sightings (between spaces, an unknown marker, a hand over the board) never change the game: they are
   questions.
 
-`observe` is called from the camera thread, `answer` and `correct` from the web or MQTT side: one lock keeps the
-reconciler's picture whole, and the session (thread-safe itself) is only ever called under it.
+`observe` is called from the camera thread, `answer` and `correct` from the web or MQTT side, `view` from any
+reader (the live feed reads it on the event loop). Two locks: the turn lets one of the reconciler's own writes run
+at a time (a frame, an answer, a correction), and the picture lock keeps its picture whole, held only while the
+picture is read or changed in memory, never while the session writes to the disk or a route is searched. Meanwhile
+a reader gets the view published before the write (the picture is in between: the reconciler's own move would
+look like someone else's), and is told (`on_news`) once the write has landed, so reading never waits for a write.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
-from controller.rules import GameState
+import msgspec
+
+from controller.rules import GameRecord, GameState
 from controller.rules.actions import Correct
 from controller.rules.errors import BurncycleError
+from controller.rules.record import Entry, RecordError, replay
 from controller.service.camera.bot_ways import MAX_STEPS, Route, RouteSearch, adjacent, cheapest, follow
 from controller.service.camera.reconciler_view import (
     COMPASS,
@@ -94,22 +103,36 @@ def _is_corporation_turn(change: Change) -> bool:
 class Reconciler:
     """Feeds the session what the camera is sure of and keeps the `ReconcilerView` of everything else."""
 
-    def __init__(self, session: GameSession, config: VisionConfig | None = None, max_steps: int = MAX_STEPS) -> None:
+    def __init__(self, session: GameSession, config: VisionConfig | None = None, max_steps: int = MAX_STEPS,
+                 *, watched: bool = True) -> None:
         self.session = session
         self.config = config or VisionConfig()
         self.max_steps = max_steps
-        self._lock = threading.RLock()
+        # a camera watches the board (it ticks instructions off); with none, nothing can, so a new corporation
+        # turn takes the players to have carried out the last one's and its own replace them
+        self.watched = watched
+        self._turn = threading.Lock()  # one of the reconciler's own writes at a time
+        self._lock = threading.Lock()  # the picture: never held while the session writes or a route is searched
+        self._away = False  # a write or a search runs with the picture unlocked: readers get `_published`
+        self._behind = False  # a reader got `_published` while away: news once the write has landed
+        self._listeners: list[Callable[[], object]] = []
         self._seq = 0
         self._observation: Observation | None = None
         self._reset(None)
         with self._lock:
             self._sync()
+            self._published = self._view()
 
     # -- the API --
 
+    def on_news(self, callback: Callable[[], object]) -> None:
+        """Call `callback()` (on the writer's thread) when a reader was given the view from before one of the
+        reconciler's writes: the view it read is out of date now that the write has landed."""
+        self._listeners.append(callback)
+
     def observe(self, observation: Observation) -> ReconcilerView:
         """Fold in one stable observation from the temporal filter; returns the view after it."""
-        with self._lock:
+        with self._writing():
             self._sync()
             # the filter updates its unit states in place, frame after frame: keep this frame's own copy
             observation = replace(observation, units={c: replace(u) for c, u in observation.units.items()})
@@ -125,7 +148,7 @@ class Reconciler:
     def answer(self, question_id: str, option: int | str) -> ReconcilerView:
         """The players' answer to a question: which way a bot went (a route question), or that the game is wrong
         and the chip is right (a refused move; that is a correction)."""
-        with self._lock:
+        with self._writing():
             self._sync()
             choice = self._choices.get(question_id)
             refusal = next((r for r in self._refused.values() if r.question.id == question_id), None)
@@ -140,7 +163,7 @@ class Reconciler:
             question = choice.question if choice is not None else refusal.question  # type: ignore[union-attr]
             index = _option_index(question, option)
             if refusal is not None:
-                self.correct(refusal.unit, refusal.space)
+                self._correct(refusal.unit, refusal.space, None)
                 return self._view()
             assert choice is not None
             del self._choices[question_id]
@@ -156,23 +179,64 @@ class Reconciler:
 
     def correct(self, unit: str, space: str, facing: str | None = None) -> Change:
         """The players' word on where a unit stands (logged as the engine's `Correct`); it wins over the camera."""
-        with self._lock:
-            change = self.session.apply(Correct(unit=unit, space=space, facing=facing))  # type: ignore[arg-type]
-            self._settle(unit)
-            self._trails.pop(unit, None)
-            self._sync()
-            return change
+        with self._writing():
+            return self._correct(unit, space, facing)
 
     @property
     def view(self) -> ReconcilerView:
+        """The view now; while one of the reconciler's writes is under way, the view from before it (and news
+        once it has landed). It never waits for the session's writer."""
         with self._lock:
-            self._sync()
-            return self._view()
+            if self._away:
+                self._behind = True
+            else:
+                self._sync()
+                self._published = self._view()
+            return self._published
+
+    # -- the two locks --
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One of the reconciler's own writes: its turn and the picture lock taken; the view published after it,
+        and a reader that was given the one from before it told."""
+        with self._turn:
+            with self._lock:
+                try:
+                    yield
+                finally:
+                    self._published = self._view()
+                    behind, self._behind = self._behind, False
+            if behind:
+                for callback in list(self._listeners):
+                    callback()
+
+    @contextlib.contextmanager
+    def _unlocked(self) -> Iterator[None]:
+        """Within `_writing`: run a session write or a route search with the picture unlocked, so a reader does
+        not wait for it (it gets the published view). The turn is still held: no other write of the reconciler's
+        changes the picture meanwhile."""
+        self._away = True
+        self._lock.release()
+        try:
+            yield
+        finally:
+            self._lock.acquire()
+            self._away = False
+
+    def _correct(self, unit: str, space: str, facing: str | None) -> Change:
+        with self._unlocked():
+            change = self.session.apply(Correct(unit=unit, space=space, facing=facing))  # type: ignore[arg-type]
+        self._settle(unit)
+        self._trails.pop(unit, None)
+        self._sync()
+        return change
 
     # -- keeping up with the game --
 
     def _reset(self, game: int | None) -> None:
         self._game = game
+        self._state: GameState | None = None
         self._number = self.session.number
         self._known: dict[str, Place | None] = {}
         self._names: dict[str, str] = {}
@@ -187,24 +251,80 @@ class Reconciler:
     def _sync(self) -> None:
         """Take in every change the camera did not make: each unit it moved becomes an instruction."""
         s = self.session
-        if not s.has_game():
+        game = s.game_id
+        if game is None:
             if self._game is not None:
                 self._reset(None)
             return
-        number, game, state = s.number, s.game_id, s.state
+        number, state = s.number, s.state
         if game != self._game:
             self._reset(game)
             self._number = number
+            self._recall(game, number)
             self._take(state)
             return
         if number == self._number:
             return
-        corporation = any(_is_corporation_turn(c) for c in s.changes_since(self._number))
+        changes = s.changes_since(self._number)
+        corporation = any(_is_corporation_turn(c) for c in changes)
         self._number = number
+        if not self.watched and any(_is_corporation_turn(c) for c in changes[1:]) and self._state is not None \
+                and all(c.kind is not ChangeKind.UNDO and c.kind is not ChangeKind.REDO for c in changes):
+            # changes read together with a corporation turn among them, not first: what came before it is replaced
+            # by it, so the list depends on their order: take them in one by one, each state replayed from its entry
+            now, states = self._state, []
+            try:
+                for change in changes:
+                    if change.kind is ChangeKind.ACTION:
+                        entry = msgspec.convert(change.body["entry"], Entry, strict=False)
+                        now = replay(GameRecord(start=now, entries=[entry]))
+                        states.append((now, _is_corporation_turn(change)))
+            except RecordError:  # the state last taken was read a change later than its number: take it whole
+                states = [(state, True)]
+            for now, corporation in states:
+                self._moved(now, corporation, keep_pending=False)
+            self._take(state)
+            return
+        self._moved(state, corporation, keep_pending=self.watched)
+
+    def _recall(self, game: int, number: int) -> None:
+        """The instructions the game's log leaves for the players, for a game this reconciler takes up with its
+        changes already made (the service restarted, a past game resumed or imported): the log's changes taken
+        in one by one as `_sync` takes them live, each one's state from the engine's replay of its entry. What
+        the camera ticked off is not in the log: every corporation turn replaces the instructions before it, so
+        the last one's moves (and what changed since) come back, not yet ticked; a camera ticks them again as it
+        sees them done."""
+        start = self.session.record.start
+        states: list[GameState] = [start]
+        done: list[Entry] = []
+        undone: list[Entry] = []
+        self._known = placements(start)
+        self._names.update(unit_names(start))
+        for change in self.session.changes_of(game):
+            if change.number > number:
+                break
+            if change.kind is ChangeKind.ACTION:
+                done.append(msgspec.convert(change.body["entry"], Entry, strict=False))
+                undone.clear()
+            elif change.kind is ChangeKind.UNDO and done:
+                undone.append(done.pop())
+                states.pop()
+            elif change.kind is ChangeKind.REDO and undone:
+                done.append(undone.pop())
+            else:
+                continue
+            if len(states) <= len(done):
+                states.append(replay(GameRecord(start=states[-1], entries=[done[-1]])))
+            self._moved(states[-1], _is_corporation_turn(change), keep_pending=False)
+
+    def _moved(self, state: GameState, corporation: bool, *, keep_pending: bool) -> None:
+        """Take in the game's new `state`: each unit it moved becomes an instruction. A new corporation turn
+        first drops the instructions before it: those ticked off, or all of them (`keep_pending` false) when
+        nothing can tick them off."""
         old = self._known
         self._take(state)
-        if corporation:  # a new corporation turn: its instructions replace the ones already ticked off
-            self._instructions = {u: i for u, i in self._instructions.items() if not i.done}
+        if corporation:
+            self._instructions = {u: i for u, i in self._instructions.items() if keep_pending and not i.done}
         for unit in sorted(set(old) | set(self._known)):
             was, now = old.get(unit), self._known.get(unit)
             if was == now:
@@ -218,6 +338,7 @@ class Reconciler:
                 self._instructions[unit] = Instruction(unit, self._instruction_text(unit, was, now), was, now)
 
     def _take(self, state: GameState) -> None:
+        self._state = state  # the state the picture was last taken from (changes read together replay from it)
         self._known = placements(state)
         self._names.update(unit_names(state))
         self._bots = {b.id for b in state.bots}
@@ -268,8 +389,9 @@ class Reconciler:
         state = self.session.state
         way = [start, *trail.spaces]
         crossed = not trail.jumped and all(adjacent(state, a, b) for a, b in zip(way, way[1:]))
-        found: RouteSearch = (follow(state, unit, trail.spaces) if crossed
-                              else cheapest(state, unit, trail.spaces[-1], self.max_steps))
+        with self._unlocked():
+            found: RouteSearch = (follow(state, unit, trail.spaces) if crossed
+                                  else cheapest(state, unit, trail.spaces[-1], self.max_steps))
         self._settle(unit)  # a new sighting replaces any older question about this chip
         if found.refusal is not None:
             self._refuse(unit, start, trail.spaces[-1], found.refusal)
@@ -286,7 +408,8 @@ class Reconciler:
     def _apply(self, unit: str, route: Route) -> None:
         for step in route.steps:
             try:
-                change = self.session.apply(step)
+                with self._unlocked():
+                    change = self.session.apply(step)
             except BurncycleError as e:  # the engine (or the log) refuses: nothing of this step happened
                 self._refuse(unit, route.spaces[0], route.spaces[-1], str(e))
                 break

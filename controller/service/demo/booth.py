@@ -11,19 +11,25 @@ nothing per frame; rendering a photo-like frame costs ~0.2 s here), with the pro
 noise, at the resolution a table's camera has (DEMO_SIZE, the 1920 x 1080 of docs/vision.md's pixel
 budget: the stickers are 21-24 px there; at 960 x 540 they were 11 px, under the 20 px the 4x4 markers are
 read reliably from, and a few chips went unread on some spaces). `DemoPlayers` is the table's people, a
-supervised component like any other.
+supervised component like any other. Nothing it does waits on the event loop: the auto-player's decisions and
+the table's layouts run in worker threads (a decision the game has moved past meanwhile is dropped), and it waits
+for the camera and the reconciler by the table's news (`TableService.listen`) and the camera's frames, never by
+looking on a timer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import cast
 
 import numpy as np
 
-from controller.autoplay.player import AutoPlayer
+from controller.autoplay.evaluation import reason_of
+from controller.autoplay.players import PlayerSettings, make_player
 from controller.leds.render import LogicalFrame
 from controller.rules import AnyAction, BurncycleError, GameState, Step, compile_floor
 from controller.service.frame.components import Component
@@ -127,11 +133,15 @@ class DemoPlayers(Component):
 
     `once`: play one game, then stop the service. `pace_s`: a pause between actions, so people watching can
     follow. A step the camera does not confirm within `step_timeout_s` is counted in `unconfirmed` and given
-    to the engine through the session (so a demo never hangs), which the health page shows.
+    to the engine through the session (so a demo never hangs), which the health page shows. `player` names the
+    player (controller/autoplay/players.py), `settings` its seed and budget. A player that says why it chose
+    (the search's `explain()`) explains itself to the people watching: its last reason is `why` in this part's
+    health, which the live feed pushes and the dashboard shows under the summary.
     """
 
     def __init__(self, service: TableService, table: DemoTable, *, once: bool = False, pace_s: float = 0.0,
-                 step_timeout_s: float = 10.0, games: int | None = None) -> None:
+                 step_timeout_s: float = 10.0, games: int | None = None, player: str = "heuristic",
+                 settings: PlayerSettings | None = None) -> None:
         super().__init__("players")
         self.service, self.table, self.once, self.pace_s = service, table, once, pace_s
         self.step_timeout_s = step_timeout_s
@@ -139,13 +149,19 @@ class DemoPlayers(Component):
         self.results: list[str] = []
         self.steps_seen = 0
         self.unconfirmed = 0
-        self.player = AutoPlayer()
+        self.player_name, self.settings = player, settings  # the players' registry's name, the budget
+        self.player = make_player(player, settings)
+        self.why: str | None = None  # the player's reason for its last action, in the game's words
+        self.dropped = 0  # decisions made on a state the game had moved past by the time they came
+        self._woken: asyncio.Event | None = None  # set by the table's news and the camera's frames while waited on
+        self._hearing = False
 
     async def run(self) -> None:
         session = self.service.session
+        self._hear()
         if not session.has_game():
             await asyncio.to_thread(self.service.new_game)
-        self.table.lay_out(session.state)
+        await asyncio.to_thread(self.table.lay_out, session.state)
         await self._camera_looks()
         while True:
             state = session.state
@@ -157,12 +173,20 @@ class DemoPlayers(Component):
                         self.service.stop()
                         return
                 await asyncio.sleep(max(self.pace_s * 10, 0.5))  # the booth shows the result a moment
-                self.player = AutoPlayer()
+                self.player = make_player(self.player_name, self.settings)
+                self.why = None
                 await asyncio.to_thread(self.service.new_game)
-                self.table.lay_out(session.state)
+                await asyncio.to_thread(self.table.lay_out, session.state)
                 await self._camera_looks()
                 continue
-            action = self.player.choose(state)
+            number = session.number
+            action = await asyncio.to_thread(self.player.choose, state)
+            if session.number != number:  # someone else played meanwhile (a phone, a button): decide again
+                self.dropped += 1
+                continue
+            reason = reason_of(self.player)
+            if reason is not None:  # (an action with nothing to weigh keeps the last reason on the screen)
+                self.why = reason
             try:
                 if isinstance(action, Step) and self.table.move_chip(state, action.bot, action.to):
                     await self._seen_step(action)
@@ -170,7 +194,7 @@ class DemoPlayers(Component):
                     await asyncio.to_thread(session.apply, cast(AnyAction, action))  # the player's choice is one
             except BurncycleError as err:  # people at a table get told "no" and carry on
                 self.degraded(f"refused: {err}")
-            self.table.lay_out(session.state)
+            await asyncio.to_thread(self.table.lay_out, session.state)
             games = f"{len(self.results)} game{'' if len(self.results) == 1 else 's'} done"
             steps = f"{self.steps_seen} step{'' if self.steps_seen == 1 else 's'} seen by the camera"
             self.ok(f"playing: {games}, {steps}"
@@ -180,6 +204,40 @@ class DemoPlayers(Component):
             else:
                 await asyncio.sleep(0)
 
+    def _hear(self) -> None:
+        """Listen, once, to the table's news and the camera's frames: each wakes the booth when it waits."""
+        if self._hearing:
+            return
+        self._hearing = True
+        loop = asyncio.get_running_loop()
+
+        def wake(_: object) -> None:
+            woken = self._woken
+            if woken is not None:
+                loop.call_soon_threadsafe(woken.set)
+        self.service.listen(wake)
+        if self.service.camera is not None:
+            self.service.camera.on_frame(wake)
+
+    async def _until(self, done: Callable[[], bool], timeout: float) -> bool:
+        """Wait until `done()`, looked at again each time the table has news or the camera a frame; False when
+        `timeout` seconds pass first."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        self._woken = woken = asyncio.Event()
+        try:
+            while True:
+                woken.clear()
+                if done():
+                    return True
+                left = deadline - loop.time()
+                if left <= 0:
+                    return False
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(woken.wait(), left)
+        finally:
+            self._woken = None
+
     async def _camera_looks(self) -> None:
         """Before a game's first move, let the camera confirm the table as laid out (the players wait for the
         table to be ready): the reconciler takes a chip's first confirmed space as where it stands, so a chip
@@ -188,27 +246,36 @@ class DemoPlayers(Component):
         if camera is None:
             return
         settle = self.table.config.filter
-        frames, started = camera.frames, time.monotonic()
-        while time.monotonic() - started < self.step_timeout_s and (
-                camera.frames < frames + 2 * settle.confirm_frames
-                or time.monotonic() - started < 2 * settle.confirm_seconds):
-            await asyncio.sleep(0.02)
+        frames = camera.frames
+        await asyncio.sleep(2 * settle.confirm_seconds)
+        await self._until(lambda: camera.frames >= frames + 2 * settle.confirm_frames,
+                          self.step_timeout_s - 2 * settle.confirm_seconds)
 
     async def _seen_step(self, step: Step) -> None:
-        """Wait for the camera and the reconciler to turn the moved chip into the engine's step."""
+        """Wait for the camera and the reconciler to turn the moved chip into the engine's step: woken by the
+        table's news (the step accepted, or a question about the way the bot went, which the players answer)."""
         session = self.service.session
         before = session.number
+        reconciler = self.service.reconciler
+        answered: set[str] = set()
+
+        def route_question() -> str | None:
+            if reconciler is None:
+                return None
+            return next((q.id for q in reconciler.view.questions
+                         if q.kind == "route" and q.unit == step.bot and q.id not in answered), None)
+
         deadline = time.monotonic() + self.step_timeout_s
         while time.monotonic() < deadline:
-            await asyncio.sleep(0.02)
-            if session.number != before:
-                self.steps_seen += 1
-                return
-            reconciler = self.service.reconciler
-            if reconciler is not None:
-                route = next((q for q in reconciler.view.questions if q.kind == "route" and q.unit == step.bot), None)
-                if route is not None:  # the players say which way the bot went: one step, so its only way
-                    await asyncio.to_thread(reconciler.answer, route.id, 0)
+            if await self._until(lambda: session.number != before or route_question() is not None,
+                                 deadline - time.monotonic()):
+                if session.number != before:
+                    self.steps_seen += 1
+                    return
+                question = route_question()
+                if question is not None and reconciler is not None:  # one step, so its only way
+                    answered.add(question)
+                    await asyncio.to_thread(reconciler.answer, question, 0)
         self.unconfirmed += 1
         self.degraded(f"the camera did not confirm {step.bot}'s step to {step.to} within {self.step_timeout_s:.0f} s")
         await asyncio.to_thread(session.apply, step)
@@ -216,5 +283,5 @@ class DemoPlayers(Component):
     def status(self) -> dict[str, object]:
         body = super().status()
         body.update(games=len(self.results), results=list(self.results), steps_seen=self.steps_seen,
-                    unconfirmed=self.unconfirmed)
+                    unconfirmed=self.unconfirmed, dropped=self.dropped, player=self.player_name, why=self.why)
         return body

@@ -122,7 +122,8 @@ class GameConfig(Section):
         "standard", '"simplified", "standard" or "seasoned"', "the corporation's difficulty")
     dice: Literal["virtual", "physical"] = key(
         "virtual", '"virtual" or "physical"',
-        "virtual: the service rolls; physical: it asks for the faces rolled at the table")
+        "virtual: the service rolls; physical: it asks for the faces rolled at the table (until the players "
+        "choose on the dashboard: their choice is kept for the next games, across restarts)")
 
     @field_validator("level")
     @classmethod

@@ -54,8 +54,13 @@ def _is_off(value: Any) -> bool:
     return value is None or value == {}
 
 
-def starter_toml() -> str:
-    """The commented starter file: every key with its default, or commented out with an example."""
+NO_CAMERA_NOTE = ("# This table has no camera (`init --no-camera`): the phones tell the game what the players do,\n"
+                  "# and the dashboard lists the guards' moves for the players to carry out (docs/dashboard.md).\n")
+
+
+def starter_toml(*, no_camera: bool = False) -> str:
+    """The commented starter file: every key with its default, or commented out with an example; `no_camera`:
+    for a table played from the phones with no camera over it (camera.source "none", said why)."""
     lines = [
         "# burncycle-table: this table's config. Every key is optional; a key left out keeps its default.",
         "# Each key can be overridden by an environment variable, named on the line above it.",
@@ -66,7 +71,9 @@ def starter_toml() -> str:
         for name, field in model.model_fields.items():
             lines.append(f"# {str(field.description).capitalize()}.")
             lines.append(f"#   value: {_extra(field, 'expected')}; environment: {env_name(section, name)}")
-            if _is_off(field.default):
+            if no_camera and (section, name) == ("camera", "source"):
+                lines.append(f"{NO_CAMERA_NOTE}{name} = {toml_value('none')}")
+            elif _is_off(field.default):
                 lines.append(f"# {name} = {_extra(field, 'example')}")
             else:
                 lines.append(f"{name} = {toml_value(field.default)}")

@@ -1,8 +1,8 @@
-"""The service's start-up: table.toml in, every component built and wired, the web app served.
+"""The service's start-up: table.toml in, every component built and wired.
 
-This and the command line are the only places that wire the web into the process (the web imports only
-the service's public API). `build` makes a `TableService` from a config; `serve` runs it until Ctrl-C or
-systemd's stop, telling systemd when it is ready and that it is alive.
+`build` makes a `TableService` from a config; `serve` runs it until Ctrl-C or systemd's stop, telling systemd
+when it is ready and that it is alive. The service knows none of its faces: the command line composes the web
+app over it (controller/cli/compose.py) and hands `build` the component that serves it.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from controller.library import load_content
@@ -21,14 +21,12 @@ from controller.service.devices.led_output import LedOutput, output_from_config
 from controller.service.frame import systemd
 from controller.service.frame.components import Component
 from controller.service.frame.config import ButtonsConfig, CameraConfig, ServiceConfig
-from controller.service.frame.web_server import WebServer
 from controller.service.game.session import GameSession
 from controller.service.mqtt.bridge import MqttBridge
 from controller.service.table import MakeButtons, TableService
 from vision.config import VisionConfig
 from vision.pipeline import FrameResult, VisionPipeline
 from vision.sources.base import FrameSource
-from web import create_app
 
 if TYPE_CHECKING:
     from gpiozero.pins import Factory
@@ -77,9 +75,11 @@ def camera_and_reconciler(config: ServiceConfig, session: GameSession,
 def build(config: ServiceConfig, *, pin_factory: Factory | None = None,
           source: Callable[[], FrameSource] | None = None, leds: LedOutput | None = None,
           seed: int | None = None, extra: list[Component] | None = None,
-          clock: Callable[[], float] = time.monotonic) -> TableService:
+          clock: Callable[[], float] = time.monotonic,
+          faces: Sequence[Callable[[TableService], Component]] = ()) -> TableService:
     """A table service for `config`; `source`, `leds` and `pin_factory` stand in for hardware (the demo, tests),
-    and `clock` is the one the buttons' long press is measured on (a test steps it)."""
+    `clock` is the one the buttons' long press is measured on (a test steps it), and `faces` make the components
+    that serve the service to people (the web server the command line composes), added before the MQTT bridge."""
     content = load_content()
     session = GameSession.open(str(config.database.path))
     leds = leds if leds is not None else output_from_config(config.leds)
@@ -90,7 +90,8 @@ def build(config: ServiceConfig, *, pin_factory: Factory | None = None,
                            reconciler=reconciler, seed=seed)
     if camera is not None and not session.has_game():
         service.new_game()  # the camera looks for the game's floor from its first frame
-    service.add(WebServer(create_app(service), config.web.host, config.web.port, config.web.proxies))
+    for face in faces:
+        service.add(face(service))
     if config.mqtt.host is not None:
         service.add(MqttBridge(service, config.mqtt))
     if systemd.watchdog_interval() is not None:

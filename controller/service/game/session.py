@@ -301,6 +301,11 @@ class GameSession:
         recent = self._recent_after(number, limit)
         return recent if recent is not None else self.write(self._store.changes, None, number, limit)
 
+    def changes_of(self, game: int) -> list[Change]:
+        """Every change of one game, oldest first, from the log (read by the writer): what a reader that takes up
+        a game already under way (after a restart) folds to know what the table showed."""
+        return self.write(self._store.changes, game)
+
     async def changes_after(self, number: int, limit: int = 1000) -> list[Change]:
         """`changes_since` for code on the event loop: a far-behind reader's read of the log is awaited."""
         recent = self._recent_after(number, limit)
@@ -408,6 +413,12 @@ class GameSession:
             raise SessionError(f"dice mode {mode!r}: expected 'virtual' (the engine rolls) or 'physical' "
                                f"(the players roll and type in the faces)")
         return self.write(self._set_dice_mode, mode)
+
+    def chosen_dice_mode(self) -> DiceMode | None:
+        """The dice mode the players chose last, in any game of the log (None: they never chose): a table keeps
+        it for its new games until they choose again."""
+        chosen = self.write(self._store.latest, ChangeKind.DICE_MODE)
+        return chosen.body["dice_mode"] if chosen is not None else None
 
     def undo(self) -> Change:
         """Take back the last action (it can be redone until a new action is applied), across restarts."""

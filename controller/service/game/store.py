@@ -240,6 +240,12 @@ class GameStore:
             args += (limit,)
         return [Change(n, g, _kind(k), json.loads(b), c) for n, g, k, b, c in self._read(sql, args)]
 
+    def latest(self, kind: ChangeKind) -> Change | None:
+        """The last change of one kind, of any game (the dice mode the players chose last)."""
+        rows = self._read("SELECT number, game, kind, body, created FROM changes WHERE kind = ? "
+                          "ORDER BY number DESC LIMIT 1", (kind.value,))
+        return Change(rows[0][0], rows[0][1], _kind(rows[0][2]), json.loads(rows[0][3]), rows[0][4]) if rows else None
+
     def last_number(self) -> int:
         row = self._read("SELECT MAX(number) FROM changes")
         return int(row[0][0] or 0)

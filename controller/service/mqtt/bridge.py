@@ -1,14 +1,14 @@
 """The MQTT bridge: the table on the home network (docs/mqtt.md).
 
-Out, it publishes the game as retained topics (so a late subscriber reads the game as it stands), every
-change's events on a stream, and its availability with a last will, so the broker says "offline" for a table
-whose process died, and Home Assistant discovery documents (mqtt_discovery.py), sent again whenever Home
-Assistant says it is online. In, it obeys a few commands (next, undo, dice faces, a unit placed by a reader,
-a door sensor) through the same service API as the dashboard and the buttons: same rules, same log, and a
-refusal or a malformed payload is answered on the errors topic and changes nothing. A door sensor's report
-is a check, never a change (door_sensors.py). An empty payload is someone clearing a topic, never a command, and
-a command published retained is never obeyed, found at connect or delivered live (the bridge speaks MQTT 5 and
-asks for the publisher's retain flag, which MQTT 3.1.1 drops on a live delivery).
+Out, it publishes the game as retained topics (so a late subscriber reads the game as it stands), every change's
+events on a stream, and its availability with a last will, so the broker says "offline" for a table whose process
+died, and Home Assistant discovery documents (discovery.py), sent again whenever Home Assistant says it is online.
+In, it obeys a few commands (next, undo, dice faces, a unit placed by a reader, a door sensor) through the same
+service API as the dashboard and the buttons: same rules, same log, and a refusal or a malformed payload is
+answered on the errors topic and changes nothing. A door sensor's report is a check, never a change
+(camera/door_sensors.py). An empty payload is someone clearing a topic, never a command, and a command published
+retained is never obeyed, found at connect or delivered live (the bridge speaks MQTT 5 and asks for the publisher's
+retain flag, which MQTT 3.1.1 drops on a live delivery).
 
 On every connect, before it takes commands, the bridge sweeps what the broker keeps under the table's root and
 its discovery configs: a retained topic the table no longer owns (a bot of an earlier game, kept by a broker
@@ -115,14 +115,13 @@ class MqttBridge(Component):
             obeying.cancel()
 
     async def stop(self) -> None:
+        """Say "offline" (waiting up to 2 s for the broker to take it), disconnect and end paho's thread, all on a
+        worker thread: a broker slow to answer never stalls the loop (the live feed, the buttons) meanwhile."""
         client, self._client = self._client, None
         if client is None:
             return
-        if self._connected:
-            client.publish(self.topics.availability, OFFLINE, qos=1, retain=True).wait_for_publish(2.0)
-        client.disconnect()
-        client.loop_stop()
-        self._connected = False
+        connected, self._connected = self._connected, False
+        await asyncio.to_thread(_leave, client, self.topics.availability if connected else None)
 
     def status(self) -> dict[str, Any]:
         body = super().status()
@@ -344,3 +343,12 @@ def _json(value: Any) -> str:
 
 def _cut(text: str) -> str:
     return text if len(text) <= LONGEST_ECHO else text[:LONGEST_ECHO - 1] + "…"
+
+
+def _leave(client: MqttClient, availability: str | None) -> None:
+    """The bridge's goodbye, blocking: "offline" on `availability` (None: not connected, nothing to say), then
+    disconnect and stop paho's network thread."""
+    if availability is not None:
+        client.publish(availability, OFFLINE, qos=1, retain=True).wait_for_publish(2.0)
+    client.disconnect()
+    client.loop_stop()

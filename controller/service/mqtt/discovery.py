@@ -2,7 +2,7 @@
 
 Home Assistant reads `homeassistant/<component>/<node_id>/<object_id>/config` (a retained JSON document per
 entity) and builds the entity from it; an empty payload on that topic removes the entity. The entities read
-the table's own retained state topics (mqtt_topics.py), so discovery adds no topic of its own to keep
+the table's own retained state topics (topics.py), so discovery adds no topic of its own to keep
 up to date; only the bots' power sensors follow the game, one per bot in play.
 """
 

@@ -1,0 +1,106 @@
+"""The auto-player's repairs: a shut-down bot brought back, the command module (whose loss is the game's) or a
+team-mate low on power topped up, a straggler on the way home given an agent's spare power, and the repair
+upgrade bought in the route step when the team has nobody to do it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from controller.autoplay.routes import Routes
+from controller.autoplay.tuning import LONE_AGENT_LOW, LONE_AGENT_TOP_UP, STRAGGLER_KEEP, STRAGGLER_TOP_UP
+from controller.rules import Action, Bot, BuyUpgrade, Repair, Resolution, movement_of
+
+
+class Repairs:
+    """Who repairs whom, with how much, and when a bot learns to repair."""
+
+    def __init__(self, routes: Routes) -> None:
+        self.routes = routes
+
+    def buy_upgrade(self, table: Resolution, agent: Bot, legal: Sequence[Action]) -> Action | None:
+        """The repair upgrade in the route step: for the active agent when a team-mate is shut down (or the
+        module low) and nobody can repair, or when it is home in the safe zone and a team-mate still out has
+        few dice; with one player, for the module, which acts only in the lone agent's turns, when the agent
+        runs low."""
+        state = table.state
+        repair = BuyUpgrade(bot=agent.id, upgrade="repair")
+        if agent.power >= 5 and repair in legal and self.needing_repair(table) and \
+                not any("repair" in b.upgrades for b in state.bots if b.kind == "agent" and not b.shut_down):
+            return repair
+        if agent.power >= STRAGGLER_KEEP + 2 and repair in legal and self.stragglers(table) \
+                and self.routes.home(table, agent):  # (the zone is chosen when first needed, not here)
+            return repair
+        module = state.module_on_board()
+        repair_by_module = BuyUpgrade(bot="module", upgrade="repair")
+        if state.players == 1 and module is not None and module.power >= 5 and repair_by_module in legal \
+                and agent.power <= LONE_AGENT_LOW:
+            return repair_by_module
+        return None
+
+    def repair(self, table: Resolution, legal: list) -> Action | None:
+        """Bring a shut-down bot back, or the command module (whose loss is the game's) when it runs low, or
+        a team-mate down to 1 power (a lone agent to 3, whom the module staying in the safe zone, safe there,
+        tops up to LONE_AGENT_TOP_UP keeping 1); the repairer keeps 3, or 1 when a shut-down bot needs more to
+        live through the guard beside it (left shut down, it never gets home). Then an agent home in the
+        team's safe zone tops up a team-mate still out (`_stragglers`)."""
+        state = table.state
+        # by target: the bots a listed Repair lets act, with the most power it lets them give
+        repairers: dict[str, list[tuple[Bot, int]]] = {}
+        for la in legal:
+            if isinstance(la.action, Repair):
+                most = max(a for a in la.options["amount"] if isinstance(a, int))
+                repairers.setdefault(la.action.target, []).append((state.bot(la.action.bot), most))
+        for target in sorted(self.needing_repair(table), key=lambda b: (not b.shut_down, b.kind != "module")):
+            for actor, most in repairers.get(target.id, ()):
+                amount = min(actor.power - 3, most, 3)
+                if state.players == 1 and actor.kind == "module" and self.routes.staying_home(table, actor):
+                    amount = min(actor.power - 1, LONE_AGENT_TOP_UP - target.power)
+                if target.shut_down and in_harms_way(table, target, amount):
+                    # revived with that, the guard beside it shuts it down again at once (another +3 threat):
+                    # it gets enough to live through the hit, the repairer keeping the 1 the rules ask for, or
+                    # none
+                    amount = next((a for a in range(max(amount + 1, 1), most + 1)
+                                   if not in_harms_way(table, target, a)), 0)
+                if amount >= 1:
+                    return Repair(bot=actor.id, target=target.id, amount=amount)
+        # an agent home in the team's safe zone has no use for its dice but the module's steps: the team-mate
+        # still out, whose power is its pool, walks home faster with them
+        for target in self.stragglers(table):
+            for actor, _ in repairers.get(target.id, ()):
+                amount = min(actor.power - STRAGGLER_KEEP, STRAGGLER_TOP_UP - target.power)
+                if actor.kind == "agent" and amount >= 1 and self.routes.home(table, actor):
+                    return Repair(bot=actor.id, target=target.id, amount=amount)
+        return None
+
+    def needing_repair(self, table: Resolution) -> list[Bot]:
+        """The bots a repair is for: shut down, the module low or a team-mate down to 1 power (3 for a lone
+        agent), but not the module low at home in the team's safe zone, where no guard outside can see it
+        ("Guards outside safe zones cannot see into them"): a repair there spent the repairer's dice for nothing
+        while a team-mate still out waited for them."""
+        state = table.state
+        agent_low = LONE_AGENT_LOW if state.players == 1 else 1
+        return [b for b in state.bots if b.space is not None and not b.escaped
+                and (b.shut_down or b.power <= (2 if b.kind == "module" else agent_low))
+                and not (b.kind == "module" and not b.shut_down and self.routes.staying_home(table, b))]
+
+    def stragglers(self, table: Resolution) -> list[Bot]:
+        """The agents still out of the team's safe zone on the way home (the calibrations done) with less than
+        STRAGGLER_TOP_UP power: few dice, so the slowest home."""
+        if not table.state.calibrated:
+            return []
+        return [b for b in table.state.bots if b.kind == "agent" and b.on_board and not b.shut_down
+                and b.power < STRAGGLER_TOP_UP and not self.routes.home(table, b)]
+
+
+def in_harms_way(table: Resolution, bot: Bot, power: int) -> bool:
+    """A detected bot a guard can walk up to and shut down again in the coming corporation turn: reviving it
+    with `power` only buys another "Threat increases by +3"."""
+    if not bot.detected:
+        return False
+    here = table.floor.index[bot.at]
+    distances = table.distances()
+    return any(not u.stunned and u.damage >= power
+               and distances[table.floor.index[u.space]][here] <= movement_of(table, u) + 1
+               for u in table.state.security)
+

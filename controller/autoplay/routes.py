@@ -1,0 +1,258 @@
+"""Where each bot of the auto-player goes and how it walks there.
+
+Its targets (a terminal for an open terminal task, the mission's errands, the team's safe zone, an entrance to
+escape), the next space on the cheapest way there (team-mates and guards walked around, no step back over its
+own trail within a move action, a wall broken when shut in), a step out of a guard's reach, and who is home.
+The path costs behind it are the player's sense of the floor (`PathCosts`); where a mission sends a bot
+elsewhere, or holds it, its `MissionStrategy` says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set
+from typing import cast
+
+from controller.autoplay.missions import strategy_for
+from controller.autoplay.paths import UNREACHED, PathCosts, door_passage, opens_doors, passes_doors
+from controller.autoplay.tuning import DOOR_COST, SPARE_TRIP, WALL_COST, WATCHED_COST
+from controller.rules import (
+    MAX_DESTROYED_WALLS,
+    Bot,
+    GameState,
+    Objective,
+    Resolution,
+    SecurityUnit,
+    can_escape,
+    chip_usable,
+    edge_id,
+    floor_objectives,
+    movers,
+    objective_applies,
+    objective_done,
+)
+
+
+class Routes:
+    """Each bot's target and next space, worked out once a decision (`Notes.memo`)."""
+
+    def __init__(self, paths: PathCosts) -> None:
+        self.paths = paths
+        self.notes = paths.notes
+
+    def targets(self, table: Resolution, bot: Bot) -> Set[int]:
+        key = ("targets", bot.id)
+        if key not in self.notes.memo:
+            self.notes.memo[key] = self._find_targets(table, bot)
+        return cast("Set[int]", self.notes.memo[key])
+
+    def _find_targets(self, table: Resolution, bot: Bot) -> Set[int]:
+        """Where the bot heads now: a terminal for an open terminal task, a safe zone, an entrance to escape."""
+        state, floor = table.state, table.floor
+        # the tasks of now: this floor's objectives on the way up the tower, then the last floor's calibrations
+        tasks = (floor_objectives(table) if state.later_floors
+                 else [] if state.calibrated else state.mission.calibrations)
+        open_tasks = [o for o in tasks if objective_applies(state, o) and not objective_done(state, table, o, False)]
+        terminal_tasks = [o for o in open_tasks if o.task.split(":")[0] in ("terminals", "module_terminals")]
+        # the agents take the team's terminals; the module only its own ("Command Module: Access ...")
+        wants_terminal = state.floor.terminals and any(self._takes_terminal(table, bot, o) for o in terminal_tasks)
+        if wants_terminal:
+            terminals = {floor.index[s] for s in state.floor.terminals}
+            if bot.kind == "agent" and all(o.qualifier != "each" for o in terminal_tasks):
+                # a team task: a terminal another agent is nearer to is theirs, this one takes another
+                claimed = set()
+                for other in state.bots:
+                    if other.kind == "agent" and other is not bot and other.on_board and not other.shut_down:
+                        theirs = self.paths.nearest(table, other, terminals)
+                        if self.paths.cost_to(table, other, theirs) < self.paths.cost_to(table, bot, theirs):
+                            claimed.add(theirs)
+                return terminals - claimed or terminals
+            return terminals
+        errand = strategy_for(state.mission.id).task_targets(self.paths, table, bot, open_tasks)
+        if errand:
+            return errand
+        if open_tasks and bot.kind == "module":
+            # while the agents work, the module (whose loss is the game's) waits where guards cannot see it
+            return self.paths.team_safe_zone(table)
+        if can_escape(table):
+            return set(floor.posts.get("entrance", ()))
+        return self.paths.team_safe_zone(table)
+
+    def _takes_terminal(self, table: Resolution, bot: Bot, objective: Objective) -> bool:
+        """Whether the bot accesses terminals for this task: the module for its own ("Command Module: Access
+        ..."), the agents for the team's, and for an "each" task an agent until it has its own count (then it
+        goes ahead to the safe zone). A second agent on its way to a terminal is the team's spare (a third
+        one, from afar, is not: `_spare`)."""
+        if (objective.qualifier == "module") != (bot.kind == "module"):
+            return False
+        if objective.qualifier != "each":
+            return bot.kind == "module" or table.state.players < 3 or not self._spare(table, bot, objective)
+        need = int(objective.task.partition(":")[2] or 1)
+        return table.state.progress.get(f"terminals:{bot.id}", 0) < need
+
+    def _spare(self, table: Resolution, bot: Bot, objective: Objective) -> bool:
+        """With three players or more, an agent the team's terminal task does not need (the agents nearest to
+        a terminal take the accesses still missing) whose round trip, to its nearest terminal and on to the
+        team's safe zone, is longer than SPARE_TRIP steps: it goes ahead to the zone instead of walking the
+        long way twice."""
+        need = int(objective.task.partition(":")[2] or 1)
+        got = sum(v for k, v in table.state.progress.items() if k.startswith("terminals:"))
+        terminals = {table.floor.index[s] for s in table.state.floor.terminals}
+        if "nearest to terminals" not in self.notes.memo:
+            self.notes.memo["nearest to terminals"] = sorted(
+                (b for b in table.state.bots if b.kind == "agent" and b.on_board and not b.shut_down),
+                key=lambda b: (min(self.paths.cost_to(table, b, t) for t in terminals), b.id))
+        agents = cast("list[Bot]", self.notes.memo["nearest to terminals"])
+        zone = self.paths.team_safe_zone(table)
+        if bot in agents[:max(need - got, 0)] or not zone:
+            return False
+        steps = table.distances()
+        here = table.floor.index[bot.at]
+        return min(steps[here][t] + min(steps[t][z] for z in zone) for t in terminals) > SPARE_TRIP
+
+    def bot_distances(self, table: Resolution, bot: Bot) -> list[int]:
+        key = ("distances", bot.id)
+        if key not in self.notes.memo:
+            self.notes.memo[key] = self.paths.cost_map(table, bot, frozenset(self.targets(table, bot)))
+        return cast("list[int]", self.notes.memo[key])
+
+    def next_space(self, table: Resolution, bot: Bot) -> tuple[int, str] | None:
+        """The best neighbouring space toward the bot's target, with the kind of edge crossed; for a bot
+        at its target that a guard is about to attack, the safest space next to it."""
+        key = ("next", bot.id)
+        if key not in self.notes.memo:
+            self.notes.memo[key] = self._find_next_space(table, bot)
+        return cast("tuple[int, str] | None", self.notes.memo[key])
+
+    def _find_next_space(self, table: Resolution, bot: Bot) -> tuple[int, str] | None:
+        here = table.floor.index[bot.at]
+        targets = self.targets(table, bot)
+        if here in targets:
+            if bot.space in table.state.floor.terminals and _later_slot(table.state):
+                return None  # a later chip of this turn accesses the terminal: stepping off would waste it
+            if bot.kind == "module" and table.floor.feature[here] == "module":
+                return None  # "At the end of three different agent turns, occupy a command module space"
+            if strategy_for(table.state.mission.id).holds_target(self.paths, table):
+                return None  # the mission's play holds the bot there (a push, a strike or a landing to come)
+            return self._retreat(table, bot, here)
+        dist = self.bot_distances(table, bot)
+        mine = dist[here]
+        ahead = [j for _, j in table.floor.security_neighbours(here, table.destroyed)
+                 if dist[j] < mine]
+        if ahead and all(isinstance(table.occupant.get(j), Bot) for j in ahead):
+            # team-mates stand in every shortest way: walk around them
+            others = frozenset(s for s, o in table.occupant.items() if isinstance(o, Bot) and o is not bot)
+            dist = self.paths.cost_map(table, bot, frozenset(targets) - others, avoid=others)
+            mine = dist[here]
+        elif ahead and "push" not in bot.upgrades and all(j in table.occupant for j in ahead):
+            # a guard stands in every shortest way and this bot cannot push it aside: it takes the way around
+            # when there is one rather than wait beside the guard for it to move
+            others = frozenset(s for s, o in table.occupant.items() if o is not bot)
+            around = self.paths.cost_map(table, bot, frozenset(targets) - others, avoid=others)
+            if around[here] < UNREACHED:
+                dist, mine = around, around[here]
+        walls = mine >= UNREACHED and len(table.destroyed) < MAX_DESTROYED_WALLS
+        if walls:  # shut in (an autolock, a jammed keypad): the way out is through a wall
+            dist = self.paths.cost_map(table, bot, frozenset(targets), walls=True)
+            mine = dist[here]
+        watched = self.paths.watched(table)
+        options = []
+        blocked = self.paths.jammed(table) if door_passage(bot) == "keypad" else set()
+        trail = self.notes.trails.get(bot.id, set()) if self.notes.move == move_key(table.state) else set()
+        trail_spaces = {table.floor.index[space] for space in trail}
+        ways = table.floor.security_neighbours(here, table.destroyed)
+        if walls:
+            ways = ways + [(d, j) for d, (j, kind) in table.floor.neighbour[here].items() if kind == "wall"]
+        shoved = self.shove(table)
+        for _, j in ways:
+            unit = isinstance(table.occupant.get(j), SecurityUnit)
+            if unit and shoved is not None and table.occupant[j] is shoved[0]:
+                continue  # the unit being shoved toward a terminal is walked around, not pushed aside
+            if (j in table.occupant and not (unit and "push" in bot.upgrades)) or dist[j] >= mine \
+                    or j in trail_spaces:
+                if unit and dist[j] < mine:
+                    self.notes.blocked_by_unit.add(bot.id)
+                continue
+            if edge_id(bot.at, table.floor.ids[j]) in blocked:
+                continue
+            kind = table.floor.edge_between(here, j) or "open"
+            if kind == "wall" and table.floor.edge_name[(here, j)] in table.destroyed:
+                kind = "open"
+            cost = dist[j] + (WATCHED_COST if j in watched else 1) + (WALL_COST if kind == "wall" else 0)
+            if kind == "door" and table.floor.edge_name[(here, j)] not in table.unlocked and \
+                    (unit or not passes_doors(bot)):
+                cost += DOOR_COST
+            options.append((cost, j in watched, j, kind))
+        if not options:
+            # no step brings it nearer (a guard in the only way out, a door it cannot open): an agent a guard is
+            # about to attack steps out of its reach meanwhile instead of taking the hit round after round (the
+            # module stays: docs/autoplay.md)
+            return self._retreat(table, bot, here) if bot.kind == "agent" else None
+        _, _, j, kind = min(options)
+        return j, kind
+
+    def _retreat(self, table: Resolution, bot: Bot, here: int) -> tuple[int, str] | None:
+        """A step out of a guard's reach: the bot is detected or a guard stands next to it, and a free space
+        nearby is out of sight and no closer to any guard (within the target area when it can)."""
+        guards = [table.floor.index[u.space] for u in table.state.security if not u.stunned]
+        if not guards:
+            return None
+        distances = table.distances()
+        def danger(i: int) -> tuple[bool, int]:
+            return i in self.paths.watched(table), -min(distances[g][i] for g in guards)
+        if not bot.detected and danger(here)[1] < -1:
+            return None
+        targets = self.targets(table, bot)
+        options = [(j not in targets, danger(j), j) for _, j in
+                   table.floor.bot_neighbours(here, table.unlocked, table.destroyed) if j not in table.occupant]
+        if not options:
+            return None
+        _, risk, j = min(options)
+        return (j, table.floor.edge_between(here, j) or "open") if risk < danger(here) else None
+
+    def can_progress(self, table: Resolution) -> bool:
+        for bot in movers(table):
+            nxt = self.next_space(table, bot)
+            if nxt is not None and (nxt[1] != "door" or edge_id(bot.at, table.floor.ids[nxt[0]])
+                                    in table.unlocked or bot.keys > 0 or not opens_doors(table, bot, nxt[0])):
+                return True
+        return False
+
+    def home(self, table: Resolution, bot: Bot) -> bool:
+        """Whether the bot stands in the team's safe zone (its doorways included)."""
+        return bot.space is not None and self.paths.in_team_zone(table, table.floor.index[bot.space])
+
+    def staying_home(self, table: Resolution, bot: Bot) -> bool:
+        """Whether the bot stands in the team's safe zone and stays there (it is its target)."""
+        return self.home(table, bot) and self.targets(table, bot) == self.paths.team_safe_zone(table)
+
+    def wants(self, table: Resolution, bot: Bot) -> bool:
+        return table.floor.index[bot.at] in self.targets(table, bot)
+
+    def shove(self, table: Resolution) -> tuple[SecurityUnit, int] | None:
+        """The unit the mission's play pushes toward a space (Do-While-End's captain), and that space."""
+        return strategy_for(table.state.mission.id).shove(self.paths, table)
+
+    def crosses_first(self, table: Resolution, module: Bot, cost: int) -> bool:
+        """In the first round, with two players or more, the module walks before the agents when no guard sees
+        its way to the team's safe zone (its cost is its steps and one locked door at most): it crosses the
+        hallways before the guards move and the agents' detections stir them, instead of later in their sight.
+        With one player the lone agent's pool is better spent on its terminals."""
+        if table.state.round > 1 or table.state.players < 2:
+            return False
+        here = table.floor.index[module.at]
+        steps = min((table.distances()[here][t] for t in self.targets(table, module)), default=UNREACHED)
+        return cost - steps <= DOOR_COST
+
+
+
+def move_key(state: GameState) -> tuple[int, int, int] | None:
+    """Which move action is under way (None between move actions): trails belong to one."""
+    turn = state.turn
+    if turn.pending is None:
+        return None
+    return state.round, turn.active, state.burncycle.tracker
+
+
+def _later_slot(state: GameState) -> bool:
+    """Whether a usable chip is left after the one under the tracker in this turn."""
+    return any(chip_usable(state, k) for k in range(state.burncycle.tracker + 1, len(state.burncycle.slots)))

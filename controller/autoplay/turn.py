@@ -1,0 +1,124 @@
+"""The auto-player's turn around its chips: the route step (reserve chips altered in for degraded ones, a
+reboot when at most REBOOT_AT usable chips are left, the fourth slot on the first turn, the upgrades to buy)
+and the end of the turn (power above the bank limit spent, the chooser face of the burncycle die named).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from controller.autoplay.missions import strategy_for
+from controller.autoplay.repairs import Repairs
+from controller.autoplay.routes import Routes
+from controller.autoplay.tuning import REBOOT_AT
+from controller.rules import (
+    Action,
+    Alter,
+    BeginActions,
+    BuyDiceUpgrade,
+    BuyUpgrade,
+    EndTurn,
+    GameState,
+    Reboot,
+    Resolution,
+    SeededDice,
+    UnlockSlot,
+    active_agent,
+    active_slot_count,
+    apply_effect,
+    chip_usable,
+    legal_actions,
+    next_slot_cost,
+)
+
+
+class Turn:
+    """The route step's and the end step's choices."""
+
+    def __init__(self, routes: Routes, repairs: Repairs) -> None:
+        self.routes = routes
+        self.repairs = repairs
+
+    def route(self, state: GameState) -> Action:
+        """Reboot when the burncycle has at most REBOOT_AT usable chips left (threat is the price)."""
+        live = sum(1 for k in range(len(state.burncycle.slots)) if chip_usable(state, k))
+        legal = [la.action for la in legal_actions(state)]
+        # reserve chips replace degraded ones for free (physical first: +2 AP on every move)
+        alters = [a for a in legal if isinstance(a, Alter)
+                  and state.burncycle.slots[a.slot - 1] is not None
+                  and state.burncycle.chip(a.slot - 1).degraded]
+        if alters:
+            preference = strategy_for(state.mission.id).alter_preference(state)
+            return min(alters, key=lambda a: (preference.index(a.chip), a.source == "team", a.slot))
+        if live <= REBOOT_AT and live < active_slot_count(state) and any(isinstance(a, Reboot) for a in legal):
+            return Reboot()
+        agent = active_agent(state)
+        unlock = self._fourth_slot(state, legal)
+        if unlock is not None:
+            return unlock
+        table = Resolution(state, SeededDice(0), apply_effect, copy=False)
+        upgrade = strategy_for(state.mission.id).upgrade(self.routes.paths, table, agent, legal)
+        if upgrade is not None:
+            return upgrade
+        push = BuyUpgrade(bot=agent.id, upgrade="push")
+        # a guard stood in the only way: this agent learns to push
+        if self.routes.notes.blocked_by_unit and agent.power >= 4 and push in legal:
+            self.routes.notes.blocked_by_unit.clear()
+            return push
+        # the module behind a guard that waits for it (a Closest Bot patrol at the only door) would wait for
+        # ever: it learns to push itself
+        module_push = BuyUpgrade(bot="module", upgrade="push")
+        if "module" in self.routes.notes.blocked_by_unit and module_push in legal and state.bot("module").power >= 5:
+            self.routes.notes.blocked_by_unit.discard("module")
+            return module_push
+        # a team-mate shut down (or the module low), a straggler, a lone agent running low: somebody learns to
+        # repair
+        repair = self.repairs.buy_upgrade(table, agent, legal)
+        if repair is not None:
+            return repair
+        return BeginActions()
+
+    def _fourth_slot(self, state: GameState, legal: Sequence[Action]) -> Action | None:
+        """A fourth burncycle slot on the first turn, paid by the module down to 3 power and 1 from the agent
+        (two players or more): one more action every turn (a network card, a move on a physical chip) and a
+        reboot, with its threat, a turn later each time (docs/autoplay.md, "A fourth slot")."""
+        module = state.module_on_board()
+        agent = active_agent(state)
+        if state.round > 1 or agent.power < 4 \
+                or active_slot_count(state) != 3 \
+                or not any(isinstance(a, UnlockSlot) for a in legal):
+            return None
+        cost = next_slot_cost(state)
+        if module is None:
+            # no module on the floor (Rescue Rangers): the agents share the cost, each keeping 3 power
+            payers: dict[str, int] = {agent.id: 1}
+            for bot in sorted((b for b in state.bots if b.kind == "agent" and b.on_board), key=lambda b: -b.power):
+                share = min(cost - sum(payers.values()), bot.power - 3 - payers.get(bot.id, 0))
+                if share > 0:
+                    payers[bot.id] = payers.get(bot.id, 0) + share
+            return UnlockSlot(payers=payers) if sum(payers.values()) == cost else None
+        if module.power - (cost - 1) < 3:
+            return None
+        return strategy_for(state.mission.id).fourth_slot(state, agent, cost)
+
+    def spend_down(self, state: GameState) -> Action:
+        """"Agents must spend down to their power bank limit at the end of step 5": power that would be lost
+        buys the agent card's next die upgrade, or the repair upgrade, first."""
+        agent = active_agent(state)
+        spare = agent.power - agent.bank
+        if spare >= 1:
+            legal = [la.action for la in legal_actions(state)]
+            track = agent.dice_track[agent.dice_bought] if agent.dice_bought < len(agent.dice_track) else None
+            if track is not None and track.cost <= spare and BuyDiceUpgrade(bot=agent.id) in legal:
+                return BuyDiceUpgrade(bot=agent.id)
+            repair = BuyUpgrade(bot=agent.id, upgrade="repair")
+            if repair in legal:
+                return repair
+        # should the burncycle die show the chooser face: the captain chip first (its event works against the
+        # team), then a general chip, keeping the chips that optimize actions
+        usable_slots = [k for k in range(len(state.burncycle.slots)) if chip_usable(state, k)]
+        if not usable_slots or state.turn.degraded:  # a degrade already rolled
+            return EndTurn()
+        worth = {"captain": 0, "general": 1, "tech": 2, "utility": 3, "physical": 4}
+        slot = min(usable_slots, key=lambda k: (worth[state.burncycle.chip(k).kind], -k))
+        return EndTurn(choose=slot + 1)
