@@ -1,7 +1,7 @@
 """Memory of the booth in a long run: the demo playing game after game at a fast pace, with MQTT on.
 
     .venv/bin/python bench/bench_booth_memory.py [--games 200] [--pace 0.05] [--every 2]
-    .venv/bin/python bench/bench_booth_memory.py --trace [--games 8]
+    .venv/bin/python bench/bench_booth_memory.py --trace [--games 40]
 
 Targets (issue 37, a day at the booth; a Pi 4 with 1 GB runs the table beside its OS): no growth of resident
 memory over the last half of the games, steady at most 250 MB, peak at most 300 MB.
@@ -14,9 +14,9 @@ of a shorter run), the median of the last half against the median of the first h
 growth), and the peak (VmHWM). A game lasts about a minute (the camera confirms every step), so 200 games
 take hours: `--games` chooses.
 
-`--trace`: the same demo in this process under tracemalloc; after each game, the allocations that grew since
-the end of the second game (by line of source), and what the new game's start holds at its peak: the way to
-find what grows (a bounded cache shows its ceiling; anything else is a leak).
+`--trace`: the booth's service in this process without its camera (a game takes seconds), under tracemalloc:
+after each game the Python memory, then what grew since the end of the second game by where it was allocated:
+the way to find what grows (a bounded cache shows its ceiling; anything else is a leak).
 """
 
 from __future__ import annotations
@@ -146,47 +146,61 @@ def figures(args: argparse.Namespace) -> None:
 
 
 def trace(args: argparse.Namespace) -> None:
-    """The demo in this process under tracemalloc: what grows from game to game, and the new game's peak."""
-    from controller.cli import main as cli
+    """The booth's service in this process without its camera (the players' steps go to the engine at once, so
+    a game takes seconds), under tracemalloc: the Python memory after each game, what grew since the end of the
+    second, and the caches that hold it with their ceilings."""
+    import asyncio
+    import gc
 
-    port = free_port()
-    tracemalloc.start(12)
-    snapshots: dict[int, tracemalloc.Snapshot] = {}
+    from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped, unused-ignore]  # no stubs
 
-    def games() -> int:
-        found = games_done(port)
-        return -1 if found is None else found
+    from controller.service.demo.booth import DemoPlayers, DemoTable, VirtualStrip
+    from controller.service.devices.led_output import LedOutput
+    from controller.service.frame.config import ServiceConfig
+    from controller.service.frame.startup import build
+    from controller.service.game.session import RECENT
 
-    def watch() -> None:
-        seen = -1
-        while True:
-            done = games()
-            if done > seen >= 0 or (seen < 0 and done == 0):
-                seen = done
-                tracemalloc.reset_peak()
-                snapshots[done] = tracemalloc.take_snapshot().filter_traces(
-                    [tracemalloc.Filter(False, tracemalloc.__file__)])
-                current, peak = tracemalloc.get_traced_memory()
-                print(f"after {done} games: traced {current / 2**20:.1f} MB, RSS {memory_mb(os.getpid())[0]:.0f} MB",
-                      flush=True)
-                if done >= 3:
-                    grown = sorted(snapshots[done].compare_to(snapshots[2], "traceback"),
-                                   key=lambda stat: stat.size_diff, reverse=True)
-                    for stat in grown[:args.top]:
-                        print(f"  +{stat.size_diff / 1024:.0f} KiB in {stat.count_diff:+d} blocks, from:")
-                        for frame in stat.traceback.format()[-6:]:
-                            print(f"    {frame}")
-            time.sleep(0.5)
-
-    threading.Thread(target=watch, daemon=True).start()
     with tempfile.TemporaryDirectory() as folder:
-        broker = Broker(Path(folder))
-        try:
-            cli(["demo", "--host", "127.0.0.1", "--port", str(port), "--pace", str(args.pace), "--seed", "3",
-                 "--games", str(args.games), "--leds", "virtual", "--mqtt", f"127.0.0.1:{broker.port}",
-                 "--db", f"{folder}/booth.sqlite3"])
-        finally:
-            broker.close()
+        config = ServiceConfig.model_validate({
+            "web": {"host": "127.0.0.1", "port": free_port()}, "database": {"path": f"{folder}/booth.sqlite3"},
+            "camera": {"source": "none"}, "game": {"agents": ("nano", "casing")}})
+        service = build(config, pin_factory=MockFactory(), leds=LedOutput(VirtualStrip, what="the virtual strip"),
+                        seed=3)
+        players = DemoPlayers(service, DemoTable(), games=args.games, pace_s=0.0, step_timeout_s=0.0)
+        service.add(players)
+        tracemalloc.start(10)
+        snapshots: dict[int, tracemalloc.Snapshot] = {}
+
+        async def watch() -> None:
+            seen = -1
+            while True:
+                done = len(players.results)
+                if done != seen:
+                    seen = done
+                    gc.collect()
+                    snapshots[done] = tracemalloc.take_snapshot().filter_traces(
+                        [tracemalloc.Filter(False, tracemalloc.__file__)])
+                    print(f"after {done} games: {tracemalloc.get_traced_memory()[0] / 2**20:.1f} MB traced, "
+                          f"{service.session.number} changes in the log", flush=True)
+                await asyncio.sleep(0.05)
+
+        async def play() -> None:
+            watching = asyncio.create_task(watch())
+            await service.run()
+            watching.cancel()
+
+        asyncio.run(play())
+    last = max(snapshots)
+    print(f"grown from the end of game 2 to the end of game {last} (the largest, by where it was allocated):")
+    for stat in sorted(snapshots[last].compare_to(snapshots[2], "traceback"), key=lambda s: s.size_diff,
+                       reverse=True)[:args.top]:
+        print(f"  +{stat.size_diff / 1024:.0f} KiB in {stat.count_diff:+d} blocks, from:")
+        for frame in stat.traceback.format()[-6:]:
+            print(f"    {frame}")
+    per_change = sum(s.size for s in snapshots[last].statistics("traceback")
+                     if any("store.py" in f.filename or "session.py" in f.filename for f in s.traceback))
+    print(f"the session keeps the last {RECENT} changes for readers catching up; the log's changes and what "
+          f"holds them take {per_change / 2**20:.1f} MB after {service.session.number} changes")
 
 
 def main() -> None:
