@@ -180,8 +180,9 @@ def trace(args: argparse.Namespace) -> None:
                     gc.collect()
                     snapshots[done] = tracemalloc.take_snapshot().filter_traces(
                         [tracemalloc.Filter(False, tracemalloc.__file__)])
-                    print(f"after {done} games: {tracemalloc.get_traced_memory()[0] / 2**20:.1f} MB traced, "
-                          f"{service.session.number} changes in the log", flush=True)
+                    held = sum(stat.size for stat in snapshots[done].statistics("filename"))  # (not the snapshots)
+                    print(f"after {done} games: {held / 2**20:.1f} MB traced, {service.session.number} changes in "
+                          f"the log", flush=True)
                 await asyncio.sleep(0.05)
 
         async def play() -> None:
@@ -191,8 +192,9 @@ def trace(args: argparse.Namespace) -> None:
 
         asyncio.run(play())
     last = max(snapshots)
-    print(f"grown from the end of game 2 to the end of game {last} (the largest, by where it was allocated):")
-    for stat in sorted(snapshots[last].compare_to(snapshots[2], "traceback"), key=lambda s: s.size_diff,
+    since = min(args.since, last)
+    print(f"grown from the end of game {since} to the end of game {last} (the largest, by where it was allocated):")
+    for stat in sorted(snapshots[last].compare_to(snapshots[since], "traceback"), key=lambda s: s.size_diff,
                        reverse=True)[:args.top]:
         print(f"  +{stat.size_diff / 1024:.0f} KiB in {stat.count_diff:+d} blocks, from:")
         for frame in stat.traceback.format()[-6:]:
@@ -210,6 +212,7 @@ def main() -> None:
     parser.add_argument("--every", type=float, default=2.0, help="seconds between samples of memory")
     parser.add_argument("--trace", action="store_true", help="tracemalloc across games, in this process")
     parser.add_argument("--top", type=int, default=8, help="with --trace: the largest growths to show")
+    parser.add_argument("--since", type=int, default=2, help="with --trace: the game whose end growth counts from")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stopped: the demo and the broker are stopped too
     trace(args) if args.trace else figures(args)
