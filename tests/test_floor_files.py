@@ -3,11 +3,13 @@ and the documented example floor, which must start a game."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
 from controller.rules import decode_state
+from controller.rules.board.floor_text import MAX_FLOOR_SIDE
 from tests.support.cli_run import refused, run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,3 +63,34 @@ def test_the_example_floor_starts_a_game(capsys, tmp_path, players):
 
 def test_the_floor_format_shows_the_example_floor_as_it_is():
     assert EXAMPLE.read_text() in (ROOT / "docs" / "floor-format.md").read_text()
+
+
+def open_floor(side: int) -> str:
+    """A floor `side` spaces wide and high: one open hallway, two entrances and a post (the costliest shape to
+    compile: every sight line runs across the whole floor)."""
+    lines = ["name: Hall", "level: 1", "grid:", "+" + "-+" * side]
+    for row in range(side):
+        spaces = ["E" if row == 0 and col < 2 else "1" if (row, col) == (2, 2) else "." for col in range(side)]
+        lines.append("|" + " ".join(spaces) + "|")
+        lines.append("+" + (" +" * side if row < side - 1 else "-+" * side))
+    return "\n".join([*lines, "areas:", '  A1 hallway "Hall"']) + "\n"
+
+
+def test_a_floor_too_big_for_the_table_is_refused_at_once_for_its_size(capsys, tmp_path):
+    """A 200x200 floor once took 7-12 s to validate (its sight lines alone are millions of spaces)."""
+    floor = tmp_path / "huge.floor"
+    floor.write_text(open_floor(200))
+    began = time.perf_counter()
+    line = refused(capsys, "validate", floor)
+    assert time.perf_counter() - began < 1.0
+    assert line == (f"burncycle-table: {floor}:4: the grid is 200 spaces wide and 200 high: a floor is at most "
+                    f"{MAX_FLOOR_SIDE} by {MAX_FLOOR_SIDE} spaces (docs/floor-format.md)")
+
+
+def test_the_largest_floor_allowed_is_checked_within_a_second(capsys, tmp_path):
+    floor = tmp_path / "largest.floor"
+    floor.write_text(open_floor(MAX_FLOOR_SIDE))
+    began = time.perf_counter()
+    code, out, err = run(capsys, "validate", floor)
+    assert time.perf_counter() - began < 1.0
+    assert code == 0 and f"{MAX_FLOOR_SIDE * MAX_FLOOR_SIDE} spaces" in out, err

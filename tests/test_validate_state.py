@@ -37,7 +37,7 @@ def _set(data: dict, *keys_and_value) -> None:
 
 
 @pytest.mark.parametrize("change, where", [
-    (lambda d: _set(d, "turn", "active", -1), "turn.active: -1 is not a player of turn.order (0 to 1)"),
+    (lambda d: _set(d, "turn", "active", -1), "turn.active: expected `int` >= 0"),  # refused as it is read
     (lambda d: _set(d, "turn", "active", 2), "turn.active: 2 is not a player of turn.order"),
     (lambda d: _set(d, "turn", "order", ["byte", "ghost"]), "turn.order[1]: 'ghost' is not an agent"),
     (lambda d: _set(d, "turn", "order", ["byte", "byte"]), "turn.order: an agent takes two turns"),

@@ -96,6 +96,7 @@ class Hub:
         # the version of the floor last pushed (snapshots carry their own): none yet, so a feed's first changes push
         # the floor once whatever it is (a page's snapshot may be older than the feed's start)
         self._floor_version: str | None = None
+        self._floor_inputs = b""  # what the floor last looked at was drawn from (see `_floor`)
         self.looks = 0  # rounds the feed ran (each woken by news): a table no one changes costs none
 
     # -- clients --
@@ -218,7 +219,13 @@ class Hub:
                         c.number) for c in batch], batch[-1].number
 
     def _floor(self, number: int) -> Message | None:
-        """The floor as drawn after change `number`, when it is not the one last pushed (its version differs)."""
+        """The floor as drawn after change `number`, when it is not the one last pushed (its version differs).
+        Most changes leave what the floor is drawn from as it was (`floor_inputs`), and then it is not drawn
+        again."""
+        inputs = self.service.floor_inputs()
+        if inputs is None or inputs == self._floor_inputs:
+            return None
+        self._floor_inputs = inputs
         floor = self.service.floor_drawn()
         if floor is None or floor.version == self._floor_version:
             return None

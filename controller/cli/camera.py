@@ -8,9 +8,12 @@ calibration photos) becomes one UserError line saying what, where and what to do
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -99,18 +102,44 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=_calibrate)
 
 
+SMALLEST_IMAGE = 16  # pixels on a side: less shows no table, and the vision's scaled copies would have no pixel
+
+
+@contextlib.contextmanager
+def _c_stderr_silenced() -> Iterator[None]:
+    """The process's file descriptor 2 pointed at /dev/null for a while: libpng writes its own "libpng error:
+    Read Error" there, past Python, before OpenCV says that it could not read the file (which this command says
+    in its own words, naming the file)."""
+    sys.stderr.flush()
+    kept = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(kept, 2)
+        os.close(kept)
+        os.close(devnull)
+
+
 def _read_image(path: str) -> np.ndarray:
     import cv2
 
     if not Path(path).is_file():
         raise UserError(f"{path}: no such image file")
     try:
-        image = cv2.imread(path, cv2.IMREAD_COLOR)
+        with _c_stderr_silenced():
+            image = cv2.imread(path, cv2.IMREAD_COLOR)
     except cv2.error as e:  # a header claiming a size OpenCV will not allocate, a truncated stream, ...
         raise UserError(f"{path}: OpenCV cannot read this image ({e.err}); give a PNG or JPEG photo of the "
                         f"table") from None
     if image is None:
-        raise UserError(f"{path}: not an image OpenCV can read; give a PNG or JPEG photo of the table")
+        raise UserError(f"{path}: not an image OpenCV can read (damaged, cut short or of another kind); give a "
+                        f"PNG or JPEG photo of the table")
+    height, width = image.shape[:2]
+    if min(height, width) < SMALLEST_IMAGE:
+        raise UserError(f"{path}: the image is {width}x{height} pixels, too small to show the table: give a photo "
+                        f"of the table at least {SMALLEST_IMAGE} pixels wide and high")
     return image
 
 
@@ -130,7 +159,11 @@ def _detect(args: argparse.Namespace) -> int:
     config = replace(VisionConfig(dictionary=args.dictionary),
                      filter=FilterSettings(confirm_frames=1, confirm_seconds=0))
     pipeline = VisionPipeline(floor, config, calibration)
-    result = pipeline.process(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 0.0)
+    try:
+        result = pipeline.process(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 0.0)
+    except cv2.error as e:  # whatever OpenCV still refuses in a photo that was read: the file, then why
+        raise UserError(f"{args.image}: OpenCV cannot process this image ({e.err}); give a PNG or JPEG photo of "
+                        f"the table") from None
     if args.annotate is not None:
         try:
             ok, buf = cv2.imencode(Path(args.annotate).suffix or ".png", annotate(image, result, pipeline))

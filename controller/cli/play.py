@@ -59,7 +59,16 @@ def _fields(tag: str) -> str:
 
 
 def _load_action(text: str):
-    raw = text if text.lstrip().startswith("{") else read_text(text, "action")
+    """The action given inline (JSON) or as a file; what is wrong with it names the file."""
+    inline = text.lstrip().startswith("{")
+    try:
+        return _decode_action(text if inline else read_text(text, "action"))
+    except RecursionError:
+        raise UserError(f"{'action' if inline else text}: nested too deeply to read; an action is a flat JSON "
+                        f"object such as '{{\"action\": \"pass\"}}'") from None
+
+
+def _decode_action(raw: str):
     try:
         action = decode_action(raw)
     except msgspec.ValidationError as e:
@@ -75,9 +84,6 @@ def _load_action(text: str):
         raise UserError(f"{tag}: {message} (its fields: {_fields(tag)})") from None
     except msgspec.DecodeError as e:
         raise UserError(f"action: not valid JSON ({e})") from None
-    except RecursionError:
-        raise UserError("action: nested too deeply to read; an action is a flat JSON object such as "
-                        "'{\"action\": \"pass\"}'") from None
     _refuse_unknown_fields(raw, action)
     return action
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Annotated, TypeVar
 
 import msgspec
-from msgspec import Struct
+from msgspec import Meta, Struct
 
 from controller.rules.errors import ContentError
 from controller.rules.missions.objectives import task_problem
+from controller.rules.players.burncycle import MAX_SLOTS
 from controller.rules.state import (
     TERMINAL_OPTIONS,
     CaptainCard,
@@ -31,6 +32,7 @@ from controller.rules.state import (
     NetworkCard,
     NetworkMat,
     NetworkNode,
+    Power,
     ProprietaryDie,
     TerminalCard,
     ThreatCard,
@@ -45,14 +47,14 @@ CAPTAIN_ABILITIES = (*SECURITY_ABILITIES, "next_escalation")
 
 
 class GuardEntry(GuardChip, forbid_unknown_fields=True):
-    count: int = 1
+    count: Annotated[int, Meta(ge=1, le=10)] = 1  # chips of this kind in the box
 
 
 class AgentCard(Struct, forbid_unknown_fields=True):
     id: str
     name: str
-    power: int
-    bank: int
+    power: Power
+    bank: Power
     upgrades: list[DiceUpgrade] = []  # the card's dice upgrade track, bought left to right
     abilities: list[str] = []
     die: ProprietaryDie | None = None  # its proprietary die (characters/proprietary_dice.py): Casing's pressure die
@@ -60,9 +62,9 @@ class AgentCard(Struct, forbid_unknown_fields=True):
 
 class ModuleCard(Struct, forbid_unknown_fields=True):
     name: str
-    power: int
-    active_slots: int
-    slot_costs: list[int] = []
+    power: Power
+    active_slots: Annotated[int, Meta(ge=1, le=MAX_SLOTS)]
+    slot_costs: Annotated[list[Power], Meta(max_length=MAX_SLOTS)] = []
 
 
 class _Guards(Struct, forbid_unknown_fields=True):
@@ -81,7 +83,7 @@ class _Bots(Struct, forbid_unknown_fields=True):
 class _Network(Struct, forbid_unknown_fields=True):
     name: str
     node: list[NetworkNode]
-    ping_supply: int = 6
+    ping_supply: Annotated[int, Meta(ge=1, le=20)] = 6
     start_pings: list[str] = []
 
 
@@ -100,7 +102,7 @@ class _Dice(Struct, forbid_unknown_fields=True):
 
 class _KeypadColumnEntry(Struct, forbid_unknown_fields=True):
     inputs: list[KeypadInput] = []
-    dice: int = 0
+    dice: Annotated[int, Meta(ge=0, le=6)] = 0
     jam: bool = False
 
 
@@ -112,7 +114,7 @@ class _KeypadEntry(Struct, forbid_unknown_fields=True):
 
 
 class _Keypads(Struct, forbid_unknown_fields=True):
-    brute_force: list[int]
+    brute_force: list[Annotated[int, Meta(ge=1, le=99)]]  # AP by floor level
     keypad: list[_KeypadEntry]
 
 
@@ -173,31 +175,114 @@ class Content:
 
 
 def locate(text: str, path: str) -> int:
-    """Best line number for a msgspec error path such as `$.guard[3].patrol` in TOML text."""
+    """Best line number for a msgspec error path such as `$.guard[3].patrol` or
+    `$.captain[0].security_detail[1][0].level` in TOML text: table headers lead to the table, then a key's
+    value is followed into its inline arrays and tables, so the line is the one holding the field."""
     lines = text.splitlines()
     pos = 0
-    parts = re.findall(r"\.([A-Za-z_]+)(?:\[(\d+)\])?", path)
+    parts = re.findall(r"\.([A-Za-z_]\w*)(?:\[(\d+)\])?|\[(\d+)\]", path)
     prefix = ""
-    for name, index in parts:
+    for k, (name, index, _) in enumerate(parts):
+        if not name:
+            continue
         if index:
             header = re.compile(r"^\s*\[\[\s*" + re.escape(prefix + name) + r"\s*\]\]")
             seen = -1
-            for k in range(pos, len(lines)):
-                if header.match(lines[k]):
+            for n in range(pos, len(lines)):
+                if header.match(lines[n]):
                     seen += 1
                     if seen == int(index):
-                        pos = k
+                        pos = n
                         break
+            else:  # no such array of tables: an inline array (`name = [...]`), followed below
+                return _inline_line(text, lines, pos, parts[k:])
             prefix = ""
         else:
             key = re.compile(r"^\s*" + re.escape(name) + r"\s*=")
             table = re.compile(r"^\s*\[\s*" + re.escape(prefix + name) + r"\s*\]")
-            for k in range(pos, len(lines)):
-                if key.match(lines[k]) or table.match(lines[k]):
-                    pos = k
+            for n in range(pos, len(lines)):
+                if table.match(lines[n]):
+                    pos = n
                     break
+                if key.match(lines[n]):
+                    return _inline_line(text, lines, n, parts[k:])
             prefix += name + "."
     return pos + 1
+
+
+def _inline_line(text: str, lines: list[str], line: int, parts: list[tuple[str, str, str]]) -> int:
+    """The line of the value at `parts` (the first a key on or after `line`), following inline arrays and tables
+    (`key = [[{ level = 2 }]]`); the key's own line when the value is not found."""
+    name = parts[0][0]
+    found = re.compile(r"^\s*" + re.escape(name) + r"\s*=", re.M).search(text, sum(len(x) + 1 for x in lines[:line]))
+    if found is None:
+        return line + 1
+    at = found.end()
+    steps: list[str | int] = [int(i) for i in (parts[0][1],) if i]
+    for key, index, bare in parts[1:]:
+        steps += [key] if key else []
+        steps += [int(n) for n in (index, bare) if n]
+    for step in steps:
+        next_at = _inline_step(text, at, step)
+        if next_at is None:
+            break
+        at = next_at
+    return text.count("\n", 0, at) + 1
+
+
+_SPACE = re.compile(r"(?:\s|#[^\n]*)*")
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'')
+
+
+def _skip_value(text: str, at: int) -> int:
+    """Past one inline value (a string, an array, an inline table or a bare word) starting at `at`."""
+    depth = 0
+    while at < len(text):
+        quoted = _STRING.match(text, at)
+        if quoted:
+            at = quoted.end()
+        elif text[at] in "[{":
+            depth, at = depth + 1, at + 1
+        elif text[at] in "]}":
+            if depth == 0:
+                return at
+            depth, at = depth - 1, at + 1
+        elif depth == 0 and text[at] in ",\n":
+            return at
+        elif text[at] == "#":
+            at = _SPACE.match(text, at).end()  # type: ignore[union-attr]  # (the pattern matches the empty string)
+        else:
+            at += 1
+    return at
+
+
+def _inline_step(text: str, at: int, step: str | int) -> int | None:
+    """The start of element `step` of the inline array, or of key `step`'s value in the inline table, whose
+    value starts at `at` (after `=` or a separator); None when the text has no such element."""
+    at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+    opening = "[" if isinstance(step, int) else "{"
+    if at >= len(text) or text[at] != opening:
+        return None
+    at += 1
+    count = 0
+    while True:
+        at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+        if at >= len(text) or text[at] in "]}":
+            return None
+        if isinstance(step, str):
+            key = re.compile(r"(\w+)\s*=\s*").match(text, at)
+            if key is None:
+                return None
+            if key.group(1) == step:
+                return key.end()
+            at = key.end()
+        elif count == step:
+            return at
+        at = _skip_value(text, at)
+        at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+        if at < len(text) and text[at] == ",":
+            at += 1
+        count += 1
 
 
 T = TypeVar("T")
@@ -367,7 +452,7 @@ def _imperative_cards(cards: list[ImperativeCard]) -> list[ImperativeCard]:
 def _keypad_cards(data: _Keypads) -> list[KeypadCard]:
     """Keypad cards with each floor's brute force durability ("Level 1: 4 AP / Level 2: 6 AP / Level 3: 8 AP")."""
     name = "keypads.toml"
-    if len(data.brute_force) != 3 or any(not 0 < d <= 99 for d in data.brute_force):
+    if len(data.brute_force) != 3:
         raise ContentError(f"{name}: brute_force must list 3 durabilities (floor levels 1-3), 1-99 AP each")
     cards: list[KeypadCard] = []
     seen: set[str] = set()

@@ -26,6 +26,14 @@ Threat = Annotated[int, Meta(ge=0, le=26)]
 NetLevel = Annotated[int, Meta(ge=1, le=6)]
 FloorLevel = Annotated[int, Meta(ge=1, le=3)]
 Players = Annotated[int, Meta(ge=1, le=4)]
+# every number a file (content, a floor, a state) gives has a range, checked when it is read and before it is
+# used: a number drives work (a count of chips, a loop), so one no game comes near is refused by line and field
+MAX_TALLY = 1_000_000  # what a game counts as it goes (rounds, rolls, goals reached): far beyond any game
+Tally = Annotated[int, Meta(ge=0, le=MAX_TALLY)]
+Amount = Annotated[int, Meta(ge=-26, le=26)]  # an effect's step up or down a track (threat is 0 to 26)
+Stat = Annotated[int, Meta(ge=0, le=12)]  # a unit's awareness or movement
+AP = Annotated[int, Meta(ge=0, le=100)]  # action points rolled, spent or still to spend
+Dice = Annotated[int, Meta(ge=0, le=50)]  # dice of one kind in a pool
 Patrol = Literal["perimeter", "pace", "closest_bot", "teleport", "star", "stationary"]
 
 # The state's schema version (`GameState.version`, `burncycle-table schema state`): raised when a field is
@@ -129,10 +137,10 @@ class ImperativeCard(Struct, forbid_unknown_fields=True):
     reward: Annotated[int, Meta(ge=1, le=5)] = 1
     fail: ImperativeFailure = "none"
     threshold: Annotated[int, Meta(ge=1, le=26)] | None = None  # fail = "threat": fails when threat reaches it
-    base: Annotated[int, Meta(ge=0)] = 0
+    base: Tally = 0
     # imperatives kept through a floor change: the count reached on the floors before this one,
     # whose counters in `GameState.progress` were reset
-    carried: Annotated[int, Meta(ge=0)] = 0
+    carried: Tally = 0
 
 
 class Bot(Struct, forbid_unknown_fields=True):
@@ -148,7 +156,7 @@ class Bot(Struct, forbid_unknown_fields=True):
     hidden: bool = False
     shut_down: bool = False
     escaped: bool = False
-    keys: Annotated[int, Meta(ge=0)] = 0
+    keys: Annotated[int, Meta(ge=0, le=20)] = 0
     upgrades: list[Upgrade] = []
     advanced_dice: Annotated[int, Meta(ge=0, le=6)] = 0
     elite_dice: Annotated[int, Meta(ge=0, le=6)] = 0
@@ -265,7 +273,7 @@ class Effect(Struct, forbid_unknown_fields=True):
 
     kind: Literal["add_ping", "ceo_level", "spawn_guard", "guard_movement", "guard_awareness",
                   "ping_steps", "threat", "deactivate_slot"]
-    amount: int = 1
+    amount: Amount = 1
     post: str | None = None  # for spawn_guard: "post1".."post3" or "star"
 
 
@@ -294,9 +302,9 @@ class GuardSlot(Struct, forbid_unknown_fields=True):
 class CaptainCard(Struct, forbid_unknown_fields=True):
     name: str
     durability: Annotated[int, Meta(ge=1, le=99)]
-    damage: int = 3
-    awareness: int = 4
-    movement: int = 3
+    damage: Annotated[int, Meta(ge=0, le=10)] = 3
+    awareness: Stat = 4
+    movement: Stat = 3
     patrol: Patrol = "closest_bot"
     abilities: list[str] = []
     burncycle_action: str = ""
@@ -315,28 +323,28 @@ class Objective(Struct, forbid_unknown_fields=True):
 
 
 class MissionSetup(Struct, forbid_unknown_fields=True):
-    active_slots: int | None = None
+    active_slots: Annotated[int, Meta(ge=1, le=5)] | None = None
     captain_post: str | None = None  # "post3", "captain", ...
     start_threat: Threat = 0
     safe_zone_start: bool = False
     command_module: bool = True
-    captain_replacement_level: int | None = None
+    captain_replacement_level: FloorLevel | None = None
     extra_units: list[str] = []  # guard chips placed on ghost spaces, by name
     module_start: Literal["hiding_furthest_from_captain"] | None = None
     free_push: bool = False  # "Using push does not require the additional AP."
     agents_push: bool = False  # "All agents start with the push ability at no cost."
     # Adaptable missions: Rescue Rangers' draw bag, filled "After all other setup"
     bag_captain: bool = False  # "place the captain in the draw bag"
-    bag_guard_levels: list[Annotated[int, Meta(ge=0)]] = []  # guards' levels add up to these, for teams 1-4
+    bag_guard_levels: list[Annotated[int, Meta(ge=0, le=99)]] = []  # guards' levels add up to these, for teams 1-4
 
 
 class MissionRules(Struct, forbid_unknown_fields=True):
     """The mission special rules the engine applies, as data (the printed text is in `special_rules`)."""
 
     # Preconnaissance: +N when a non-safe-zone door is unlocked or a wall destroyed, -N when locked
-    door_threat: int = 0
+    door_threat: Threat = 0
     chip_for_access: bool = False  # TSM-103C: a chip of the bot's choice after a cache or a terminal
-    chip_for_threat: int = 0  # TSM-103C: a general action that advances threat by N for a chip of choice
+    chip_for_threat: Threat = 0  # TSM-103C: a general action that advances threat by N for a chip of choice
     ghost_stuns: bool = False  # Ghost in the Dell: IPs on the team's layers stun the Ghosts and the captain
     end_on_calibration: bool = False  # "Ignore Mission Special Rules for the remainder of the mission."
     calibration_bans_ips: bool = False  # "All IPs are immediately banned from the network."
@@ -344,10 +352,11 @@ class MissionRules(Struct, forbid_unknown_fields=True):
     bag_on_surveil: bool = False  # Rescue Rangers: a unit from the draw bag onto a terminal before surveilling
     resurveil_at_round_end: bool = False  # Rescue Rangers: unoccupied surveilled rooms get their bead back
     calibration_bags_module: bool = False  # Rescue Rangers' result: the command module into the draw bag
-    drain_while_module_bagged: int = 0  # Rescue Rangers' result: power each agent loses at the start of a turn
+    drain_while_module_bagged: Power = 0  # Rescue Rangers' result: power each agent loses at the start of a turn
     hop: bool = False  # Preconnaissance: the hop into cyberspace
     calibration_evicts_safe_zones: bool = False  # Do-While-End: out of safe zones (-1 power), and kept out
-    calibration_terminal_durability: int = 0  # Do-While-End: security units' durability on terminal spaces
+    # Do-While-End: security units' durability on terminal spaces
+    calibration_terminal_durability: Annotated[int, Meta(ge=0, le=99)] = 0
 
 
 class BagUnit(Struct, forbid_unknown_fields=True):
@@ -368,8 +377,8 @@ class MissionFloor(Struct, forbid_unknown_fields=True):
 class Mission(Struct, forbid_unknown_fields=True):
     id: str
     name: str
-    floors: int = 1
-    complexity: int = 1
+    floors: FloorLevel = 1
+    complexity: Annotated[int, Meta(ge=1, le=5)] = 1
     adaptable: bool = False
     setup: MissionSetup = msgspec.field(default_factory=MissionSetup)
     special_rules: list[str] = []
@@ -407,9 +416,9 @@ class FloorState(Struct, forbid_unknown_fields=True):
 class DicePool(Struct, forbid_unknown_fields=True):
     """Action dice still in the active player's pool this turn ("Rolled dice return to the supply")."""
 
-    basic: Annotated[int, Meta(ge=0)] = 0
-    advanced: Annotated[int, Meta(ge=0)] = 0
-    elite: Annotated[int, Meta(ge=0)] = 0
+    basic: Dice = 0
+    advanced: Dice = 0
+    elite: Dice = 0
     # -- agents' proprietary dice: the agent's own die, in the pool of its turn until rolled --
     proprietary: Annotated[int, Meta(ge=0, le=1)] = 0
 
@@ -418,12 +427,12 @@ class PendingMove(Struct, forbid_unknown_fields=True):
     """A move action under way: the AP rolled (plus the optimized bonus) not yet spent on steps; `agent_ap`
     is kept apart because the command module cannot spend it."""
 
-    ap: Annotated[int, Meta(ge=0)]
+    ap: AP
     optimized: bool = False
-    steps: dict[str, Annotated[int, Meta(ge=0)]] = {}  # spaces each bot moved in this action
+    steps: dict[str, AP] = {}  # spaces each bot moved in this action
     # -- agents' proprietary dice: AP of a die that modifies agent movement (Casing's pressure
     # die), which only the agent may spend
-    agent_ap: Annotated[int, Meta(ge=0)] = 0
+    agent_ap: AP = 0
 
 
 KeypadInput = Literal["physical", "tech", "utility", "alarm", "ping", "shock"]
@@ -503,7 +512,7 @@ class TurnState(Struct, forbid_unknown_fields=True):
 
     order: list[str]  # agent ids in turn order, first player first
     marker: str  # the agent holding the corporation marker: the corporation turn follows theirs
-    active: int = 0  # index into order
+    active: Annotated[int, Meta(ge=0, le=8)] = 0  # index into order
     step: TurnStep = "route"
     pool: DicePool = msgspec.field(default_factory=DicePool)
     pending: PendingMove | None = None
@@ -570,12 +579,12 @@ class GameState(Struct, forbid_unknown_fields=True, kw_only=True):
     captain: CaptainCard
     mission: Mission
     guard_bag: list[GuardChip] = []  # guard chips not in play, drawn when a guard spawns
-    fired_events: list[int] = []
-    round: Annotated[int, Meta(ge=1)] = 1
+    fired_events: list[Threat] = []
+    round: Annotated[int, Meta(ge=1, le=MAX_TALLY)] = 1
     outcome: Outcome | None = None  # None while the game goes on
-    seed: int = 0
-    rolls: Annotated[int, Meta(ge=0)] = 0  # dice rolled so far with the game's seeded dice
-    next_unit: Annotated[int, Meta(ge=1)] = 1  # number for the next guard that enters play
+    seed: Annotated[int, Meta(ge=-(2**63), le=2**63 - 1)] = 0  # any 64-bit seed
+    rolls: Tally = 0  # dice rolled so far with the game's seeded dice
+    next_unit: Annotated[int, Meta(ge=1, le=MAX_TALLY)] = 1  # number for the next guard that enters play
     rules: RuleOptions = msgspec.field(default_factory=RuleOptions)
     turn: TurnState  # every game has one from its setup on; a state written before turns existed does not load
     module_slot_costs: list[Power] = []  # power to unlock the last slots, in order
@@ -589,7 +598,7 @@ class GameState(Struct, forbid_unknown_fields=True, kw_only=True):
     terminal_deck: list[TerminalCard] = []
     terminal_discard: list[TerminalCard] = []
     # what the mission's objectives count, e.g. "terminals:byte" -> 2, "shut_down:captain" -> 1
-    progress: dict[str, Annotated[int, Meta(ge=0)]] = {}
+    progress: dict[str, Tally] = {}
     calibrated: bool = False  # the mission's calibrations are complete
     # changing floors: which floor of the mission's floor plan this is (1 = the first), and the floors still
     # to play, as drawn, so the engine can set them up without reading files
@@ -608,7 +617,7 @@ class GameState(Struct, forbid_unknown_fields=True, kw_only=True):
     mod_discard: list[ModCard] = []
     imperative_deck: list[ImperativeCard] = []
     imperative_discard: list[ImperativeCard] = []
-    version: int = STATE_VERSION
+    version: Annotated[int, Meta(ge=1, le=MAX_TALLY)] = STATE_VERSION
 
     def __post_init__(self) -> None:
         if self.version > STATE_VERSION:

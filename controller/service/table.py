@@ -39,6 +39,7 @@ from controller.rules import (
     GameSetup,
     GameState,
     RulesError,
+    active_escalations,
     check_setup,
     legal_actions,
     new_game,
@@ -420,6 +421,16 @@ class TableService:
         view = views.floor_view(state)
         view.number = number
         return view
+
+    def floor_inputs(self) -> bytes | None:
+        """What the drawn floor is made of, encoded (the floor's state, the guards, the peripheral rule, the
+        escalations in force for their awareness): the live feed draws the floor again only when this changed,
+        which most changes leave as it was; None before the first game."""
+        if not self._session.has_game():
+            return None
+        state = self._session.state
+        return msgspec.json.encode((state.floor, state.security, state.rules,
+                                    [e.threshold for e in active_escalations(state)]))
 
     def floor_drawn(self) -> views.FloorView | None:
         """The current game's floor as the live feed pushes it: laid out, with its version (a digest of what is

@@ -66,7 +66,7 @@ def test_text_is_never_inserted_as_markup() -> None:
 
 def test_every_endpoint_the_scripts_read_answers(client: TestClient) -> None:
     paths = {p for source in SCRIPTS for p in re.findall(r'api\("GET", `?"?(/[a-z/]+)', source.read_text())}
-    assert {"/api/legal", "/api/session", "/api/address"} <= paths  # (the floor and the LEDs come pushed)
+    assert {"/api/legal", "/api/session", "/api/address"} <= paths  # the floor and the LEDs come over /ws
     for path in paths:
         assert client.get(path).status_code == 200, path
 

@@ -323,7 +323,7 @@ def test_discovery_describes_one_device_whose_entities_read_and_drive_the_table(
                 assert seen.latest(config["state_topic"]) is not None, where  # the entity has a state to read
         assert seen.latest(configs[f"sensor/{NODE}/threat"]["state_topic"]) == "0"
         power = configs[f"sensor/{NODE}/power_byte"]
-        assert power["value_template"] == "{{ value_json.power }}"
+        assert power["value_template"] == "{{ value_json.power if value_json is defined else '' }}"
         assert json.loads(seen.latest(power["state_topic"]) or "")["power"] == 5
         lost = configs[f"binary_sensor/{NODE}/lost"]
         assert seen.latest(lost["state_topic"]) == lost["payload_off"]

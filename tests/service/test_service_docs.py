@@ -8,6 +8,7 @@ import re
 from controller.service.frame.config import SECTIONS, env_name
 from controller.service.frame.config_text import DOCS, docs_with_table, keys_table
 from controller.service.game.session import ChangeKind
+from controller.service.mqtt.bridge import KEEPALIVE_S
 
 
 def test_the_docs_key_table_matches_the_settings_model() -> None:
@@ -33,3 +34,10 @@ def test_the_docs_name_every_kind_of_change_as_the_log_writes_it() -> None:
     words = {k.value for k in ChangeKind}
     assert set(re.findall(r"`(\w+)`", paragraph)) - {"ChangeKind", "kind", "change_view", "instructions"} == words
     assert set(re.findall(r"`(\w+)`", kinds)) - {"kind"} == words
+
+
+def test_the_mqtt_docs_say_how_soon_a_table_whose_network_went_shows_offline() -> None:
+    """The broker publishes the last will after one and a half keepalives of silence (MQTT 3.1.2.10)."""
+    stream = (DOCS.parent / "mqtt.md").read_text(encoding="utf-8")
+    assert f"speak at least every {KEEPALIVE_S} s" in stream
+    assert f"**about {int(KEEPALIVE_S * 1.5)} s** after the loss" in stream

@@ -80,14 +80,20 @@ def apply_conditions(img: np.ndarray, cond: Conditions, rng: np.random.Generator
     if cond.light_gradient or cond.vignette:
         ys, xs = (axis.astype(np.float32) for axis in np.ogrid[0:h, 0:w])  # broadcast: no h x w index grids
         a = rng.uniform(0, 2 * math.pi)
-        lin = ((xs / w - 0.5) * math.cos(a) + (ys / h - 0.5) * math.sin(a)) + 0.5
-        rad = ((xs / w - 0.5) ** 2 + (ys / h - 0.5) ** 2) * 2
-        gain = (1 - cond.light_gradient * lin) * (1 - cond.vignette * rad)
-        out *= gain[..., None]
+        # gain = (1 - gradient * lin) * (1 - vignette * rad), with lin and rad each a row term plus a column
+        # term: two h x w planes in all, filled in place (the formula's temporaries were five, 40 MB at 1080p)
+        x, y = xs / w - 0.5, ys / h - 0.5
+        gain = np.subtract(1 - cond.light_gradient * (x * math.cos(a) + 0.5), cond.light_gradient * (y * math.sin(a)),
+                           dtype=np.float32)
+        vignette = np.subtract(1 - cond.vignette * 2 * x ** 2, cond.vignette * 2 * y ** 2, dtype=np.float32)
+        gain *= vignette
+        del vignette
+        out *= gain[..., None] if out.ndim == 3 else gain
+        del gain
     for gx, gy, gr, gs in cond.glare:
         ys, xs = np.ogrid[0:h, 0:w]
         blob = np.exp(-(((xs - gx * w) ** 2 + (ys - gy * h) ** 2) / (2 * (gr * w) ** 2))).astype(np.float32)
-        out += (255 * gs) * blob[..., None]
+        out += (255 * gs) * (blob[..., None] if out.ndim == 3 else blob)
     if cond.blur_px >= 1:
         n = int(math.ceil(cond.blur_px)) | 1
         k = np.zeros((n, n), np.float32)
@@ -101,7 +107,7 @@ def apply_conditions(img: np.ndarray, cond: Conditions, rng: np.random.Generator
         for top in range(0, h, NOISE_ROWS):
             band = out[top:top + NOISE_ROWS]
             band += rng.normal(0, cond.noise_sigma, band.shape).astype(np.float32)
-    img = np.clip(out, 0, 255).astype(np.uint8)
+    img = np.clip(out, 0, 255, out=out).astype(np.uint8)
     if cond.jpeg_quality:
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, cond.jpeg_quality])
         decoded = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED) if ok else None

@@ -32,13 +32,13 @@ class TruthUnit:
 
 @dataclass(frozen=True)
 class SynthFrame:
-    image: np.ndarray                # BGR
+    image: np.ndarray                # BGR, or one grey channel when rendered grey
     units: dict[str, TruthUnit]
     camera: VirtualCamera
 
     @property
     def grey(self) -> np.ndarray:
-        return cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
+        return self.image if self.image.ndim == 2 else cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
 
 
 class Renderer:
@@ -55,14 +55,21 @@ class Renderer:
 
     def render(self, scene: Scene, pose: CameraPose = CameraPose(), size: tuple[int, int] = (1920, 1080),
                conditions: Conditions = Conditions(), hands: tuple[Hand, ...] = (),
-               rng: np.random.Generator | None = None) -> SynthFrame:
+               rng: np.random.Generator | None = None, grey: bool = False) -> SynthFrame:
+        """A camera frame of `scene`. `grey`: the frame as a grey camera sees it (what the vision reads), made
+        grey before the light, blur and noise: a third of the memory of a colour frame (at 1920 x 1080 the
+        colour frame's float copies peak near 100 MB, which the demo's camera paid at every move)."""
         rng = rng if rng is not None else np.random.default_rng(0)
         cam, scale, maps = self._view(pose, size)
         top = self.board.render(scene)
         if scale < 1.0:
             top = cv2.resize(top, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        img = cv2.remap(top, maps[0], maps[1], cv2.INTER_LINEAR, borderValue=(60, 70, 80))
+        if grey and not hands:  # the hands are drawn in colour; without them, warp one channel only
+            top = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+        img = cv2.remap(top, maps[0], maps[1], cv2.INTER_LINEAR, borderValue=_border(top.ndim))
         mask = draw_hands(img, hands) if hands else None
+        if grey and img.ndim == 3:
+            img = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
         img = apply_conditions(img, conditions, rng)
         return SynthFrame(img, self._truth(scene, cam, mask), cam)
 
@@ -101,6 +108,17 @@ class Renderer:
             out[pl.unit] = TruthUnit(pl.space, pl.facing, inside and not covered, (float(px[4, 0]), float(px[4, 1])),
                                      side)
         return out
+
+
+BORDER = (60, 70, 80)  # the table around the mat, BGR
+
+
+def _border(channels: int) -> tuple[float, ...]:
+    """The table's colour for a colour frame, or its grey for a grey one."""
+    if channels == 3:
+        return BORDER
+    grey = cv2.cvtColor(np.array([[BORDER]], np.uint8), cv2.COLOR_BGR2GRAY)[0, 0]
+    return (float(grey),)
 
 
 def view_maps(cam: VirtualCamera, mm_to_px: np.ndarray) -> tuple[np.ndarray, ...]:

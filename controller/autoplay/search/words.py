@@ -119,4 +119,7 @@ def explain(decision: Decision, state: GameState) -> str | None:
     if not decision.searched or len(decision.options) < 2:
         return None
     ranked = decision.ranked()
-    return reason(ranked[0], state, ranked[1])
+    text = reason(ranked[0], state, ranked[1])
+    if ranked[1].chance > ranked[0].chance:  # the blueprint's action kept: the other's lead is within the noise
+        text += " (too close to leave the plan)"
+    return text

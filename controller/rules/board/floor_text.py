@@ -107,6 +107,10 @@ class FloorPlan:
         }
 
 
+# the widest and highest floor, in spaces: a mat of the game is about 20 by 16; compiling a floor precomputes its
+# sight lines (spaces times the floor's side), so a floor of 200 by 200 would take seconds to check and
+# hundreds of MB; this one compiles within a second even on a Pi
+MAX_FLOOR_SIDE = 40
 _KEY_RE = re.compile(r"^(name|level)\s*:\s*(.*)$")
 _SPACE_RE = re.compile(r"^([A-Z]+)([0-9]+)$")
 
@@ -176,6 +180,10 @@ def parse_floor(text: str, source: str = "<floor>") -> FloorPlan:
         raise FloorError(source, grid_start + 1, width,
                          "grid lines must be an odd number of characters wide (edges around spaces)")
     rows, cols = (len(grid_lines) - 1) // 2, (width - 1) // 2
+    if max(rows, cols) > MAX_FLOOR_SIDE:
+        raise FloorError(source, grid_start + 1, 0, f"the grid is {cols} spaces wide and {rows} high: a floor is at "
+                                                    f"most {MAX_FLOOR_SIDE} by {MAX_FLOOR_SIDE} spaces "
+                                                    f"(docs/floor-format.md)")
 
     def ch(gr: int, gc: int) -> str:
         line = grid_lines[gr]

@@ -85,8 +85,8 @@ class DemoCamera(FrameSource):
         if renderer is None:
             return Status("warning", "no_table", "demo camera: no table to film yet")
         if self._rendered is None or self._rendered[0] != version:
-            shot = renderer.render(scene, DEMO_POSE, self.size, DEMO_CONDITIONS, (), self._rng)
-            self._rendered = (version, shot.grey)
+            shot = renderer.render(scene, DEMO_POSE, self.size, DEMO_CONDITIONS, (), self._rng, grey=True)
+            self._rendered = (version, shot.image)
         self._index += 1
         return Frame(self._rendered[1], time.monotonic(), self._index)
 

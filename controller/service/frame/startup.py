@@ -21,6 +21,7 @@ from controller.service.devices.led_output import LedOutput, output_from_config
 from controller.service.frame import systemd
 from controller.service.frame.components import Component
 from controller.service.frame.config import ButtonsConfig, CameraConfig, ServiceConfig
+from controller.service.frame.native_memory import return_large_blocks
 from controller.service.game.session import GameSession
 from controller.service.mqtt.bridge import MqttBridge
 from controller.service.table import MakeButtons, TableService
@@ -103,6 +104,7 @@ def build(config: ServiceConfig, *, pin_factory: Factory | None = None,
 
 async def serve(service: TableService, *, on_ready: Callable[[TableService], None] | None = None) -> None:
     """Run until SIGINT or SIGTERM; systemd hears READY once every component has started."""
+    return_large_blocks()  # a long run: the camera's frames go back to the system when freed
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, service.stop)

@@ -51,6 +51,9 @@ from controller.service.table import TableService
 ONLINE, OFFLINE = "online", "offline"
 QUEUE_LIMIT = 1000       # events kept for a broker that is away; more are dropped and counted
 RECONNECT_MIN_S, RECONNECT_MAX_S = 1, 30
+# the table speaks at least this often; the broker gives up on a silent table (a network loss) after 1.5 times
+# this and publishes its last will: offline about 45 s after the loss (docs/mqtt.md)
+KEEPALIVE_S = 30
 LONGEST_ECHO = 200       # characters of a command's topic or refusal the errors topic repeats
 log = logging.getLogger(__name__)
 
@@ -75,7 +78,9 @@ class MqttBridge(Component):
         self._client: MqttClient | None = None
         self._subscribing: int | None = None  # the message id of the commands' subscription, until it is taken
         self._sweeping: int | None = None     # the message id of the sweep's unsubscription, until it is done
-        self.sweep = [f"{self.topics.root}/#", f"{DISCOVERY_PREFIX}/+/{node_id(self.topics)}/+/config"]
+        # the discovery configs first: the broker hands over what it keeps filter by filter, so a stale entity is
+        # cleared before the stale state it reads
+        self.sweep = [f"{DISCOVERY_PREFIX}/+/{node_id(self.topics)}/+/config", f"{self.topics.root}/#"]
         self._loop: asyncio.AbstractEventLoop | None = None
         self._commands: asyncio.Queue[tuple[str, str, bytes]] = asyncio.Queue()
 
@@ -101,7 +106,7 @@ class MqttBridge(Component):
         client.on_unsubscribe = self._on_unsubscribe
         self._client = client
         self._refresh()
-        client.connect_async(self.host, self.config.port, keepalive=30)
+        client.connect_async(self.host, self.config.port, keepalive=KEEPALIVE_S)
         client.loop_start()
         self.degraded(f"connecting to the MQTT broker at {self.broker}")
 
@@ -145,11 +150,20 @@ class MqttBridge(Component):
         current = {self.topics.state(name): payload for name, payload in state_payloads(state, service.number).items()}
         current.update(discovery_payloads(self.topics, state))
         with self._lock:
+            # a unit gone: its entity first (Home Assistant drops the sensor), then the state it read, so no sensor
+            # renders its template on the emptied topic
+            gone = sorted(set(self._published) - set(current), key=lambda topic: not _is_discovery(topic))
+            for topic in gone:
+                if _is_discovery(topic):
+                    self._send_retained(topic, "")
+            # a unit new: its state first (current lists the states before the discovery documents), so a new
+            # entity reads a state at once
             for topic, payload in current.items():
                 if self._published.get(topic) != payload:
                     self._send_retained(topic, payload)
-            for topic in set(self._published) - set(current):
-                self._send_retained(topic, "")
+            for topic in gone:
+                if not _is_discovery(topic):
+                    self._send_retained(topic, "")
             self._published = current
 
     def _send_retained(self, topic: str, payload: str) -> None:
@@ -184,9 +198,11 @@ class MqttBridge(Component):
         self._refused = None
         with self._lock:
             self._connected = True
-            client.publish(self.topics.availability, ONLINE, qos=0, retain=True)
+            # the state before "online": a restarted table's entities come back available already showing the game
+            # in play, never the killed game the broker kept
             for topic, payload in self._published.items():
                 client.publish(topic, payload, qos=0, retain=True)
+            client.publish(self.topics.availability, ONLINE, qos=0, retain=True)
         # the broker takes these publishes before the sweep's subscription, so the sweep sees the picture as it
         # is now: what it holds beyond that is stale
         self._sweeping, self._subscribing = None, None
@@ -264,7 +280,7 @@ class MqttBridge(Component):
         """Home Assistant (re)started: send the discovery documents again, as its docs ask."""
         with self._lock:
             for topic, payload in self._published.items():
-                if topic.startswith(f"{DISCOVERY_PREFIX}/"):
+                if _is_discovery(topic):
                     self._send_retained(topic, payload)
 
     def _tell_loop(self, method: Any, message: str) -> None:
@@ -333,6 +349,10 @@ class MqttBridge(Component):
 
 def _json(value: Any) -> str:
     return msgspec.json.encode(value).decode()
+
+
+def _is_discovery(topic: str) -> bool:
+    return topic.startswith(f"{DISCOVERY_PREFIX}/")
 
 
 def _cut(text: str) -> str:

@@ -18,6 +18,9 @@ from controller.service.mqtt.topics import Topics
 
 DISCOVERY_PREFIX = "homeassistant"
 STATUS_TOPIC = f"{DISCOVERY_PREFIX}/status"   # Home Assistant says "online" here when it (re)starts
+# a bot's power from its JSON; an empty payload (the bot's topic cleared) gives an empty state, which Home Assistant
+# ignores for a numeric sensor, instead of a "'value_json' is undefined" error in its log
+POWER_TEMPLATE = "{{ value_json.power if value_json is defined else '' }}"
 
 
 def node_id(topics: Topics) -> str:
@@ -52,6 +55,6 @@ def discovery_payloads(topics: Topics, state: GameState) -> dict[str, str]:
     ]
     for bot in state.bots:
         entities.append(entity("sensor", f"power_{bot.id}", f"{bot.name} power",
-                               state_topic=topics.state(f"bots/{bot.id}"), value_template="{{ value_json.power }}",
+                               state_topic=topics.state(f"bots/{bot.id}"), value_template=POWER_TEMPLATE,
                                state_class="measurement", icon="mdi:battery"))
     return dict(entities)
