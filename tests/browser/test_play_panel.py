@@ -148,7 +148,7 @@ def test_the_network_step_offers_only_the_transfers_the_rules_take(tmp_path: Pat
     outward from L1-12"). Each step offers the directions of the listing's options that agree with the steps
     before it; a step with nothing to transfer has no selector, and the transfers chosen are taken."""
     state = _at_the_network_step_on("L2-12")
-    with running_table(tmp_path, prepare=lambda s: s.session.start_game(state)) as (url, service):
+    with running_table(tmp_path, prepare=lambda s: s.play_from(state)) as (url, service):
         general = next(k for k, la in enumerate(legal_actions(service.state))
                        if isinstance(la.action, NetworkStep) and "transfers" in la.choose)
         assert legal_actions(service.state)[general].options["transfers"] == [{}, {1: "in"}, {1: "in", 2: "in"}]
