@@ -48,7 +48,9 @@ def test_a_large_block_freed_goes_back_to_the_system() -> None:
     if not set_up:
         pytest.skip("the C library is not glibc: nothing to set")
     assert kept < 2, f"{kept:.1f} MB kept after the frames were freed"
-    assert _kept_mb("default")[1] > 15  # glibc's own default keeps the second frame: what the setting is for
+    # glibc's own default kept the second frame (about 20 MB) where the setting is not made on this machine's
+    # runs, but not on every run (a fresh clone's CI returned it too): how much the default keeps is glibc's
+    # behaviour, not the table's, so it is not asserted here
 
 
 def test_the_demo_cameras_frame_at_a_move_peaks_far_below_a_colour_frames_copies() -> None:
