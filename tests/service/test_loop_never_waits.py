@@ -22,7 +22,10 @@ from controller.service.frame import startup
 from tests.support.mqtt_broker import Broker, table
 from tests.support.service_helpers import config, until
 
-DECISION_S = 0.3  # a search player's thinking time, on the scale of the booth's pace
+# a search player's thinking time, on the scale of the booth's pace: a decision on the loop would stall it at least
+# this long, so half of it tells the two apart with room for a busy machine's scheduling (a 2-core machine under
+# load stalled the loop 150 ms now and then with the decisions off it)
+DECISION_S = 0.6
 
 
 class LoopLag:
@@ -88,7 +91,7 @@ def test_the_booths_decisions_run_off_the_loop_and_one_the_game_moved_past_is_dr
         worst = await lag.stop()
         service.stop()
         await run
-        assert worst < DECISION_S / 3, f"the loop stalled {worst * 1000:.0f} ms while the auto-player decided"
+        assert worst < DECISION_S / 2, f"the loop stalled {worst * 1000:.0f} ms while the auto-player decided"
         # the decision asked before the phone's step was dropped: the next was asked at the phone's change
         assert slow.asked_at[:2] == [moved.number - 1, moved.number] and players.dropped == 1
 

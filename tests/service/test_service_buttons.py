@@ -23,6 +23,7 @@ from controller.cli.compose import build
 from controller.rules import Move
 from controller.rules.state import DicePool
 from controller.service.devices.buttons import HOLD_S, REPEAT_S
+from controller.service.frame.components import Health
 from controller.service.frame.config import (
     ButtonsConfig,
     CameraConfig,
@@ -82,7 +83,9 @@ def running_table(tmp_path: Path, game: dict[str, Any], buttons: dict[str, int])
     loop = asyncio.new_event_loop()
     running = threading.Thread(target=lambda: loop.run_until_complete(service.run()))
     running.start()
-    wait_for(lambda: service._buttons is not None and bool(service._buttons.buttons) and service.has_game())
+    # every button made (the component says ready): a pin driven while gpiozero still builds its Button finds the
+    # Button's hold thread not yet made (AttributeError in gpiozero's own thread)
+    wait_for(lambda: service._buttons is not None and service._buttons.health is Health.OK and service.has_game())
     yield Table(service, factory, loop, clock)
     service.stop()
     running.join(10)
