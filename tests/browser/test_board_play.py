@@ -238,6 +238,9 @@ def test_several_actions_on_one_space_are_chosen_from_a_list(tmp_path: Path, bro
         for button in page.locator("#target-choices button").all():
             box = button.bounding_box()
             assert box is not None and box["height"] >= 24 and box["width"] >= 24
+        # the chooser says only its heading, its actions and Cancel (no unit stands there to pick): no stray word
+        words = page.locator("#target-choices").inner_text().split("\n")
+        assert "null" not in words and "false" not in words, words
         shot(page, "chooser-phone")
         plain = next(i for i in indexes if not service.legal().actions[i]["choose"])  # taken without a form
         before = service.number

@@ -433,8 +433,8 @@ export class Board {
     box.replaceChildren(h("b", {}, `On ${space}:`), ...actions.map((legal) =>
       h("button", { type: "button", "data-index": legal.index, onclick: () => { box.hidden = true; this.controls.choose(legal); } },
         choiceText(legal))),
-      occupant && h("button", { type: "button", "data-pick": occupant.id, onclick: () => { box.hidden = true; this.select(occupant.id); } },
-        `Pick ${occupant.name}`),
+      ...(occupant ? [h("button", { type: "button", "data-pick": occupant.id, onclick: () => { box.hidden = true; this.select(occupant.id); } },
+        `Pick ${occupant.name}`)] : []),
       h("button", { type: "button", class: "quiet", onclick: () => { box.hidden = true; } }, "Cancel"));
     box.hidden = false;
     box.scrollIntoView({ block: "nearest" });
