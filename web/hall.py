@@ -14,10 +14,12 @@ import contextlib
 from typing import TYPE_CHECKING, Any
 
 import anyio
-from fastapi import FastAPI, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse
 
+from controller.rules import BurncycleError
 from web.auth import check_websocket_origin
+from web.errors import refusal
 from web.routers.page import Assets, page
 
 if TYPE_CHECKING:
@@ -73,4 +75,11 @@ def create_hall_app(view: HallView) -> FastAPI:
             unlisten()
 
     app.mount("/static", Assets(), name="static")  # the page's script and style, the dashboard's modules
+
+    @app.exception_handler(BurncycleError)
+    async def refused(request: Request, exc: BurncycleError) -> JSONResponse:
+        """A refusal of the one tree (a file that is no asset of the page): its code and status, as the table's
+        app answers it (web/errors.py), never a server error."""
+        return refusal(exc)
+
     return app

@@ -49,8 +49,8 @@ def test_the_replay_page_steps_through_a_game(tmp_path: Path) -> None:
         expect(page.locator("#events li")).to_have_text(first["events"] or ["Nothing to tell the players."])
         page.locator("#slider").fill("20")
         expect(page.locator("#where")).to_contain_text(f"Action 20 of {ACTIONS}")
-        start = service._replays.step(game, 20)["state"]
-        expect(page.locator("#bots li")).to_have_count(len(start["bots"]))
+        start = service._replays.step(game, 20).state
+        expect(page.locator("#bots li")).to_have_count(len(start.bots))
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         shot(page, "replay-phone")
 

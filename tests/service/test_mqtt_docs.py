@@ -194,11 +194,11 @@ def test_every_example_of_the_topics_the_commands_and_a_shared_broker_runs_as_wr
         port = secure.port if "broker.local" in words else broker.port
         service, heard = tables[port], errors[port]
         number, refusals = service.number, len(heard.messages)
-        questions = len(service.table_view()["questions"])
+        questions = len(service.table_view().questions)
         runner.run(words)
         try:
             await until(lambda: service.number > number or len(heard.messages) > refusals
-                        or len(service.table_view()["questions"]) > questions, 5)
+                        or len(service.table_view().questions) > questions, 5)
         except TimeoutError:
             raise AssertionError(f"the table did nothing with the docs' example: {shlex.join(words)}") from None
 
