@@ -346,6 +346,9 @@ def _place_bots(table: Resolution, content: Content, roster) -> None:
         c = floor.index[captain.space]
         bots[0].space = floor.ids[max(hiding, key=lambda s: (D[c][s], -s))]
         table.occupant[floor.index[bots[0].space]] = bots[0]
+        # Hiding spots: "When entered by an undetected bot (or outside enemy awareness), the bot hides and
+        # cannot be detected via awareness." The module is put there undetected, so it starts hidden.
+        bots[0].hidden = True
         placed = bots[1:]
     # Adaptable missions: "Unless otherwise stated, bots start on a safe zone space of their choice when
     # playing on floors 2 and 3" (the chosen level is the floor number); on level 1 they start at the
@@ -363,7 +366,7 @@ def _build_burncycle(table: Resolution, content: Content) -> None:
     state = table.state
     state.burncycle = Burncycle(slots=[])
     draw_burncycle(table, min(MAX_SLOTS, state.mission.setup.active_slots or content.module.active_slots))
-    regenerate_reserves(table)
+    regenerate_reserves(table, start_of_game=True)
     state.module_slot_costs = list(content.module.slot_costs)
 
 

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from controller.rules import GameSetup, RulesError, check_setup, encode_state, new_game, state_problems
+from controller.rules import (
+    GameSetup,
+    Reboot,
+    RulesError,
+    apply_action,
+    check_setup,
+    encode_state,
+    new_game,
+    state_problems,
+)
 from controller.rules.board.geometry import compile_floor
 from tests.support.rules_scenarios import CONTENT, floor_text
 
@@ -280,6 +289,19 @@ def test_adaptable_team_reserve_one_chip_per_occupied_safe_zone():
     assert s.burncycle.team_reserve == []
 
 
+def test_adaptable_safe_zone_chips_come_at_the_start_of_the_game_only():
+    """"When generating the team reserve at the start of the game, each safe zone that has at least 1 bot
+    occupying it will grant 1 action chip of the team's choice to the team's reserve." A reboot regenerates
+    the reserves ("Regenerate team and personal reserves.") but is not the start of the game: the safe zone
+    grants nothing then (it used to grant its chip at every reboot)."""
+    s = game("lobby", mission="preconnaissance", level=2, players=2)
+    assert len(s.burncycle.team_reserve) == 1  # all three bots in one safe zone
+    s, _ = apply_action(s, Reboot())
+    f = compile_floor(s.floor.text, s.floor.name)
+    assert all(f.in_safe_zone(f.space(b.space)) for b in s.bots)  # still there, and the safe zone has no chip
+    assert s.burncycle.team_reserve == []
+
+
 def test_tsm_103c_setup():
     """Operation Module TSM-103C: "Set exactly 3 burncycle slots to active instead of the number indicated
     by the command module's card. Place the captain on hallway security post 3 instead of following the
@@ -338,6 +360,19 @@ def test_ghost_in_the_dell_setup():
     assert f.feature[f.space(module.space)] == "hiding"
     assert D[c][f.space(module.space)] == max(D[c][h] for h in hiding)
     assert all(f.in_safe_zone(f.space(b.space)) for b in s.bots if b.kind == "agent")
+
+
+def test_ghost_in_the_dell_module_starts_hidden_on_its_hiding_spot():
+    """"The command module must start on the hiding spot furthest away from the captain." with Hiding
+    Spots: "When entered by an undetected bot (or outside enemy awareness), the bot hides and cannot be
+    detected via awareness." The module is put on the spot undetected, so it starts hidden (it used to start
+    in the open, and the Ghosts' Closest Bot patrol made for it from the first corporation turn)."""
+    for level in (1, 2, 3):
+        s = game("lobby", mission="ghost-in-the-dell", level=level)
+        module = s.bot("module")
+        assert module.hidden and not module.detected
+    s = game("lobby", mission="data-heist")
+    assert not any(b.hidden for b in s.bots)  # no other mission starts a bot on a hiding spot
 
 
 def test_all_doors_start_locked():

@@ -33,10 +33,11 @@ def draw_burncycle(table: Resolution, active: int) -> None:
     table.state.burncycle.tracker = 0
 
 
-def regenerate_reserves(table: Resolution) -> None:
+def regenerate_reserves(table: Resolution, start_of_game: bool = False) -> None:
     """"Reserves are created during burncycle creation and reboots from outdoor spaces and occupied rooms":
     a bot standing in a room or outdoor segment whose infobar shows a chip adds it to its reserve (agents to
-    their personal reserve, the command module to the team reserve, which is its reserve)."""
+    their personal reserve, the command module to the team reserve, which is its reserve). An Adaptable
+    mission's safe zones grant their chips only `start_of_game` (setup), never on a reboot."""
     state, floor = table.state, table.floor
     team: list[ChipKind] = []
     personal: dict[str, list[ChipKind]] = {}
@@ -46,8 +47,9 @@ def regenerate_reserves(table: Resolution) -> None:
         area = floor.area(floor.index[bot.at])
         if area.reserve:
             (team if bot.kind == "module" else personal.setdefault(bot.id, [])).append(area.reserve)
-    if state.mission.adaptable:
-        # "each safe zone that has at least 1 bot occupying it will grant 1 action chip of the team's choice"
+    if state.mission.adaptable and start_of_game:
+        # "When generating the team reserve at the start of the game, each safe zone that has at least 1 bot
+        # occupying it will grant 1 action chip of the team's choice to the team's reserve."
         zones = sorted({floor.area_of[floor.index[b.at]] for b in state.bots
                         if b.on_board and floor.in_safe_zone(floor.index[b.at])})
         team += [RESERVE_CHOICES[k % len(RESERVE_CHOICES)] for k in range(len(zones))]
