@@ -4,7 +4,9 @@ name is looked up here, so a new player is added once and every face offers it.
 A player is anything with `choose(state) -> action`, picking among `legal_actions` for whoever is to act
 (the corporation's turn included). The heuristic `AutoPlayer` is the fast player and the search's blueprint;
 "search" is the blueprint searched over sampled futures (controller/autoplay/search, with `explain()`), and
-"oracle" the same search allowed to see the game's dice and draws (to show a mission winnable, never to play).
+"oracle" the same search allowed to see the game's dice and draws (to show a mission winnable, never to play),
+and "oracle-plan" the planning oracle, which sees them too and searches whole lines of play
+(controller/autoplay/search/oracle.py).
 """
 
 from __future__ import annotations
@@ -60,7 +62,17 @@ def _oracle(settings: PlayerSettings) -> Player:
     return _search(settings, oracle=True)
 
 
-PLAYERS: dict[str, PlayerFactory] = {"heuristic": _heuristic, "search": _search, "oracle": _oracle}
+def _oracle_plan(settings: PlayerSettings) -> Player:
+    from controller.autoplay.search.oracle import OraclePlanner, OracleSettings
+
+    budget = OracleSettings(seed=settings.seed, seconds=settings.seconds)
+    if settings.iterations is not None:  # a plan's lines
+        budget = msgspec.structs.replace(budget, lines=settings.iterations)
+    return OraclePlanner(budget)
+
+
+PLAYERS: dict[str, PlayerFactory] = {"heuristic": _heuristic, "search": _search, "oracle": _oracle,
+                                     "oracle-plan": _oracle_plan}
 """Every player by the name the command line, the demo and the service's config give it."""
 
 
