@@ -143,3 +143,15 @@ def test_ghost_in_the_dell_needs_every_layer():
     new, events = turn(s, [])
     assert not [e for e in events if type(e).__name__ == "UnitStayed" and "stunned" in e.reason]
     assert new.threat == 2
+
+
+def test_ghost_in_the_dell_an_ip_on_its_access_point_is_on_layer_1():
+    """"if there is at least one IP on each of the layers indicated by player count" (level 1: layer 1): an IP
+    on its access point, a node of the mat's outer ring, is on layer 1, so a lone agent's IP that never left
+    it stuns the Ghosts and the captain at the start of every corporation turn, for 1 threat."""
+    s = ghost_state({"byte": "L1-01"}, players=1)
+    assert next(n for n in s.network.mat.nodes if n.id == "L1-01").kind == "access"
+    new, events = turn(s, [])
+    stayed = [e for e in events if type(e).__name__ == "UnitStayed"]
+    assert {e.unit for e in stayed if "stunned" in e.reason} == {"CAP", "G1"}
+    assert new.threat == 1 + 1  # +1 for the stuns, +1 at the end of the round
