@@ -77,15 +77,19 @@ class Plan(msgspec.Struct, kw_only=True):
 
 
 def worth(start: GameState, end: GameState, last_round: GameState) -> float:
-    """What a lost line got done, from its start to its end: the calibration (1), the mission's counters
-    (terminals, caches, network cards, pushes, command module spaces, units shut down: 0.015 each, at most
-    25), the rooms it surveilled (0.015 each, at most 10), the rounds it lasted (0.005 each, at most 20) and
-    the evaluation's chance to win at the start of its last round (times 0.3). The terms below the
-    calibration's add up to less than 1, so a calibrated line is worth more than any line that never was."""
+    """What a lost line got done, from its start to its end: the calibration (1), the rounds it lasted (0.02
+    each, at most 20), the mission's counters (terminals, caches, network cards, pushes, command module spaces,
+    units shut down: 0.01 each, at most 25), the rooms it surveilled (0.01 each, at most 10) and the
+    evaluation's chance to win at the start of its last round (times 0.2). The terms below the calibration's
+    add up to less than 1, so a calibrated line is worth more than any line that never was. The rounds weigh
+    most of them: with the counters first (0.015 each, the rounds 0.005) the best lines of TSM-103C lost the
+    module in rounds 2 to 5 (seeds 1000-1003, 600 lines); with the rounds first, on seeds 1000 and 1001, they
+    lasted 9 and 8 rounds, the module reached its three terminals in both, and in the second Nano's push and
+    both agents' network cards were done too."""
     counters = min(sum(end.progress.values()), 25)
     rooms = min(max(0, len(start.floor.surveillance) - len(end.floor.surveillance)), 10)
     rounds = min(end.round - start.round, 20)
-    return float(end.calibrated) + 0.015 * counters + 0.015 * rooms + 0.005 * rounds + 0.3 * value(last_round)
+    return float(end.calibrated) + 0.02 * rounds + 0.01 * counters + 0.01 * rooms + 0.2 * value(last_round)
 
 
 def _digest(state: GameState) -> bytes:
