@@ -3,8 +3,9 @@
 The planning oracle (controller/autoplay/search/oracle.py) sees the game's dice and draws and searches whole
 lines of play (up to `--lines` lines a game); each setting (a mission on a floor, 2 players: Nano and Casing,
 standard, level 1) is played on the same seeds by it and by the heuristic. It prints per setting the games
-won by each with a 95% Wilson interval, the seeds only one of them won, how the oracle's lost games ended,
-and the oracle's planning time per game (median, p99) against a heuristic game's time in the same run.
+won by each with a 95% Wilson interval, the seeds only one of them won, the games each calibrated in, how the
+oracle's games ended, and the oracle's planning time per game (median, p99) against a heuristic game's time
+in the same run.
 
     PYTHONPATH=. .venv/bin/python bench/bench_oracle.py [--settings tsm-103c ...] [--games 8] [--seed 1000]
         [--lines 600] [--jobs 2] [--each]
@@ -24,8 +25,9 @@ from controller.autoplay.search.oracle import OraclePlanner, OracleSettings
 from controller.rules import apply_action
 
 
-def play(task: tuple[str, str, int, int]) -> tuple[str, str, int, bool, str, int, float, int]:
-    """One game: (setting, player, seed, won, how it ended, rounds, seconds, lines the oracle played)."""
+def play(task: tuple[str, str, int, int]) -> tuple[str, str, int, bool, bool, str, int, float, int]:
+    """One game: (setting, player, seed, won, calibrated, how it ended, rounds, seconds, lines the oracle
+    played)."""
     setting, name, seed, lines = task
     state = start(setting, seed)
     player = OraclePlanner(OracleSettings(seed=seed, lines=lines)) if name == "oracle" else AutoPlayer()
@@ -37,8 +39,8 @@ def play(task: tuple[str, str, int, int]) -> tuple[str, str, int, bool, str, int
     took = time.perf_counter() - t0
     played = player.last.lines if isinstance(player, OraclePlanner) and player.last is not None else 0
     outcome = state.outcome
-    return (setting, name, seed, bool(outcome and outcome.won), outcome.text if outcome else "unfinished",
-            state.round, took, played)
+    return (setting, name, seed, bool(outcome and outcome.won), state.calibrated,
+            outcome.text if outcome else "unfinished", state.round, took, played)
 
 
 def main() -> None:
@@ -53,16 +55,18 @@ def main() -> None:
     tasks = [(s, p, seed, args.lines) for seed in range(args.seed, args.seed + args.games) for s in args.settings
              for p in ("oracle", "heuristic")]
     won: dict[tuple[str, str], dict[int, bool]] = {}
+    calibrated: Counter = Counter()
     ended: dict[str, Counter] = {s: Counter() for s in args.settings}
     took: dict[tuple[str, str], list[float]] = {}
     lines: dict[str, list[int]] = {s: [] for s in args.settings}
     t0 = time.perf_counter()
     with Pool(args.jobs) as pool:
-        for setting, name, seed, win, how, rounds, seconds, played in pool.imap_unordered(play, tasks):
+        for setting, name, seed, win, calibration, how, rounds, seconds, played in pool.imap_unordered(play, tasks):
             if args.each:
                 print(f"{setting} {name} seed {seed}: {how}, {rounds} rounds, {seconds:.1f} s"
                       + (f", {played} lines" if name == "oracle" else ""), flush=True)
             won.setdefault((setting, name), {})[seed] = win
+            calibrated[(setting, name)] += calibration
             took.setdefault((setting, name), []).append(seconds)
             if name == "oracle":
                 ended[setting][how] += 1
@@ -76,7 +80,8 @@ def main() -> None:
         mine, base = took[(setting, "oracle")], took[(setting, "heuristic")]
         ratio = statistics.median(mine) / max(1e-9, statistics.median(base))
         print(f"{setting:18} oracle {share(sum(oracle.values()), len(oracle))}  heuristic "
-              f"{share(sum(heuristic.values()), len(heuristic))}  only oracle {only_o}, only heuristic {only_h}")
+              f"{share(sum(heuristic.values()), len(heuristic))}  only oracle {only_o}, only heuristic {only_h}; "
+              f"calibrated: oracle {calibrated[(setting, 'oracle')]}, heuristic {calibrated[(setting, 'heuristic')]}")
         print(f"{'':18} oracle game median {statistics.median(mine):.1f} s, p99 {percentile(mine, 0.99):.1f} s "
               f"(heuristic game median {statistics.median(base):.3f} s: {ratio:.0f}x); lines median "
               f"{statistics.median(lines[setting]):.0f}; oracle ended: {dict(ended[setting].most_common(4))}")
