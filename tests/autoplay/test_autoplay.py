@@ -871,8 +871,9 @@ def test_the_auto_player_wins_tsm_103c(floor, seed):
 
 def test_the_auto_player_wins_ghost_in_the_dell():
     """Puppet Without a Ghost, played through: alone on the annex with the auto-player's team (Nano; level 1,
-    seed 76; seed 167 was the game before the module started hidden on its hiding spot) the module steps onto the terminal of the captain's room as the IP lands on the core, then shoves
-    the captain onto that terminal and shuts it down ("Level 1+ team, one bot: Shut down the captain.")."""
+    seed 76; seed 167 was the game before the module started hidden on its hiding spot) the module steps onto
+    the terminal of the captain's room as the IP lands on the core, then shoves the captain onto that terminal
+    and shuts it down ("Level 1+ team, one bot: Shut down the captain.")."""
     moves = []
     final = None
     # `final` is read after the loop: the state the last action left
