@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from controller.autoplay.memory import AutoplayMemory
 from controller.autoplay.player import AutoPlayer, team
 from controller.autoplay.players import PlayerSettings, make_player
@@ -64,3 +66,14 @@ def test_the_registry_makes_the_planning_oracle_with_its_budget():
     oracle = make_player("oracle-plan", PlayerSettings(seed=3, iterations=40, seconds=5.0))
     assert isinstance(oracle, OraclePlanner)
     assert oracle.settings.seed == 3 and oracle.settings.lines == 40 and oracle.settings.seconds == 5.0
+
+
+@pytest.mark.slow  # a plan of about a hundred whole lines (about 25 s)
+def test_the_planning_oracle_shows_rescue_rangers_winnable():
+    """Part 3 of issue 35, "Each mission shown winnable": Rescue Rangers on the lobby, seed 1005, is lost by
+    the heuristic and won by the planning oracle ("All bots simultaneously: Occupy safe zones." once the
+    command module, drawn from the bag, is brought home)."""
+    assert not play(AutoPlayer(), start("rescue-rangers", "meridian-lobby", 1005)).outcome.won
+    oracle = OraclePlanner(OracleSettings(seed=1005, lines=300))
+    final = play(oracle, start("rescue-rangers", "meridian-lobby", 1005))
+    assert str(final.outcome) == "victory: Chips Are Never Down" and oracle.plans == 1
