@@ -19,15 +19,17 @@ import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args
 
 import msgspec
 
 from controller.leds.render import LogicalFrame
 from controller.rules import (
+    AREA_KINDS,
     DIFFICULTIES,
     DIRECTION_WORDS,
     DIRECTIONS,
+    FEATURE_WORDS,
     LEVELS,
     SPACE_FEATURES,
     AnyAction,
@@ -38,6 +40,7 @@ from controller.rules import (
     FloorError,
     GameSetup,
     GameState,
+    ReserveKind,
     RulesError,
     active_escalations,
     check_setup,
@@ -282,7 +285,8 @@ class TableService:
             default=views.NewGameDefault(floor=g.floor, mission=g.mission, agents=list(g.agents),
                                          difficulty=g.difficulty, level=g.level, captain=g.captain),
             facings=[views.Facing(letter=d, word=DIRECTION_WORDS[d]) for d in DIRECTIONS],
-            features=dict(SPACE_FEATURES))
+            features=dict(SPACE_FEATURES), feature_words=dict(FEATURE_WORDS), area_kinds=list(AREA_KINDS),
+            reserves=list(get_args(ReserveKind)))
 
     def dice_kinds(self) -> views.DiceKinds:
         """Every die of the game with its faces as printed, for the dashboard's pictures of typed-in dice."""
