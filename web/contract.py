@@ -11,8 +11,8 @@ a route sends and what the schema says it sends are made from one class.
 The requests' side says what the table checks: a field naming the content's things (a mission, an agent, a
 captain, a shipped floor) lists them, filled in from `GET /api/options` when the schema is made (`named`), so
 the names are the content's, never a copy. What no JSON schema can say (a floor's text compiles, a game record
-replays to its digests, a face is on the die the game rolls now) a route declares beside its schema (`checked_beyond_the_schema`): the error codes of
-those refusals, each with its reason.
+replays to its digests, a face is on the die the game rolls now) a route declares beside its schema
+(`checked_beyond_the_schema`): the error codes of those refusals, each with its reason.
 """
 
 from __future__ import annotations
