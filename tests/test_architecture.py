@@ -159,6 +159,27 @@ def test_the_command_line_is_its_package_and_nothing_named_like_it():
     assert not is_cli("controller.client") and not is_cli("controller.service.cli_like")
 
 
+def _helpers_copied(paths: list[Path]) -> list[str]:
+    """Where a file puts a folder on the import path itself, or defines its own `free_port`."""
+    found = []
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "insert" \
+                    and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "path":
+                found.append(f"{path.name}:{node.lineno} inserts into sys.path")
+            elif isinstance(node, ast.FunctionDef) and node.name == "free_port":
+                found.append(f"{path.name}:{node.lineno} defines free_port")
+    return found
+
+
+def test_the_benches_share_their_path_and_their_free_port():
+    """A bench puts the checkout on the import path by `import checkout` (bench/checkout.py, the one insert), and
+    takes `free_port` from tests/support/net.py: one copy of each, not one a bench."""
+    benches = [path for path in _sources("bench") if path.name != "checkout.py"]
+    assert _helpers_copied(benches) == []
+    assert _helpers_copied([ROOT / "bench" / "checkout.py"]) == ["checkout.py:10 inserts into sys.path"]
+
+
 FACADE = "controller.service.table"
 VIEWS = "controller.service.views"
 CONFIG = "controller.service.frame.config"

@@ -7,12 +7,18 @@ keep in step, and a second encoder). So a route declares its view with `returns(
 into the route's documented responses as a reference, the answer is a `ViewResponse` (msgspec's encoding of the
 view), and `install_schema` adds msgspec's JSON schema of every declared view to the app's /openapi.json. What
 a route sends and what the schema says it sends are made from one class.
+
+The requests' side says what the table checks: a field naming the content's things (a mission, an agent, a
+captain, a shipped floor) lists them, filled in from `GET /api/options` when the schema is made (`named`), so
+the names are the content's, never a copy. What no JSON schema can say (a floor's text compiles, a game record
+replays to its digests, a face is on the die the game rolls now) a route declares beside its schema
+(`checked_beyond_the_schema`): the error codes of those refusals, each with its reason.
 """
 
 from __future__ import annotations
 
 import typing
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 from fastapi import FastAPI
@@ -20,8 +26,14 @@ from fastapi.dependencies.models import Dependant
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute, iter_route_contexts
 
+if TYPE_CHECKING:
+    from controller.service.views import Options
+
 Responses = dict[int | str, dict[str, Any]]
 SCHEMAS = "#/components/schemas/{name}"
+NAMED = "x-named"  # a request field's mark: its values are names of the content's things (see `named`)
+BEYOND = "x-checked-beyond-the-schema"  # a route's refusals of schema-valid bodies: {code: reason}
+Kind = Literal["missions", "agents", "captains", "floors"]
 _declared: dict[str, type[msgspec.Struct]] = {}  # every view a route answers with, by its name in the schema
 
 
@@ -80,6 +92,21 @@ REFUSED = {
 }
 
 
+def named(kind: Kind) -> dict[str, Any]:
+    """A request field's `json_schema_extra`: its values (a list's items) are names of the content's `kind`, as
+    `GET /api/options` lists them; `install_schema` writes them into the schema as its enum. For "floors" the
+    schema offers the shipped floors' names or any name a saved floor may have (the field's own pattern): a
+    saved floor is the table's, not the content's, and one saved later is refused by no schema."""
+    return {NAMED: kind}
+
+
+def checked_beyond_the_schema(**reasons: str) -> dict[str, Any]:
+    """A route's `openapi_extra` for a body checked further than a JSON schema can say: each error code it then
+    answers 422 with, and why (a floor's text must compile, a record must replay). Only these refuse a body the
+    schema calls valid as malformed; tests/webapp/test_schemathesis.py holds every route to it."""
+    return {BEYOND: reasons}
+
+
 def refuses(*statuses: int) -> Responses:
     """The refusals of the table's own a route can answer with (its guards', its parameters' and its body's are
     found by `install_schema`), each with the one refusal body."""
@@ -102,6 +129,11 @@ def install_schema(app: FastAPI) -> None:
         if clash:
             raise TypeError(f"a view and a request body share the schema names {sorted(clash)}")
         schemas.update(components)
+        names = vocabulary(app.state.service.options())
+        for component in list(schemas.values()):
+            for field in component.get("properties", {}).values():
+                if NAMED in field:
+                    _name(field, field.pop(NAMED), names)
         for context in iter_route_contexts(app.routes):  # (each route with the path its router gives it)
             route = context.original_route
             if not isinstance(route, APIRoute) or not route.include_in_schema or context.path_format is None:
@@ -113,11 +145,39 @@ def install_schema(app: FastAPI) -> None:
                     if answer.get("description", "Validation Error") == "Validation Error":
                         answer["description"] = REFUSED.get(status, "refused")
                     answer["content"] = {"application/json": {"schema": refusal}}
+                reasons = schema["paths"][context.path_format][method.lower()].get(BEYOND, {})
+                if reasons:
+                    answers["422"]["description"] += "; and beyond the schema: " + "; ".join(
+                        f"{code}: {reason}" for code, reason in reasons.items())
         schemas.pop("HTTPValidationError", None)  # FastAPI's own 422 body, never sent: the refusal body is
         schemas.pop("ValidationError", None)
         return schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def vocabulary(options: Options) -> dict[Kind, list[str]]:
+    """The names each kind of the content's things is chosen by, as `GET /api/options` lists them (floors: the
+    shipped ones)."""
+    return {"missions": [m.id for m in options.missions], "agents": [a.id for a in options.agents],
+            "captains": [c.id for c in options.captains], "floors": [f.name for f in options.floors if f.shipped]}
+
+
+def _name(field: dict[str, Any], kind: Kind, names: dict[Kind, list[str]]) -> None:
+    """Write `kind`'s names into a request field's schema: its string's (or its items') enum; a floor's name is
+    a shipped floor's or any name its pattern allows (a saved floor's)."""
+    for branch in field.get("anyOf", [field]):
+        target = branch.get("items", branch) if branch.get("type") == "array" else branch
+        if target.get("type") != "string":
+            continue
+        if kind == "floors":
+            pattern = {k: target.pop(k) for k in ("type", "pattern", "minLength", "maxLength") if k in target}
+            target["anyOf"] = [{"type": "string", "enum": names[kind], "description": "a shipped floor"},
+                               {**pattern, "description": "a floor saved here (GET /api/floors lists them)"}]
+        else:
+            for k in ("pattern", "minLength", "maxLength"):
+                target.pop(k, None)
+            target["enum"] = names[kind]
 
 
 def _refusals(route: APIRoute) -> set[int]:

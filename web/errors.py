@@ -30,6 +30,7 @@ STATUSES: dict[str, int] = {
     # refused as things stand: the rules say no, or there is nothing to do
     "illegal_action": 409, "refused": 409, "dice_needed": 409, "state_error": 409, "rules_error": 409,
     "table_error": 409, "camera_error": 409, "not_a_door": 409,
+    "setup_mismatch": 409, "name_taken": 409,
     # a part of the table is down: try again later
     "store_error": 503, "mqtt_error": 503, "simulated_board_error": 503,
     # the table is set up wrong, or a bug

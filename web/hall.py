@@ -10,16 +10,16 @@ connect, then each time the broker's news changed it (never on a timer).
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import json
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
-import anyio
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse
 
 from controller.rules import BurncycleError
-from web.auth import check_websocket_origin
 from web.errors import refusal
+from web.feed import accepted, feed
 from web.routers.page import Assets, page
 
 if TYPE_CHECKING:
@@ -42,35 +42,24 @@ def create_hall_app(view: HallView) -> FastAPI:
     async def live(websocket: WebSocket) -> None:
         """The hall as it changes: `{"type": "snapshot", "hall": ...}` on connect, then `{"type": "hall", ...}`
         each time the broker's messages changed it (what `GET /api/tables` answers)."""
-        refusal = check_websocket_origin(websocket)
-        if refusal is not None:
-            await websocket.close(code=1008, reason=refusal.code)
+        if not await accepted(websocket):
             return
-        await websocket.accept()
         loop, changed = asyncio.get_running_loop(), asyncio.Event()
         unlisten = view.listen(lambda: loop.call_soon_threadsafe(changed.set))
+
+        async def texts() -> AsyncIterator[str]:
+            shown = view.to_dict()
+            yield _text({"type": "snapshot", "hall": shown})
+            while True:
+                await changed.wait()
+                changed.clear()
+                now = view.to_dict()
+                if now != shown:
+                    shown = now
+                    yield _text({"type": "hall", "hall": now})
+
         try:
-            async with anyio.create_task_group() as tasks:
-                async def send() -> None:
-                    with contextlib.suppress(WebSocketDisconnect, OSError):  # the page went away mid-send
-                        shown = view.to_dict()
-                        await websocket.send_json({"type": "snapshot", "hall": shown})
-                        while True:
-                            await changed.wait()
-                            changed.clear()
-                            now = view.to_dict()
-                            if now != shown:
-                                shown = now
-                                await websocket.send_json({"type": "hall", "hall": now})
-                    tasks.cancel_scope.cancel()
-
-                async def receive() -> None:  # the page sends nothing; this notices it going away
-                    while (await websocket.receive())["type"] != "websocket.disconnect":
-                        pass
-                    tasks.cancel_scope.cancel()
-
-                tasks.start_soon(send)
-                tasks.start_soon(receive)
+            await feed(websocket, texts())
         finally:
             unlisten()
 
@@ -83,3 +72,8 @@ def create_hall_app(view: HallView) -> FastAPI:
         return refusal(exc)
 
     return app
+
+
+def _text(message: dict[str, Any]) -> str:
+    """A message as the page reads it (compact JSON, as Starlette's `send_json` writes it)."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)

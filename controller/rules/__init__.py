@@ -52,16 +52,23 @@ from controller.rules.actions import (
 
 # -- what a player of the agents' side reads of the rules (the auto-player, controller/autoplay, imports only these)
 from controller.rules.board.awareness import sight
-from controller.rules.board.floor_text import SPACE_FEATURES, FloorPlan, parse_floor
+from controller.rules.board.floor_text import (
+                                      AREA_KINDS,
+                                      FEATURE_WORDS,
+                                      SPACE_FEATURES,
+                                      FloorPlan,
+                                      ReserveKind,
+                                      parse_floor,
+)
 from controller.rules.board.geometry import (
-    DIRECTION_WORDS,
-    DIRECTIONS,
-    MAX_DESTROYED_WALLS,
-    Area,
-    FacingWord,
-    Floor,
-    compile_floor,
-    edge_id,
+                                      DIRECTION_WORDS,
+                                      DIRECTIONS,
+                                      MAX_DESTROYED_WALLS,
+                                      Area,
+                                      FacingWord,
+                                      Floor,
+                                      compile_floor,
+                                      edge_id,
 )
 from controller.rules.board.guard_sight import security_sight
 from controller.rules.cards.network_cards import HAND_LIMIT
@@ -151,9 +158,10 @@ __all__ = [
     "decode_events", "encode_events", "GameSetup", "SetupProblem", "check_setup", "new_game", "Cost", "DieChoice",
     "LegalAction", "phrase",
     # the game's words, declared once: the difficulties, an Adaptable mission's levels, the compass directions
-    # a unit faces (letters, and the words people say), and what each character of a drawn floor's space means
+    # a unit faces (letters, and the words people say), what each character of a drawn floor's space means (and
+    # what people call it), a drawn area's kinds and a room's reserve chips
     "DIFFICULTIES", "Difficulty", "LEVELS", "DIRECTIONS", "Direction", "DIRECTION_WORDS", "FacingWord",
-    "SPACE_FEATURES",
+    "SPACE_FEATURES", "FEATURE_WORDS", "AREA_KINDS", "ReserveKind",
     "OPTIMIZED_BONUS", "MAX_SLOTS", "WALL_DURABILITY", "Entry", "Face", "GameRecord", "RecordingDice",
     "check_record", "decode_record", "encode_record", "record_action", "redo", "replay", "start_record",
     "state_digest", "undo",

@@ -77,6 +77,7 @@ class SetupProblem(Struct, frozen=True):
     value: str | int | list[str] | None
     problem: str  # what is wrong, naming the value: "unknown mission 'data-hiest'"
     expected: str  # what would do: "one of data-heist, tower-run (did you mean 'data-heist'?)"
+    mismatch: bool = False  # each choice is the content's, but they do not fit together (a level and its mission)
 
     def __str__(self) -> str:
         return f"{self.problem}: expected {self.expected}"
@@ -98,7 +99,7 @@ def check_setup(content: Content, setup: GameSetup, floors: Collection[str] = ()
                                      expected="1, 2 or 3"))
     elif setup.level is not None and quest is not None and not quest.adaptable:
         problems.append(SetupProblem(
-            field="level", value=setup.level, problem=f"level {setup.level}",
+            field="level", value=setup.level, problem=f"level {setup.level}", mismatch=True,
             expected=f"no level: {quest.id} is not an Adaptable mission (only Adaptable missions choose a level; "
                      f"the others use the floor's own)"))
     problems += _team_problems(content, setup)

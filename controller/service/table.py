@@ -19,15 +19,17 @@ import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args
 
 import msgspec
 
 from controller.leds.render import LogicalFrame
 from controller.rules import (
+    AREA_KINDS,
     DIFFICULTIES,
     DIRECTION_WORDS,
     DIRECTIONS,
+    FEATURE_WORDS,
     LEVELS,
     SPACE_FEATURES,
     AnyAction,
@@ -38,6 +40,7 @@ from controller.rules import (
     FloorError,
     GameSetup,
     GameState,
+    ReserveKind,
     RulesError,
     active_escalations,
     check_setup,
@@ -59,7 +62,14 @@ from controller.service.frame.components import Component, Health
 from controller.service.frame.config import GameConfig, ServiceConfig, WebConfig
 from controller.service.frame.supervisor import Supervisor
 from controller.service.frame.web_server import WebServer
-from controller.service.game.floors import MOST_CHARS, FloorLibrary, check_floor
+from controller.service.game.floors import (
+    MOST_CHARS,
+    NAME_PATTERN,
+    FloorDoesNotCompile,
+    FloorLibrary,
+    NoSuchFloor,
+    check_floor,
+)
 from controller.service.game.flow import next_step
 from controller.service.game.log_health import GameLog
 from controller.service.game.replay import GameReplays
@@ -79,6 +89,7 @@ FACINGS: dict[str, Direction] = {**{DIRECTION_WORDS[d]: d for d in DIRECTIONS}, 
 
 
 MOST_FLOOR_CHARS = MOST_CHARS  # the longest floor text a table reads: the floor editor's and the API's limit
+FLOOR_NAME = NAME_PATTERN  # a floor's name, shipped or saved: the new game's and the floor editor's schema
 # the buttons, made with the handler of their presses: the service's own `press`, so they are built with it
 MakeButtons = Callable[[Callable[[str, bool], object]], ButtonsAndBuzzer]
 
@@ -88,6 +99,13 @@ class RequestError(BurncycleError):
     wrong and what is expected; nothing was changed."""
 
     code = "bad_request"
+
+
+class SetupMismatch(BurncycleError):
+    """A new game whose choices are each the content's but do not fit together (a level for a mission that is
+    not Adaptable, a custom floor the mission cannot be set up on): nothing was changed."""
+
+    code = "setup_mismatch"
 
 
 def setup_from_config(game: GameConfig, seed: int | None = None) -> GameSetup:
@@ -224,7 +242,9 @@ class TableService:
     def start_game(self, *, floor: str, mission: str, agents: list[str], difficulty: str = "standard",
                    level: int | None = None, captain: str | None = None, floor_text: str | None = None) -> Change:
         """A new game the players chose on the dashboard; the engine checks every choice against the content and
-        the table's saved floors first (`check_setup`), and all that is wrong is said at once."""
+        the table's saved floors first (`check_setup`), and all that is wrong is said at once: a floor that is
+        neither shipped nor saved is `NoSuchFloor`, choices that do not fit together `SetupMismatch`, a custom
+        floor's text that does not compile `FloorDoesNotCompile`, any other name the content lacks `RequestError`."""
         saved = self._floors.saved()
         if floor_text is None and floor not in self._content.floors and floor in saved:
             floor_text = self._floors.text(floor)  # a floor drawn in the floor editor
@@ -232,12 +252,18 @@ class TableService:
                           agents=list(agents), difficulty=difficulty, captain=captain or self._config.game.captain,
                           seed=self._seed if self._seed is not None else int(time.time()) % 100_000)
         problems = check_setup(self._content, setup, saved)
+        said = "; ".join(str(p) for p in problems)
+        missing = [p for p in problems if p.field == "floor"]  # (its pattern lets any saved floor's name through)
+        if problems and all(p.field == "floor" or p.mismatch for p in problems):
+            raise (NoSuchFloor if missing else SetupMismatch)(said)
         if problems:
-            raise RequestError("; ".join(str(p) for p in problems))
+            raise RequestError(said)
         try:
             return self.new_game(setup)
+        except FloorError as err:
+            raise FloorDoesNotCompile(str(err)) from None
         except RulesError as err:
-            raise RequestError(f"this game cannot be set up: {err}") from None
+            raise SetupMismatch(f"this game cannot be set up: {err}") from None
 
     def legal(self) -> views.LegalList:
         """The active player's legal actions, numbered, each with the `action` to post back."""
@@ -259,7 +285,8 @@ class TableService:
             default=views.NewGameDefault(floor=g.floor, mission=g.mission, agents=list(g.agents),
                                          difficulty=g.difficulty, level=g.level, captain=g.captain),
             facings=[views.Facing(letter=d, word=DIRECTION_WORDS[d]) for d in DIRECTIONS],
-            features=dict(SPACE_FEATURES))
+            features=dict(SPACE_FEATURES), feature_words=dict(FEATURE_WORDS), area_kinds=list(AREA_KINDS),
+            reserves=list(get_args(ReserveKind)))
 
     def dice_kinds(self) -> views.DiceKinds:
         """Every die of the game with its faces as printed, for the dashboard's pictures of typed-in dice."""

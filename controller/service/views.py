@@ -179,7 +179,8 @@ class Facing(View, kw_only=True):
 class Options(View, kw_only=True):
     """What a new game may be: the floors, missions, agents, difficulties, levels and captains; and the game's
     words the pages show and read: the compass directions a unit faces, and what each character of a drawn
-    floor's space means (docs/floor-format.md)."""
+    floor's space means, what people call each feature, the kinds of area and the reserve chips
+    (docs/floor-format.md)."""
 
     floors: list[FloorOption]
     missions: list[MissionOption]
@@ -190,6 +191,9 @@ class Options(View, kw_only=True):
     default: NewGameDefault
     facings: list[Facing]
     features: dict[str, str | None]
+    feature_words: dict[str, str]  # each feature as people call it: the floor editor's buttons
+    area_kinds: list[str]          # a drawn floor's kinds of area (docs/floor-format.md)
+    reserves: list[str]            # the reserve chips an area may hold
 
 
 class GameListed(View, kw_only=True):

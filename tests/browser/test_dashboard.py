@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from controller.autoplay.player import AutoPlayer
-from controller.rules import GameSetup, Step, new_game
+from controller.rules import DIRECTION_WORDS, GameSetup, Step, new_game
 from tests.browser.chromium import ARTIFACTS, page_at, wait_until
 from tests.browser.dashboard_table import PIN, SLOW, Table
 from tests.support.session_support import played_until
@@ -84,6 +84,9 @@ def test_the_page_shows_the_game_as_the_state_has_it(table: Table, browser: Brow
     assert page.locator("#board .sight").count() > 0  # the guards' awareness ranges
     guard = table.state.security[0]
     assert page.locator(f'#board .unit[data-unit="{guard.id}"]').get_attribute("data-facing") == guard.facing
+    # its facing named in the rules' word (GET /api/options), not the letter nor a word list of the page's own
+    expect(page.locator(f'#board .unit[data-unit="{guard.id}"] title')).to_contain_text(
+        f"facing {DIRECTION_WORDS[guard.facing]}")
     expect(page.locator("#threat-track .cell")).to_have_count(27)
     expect(page.locator("#threat-track .now")).to_have_text("0")
     expect(page.locator("#burncycle .slot")).to_have_count(5)

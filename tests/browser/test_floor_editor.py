@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from controller.rules import compile_floor
+from controller.rules import FEATURE_WORDS, SPACE_FEATURES, compile_floor
 from tests.browser.chromium import chromium
 from tests.browser.tools_support import PHONE, running_table, shot, unlock
 
@@ -23,6 +23,12 @@ def test_a_floor_drawn_by_clicking_is_saved_and_compiles(tmp_path: Path) -> None
         # the active tool is shown pressed from the start (aria-pressed="true", not an empty attribute)
         expect(page.locator("[data-tool='edge:wall']")).to_have_attribute("aria-pressed", "true")
         expect(page.locator("[data-tool='space:E']")).to_have_attribute("aria-pressed", "false")
+        # its space tools are the floor format's features, named as the table names them (GET /api/options)
+        tools = page.locator("#space-tools button")
+        assert tools.evaluate_all("bs => bs.map(b => b.dataset.tool)") == [
+            "space:.", "space:#", *(f"space:{ch}" for ch, feature in SPACE_FEATURES.items() if feature)]
+        expect(page.locator("[data-tool='space:H']")).to_have_attribute("title", FEATURE_WORDS["hiding"])
+        expect(page.locator("#areas-title")).to_be_visible()
         page.locator("#cols").fill("3")
         page.locator("#cols").dispatch_event("change")
         page.locator("#rows").fill("2")

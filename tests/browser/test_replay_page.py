@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from controller.autoplay.player import AutoPlayer
+from controller.rules import DIRECTION_WORDS
 from controller.service.table import TableService
 from tests.browser.chromium import chromium
 from tests.browser.tools_support import PHONE, running_table, shot
@@ -76,6 +77,10 @@ def test_the_replay_draws_the_board_as_the_live_page_does(tmp_path: Path) -> Non
             assert replayed == live
             expect(page.locator("#board text.coordinate")).to_have_count(20 + 16)
             expect(page.locator("#board .unit.security")).to_have_count(len(service.state.security))
+            guard = service.state.security[0]  # its facing in the rules' word (GET /api/options)
+            expect(page.locator(f'#board .unit[data-unit="{guard.id}"] title')).to_contain_text(
+                f"facing {DIRECTION_WORDS[guard.facing]}")
+            expect(page.locator("#security li").first).to_contain_text(f"facing {DIRECTION_WORDS[guard.facing]}")
             assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
             frame = page.locator(".replay-frame").evaluate("f => [f.scrollHeight, f.clientHeight]")
             assert frame[0] <= frame[1]  # the whole board's height on the page: nothing hidden in its frame

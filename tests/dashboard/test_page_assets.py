@@ -120,3 +120,30 @@ def test_the_files_are_cached_only_until_they_change(client: TestClient) -> None
     posted = client.post("/static/tools.js")
     assert posted.status_code == 405 and posted.json()["error"] == "method_not_allowed"
     assert posted.headers["allow"] == "GET, HEAD"
+
+
+def test_the_pages_take_the_compass_words_from_the_options() -> None:
+    """A facing's word is the rules' (GET /api/options's `facings`, through web/static/words.js), never a list of
+    a page's own: no script spells two compass words in a string of its own."""
+    from controller.rules import DIRECTION_WORDS
+
+    compass = "|".join(DIRECTION_WORDS.values())
+    spelled = {p.name for p in SCRIPTS
+               if len(set(re.findall(rf"""["'`]({compass})["'`]""", p.read_text()))) >= 2}
+    assert spelled == set()
+    words = (STATIC / "words.js").read_text()
+    assert '"/api/options"' in words and "facings" in words
+
+
+def test_the_floor_editor_takes_the_floor_formats_words_from_the_options() -> None:
+    """The features a space may hold, what people call them, the kinds of area and the reserve chips are the
+    rules' (GET /api/options), never a list of the editor's own."""
+    from typing import get_args
+
+    from controller.rules import AREA_KINDS, FEATURE_WORDS, ReserveKind
+
+    said = re.compile(rf"""["'`]({'|'.join([*FEATURE_WORDS.values(), *AREA_KINDS, *get_args(ReserveKind)])})["'`]""")
+    # a list of them: an array literal naming three or more (a comparison with one kind is the page's logic)
+    lists = {p.name: found for p in SCRIPTS for literal in re.findall(r"\[[^\[\]]*\]", p.read_text())
+             if len(found := set(said.findall(literal))) >= 3}
+    assert lists == {}

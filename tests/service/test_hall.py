@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketDenialResponse
 
 from controller.hall.subscriber import HallSubscriber
 from controller.hall.view import HallView
@@ -128,6 +129,19 @@ def test_the_hall_is_pushed_to_the_page_when_a_table_says_something(broker: Brok
             assert message["type"] == "hall" and message["hall"] == client.get("/api/tables").json()
             assert [t["mission"] for t in message["hall"]["tables"]] == ["Operation Data Heist"]
         publish(broker.port, "burncycle/pushed/mission", "", retain=True)
+    finally:
+        subscriber.stop()
+
+
+def test_another_sites_page_is_refused_the_hall_as_the_table_refuses_it(broker: Broker) -> None:
+    """The hall's feed refuses a handshake from another site's page with the table's answer: an HTTP 403 saying
+    `bad_origin` (it closed the socket without a word before the two feeds were one helper, web/feed.py)."""
+    subscriber, client = _hall(broker)
+    try:
+        with pytest.raises(WebSocketDenialResponse) as refused_:
+            with client.websocket_connect("/ws", headers={"Origin": "http://evil.example"}):
+                pass
+        assert refused_.value.status_code == 403 and refused_.value.json()["error"] == "bad_origin"
     finally:
         subscriber.stop()
 

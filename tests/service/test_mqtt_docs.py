@@ -116,7 +116,9 @@ class Runner:
         """Runs one command, to its end or in the background (a subscriber, a broker, the hall, the demo); returns
         it as run."""
         command = self.places.command([w for w in words if w != "&"])
-        if words[-1] == "&" or command[0] == "mosquitto_sub" or "hall" in command:
+        # (the hall is the page's `burncycle-table hall`, not any command with the word: the venue's
+        # `mosquitto_passwd ... hall ...` must end before its broker reads the file)
+        if words[-1] == "&" or command[0] == "mosquitto_sub" or words[:2] == ["burncycle-table", "hall"]:
             out = self.folder / f"out{len(self.background)}.txt"
             process = subprocess.Popen(command, cwd=self.folder, stdout=out.open("w"), stderr=subprocess.STDOUT,
                                        text=True)
@@ -172,52 +174,54 @@ def test_every_example_of_the_topics_the_commands_and_a_shared_broker_runs_as_wr
     for words in shell_examples(venue.split("At the table")[0]):  # the broker's passwords, by mosquitto_passwd
         runner.run(words)
     config = fenced(venue, "# /etc/mosquitto/conf.d/venue.conf")
-    for docs, here in [("listener 8883", f"listener {secure.port}"), ("/etc/mosquitto/certs/ca.crt", secure.ca_file),
+    for docs, here in [("listener 8883", f"listener {secure.port} 127.0.0.1"),  # (tests bind only to loopback)
+                       ("/etc/mosquitto/certs/ca.crt", secure.ca_file),
                        ("/etc/mosquitto/certs/", f"{tmp_path / 'venue-broker'}/"),
                        ("/etc/mosquitto/passwords", places.passwords)]:
         config = config.replace(docs, str(here))
     secure.config.write_text(f"user {getpass.getuser()}\n{config}")  # (as root, mosquitto would drop to its own
     secure.start()                                                     # user, who cannot read the test's files)
 
-    (tmp_path / "venue").mkdir()
-    (tmp_path / "home").mkdir()
-    home, _ = table(tmp_path / "home", broker.port, table_id="table1")
-    venue_table, _ = table(tmp_path / "venue", secure.port, table_id="table1", user="table1", password="change-me",
-                           tls=True, ca_file=secure.ca_file)
-    errors = {broker.port: Listener(broker.port, f"{TABLE}/errors"),
-              secure.port: Listener(secure.port, f"{TABLE}/errors", broker=secure, login=("hall", "another-one"))}
-    tables = {broker.port: home, secure.port: venue_table}
+    errors: dict[int, Listener] = {}
+    try:  # (from here on the venue's broker and every listener stop, whatever fails)
+        (tmp_path / "venue").mkdir()
+        (tmp_path / "home").mkdir()
+        home, _ = table(tmp_path / "home", broker.port, table_id="table1")
+        venue_table, _ = table(tmp_path / "venue", secure.port, table_id="table1", user="table1", password="change-me",
+                               tls=True, ca_file=secure.ca_file)
+        errors[broker.port] = Listener(broker.port, f"{TABLE}/errors")
+        errors[secure.port] = Listener(secure.port, f"{TABLE}/errors", broker=secure, login=("hall", "another-one"))
+        tables = {broker.port: home, secure.port: venue_table}
 
-    async def answered(words: list[str]) -> None:
-        """A command the page publishes changes its table's game, is answered on its errors topic, or (a door
-        sensor's report) asks the players a question."""
-        port = secure.port if "broker.local" in words else broker.port
-        service, heard = tables[port], errors[port]
-        number, refusals = service.number, len(heard.messages)
-        questions = len(service.table_view().questions)
-        runner.run(words)
-        try:
-            await until(lambda: service.number > number or len(heard.messages) > refusals
-                        or len(service.table_view().questions) > questions, 5)
-        except TimeoutError:
-            raise AssertionError(f"the table did nothing with the docs' example: {shlex.join(words)}") from None
+        async def answered(words: list[str]) -> None:
+            """A command the page publishes changes its table's game, is answered on its errors topic, or (a door
+            sensor's report) asks the players a question."""
+            port = secure.port if "broker.local" in words else broker.port
+            service, heard = tables[port], errors[port]
+            number, refusals = service.number, len(heard.messages)
+            questions = len(service.table_view().questions)
+            runner.run(words)
+            try:
+                await until(lambda: service.number > number or len(heard.messages) > refusals
+                            or len(service.table_view().questions) > questions, 5)
+            except TimeoutError:
+                raise AssertionError(f"the table did nothing with the docs' example: {shlex.join(words)}") from None
 
-    async def body() -> None:
-        examples = [*shell_examples(section("Out: the game, retained")), *shell_examples(section("In: commands")),
-                    *shell_examples(venue.split("At the table")[1])]
-        for words in examples:
-            if words[0] == "mosquitto_pub" and "/command/" in _topic(words):
-                await answered(words)
-            else:
-                runner.run(words)
-        for words in shell_examples(section("Many tables: the hall page")):
-            command = runner.run(words)
-            await until(functools.partial(hall_lists, int(command[command.index("--port") + 1]), "table1"), 30)
-        await until(lambda: all(runner.printed(w) for w in examples if w[0] == "mosquitto_sub"), 5)
-        events = shell_examples(section("Out: the game, retained"))[3]
-        await until(lambda: json.loads(runner.printed(events)[-1])["number"] == home.number, 5)
+        async def body() -> None:
+            examples = [*shell_examples(section("Out: the game, retained")), *shell_examples(section("In: commands")),
+                        *shell_examples(venue.split("At the table")[1])]
+            for words in examples:
+                if words[0] == "mosquitto_pub" and "/command/" in _topic(words):
+                    await answered(words)
+                else:
+                    runner.run(words)
+            for words in shell_examples(section("Many tables: the hall page")):
+                command = runner.run(words)
+                await until(functools.partial(hall_lists, int(command[command.index("--port") + 1]), "table1"), 30)
+            await until(lambda: all(runner.printed(w) for w in examples if w[0] == "mosquitto_sub"), 5)
+            events = shell_examples(section("Out: the game, retained"))[3]
+            await until(lambda: json.loads(runner.printed(events)[-1])["number"] == home.number, 5)
 
-    try:
         running(home, venue_table, body=body)
         _what_the_subscribers_printed(runner, home)
     finally:

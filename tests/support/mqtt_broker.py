@@ -86,6 +86,8 @@ class Broker:
                                         stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
+            if self.process.poll() is not None:  # (the port taken meanwhile, or a config it refused)
+                raise RuntimeError(f"mosquitto on 127.0.0.1:{self.port} exited with {self.process.returncode}")
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
                 return
@@ -121,12 +123,25 @@ class Listener:
         self.client = client(broker, client_id, clean, login)
         self.client.reconnect_delay_set(0.1, 0.5)  # type: ignore[arg-type]  # (paho takes seconds as floats too)
         self.subscribed = threading.Event()
-        self.client.on_connect = lambda c, *_: c.subscribe(topic, qos=1)
+        self.refusals: list[str] = []  # what the broker answered a connection it refused, for the failure's words
+        self.client.on_connect = functools.partial(self._connected, topic)
         self.client.on_subscribe = lambda *_: self.subscribed.set()
         self.client.on_message = self._record
         self.client.connect("127.0.0.1", port)
         self.client.loop_start()
-        assert self.subscribed.wait(5), "the listener could not subscribe"
+        # (15 s: a TLS handshake and a password check on a machine busy with the rest of the suite)
+        if not self.subscribed.wait(15):
+            self.close()
+            raise AssertionError(f"the listener could not subscribe on {port}: {self.refusals or 'no answer'}")
+
+    def _connected(self, topic: str, client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any,
+                   _properties: Any = None) -> None:
+        """Subscribes once the broker took the connection; a refused one is kept for the failure's message,
+        and paho's loop connects again."""
+        if reason.is_failure:
+            self.refusals.append(str(reason))
+            return
+        client.subscribe(topic, qos=1)
 
     def _record(self, _client: Any, _userdata: Any, message: mqtt.MQTTMessage) -> None:
         with self._lock:

@@ -27,10 +27,14 @@ def test_every_route_is_in_the_http_api_page(app: FastAPI) -> None:
 def test_every_request_body_has_an_example_the_api_reads(app: FastAPI, player: TestClient) -> None:
     schema = player.get("/openapi.json").json()
     models = schema["components"]["schemas"]
+    # a body the API itself writes (an import takes what an export answered) has that answer for its example
+    answered = {body.get("schema", {}).get("$ref") for ops in schema["paths"].values() for op in ops.values()
+                for status, answer in op["responses"].items() if status.startswith("2")
+                for body in answer.get("content", {}).values()}
     for path, ops in schema["paths"].items():
         for method, op in ops.items():
             content = op.get("requestBody", {}).get("content", {}).get("application/json")
-            if content is None or "$ref" not in content["schema"]:
+            if content is None or "$ref" not in content["schema"] or content["schema"]["$ref"] in answered:
                 continue
             model = models[content["schema"]["$ref"].rsplit("/", 1)[-1]]
             assert model.get("examples"), f"{method.upper()} {path}: no example body"

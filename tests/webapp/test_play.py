@@ -255,7 +255,7 @@ def test_a_malformed_body_is_a_readable_422_that_changes_nothing(service: TableS
     for body in route.bad:
         reply = route.send(player, body)
         assert reply.status_code == 422, (body, reply.json())
-        assert reply.json()["error"] in ("bad_request", "record_error", "bad_face")
+        assert reply.json()["error"] in ("bad_request", "record_error", "bad_face", "floor_error")
         assert reply.json()["message"] and "\n" not in reply.json()["message"], body
         assert status(service) == before, body
 

@@ -4,9 +4,20 @@ pages, and the request schemas refuse what the rules do not know."""
 
 from __future__ import annotations
 
+from typing import get_args
+
 from fastapi.testclient import TestClient
 
-from controller.rules import DIFFICULTIES, DIRECTION_WORDS, DIRECTIONS, LEVELS, SPACE_FEATURES
+from controller.rules import (
+    AREA_KINDS,
+    DIFFICULTIES,
+    DIRECTION_WORDS,
+    DIRECTIONS,
+    FEATURE_WORDS,
+    LEVELS,
+    SPACE_FEATURES,
+    ReserveKind,
+)
 
 
 def test_the_options_carry_the_rules_words(anyone: TestClient) -> None:
@@ -14,6 +25,9 @@ def test_the_options_carry_the_rules_words(anyone: TestClient) -> None:
     assert options["difficulties"] == list(DIFFICULTIES) and options["levels"] == list(LEVELS)
     assert options["facings"] == [{"letter": d, "word": DIRECTION_WORDS[d]} for d in DIRECTIONS]
     assert options["features"] == SPACE_FEATURES and options["features"]["T"] == "terminal"
+    assert options["feature_words"] == FEATURE_WORDS and options["feature_words"]["hiding"] == "hiding spot"
+    assert set(FEATURE_WORDS) == {feature for feature in SPACE_FEATURES.values() if feature}
+    assert options["area_kinds"] == list(AREA_KINDS) and options["reserves"] == list(get_args(ReserveKind))
 
 
 def test_the_request_schemas_take_the_rules_words(anyone: TestClient) -> None:

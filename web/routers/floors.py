@@ -7,15 +7,17 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from controller.service.table import MOST_FLOOR_CHARS
+from controller.service.table import FLOOR_NAME, MOST_FLOOR_CHARS
 from controller.service.views import FloorChecked, FloorFile, FloorParsed, Floors
 from web.auth import Player
-from web.contract import ViewResponse, refuses, returns
+from web.contract import ViewResponse, checked_beyond_the_schema, refuses, returns
 from web.deps import Service
 from web.routers.page import page
 
 router = APIRouter(tags=["floors"])
-MOST_FLOOR_BYTES = 8 * MOST_FLOOR_CHARS  # a floor's characters (up to 6 bytes each, escaped in JSON) and its name
+# a floor's characters (up to 12 bytes each, escaped in JSON: an astral one is two \uXXXX) and its name, so no
+# body the schema allows is refused as too large
+MOST_FLOOR_BYTES = 13 * MOST_FLOOR_CHARS
 EXAMPLE = 'name: Closet\nlevel: 1\n\ngrid:\n+-+-+\n|E T|\n+-+-+\n\nareas:\n  A1 room "Closet"\n'
 
 
@@ -29,8 +31,9 @@ class FloorText(BaseModel):
 
 class SavedFloor(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"name": "my-annex", "text": EXAMPLE}]})
-    name: str = Field(max_length=60, description="the floor's name: lowercase letters, digits and dashes",
-                      examples=["my-annex"])
+    name: str = Field(pattern=FLOOR_NAME, max_length=40, examples=["my-annex"],
+                      description="the floor's name: 1 to 40 lowercase letters, digits and dashes, starting with a "
+                                  "letter or digit; not a shipped floor's (409 name_taken)")
     text: str = Field(max_length=MOST_FLOOR_CHARS, description="the floor in the floor text format",
                       examples=[EXAMPLE])
 
@@ -68,6 +71,10 @@ def parse(body: FloorText, service: Service) -> ViewResponse:
 
 
 @router.post("/api/floors", summary="Save a floor (checked first) to the table's floors folder; needs the PIN",
-             status_code=201, **returns(FloorChecked, "the floor saved, as it was checked", statuses=(201,)))
+             status_code=201, **returns(FloorChecked, "the floor saved, as it was checked", statuses=(201,), also={
+                 409: {"description": "a shipped floor's name: choose another (name_taken)"}}),
+             openapi_extra=checked_beyond_the_schema(
+                 floor_error="a floor's text that does not compile: the message names its line and column, as "
+                             "`burncycle-table validate` does"))
 def save(body: SavedFloor, service: Service, _: Player) -> ViewResponse:
-    return ViewResponse(service.save_floor(body.name, body.text), status_code=201)  # FloorLibraryError: 422
+    return ViewResponse(service.save_floor(body.name, body.text), status_code=201)

@@ -14,7 +14,7 @@ from controller.rules import AnyAction, Direction, FacingWord
 from controller.service.table import ChangeKind, DiceMode, TableService
 from controller.service.views import Answered, Changed, DiceKinds, LegalList
 from web.auth import Player
-from web.contract import Responses, ViewResponse, refuses, returns, union_schema
+from web.contract import Responses, ViewResponse, checked_beyond_the_schema, refuses, returns, union_schema
 from web.deps import Service
 
 if TYPE_CHECKING:
@@ -31,6 +31,10 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
 BAD_FACE: Responses = {422: {"description": "a malformed body (bad_request), or a face that is not on its die or more "
                                             "faces than are still needed (bad_face, naming the die and its faces); "
                                             "the request stays"}}
+# which dice an action rolls, and so which faces it takes, is the game's as it stands: no schema can list them
+FACES_CHECKED = checked_beyond_the_schema(
+    bad_face="a face that is not on the die the game rolls, or more faces than it still needs: the message names "
+             "the die and its faces")
 
 
 class Strict(BaseModel):
@@ -97,7 +101,8 @@ def legal(service: Service) -> ViewResponse:
     return ViewResponse(service.legal())
 
 
-@router.post("/actions", summary="Apply one action for the active player", **changes(REFUSALS, dice=True))
+@router.post("/actions", summary="Apply one action for the active player",
+             **changes({**REFUSALS, **BAD_FACE}, dice=True), openapi_extra=FACES_CHECKED)
 def apply_action(body: ActionBody, service: Service, _: Player) -> ViewResponse:
     return changed(service, service.apply_json(body.action, body.faces))
 
@@ -124,7 +129,7 @@ def redo(service: Service, _: Player) -> ViewResponse:
 
 
 @router.post("/dice", summary="Faces rolled at the table for the pending dice request",
-             **changes({**REFUSALS, **BAD_FACE}, dice=True))
+             **changes({**REFUSALS, **BAD_FACE}, dice=True), openapi_extra=FACES_CHECKED)
 def supply_faces(body: FacesBody, service: Service, _: Player) -> ViewResponse:
     return changed(service, service.supply_faces(body.faces))
 

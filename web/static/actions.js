@@ -4,6 +4,7 @@
 // questions that come before one that costs threat or loses something. Built from GET /api/legal's fields,
 // never from its prose (the rule's words are shown as they are, as the detail).
 import { h, plural, spaced, words } from "./dom.js";
+import { facingWord } from "./words.js";
 
 // which actions a burncycle chip optimizes (rulebook: physical = move and strike, tech = terminal and network
 // card, utility = keypad, general = none)
@@ -15,7 +16,6 @@ const STEP_HEADINGS = { route: "Power routing", network: "The network step", end
                         corporation: "The corporation" };
 const APPROACHES = { inputs: "with the keypad's inputs", brute_force: "by brute force", key: "with a key",
                      abort: "giving up" };
-const DIRECTIONS = { N: "north", E: "east", S: "south", W: "west" };
 
 /** A space named in a title: the board lights it when it is tapped. */
 const spaceName = (id) => h("span", { class: "space", "data-space": id }, id);
@@ -59,7 +59,7 @@ function title(legal, names) {
     case "strike": return [`${who} strikes ${names.bot(a.unit)}`, a.stun_only ? " to stun" : "",
                            a.disguise ? " and takes its chip as a disguise" : ""];
     case "strike_wall": return a.beyond ? [`${who} strikes the wall towards `, spaceName(a.beyond)]
-      : [`${who} strikes the ${DIRECTIONS[a.side] || ""} outer wall`];
+      : [`${who} strikes the ${facingWord(a.side)} outer wall`];
     case "repair": return [`${who} repairs ${names.bot(a.target)}`];
     case "network_card": return ["Draw a network card"];
     case "draw_chip": return [`Take a ${a.chip} chip`];

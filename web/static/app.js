@@ -9,6 +9,7 @@ import { drawHealth, drawLeds, drawState, drawTable, logChanges } from "./panels
 import { Controls } from "./controls.js";
 import { namesOf } from "./actions.js";
 import { Hints, drawWhy } from "./hints.js";
+import { loadWords } from "./words.js";
 
 const LOG_BACKLOG = 60;
 
@@ -171,3 +172,5 @@ async function address() {
 
 $("log").replaceChildren(h("li", { class: "none" }, "Waiting for the table…"));
 new LiveFeed(onMessage, onLine).start();
+// the game's words (a guard's facing), once: what was named before they came is named again
+loadWords().then((came) => { if (came) { drawBoardNow(); controls.draw(); } });

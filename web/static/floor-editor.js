@@ -9,14 +9,12 @@ const MARGIN = 8;   // around the grid, so the outer walls are not cut off
 const EDGE = 7;     // half the width of an edge's tap target
 const MOST = 26;
 
-const FEATURES = [
-  [".", "plain"], ["#", "no space"], ["E", "entrance"], ["T", "terminal"], ["M", "mainframe"], ["C", "cache"],
-  ["H", "hiding spot"], ["1", "post 1"], ["2", "post 2"], ["3", "post 3"], ["*", "star post"],
-  ["A", "room post A"], ["B", "room post B"], ["K", "captain"], ["m", "command module"], ["G", "ghost"],
-];
+// what a space may hold, the kinds of area and the reserve chips: the floor format's own (GET /api/options, from
+// the rules' parser), learnt at the start; the editor adds only a plain space (".") and no space at all ("#")
+let FEATURES = [];
+let AREA_KINDS = [];
+let RESERVES = [""];
 const EDGE_KINDS = [["wall", "Wall"], ["door", "Door"], ["open", "Opening"]];
-const AREA_KINDS = ["room", "hallway", "outdoor", "safe"];
-const RESERVES = ["", "physical", "tech", "utility", "general"];
 const EDGE_CHARS = { wall: ["|", "-"], door: ["D", "D"], open: [" ", " "] };
 
 const floor = { cols: 6, rows: 4, spaces: [], east: [], south: [], notes: [], areaOf: [], areas: [] };
@@ -374,6 +372,21 @@ function resize() {
   draw();
 }
 
+/** The floor format's words, from the table: what each space character means and what people call it. */
+function learnFormat(options) {
+  // (in the rules' order: an object's keys "1", "2", "3" would come first, its feature names keep theirs)
+  const charOf = new Map(Object.entries(options.features).map(([ch, feature]) => [feature, ch]));
+  const features = Object.entries(options.feature_words).map(([feature, word]) => [charOf.get(feature), word]);
+  FEATURES = [[".", "plain"], ["#", "no space"], ...features];
+  AREA_KINDS = options.area_kinds;
+  RESERVES = ["", ...options.reserves];
+}
+
+try {
+  learnFormat(await json("/api/options"));
+} catch (err) {
+  say($("check"), `The table's floor format could not be read: ${err.message}`, "problem");
+}
 blank(floor.cols, floor.rows);
 toolButtons();
 $("grid").addEventListener("click", onGridClick);

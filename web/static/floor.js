@@ -5,6 +5,7 @@
 // attributes, so a test reads the board the way a person looks at it. Sizes are in board units (a space is 10):
 // text is at least 4.8 units, 12.5 CSS px at the phone's default of 26 px a space (web/static/board.js).
 import { s } from "./dom.js";
+import { facingWord } from "./words.js";
 
 export const CELL = 10;
 export const MARGIN = { left: 8, top: 7 };  // room for the row numbers and column letters
@@ -223,7 +224,7 @@ function guardShape(unit, space) {
                        transform: `rotate(${ROTATION[unit.facing] || 0} ${cx} ${cy})`, class: "facing" }),
            s("text", { x: cx, y: cy }, unit.rank === "captain" ? "K" : unit.id),
            s("title", {}, `${unit.id} ${unit.chip} (${unit.rank}, level ${unit.level}) on ${unit.space}, facing `
-                          + `${{ N: "north", E: "east", S: "south", W: "west" }[unit.facing]}`
+                          + `${facingWord(unit.facing)}`
                           + `${unit.stunned ? ", stunned" : ""}`));
 }
 

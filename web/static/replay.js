@@ -4,6 +4,7 @@
 import { CELL, MARGIN, drawBoard, pinNames } from "/static/floor.js";
 import { json, el, say, svg } from "/static/tools.js";
 import { $ } from "/static/dom.js";
+import { facingWord, loadWords } from "/static/words.js";
 
 const game = Number((location.pathname.match(/\/games\/(\d+)\/replay/) || [])[1]);
 const CHART = { w: 400, h: 170, left: 24, right: 8, top: 10, bottom: 24 };  // w: the chart's width on screen
@@ -121,7 +122,7 @@ function drawStep(floor, state) {
     return el("li", {}, el("b", {}, bot.name), ` ${where} · power ${bot.power}${flags.length ? ` · ${flags.join(", ")}` : ""}`);
   });
   const guards = state.security.map((unit) => el("li", {}, el("b", {}, `${unit.id} ${unit.chip}`),
-    ` (${unit.rank} level ${unit.level}) on ${unit.space}, facing ${unit.facing}`));
+    ` (${unit.rank} level ${unit.level}) on ${unit.space}, facing ${facingWord(unit.facing)}`));
   $("bots").replaceChildren(...(bots.length ? bots : [el("li", {}, "No bots.")]));
   $("security").replaceChildren(...(guards.length ? guards : [el("li", {}, "No security on the floor.")]));
 }
@@ -146,7 +147,7 @@ async function start() {
     return;
   }
   try {
-    summary = await json(`/api/games/${game}/summary`);
+    [summary] = await Promise.all([json(`/api/games/${game}/summary`), loadWords()]);
   } catch (err) {
     say($("where"), err.message, "problem");
     return;

@@ -33,6 +33,13 @@ SPACE_FEATURES: dict[str, str | None] = {
     "E": "entrance",
     "G": "ghost",
 }
+# each feature as people at the table call it (the floor editor's buttons, GET /api/options)
+FEATURE_WORDS: dict[str, str] = {
+    "terminal": "terminal", "mainframe": "mainframe", "cache": "cache", "hiding": "hiding spot",
+    "post1": "post 1", "post2": "post 2", "post3": "post 3", "star": "star post", "postA": "room post A",
+    "postB": "room post B", "captain": "captain", "module": "command module", "entrance": "entrance",
+    "ghost": "ghost",
+}
 VOID = "#"
 WALL_V, WALL_H, DOOR, OPEN = "|", "-", "D", " "
 CORNERS = set("+-| ")

@@ -21,6 +21,7 @@ from controller.rules.errors import BurncycleError
 from controller.service.views import FloorChecked, FloorListed
 
 NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")  # whole names only (fullmatch: `$` would let "name\n" pass)
+NAME_PATTERN = rf"^{NAME.pattern}$"  # the same as a JSON schema's pattern (ECMA's `$` is the end of the text)
 NAME_RULE = "a floor's name is 1 to 40 lowercase letters, digits and dashes, starting with a letter or digit"
 MOST_CHARS = 20_000  # the largest shipped floor is under 2,000 characters; a 26 x 26 floor is ~4,000
 
@@ -29,6 +30,18 @@ class FloorLibraryError(BurncycleError):
     """A floor that cannot be saved: a bad or shipped name, a floor that does not compile."""
 
     code = "bad_request"
+
+
+class FloorDoesNotCompile(FloorLibraryError):
+    """A floor's text that does not compile: the message is `validate`'s, naming the line and column."""
+
+    code = "floor_error"
+
+
+class NameTaken(FloorLibraryError):
+    """A floor saved under a shipped floor's name: the shipped floors' names are the content's."""
+
+    code = "name_taken"
 
 
 class NoSuchFloor(FloorLibraryError):
@@ -122,10 +135,10 @@ class FloorLibrary:
         """Check the floor as `validate` does and save it as NAME.floor; a broken floor is refused whole."""
         path = self._path(name)
         if name in self.shipped:
-            raise FloorLibraryError(f"floor name {name!r} is a shipped floor's: choose another name for yours")
+            raise NameTaken(f"floor name {name!r} is a shipped floor's: choose another name for yours")
         check = check_floor(text, name)
         if not check.ok:
-            raise FloorLibraryError(check.message)
+            raise FloorDoesNotCompile(check.message)
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as e:
