@@ -7,8 +7,8 @@ won by each with a 95% Wilson interval, the seeds only one of them won, the game
 oracle's games ended, and the oracle's planning time per game (median, p99) against a heuristic game's time
 in the same run.
 
-    PYTHONPATH=. .venv/bin/python bench/bench_oracle.py [--settings tsm-103c ...] [--games 8] [--seed 1000]
-        [--lines 600] [--jobs 2] [--each]
+    .venv/bin/python bench/bench_oracle.py [--settings tsm-103c ...] [--games 8] [--seed 1000] [--lines 600]
+        [--jobs 2] [--each]
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ import statistics
 import time
 from collections import Counter
 from multiprocessing import Pool
+
+import checkout  # noqa: F401  # the checkout first on the import path (bench/checkout.py)
 
 from bench.bench_search_winrate import SETTINGS, percentile, share, start
 from controller.autoplay.player import AutoPlayer
