@@ -133,38 +133,38 @@ def apply_action(state: GameState, action: Action, dice: Dice | None = None, *,
         # may shut an agent down and spawn a guard), so every draw comes from the caller and is counted
         dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
         new, events = corporation_turn(state, dice)
-        table = Resolution(new, dice, apply_effect, copy=False)
-        if not table.over:
-            imperatives.check_imperatives(table)
-        if not table.over:
-            turn.after_corporation(table)
+        resolution = Resolution(new, dice, apply_effect, copy=False)
+        if not resolution.over:
+            imperatives.check_imperatives(resolution)
+        if not resolution.over:
+            turn.after_corporation(resolution)
         counted = dice.game_rolls(state.seed)
         if counted is not None:
-            table.state.rolls = counted
-        return table.state, events + table.events
+            resolution.state.rolls = counted
+        return resolution.state, events + resolution.events
     dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
-    table = Resolution(state, dice, apply_effect, copy=not in_place)
+    resolution = Resolution(state, dice, apply_effect, copy=not in_place)
     ending = turn.active_agent(state).id if isinstance(action, EndTurn) else None
-    _dispatch(table, action)
-    imperatives.check_imperatives(table, struck=_striker(table, action), end_of_turn=ending)
-    objectives.check_mission(table, end_of_turn=isinstance(action, EndTurn))
+    _dispatch(resolution, action)
+    imperatives.check_imperatives(resolution, struck=_striker(resolution, action), end_of_turn=ending)
+    objectives.check_mission(resolution, end_of_turn=isinstance(action, EndTurn))
     counted = dice.game_rolls(state.seed)
     if counted is not None:
-        table.state.rolls = counted
-    return table.state, table.events
+        resolution.state.rolls = counted
+    return resolution.state, resolution.events
 
 
-def _striker(table: Resolution, action: Action) -> str | None:
+def _striker(resolution: Resolution, action: Action) -> str | None:
     """The agent that struck a security unit in this action (for imperatives that striking fails)."""
     if isinstance(action, Strike):
-        bot = next((b for b in table.state.bots if b.id == action.bot), None)
+        bot = next((b for b in resolution.state.bots if b.id == action.bot), None)
         return bot.id if bot is not None and bot.kind == "agent" else None
     return None
 
 
-def _dispatch(table: Resolution, action: Action) -> None:
+def _dispatch(resolution: Resolution, action: Action) -> None:
     """Check the action's step and the move under way, then play it by its row of `_PLAYS`."""
-    t = table.state.turn
+    t = resolution.state.turn
     allowed = STEPS[type(action)]
     if t.step not in allowed:
         raise IllegalAction(f"it is {STEP_NAMES[t.step]}: {action.__struct_config__.tag} belongs to "
@@ -176,11 +176,11 @@ def _dispatch(table: Resolution, action: Action) -> None:
     if not pending and isinstance(action, _MOVE_PARTS):
         raise IllegalAction("no move action is under way: roll a move action first")
     play = _PLAYS[type(action)]
-    play.does(table, action, turn.active_agent(table.state))
+    play.does(resolution, action, turn.active_agent(resolution.state))
     if play.acts:
         t.acted = True
     if play.then is not None:
-        play.then(table)
+        play.then(resolution)
 
 
 _A = TypeVar("_A", bound=Action)
@@ -200,96 +200,96 @@ class _Play:
     then: Callable[[Resolution], None] | None = None
 
 
-def _finish_when_spent(table: Resolution) -> None:
+def _finish_when_spent(resolution: Resolution) -> None:
     """A move action ends on its own once its last AP is spent."""
-    if table.state.turn.pending is not None and moves.ap_left(table) == 0:
-        turn.finish_action(table)
+    if resolution.state.turn.pending is not None and moves.ap_left(resolution) == 0:
+        turn.finish_action(resolution)
 
 
-def _finish_unless_over(table: Resolution) -> None:
-    if not table.over:
-        turn.finish_action(table)
+def _finish_unless_over(resolution: Resolution) -> None:
+    if not resolution.over:
+        turn.finish_action(resolution)
 
 
-def _extra_action_when_optimized(table: Resolution) -> None:
+def _extra_action_when_optimized(resolution: Resolution) -> None:
     """"Optimized: In addition to drawing the card, the player may immediately take an extra unoptimized action
     without moving the burncycle tracker." (drawing never moves the tracker, so the chip is still the one used)"""
-    if moves.current_chip_kind(table) == "tech":
-        table.state.turn.extra_action = True
+    if moves.current_chip_kind(resolution) == "tech":
+        resolution.state.turn.extra_action = True
     else:
-        turn.finish_action(table)
+        turn.finish_action(resolution)
 
 
-def _reboot(table: Resolution, action: Reboot, agent: Bot) -> None:
-    if table.state.turn.acted:
+def _reboot(resolution: Resolution, action: Reboot, agent: Bot) -> None:
+    if resolution.state.turn.acted:
         raise IllegalAction("rebooting is declared before a player's turn, not after an action")
-    burncycle.reboot(table)
+    burncycle.reboot(resolution)
 
 
-def _step(table: Resolution, action: Step, agent: Bot) -> None:
+def _step(resolution: Resolution, action: Step, agent: Bot) -> None:
     if action.bot != memory_drone.JOAN:
-        moves.step(table, action.bot, action.to, action.take_cache, action.chip, action.reassemble,
+        moves.step(resolution, action.bot, action.to, action.take_cache, action.chip, action.reassemble,
                    list(action.discard))
     elif action.take_cache:
         raise IllegalAction("Joan is not a bot: she picks up no cache")
     else:
-        memory_drone.step_joan(table, action.to)
+        memory_drone.step_joan(resolution, action.to)
 
 
-def _install_mod(table: Resolution, action: InstallMod, agent: Bot) -> None:
-    installer = next((b for b in table.state.bots if b.id == action.bot), None)
+def _install_mod(resolution: Resolution, action: InstallMod, agent: Bot) -> None:
+    installer = next((b for b in resolution.state.bots if b.id == action.bot), None)
     if installer is None or installer.shut_down:
         raise IllegalAction(f"{action.bot} is not a bot that can act (shut down or unknown)")
-    inventory.install_mod(table, installer, action.card)
+    inventory.install_mod(resolution, installer, action.card)
 
 
-def _discard(table: Resolution, action: Discard, agent: Bot) -> None:
-    bot = _own_bot(table, action.bot)
+def _discard(resolution: Resolution, action: Discard, agent: Bot) -> None:
+    bot = _own_bot(resolution, action.bot)
     if bot.imperative is not None and bot.imperative.id == action.card:
-        imperatives.discard_imperative(table, bot)
+        imperatives.discard_imperative(resolution, bot)
     else:
-        inventory.discard_card(table, bot, action.card, "discarded")
+        inventory.discard_card(resolution, bot, action.card, "discarded")
 
 
-def _repair(table: Resolution, action: Repair, agent: Bot) -> None:
+def _repair(resolution: Resolution, action: Repair, agent: Bot) -> None:
     """"General actions cannot be optimized. The primary general action is Repair"."""
-    actor = _own_bot(table, action.bot)
-    target = next((b for b in table.state.bots if b.id == action.target), None)
+    actor = _own_bot(resolution, action.bot)
+    target = next((b for b in resolution.state.bots if b.id == action.target), None)
     if target is None:
         raise IllegalAction(f"there is no bot {action.target}")
-    upgrades.repair(table, actor, target, action.amount)
+    upgrades.repair(resolution, actor, target, action.amount)
 
 
-def _escape(table: Resolution, action: Escape, agent: Bot) -> None:
-    leaving = next((b for b in moves.movers(table) if b.id == action.bot), None)
+def _escape(resolution: Resolution, action: Escape, agent: Bot) -> None:
+    leaving = next((b for b in moves.movers(resolution) if b.id == action.bot), None)
     if leaving is None:
         raise IllegalAction(f"{action.bot} cannot act now: the player's agent or the command module escapes")
-    floor_change.escape(table, leaving)
+    floor_change.escape(resolution, leaving)
 
 
-def _network_step(table: Resolution, action: NetworkStep, agent: Bot) -> None:
-    network_moves.move_ip(table, agent.id, {k - 1: v for k, v in action.transfers.items()},
+def _network_step(resolution: Resolution, action: NetworkStep, agent: Bot) -> None:
+    network_moves.move_ip(resolution, agent.id, {k - 1: v for k, v in action.transfers.items()},
                           None if action.asterisk is None else action.asterisk - 1)
-    network_cards.resolve_network_cards(table, agent, list(action.risky))
-    table.state.turn.step = "end"
-    table.emit(StepStarted(step="end"))
+    network_cards.resolve_network_cards(resolution, agent, list(action.risky))
+    resolution.state.turn.step = "end"
+    resolution.emit(StepStarted(step="end"))
 
 
-def _end_turn(table: Resolution, action: EndTurn, agent: Bot) -> None:
-    t = table.state.turn
+def _end_turn(resolution: Resolution, action: EndTurn, agent: Bot) -> None:
+    t = resolution.state.turn
     if not t.degraded:
-        _degrade(table, action.choose)
+        _degrade(resolution, action.choose)
     elif action.choose is not None:
         raise IllegalAction("the burncycle has already degraded this turn: the burncycle die is rolled once, "
                             "at the end of every turn")
     t.degraded = False
-    network_cards.discard_hand(table, agent)
-    upgrades.spend_down(table, agent)
-    special_rules.end_of_agent_turn(table)
-    if floor_change.ready_to_advance(table):
-        floor_change.change_floor(table, agent)
+    network_cards.discard_hand(resolution, agent)
+    upgrades.spend_down(resolution, agent)
+    special_rules.end_of_agent_turn(resolution)
+    if floor_change.ready_to_advance(resolution):
+        floor_change.change_floor(resolution, agent)
     else:
-        turn.next_player(table)
+        turn.next_player(resolution)
 
 
 def _play(kind: type[_A], does: Callable[[Resolution, _A, Bot], None], *, acts: bool = False,
@@ -302,67 +302,70 @@ _finish = turn.finish_action
 
 # every player's action (the corporation's turn is resolved by apply_action itself), keyed like STEPS
 _PLAYS: dict[type[Action], _Play] = dict([
-    _play(BeginActions, lambda table, a, agent: turn.enter_actions(table)),
-    _play(BuyUpgrade, lambda table, a, agent: upgrades.buy_upgrade(table, _own_bot(table, a.bot), a.upgrade)),
-    _play(BuyDiceUpgrade, lambda table, a, agent: dice_upgrades.buy_dice_upgrade(table, _own_bot(table, a.bot))),
-    _play(UnlockSlot, lambda table, a, agent: burncycle.unlock_slot(table, a.payers, agent)),
+    _play(BeginActions, lambda resolution, a, agent: turn.enter_actions(resolution)),
+    _play(BuyUpgrade, lambda resolution, a, agent: upgrades.buy_upgrade(resolution, _own_bot(resolution, a.bot),
+                                                                          a.upgrade)),
+    _play(BuyDiceUpgrade, lambda resolution, a, agent: dice_upgrades.buy_dice_upgrade(resolution,
+                                                                                       _own_bot(resolution, a.bot))),
+    _play(UnlockSlot, lambda resolution, a, agent: burncycle.unlock_slot(resolution, a.payers, agent)),
     _play(Reboot, _reboot),
-    _play(Alter, lambda table, a, agent: burncycle.alter(table, agent, a.slot - 1, a.chip, a.source)),
-    _play(Move, lambda table, a, agent: moves.start_move(table, a.dice), acts=True, then=_finish_when_spent),
+    _play(Alter, lambda resolution, a, agent: burncycle.alter(resolution, agent, a.slot - 1, a.chip, a.source)),
+    _play(Move, lambda resolution, a, agent: moves.start_move(resolution, a.dice), acts=True, then=_finish_when_spent),
     _play(Step, _step, then=_finish_when_spent),
-    _play(Swap, lambda table, a, agent: moves.swap(table, a.bot, a.other), then=_finish_when_spent),
-    _play(Push, lambda table, a, agent: moves.push(table, a.bot, a.unit, a.to), then=_finish_when_spent),
-    _play(EndMove, lambda table, a, agent: _finish(table)),
-    _play(Trade, lambda table, a, agent: moves.trade(table, _own_bot(table, a.bot).id, a.to, a.keys,
-                                                     list(a.cards), list(a.discard))),
-    _play(UseEquipment, lambda table, a, agent: equipment.use_equipment(table, _own_bot(table, a.bot), a.card,
-                                                                        a.unit, a.beyond, list(a.path))),
+    _play(Swap, lambda resolution, a, agent: moves.swap(resolution, a.bot, a.other), then=_finish_when_spent),
+    _play(Push, lambda resolution, a, agent: moves.push(resolution, a.bot, a.unit, a.to), then=_finish_when_spent),
+    _play(EndMove, lambda resolution, a, agent: _finish(resolution)),
+    _play(Trade, lambda resolution, a, agent: moves.trade(resolution, _own_bot(resolution, a.bot).id, a.to, a.keys,
+                                                          list(a.cards), list(a.discard))),
+    _play(UseEquipment, lambda resolution, a, agent: equipment.use_equipment(resolution, _own_bot(resolution, a.bot),
+                                                                             a.card, a.unit, a.beyond, list(a.path))),
     _play(InstallMod, _install_mod),
     _play(Discard, _discard),
-    _play(Strike, lambda table, a, agent: strikes.strike_unit(table, a.bot, a.unit, a.dice, a.stun_only,
-                                                              a.disguise), acts=True, then=_finish),
-    _play(StrikeWall, lambda table, a, agent: strikes.strike_wall(table, a.bot, a.beyond, a.dice, a.move_through,
-                                                                  a.side), acts=True, then=_finish),
-    _play(Keypad, lambda table, a, agent: keypad.keypad(table, a.bot, a.beyond, a.approach, a.dice, a.ignore,
-                                                        list(a.pay), a.move_through), acts=True, then=_finish),
-    _play(Terminal, lambda table, a, agent: terminal.terminal(table, a.bot, list(a.options), a.dice,
-                                                              list(a.doors), a.chip, list(a.discard)),
+    _play(Strike, lambda resolution, a, agent: strikes.strike_unit(resolution, a.bot, a.unit, a.dice, a.stun_only,
+                                                                   a.disguise), acts=True, then=_finish),
+    _play(StrikeWall, lambda resolution, a, agent: strikes.strike_wall(resolution, a.bot, a.beyond, a.dice,
+                                                                       a.move_through, a.side),
+          acts=True, then=_finish),
+    _play(Keypad, lambda resolution, a, agent: keypad.keypad(resolution, a.bot, a.beyond, a.approach, a.dice, a.ignore,
+                                                             list(a.pay), a.move_through), acts=True, then=_finish),
+    _play(Terminal, lambda resolution, a, agent: terminal.terminal(resolution, a.bot, list(a.options), a.dice,
+                                                                   list(a.doors), a.chip, list(a.discard)),
           acts=True, then=_finish),
     _play(Repair, _repair, acts=True, then=_finish),
-    _play(NetworkCardAction, lambda table, a, agent: network_cards.draw_network_card(table, agent, a.discard),
+    _play(NetworkCardAction, lambda resolution, a, agent: network_cards.draw_network_card(resolution, agent, a.discard),
           acts=True, then=_extra_action_when_optimized),
-    _play(DrawChip, lambda table, a, agent: special_rules.chip_for_threat(table, agent, a.chip), acts=True,
+    _play(DrawChip, lambda resolution, a, agent: special_rules.chip_for_threat(resolution, agent, a.chip), acts=True,
           then=_finish),
     _play(Escape, _escape, acts=True, then=_finish_unless_over),
-    _play(JoanSurveil, lambda table, a, agent: memory_drone.joan_surveils(table), acts=True, then=_finish),
-    _play(JoanStun, lambda table, a, agent: memory_drone.joan_stuns(table, a.unit), acts=True, then=_finish),
-    _play(Hop, lambda table, a, agent: cyberspace.hop(table, a.bot, list(a.path)), acts=True, then=_finish),
-    _play(Pass, lambda table, a, agent: _finish(table)),
+    _play(JoanSurveil, lambda resolution, a, agent: memory_drone.joan_surveils(resolution), acts=True, then=_finish),
+    _play(JoanStun, lambda resolution, a, agent: memory_drone.joan_stuns(resolution, a.unit), acts=True, then=_finish),
+    _play(Hop, lambda resolution, a, agent: cyberspace.hop(resolution, a.bot, list(a.path)), acts=True, then=_finish),
+    _play(Pass, lambda resolution, a, agent: _finish(resolution)),
     _play(NetworkStep, _network_step),
-    _play(Degrade, lambda table, a, agent: _degrade(table, a.choose)),
+    _play(Degrade, lambda resolution, a, agent: _degrade(resolution, a.choose)),
     _play(EndTurn, _end_turn),
 ])
 
 
-def _degrade(table: Resolution, choose: int | None) -> None:
+def _degrade(resolution: Resolution, choose: int | None) -> None:
     """"At the end of every turn, roll the burncycle die to degrade a slot", once."""
-    t = table.state.turn
+    t = resolution.state.turn
     if t.degraded:
         raise IllegalAction("the burncycle has already degraded this turn: the burncycle die is rolled once, at "
                             "the end of every turn")
     if choose is not None and not 1 <= choose <= MAX_SLOTS:
         raise IllegalAction(f"the burncycle has slots 1 to {MAX_SLOTS}")
-    if choose is not None and not turn.usable(table.state, choose - 1):
+    if choose is not None and not turn.usable(resolution.state, choose - 1):
         raise IllegalAction(f"slot {choose} holds no chip that can degrade: the chooser face picks an active, "
                             f"undegraded chip")
-    turn.degrade(table, None if choose is None else choose - 1)
+    turn.degrade(resolution, None if choose is None else choose - 1)
     t.degraded = True
 
 
-def _own_bot(table: Resolution, bot_id: str) -> Bot:
+def _own_bot(resolution: Resolution, bot_id: str) -> Bot:
     """The active player's agent or the command module (the bots a player directs on their turn)."""
-    agent = turn.active_agent(table.state)
-    bot = next((b for b in table.state.bots if b.id == bot_id), None)
+    agent = turn.active_agent(resolution.state)
+    bot = next((b for b in resolution.state.bots if b.id == bot_id), None)
     if bot is None or (bot is not agent and bot.kind != "module"):
         raise IllegalAction(f"{bot_id} is not the active player's agent or the command module")
     if bot.shut_down:
@@ -386,29 +389,30 @@ def _listing(state: GameState) -> list[LegalAction]:
     t = state.turn
     if t.step == "corporation":
         return [LegalAction(CorporationTurn(), "ping-die rolls")]
-    table = Resolution(state, SeededDice(0), apply_effect, copy=False)
+    resolution = Resolution(state, SeededDice(0), apply_effect, copy=False)
     agent = turn.active_agent(state)
     if t.pending is not None:
-        return moves.legal_steps(table) + memory_drone.legal_joan_steps(table) + turn.legal_end_move()
+        return moves.legal_steps(resolution) + memory_drone.legal_joan_steps(resolution) + turn.legal_end_move()
     modules = [b for b in state.bots if b.kind == "module"]
     out: list[LegalAction] = []
     if t.step == "route":
         out += turn.legal_begin() + upgrades.legal_upgrades([agent, *modules]) + dice_upgrades.legal_dice_upgrade(agent)
         out += burncycle.legal_reboot(state) + burncycle.legal_unlock(state, agent)
     if t.step in ("route", "actions", "end"):
-        out += burncycle.legal_alters(state, agent) + moves.legal_trades(table)
-        out += equipment.legal_equipment(table, agent, t.step) + inventory.legal_cards(state, agent)
+        out += burncycle.legal_alters(state, agent) + moves.legal_trades(resolution)
+        out += equipment.legal_equipment(resolution, agent, t.step) + inventory.legal_cards(state, agent)
         out += imperatives.legal_imperative_discard(agent)
     if t.step == "actions":
-        out += moves.legal_move(table)
-        for bot in moves.movers(table):
-            out += strikes.legal_strikes(table, bot) + keypad.legal_keypads(table, bot)
-            out += terminal.legal_terminals(table, bot) + upgrades.legal_repairs(state.bots, bot)
-        out += network_cards.legal_network_card(state, agent, moves.current_chip_kind(table) == "tech")
-        out += floor_change.legal_escapes(table, moves.movers(table)) + memory_drone.legal_joan_abilities(table)
-        out += cyberspace.legal_hops(table) + special_rules.legal_chip_for_threat(table, agent) + turn.legal_pass()
+        out += moves.legal_move(resolution)
+        for bot in moves.movers(resolution):
+            out += strikes.legal_strikes(resolution, bot) + keypad.legal_keypads(resolution, bot)
+            out += terminal.legal_terminals(resolution, bot) + upgrades.legal_repairs(state.bots, bot)
+        out += network_cards.legal_network_card(state, agent, moves.current_chip_kind(resolution) == "tech")
+        out += floor_change.legal_escapes(resolution, moves.movers(resolution))
+        out += memory_drone.legal_joan_abilities(resolution) + cyberspace.legal_hops(resolution)
+        out += special_rules.legal_chip_for_threat(resolution, agent) + turn.legal_pass()
     if t.step == "network":
-        out += network_moves.legal_network_step(table, agent)
+        out += network_moves.legal_network_step(resolution, agent)
     if t.step == "end":
         out += turn.legal_end(state) + upgrades.legal_upgrades([agent]) + dice_upgrades.legal_dice_upgrade(agent)
     return out

@@ -176,13 +176,13 @@ def new_game(content: Content, setup: GameSetup, dice: Dice | None = None) -> Ga
         mod_deck=list(content.mods), imperative_deck=list(content.imperatives), later_floors=later)
     # Publisher's FAQ: starting above 0, the events already passed never trigger (escalations stay active).
     state.fired_events = events_passed_at_start(state)
-    table = Resolution(state, dice, apply_effect, copy=False)
-    place_security(table, level)
-    _place_bots(table, content, roster)
-    _build_burncycle(table, content)
-    _equip(table)
-    fill_draw_bag(table)  # Rescue Rangers: "After all other setup, place the captain in the draw bag"
-    recheck(table)
+    resolution = Resolution(state, dice, apply_effect, copy=False)
+    place_security(resolution, level)
+    _place_bots(resolution, content, roster)
+    _build_burncycle(resolution, content)
+    _equip(resolution)
+    fill_draw_bag(resolution)  # Rescue Rangers: "After all other setup, place the captain in the draw bag"
+    recheck(resolution)
     counted = dice.game_rolls(seed)
     if counted is not None:
         state.rolls = counted
@@ -239,15 +239,15 @@ def _network(mat: NetworkMat, roster) -> Network:
                    ips=ips, pings=pings)
 
 
-def _new_guard(table: Resolution, slot_level: int, colour: str | None, space: int, key: bool = False) -> None:
-    chip = draw_guard(table, slot_level, colour) or draw_guard(table, slot_level)
+def _new_guard(resolution: Resolution, slot_level: int, colour: str | None, space: int, key: bool = False) -> None:
+    chip = draw_guard(resolution, slot_level, colour) or draw_guard(resolution, slot_level)
     if chip is None:
-        raise RulesError(f"the guard bag has no level {slot_level} chip left for {table.floor.ids[space]}")
-    enlist(table, chip, space, key)
+        raise RulesError(f"the guard bag has no level {slot_level} chip left for {resolution.floor.ids[space]}")
+    enlist(resolution, chip, space, key)
 
 
-def _captain_space(table: Resolution, where: str) -> int:
-    floor = table.floor
+def _captain_space(resolution: Resolution, where: str) -> int:
+    floor = resolution.floor
     if where == "captain":
         # Ghost in the Dell: "place the captain on its captain space [of the executive office]. If not, place
         # the captain on any captain space in a room with a terminal."
@@ -265,15 +265,15 @@ def _captain_space(table: Resolution, where: str) -> int:
     return posts[0]
 
 
-def place_security(table: Resolution, level: int) -> None:
-    state, floor = table.state, table.floor
+def place_security(resolution: Resolution, level: int) -> None:
+    state, floor = resolution.state, resolution.floor
     setup = state.mission.setup
     if setup.captain_post:
-        space = _captain_space(table, setup.captain_post)
-        station(table, captain_unit(state.captain, floor.ids[space], best_facing(table, space)))
+        space = _captain_space(resolution, setup.captain_post)
+        station(resolution, captain_unit(state.captain, floor.ids[space], best_facing(resolution, space)))
         state.captain_start = floor.ids[space]
     # Ghost in the Dell: "Place two level 3 Ghosts on ghost spaces of your choice."
-    ghost_spaces = [s for s in floor.posts.get("ghost", ()) if s not in table.occupant]
+    ghost_spaces = [s for s in floor.posts.get("ghost", ()) if s not in resolution.occupant]
     for name in setup.extra_units:
         if not ghost_spaces:
             raise RulesError(f"{floor.name} has too few ghost spaces (G) for the mission's {name}s")
@@ -281,12 +281,12 @@ def place_security(table: Resolution, level: int) -> None:
         if chip is None:
             raise RulesError(f"the guard bag has no {name} chip left")
         state.guard_bag.remove(chip)
-        enlist(table, chip, ghost_spaces.pop(0))
+        enlist(resolution, chip, ghost_spaces.pop(0))
     # "Hallway Posts (1-3): Populated according to the Captain's security detail chart."
     row: list[GuardSlot | None] = state.captain.security_detail[level - 1] if state.captain.security_detail else []
     for k, slot in enumerate(row, 1):
         post = f"post{k}"
-        spaces = [s for s in floor.posts.get(post, ()) if s not in table.occupant]
+        spaces = [s for s in floor.posts.get(post, ()) if s not in resolution.occupant]
         if slot is None or (not slot.colour and not slot.captain) or not spaces:
             continue
         if setup.captain_post == post:
@@ -294,27 +294,28 @@ def place_security(table: Resolution, level: int) -> None:
         if slot.captain:
             if setup.captain_replacement_level:
                 # "If the captain is in the security detail, use a level N guard in its place."
-                _new_guard(table, setup.captain_replacement_level, None, spaces[0])
+                _new_guard(resolution, setup.captain_replacement_level, None, spaces[0])
             elif not any(u.rank == "captain" for u in state.security):
-                station(table, captain_unit(state.captain, floor.ids[spaces[0]], best_facing(table, spaces[0])))
+                station(resolution, captain_unit(state.captain, floor.ids[spaces[0]],
+                                                 best_facing(resolution, spaces[0])))
                 state.captain_start = floor.ids[spaces[0]]
             continue
-        _new_guard(table, slot.level or level, slot.colour, spaces[0], slot.key)
+        _new_guard(resolution, slot.level or level, slot.colour, spaces[0], slot.key)
     # "Mandatory Posts (Star): Populated during setup with a guard of the current floor level."
     for space in floor.posts.get("star", ()):
-        if space not in table.occupant:
-            _new_guard(table, level, None, space)
+        if space not in resolution.occupant:
+            _new_guard(resolution, level, None, space)
 
 
-def _start_spaces(table: Resolution, count: int, in_safe_zones: bool) -> list[int]:
-    floor = table.floor
+def _start_spaces(resolution: Resolution, count: int, in_safe_zones: bool) -> list[int]:
+    floor = resolution.floor
     if in_safe_zones:
         spaces = [s for a in floor.areas if a.kind == "safe" for s in a.spaces]
         where = "safe zone"
     else:
         spaces = list(floor.posts.get("entrance", ()))
         where = "entrance"
-    free = [s for s in spaces if s not in table.occupant]
+    free = [s for s in spaces if s not in resolution.occupant]
     if len(free) < count:
         spaces_word = "space" if len(free) == 1 else "spaces"
         raise RulesError(f"{floor.name} has {len(free)} free {where} {spaces_word} for {count} "
@@ -322,8 +323,8 @@ def _start_spaces(table: Resolution, count: int, in_safe_zones: bool) -> list[in
     return free[:count]
 
 
-def _place_bots(table: Resolution, content: Content, roster) -> None:
-    state, floor = table.state, table.floor
+def _place_bots(resolution: Resolution, content: Content, roster) -> None:
+    state, floor = resolution.state, resolution.floor
     setup = state.mission.setup
     # Rescue Rangers: "Do not place the command module." and "The command module's mat and card function as
     # normal": the module is in the game but off the floor until it is drawn from the draw bag.
@@ -340,13 +341,13 @@ def _place_bots(table: Resolution, content: Content, roster) -> None:
     if setup.module_start == "hiding_furthest_from_captain" and setup.command_module:
         # "The command module must start on the hiding spot furthest away from the captain."
         captain = next((u for u in state.security if u.rank == "captain"), None)
-        hiding = [s for s in floor.posts.get("hiding", ()) if s not in table.occupant]
+        hiding = [s for s in floor.posts.get("hiding", ()) if s not in resolution.occupant]
         if captain is None or not hiding:
             raise RulesError(f"{floor.name} needs a captain and a free hiding spot for this mission's setup")
-        D = table.distances()
+        D = resolution.distances()
         c = floor.index[captain.space]
         bots[0].space = floor.ids[max(hiding, key=lambda s: (D[c][s], -s))]
-        table.occupant[floor.index[bots[0].space]] = bots[0]
+        resolution.occupant[floor.index[bots[0].space]] = bots[0]
         # Hiding spots: "When entered by an undetected bot (or outside enemy awareness), the bot hides and
         # cannot be detected via awareness." The module is put there undetected, so it starts hidden.
         bots[0].hidden = True
@@ -355,26 +356,26 @@ def _place_bots(table: Resolution, content: Content, roster) -> None:
     # playing on floors 2 and 3" (the chosen level is the floor number); on level 1 they start at the
     # entrance, unless the mission itself starts them in safe zones.
     in_safe_zones = setup.safe_zone_start or (state.mission.adaptable and state.floor.level >= 2)
-    for bot, space in zip(placed, _start_spaces(table, len(placed), in_safe_zones)):
+    for bot, space in zip(placed, _start_spaces(resolution, len(placed), in_safe_zones)):
         bot.space = floor.ids[space]
-        table.occupant[space] = bot
+        resolution.occupant[space] = bot
     state.bots = bots
     place_joan(state)
 
 
-def _build_burncycle(table: Resolution, content: Content) -> None:
+def _build_burncycle(resolution: Resolution, content: Content) -> None:
     """Burncycle creation and the first reserves."""
-    state = table.state
+    state = resolution.state
     state.burncycle = Burncycle(slots=[])
-    draw_burncycle(table, min(MAX_SLOTS, state.mission.setup.active_slots or content.module.active_slots))
-    regenerate_reserves(table, start_of_game=True)
+    draw_burncycle(resolution, min(MAX_SLOTS, state.mission.setup.active_slots or content.module.active_slots))
+    regenerate_reserves(resolution, start_of_game=True)
     state.module_slot_costs = list(content.module.slot_costs)
 
 
-def _equip(table: Resolution) -> None:
+def _equip(resolution: Resolution) -> None:
     """Nano's Transfer Learning: "Nano starts with a random innate installed mod"; then the floor's imperatives:
     "Agents lacking an imperative card draw one" (every floor starts so, the first included)."""
-    for bot in table.state.bots:
+    for bot in resolution.state.bots:
         if "transfer_learning" in bot.abilities:
-            replace_innate(table, bot)
-    draw_imperatives(table)
+            replace_innate(resolution, bot)
+    draw_imperatives(resolution)

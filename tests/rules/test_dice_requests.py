@@ -75,7 +75,7 @@ MORE_GAMES = {
 
 
 def _reads_in_source() -> Iterator[tuple[str, str]]:
-    """(module, function) of every `table.dice.roll(...)` and `table.dice.draw(...)` in the engine."""
+    """(module, function) of every `resolution.dice.roll(...)` and `resolution.dice.draw(...)` in the engine."""
     for path in sorted(RULES.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for function in ast.walk(tree):
@@ -83,7 +83,7 @@ def _reads_in_source() -> Iterator[tuple[str, str]]:
                 continue
             for call in ast.walk(function):
                 if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
-                        and call.func.attr in ("roll", "draw") and ast.unparse(call.func.value) == "table.dice":
+                        and call.func.attr in ("roll", "draw") and ast.unparse(call.func.value) == "resolution.dice":
                     yield str(path.relative_to(RULES)), function.name
 
 

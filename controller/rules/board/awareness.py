@@ -15,8 +15,8 @@ from controller.rules.resolution import Resolution
 from controller.rules.state import Bot, SecurityUnit
 
 
-def awareness_stat(table: Resolution, unit: SecurityUnit) -> int:
-    return unit.awareness + escalation_bonus(table, "guard_awareness")
+def awareness_stat(resolution: Resolution, unit: SecurityUnit) -> int:
+    return unit.awareness + escalation_bonus(resolution, "guard_awareness")
 
 
 def sight(floor: Floor, space: int, facing: str, stat: int, peripheral: str) -> frozenset[int]:
@@ -55,22 +55,22 @@ def sight(floor: Floor, space: int, facing: str, stat: int, peripheral: str) -> 
     return seen
 
 
-def unit_sight(table: Resolution, unit: SecurityUnit) -> frozenset[int]:
+def unit_sight(resolution: Resolution, unit: SecurityUnit) -> frozenset[int]:
     """The spaces a security unit sees now, the one answer detection and a drawn board both read: its `sight`
     from where it stands, the way it faces, at its awareness stat with the escalations' bonus ("Heightened
     senses: every security unit has +1 awareness"), under the table's peripheral rule; nothing while stunned
     ("Stunned Security: ... ignores awareness/abilities.")."""
     if unit.stunned:
         return frozenset()
-    return sight(table.floor, table.floor.index[unit.space], unit.facing, awareness_stat(table, unit),
-                 table.state.rules.peripheral)
+    return sight(resolution.floor, resolution.floor.index[unit.space], unit.facing, awareness_stat(resolution, unit),
+                 resolution.state.rules.peripheral)
 
 
-def sees(table: Resolution, unit: SecurityUnit, space: int) -> bool:
-    return space in unit_sight(table, unit)
+def sees(resolution: Resolution, unit: SecurityUnit, space: int) -> bool:
+    return space in unit_sight(resolution, unit)
 
 
-def place_awareness(table: Resolution, bot: Bot, reason: str = "", unit: SecurityUnit | None = None) -> None:
+def place_awareness(resolution: Resolution, bot: Bot, reason: str = "", unit: SecurityUnit | None = None) -> None:
     """Put the bot's awareness chip on its space (it becomes detected): `unit` saw it, or `reason` (of `unit`,
     as in "striking" guard 2) gave it away."""
     if bot.detected or bot.space is None:
@@ -78,28 +78,28 @@ def place_awareness(table: Resolution, bot: Bot, reason: str = "", unit: Securit
     from_off_board = bot.awareness is None
     bot.awareness = bot.space
     bot.hidden = False
-    table.emit(AwarenessPlaced(bot=bot.id, space=bot.space, from_off_board=from_off_board))
-    table.emit(BotDetected(bot=bot.id, space=bot.space, unit=unit.id if unit else None, reason=reason))
+    resolution.emit(AwarenessPlaced(bot=bot.id, space=bot.space, from_off_board=from_off_board))
+    resolution.emit(BotDetected(bot=bot.id, space=bot.space, unit=unit.id if unit else None, reason=reason))
     # "Seasoned: Standard rules, plus threat advances by +1 whenever an awareness chip enters play from off-board."
-    if from_off_board and table.state.difficulty == "seasoned":
-        change_threat(table, 1, f"Seasoned: {bot_ref(bot.id)}'s awareness chip entered play")
+    if from_off_board and resolution.state.difficulty == "seasoned":
+        change_threat(resolution, 1, f"Seasoned: {bot_ref(bot.id)}'s awareness chip entered play")
 
 
-def clear_awareness_at(table: Resolution, unit: SecurityUnit, space: str) -> None:
+def clear_awareness_at(resolution: Resolution, unit: SecurityUnit, space: str) -> None:
     """"When a security unit moves onto an awareness chip, the chip is cleared and returned to the bot's mat.\""""
-    for bot in table.state.bots:
+    for bot in resolution.state.bots:
         if bot.awareness == space and bot.space != space:
             bot.awareness = None
-            table.emit(AwarenessCleared(bot=bot.id, space=space, unit=unit.id))
+            resolution.emit(AwarenessCleared(bot=bot.id, space=space, unit=unit.id))
 
 
-def recheck(table: Resolution) -> None:
+def recheck(resolution: Resolution) -> None:
     """Detect every bot that some active unit now sees, and reveal hidden bots an enemy reached."""
-    if table.over:
+    if resolution.over:
         return
-    floor = table.floor
-    units = [u for u in table.state.security if not u.stunned]
-    for bot in table.active_bots():
+    floor = resolution.floor
+    units = [u for u in resolution.state.security if not u.stunned]
+    for bot in resolution.active_bots():
         if bot.detected and not bot.hidden:
             continue
         b = floor.index[bot.at]
@@ -110,64 +110,64 @@ def recheck(table: Resolution) -> None:
                            and floor.edge_between(floor.index[u.space], b) == "open" and not fooled(u, bot)),
                           None)
             if finder is not None:
-                place_awareness(table, bot, unit=finder)
+                place_awareness(resolution, bot, unit=finder)
             continue
         # "When disguised as a guard, Interface ignores detection from guard awareness"
-        spotter = next((u for u in units if sees(table, u, b) and not fooled(u, bot)), None)
+        spotter = next((u for u in units if sees(resolution, u, b) and not fooled(u, bot)), None)
         if spotter is not None:
-            place_awareness(table, bot, unit=spotter)
+            place_awareness(resolution, bot, unit=spotter)
 
 
-def step_unit(table: Resolution, unit: SecurityUnit, to: int) -> None:
+def step_unit(resolution: Resolution, unit: SecurityUnit, to: int) -> None:
     """Move a security unit one space (or teleport it), facing the way it went when that is a step."""
-    frm = table.floor.index[unit.space]
-    d = table.floor.direction(frm, to)
-    table.move_occupant(unit, to)
+    frm = resolution.floor.index[unit.space]
+    d = resolution.floor.direction(frm, to)
+    resolution.move_occupant(unit, to)
     if d is not None:
         unit.facing = d
-    clear_awareness_at(table, unit, unit.space)
-    recheck(table)
+    clear_awareness_at(resolution, unit, unit.space)
+    recheck(resolution)
 
 
-def step_bot(table: Resolution, bot: Bot, to: int) -> None:
+def step_bot(resolution: Resolution, bot: Bot, to: int) -> None:
     """Move a bot one space and apply what sight, doors and hiding spots say about it."""
-    floor = table.floor
+    floor = resolution.floor
     frm = floor.index[bot.at]
     was_detected = bot.detected
     through_door = floor.edge_between(frm, to) in ("door", "wall")
-    table.move_occupant(bot, to)
+    resolution.move_occupant(bot, to)
     bot.hidden = False
     if was_detected and through_door:
-        _see_through_door(table, bot, frm, to)
+        _see_through_door(resolution, bot, frm, to)
     if floor.feature[to] == "hiding" and not bot.detected:
         # "A bot moving onto a hiding spot becomes hidden only if undetected when entering, or if the hiding
         # spot lies outside enemy awareness when entering."
-        visible = any(sees(table, u, to) for u in table.state.security)
+        visible = any(sees(resolution, u, to) for u in resolution.state.security)
         if not was_detected or not visible:
             bot.hidden = True
-            table.emit(BotHidden(bot=bot.id, space=bot.at))
-    recheck(table)
+            resolution.emit(BotHidden(bot=bot.id, space=bot.at))
+    recheck(resolution)
 
 
-def _see_through_door(table: Resolution, bot: Bot, frm: int, to: int) -> None:
+def _see_through_door(resolution: Resolution, bot: Bot, frm: int, to: int) -> None:
     """"Security units only see into another area when a detected bot moves through a door: the unit
     temporarily sees 1 space beyond that door, provided its range reaches it.\""""
-    floor = table.floor
+    floor = resolution.floor
     # "Guards outside safe zones cannot see into them when bots enter through doors."
     if floor.in_safe_zone(to) and not floor.in_safe_zone(frm):
         return
-    for unit in table.state.security:
-        if not sees(table, unit, frm) or fooled(unit, bot):
+    for unit in resolution.state.security:
+        if not sees(resolution, unit, frm) or fooled(unit, bot):
             continue
         u = floor.index[unit.space]
         d = floor.line_direction(u, frm)
-        reach = awareness_stat(table, unit)
+        reach = awareness_stat(resolution, unit)
         if d != unit.facing:
             reach = (reach + 1) // 2
         dist = abs(floor.coords[u][0] - floor.coords[frm][0]) + abs(floor.coords[u][1] - floor.coords[frm][1])
         if dist + 1 <= reach:
             # "If the bot is spotted entering the space, its awareness chip follows it." (from the floor: it
             # does not enter from off-board, so Seasoned adds no threat)
-            place_awareness(table, bot, unit=unit)
+            place_awareness(resolution, bot, unit=unit)
             return
 

@@ -14,6 +14,6 @@ from controller.rules.state import GameState
 def security_sight(state: GameState) -> dict[str, list[str]]:
     """Each security unit's id with the names of the spaces it sees, sorted (a stunned unit: none). Reads the
     state only: no die is rolled and nothing is changed."""
-    table = Resolution(state, SeededDice(0), apply_effect, copy=False)
-    floor = table.floor
-    return {unit.id: sorted(floor.ids[s] for s in unit_sight(table, unit)) for unit in state.security}
+    resolution = Resolution(state, SeededDice(0), apply_effect, copy=False)
+    floor = resolution.floor
+    return {unit.id: sorted(floor.ids[s] for s in unit_sight(resolution, unit)) for unit in state.security}

@@ -12,8 +12,8 @@ from controller.rules.board.geometry import UNREACHABLE
 from controller.rules.resolution import Resolution
 
 
-def _greedy(table: Resolution, start: int, dist_to_goal) -> list[int] | None:
-    floor, destroyed, occupant = table.floor, table.destroyed, table.occupant
+def _greedy(resolution: Resolution, start: int, dist_to_goal) -> list[int] | None:
+    floor, destroyed, occupant = resolution.floor, resolution.destroyed, resolution.occupant
     path, cur, d = [], start, dist_to_goal(start)
     if d >= UNREACHABLE:
         return None
@@ -28,24 +28,24 @@ def _greedy(table: Resolution, start: int, dist_to_goal) -> list[int] | None:
     return path
 
 
-def path_to(table: Resolution, start: int, goals: set[int]) -> list[int] | None:
+def path_to(resolution: Resolution, start: int, goals: set[int]) -> list[int] | None:
     """The spaces of a shortest path from start to the nearest goal (start excluded), or None."""
     if start in goals:
         return []
-    goals = {g for g in goals if g not in table.occupant}
+    goals = {g for g in goals if g not in resolution.occupant}
     if not goals:
         return None
-    D = table.distances()
+    D = resolution.distances()
     rows = [D[g] for g in goals]
     if len(rows) == 1:
         row = rows[0]
-        path = _greedy(table, start, row.__getitem__)
+        path = _greedy(resolution, start, row.__getitem__)
     else:
-        path = _greedy(table, start, lambda x: min(r[x] for r in rows))
+        path = _greedy(resolution, start, lambda x: min(r[x] for r in rows))
     if path is not None:
         return path
     # Something stands in the way: exact distances on the floor as it is now.
-    floor, destroyed, occupant = table.floor, table.destroyed, table.occupant
+    floor, destroyed, occupant = resolution.floor, resolution.destroyed, resolution.occupant
     dist = {g: 0 for g in goals}
     frontier = list(goals)
     while frontier and start not in dist:
@@ -58,9 +58,9 @@ def path_to(table: Resolution, start: int, goals: set[int]) -> list[int] | None:
         frontier = nxt
     if start not in dist:
         return None
-    return _greedy(table, start, lambda x: dist.get(x, UNREACHABLE))
+    return _greedy(resolution, start, lambda x: dist.get(x, UNREACHABLE))
 
 
-def adjacent_spaces(table: Resolution, space: int) -> set[int]:
+def adjacent_spaces(resolution: Resolution, space: int) -> set[int]:
     """Spaces next to `space` from a security unit's point of view (locked doors do not block)."""
-    return {j for _, j in table.floor.security_neighbours(space, table.destroyed)}
+    return {j for _, j in resolution.floor.security_neighbours(space, resolution.destroyed)}

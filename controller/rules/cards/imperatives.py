@@ -22,9 +22,9 @@ from controller.rules.state import Bot, ImperativeCard
 FAIL_COST = 1  # "Failing or discarding an imperative costs 1 power."
 
 
-def goal_count(table: Resolution, bot: Bot, goal: str) -> int:
+def goal_count(resolution: Resolution, bot: Bot, goal: str) -> int:
     """How far the agent has come on a goal, from the counters its actions keep in `state.progress`."""
-    state = table.state
+    state = resolution.state
     if goal == "ip_level":
         ip = next((i for i in state.network.ips if i.agent == bot.id and not i.banned), None)
         return ip.level if ip is not None else 0
@@ -33,57 +33,57 @@ def goal_count(table: Resolution, bot: Bot, goal: str) -> int:
     return state.progress.get(f"{key}:{bot.id}", 0)
 
 
-def progress_made(table: Resolution, bot: Bot, card: ImperativeCard) -> int:
+def progress_made(resolution: Resolution, bot: Bot, card: ImperativeCard) -> int:
     """How far the agent has come on its card since drawing it (on this floor and the ones before)."""
-    return goal_count(table, bot, card.goal) - card.base + card.carried
+    return goal_count(resolution, bot, card.goal) - card.base + card.carried
 
 
-def carry_imperatives(table: Resolution) -> None:
+def carry_imperatives(resolution: Resolution) -> None:
     """Changing floors: "Remove all other board components" takes no card from an agent's hand, so each
     imperative stays; the floor's counters are about to be reset, so the count made so far is kept on the card.
     An IP's network level is no floor counter (the network stays), so that goal needs nothing kept."""
-    for bot in table.state.bots:
+    for bot in resolution.state.bots:
         card = bot.imperative
         if card is not None and card.goal != "ip_level":
-            card.carried = progress_made(table, bot, card)
+            card.carried = progress_made(resolution, bot, card)
             card.base = 0
 
 
-def draw_imperative(table: Resolution, bot: Bot) -> None:
+def draw_imperative(resolution: Resolution, bot: Bot) -> None:
     """One imperative for an agent without one: "limit 1 per agent; command modules never draw imperatives".
     An agent already holding one draws none (the limit)."""
     if bot.kind != "agent" or bot.imperative is not None or bot.escaped:
         return
-    card = draw(table, "imperative")
+    card = draw(resolution, "imperative")
     if card is None:
         return
-    card.base = 0 if card.goal == "ip_level" else goal_count(table, bot, card.goal)
+    card.base = 0 if card.goal == "ip_level" else goal_count(resolution, bot, card.goal)
     bot.imperative = card
-    table.emit(CardDrawn(bot=bot.id, deck="imperative", card=card.id))
+    resolution.emit(CardDrawn(bot=bot.id, deck="imperative", card=card.id))
 
 
-def draw_imperatives(table: Resolution) -> None:
+def draw_imperatives(resolution: Resolution) -> None:
     """Setting up a floor ("Changing Floors", step 5): "Agents lacking an imperative card draw one.\""""
-    for bot in table.state.bots:
-        draw_imperative(table, bot)
+    for bot in resolution.state.bots:
+        draw_imperative(resolution, bot)
 
 
-def _settle(table: Resolution, bot: Bot, completed: bool, reason: str) -> None:
+def _settle(resolution: Resolution, bot: Bot, completed: bool, reason: str) -> None:
     card = bot.imperative
     if card is None:
         raise StateError(f"{bot.name} holds no imperative to settle ({reason})")
     bot.imperative = None
     card.base = card.carried = 0
-    table.state.imperative_discard.append(card)
-    table.emit(ImperativeResolved(bot=bot.id, card=card.id, completed=completed,
-                                  reason=reason))
+    resolution.state.imperative_discard.append(card)
+    resolution.emit(ImperativeResolved(bot=bot.id, card=card.id, completed=completed,
+                                       reason=reason))
     if completed:
-        gain_power(table, bot, card.reward, f"imperative {card_ref('imperative', card.id)} completed")
+        gain_power(resolution, bot, card.reward, f"imperative {card_ref('imperative', card.id)} completed")
     else:
-        damage_bot(table, bot, FAIL_COST, f"imperative {card_ref('imperative', card.id)} failed")
+        damage_bot(resolution, bot, FAIL_COST, f"imperative {card_ref('imperative', card.id)} failed")
 
 
-def discard_imperative(table: Resolution, bot: Bot) -> None:
+def discard_imperative(resolution: Resolution, bot: Bot) -> None:
     """"Failing or discarding an imperative costs 1 power." Power is health: the engine refuses a discard
     that would spend the agent's last power (as it refuses such an upgrade)."""
     if bot.imperative is None:
@@ -91,16 +91,16 @@ def discard_imperative(table: Resolution, bot: Bot) -> None:
     if bot.power <= FAIL_COST:
         raise IllegalAction(f"{bot.name} has {bot.power} power: discarding an imperative costs 1 power, and 0 power "
                             f"is a shut down")
-    _settle(table, bot, False, "discarded (costs 1 power)")
+    _settle(resolution, bot, False, "discarded (costs 1 power)")
 
 
-def check_imperatives(table: Resolution, struck: str | None = None, end_of_turn: str | None = None) -> None:
+def check_imperatives(resolution: Resolution, struck: str | None = None, end_of_turn: str | None = None) -> None:
     """Complete or fail the agents' imperatives: `struck` names the agent that struck a security unit in this
     action, `end_of_turn` the agent whose turn just ended."""
-    state = table.state
+    state = resolution.state
     for bot in state.bots:
         card = bot.imperative
-        if card is None or table.over or bot.shut_down:
+        if card is None or resolution.over or bot.shut_down:
             continue
         if card.goal == "hidden" and end_of_turn == bot.id and bot.hidden:
             key = f"hidden_turns:{bot.id}"
@@ -108,10 +108,10 @@ def check_imperatives(table: Resolution, struck: str | None = None, end_of_turn:
         failed = ((card.fail == "detected" and bot.detected) or (card.fail == "strike" and struck == bot.id)
                   or (card.fail == "threat" and card.threshold is not None and state.threat >= card.threshold))
         if failed:
-            _settle(table, bot, False, {"detected": "detected", "strike": "struck a security unit",
-                                        "threat": f"threat reached {card.threshold}"}[card.fail])
-        elif progress_made(table, bot, card) >= card.count:
-            _settle(table, bot, True, f"reward {card.reward} power")
+            _settle(resolution, bot, False, {"detected": "detected", "strike": "struck a security unit",
+                                             "threat": f"threat reached {card.threshold}"}[card.fail])
+        elif progress_made(resolution, bot, card) >= card.count:
+            _settle(resolution, bot, True, f"reward {card.reward} power")
 
 
 def legal_imperative_discard(agent: Bot) -> list[LegalAction]:

@@ -24,16 +24,16 @@ LIMIT_TEXT = "a bot holds at most 2 equipment and mods"
 
 
 @overload
-def draw(table: Resolution, deck: Literal["equipment"]) -> EquipmentCard | None: ...
+def draw(resolution: Resolution, deck: Literal["equipment"]) -> EquipmentCard | None: ...
 @overload
-def draw(table: Resolution, deck: Literal["mod"]) -> ModCard | None: ...
+def draw(resolution: Resolution, deck: Literal["mod"]) -> ModCard | None: ...
 @overload
-def draw(table: Resolution, deck: Literal["imperative"]) -> ImperativeCard | None: ...
-def draw(table: Resolution, deck: Literal["equipment", "mod", "imperative"]
+def draw(resolution: Resolution, deck: Literal["imperative"]) -> ImperativeCard | None: ...
+def draw(resolution: Resolution, deck: Literal["equipment", "mod", "imperative"]
          ) -> EquipmentCard | ModCard | ImperativeCard | None:
     """The top card of a deck ("equipment", "mod" or "imperative"); an empty deck is made anew from its
     discards (every draw goes through the dice, which is the shuffle). None when no card is left at all."""
-    state = table.state
+    state = resolution.state
     cards, discards = f"{deck}_deck", f"{deck}_discard"
     if not getattr(state, cards) and getattr(state, discards):
         setattr(state, cards, getattr(state, discards))
@@ -41,38 +41,38 @@ def draw(table: Resolution, deck: Literal["equipment", "mod", "imperative"]
     pile = getattr(state, cards)
     if not pile:
         return None
-    return pile.pop(table.dice.draw(f"{deck} deck", [c.id for c in pile]))
+    return pile.pop(resolution.dice.draw(f"{deck} deck", [c.id for c in pile]))
 
 
-def draw_equipment(table: Resolution, bot: Bot, discard: list[str]) -> None:
+def draw_equipment(resolution: Resolution, bot: Bot, discard: list[str]) -> None:
     """"When a bot moves onto a cache, it may collect it: discard the chip and draw 1 equipment card into
     inventory." A Discard card triggers at once ("Trigger immediately when drawn, then discard")."""
-    card = draw(table, "equipment")
+    card = draw(resolution, "equipment")
     if card is None:
         return
-    table.emit(CardDrawn(bot=bot.id, deck="equipment", card=card.id))
+    resolution.emit(CardDrawn(bot=bot.id, deck="equipment", card=card.id))
     if card.category == "discard":
         effect = card.effect
-        apply_card_effect(table, bot, effect.kind, effect.amount, effect.chip,
+        apply_card_effect(resolution, bot, effect.kind, effect.amount, effect.chip,
                           f"equipment {card_ref('equipment', card.id)}")
-        table.state.equipment_discard.append(card)
-        table.emit(CardDiscarded(bot=bot.id, deck="equipment", card=card.id,
-                                 reason="a discard card triggers immediately when drawn"))
+        resolution.state.equipment_discard.append(card)
+        resolution.emit(CardDiscarded(bot=bot.id, deck="equipment", card=card.id,
+                                      reason="a discard card triggers immediately when drawn"))
         return
     if card.category == "counter":
         card.die = card.charges
     bot.equipment.append(card)
-    enforce_limit(table, bot, discard, [card.id])
+    enforce_limit(resolution, bot, discard, [card.id])
 
 
-def draw_mod(table: Resolution, bot: Bot, discard: list[str]) -> None:
+def draw_mod(resolution: Resolution, bot: Bot, discard: list[str]) -> None:
     """A mod from the deck, "Placed sideways as uninstalled"."""
-    card = draw(table, "mod")
+    card = draw(resolution, "mod")
     if card is None:
         return
-    table.emit(CardDrawn(bot=bot.id, deck="mod", card=card.id))
+    resolution.emit(CardDrawn(bot=bot.id, deck="mod", card=card.id))
     bot.mods.append(card)
-    enforce_limit(table, bot, discard, [card.id])
+    enforce_limit(resolution, bot, discard, [card.id])
 
 
 def holding(bot: Bot, card_id: str) -> tuple[list, EquipmentCard | ModCard] | None:
@@ -84,7 +84,7 @@ def holding(bot: Bot, card_id: str) -> tuple[list, EquipmentCard | ModCard] | No
     return None
 
 
-def discard_card(table: Resolution, bot: Bot, card_id: str, reason: str) -> None:
+def discard_card(resolution: Resolution, bot: Bot, card_id: str, reason: str) -> None:
     """Discard equipment or a mod. "discarding awards printed power" for an uninstalled mod; "discarding
     them yields 0 power" for installed ones. Nano's "innate mod cannot be discarded voluntarily or by another
     in-game effect"."""
@@ -95,22 +95,22 @@ def discard_card(table: Resolution, bot: Bot, card_id: str, reason: str) -> None
         raise IllegalAction(f"{bot.name} holds no card {card_id}")
     pile, card = found
     pile.remove(card)
-    state = table.state
+    state = resolution.state
     if isinstance(card, EquipmentCard):
         card.die = None
         state.equipment_discard.append(card)
-        table.emit(CardDiscarded(bot=bot.id, deck="equipment", card=card.id,
-                                 reason=reason))
+        resolution.emit(CardDiscarded(bot=bot.id, deck="equipment", card=card.id,
+                                      reason=reason))
         return
     state.mod_discard.append(card)
     uninstalled = pile is bot.mods
-    table.emit(CardDiscarded(bot=bot.id, deck="mod", card=card.id,
-                             reason=reason + ("" if uninstalled else " (installed: 0 power)")))
+    resolution.emit(CardDiscarded(bot=bot.id, deck="mod", card=card.id,
+                                  reason=reason + ("" if uninstalled else " (installed: 0 power)")))
     if uninstalled and card.power:
-        gain_power(table, bot, card.power, f"discarded mod {card_ref('mod', card.id)}")
+        gain_power(resolution, bot, card.power, f"discarded mod {card_ref('mod', card.id)}")
 
 
-def enforce_limit(table: Resolution, bot: Bot, named: list[str], newest: list[str]) -> None:
+def enforce_limit(resolution: Resolution, bot: Bot, named: list[str], newest: list[str]) -> None:
     """Discard down to 2: the cards named by the player first, then the cards that just arrived (last first),
     then the bot's own from the last one. ">> Discarding an uninstalled mod in this manner still awards the
     power value printed on the card.\""""
@@ -121,10 +121,10 @@ def enforce_limit(table: Resolution, bot: Bot, named: list[str], newest: list[st
     for card_id in dict.fromkeys(order):
         if bot.inventory <= LIMIT:
             return
-        discard_card(table, bot, card_id, LIMIT_TEXT)
+        discard_card(resolution, bot, card_id, LIMIT_TEXT)
 
 
-def install_mod(table: Resolution, bot: Bot, card_id: str) -> None:
+def install_mod(resolution: Resolution, bot: Bot, card_id: str) -> None:
     """"At any time, an agent can install a mod upright to gain its permanent ongoing benefit".
     The command module "cannot activate equipment or mods"."""
     if bot.kind != "agent":
@@ -136,26 +136,26 @@ def install_mod(table: Resolution, bot: Bot, card_id: str) -> None:
                             f"{bot.name} holds no uninstalled mod {card_id}")
     bot.mods.remove(card)
     bot.installed.append(card)
-    table.emit(ModInstalled(bot=bot.id, card=card.id))
+    resolution.emit(ModInstalled(bot=bot.id, card=card.id))
 
 
-def replace_innate(table: Resolution, bot: Bot) -> None:
+def replace_innate(resolution: Resolution, bot: Bot) -> None:
     """Nano's Transfer Learning: "his innate mod is discarded and a new mod is drawn and installed in its
     place" (the discard is the ability's own, not one the innate mod forbids)."""
     old = bot.innate
-    card = draw(table, "mod")
+    card = draw(resolution, "mod")
     if card is None:
         return
     if old is not None:
-        table.state.mod_discard.append(old)
-        table.emit(CardDiscarded(bot=bot.id, deck="mod", card=old.id,
-                                 reason="Transfer Learning replaces the innate mod"))
+        resolution.state.mod_discard.append(old)
+        resolution.emit(CardDiscarded(bot=bot.id, deck="mod", card=old.id,
+                                      reason="Transfer Learning replaces the innate mod"))
     bot.innate = card
-    table.emit(CardDrawn(bot=bot.id, deck="mod", card=card.id))
-    table.emit(ModInstalled(bot=bot.id, card=card.id, innate=True))
+    resolution.emit(CardDrawn(bot=bot.id, deck="mod", card=card.id))
+    resolution.emit(ModInstalled(bot=bot.id, card=card.id, innate=True))
 
 
-def trade_cards(table: Resolution, giver: Bot, taker: Bot, cards: list[str], discard: list[str]) -> None:
+def trade_cards(resolution: Resolution, giver: Bot, taker: Bot, cards: list[str], discard: list[str]) -> None:
     """"Bots can exchange any quantity of keys, equipment cards, and uninstalled mod cards" (">> Once a mod card
     is installed, it can never be traded"); then ">> any bot whose inventory holds more than 2 total mods and
     equipment must discard down to the maximum hand limit of 2\""""
@@ -175,9 +175,9 @@ def trade_cards(table: Resolution, giver: Bot, taker: Bot, cards: list[str], dis
         else:
             giver.mods.remove(card)
             taker.mods.append(card)
-        table.emit(CardTraded(bot=giver.id, to=taker.id, card=card.id))
-    enforce_limit(table, taker, discard, [c.id for c in moving])
-    enforce_limit(table, giver, discard, [])
+        resolution.emit(CardTraded(bot=giver.id, to=taker.id, card=card.id))
+    enforce_limit(resolution, taker, discard, [c.id for c in moving])
+    enforce_limit(resolution, giver, discard, [])
 
 
 # -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------

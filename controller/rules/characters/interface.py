@@ -31,35 +31,35 @@ def check_can_disguise(bot: Bot, unit: SecurityUnit) -> None:
         raise IllegalAction("Interface disguises itself as a guard: the captain's chip is no disguise")
 
 
-def don_disguise(table: Resolution, bot: Bot, unit: SecurityUnit) -> None:
+def don_disguise(resolution: Resolution, bot: Bot, unit: SecurityUnit) -> None:
     """Interface keeps the chip of the guard it shut down as its disguise (a worn one is discarded)."""
     if bot.disguise is not None:
-        lose_disguise(table, bot, "a new disguise replaces it")
+        lose_disguise(resolution, bot, "a new disguise replaces it")
     bot.disguise = GuardChip(name=unit.chip, colour="", level=unit.level, awareness=unit.awareness,
                              movement=unit.movement, patrol=unit.patrol, abilities=list(unit.abilities))
-    table.emit(DisguiseChanged(bot=bot.id, chip=unit.chip, worn=True,
-                               reason=f"takes the chip of the guard it shut down on {unit.space}"))
+    resolution.emit(DisguiseChanged(bot=bot.id, chip=unit.chip, worn=True,
+                                    reason=f"takes the chip of the guard it shut down on {unit.space}"))
 
 
-def lose_disguise(table: Resolution, bot: Bot, reason: str) -> None:
+def lose_disguise(resolution: Resolution, bot: Bot, reason: str) -> None:
     chip = bot.disguise
     if chip is None:
         return
     bot.disguise = None
-    table.emit(DisguiseChanged(bot=bot.id, chip=chip.name, worn=False, reason=reason))
+    resolution.emit(DisguiseChanged(bot=bot.id, chip=chip.name, worn=False, reason=reason))
 
 
-def attack_damage(table: Resolution, bot: Bot, damage: int) -> int:
+def attack_damage(resolution: Resolution, bot: Bot, damage: int) -> int:
     """The damage an attack deals: a disguised Interface loses the disguise and takes 2 instead."""
     if bot.disguise is None:
         return damage
-    lose_disguise(table, bot, "attacked")
+    lose_disguise(resolution, bot, "attacked")
     return UNMASK_DAMAGE
 
 
-def check_disguised_step(table: Resolution, bot: Bot) -> None:
+def check_disguised_step(resolution: Resolution, bot: Bot) -> None:
     """"moves up to the disguise's movement value": per move action, counted in the pending move."""
-    turn = table.state.turn
+    turn = resolution.state.turn
     if bot.disguise is None or turn.pending is None:
         return
     if turn.pending.steps.get(bot.id, 0) >= bot.disguise.movement:
@@ -67,7 +67,7 @@ def check_disguised_step(table: Resolution, bot: Bot) -> None:
                             f"({bot.disguise.movement} spaces per move action)")
 
 
-def count_step(table: Resolution, bot: Bot) -> None:
-    turn = table.state.turn
+def count_step(resolution: Resolution, bot: Bot) -> None:
+    turn = resolution.state.turn
     if bot.disguise is not None and turn.pending is not None:
         turn.pending.steps[bot.id] = turn.pending.steps.get(bot.id, 0) + 1

@@ -38,9 +38,9 @@ def place_joan(state: GameState) -> None:
         state.joan = Drone(space=memory.space)
 
 
-def commander(table: Resolution) -> tuple[Bot, Drone]:
+def commander(resolution: Resolution) -> tuple[Bot, Drone]:
     """Memory, when it is her player's turn and she can act, and Joan."""
-    state = table.state
+    state = resolution.state
     turn = state.turn
     memory = memory_of(state)
     if state.joan is None or memory is None:
@@ -52,123 +52,126 @@ def commander(table: Resolution) -> tuple[Bot, Drone]:
     return memory, state.joan
 
 
-def check_joan_step(table: Resolution, to: str) -> int:
+def check_joan_step(resolution: Resolution, to: str) -> int:
     """Validate one step of Joan's within Memory's move action; returns the destination's index."""
-    _, joan = commander(table)
-    turn = table.state.turn
+    _, joan = commander(resolution)
+    turn = resolution.state.turn
     if turn.pending is None or turn.pending.ap < 1:
         raise IllegalAction("no AP left in this move action: each AP allows a step")
-    floor = table.floor
+    floor = resolution.floor
     if to not in floor.index:
         raise IllegalAction(f"{to} is not a space of {floor.name}")
     dest = floor.index[to]
     here = floor.index[joan.space]
-    if dest not in {j for _, j in floor.bot_neighbours(here, table.unlocked, table.destroyed)}:
+    if dest not in {j for _, j in floor.bot_neighbours(here, resolution.unlocked, resolution.destroyed)}:
         raise IllegalAction(f"{to} is not adjacent to Joan on {joan.space}: walls and locked doors block her")
-    other = table.occupant.get(dest)
+    other = resolution.occupant.get(dest)
     if other is not None and not (isinstance(other, Bot) and other.id == MEMORY):
         raise IllegalAction(f"{to} is occupied: Joan shares a space only with Memory")
     return dest
 
 
-def step_joan(table: Resolution, to: str) -> None:
-    check_joan_step(table, to)
-    joan = table.state.joan
+def step_joan(resolution: Resolution, to: str) -> None:
+    check_joan_step(resolution, to)
+    joan = resolution.state.joan
     if joan is None:
         raise StateError("Joan is not on the floor: only Memory's team has her drone")
-    table.state.turn.move().ap -= 1
+    resolution.state.turn.move().ap -= 1
     frm, joan.space = joan.space, to
-    table.emit(JoanMoved(path=[frm, to], reason="Memory spends move AP"))
-    table.recharge_joan()
+    resolution.emit(JoanMoved(path=[frm, to], reason="Memory spends move AP"))
+    resolution.recharge_joan()
 
 
-def _charged(table: Resolution) -> tuple[Bot, Drone]:
-    memory, joan = commander(table)
+def _charged(resolution: Resolution) -> tuple[Bot, Drone]:
+    memory, joan = commander(resolution)
     if not joan.charged:
         raise IllegalAction("Joan is depleted: she recharges when sharing a space with Memory")
     return memory, joan
 
 
-def _deplete(table: Resolution, joan: Drone, why: str) -> None:
+def _deplete(resolution: Resolution, joan: Drone, why: str) -> None:
     joan.charged = False
-    table.emit(JoanCharge(charged=False, reason=why))
+    resolution.emit(JoanCharge(charged=False, reason=why))
 
 
-def surveil_room(table: Resolution) -> int:
+def surveil_room(resolution: Resolution) -> int:
     """The room Joan can surveil now (its area index); raises when there is none."""
-    _, joan = _charged(table)
-    floor = table.floor
+    _, joan = _charged(resolution)
+    floor = resolution.floor
     area = floor.area(floor.index[joan.space])
-    if area.kind != "room" or floor.ids[area.spaces[0]] not in table.state.floor.surveillance:
+    if area.kind != "room" or floor.ids[area.spaces[0]] not in resolution.state.floor.surveillance:
         raise IllegalAction(f"Joan on {joan.space} is not in a room that still holds a surveillance bead")
     return area.index
 
 
-def joan_surveils(table: Resolution) -> None:
+def joan_surveils(resolution: Resolution) -> None:
     """Joan surveils the room she is in: remove the bead and roll its surveillance dice, as if Memory had
     entered it (a powercell powers Memory)."""
-    area = surveil_room(table)
-    memory, joan = _charged(table)
-    _deplete(table, joan, "she surveilled a room")
-    surveil(table, memory, area, where=joan.space)
+    area = surveil_room(resolution)
+    memory, joan = _charged(resolution)
+    _deplete(resolution, joan, "she surveilled a room")
+    surveil(resolution, memory, area, where=joan.space)
 
 
-def stun_target(table: Resolution, unit_id: str) -> SecurityUnit:
-    _, joan = _charged(table)
-    unit = next((u for u in table.state.security if u.id == unit_id), None)
+def stun_target(resolution: Resolution, unit_id: str) -> SecurityUnit:
+    _, joan = _charged(resolution)
+    unit = next((u for u in resolution.state.security if u.id == unit_id), None)
     if unit is None:
         raise IllegalAction(f"there is no security unit {unit_id} on the floor")
     if unit.rank != "guard":
         raise IllegalAction("Joan stuns guards, not the captain")
     if unit.stunned:
         raise IllegalAction(f"{unit_label(unit)} is already stunned")
-    floor = table.floor
+    floor = resolution.floor
     here = floor.index[joan.space]
-    if floor.index[unit.space] not in {j for _, j in floor.bot_neighbours(here, table.unlocked, table.destroyed)}:
+    if floor.index[unit.space] not in {j for _, j in floor.bot_neighbours(here, resolution.unlocked,
+                                                                          resolution.destroyed)}:
         raise IllegalAction(f"{unit_label(unit)} is not adjacent to Joan on {joan.space}")
     return unit
 
 
-def joan_stuns(table: Resolution, unit_id: str) -> None:
+def joan_stuns(resolution: Resolution, unit_id: str) -> None:
     """Joan stuns an adjacent guard: it skips the corporation's next activation, as a stunned unit does.
     Joan is not a bot, so nobody is detected and threat does not advance."""
-    unit = stun_target(table, unit_id)
-    _, joan = _charged(table)
+    unit = stun_target(resolution, unit_id)
+    _, joan = _charged(resolution)
     unit.stunned = True
-    table.emit(JoanStunned(unit=unit.id, space=unit.space))
-    _deplete(table, joan, "she stunned a guard")
+    resolution.emit(JoanStunned(unit=unit.id, space=unit.space))
+    _deplete(resolution, joan, "she stunned a guard")
 
 
 # -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------
 
-def legal_joan_steps(table: Resolution) -> list[LegalAction]:
+def legal_joan_steps(resolution: Resolution) -> list[LegalAction]:
     """Joan's steps within Memory's move action."""
-    joan = table.state.joan
-    if joan is None or active_agent(table.state).id != MEMORY:
+    joan = resolution.state.joan
+    if joan is None or active_agent(resolution.state).id != MEMORY:
         return []
     out = []
-    for _, j in table.floor.bot_neighbours(table.floor.index[joan.space], table.unlocked, table.destroyed):
-        to = table.floor.ids[j]
+    for _, j in resolution.floor.bot_neighbours(resolution.floor.index[joan.space], resolution.unlocked,
+                                                resolution.destroyed):
+        to = resolution.floor.ids[j]
         try:
-            check_joan_step(table, to)
+            check_joan_step(resolution, to)
         except IllegalAction:
             continue
         out.append(LegalAction(Step(bot=JOAN, to=to), "1 AP", cost=Cost(ap=1)))
     return out
 
 
-def legal_joan_abilities(table: Resolution) -> list[LegalAction]:
+def legal_joan_abilities(resolution: Resolution) -> list[LegalAction]:
     """Charged Joan's surveillance of her room and her stuns of the guards next to her."""
-    joan = table.state.joan
-    memory = active_agent(table.state)
+    joan = resolution.state.joan
+    memory = active_agent(resolution.state)
     if joan is None or not joan.charged or memory.id != MEMORY or memory.shut_down:
         return []  # a shut-down Memory "cannot act until repaired", nor direct Joan
     out = []
     with suppress(IllegalAction):  # no room with a bead where she stands
-        surveil_room(table)
+        surveil_room(resolution)
         out.append(LegalAction(JoanSurveil(), "depletes Joan; surveillance die rolls", bot=JOAN))
-    for _, j in table.floor.bot_neighbours(table.floor.index[joan.space], table.unlocked, table.destroyed):
-        unit = table.occupant.get(j)
+    for _, j in resolution.floor.bot_neighbours(resolution.floor.index[joan.space], resolution.unlocked,
+                                                resolution.destroyed):
+        unit = resolution.occupant.get(j)
         if isinstance(unit, SecurityUnit) and unit.rank == "guard" and not unit.stunned:
             out.append(LegalAction(JoanStun(unit=unit.id), "depletes Joan", bot=JOAN))
     return out

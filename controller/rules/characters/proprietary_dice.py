@@ -37,7 +37,7 @@ def pool_dice(wanted: DicePool) -> DicePool:
     return msgspec.structs.replace(wanted, proprietary=0)
 
 
-def check_proprietary(table: Resolution, bot: Bot, wanted: DicePool, use: str) -> None:
+def check_proprietary(resolution: Resolution, bot: Bot, wanted: DicePool, use: str) -> None:
     """Refuse a proprietary die the bot cannot roll for this AP check."""
     if not wanted.proprietary:
         return
@@ -52,32 +52,32 @@ def check_proprietary(table: Resolution, bot: Bot, wanted: DicePool, use: str) -
     if USE[die] != use:
         raise IllegalAction(f"{bot.name}'s {die} die is rolled with {USE_TEXT[USE[die]]}, not with "
                             f"{USE_TEXT[use]}")
-    turn = table.state.turn
+    turn = resolution.state.turn
     if turn.pool.proprietary < 1:
         raise IllegalAction(f"{bot.name}'s {die} die has been rolled this turn: rolled dice return to the supply")
 
 
-def announce_check(table: Resolution, bot: Bot, wanted: DicePool, use: str, why: str) -> None:
+def announce_check(resolution: Resolution, bot: Bot, wanted: DicePool, use: str, why: str) -> None:
     """Before an AP check a proprietary die may join: both checked, then every die of it announced at once,
     the proprietary die first as it is read first, so players at the table roll them together."""
-    check_proprietary(table, bot, wanted, use)
+    check_proprietary(resolution, bot, wanted, use)
     rest = pool_dice(wanted)
-    check_pool(table.state.turn.pool, rest)
+    check_pool(resolution.state.turn.pool, rest)
     own = [DiceWanted(die=f"{bot.proprietary_die} die", count=1, faces=FACES[bot.proprietary_die])
            ] if wanted.proprietary and bot.proprietary_die is not None else []
-    table.dice.expect(own + check_dice(rest), check_purpose(table, why))
+    resolution.dice.expect(own + check_dice(rest), check_purpose(resolution, why))
 
 
-def roll_proprietary(table: Resolution, bot: Bot, wanted: DicePool, use: str, why: str) -> int:
+def roll_proprietary(resolution: Resolution, bot: Bot, wanted: DicePool, use: str, why: str) -> int:
     """Roll the bot's proprietary die when the action asks for it (checked first); its AP, 0 when not asked."""
-    check_proprietary(table, bot, wanted, use)
+    check_proprietary(resolution, bot, wanted, use)
     if not wanted.proprietary:
         return 0
-    turn = table.state.turn
+    turn = resolution.state.turn
     if bot.proprietary_die is None:
         raise StateError(f"{bot.name} has no proprietary die to use")
     turn.pool.proprietary -= 1
     die = f"{bot.proprietary_die} die"
-    face = table.dice.roll(die, FACES[bot.proprietary_die])
-    table.emit(DieRolled(die=die, face=face, why=why))
+    face = resolution.dice.roll(die, FACES[bot.proprietary_die])
+    resolution.emit(DieRolled(die=die, face=face, why=why))
     return int(face)

@@ -14,8 +14,8 @@ from controller.rules.events import CAPTAIN_REF, CaptainChipReached
 from controller.rules.resolution import Resolution
 
 
-def reach_captain_chip(table: Resolution) -> None:
-    captain = table.state.captain
-    table.emit(CaptainChipReached())
-    if captain.chip_effect is not None and not table.over:
-        do_effect(table, captain.chip_effect, f"{CAPTAIN_REF}'s captain chip event")
+def reach_captain_chip(resolution: Resolution) -> None:
+    captain = resolution.state.captain
+    resolution.emit(CaptainChipReached())
+    if captain.chip_effect is not None and not resolution.over:
+        do_effect(resolution, captain.chip_effect, f"{CAPTAIN_REF}'s captain chip event")

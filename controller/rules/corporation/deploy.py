@@ -12,9 +12,9 @@ from controller.rules.state import CaptainCard, Direction, GuardChip, SecurityUn
 GUARD_DURABILITY = {1: 10, 2: 15, 3: 20}
 
 
-def best_facing(table: Resolution, space: int) -> Direction:
+def best_facing(resolution: Resolution, space: int) -> Direction:
     """Facing for a unit placed on a post: the direction with the longest line of sight (N, E, S, W on ties)."""
-    rays = table.floor.rays[space]
+    rays = resolution.floor.rays[space]
     return max(DIRECTIONS, key=lambda d: (len(rays[d]), -DIRECTIONS.index(d)))
 
 
@@ -39,44 +39,44 @@ def captain_unit(card: CaptainCard, space: str, facing: Direction) -> SecurityUn
                         damage=card.damage, durability=card.durability, abilities=list(card.abilities))
 
 
-def draw_guard(table: Resolution, level: int, colour: str | None = None) -> GuardChip | None:
+def draw_guard(resolution: Resolution, level: int, colour: str | None = None) -> GuardChip | None:
     """Draw a chip of the level (and colour) from the guard bag through the dice; None if none is left."""
-    bag = table.state.guard_bag
+    bag = resolution.state.guard_bag
     choices = [k for k, c in enumerate(bag) if c.level == level and (colour is None or c.colour == colour)]
     if not choices:
         return None
-    pick = choices[table.dice.draw("guard bag", [bag[k].name for k in choices])]
+    pick = choices[resolution.dice.draw("guard bag", [bag[k].name for k in choices])]
     return bag.pop(pick)
 
 
-def station(table: Resolution, unit: SecurityUnit) -> None:
+def station(resolution: Resolution, unit: SecurityUnit) -> None:
     """Put a unit on the floor (setup places units silently; play announces them with `spawn_guard`)."""
-    table.state.security.append(unit)
-    table.occupant[table.floor.index[unit.space]] = unit
+    resolution.state.security.append(unit)
+    resolution.occupant[resolution.floor.index[unit.space]] = unit
 
 
-def enlist(table: Resolution, chip: GuardChip, space: int, key: bool = False) -> SecurityUnit:
+def enlist(resolution: Resolution, chip: GuardChip, space: int, key: bool = False) -> SecurityUnit:
     """A guard chip onto a space: the next guard number, facing its longest line of sight."""
-    number = table.state.next_unit
-    table.state.next_unit += 1
-    unit = guard_unit(chip, number, table.floor.ids[space], best_facing(table, space), key)
-    station(table, unit)
+    number = resolution.state.next_unit
+    resolution.state.next_unit += 1
+    unit = guard_unit(chip, number, resolution.floor.ids[space], best_facing(resolution, space), key)
+    station(resolution, unit)
     return unit
 
 
-def spawn_guard(table: Resolution, post_kind: str, level: int, colour: str | None = None, key: bool = False,
+def spawn_guard(resolution: Resolution, post_kind: str, level: int, colour: str | None = None, key: bool = False,
                 within: set[int] | None = None) -> bool:
     """Put a guard of `level` on the first free post of that kind ("hallway": any of posts 1-3);
     False when no post or chip is free. `within` limits the posts to those spaces (one room's)."""
     kinds = ("post1", "post2", "post3") if post_kind == "hallway" else (post_kind,)
-    free = [p for k in kinds for p in table.floor.posts.get(k, ())
-            if p not in table.occupant and (within is None or p in within)]
+    free = [p for k in kinds for p in resolution.floor.posts.get(k, ())
+            if p not in resolution.occupant and (within is None or p in within)]
     if not free:
         return False
-    chip = draw_guard(table, level, colour)
+    chip = draw_guard(resolution, level, colour)
     if chip is None:
         return False
-    unit = enlist(table, chip, free[0], key)
-    table.emit(UnitPlaced(unit=unit.id, space=unit.space, facing=unit.facing))
-    recheck(table)
+    unit = enlist(resolution, chip, free[0], key)
+    resolution.emit(UnitPlaced(unit=unit.id, space=unit.space, facing=unit.facing))
+    recheck(resolution)
     return True

@@ -32,121 +32,121 @@ from controller.rules.state import Bot, SecurityUnit
 RANGED_DAMAGE = {1: 3, 2: 2, 3: 1}
 
 
-def abilities_on(table: Resolution) -> bool:
+def abilities_on(resolution: Resolution) -> bool:
     """"Simplified: ... Security unit special abilities are disabled.\""""
-    return table.state.difficulty != "simplified"
+    return resolution.state.difficulty != "simplified"
 
 
-def movement_of(table: Resolution, unit: SecurityUnit) -> int:
-    return unit.movement + escalation_bonus(table, "guard_movement")
+def movement_of(resolution: Resolution, unit: SecurityUnit) -> int:
+    return unit.movement + escalation_bonus(resolution, "guard_movement")
 
 
-def activate_security(table: Resolution) -> None:
-    state = table.state
+def activate_security(resolution: Resolution) -> None:
+    state = resolution.state
     done: set[str] = set()
     for unit in state.security:
         if unit.stunned:
             done.add(unit.id)
-            table.emit(UnitStayed(unit=unit.id, space=unit.space,
-                                  reason="stunned: skips its activation"))
+            resolution.emit(UnitStayed(unit=unit.id, space=unit.space,
+                                       reason="stunned: skips its activation"))
     for tier in (_try_pursue, _try_investigate, _patrol):
         for unit in list(state.security):
-            if table.over:
+            if resolution.over:
                 return
             if unit.id in done or unit not in state.security:
                 continue
-            if tier(table, unit):
+            if tier(resolution, unit):
                 done.add(unit.id)
     # "it will not activate on the corporation's next turn and flips back at the end of the security phase"
     for unit in state.security:
         if unit.stunned:
             unit.stunned = False
-            table.emit(UnitStunEnded(unit=unit.id))
-    recheck(table)
+            resolution.emit(UnitStunEnded(unit=unit.id))
+    recheck(resolution)
 
 
 # -- movement ------------------------------------------------------------------------------------
-def _walk(table: Resolution, unit: SecurityUnit, path: list[int], reason: str) -> None:
+def _walk(resolution: Resolution, unit: SecurityUnit, path: list[int], reason: str) -> None:
     """Move along a path one space at a time (each step re-checks awareness), then report the move."""
     if not path:
         return
     start = unit.space
-    mark = len(table.events)
+    mark = len(resolution.events)
     for space in path:
-        step_unit(table, unit, space)
-    ids = [start] + [table.floor.ids[s] for s in path]
-    table.events.insert(mark, UnitMoved(unit=unit.id, path=ids, facing=unit.facing,
-                                        reason=reason))
+        step_unit(resolution, unit, space)
+    ids = [start] + [resolution.floor.ids[s] for s in path]
+    resolution.events.insert(mark, UnitMoved(unit=unit.id, path=ids, facing=unit.facing,
+                                             reason=reason))
 
 
-def _distance(table: Resolution, a: int, b: int) -> int:
-    return table.distances()[a][b]
+def _distance(resolution: Resolution, a: int, b: int) -> int:
+    return resolution.distances()[a][b]
 
 
 # -- Priority 1: Pursue ---------------------------------------------------------------------------
-def _pursue_target(table: Resolution, unit: SecurityUnit) -> Bot | None:
-    here = table.floor.index[unit.space]
+def _pursue_target(resolution: Resolution, unit: SecurityUnit) -> Bot | None:
+    here = resolution.floor.index[unit.space]
     best, best_d = None, UNREACHABLE
-    for bot in table.active_bots():
+    for bot in resolution.active_bots():
         # "Disguised Interface acts as a guard during the corporation's turn": guards do not pursue it
         if not bot.detected or bot.hidden or fooled(unit, bot):
             continue
-        b = table.floor.index[bot.at]
-        if sees(table, unit, b):
-            d = _distance(table, here, b)
+        b = resolution.floor.index[bot.at]
+        if sees(resolution, unit, b):
+            d = _distance(resolution, here, b)
             if d < best_d:
                 best, best_d = bot, d
     return best
 
 
-def _try_pursue(table: Resolution, unit: SecurityUnit) -> bool:
+def _try_pursue(resolution: Resolution, unit: SecurityUnit) -> bool:
     """"Security units with detected bots in their awareness move via the shortest path to become
     adjacent and attack.\""""
-    target = _pursue_target(table, unit)
+    target = _pursue_target(resolution, unit)
     if target is None:
         return False
-    floor = table.floor
+    floor = resolution.floor
     here, b = floor.index[unit.space], floor.index[target.at]
-    goals = adjacent_spaces(table, b)
-    ranged = "l453r" in unit.abilities and abilities_on(table)
+    goals = adjacent_spaces(resolution, b)
+    ranged = "l453r" in unit.abilities and abilities_on(resolution)
     if here not in goals:
-        path = path_to(table, here, goals)
+        path = path_to(resolution, here, goals)
         if path is not None:
-            _walk(table, unit, path[:movement_of(table, unit)], "pursue")
-    if table.over or not target.detected or target.shut_down:
+            _walk(resolution, unit, path[:movement_of(resolution, unit)], "pursue")
+    if resolution.over or not target.detected or target.shut_down:
         return True
     here = floor.index[unit.space]
-    if here in adjacent_spaces(table, b):
-        _face(table, unit, b)
-        _attack(table, unit, target, unit.damage, 1)
+    if here in adjacent_spaces(resolution, b):
+        _face(resolution, unit, b)
+        _attack(resolution, unit, target, unit.damage, 1)
     elif ranged:
-        d = _distance(table, here, b)
-        if d in RANGED_DAMAGE and sees(table, unit, b):
-            _attack(table, unit, target, RANGED_DAMAGE[d], d)
+        d = _distance(resolution, here, b)
+        if d in RANGED_DAMAGE and sees(resolution, unit, b):
+            _attack(resolution, unit, target, RANGED_DAMAGE[d], d)
     return True
 
 
-def _face(table: Resolution, unit: SecurityUnit, toward: int) -> None:
-    here = table.floor.index[unit.space]
-    d = table.floor.direction(here, toward) or table.floor.line_direction(here, toward)
+def _face(resolution: Resolution, unit: SecurityUnit, toward: int) -> None:
+    here = resolution.floor.index[unit.space]
+    d = resolution.floor.direction(here, toward) or resolution.floor.line_direction(here, toward)
     if d is not None and d != unit.facing:
         unit.facing = d
-        table.emit(UnitTurned(unit=unit.id, space=unit.space, facing=d))
-        recheck(table)
+        resolution.emit(UnitTurned(unit=unit.id, space=unit.space, facing=d))
+        recheck(resolution)
 
 
-def _attack(table: Resolution, unit: SecurityUnit, bot: Bot, damage: int, distance: int) -> None:
+def _attack(resolution: Resolution, unit: SecurityUnit, bot: Bot, damage: int, distance: int) -> None:
     """"Guards deal damage equal to their level (1, 2, or 3); captains deal 3 damage." A disguised Interface
     loses the disguise and takes 2 instead."""
-    damage = attack_damage(table, bot, damage)
+    damage = attack_damage(resolution, bot, damage)
     old = bot.power
     bot.power = max(0, bot.power - damage)
-    table.emit(Attacked(unit=unit.id, bot=bot.id, damage=old - bot.power, power=bot.power, distance=distance))
+    resolution.emit(Attacked(unit=unit.id, bot=bot.id, damage=old - bot.power, power=bot.power, distance=distance))
     if bot.power == 0:
-        shut_down_bot(table, bot)
+        shut_down_bot(resolution, bot)
 
 
-def shut_down_bot(table: Resolution, bot: Bot) -> None:
+def shut_down_bot(resolution: Resolution, bot: Bot) -> None:
     """"Bot Shut Down: Power reaches 0. Threat increases by +3; bot chip flips. ... If the command module
     shuts down, the game is immediately lost."
 
@@ -155,105 +155,105 @@ def shut_down_bot(table: Resolution, bot: Bot) -> None:
     """
     bot.shut_down = True
     bot.hidden = False
-    lose_disguise(table, bot, "shut down: its bot chip flips")
-    table.emit(BotShutDown(bot=bot.id, space=bot.space or "-"))
+    lose_disguise(resolution, bot, "shut down: its bot chip flips")
+    resolution.emit(BotShutDown(bot=bot.id, space=bot.space or "-"))
     if bot.kind == "module":
-        declare_defeat(table, "module_shut_down", "the command module was shut down")
+        declare_defeat(resolution, "module_shut_down", "the command module was shut down")
         return
-    change_threat(table, 3, f"{bot_ref(bot.id)} was shut down")
+    change_threat(resolution, 3, f"{bot_ref(bot.id)} was shut down")
 
 
-def damage_bot(table: Resolution, bot: Bot, amount: int, reason: str) -> None:
+def damage_bot(resolution: Resolution, bot: Bot, amount: int, reason: str) -> None:
     """Power lost outside an attack (shocks, mission rules)."""
     old = bot.power
     bot.power = max(0, bot.power - amount)
-    table.emit(PowerChanged(bot=bot.id, old=old, new=bot.power, reason=reason))
+    resolution.emit(PowerChanged(bot=bot.id, old=old, new=bot.power, reason=reason))
     if bot.power == 0 and not bot.shut_down:
-        shut_down_bot(table, bot)
+        shut_down_bot(resolution, bot)
 
 
 # -- Priority 2: Investigate -----------------------------------------------------------------------
-def _try_investigate(table: Resolution, unit: SecurityUnit) -> bool:
+def _try_investigate(resolution: Resolution, unit: SecurityUnit) -> bool:
     """"Security units move toward active awareness chips to clear them.\""""
-    floor = table.floor
+    floor = resolution.floor
     here = floor.index[unit.space]
-    D = table.distances()
+    D = resolution.distances()
     best, best_d = None, UNREACHABLE
-    for bot in table.state.bots:
+    for bot in resolution.state.bots:
         if bot.awareness is None:
             continue
         c = floor.index[bot.awareness]
-        if table.state.rules.investigate == "area" and floor.area_of[c] != floor.area_of[here]:
+        if resolution.state.rules.investigate == "area" and floor.area_of[c] != floor.area_of[here]:
             continue
         if D[here][c] < best_d:
             best, best_d = c, D[here][c]
     if best is None:
         return False
-    goals = {best} if best not in table.occupant else adjacent_spaces(table, best)
-    path = path_to(table, here, goals)
+    goals = {best} if best not in resolution.occupant else adjacent_spaces(resolution, best)
+    path = path_to(resolution, here, goals)
     if path:
-        _walk(table, unit, path[:movement_of(table, unit)], "investigate")
+        _walk(resolution, unit, path[:movement_of(resolution, unit)], "investigate")
     elif path == []:  # beside the chip already, which another unit or a bot stands on: it waits (nothing blocks it)
-        there = table.occupant[best]
+        there = resolution.occupant[best]
         who = bot_ref(there.id) if isinstance(there, Bot) else unit_ref(there.id)
-        table.emit(UnitStayed(unit=unit.id, space=unit.space,
-                              reason=f"investigating the awareness chip on {floor.ids[best]}, where {who} stands"))
+        resolution.emit(UnitStayed(unit=unit.id, space=unit.space,
+                                   reason=f"investigating the awareness chip on {floor.ids[best]}, where {who} stands"))
     else:
-        table.emit(UnitStayed(unit=unit.id, space=unit.space,
-                              reason="investigating, but its way is blocked"))
+        resolution.emit(UnitStayed(unit=unit.id, space=unit.space,
+                                   reason="investigating, but its way is blocked"))
     return True
 
 
 # -- Priority 3: Patrol ----------------------------------------------------------------------------
-def _patrol(table: Resolution, unit: SecurityUnit) -> bool:
-    floor = table.floor
+def _patrol(resolution: Resolution, unit: SecurityUnit) -> bool:
+    floor = resolution.floor
     here = floor.index[unit.space]
     pattern = unit.patrol
     if pattern == "teleport":
-        _teleport(table, unit)
+        _teleport(resolution, unit)
         return True
     # "Guards in rooms do not patrol."
     if floor.area(here).is_room or pattern == "stationary":
-        table.emit(UnitStayed(unit=unit.id, space=unit.space,
-                              reason="in a room: does not patrol" if pattern != "stationary" else "stationary"))
+        resolution.emit(UnitStayed(unit=unit.id, space=unit.space,
+                                   reason="in a room: does not patrol" if pattern != "stationary" else "stationary"))
         return True
-    steps = movement_of(table, unit)
+    steps = movement_of(resolution, unit)
     if pattern == "pace":
-        _pace(table, unit, steps)
+        _pace(resolution, unit, steps)
     elif pattern == "perimeter":
-        _perimeter(table, unit, steps)
+        _perimeter(resolution, unit, steps)
     else:
-        target = _patrol_target(table, unit)
+        target = _patrol_target(resolution, unit)
         if target is not None:
-            path = path_to(table, here, adjacent_spaces(table, floor.index[target.at]))
+            path = path_to(resolution, here, adjacent_spaces(resolution, floor.index[target.at]))
             if path:
-                _walk(table, unit, path[:steps], "patrol")
+                _walk(resolution, unit, path[:steps], "patrol")
                 return True
-        table.emit(UnitStayed(unit=unit.id, space=unit.space, reason="no way to patrol"))
+        resolution.emit(UnitStayed(unit=unit.id, space=unit.space, reason="no way to patrol"))
     return True
 
 
-def _patrol_target(table: Resolution, unit: SecurityUnit) -> Bot | None:
+def _patrol_target(resolution: Resolution, unit: SecurityUnit) -> Bot | None:
     """Closest Bot: the nearest bot on the floor; the star icon: the command module (while it is in play)."""
-    bots = [b for b in table.active_bots() if not b.hidden and not fooled(unit, b)]
+    bots = [b for b in resolution.active_bots() if not b.hidden and not fooled(unit, b)]
     if unit.patrol == "star":
         module = [b for b in bots if b.kind == "module"]
         if module:
             return module[0]
-    here = table.floor.index[unit.space]
-    D = table.distances()
+    here = resolution.floor.index[unit.space]
+    D = resolution.distances()
     best, best_d = None, UNREACHABLE
     for b in bots:
-        d = D[here][table.floor.index[b.at]]
+        d = D[here][resolution.floor.index[b.at]]
         if d < best_d:
             best, best_d = b, d
     return best
 
 
-def _pace(table: Resolution, unit: SecurityUnit, steps: int) -> None:
+def _pace(resolution: Resolution, unit: SecurityUnit, steps: int) -> None:
     """Pace: straight ahead along the facing, turning about when the way ahead is a wall, a door, the end
     of its area or another unit."""
-    floor = table.floor
+    floor = resolution.floor
     path: list[int] = []
     cur = floor.index[unit.space]
     facing = unit.facing
@@ -261,7 +261,7 @@ def _pace(table: Resolution, unit: SecurityUnit, steps: int) -> None:
     while len(path) < steps:
         nb = floor.neighbour[cur].get(facing)
         # its own starting space is free to walk back over once it has turned about
-        if nb is not None and nb[1] == "open" and table.occupant.get(nb[0], unit) is unit:
+        if nb is not None and nb[1] == "open" and resolution.occupant.get(nb[0], unit) is unit:
             cur = nb[0]
             path.append(cur)
             turned = False
@@ -271,79 +271,79 @@ def _pace(table: Resolution, unit: SecurityUnit, steps: int) -> None:
         facing = OPPOSITE[facing]
         turned = True
     if path:
-        _walk(table, unit, path, "patrol")
+        _walk(resolution, unit, path, "patrol")
         if unit.facing != facing:
             unit.facing = facing
-            recheck(table)
+            recheck(resolution)
     elif facing != unit.facing:
         unit.facing = facing
-        table.emit(UnitTurned(unit=unit.id, space=unit.space, facing=facing))
-        recheck(table)
+        resolution.emit(UnitTurned(unit=unit.id, space=unit.space, facing=facing))
+        recheck(resolution)
     else:
-        table.emit(UnitStayed(unit=unit.id, space=unit.space, reason="boxed in"))
+        resolution.emit(UnitStayed(unit=unit.id, space=unit.space, reason="boxed in"))
 
 
-def _perimeter(table: Resolution, unit: SecurityUnit, steps: int) -> None:
+def _perimeter(resolution: Resolution, unit: SecurityUnit, steps: int) -> None:
     """Perimeter: clockwise along the inside edge of its area (wall on its left)."""
-    floor = table.floor
+    floor = resolution.floor
     here = floor.index[unit.space]
     ring = floor.perimeter(floor.area_of[here])
     positions = [k for k, (s, _) in enumerate(ring) if s == here]
     if not positions:
         ring_spaces = {s for s, _ in ring}
-        way = path_to(table, here, ring_spaces)
+        way = path_to(resolution, here, ring_spaces)
         if way:
-            _walk(table, unit, way[:steps], "patrol")
+            _walk(resolution, unit, way[:steps], "patrol")
         else:
-            table.emit(UnitStayed(unit=unit.id, space=unit.space, reason="boxed in"))
+            resolution.emit(UnitStayed(unit=unit.id, space=unit.space, reason="boxed in"))
         return
     k = next((p for p in positions if ring[p][1] == unit.facing), positions[0])
     path: list[int] = []
     for _ in range(steps):
         k = (k + 1) % len(ring)
         s = ring[k][0]
-        if s in table.occupant and s != here:
+        if s in resolution.occupant and s != here:
             break
         if s == (path[-1] if path else here):
             continue
         path.append(s)
     if path:
-        _walk(table, unit, path, "patrol")
+        _walk(resolution, unit, path, "patrol")
     else:
-        table.emit(UnitStayed(unit=unit.id, space=unit.space, reason="way blocked"))
+        resolution.emit(UnitStayed(unit=unit.id, space=unit.space, reason="way blocked"))
 
 
-def _teleport(table: Resolution, unit: SecurityUnit) -> None:
+def _teleport(resolution: Resolution, unit: SecurityUnit) -> None:
     """"Patrol: Teleport. Fauxbia teleports to the unoccupied hallway security post closest to a bot.\""""
-    floor = table.floor
-    D = table.distances()
-    bots = [floor.index[b.at] for b in table.active_bots() if not b.hidden]
+    floor = resolution.floor
+    D = resolution.distances()
+    bots = [floor.index[b.at] for b in resolution.active_bots() if not b.hidden]
     here = floor.index[unit.space]
     best, best_d, best_bot = None, UNREACHABLE, None
     for kind in ("post1", "post2", "post3", "star"):
         for p in floor.posts.get(kind, ()):
-            if floor.area(p).is_room or (p in table.occupant and p != here):
+            if floor.area(p).is_room or (p in resolution.occupant and p != here):
                 continue
             for b in bots:
                 if D[p][b] < best_d or (D[p][b] == best_d and best is not None and p < best):
                     best, best_d, best_bot = p, D[p][b], b
     if best is None or best == here:
-        table.emit(UnitStayed(unit=unit.id, space=unit.space,
-                              reason="already at the hallway post closest to a bot" if best == here
-                              else "no free hallway post"))
+        resolution.emit(UnitStayed(unit=unit.id, space=unit.space,
+                                   reason="already at the hallway post closest to a bot" if best == here
+                                   else "no free hallway post"))
         return
     start = unit.space
-    mark = len(table.events)
-    table.move_occupant(unit, best)
+    mark = len(resolution.events)
+    resolution.move_occupant(unit, best)
     if best_bot is not None:
         # face the bot: straight at it when the post is next to it, else along the way toward it
         d = floor.direction(best, best_bot)
         if d is None:
-            toward = path_to(table, best, adjacent_spaces(table, best_bot))
+            toward = path_to(resolution, best, adjacent_spaces(resolution, best_bot))
             d = floor.direction(best, toward[0]) if toward else None
         unit.facing = d or unit.facing
-    clear_awareness_at(table, unit, unit.space)
-    recheck(table)
-    table.events.insert(mark, UnitMoved(unit=unit.id, path=[start, unit.space],
-                                        facing=unit.facing, reason="teleport"))
+    clear_awareness_at(resolution, unit, unit.space)
+    recheck(resolution)
+    resolution.events.insert(mark, UnitMoved(unit=unit.id, path=[start, unit.space],
+                                             facing=unit.facing, reason="teleport"))
 

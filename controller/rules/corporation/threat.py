@@ -33,47 +33,47 @@ def active_escalations(state: GameState) -> list[ThreatEvent]:
     return active
 
 
-def escalation_bonus(table: Resolution, kind: str) -> int:
+def escalation_bonus(resolution: Resolution, kind: str) -> int:
     """The modifier of that kind from the escalations in force (cached per threat value: sight is checked
     thousands of times a turn, threat changes a few)."""
-    key = (table.state.threat, kind)
-    bonus = table.bonus_cache.get(key)
+    key = (resolution.state.threat, kind)
+    bonus = resolution.bonus_cache.get(key)
     if bonus is None:
-        bonus = sum(e.effect.amount for e in active_escalations(table.state) if e.effect.kind == kind)
-        table.bonus_cache[key] = bonus
+        bonus = sum(e.effect.amount for e in active_escalations(resolution.state) if e.effect.kind == kind)
+        resolution.bonus_cache[key] = bonus
     return bonus
 
 
-def change_threat(table: Resolution, delta: int, reason: str) -> None:
-    state = table.state
-    if table.over or delta == 0:
+def change_threat(resolution: Resolution, delta: int, reason: str) -> None:
+    state = resolution.state
+    if resolution.over or delta == 0:
         return
     old = state.threat
     new = max(0, min(MAX_THREAT, old + delta))
     if new == old:
         return
     state.threat = new
-    table.emit(ThreatChanged(old=old, new=new, reason=reason))
+    resolution.emit(ThreatChanged(old=old, new=new, reason=reason))
     if new > old:
         for k, e in enumerate(state.threat_card.escalations):
             if old < e.threshold <= new:
-                table.emit(EscalationActive(threshold=e.threshold, index=k))
+                resolution.emit(EscalationActive(threshold=e.threshold, index=k))
         for i, ev in enumerate(state.threat_card.events):
             if i not in state.fired_events and old < ev.threshold <= new:
                 state.fired_events.append(i)
-                table.emit(ThreatEventFired(threshold=ev.threshold, index=i))
-                table.apply_effect(table, ev)
-                if table.over:
+                resolution.emit(ThreatEventFired(threshold=ev.threshold, index=i))
+                resolution.apply_effect(resolution, ev)
+                if resolution.over:
                     return
     if state.threat >= MAX_THREAT:
-        declare_defeat(table, "threat_maxed", "threat reached 26")
+        declare_defeat(resolution, "threat_maxed", "threat reached 26")
 
 
-def declare_defeat(table: Resolution, cause: OutcomeCause, reason: str) -> None:
+def declare_defeat(resolution: Resolution, cause: OutcomeCause, reason: str) -> None:
     """The game is lost, once: `cause` for programs, `reason` (the rule that ended it) for people."""
-    if table.state.outcome is None:
-        table.state.outcome = Outcome(result="defeat", cause=cause, text=reason)
-        table.emit(Defeat(reason=reason))
+    if resolution.state.outcome is None:
+        resolution.state.outcome = Outcome(result="defeat", cause=cause, text=reason)
+        resolution.emit(Defeat(reason=reason))
 
 
 def events_passed_at_start(state: GameState) -> list[int]:

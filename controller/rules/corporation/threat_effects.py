@@ -14,22 +14,22 @@ from controller.rules.resolution import Resolution
 from controller.rules.state import Effect, ThreatEvent
 
 
-def apply_effect(table: Resolution, event: ThreatEvent) -> None:
-    do_effect(table, event.effect, f"threat event at {event.threshold}")
+def apply_effect(resolution: Resolution, event: ThreatEvent) -> None:
+    do_effect(resolution, event.effect, f"threat event at {event.threshold}")
 
 
-def do_effect(table: Resolution, effect: Effect, reason: str) -> None:
+def do_effect(resolution: Resolution, effect: Effect, reason: str) -> None:
     """One effect of the vocabulary (threat events, captain chip events); modifiers do nothing here."""
     if effect.kind == "add_ping":
         for _ in range(effect.amount):
-            add_ping(table)
+            add_ping(resolution)
     elif effect.kind == "ceo_level":
-        change_ceo_level(table, effect.amount)
+        change_ceo_level(resolution, effect.amount)
     elif effect.kind == "spawn_guard":
         for _ in range(effect.amount):
-            spawn_guard(table, effect.post or "star", table.state.floor.level)
+            spawn_guard(resolution, effect.post or "star", resolution.state.floor.level)
     elif effect.kind == "threat":
-        change_threat(table, effect.amount, reason)
+        change_threat(resolution, effect.amount, reason)
     elif effect.kind == "deactivate_slot":
         for _ in range(effect.amount):
-            deactivate_slot(table, reason)
+            deactivate_slot(resolution, reason)

@@ -31,25 +31,25 @@ def corporation_turn(state: GameState, dice: Dice | None = None) -> tuple[GameSt
         raise IllegalAction(f"it is {player}'s turn, not the corporation's: "
                             f"\"the corporation turn follows the player with the corporation marker chip\"")
     dice = dice if dice is not None else SeededDice(state.seed, state.rolls)
-    table = Resolution(state, dice, apply_effect)
-    special_rules.start_of_corporation_turn(table)
-    table.emit(PhaseStarted(phase="security activation"))
+    resolution = Resolution(state, dice, apply_effect)
+    special_rules.start_of_corporation_turn(resolution)
+    resolution.emit(PhaseStarted(phase="security activation"))
     # "Security awareness is continuously checked at all times, during any phase or turn.": a bot the
     # players left in a unit's sight is detected before the units activate, so it can be pursued.
-    recheck(table)
-    activate_security(table)
-    if not table.over:
-        table.emit(PhaseStarted(phase="ping activation"))
-        activate_pings(table)
-    if not table.over:
-        table.emit(PhaseStarted(phase="threat advancement"))
+    recheck(resolution)
+    activate_security(resolution)
+    if not resolution.over:
+        resolution.emit(PhaseStarted(phase="ping activation"))
+        activate_pings(resolution)
+    if not resolution.over:
+        resolution.emit(PhaseStarted(phase="threat advancement"))
         # "End-of-round increase equals the player count."
-        change_threat(table, table.state.players, f"end of round: threat advances by the player count "
-                                                  f"({table.state.players})")
-    if not table.over:
-        special_rules.end_of_round(table)
-    table.state.round += 1
+        change_threat(resolution, resolution.state.players, f"end of round: threat advances by the player count "
+                                                  f"({resolution.state.players})")
+    if not resolution.over:
+        special_rules.end_of_round(resolution)
+    resolution.state.round += 1
     counted = dice.game_rolls(state.seed)
     if counted is not None:
-        table.state.rolls = counted
-    return table.state, table.events
+        resolution.state.rolls = counted
+    return resolution.state, resolution.events

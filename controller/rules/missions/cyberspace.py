@@ -28,10 +28,10 @@ from controller.rules.state import Bot
 HOP_CHIPS = ("utility", "tech")
 
 
-def can_hop_now(table: Resolution) -> bool:
+def can_hop_now(resolution: Resolution) -> bool:
     """The mission allows hops (Preconnaissance, until calibrated) and the tracker is on a chip that hops."""
-    state = table.state
-    return state.mission.rule(state.calibrated).hop and current_chip_kind(table) in HOP_CHIPS
+    state = resolution.state
+    return state.mission.rule(state.calibrated).hop and current_chip_kind(resolution) in HOP_CHIPS
 
 
 def in_line(floor: Floor, a: int, b: int) -> bool:
@@ -39,14 +39,15 @@ def in_line(floor: Floor, a: int, b: int) -> bool:
     return a != b and (ra == rb or ca == cb or abs(ra - rb) == abs(ca - cb))
 
 
-def landings(table: Resolution, frm: int) -> list[int]:
+def landings(resolution: Resolution, frm: int) -> list[int]:
     """Unoccupied terminal spaces in a straight orthogonal or diagonal line from `frm`."""
-    floor = table.floor
+    floor = resolution.floor
     return [s for s in floor.posts.get("terminal", ()) + floor.posts.get("mainframe", ())
-            if s not in table.occupant and in_line(floor, frm, s) and not special_rules.safe_zone_closed(table, s)]
+            if s not in resolution.occupant and in_line(floor, frm, s)
+            and not special_rules.safe_zone_closed(resolution, s)]
 
 
-def hop_paths(table: Resolution, frm: int) -> dict[int, list[int]]:
+def hop_paths(resolution: Resolution, frm: int) -> dict[int, list[int]]:
     """Every terminal space one hop action can end on, with the fewest hops that reach it (breadth first over
     the landings). A floor has a handful of terminal spaces, so this stays a few dozen line checks; longer
     paths to the same space only differ in where the chip passes through cyberspace, which nobody sees."""
@@ -55,7 +56,7 @@ def hop_paths(table: Resolution, frm: int) -> dict[int, list[int]]:
     while frontier:
         nxt = []
         for at in frontier:
-            for to in landings(table, at):
+            for to in landings(resolution, at):
                 if to not in paths:
                     paths[to] = paths[at] + [to]
                     nxt.append(to)
@@ -64,15 +65,15 @@ def hop_paths(table: Resolution, frm: int) -> dict[int, list[int]]:
     return paths
 
 
-def hop(table: Resolution, bot_id: str, path: list[str]) -> None:
-    state, floor = table.state, table.floor
+def hop(resolution: Resolution, bot_id: str, path: list[str]) -> None:
+    state, floor = resolution.state, resolution.floor
     if not state.mission.rule(state.calibrated).hop:
         raise IllegalAction(f"{state.mission.name} has no hop into cyberspace"
                             + (" (its special rules ended with the calibration)" if state.calibrated else ""))
-    if current_chip_kind(table) not in HOP_CHIPS:
+    if current_chip_kind(resolution) not in HOP_CHIPS:
         raise IllegalAction("hopping into cyberspace is an optimized utility (or optimized tech) action: the "
                             "tracker must stand on a utility or tech chip")
-    bot: Bot | None = next((b for b in movers(table) if b.id == bot_id), None)
+    bot: Bot | None = next((b for b in movers(resolution) if b.id == bot_id), None)
     if bot is None:
         raise IllegalAction(f"{bot_id} cannot act now: the active player's agent or the command module hops")
     here = floor.index[bot.at]
@@ -90,31 +91,31 @@ def hop(table: Resolution, bot_id: str, path: list[str]) -> None:
             raise IllegalAction(f"{to} is not a terminal space: a hop moves the bot to another terminal space")
         if not in_line(floor, at, nxt):
             raise IllegalAction(f"{to} is not in a straight orthogonal or diagonal line from {floor.ids[at]}")
-        occupant = table.occupant.get(nxt)
+        occupant = resolution.occupant.get(nxt)
         if occupant is not None and occupant is not bot:
             raise IllegalAction(f"{to} is occupied: a hop lands on an unoccupied terminal space")
-        special_rules.check_enter(table, nxt)
+        special_rules.check_enter(resolution, nxt)
         at = nxt
     # out of cyberspace on the last space: it is seen there, and nowhere along the way
     if at != here:
-        step_bot(table, bot, at)
-    table.emit(BotMoved(bot=bot.id, path=[start, *path]))
-    place_awareness(table, bot, "jumping out of cyberspace")
+        step_bot(resolution, bot, at)
+    resolution.emit(BotMoved(bot=bot.id, path=[start, *path]))
+    place_awareness(resolution, bot, "jumping out of cyberspace")
     area = floor.area(at)
-    if floor.ids[area.spaces[0]] in state.floor.surveillance and not table.over:
-        surveil(table, bot, area.index)
+    if floor.ids[area.spaces[0]] in state.floor.surveillance and not resolution.over:
+        surveil(resolution, bot, area.index)
 
 
-def legal_hops(table: Resolution) -> list[LegalAction]:
+def legal_hops(resolution: Resolution) -> list[LegalAction]:
     """One hop per terminal space the action can end on, by the fewest hops, from each bot on a terminal."""
-    if not can_hop_now(table):
+    if not can_hop_now(resolution):
         return []
     out = []
-    floor = table.floor
-    for bot in movers(table):
+    floor = resolution.floor
+    for bot in movers(resolution):
         here = floor.index[bot.at]
         if floor.feature[here] in ("terminal", "mainframe"):
-            for path in hop_paths(table, here).values():
+            for path in hop_paths(resolution, here).values():
                 hops = f"{len(path)} hops" if len(path) > 1 else "1 hop"
                 out.append(LegalAction(Hop(bot=bot.id, path=[floor.ids[k] for k in path]),
                                        f"{hops}; jumping out on {floor.ids[path[-1]]}: detected, surveils the room"))

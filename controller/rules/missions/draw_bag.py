@@ -23,9 +23,9 @@ from controller.rules.state import BagUnit, GameState
 TERMINAL_SPACES = ("terminal", "mainframe")
 
 
-def fill_draw_bag(table: Resolution) -> None:
+def fill_draw_bag(resolution: Resolution) -> None:
     """Setup's last step: the captain, then random guards whose levels add up exactly to the team's total."""
-    state = table.state
+    state = resolution.state
     setup = state.mission.setup
     if setup.bag_captain:
         state.draw_bag.append(BagUnit(unit="captain"))
@@ -39,7 +39,7 @@ def fill_draw_bag(table: Resolution) -> None:
         # only chips that still leave an exact total reachable with the others
         choices = [k for k, c in enumerate(bag) if c.level <= remaining
                    and remaining - c.level in _sums([o.level for j, o in enumerate(bag) if j != k])]
-        pick = choices[table.dice.draw("guard bag", [bag[k].name for k in choices])]
+        pick = choices[resolution.dice.draw("guard bag", [bag[k].name for k in choices])]
         chip = bag.pop(pick)
         remaining -= chip.level
         state.draw_bag.append(BagUnit(unit="guard", guard=chip))
@@ -56,14 +56,14 @@ def module_bagged(state: GameState) -> bool:
     return any(u.unit == "module" for u in state.draw_bag)
 
 
-def bag_module(table: Resolution) -> None:
+def bag_module(resolution: Resolution) -> None:
     """The Search Begins' result: "Add the command module to the draw bag.\""""
-    state = table.state
+    state = resolution.state
     module = next((b for b in state.bots if b.kind == "module"), None)
     if module is None or module.on_board or module_bagged(state):
         return
     state.draw_bag.append(BagUnit(unit="module"))
-    table.emit(UnitBagged(unit=module.id, reason=f"{CALIBRATION_REF}: the calibration result"))
+    resolution.emit(UnitBagged(unit=module.id, reason=f"{CALIBRATION_REF}: the calibration result"))
 
 
 def label(state: GameState, unit: BagUnit) -> str:
@@ -76,39 +76,39 @@ def label(state: GameState, unit: BagUnit) -> str:
     return "the command module"
 
 
-def free_terminals(table: Resolution, area: Area) -> list[int]:
+def free_terminals(resolution: Resolution, area: Area) -> list[int]:
     """The room's free terminal spaces when surveilling it draws a unit from the bag onto the first; none when
     nothing is drawn (the mission draws nothing on surveillance, the bag is empty, every terminal is taken)."""
-    state, floor = table.state, table.floor
+    state, floor = resolution.state, resolution.floor
     if not state.mission.rule(state.calibrated).bag_on_surveil or not state.draw_bag:
         return []
-    return [s for s in area.spaces if floor.feature[s] in TERMINAL_SPACES and s not in table.occupant]
+    return [s for s in area.spaces if floor.feature[s] in TERMINAL_SPACES and s not in resolution.occupant]
 
 
-def draw_onto_terminal(table: Resolution, area: Area) -> None:
+def draw_onto_terminal(resolution: Resolution, area: Area) -> None:
     """"Before surveilling a room with at least one terminal space, draw a unit from the bag and place it on a
     terminal in the room. If it is a security unit, it must be placed to not face a wall." The unit goes on
     the room's first free terminal space; with every terminal space taken, nothing is drawn."""
-    state, floor = table.state, table.floor
-    free = free_terminals(table, area)
+    state, floor = resolution.state, resolution.floor
+    free = free_terminals(resolution, area)
     if not free:
         return
-    unit = state.draw_bag.pop(table.dice.draw("draw bag", [label(state, u) for u in state.draw_bag]))
+    unit = state.draw_bag.pop(resolution.dice.draw("draw bag", [label(state, u) for u in state.draw_bag]))
     space = free[0]
     where = floor.ids[space]
     if unit.unit == "module":
         module = next(b for b in state.bots if b.kind == "module")
         module.space = where
-        table.occupant[space] = module
-        table.emit(UnitDrawn(unit=module.id, space=where))
+        resolution.occupant[space] = module
+        resolution.emit(UnitDrawn(unit=module.id, space=where))
     else:
         # best_facing looks down the longest line of sight, so never at a wall while any side is open
         if unit.unit == "captain":
-            placed = captain_unit(state.captain, where, best_facing(table, space))
-            station(table, placed)
+            placed = captain_unit(state.captain, where, best_facing(resolution, space))
+            station(resolution, placed)
         else:
             if unit.guard is None:
                 raise StateError("a guard in the draw bag has no guard chip")
-            placed = enlist(table, unit.guard, space)
-        table.emit(UnitDrawn(unit=placed.id, space=where, facing=placed.facing))
-    recheck(table)
+            placed = enlist(resolution, unit.guard, space)
+        resolution.emit(UnitDrawn(unit=placed.id, space=where, facing=placed.facing))
+    recheck(resolution)

@@ -29,32 +29,32 @@ from controller.rules.resolution import MEMORY, Resolution
 from controller.rules.state import Bot, Objective, SecurityUnit
 
 
-def floor_objectives(table: Resolution) -> list[Objective]:
+def floor_objectives(resolution: Resolution) -> list[Objective]:
     """The objectives of the floor the team is on, when it is not the mission's last."""
-    state = table.state
+    state = resolution.state
     plan = state.mission.floor_plan
     if not state.later_floors or state.floor_number > len(plan):
         return []
     return [o for o in plan[state.floor_number - 1].objectives if applies(state, o)]
 
 
-def ready_to_advance(table: Resolution) -> bool:
+def ready_to_advance(resolution: Resolution) -> bool:
     """"completing all floor objectives and assembling all bots simultaneously in safe zones at the end of a
     turn"; a shut-down bot "Cannot act or advance floors until repaired"."""
-    state, floor = table.state, table.floor
+    state, floor = resolution.state, resolution.floor
     if not state.later_floors or state.outcome is not None:
         return False
-    if not all(done(state, table, o, True) for o in floor_objectives(table)):
+    if not all(done(state, resolution, o, True) for o in floor_objectives(resolution)):
         return False
     bots = [b for b in state.bots if not b.escaped]
     return bool(bots) and all(b.on_board and not b.shut_down and floor.in_safe_zone(floor.index[b.at])
                               for b in bots)
 
 
-def change_floor(table: Resolution, final: Bot) -> None:
+def change_floor(resolution: Resolution, final: Bot) -> None:
     """The five steps of "Changing Floors", after `final`'s turn; the corporation's turn follows on the new
     floor (its marker is with the player who took the final turn)."""
-    state = table.state
+    state = resolution.state
     turn = state.turn
     # 1. "Assign the corporation marker to the player who took the final turn. Turn order resets so the
     #    player to their left becomes first player."
@@ -64,12 +64,12 @@ def change_floor(table: Resolution, final: Bot) -> None:
     turn.active = len(turn.order) - 1
     # 2. "Record unlocked safe zone doors (they remain unlocked on the next floor) and bot/guard locations
     #    inside safe zones."
-    old = table.floor
+    old = resolution.floor
     zones = _safe_zones(old)
     kept_doors = {(z, n) for z, zone in enumerate(zones) for n, door in enumerate(_doors_of(old, zone))
-                  if door in table.unlocked}
+                  if door in resolution.unlocked}
     places: list[tuple[Bot | SecurityUnit, int, tuple[int, int]]] = []
-    for space, who in table.occupant.items():
+    for space, who in resolution.occupant.items():
         if old.in_safe_zone(space):
             z = zones.index(old.areas[old.area_of[space]])
             places.append((who, z, _offset(old, zones[z], space)))
@@ -95,44 +95,44 @@ def change_floor(table: Resolution, final: Bot) -> None:
     state.floor.unlocked_doors = sorted({new_doors[z][n] for z, n in kept_doors
                                          if z < len(new_doors) and n < len(new_doors[z])})
     state.floor_number += 1
-    carry_imperatives(table)  # cards in the agents' hands are no board components: they stay
+    carry_imperatives(resolution)  # cards in the agents' hands are no board components: they stay
     state.progress = {}
     # the bots and guards kept in safe zones still name spaces of the old floor: off the table until placed
     for bot in state.bots:
         bot.space = None if bot.on_board else bot.space
     kept_units, state.security = state.security, []
-    table.refresh()
+    resolution.refresh()
     for who, z, offset in places:
         zone = new_zones[min(z, len(new_zones) - 1)] if new_zones else None
-        space = _place_in(table, new, zone, offset)
+        space = _place_in(resolution, new, zone, offset)
         who.space = new.ids[space]
-        table.occupant[space] = who
+        resolution.occupant[space] = who
     state.security = kept_units
     memory = next((b for b in state.bots if b.id == MEMORY and b.on_board), None)
     if state.joan is not None and memory is not None:
         state.joan.space = memory.at  # Joan climbs with Memory
         state.joan.charged = True  # "Joan recharges when sharing a space with Memory"
-    place_security(table, level)
-    table.emit(FloorChanged(floor=new.name, level=level, number=state.floor_number,
-                            kept={w.id: w.space or "" for w, _, _ in places}))
-    recheck(table)
+    place_security(resolution, level)
+    resolution.emit(FloorChanged(floor=new.name, level=level, number=state.floor_number,
+                                 kept={w.id: w.space or "" for w, _, _ in places}))
+    recheck(resolution)
     # 5. "Agents lacking an imperative card draw one."
-    draw_imperatives(table)
+    draw_imperatives(resolution)
     turn.step = "corporation"
     turn.pending = None
-    table.emit(StepStarted(step="corporation", new_floor=True))
+    resolution.emit(StepStarted(step="corporation", new_floor=True))
 
 
-def escape(table: Resolution, bot: Bot) -> None:
+def escape(resolution: Resolution, bot: Bot) -> None:
     """Take `bot` off the board through an entrance of the last floor."""
-    state, floor = table.state, table.floor
-    if not can_escape(table):
+    state, floor = resolution.state, resolution.floor
+    if not can_escape(resolution):
         raise IllegalAction("this mission has no escape open now: its objectives conclude with an escape once "
                             "the calibrations of its last floor are complete")
     if not bot.on_board or floor.feature[floor.index[bot.at]] != "entrance":
         raise IllegalAction(f"{bot.name} must stand on an entrance space to escape")
-    del table.occupant[floor.index[bot.at]]
-    table.emit(BotEscaped(bot=bot.id, space=bot.space or ""))
+    del resolution.occupant[floor.index[bot.at]]
+    resolution.emit(BotEscaped(bot=bot.id, space=bot.space or ""))
     bot.escaped = True
     bot.space = None
     bot.awareness = None
@@ -140,12 +140,12 @@ def escape(table: Resolution, bot: Bot) -> None:
     agents = [b for b in state.bots if b.kind == "agent"]
     module = next((b for b in state.bots if b.kind == "module"), None)
     if module is not None and not module.escaped and all(a.escaped for a in agents):
-        declare_defeat(table, "module_abandoned",
+        declare_defeat(resolution, "module_abandoned",
                        "all agents escaped before the command module: nobody remains to pilot it")
 
 
-def can_escape(table: Resolution) -> bool:
-    state = table.state
+def can_escape(resolution: Resolution) -> bool:
+    state = resolution.state
     return (state.calibrated and not state.later_floors
             and any(o.task == "escape" for o in state.mission.win if applies(state, o)))
 
@@ -167,25 +167,25 @@ def _offset(floor: Floor, zone: Area, space: int) -> tuple[int, int]:
     return r - r0, c - c0
 
 
-def _place_in(table: Resolution, floor: Floor, zone: Area | None, offset: tuple[int, int]) -> int:
+def _place_in(resolution: Resolution, floor: Floor, zone: Area | None, offset: tuple[int, int]) -> int:
     """The space at `offset` in the zone if free, else the zone's first free space (else any free space)."""
     if zone is not None:
         r0, c0 = floor.coords[zone.spaces[0]]
         at = {floor.coords[s]: s for s in zone.spaces}
         wanted = at.get((r0 + offset[0], c0 + offset[1]))
-        if wanted is not None and wanted not in table.occupant:
+        if wanted is not None and wanted not in resolution.occupant:
             return wanted
-        free = [s for s in zone.spaces if s not in table.occupant]
+        free = [s for s in zone.spaces if s not in resolution.occupant]
         if free:
             return free[0]
-    return next(s for s in range(len(floor.ids)) if s not in table.occupant)
+    return next(s for s in range(len(floor.ids)) if s not in resolution.occupant)
 
 
-def legal_escapes(table: Resolution, bots: list[Bot]) -> list[LegalAction]:
+def legal_escapes(resolution: Resolution, bots: list[Bot]) -> list[LegalAction]:
     """Escapes of the bots on an entrance, warning when it would be the last agent out before the module."""
-    if not can_escape(table):
+    if not can_escape(resolution):
         return []
-    state, floor = table.state, table.floor
+    state, floor = resolution.state, resolution.floor
     out = []
     for bot in bots:
         if floor.feature[floor.index[bot.at]] != "entrance":

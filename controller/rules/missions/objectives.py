@@ -64,9 +64,9 @@ def _counted(state: GameState, objective: Objective, key: str, need: int) -> boo
     return sum(counts.values()) >= need  # any / all
 
 
-def done(state: GameState, table: Resolution, objective: Objective, end_of_turn: bool) -> bool:
+def done(state: GameState, resolution: Resolution, objective: Objective, end_of_turn: bool) -> bool:
     task, _, arg = objective.task.partition(":")
-    floor = table.floor
+    floor = resolution.floor
     if task in ("terminals", "module_terminals"):
         return _counted(state, objective, "terminals", int(arg or 1))
     if task in ("network_card", "push_through_door", "module_spaces"):
@@ -95,9 +95,9 @@ def done(state: GameState, table: Resolution, objective: Objective, end_of_turn:
     return state.progress.get(objective.task, 0) >= 1
 
 
-def check_mission(table: Resolution, end_of_turn: bool = False) -> None:
+def check_mission(resolution: Resolution, end_of_turn: bool = False) -> None:
     """Mark calibrations complete and declare victory when the win condition holds."""
-    state = table.state
+    state = resolution.state
     if state.outcome is not None:
         return
     mission = state.mission
@@ -105,12 +105,12 @@ def check_mission(table: Resolution, end_of_turn: bool = False) -> None:
         return  # the calibrations and the win condition belong to the mission's last floor
     if not state.calibrated:
         tasks = [o for o in mission.calibrations if applies(state, o)]
-        if all(done(state, table, o, end_of_turn) for o in tasks):
+        if all(done(state, resolution, o, end_of_turn) for o in tasks):
             state.calibrated = True
-            table.emit(StepStarted(step="calibrated"))
-            special_rules.on_calibration(table)
+            resolution.emit(StepStarted(step="calibrated"))
+            special_rules.on_calibration(resolution)
     if state.calibrated:
         tasks = [o for o in mission.win if applies(state, o)]
-        if tasks and all(done(state, table, o, end_of_turn) for o in tasks):
+        if tasks and all(done(state, resolution, o, end_of_turn) for o in tasks):
             state.outcome = Outcome(result="victory", cause="mission_won", text=mission.win_name or mission.name)
-            table.emit(GameWon(reason=mission.win_name or mission.name))
+            resolution.emit(GameWon(reason=mission.win_name or mission.name))

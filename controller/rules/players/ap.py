@@ -43,37 +43,37 @@ def check_dice(wanted: DicePool) -> list[DiceWanted]:
             for grade in ("basic", "advanced", "elite") if getattr(wanted, grade)]
 
 
-def check_purpose(table: Resolution, why: str) -> str:
+def check_purpose(resolution: Resolution, why: str) -> str:
     """"Casing's move action": what an AP check's dice are for, said to the players who roll them."""
-    turn = table.state.turn
+    turn = resolution.state.turn
     active = turn.order[turn.active]
-    return f"{next((b.name for b in table.state.bots if b.id == active), active)}'s {why}"
+    return f"{next((b.name for b in resolution.state.bots if b.id == active), active)}'s {why}"
 
 
-def check_ap(table: Resolution, wanted: DicePool, why: str) -> None:
+def check_ap(resolution: Resolution, wanted: DicePool, why: str) -> None:
     """Refuse dice an AP check cannot roll: a proprietary die (its callers roll it first, `agent_dice`, and pass
     the rest) or more dice of a grade than the pool holds."""
     if wanted.proprietary:
         raise IllegalAction(f"no proprietary die joins the AP check of a {why}: Casing's pressure die joins move "
                             f"actions, Bit's lift die strikes on walls and brute force")
-    check_pool(table.state.turn.pool, wanted)
+    check_pool(resolution.state.turn.pool, wanted)
 
 
-def roll_ap(table: Resolution, wanted: DicePool, bonus: int, why: str) -> int:
+def roll_ap(resolution: Resolution, wanted: DicePool, bonus: int, why: str) -> int:
     """Roll the chosen dice from the active pool and total the AP (the dice leave the pool, but for an
     unpaired blank, which returns to it)."""
-    turn = table.state.turn
-    check_ap(table, wanted, why)
+    turn = resolution.state.turn
+    check_ap(resolution, wanted, why)
     pool = turn.pool
-    table.dice.expect(check_dice(wanted), check_purpose(table, why))
+    resolution.dice.expect(check_dice(wanted), check_purpose(resolution, why))
     pool.basic -= wanted.basic
     pool.advanced -= wanted.advanced
     pool.elite -= wanted.elite
     rolled: list[tuple[str, str]] = []
     for grade in ("basic", "advanced", "elite"):
         for _ in range(getattr(wanted, grade)):
-            face = table.dice.roll(f"{grade} die", FACES[grade])
-            table.emit(DieRolled(die=f"{grade} die", face=face, why=why))
+            face = resolution.dice.roll(f"{grade} die", FACES[grade])
+            resolution.emit(DieRolled(die=f"{grade} die", face=face, why=why))
             rolled.append((grade, face))
     rerolls = sum(1 for _, f in rolled if f == "reroll")
     for _ in range(rerolls):
@@ -82,8 +82,8 @@ def roll_ap(table: Resolution, wanted: DicePool, bonus: int, why: str) -> int:
             break
         k = min(candidates, key=lambda i: (_worth(rolled[i][1]), i))
         grade = rolled[k][0]
-        face = table.dice.roll(f"{grade} die", FACES[grade])
-        table.emit(DieRolled(die=f"{grade} die", face=face, why=f"{why}: reroll"))
+        face = resolution.dice.roll(f"{grade} die", FACES[grade])
+        resolution.emit(DieRolled(die=f"{grade} die", face=face, why=f"{why}: reroll"))
         rolled[k] = (grade, face)
     total = sum(int(f) for _, f in rolled if f.isdigit())
     blanks = sum(1 for _, f in rolled if f == "blank")

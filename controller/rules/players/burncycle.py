@@ -20,25 +20,25 @@ def active_slot_count(state: GameState) -> int:
     return sum(1 for c in state.burncycle.slots if c is not None)
 
 
-def draw_burncycle(table: Resolution, active: int) -> None:
+def draw_burncycle(resolution: Resolution, active: int) -> None:
     """"Place the captain chip and general action chips into the bag equal to the number of active slots.
     Draw and place them left-to-right.\""""
     generals: list[ChipKind] = ["general"] * (active - 1)
     bag: list[ChipKind] = ["captain", *generals]
     slots: list[Chip | None] = []
     while bag:
-        slots.append(Chip(kind=bag.pop(table.dice.draw("burncycle bag", bag))))
+        slots.append(Chip(kind=bag.pop(resolution.dice.draw("burncycle bag", bag))))
     slots += [None] * (MAX_SLOTS - active)
-    table.state.burncycle.slots = slots
-    table.state.burncycle.tracker = 0
+    resolution.state.burncycle.slots = slots
+    resolution.state.burncycle.tracker = 0
 
 
-def regenerate_reserves(table: Resolution, start_of_game: bool = False) -> None:
+def regenerate_reserves(resolution: Resolution, start_of_game: bool = False) -> None:
     """"Reserves are created during burncycle creation and reboots from outdoor spaces and occupied rooms":
     a bot standing in a room or outdoor segment whose infobar shows a chip adds it to its reserve (agents to
     their personal reserve, the command module to the team reserve, which is its reserve). An Adaptable
     mission's safe zones grant their chips only `start_of_game` (setup), never on a reboot."""
-    state, floor = table.state, table.floor
+    state, floor = resolution.state, resolution.floor
     team: list[ChipKind] = []
     personal: dict[str, list[ChipKind]] = {}
     for bot in state.bots:
@@ -57,49 +57,49 @@ def regenerate_reserves(table: Resolution, start_of_game: bool = False) -> None:
     state.burncycle.personal_reserves = personal
 
 
-def add_to_reserve(table: Resolution, bot: Bot, chip: ChipKind) -> None:
+def add_to_reserve(resolution: Resolution, bot: Bot, chip: ChipKind) -> None:
     """A chip into the bot's reserve: an agent's personal one, or the team reserve for the command module
     ("The team reserve serves as the command module's reserve")."""
-    bc = table.state.burncycle
+    bc = resolution.state.burncycle
     owner = "team" if bot.kind == "module" else bot.id
     reserve = bc.team_reserve if owner == "team" else bc.personal_reserves.setdefault(bot.id, [])
     reserve.append(chip)
-    table.emit(ReserveChanged(owner=owner, chips=list(reserve)))
+    resolution.emit(ReserveChanged(owner=owner, chips=list(reserve)))
 
 
-def reboot(table: Resolution) -> None:
+def reboot(resolution: Resolution) -> None:
     """"Clear all chips from the burncycle and all reserves to the supply. Place the captain chip and general
     action chips into the bag ... Regenerate team and personal reserves. Advance threat by the player count.
     Return banned IPs to the network at level 1.\""""
-    state = table.state
+    state = resolution.state
     if state.mission.no_reboot:
         raise IllegalAction(f"{state.mission.name}: the burncycle cannot be rebooted")
-    active = active_slot_count(table.state)
-    draw_burncycle(table, active)
+    active = active_slot_count(resolution.state)
+    draw_burncycle(resolution, active)
     for k, chip in enumerate(state.burncycle.slots):
         if chip is not None:
-            table.emit(ChipChanged(slot=k + 1, chip=chip.kind, degraded=False, reason="reboot"))
-    regenerate_reserves(table)
-    table.emit(ReserveChanged(owner="team", chips=list(state.burncycle.team_reserve)))
+            resolution.emit(ChipChanged(slot=k + 1, chip=chip.kind, degraded=False, reason="reboot"))
+    regenerate_reserves(resolution)
+    resolution.emit(ReserveChanged(owner="team", chips=list(state.burncycle.team_reserve)))
     for owner, chips in state.burncycle.personal_reserves.items():
-        table.emit(ReserveChanged(owner=owner, chips=list(chips)))
-    change_threat(table, state.players, f"reboot: threat advances by the player count ({state.players})")
+        resolution.emit(ReserveChanged(owner=owner, chips=list(chips)))
+    change_threat(resolution, state.players, f"reboot: threat advances by the player count ({state.players})")
     for ip in state.network.ips:
         if ip.banned:
             ip.banned = False
-            ip.node = access_point(table, ip.agent)
+            ip.node = access_point(resolution, ip.agent)
             if ip.level != 1:
-                table.emit(LevelChanged(who=ip.agent, old=ip.level, new=1))
+                resolution.emit(LevelChanged(who=ip.agent, old=ip.level, new=1))
             ip.level = 1
             if ip.node is not None:
-                table.emit(IpMoved(agent=ip.agent, path=[ip.node], reason="banned IP returns at level 1"))
+                resolution.emit(IpMoved(agent=ip.agent, path=[ip.node], reason="banned IP returns at level 1"))
 
 
-def alter(table: Resolution, agent: Bot, slot: int, kind: str, source: str) -> None:
+def alter(resolution: Resolution, agent: Bot, slot: int, kind: str, source: str) -> None:
     """"a player may swap any chip in the burncycle track with an available action chip taken from either
     the team reserve or their personal reserve ... If the captain action chip is removed and replaced before
     it has degraded, threat immediately advances by 2.\""""
-    bc = table.state.burncycle
+    bc = resolution.state.burncycle
     if not 0 <= slot < len(bc.slots) or bc.slots[slot] is None:
         raise IllegalAction(f"slot {slot + 1} holds no chip: only chips in the burncycle track can be swapped")
     reserve = bc.team_reserve if source == "team" else bc.personal_reserves.get(agent.id, [])
@@ -110,9 +110,9 @@ def alter(table: Resolution, agent: Bot, slot: int, kind: str, source: str) -> N
     reserve.remove(kind)
     old = bc.chip(slot)
     bc.slots[slot] = Chip(kind=kind)  # "always placed ... on its active face"
-    table.emit(ChipChanged(slot=slot + 1, chip=kind, degraded=False, reason=f"altered from the {source} reserve"))
+    resolution.emit(ChipChanged(slot=slot + 1, chip=kind, degraded=False, reason=f"altered from the {source} reserve"))
     if old.kind == "captain" and not old.degraded:
-        change_threat(table, 2, "the captain chip was replaced before it degraded")
+        change_threat(resolution, 2, "the captain chip was replaced before it degraded")
 
 
 def next_slot_cost(state: GameState) -> int:
@@ -127,12 +127,12 @@ def next_slot_cost(state: GameState) -> int:
     return costs[index]
 
 
-def unlock_slot(table: Resolution, payers: dict[str, int], active: Bot) -> None:
+def unlock_slot(resolution: Resolution, payers: dict[str, int], active: Bot) -> None:
     """"Players can unlock new slots during the power routing step by paying the power cost printed on the
     command module card. Unlocked slots immediately receive a general action chip from the supply." The cost
     may come from any bots, "provided at least 1 power is paid by the command module or the active
     player's agent"."""
-    state = table.state
+    state = resolution.state
     bc = state.burncycle
     cost = next_slot_cost(state)
     free = [k for k, c in enumerate(bc.slots) if c is None] + list(range(len(bc.slots), MAX_SLOTS))
@@ -156,22 +156,23 @@ def unlock_slot(table: Resolution, payers: dict[str, int], active: Bot) -> None:
     while len(bc.slots) <= slot:
         bc.slots.append(None)
     bc.slots[slot] = Chip(kind="general")
-    table.emit(ChipChanged(slot=slot + 1, chip="general", degraded=False, reason=f"slot unlocked for {cost} power"))
+    resolution.emit(ChipChanged(slot=slot + 1, chip="general", degraded=False,
+                                reason=f"slot unlocked for {cost} power"))
 
 
-def deactivate_slot(table: Resolution, reason: str) -> None:
+def deactivate_slot(resolution: Resolution, reason: str) -> None:
     """"If an event deactivates a slot, remove its peg and return its chip to the supply." The event takes the
     rightmost slot that has a peg (the last one unlocked, which unlocking buys back at its printed cost) and
     leaves the last peg in place, so the burncycle keeps a slot to act on."""
-    slots = table.state.burncycle.slots
+    slots = resolution.state.burncycle.slots
     pegged = [k for k, chip in enumerate(slots) if chip is not None]
     if len(pegged) < 2:
         return
     slot = pegged[-1]
-    chip = table.state.burncycle.chip(slot)
+    chip = resolution.state.burncycle.chip(slot)
     slots[slot] = None
-    table.emit(ChipChanged(slot=slot + 1, chip="none", degraded=False,
-                           reason=f"{reason}: its peg is removed and its {chip.kind} chip returns to the supply"))
+    resolution.emit(ChipChanged(slot=slot + 1, chip="none", degraded=False,
+                                reason=f"{reason}: its peg is removed and its {chip.kind} chip returns to the supply"))
 
 
 # -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------

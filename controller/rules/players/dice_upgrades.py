@@ -21,7 +21,7 @@ def next_upgrade(bot: Bot) -> DiceUpgrade | None:
     return bot.dice_track[bot.dice_bought] if bot.dice_bought < len(bot.dice_track) else None
 
 
-def buy_dice_upgrade(table: Resolution, bot: Bot) -> None:
+def buy_dice_upgrade(resolution: Resolution, bot: Bot) -> None:
     if bot.kind != "agent":
         raise IllegalAction("dice upgrades are printed on agent cards: rules affecting agents do not apply to "
                             "the command module")
@@ -38,9 +38,9 @@ def buy_dice_upgrade(table: Resolution, bot: Bot) -> None:
         bot.advanced_dice += 1
     else:
         bot.elite_dice += 1
-    table.emit(PowerChanged(bot=bot.id, old=bot.power + upgrade.cost, new=bot.power,
-                            reason=f"{upgrade.die} die upgrade"))
-    table.emit(DiceUpgradeBought(bot=bot.id, die=upgrade.die, cost=upgrade.cost))
+    resolution.emit(PowerChanged(bot=bot.id, old=bot.power + upgrade.cost, new=bot.power,
+                                 reason=f"{upgrade.die} die upgrade"))
+    resolution.emit(DiceUpgradeBought(bot=bot.id, die=upgrade.die, cost=upgrade.cost))
 
 
 def activated(bot: Bot) -> tuple[int, int]:

@@ -30,13 +30,13 @@ def movement_chips(state: GameState, asterisk: int | None = None) -> list[str]:
             if c is not None and not c.degraded]
 
 
-def move_ip(table: Resolution, agent: str, transfers: dict[int, str], asterisk: int | None = None,
+def move_ip(resolution: Resolution, agent: str, transfers: dict[int, str], asterisk: int | None = None,
             steps: range | None = None) -> None:
     """Move the agent's IP once per usable chip; `transfers` maps a step index to "in" or "out"; `asterisk`
     names the slot (0-4) Nano's Asterisk treats as general: "Once per turn during the network step of his turn,
     Nano may treat one chip in the burncycle as a general action chip." (One network step per turn makes it
     once per turn.) `steps`: only these movement steps (the listing looks ahead on a copy, a step at a time)."""
-    state = table.state
+    state = resolution.state
     if asterisk is not None:
         bot = state.bot(agent)
         if "asterisk" not in bot.abilities:
@@ -48,7 +48,7 @@ def move_ip(table: Resolution, agent: str, transfers: dict[int, str], asterisk: 
     ip = next((i for i in state.network.ips if i.agent == agent), None)
     if ip is None or ip.banned or ip.node is None:
         return
-    by_id = nodes(table)
+    by_id = nodes(resolution)
     chips = movement_chips(state, asterisk)
     for step in transfers:
         if not 0 <= step < len(chips):
@@ -56,7 +56,7 @@ def move_ip(table: Resolution, agent: str, transfers: dict[int, str], asterisk: 
     for step, kind in enumerate(chips):
         if steps is not None and step not in steps:
             continue
-        if table.over or ip.node is None:
+        if resolution.over or ip.node is None:
             return
         path = [ip.node]
         direction = transfers.get(step)
@@ -72,7 +72,7 @@ def move_ip(table: Resolution, agent: str, transfers: dict[int, str], asterisk: 
             # the node it transferred to stops it (a hub, a ping, the core).
             arrived = by_id[target]
             stop = arrived.kind == "hub" or any(p.node == target for p in state.network.pings)
-            if arrive(table, ip, arrived, path, stop_here=stop):
+            if arrive(resolution, ip, arrived, path, stop_here=stop):
                 continue
         limit = 1 if kind in ("general", "captain") else len(by_id)
         stopped = False
@@ -84,54 +84,54 @@ def move_ip(table: Resolution, agent: str, transfers: dict[int, str], asterisk: 
             path.append(nxt)
             node = by_id[nxt]
             stop = node.kind == "hub" or node.kind == kind or any(p.node == nxt for p in state.network.pings)
-            if arrive(table, ip, node, path, stop_here=stop or limit == 1):
+            if arrive(resolution, ip, node, path, stop_here=stop or limit == 1):
                 stopped = True
                 break
         if not stopped and len(path) > 1:
-            table.emit(IpMoved(agent=agent, path=path, reason=f"{kind} chip"))
+            resolution.emit(IpMoved(agent=agent, path=path, reason=f"{kind} chip"))
 
 
-def arrive(table: Resolution, ip: IP, node: NetworkNode, path: list[str], stop_here: bool) -> bool:
+def arrive(resolution: Resolution, ip: IP, node: NetworkNode, path: list[str], stop_here: bool) -> bool:
     """Resolve the node the IP stops on (hub benefits, the core, a boot). True when it stopped."""
     if not stop_here and node.kind != "core":
         return False
-    table.emit(IpMoved(agent=ip.agent, path=list(path), reason="network step"))
-    state = table.state
+    resolution.emit(IpMoved(agent=ip.agent, path=list(path), reason="network step"))
+    state = resolution.state
     ping = next((p for p in state.network.pings if p.node == node.id), None)
     if ping is not None:
-        resolve_boot(table, ip, ping)
+        resolve_boot(resolution, ip, ping)
         if ip.node != node.id:
             return True  # booted: back at its access point
         # the IP won and stands on the node the ping held: it has reached it ("Layer 4 (The Core): Gain all
         # three benefits, then return IP to access point.", and a hub's benefit likewise)
     if node.kind == "core":
         # "Layer 4 (The Core): Gain all three benefits, then return IP to access point."
-        special_rules.ip_on_core(table, ip)
-        change_ip_level(table, ip, 1)
-        change_threat(table, -1, f"{bot_ref(ip.agent)}'s IP reached the core")
-        gain_power(table, table.state.bot(ip.agent), 1, "network hub")
-        home = access_point(table, ip.agent)
+        special_rules.ip_on_core(resolution, ip)
+        change_ip_level(resolution, ip, 1)
+        change_threat(resolution, -1, f"{bot_ref(ip.agent)}'s IP reached the core")
+        gain_power(resolution, resolution.state.bot(ip.agent), 1, "network hub")
+        home = access_point(resolution, ip.agent)
         if home is not None:
-            table.emit(IpMoved(agent=ip.agent, path=[node.id, home], reason="back to its access point"))
+            resolution.emit(IpMoved(agent=ip.agent, path=[node.id, home], reason="back to its access point"))
             ip.node = home
     elif node.kind == "hub":
         if node.layer == 1:
-            change_ip_level(table, ip, 1)  # "Layer 1 Hub: Increase network level by 1."
+            change_ip_level(resolution, ip, 1)  # "Layer 1 Hub: Increase network level by 1."
         elif node.layer == 2:
             # "Layer 2 Hub: Reduce threat by 1." The reason holds a reference: the players read the bot's name
-            change_threat(table, -1, f"{bot_ref(ip.agent)}'s IP on a layer 2 hub")
+            change_threat(resolution, -1, f"{bot_ref(ip.agent)}'s IP on a layer 2 hub")
         elif node.layer == 3:
-            gain_power(table, table.state.bot(ip.agent), 1, "network hub")  # "Layer 3 Hub: Gain 1 power."
+            gain_power(resolution, resolution.state.bot(ip.agent), 1, "network hub")  # "Layer 3 Hub: Gain 1 power."
     return True
 
 
 
 
-def legal_network_step(table: Resolution, agent: Bot) -> list[LegalAction]:
+def legal_network_step(resolution: Resolution, agent: Bot) -> list[LegalAction]:
     """The network step as it is, and with each transfer the IP can take at its first movement step; the label
     says in the game's words what may be chosen for later steps (`transfers`: a step's number to "in" or "out"),
     which depend on where the IP stands by then. It is shown to players: no field names, no JSON."""
-    state = table.state
+    state = resolution.state
     chips = movement_chips(state)
     steps = ", ".join(f"{k} {kind}" for k, kind in enumerate(chips, 1)) or "none"
     options: dict[str, list[Choice]] = {}
@@ -145,13 +145,13 @@ def legal_network_step(table: Resolution, agent: Bot) -> list[LegalAction]:
         label += "; Risky Click: network cards to ignore, a new one drawn for each"
     transfers: list[Choice] = []
     for asterisk in [None, *(k - 1 for k in options.get("asterisk", []) if isinstance(k, int))]:
-        transfers += [t for t in allowed_transfers(table, agent.id, asterisk) if t not in transfers]
+        transfers += [t for t in allowed_transfers(resolution, agent.id, asterisk) if t not in transfers]
     out = [LegalAction(NetworkStep(), label, bot=agent.id, choose=["transfers", *options],
                        options={"transfers": transfers, **options})]
     ip = next((i for i in state.network.ips if i.agent == agent.id), None)
     if ip is None or ip.banned or ip.node is None or not chips:
         return out
-    here = nodes(table)[ip.node]
+    here = nodes(resolution)[ip.node]
     ways: tuple[tuple[Literal["in", "out"], str | None], ...] = (("in", here.inward), ("out", here.outward))
     for direction, target in ways:
         if target is not None:
@@ -161,13 +161,13 @@ def legal_network_step(table: Resolution, agent: Bot) -> list[LegalAction]:
     return out
 
 
-def allowed_transfers(table: Resolution, agent: str, asterisk: int | None = None) -> list[dict[int, str]]:
+def allowed_transfers(resolution: Resolution, agent: str, asterisk: int | None = None) -> list[dict[int, str]]:
     """Every choice of transfers the network step takes (with Nano's Asterisk on slot `asterisk`, 0-4), no
     transfer first: a transfer at a movement step needs a white line from the node the IP stands on by then,
     which the steps before it decide, so the IP is moved on a copy of the game a step at a time, each choice of
     the step before on a copy of its own ("IPs can transfer across layers along white lines once per movement
     step")."""
-    chips = movement_chips(table.state, asterisk)
+    chips = movement_chips(resolution.state, asterisk)
     found: list[dict[int, str]] = []
 
     def walk(here: Resolution, chosen: dict[int, str], step: int) -> None:
@@ -186,5 +186,5 @@ def allowed_transfers(table: Resolution, agent: str, asterisk: int | None = None
             walk(after, now, step + 1)
 
     if chips:
-        walk(Resolution(table.state, table.dice, table.apply_effect), {}, 0)
+        walk(Resolution(resolution.state, resolution.dice, resolution.apply_effect), {}, 0)
     return found or [{}]

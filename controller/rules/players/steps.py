@@ -37,27 +37,27 @@ def usable(state: GameState, slot: int) -> bool:
     return chip is not None and not chip.degraded
 
 
-def start_turn(table: Resolution) -> None:
+def start_turn(resolution: Resolution) -> None:
     """Begin the active player's turn at step 1; a shut-down or escaped agent's turn passes at once."""
-    state = table.state
+    state = resolution.state
     turn = state.turn
     turn.step, turn.pool, turn.pending, turn.acted = "route", DicePool(), None, False
     agent = active_agent(state)
-    special_rules.start_of_agent_turn(table, agent)
-    if table.over:
+    special_rules.start_of_agent_turn(resolution, agent)
+    if resolution.over:
         return
     if agent.shut_down or agent.escaped:
         # "Cannot act or advance floors until repaired": nothing to route, roll or degrade.
-        table.emit(StepStarted(step="skip", bot=agent.id, reason="shut down" if agent.shut_down else "gone"))
-        next_player(table)
+        resolution.emit(StepStarted(step="skip", bot=agent.id, reason="shut down" if agent.shut_down else "gone"))
+        next_player(resolution)
         return
-    table.emit(TurnStarted(agent=agent.id))
+    resolution.emit(TurnStarted(agent=agent.id))
 
 
-def enter_actions(table: Resolution) -> None:
+def enter_actions(resolution: Resolution) -> None:
     """Step 2: "1 basic die for each current power point, plus advanced and elite dice matching their
     activated upgrades"; then step 3 starts at the leftmost usable chip."""
-    state = table.state
+    state = resolution.state
     turn = state.turn
     agent = active_agent(state)
     # installed mods add their dice ("an advanced die in the pool")
@@ -65,51 +65,51 @@ def enter_actions(table: Resolution) -> None:
                          elite=agent.elite_dice + mod_bonus(agent, "elite_die"),
                          proprietary=1 if agent.proprietary_die is not None else 0)  # characters/proprietary_dice.py
     turn.step = "actions"
-    table.emit(StepStarted(step="actions", bot=agent.id, dice=msgspec.structs.asdict(turn.pool)))
-    _place_tracker(table, 0)
+    resolution.emit(StepStarted(step="actions", bot=agent.id, dice=msgspec.structs.asdict(turn.pool)))
+    _place_tracker(resolution, 0)
 
 
-def _place_tracker(table: Resolution, start: int) -> None:
-    state = table.state
+def _place_tracker(resolution: Resolution, start: int) -> None:
+    state = resolution.state
     for slot in range(start, len(state.burncycle.slots)):
         if usable(state, slot):
             state.burncycle.tracker = slot
             chip = state.burncycle.chip(slot)
-            table.emit(SlotReached(slot=slot + 1, chip=chip.kind))
+            resolution.emit(SlotReached(slot=slot + 1, chip=chip.kind))
             if chip.kind == "captain":
                 # "Captain Action Chip: Its designated event on the Captain card must be executed
                 # immediately when reached, even if the player passes on taking an action with the chip."
-                reach_captain_chip(table)
+                reach_captain_chip(resolution)
             return
-    enter_network(table)
+    enter_network(resolution)
 
 
-def finish_action(table: Resolution) -> None:
+def finish_action(resolution: Resolution) -> None:
     """The action on the current chip is done (or passed): on to the next usable chip."""
-    turn = table.state.turn
+    turn = resolution.state.turn
     turn.pending = None
     turn.extra_action = False
-    _place_tracker(table, table.state.burncycle.tracker + 1)
+    _place_tracker(resolution, resolution.state.burncycle.tracker + 1)
 
 
-def enter_network(table: Resolution) -> None:
-    turn = table.state.turn
+def enter_network(resolution: Resolution) -> None:
+    turn = resolution.state.turn
     turn.step = "network"
     turn.pending = None
-    table.emit(StepStarted(step="network"))
+    resolution.emit(StepStarted(step="network"))
 
 
-def degrade(table: Resolution, choice: int | None) -> None:
+def degrade(resolution: Resolution, choice: int | None) -> None:
     """"At the end of every turn, roll the burncycle die to degrade a slot ... A result lets the player choose
     which chip degrades. If the rolled slot is already degraded or inactive, advance clockwise to the next
     active chip (slot 5 wraps to slot 1)." `choice` (0-4) answers the chooser face; without one the engine
     degrades the rightmost usable chip, the one used last."""
-    state = table.state
+    state = resolution.state
     slots = state.burncycle.slots
     if not any(usable(state, k) for k in range(len(slots))):
         return
-    face = table.dice.roll("burncycle die", BURNCYCLE_FACES)
-    table.emit(DieRolled(die="burncycle die", face=face, why="degrade the burncycle"))
+    face = resolution.dice.roll("burncycle die", BURNCYCLE_FACES)
+    resolution.emit(DieRolled(die="burncycle die", face=face, why="degrade the burncycle"))
     if face == "choose":
         if choice is not None and usable(state, choice):
             slot = choice
@@ -123,32 +123,32 @@ def degrade(table: Resolution, choice: int | None) -> None:
             slot = (slot + 1) % MAX_SLOTS
     chip = state.burncycle.chip(slot)
     chip.degraded = True
-    table.emit(ChipChanged(slot=slot + 1, chip=chip.kind, degraded=True, reason="burncycle die"))
+    resolution.emit(ChipChanged(slot=slot + 1, chip=chip.kind, degraded=True, reason="burncycle die"))
 
 
-def next_player(table: Resolution) -> None:
+def next_player(resolution: Resolution) -> None:
     """After the marker holder's turn comes the corporation's; otherwise the next player's."""
-    state = table.state
+    state = resolution.state
     turn = state.turn
     if turn.order[turn.active] == turn.marker:
         turn.step = "corporation"
         turn.pending = None
-        table.emit(StepStarted(step="corporation"))
+        resolution.emit(StepStarted(step="corporation"))
         return
     turn.active = (turn.active + 1) % len(turn.order)
-    start_turn(table)
+    start_turn(resolution)
 
 
-def after_corporation(table: Resolution) -> None:
+def after_corporation(resolution: Resolution) -> None:
     """"The corporation turn follows the player with the corporation marker chip": the player after the
     marker holder starts the next round."""
-    state = table.state
+    state = resolution.state
     turn = state.turn
     turn.active = (turn.order.index(turn.marker) + 1) % len(turn.order)
     if all(state.bot(a).shut_down or state.bot(a).escaped for a in turn.order):
         turn.step = "corporation"
         return
-    start_turn(table)
+    start_turn(resolution)
 
 
 # -- what is legal now (composed by actions.legal_actions) ---------------------------------------------------

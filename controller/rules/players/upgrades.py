@@ -17,7 +17,7 @@ from controller.rules.state import MAX_POWER, Bot, Upgrade
 UNIVERSAL_UPGRADES: tuple[Upgrade, ...] = ("swap", "push", "repair")
 
 
-def buy_upgrade(table: Resolution, bot: Bot, upgrade: Upgrade) -> None:
+def buy_upgrade(resolution: Resolution, bot: Bot, upgrade: Upgrade) -> None:
     if upgrade not in UNIVERSAL_UPGRADES:
         raise IllegalAction(f"{upgrade!r} is not a universal upgrade (swap, push or repair)")
     if upgrade in bot.upgrades:
@@ -26,11 +26,11 @@ def buy_upgrade(table: Resolution, bot: Bot, upgrade: Upgrade) -> None:
         raise IllegalAction(f"{bot.name} has {bot.power} power: power is health, and 0 power is a shut down")
     bot.power -= 1
     bot.upgrades.append(upgrade)
-    table.emit(PowerChanged(bot=bot.id, old=bot.power + 1, new=bot.power,
-                            reason=f"{upgrade} upgrade"))
+    resolution.emit(PowerChanged(bot=bot.id, old=bot.power + 1, new=bot.power,
+                                 reason=f"{upgrade} upgrade"))
 
 
-def repair(table: Resolution, actor: Bot, target: Bot, amount: int) -> None:
+def repair(resolution: Resolution, actor: Bot, target: Bot, amount: int) -> None:
     """"The acting bot reduces its power bank by any chosen amount and increases the target bot's power by
     that same amount. The acting bot must retain at least 1 power. A bot's power may exceed its power bank
     capacity (up to the absolute maximum of 10). Repairing a shut-down bot reactivates it immediately.\""""
@@ -50,22 +50,22 @@ def repair(table: Resolution, actor: Bot, target: Bot, amount: int) -> None:
         raise IllegalAction(f"{target.name} is not on the board")
     actor.power -= amount
     target.power += amount
-    table.emit(PowerChanged(bot=actor.id, old=actor.power + amount, new=actor.power,
-                            reason=f"repairs {bot_ref(target.id)}"))
-    table.emit(PowerChanged(bot=target.id, old=target.power - amount, new=target.power,
-                            reason=f"repaired by {bot_ref(actor.id)}"))
+    resolution.emit(PowerChanged(bot=actor.id, old=actor.power + amount, new=actor.power,
+                                 reason=f"repairs {bot_ref(target.id)}"))
+    resolution.emit(PowerChanged(bot=target.id, old=target.power - amount, new=target.power,
+                                 reason=f"repaired by {bot_ref(actor.id)}"))
     if target.shut_down:
         target.shut_down = False
-        table.emit(StepStarted(step="revived", bot=target.id))
+        resolution.emit(StepStarted(step="revived", bot=target.id))
 
 
-def spend_down(table: Resolution, bot: Bot) -> None:
+def spend_down(resolution: Resolution, bot: Bot) -> None:
     """"Agents must spend down to their power bank limit at the end of step 5." (A bot repaired above its
     capacity keeps the excess until step 5 of its next turn.) Power not routed is lost."""
     bank = power_bank(bot)
     if bot.kind == "agent" and bot.power > bank:
-        table.emit(PowerChanged(bot=bot.id, old=bot.power, new=bank,
-                                reason="end of turn: spend down to the power bank limit"))
+        resolution.emit(PowerChanged(bot=bot.id, old=bot.power, new=bank,
+                                     reason="end of turn: spend down to the power bank limit"))
         bot.power = bank
 
 
