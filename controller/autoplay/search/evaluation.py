@@ -18,8 +18,10 @@ from controller.autoplay.search.tuning import BIAS, WEIGHTS
 from controller.rules import GameState, Resolution, SeededDice, apply_effect, chip_usable
 
 FEATURES = ("calibrated", "progress", "floor", "escaped", "threat", "module_power", "agent_power", "shut_down",
-            "detected", "distance", "live_chips")
-"""The evaluation's features, in the order of WEIGHTS."""
+            "detected", "distance", "live_chips", "level", "threat_late")
+"""The evaluation's features, in the order of WEIGHTS. `level` is the floor's security level less 1 (the labs
+are harder than the lobby: a position there is worth less); `threat_late` the threat squared over 26, so a
+point of threat costs more the closer the threat is to 26."""
 
 
 
@@ -50,7 +52,9 @@ def features(state: GameState) -> tuple[float, ...]:
             float(sum(b.shut_down for b in state.bots)),
             float(sum(b.detected for b in state.bots if not b.escaped)),
             float(far) / max(1, len(on_board)),
-            float(sum(1 for k in range(len(state.burncycle.slots)) if chip_usable(state, k))))
+            float(sum(1 for k in range(len(state.burncycle.slots)) if chip_usable(state, k))),
+            float(state.floor.level - 1),
+            float(state.threat) ** 2 / 26)  # the threat that loses the game
 
 
 def value(state: GameState) -> float:
