@@ -4,9 +4,10 @@ A rollout stops after a round or two (`SearchSettings.horizon`); a game that end
 one still going is scored from what the table shows: how far the mission has come (calibrations, objectives,
 floors, bots escaped), what it has left (threat to 26, the agents' power, bots shut down or in a guard's
 sight), how far the bots are from where they are going (terminals before the calibration, the safe zones
-after it), and the chips left in the burncycle (a reboot buys them back for threat). The weights (`WEIGHTS`,
-search/tuning.py) were fitted by logistic regression on the positions at each round's start of 900 games of
-the heuristic (Data Heist, two players, the three floors) and their results
+after it), the chips left in the burncycle (a reboot buys them back for threat), the floor's security level and
+the threat squared (a late point of threat costs more). The weights (`WEIGHTS`, search/tuning.py) were fitted
+by logistic regression on the positions at each round's start of 1,200 games of the heuristic (Data Heist,
+two players, the three floors) and their results
 (bench/bench_search_winrate.py --fit); docs/autoplay.md, "Search player".
 """
 
