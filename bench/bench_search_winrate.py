@@ -5,7 +5,7 @@ the same seeds; it prints each one's wins with a 95% Wilson interval, the games 
 search's decision times (median, p99) and the causes of defeat. Games run in `--jobs` processes.
 
     PYTHONPATH=. .venv/bin/python bench/bench_search_winrate.py [--settings lobby annex] [--games 40]
-        [--seed 1000] [--iterations 16] [--horizon 1] [--jobs 2]
+        [--seed 1000] [--iterations 64] [--horizon 1] [--no-race] [--jobs 2]
 
 With --oracle the search sees the game's dice and draws (one future, the real one; give it --horizon 60 to
 play each candidate to the end): part 3, each mission shown winnable.
@@ -90,7 +90,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def compare(args: argparse.Namespace) -> None:
     options = {"iterations": args.iterations, "horizon": args.horizon, "margin": args.margin, "noise": args.noise,
-               "oracle": args.oracle}
+               "oracle": args.oracle, "race": not args.no_race}
     if args.seconds is not None:
         options["seconds"] = args.seconds
     players = ["search", "heuristic"] if not args.search_only else ["search"]
@@ -180,6 +180,8 @@ def main() -> None:
     parser.add_argument("--horizon", type=int, default=1)
     parser.add_argument("--margin", type=float, default=MARGIN)
     parser.add_argument("--noise", type=float, default=NOISE)
+    parser.add_argument("--no-race", action="store_true",
+                        help="every candidate played in every future (the search before the race)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--search-only", action="store_true")
     parser.add_argument("--each", action="store_true", help="print each game's result as it ends")

@@ -270,3 +270,35 @@ def play_with(player, state: GameState) -> GameState:
             break
         state, _ = apply_action(state, player.choose(state))
     return state
+
+
+def test_a_race_drops_the_candidates_that_cannot_reach_the_margin():
+    """After a batch of futures, a candidate whose lead over the blueprint's stays far below the margin gets no
+    more futures; one that may still reach it does; one that beats it clearly ends the race beside the
+    blueprint's alone."""
+    from controller.autoplay.search.search import _raced
+
+    race = SearchSettings(margin=0.05, noise=2.0)
+    blueprint = {k: (0.5, frozenset()) for k in range(4)}
+    hopeless = {k: (0.2, frozenset()) for k in range(4)}
+    close = {k: (0.5 + (0.1 if k % 2 else -0.08), frozenset()) for k in range(4)}
+    clear = {k: (0.8 + 0.01 * k, frozenset()) for k in range(4)}
+    assert _raced([blueprint, hopeless, close], [0, 1, 2], race) == [0, 2]
+    assert _raced([blueprint, hopeless, close, clear], [0, 1, 2, 3], race) == [0, 3]
+    assert _raced([blueprint, hopeless], [0, 1], race) == [0]
+
+
+def test_a_raced_decision_spends_its_futures_on_the_candidates_still_in_the_race():
+    """Raced, the blueprint's action is played in the most futures and the race ends early where no other
+    candidate can reach the margin; unraced (a hint), every candidate is played in the same futures, the whole
+    budget."""
+    state = chip_decision(start(seed=1001), after=30)
+    raced = SearchPlayer(SearchSettings(seed=2, iterations=96))
+    raced.choose(state)
+    assert raced.last is not None and raced.last.searched
+    visits = [o.visits for o in raced.last.options]
+    assert visits[0] == raced.last.futures == max(visits) and sum(visits) <= 96
+    even = SearchPlayer(SearchSettings(seed=2, iterations=96, race=False))
+    even.choose(state)
+    assert even.last is not None and len({o.visits for o in even.last.options}) == 1
+    assert sum(visits) < sum(o.visits for o in even.last.options) <= 96 + len(visits)

@@ -4,9 +4,10 @@ A rollout stops after a round or two (`SearchSettings.horizon`); a game that end
 one still going is scored from what the table shows: how far the mission has come (calibrations, objectives,
 floors, bots escaped), what it has left (threat to 26, the agents' power, bots shut down or in a guard's
 sight), how far the bots are from where they are going (terminals before the calibration, the safe zones
-after it), and the chips left in the burncycle (a reboot buys them back for threat). The weights (`WEIGHTS`,
-search/tuning.py) were fitted by logistic regression on the positions at each round's start of 900 games of
-the heuristic (Data Heist, two players, the three floors) and their results
+after it), the chips left in the burncycle (a reboot buys them back for threat), the floor's security level and
+the threat squared (a late point of threat costs more). The weights (`WEIGHTS`, search/tuning.py) were fitted
+by logistic regression on the positions at each round's start of 1,200 games of the heuristic (Data Heist,
+two players, the three floors) and their results
 (bench/bench_search_winrate.py --fit); docs/autoplay.md, "Search player".
 """
 
@@ -18,8 +19,10 @@ from controller.autoplay.search.tuning import BIAS, WEIGHTS
 from controller.rules import GameState, Resolution, SeededDice, apply_effect, chip_usable
 
 FEATURES = ("calibrated", "progress", "floor", "escaped", "threat", "module_power", "agent_power", "shut_down",
-            "detected", "distance", "live_chips")
-"""The evaluation's features, in the order of WEIGHTS."""
+            "detected", "distance", "live_chips", "level", "threat_late")
+"""The evaluation's features, in the order of WEIGHTS. `level` is the floor's security level less 1 (the labs
+are harder than the lobby: a position there is worth less); `threat_late` the threat squared over 26, so a
+point of threat costs more the closer the threat is to 26."""
 
 
 
@@ -50,7 +53,9 @@ def features(state: GameState) -> tuple[float, ...]:
             float(sum(b.shut_down for b in state.bots)),
             float(sum(b.detected for b in state.bots if not b.escaped)),
             float(far) / max(1, len(on_board)),
-            float(sum(1 for k in range(len(state.burncycle.slots)) if chip_usable(state, k))))
+            float(sum(1 for k in range(len(state.burncycle.slots)) if chip_usable(state, k))),
+            float(state.floor.level - 1),
+            float(state.threat) ** 2 / 26)  # the threat that loses the game
 
 
 def value(state: GameState) -> float:

@@ -52,7 +52,7 @@ def hint(state: GameState, seconds: float | None = None, iterations: int = HINT_
     if state.turn.step == "corporation":
         raise ValueError("it is the corporation's turn: there is nothing for the players to choose")
     settings = SearchSettings(seed=seed, iterations=iterations, seconds=seconds, horizon=horizon, margin=0.0,
-                              noise=0.0)
+                              noise=0.0, race=False)
     decision, _ = decide(state, memory or AutoplayMemory(), settings, wide=True, progress=progress, cancel=cancel)
     ranked = decision.ranked()
     listing = legal_actions(state)

@@ -30,7 +30,7 @@ from controller.autoplay.player import AutoPlayer
 from controller.autoplay.search.candidates import candidates
 from controller.autoplay.search.determinize import canonical, determinize, public_digest, reveal
 from controller.autoplay.search.evaluation import value
-from controller.autoplay.search.tuning import BOOTH_ITERATIONS, MARGIN, NOISE, THREAT_WORRY
+from controller.autoplay.search.tuning import BOOTH_ITERATIONS, MARGIN, NOISE, RACE_BATCH, THREAT_WORRY
 from controller.rules import Action, Event, GameState, apply_action
 
 Z95 = 1.96
@@ -51,6 +51,7 @@ class SearchSettings(msgspec.Struct, frozen=True, kw_only=True):
     margin: float = MARGIN
     noise: float = NOISE  # how many standard errors of the paired difference the margin adds
     oracle: bool = False
+    race: bool = True  # futures in batches, each candidate dropped once it cannot reach the margin
 
 
 class Option(msgspec.Struct, kw_only=True):
@@ -121,26 +122,56 @@ def decide(state: GameState, memory: AutoplayMemory, settings: SearchSettings, w
         only = Option(action=blueprint)
         return Decision(options=[only], chosen=0, futures=0, seconds=time.perf_counter() - start,
                         searched=False), after
-    futures = 1 if settings.oracle else max(1, math.ceil(settings.iterations / len(actions)))
     deadline = None if settings.seconds is None else start + settings.seconds
     job = _Job(state=state if settings.oracle else canonical(state), actions=actions, memory=after,
                seed=settings.seed, digest=digest, horizon=settings.horizon, oracle=settings.oracle)
-    if settings.workers > 1 and futures > 1:
-        results = _in_workers(job, futures, settings.workers, deadline, cancel)
-    else:
-        results = []
-        for number in range(futures):
-            if cancel is not None and cancel():
-                raise SearchCancelled()
-            if number > 0 and deadline is not None and time.perf_counter() >= deadline:
-                break
-            results.append(job.future(number))
-            if progress is not None:
-                progress((number + 1) / futures)
-    options = [_option(action, [r[k] for r in results]) for k, action in enumerate(actions)]
-    chosen = _choose(results, settings)
-    return Decision(options=options, chosen=chosen, futures=len(results), seconds=time.perf_counter() - start,
+    seen: list[dict[int, Rollout]] = [{} for _ in actions]  # each candidate's rollouts by future number
+    live = list(range(len(actions)))  # the candidates still raced (the blueprint's, 0, always)
+    spent, number = 0, 0
+    batch = 1 if settings.oracle else max(1, math.ceil(settings.iterations / len(actions)))
+    if settings.race and not settings.oracle:
+        batch = min(batch, RACE_BATCH)
+    while True:
+        if cancel is not None and cancel():
+            raise SearchCancelled()
+        futures = min(batch, (settings.iterations - spent) // len(live)) if number else batch
+        if futures <= 0 or (deadline is not None and number and time.perf_counter() >= deadline):
+            break
+        some = msgspec.structs.replace(job, actions=[actions[k] for k in live])
+        done = _run(some, list(range(number, number + futures)), settings.workers, deadline, cancel,
+                    progress, spent, settings.iterations, len(live))
+        for at, rollouts in done:
+            for k, got in zip(live, rollouts, strict=True):
+                seen[k][at] = got
+        spent += len(done) * len(live)
+        number += futures
+        if len(done) < futures or settings.oracle or not settings.race:
+            break
+        live = _raced(seen, live, settings)
+        if len(live) == 1:
+            break
+    options = [_option(action, list(seen[k].values())) for k, action in enumerate(actions)]
+    chosen = _choose(seen, live, settings)
+    return Decision(options=options, chosen=chosen, futures=len(seen[0]), seconds=time.perf_counter() - start,
                     searched=True), after
+
+
+def _run(job: _Job, numbers: list[int], workers: int, deadline: float | None, cancel: Callable[[], bool] | None,
+         progress: Callable[[float], None] | None, spent: int, budget: int,
+         width: int) -> list[tuple[int, list[Rollout]]]:
+    """The job's futures of these numbers, in order and with no gap (a deadline may cut them short)."""
+    if workers > 1 and len(numbers) > 1:
+        return _in_workers(job, numbers, workers, deadline, cancel)
+    out: list[tuple[int, list[Rollout]]] = []
+    for k, number in enumerate(numbers):
+        if cancel is not None and cancel():
+            raise SearchCancelled()
+        if (k > 0 or number > 0) and deadline is not None and time.perf_counter() >= deadline:
+            break
+        out.append((number, job.future(number)))
+        if progress is not None:
+            progress(min(1.0, (spent + (k + 1) * width) / max(1, budget)))
+    return out
 
 
 class _Job(msgspec.Struct, kw_only=True):
@@ -233,18 +264,40 @@ def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _choose(results: list[list[Rollout]], settings: SearchSettings) -> int:
-    """The blueprint's candidate (0) unless another beats it over the same futures by the margin and the noise."""
-    n = len(results)
-    if n == 0 or (n == 1 and settings.noise > 0):  # one future tells no luck from worth (the oracle's is the real one)
-        return 0
-    means = [sum(r[k][0] for r in results) / n for k in range(len(results[0]))]
-    best = max(range(len(means)), key=lambda k: (means[k], -k))
-    if best == 0:
-        return 0
-    diffs = [r[best][0] - r[0][0] for r in results]
+def _paired(seen: list[dict[int, Rollout]], k: int) -> tuple[float, float, int]:
+    """Candidate k's lead over the blueprint's over the futures both were played in: the mean of the paired
+    differences, its standard error and how many futures."""
+    diffs = [got[0] - seen[0][at][0] for at, got in seen[k].items() if at in seen[0]]
+    n = len(diffs)
+    if n == 0:
+        return 0.0, 0.0, 0
     mean = sum(diffs) / n
     spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) / math.sqrt(n) if n > 1 else 0.0
+    return mean, spread, n
+
+
+def _raced(seen: list[dict[int, Rollout]], live: list[int], settings: SearchSettings) -> list[int]:
+    """The candidates worth more futures: the blueprint's, and each other one whose lead could still reach the
+    margin (its mean lead plus the noise's standard errors). Once one beats the blueprint's by the margin
+    and the noise the race is over: it alone stays beside the blueprint's."""
+    leads = {k: _paired(seen, k) for k in live[1:]}
+    clear = [k for k, (mean, spread, n) in leads.items() if n > 1 and mean > settings.margin + settings.noise * spread]
+    if clear:
+        return [0, max(clear, key=lambda k: (leads[k][0], -k))]
+    return [0] + [k for k, (mean, spread, n) in leads.items()
+                  if n < 2 or mean + settings.noise * spread >= settings.margin]
+
+
+def _choose(seen: list[dict[int, Rollout]], live: list[int], settings: SearchSettings) -> int:
+    """The blueprint's candidate (0) unless another still raced beats it over the same futures by the margin
+    and the noise."""
+    if len(seen[0]) == 0 or (len(seen[0]) == 1 and settings.noise > 0):
+        return 0  # one future tells no luck from worth (the oracle's is the real one)
+    leads = {k: _paired(seen, k) for k in live[1:]}
+    if not leads:
+        return 0
+    best = max(leads, key=lambda k: (leads[k][0], -k))
+    mean, spread, _ = leads[best]
     return best if mean > settings.margin + settings.noise * spread else 0
 
 
@@ -266,20 +319,20 @@ def _share(job: _Job, numbers: list[int], deadline: float | None) -> list[tuple[
     return out
 
 
-def _in_workers(job: _Job, futures: int, workers: int, deadline: float | None,
-                cancel: Callable[[], bool] | None) -> list[list[Rollout]]:
-    """The futures shared among `workers` processes (future k to worker k mod workers), merged by number: the
-    first futures with no gap, so the figures are those of one process given the same futures."""
-    shares = [list(range(w, futures, workers)) for w in range(workers)]
+def _in_workers(job: _Job, numbers: list[int], workers: int, deadline: float | None,
+                cancel: Callable[[], bool] | None) -> list[tuple[int, list[Rollout]]]:
+    """The futures shared among `workers` processes (the k-th number to worker k mod workers), merged by number:
+    the first futures with no gap, so the figures are those of one process given the same futures."""
+    shares = [numbers[w::workers] for w in range(workers)]
     done = [_pool(workers).submit(_share, job, share, deadline) for share in shares if share]
     got: dict[int, list[Rollout]] = {}
     for handle in done:
         if cancel is not None and cancel():
             raise SearchCancelled()
         got.update(handle.result())
-    results = []
-    for number in range(futures):
+    out = []
+    for number in numbers:
         if number not in got:
             break
-        results.append(got[number])
-    return results
+        out.append((number, got[number]))
+    return out
