@@ -50,3 +50,15 @@ def test_the_booth_plays_the_heuristic_unless_told(tmp_path: Path) -> None:
 def test_the_demo_refuses_a_player_nobody_is(capsys, first_listed) -> None:
     message = refused(capsys, "demo", "--player", "serch")
     assert "--player: invalid choice: 'serch'" in message and "'heuristic'" in message and "'first-listed'" in message
+
+
+def test_a_game_with_no_end_in_sight_is_left_unfinished_and_the_next_one_starts(tmp_path: Path) -> None:
+    """The rules set no limit on rounds, and a team can hold the threat down on the network's hubs while its bots
+    stay stuck (the heuristic on the labs, seed 7028, past round 1,000): the booth leaves a game unfinished after
+    `max_rounds` and deals the next, instead of showing one game all day."""
+    with built_service(tmp_path, game=True) as service:
+        players = DemoPlayers(service, DemoTable(), games=2, step_timeout_s=0, max_rounds=2)
+        first = service.state.seed
+        asyncio.run(asyncio.wait_for(players.run(), timeout=60))
+        assert players.results == ["unfinished: no end by round 2"] * 2
+        assert service.state.round == 3 and service.state.outcome is None and service.state.seed != first

@@ -128,12 +128,18 @@ class DemoTable:
             self.scene, self.version = scene, self.version + 1
 
 
+MAX_ROUNDS = 50  # a booth's game longer than this is left unfinished (a lost game is over by round 20 or so)
+
+
 class DemoPlayers(Component):
     """The people at the demo table: the auto-player decides, the hands move chips and press buttons.
 
     `once`: play one game, then stop the service. `pace_s`: a pause between actions, so people watching can
     follow. A step the camera does not confirm within `step_timeout_s` is counted in `unconfirmed` and given
-    to the engine through the session (so a demo never hangs), which the health page shows. `player` names the
+    to the engine through the session (so a demo never hangs), which the health page shows. A game still
+    going after `max_rounds` rounds is left unfinished and the next one starts: the rules set no limit, and
+    a team can hold the threat down on the network's hubs round after round while its bots stay stuck (the
+    heuristic on the labs, seed 7028, does), which would hold the booth on one game all day. `player` names the
     player (controller/autoplay/players.py), `settings` its seed and budget. A player that says why it chose
     (the search's `explain()`) explains itself to the people watching: its last reason is `why` in this part's
     health, which the live feed pushes and the dashboard shows under the summary.
@@ -141,10 +147,10 @@ class DemoPlayers(Component):
 
     def __init__(self, service: TableService, table: DemoTable, *, once: bool = False, pace_s: float = 0.0,
                  step_timeout_s: float = 10.0, games: int | None = None, player: str = "heuristic",
-                 settings: PlayerSettings | None = None) -> None:
+                 settings: PlayerSettings | None = None, max_rounds: int = MAX_ROUNDS) -> None:
         super().__init__("players")
         self.service, self.table, self.once, self.pace_s = service, table, once, pace_s
-        self.step_timeout_s = step_timeout_s
+        self.step_timeout_s, self.max_rounds = step_timeout_s, max_rounds
         self.games_left = 1 if once else games
         self.results: list[str] = []
         self.steps_seen = 0
@@ -165,8 +171,11 @@ class DemoPlayers(Component):
         await self._camera_looks()
         while True:
             state = service.state
-            if state.outcome is not None:
-                self.results.append(str(state.outcome))
+            result = (str(state.outcome) if state.outcome is not None
+                      else f"unfinished: no end by round {self.max_rounds}" if state.round > self.max_rounds
+                      else None)
+            if result is not None:
+                self.results.append(result)
                 if self.games_left is not None:
                     self.games_left -= 1
                     if self.games_left <= 0:
