@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from controller.service.frame.components import Component
     from controller.service.frame.config import ServiceConfig
     from controller.service.table import TableService
+    from vision.config import VisionConfig
     from vision.sources.base import FrameSource
 
 
@@ -29,8 +30,8 @@ def web_face(config: ServiceConfig) -> Callable[[TableService], WebServer]:
 def build(config: ServiceConfig, *, pin_factory: Factory | None = None,
           source: Callable[[], FrameSource] | None = None, leds: LedOutput | None = None,
           seed: int | None = None, extra: list[Component] | None = None,
-          clock: Callable[[], float] = time.monotonic) -> TableService:
+          clock: Callable[[], float] = time.monotonic, vision: VisionConfig | None = None) -> TableService:
     """The table's service for `config`, served by the web app; the rest are startup.build's stand-ins for
-    hardware (the demo, tests)."""
+    hardware (the demo, tests) and its camera's reading (`vision`)."""
     return startup.build(config, pin_factory=pin_factory, source=source, leds=leds, seed=seed, extra=extra,
-                         clock=clock, faces=(web_face(config),))
+                         clock=clock, faces=(web_face(config),), vision=vision)

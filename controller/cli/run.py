@@ -19,6 +19,7 @@ from controller.errors import UserError
 if TYPE_CHECKING:  # the service (and OpenCV, FastAPI, uvicorn with it) is imported when a command starts it
     from controller.service.devices.led_output import LedOutput
     from controller.service.table import TableService
+    from vision.config import VisionConfig
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -101,7 +102,9 @@ def run_service(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_demo(args: argparse.Namespace) -> int:
+def run_demo(args: argparse.Namespace, vision: VisionConfig | None = None) -> int:
+    """The demo as the command line starts it; `vision` is how its camera reads the table (default: as a table
+    does), which only the booth's memory bench changes (bench/bench_booth_memory.py)."""
     import asyncio
 
     from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped, unused-ignore]  # no stubs
@@ -144,7 +147,7 @@ def run_demo(args: argparse.Namespace) -> int:
         print(f"burncycle-table: the LEDs are a virtual strip ({why})", flush=True)
     table = DemoTable()
     service = build(config, pin_factory=MockFactory(), leds=leds, seed=args.seed,
-                    source=lambda: DemoCamera(table))
+                    source=lambda: DemoCamera(table), vision=vision)
     players = DemoPlayers(service, table, once=args.once, games=args.games, pace_s=args.pace, player=args.player)
     service.add(players)
     latched = 0

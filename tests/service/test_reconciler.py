@@ -447,3 +447,30 @@ def test_undoing_the_corporations_turn_before_the_guards_are_moved_leaves_nothin
     session.undo()
     view = reconciler.observe(seen(before, 3.0))
     assert view.instructions == () and view.misplaced == ()
+
+
+def test_a_table_built_with_a_camera_reading_reads_the_table_by_it(tmp_path):
+    """`build(vision=...)`: the reading given (the booth's memory bench gives its demo a quicker confirmation) is
+    the one the camera's pipeline and the reconciler both judge by; without one, a table's (VisionConfig())."""
+    from dataclasses import replace
+
+    from controller.rules import compile_floor
+    from controller.service.camera.component import CameraComponent
+    from controller.service.demo.booth import DemoCamera, DemoTable
+    from vision.config import FilterSettings, VisionConfig
+
+    quick = replace(VisionConfig(), filter=FilterSettings(confirm_frames=2, confirm_seconds=0.0))
+    for reading, expected in ((quick, quick), (None, VisionConfig())):
+        folder = tmp_path / ("quick" if reading else "table")
+        folder.mkdir()
+        service = build(ServiceConfig(database={"path": folder / "games.sqlite3"},  # type: ignore[arg-type]
+                                      web={"host": "127.0.0.1", "port": 8080}), seed=5,
+                        source=lambda: DemoCamera(DemoTable()), vision=reading)
+        try:
+            camera = service.component("camera", CameraComponent)
+            assert camera is not None and service._reconciler is not None
+            floor = service.state.floor
+            assert camera.make_pipeline(compile_floor(floor.text, floor.name)).config == expected
+            assert service._reconciler.config == expected
+        finally:
+            service.close()

@@ -56,11 +56,10 @@ def buttons_from_config(b: ButtonsConfig, pin_factory: Factory | None,
                                              on_press=on_press, pin_factory=pin_factory, clock=clock)
 
 
-def camera_and_reconciler(config: ServiceConfig, session: GameSession,
-                          open_source: Callable[[], FrameSource]) -> tuple[CameraComponent, Reconciler]:
+def camera_and_reconciler(config: ServiceConfig, session: GameSession, open_source: Callable[[], FrameSource],
+                          vision: VisionConfig) -> tuple[CameraComponent, Reconciler]:
     """The camera filming the table, and the reconciler each of its frames goes to (what it sees against the
     game); the camera's registration is kept beside the game log."""
-    vision = VisionConfig()
     camera = CameraComponent(open_source, lambda floor: VisionPipeline(floor, vision),
                              floor_of=lambda: session.state.floor,
                              registration_path=config.database.path.parent / "registration.json")
@@ -77,16 +76,20 @@ def build(config: ServiceConfig, *, pin_factory: Factory | None = None,
           source: Callable[[], FrameSource] | None = None, leds: LedOutput | None = None,
           seed: int | None = None, extra: list[Component] | None = None,
           clock: Callable[[], float] = time.monotonic,
-          faces: Sequence[Callable[[TableService], Component]] = ()) -> TableService:
+          faces: Sequence[Callable[[TableService], Component]] = (),
+          vision: VisionConfig | None = None) -> TableService:
     """A table service for `config`; `source`, `leds` and `pin_factory` stand in for hardware (the demo, tests),
     `clock` is the one the buttons' long press is measured on (a test steps it), and `faces` make the components
-    that serve the service to people (the web server the command line composes), added before the MQTT bridge."""
+    that serve the service to people (the web server the command line composes), added before the MQTT bridge.
+    `vision` is how the camera reads the table (default: a table's, VisionConfig()); the booth's memory bench
+    gives its demo a quicker confirmation, so 200 games fit in an hour."""
     content = load_content()
     session = GameSession.open(str(config.database.path))
     leds = leds if leds is not None else output_from_config(config.leds)
     buttons = buttons_from_config(config.buttons, pin_factory, clock)
     open_source = source or camera_source(config.camera)
-    camera, reconciler = (None, None) if open_source is None else camera_and_reconciler(config, session, open_source)
+    camera, reconciler = (None, None) if open_source is None else camera_and_reconciler(
+        config, session, open_source, vision or VisionConfig())
     service = TableService(config, content, session, leds=leds, buttons=buttons, camera=camera,
                            reconciler=reconciler, seed=seed)
     if camera is not None and not session.has_game():
