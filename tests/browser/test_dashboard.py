@@ -21,6 +21,7 @@ from controller.autoplay.player import AutoPlayer
 from controller.rules import DIRECTION_WORDS, GameSetup, Step, new_game
 from tests.browser.chromium import ARTIFACTS, page_at, wait_until
 from tests.browser.dashboard_table import PIN, SLOW, Table
+from tests.support.net import wait_for
 from tests.support.session_support import played_until
 
 pytestmark = pytest.mark.slow  # a browser: Debian's chromium against a served table
@@ -350,18 +351,24 @@ def test_the_page_is_pushed_what_changes_and_asks_for_nothing_on_a_timer(table: 
     assert asked == []
 
     player = AutoPlayer()
-    lit = []
+    before = msgspec.json.encode(table.service.leds_at_rest())
     for _ in range(12):
         table.service.apply(player.choose(table.state))
-        lit.append(table.service.leds_at_rest())
     table.lay_out()
     assert _board_units(page, table) == _state_units(table)  # the board drawn up to the last change
-    frame = table.service.leds_at_rest()
-    assert frame.status is not None and len({msgspec.json.encode(f) for f in lit}) > 1  # play relit the LEDs
-    colours = [*frame.threat, *frame.slots, frame.status]  # (the burncycle's tracker moved on)
-    wanted = [f"rgb({int(c[1:3], 16)}, {int(c[3:5], 16)}, {int(c[5:7], 16)})" for c in colours]
-    wait_until(page, "(wanted) => JSON.stringify([...document.querySelectorAll('#leds .led')]"
-                     ".map((d) => d.style.background)) === JSON.stringify(wanted)", wanted, timeout=SLOW)
+    # play relit the LEDs (the service's loop shows each change after `apply` returns: waited for, not raced)
+    wait_for(lambda: msgspec.json.encode(table.service.leds_at_rest()) != before, SLOW / 1000, "the LEDs relit")
+    assert table.service.leds_at_rest().status is not None
+
+    def page_shows_the_leds() -> bool:
+        """The page's LEDs are the table's, as the table has them now (the loop may still be showing the last
+        of the twelve changes: both sides are read again until they agree)."""
+        frame = table.service.leds_at_rest()
+        colours = [*frame.threat, *frame.slots, frame.status or ""]  # (the burncycle's tracker moved on)
+        wanted = [f"rgb({int(c[1:3], 16)}, {int(c[3:5], 16)}, {int(c[5:7], 16)})" for c in colours]
+        shown = page.evaluate("() => [...document.querySelectorAll('#leds .led')].map((d) => d.style.background)")
+        return bool(shown == wanted)
+    wait_for(page_shows_the_leds, SLOW / 1000, "the page's LEDs to be the table's")
     assert not [url for url in asked if url.startswith(("/api/leds", "/api/floor"))], asked
     page.locator("#leds").scroll_into_view_if_needed()
     ARTIFACTS.mkdir(exist_ok=True)
