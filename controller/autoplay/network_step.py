@@ -1,9 +1,10 @@
 """The auto-player's network step: where the active agent's IP goes along the burncycle's chips.
 
-Every choice of transfers is tried on a copy of the game (the engine is pure), and the one kept leaves threat
-lowest, then holds the team's layers for Ghost in the Dell's stun, then the IP's level, layer 2's hubs and the
-agent's power; a landing on the core that completes a task comes first, and while such a task is open what
-counts is how few nodes are left to the core.
+Every choice of transfers is tried on a copy of the game (the engine is pure), and the one kept scores best:
+threat (3 a point) and pings (2) against the agent's power (NETWORK_POWER_WEIGHT a point: an agent's power is
+its dice pool, worth more than a point of threat), the IP's level and layer 2's hubs, with Ghost in the Dell's
+held layers before them; a landing on the core that completes a task comes first, and while such a task is
+open what counts is how few nodes are left to the core.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Literal
 
-from controller.autoplay.tuning import CORE_REACH
+from controller.autoplay.tuning import CORE_REACH, NETWORK_POWER_WEIGHT
 from controller.rules import (
     GameState,
     IpMoved,
@@ -32,11 +33,11 @@ FAR = 1 << 20  # nodes to the core from a node that has no way there
 
 
 def network_step(state: GameState, mission: MissionStrategy) -> NetworkStep:
-    """Try each single transfer (in or out, at each movement step) and keep the one that leaves threat
-    lowest, then keeps the IP on layer 2 (whose hubs reduce threat), then the IP's level and the agent's
-    power highest; a landing that wins the mission, then one on the core that completes a task, comes before
-    all of it, and while such a task is open each layer further in counts; the mission's play says how far in
-    the IP is steered and whether the team's layers are held."""
+    """Try each single transfer (in or out, at each movement step) and keep the one that scores best on
+    threat, pings and the agent's power (NETWORK_POWER_WEIGHT a point against 3 a point of threat), then the
+    IP's level and layer 2 (whose hubs reduce threat); a landing that wins the mission, then one on the core
+    that completes a task, comes before all of it, and while such a task is open each layer further in
+    counts; the mission's play says how far in the IP is steered and whether the team's layers are held."""
     agent = active_agent(state)
     steps = len(movement_chips(state))
     layers = {n.id: n.layer for n in state.network.mat.nodes}
@@ -100,7 +101,7 @@ def network_step(state: GameState, mission: MissionStrategy) -> NetworkStep:
         score = (won, won or after.outcome is None, sum(after.progress.get(t, 0) for t in CORE_TASKS), landing,
                  stun and set(range(1, state.players + 1)) <= held,
                  -3 * after.threat - 2 * len(after.network.pings) + level + (layer == 2)
-                 + after.bot(agent.id).power + inward, layer == 2)
+                 + NETWORK_POWER_WEIGHT * after.bot(agent.id).power + inward, layer == 2)
         if best_score is None or score > best_score:
             best, best_score = candidate, score
     return best

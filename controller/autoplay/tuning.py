@@ -86,6 +86,15 @@ the module in the captain's room)."""
 CORE_REACH = 12
 """Nodes from the core beyond which no network step is tried for a landing there (each try copies the game)."""
 
+NETWORK_POWER_WEIGHT = 5
+"""What a point of the active agent's power is worth in the network step, where a point of threat is worth 3
+(a layer 3 hub or a power card against a layer 2 hub or a threat card): an agent's power is its dice pool for
+every turn after, and the walk home after the calibration is paid in dice. Data Heist, two players, 200 games
+a floor (lobby, annex, labs): seeds 1000-1199 125 -> 129, 101 -> 122, 16 -> 24; seeds 2000-2199
+118 -> 132, 94 -> 112, 24 -> 29; one player on the lobby and the annex 139 -> 143, 98 -> 104; the tower run
+1 -> 2. At 1 (the weight before) a hub's -1 threat always beat +1 power; 3 won less (128, 114, 21 on seeds
+1000-1199), 8 no more (126, 125, 23)."""
+
 AVERAGE_AP = {"basic": 13 / 12, "advanced": 11 / 6, "elite": 2.3, "proprietary": 2.0}
 """Average AP a die adds: a pair of basic blanks makes 1 AP; the elite reroll lifts its die a little."""
 

@@ -21,10 +21,10 @@ GOLDEN = Path(__file__).resolve().parents[1] / "rules" / "golden"
 # name -> setup: a one-floor mission, a two-floor one (changing floors, the escape) and an Adaptable one (the
 # draw bag), each played to a win
 GAMES = {
-    "data-heist-lobby-2p": GameSetup(floor="meridian-lobby", mission="data-heist", players=2, agents=team(2), seed=2),
+    "data-heist-lobby-2p": GameSetup(floor="meridian-lobby", mission="data-heist", players=2, agents=team(2), seed=1),
     "tower-run-lobby-2p": GameSetup(floor="meridian-lobby", mission="tower-run", players=2, agents=team(2), seed=20),
     "rescue-rangers-labs-2p": GameSetup(floor="meridian-labs", mission="rescue-rangers", level=1, players=2,
-                                        agents=team(2), seed=74),
+                                        agents=team(2), seed=124),
 }
 
 
