@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.autoplay.missions import StandardPlay
 from controller.autoplay.player import AutoPlayer, play, play_game, team
 from controller.library import floor_text
 from controller.rules import GameSetup, encode_state, new_game, state_problems
@@ -241,10 +242,11 @@ def test_the_team_reboots_with_one_usable_chip_left(players, slots, reboots):
 def test_without_a_command_module_the_agents_share_the_fourth_slot():
     """Rescue Rangers: "Do not place the command module." and "The command module's mat and card function as
     normal": the fourth slot's 4 power comes from the agents ("provided at least 1 power is paid by the
-    command module or the active agent"), each keeping 3."""
-    action = AutoPlayer().choose(routing("rescue-rangers", [bot("byte", "A1", power=5), bot("casing", "B1", power=6)]))
-    assert isinstance(action, UnlockSlot) and sum(action.payers.values()) == 4
-    assert action.payers.get("byte", 0) >= 1 and all(p <= {"byte": 2, "casing": 3}[b] for b, p in action.payers.items())
+    command module or the active agent"), each keeping 2 (RESCUE_SLOT_KEEP), so Nano's 4 and Casing's 5 pay
+    it; a mission with no play of its own keeps 3 each, and the slot waits."""
+    team = [bot("nano", "A1", power=4), bot("casing", "B1", power=5)]
+    assert AutoPlayer().choose(routing("rescue-rangers", team)) == UnlockSlot(payers={"nano": 1, "casing": 3})
+    assert StandardPlay().shared_fourth_slot(routing("rescue-rangers", team), team[0], 4) is None
 
 
 @pytest.mark.parametrize("mission,players,payers", [("data-heist", 2, {"module": 3, "byte": 1}),
