@@ -83,6 +83,14 @@ MODULE_REACH = 4
 """Do-While-End: steps from the captain within which the module pushes and strikes it (the calibration leaves
 the module in the captain's room)."""
 
+RESCUE_SLOT_KEEP = 2
+"""Rescue Rangers: the power each agent keeps when the agents share the fourth slot (there is no module on the
+floor to pay it); 3, as elsewhere, is more than Nano's 4 and Casing's 5 can pay, so the slot never came and the
+team rebooted about every round. Two players on the lobby, with the agents waiting outside a terminal room
+(`RescueRangers.task_targets`): wins 2 -> 7 of 200 (seeds 1000-1199), 0 -> 5 (2000-2199), the games 9.4 -> 13.2
+rounds long; without the waiting 2 and 0 (keeping 3 with the waiting: 1 of 200); Nano paying 2 so that Casing
+keeps 3 for the doors: 5."""
+
 CORE_REACH = 12
 """Nodes from the core beyond which no network step is tried for a landing there (each try copies the game)."""
 

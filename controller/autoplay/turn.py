@@ -90,13 +90,8 @@ class Turn:
             return None
         cost = next_slot_cost(state)
         if module is None:
-            # no module on the floor (Rescue Rangers): the agents share the cost, each keeping 3 power
-            payers: dict[str, int] = {agent.id: 1}
-            for bot in sorted((b for b in state.bots if b.kind == "agent" and b.on_board), key=lambda b: -b.power):
-                share = min(cost - sum(payers.values()), bot.power - 3 - payers.get(bot.id, 0))
-                if share > 0:
-                    payers[bot.id] = payers.get(bot.id, 0) + share
-            return UnlockSlot(payers=payers) if sum(payers.values()) == cost else None
+            # no module on the floor (Rescue Rangers): the agents share the cost
+            return strategy_for(state.mission.id).shared_fourth_slot(state, agent, cost)
         if module.power - (cost - 1) < 3:
             return None
         return strategy_for(state.mission.id).fourth_slot(state, agent, cost)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import msgspec
 
 from controller.autoplay.missions import MissionStrategy, StandardPlay, strategy_for
+from controller.autoplay.missions.strategy import bead_rooms
 from controller.autoplay.player import AutoPlayer
-from controller.rules import UnlockSlot
+from controller.rules import GameSetup, Resolution, SeededDice, UnlockSlot, apply_effect, new_game
+from controller.rules.state import BagUnit
 from tests.support.rules_scenarios import CONTENT, bot, make_state, module
 from tests.support.turn_scenarios import chips, in_turn
 
@@ -34,3 +36,23 @@ def test_the_missions_play_follows_its_id_and_a_mission_without_one_gets_the_sta
     assert AutoPlayer().choose(tsm_routing("tsm-103c")) == UnlockSlot(payers={"module": 3, "byte": 1})
     assert type(strategy_for("a-new-mission")) is StandardPlay
     assert not isinstance(AutoPlayer().choose(tsm_routing("a-new-mission")), UnlockSlot)
+
+
+def test_rescue_rangers_agent_with_its_access_waits_at_a_terminal_rooms_door():
+    """Rescue Rangers, before the calibration ("Each agent: Access at least one terminal"): an agent with its
+    own access does not walk into a room ("Before surveilling a room with at least one terminal space, draw a
+    unit from the bag", a guard while the module is not in it) nor home, but waits at a door of a room that
+    still holds a bead and a free terminal space, to step in once the calibration bags the module; after the
+    calibration it goes in."""
+    state = new_game(CONTENT, GameSetup(mission="rescue-rangers", floor="meridian-lobby", level=1, players=2,
+                                        agents=["nano", "casing"], seed=1000))
+    state.progress["terminals:nano"] = 1
+    table = Resolution(state, SeededDice(0), apply_effect, copy=False)
+    floor, nano = table.floor, state.bot("nano")
+    rooms = bead_rooms(table, terminal=True)
+    waits = AutoPlayer().routes.targets(table, nano)
+    assert waits and all(i not in rooms and any((i, j) in floor.door_edges for j in rooms) for i in waits)
+    assert not any(floor.in_safe_zone(i) for i in waits)
+    state.calibrated = True
+    state.draw_bag.append(BagUnit(unit="module"))  # the calibration's result: "Add the command module to the draw bag."
+    assert AutoPlayer().routes.targets(table, nano) == rooms

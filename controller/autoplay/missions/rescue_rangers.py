@@ -1,16 +1,18 @@
 """Rescue Rangers: no command module on the floor until the calibration puts it in the draw bag; each agent
 accesses a terminal.
 
-The agents share the fourth slot (there is no module to pay it), and after the calibration they go into the
-rooms with a free terminal space still holding a bead, where surveilling draws the next unit from the bag.
+The agents share the fourth slot (there is no module to pay it), each keeping RESCUE_SLOT_KEEP power; an agent
+with its own access waits outside a door of a room with a free terminal space that still holds a bead, and
+after the calibration the agents go into such rooms, where surveilling draws the next unit from the bag.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from controller.autoplay.missions.strategy import StandardPlay, bead_rooms
-from controller.rules import Bot, Objective, Resolution, module_bagged
+from controller.autoplay.missions.strategy import StandardPlay, agents_share_slot, bead_rooms
+from controller.autoplay.tuning import RESCUE_SLOT_KEEP
+from controller.rules import Bot, GameState, Objective, Resolution, UnlockSlot, module_bagged
 
 if TYPE_CHECKING:
     from controller.autoplay.paths import PathCosts
@@ -19,12 +21,27 @@ if TYPE_CHECKING:
 class RescueRangers(StandardPlay):
     """Rescue Rangers' play (docs/autoplay.md, "Rescue Rangers")."""
 
+    def shared_fourth_slot(self, state: GameState, agent: Bot, cost: int) -> UnlockSlot | None:
+        """"Do not place the command module": the agents pay it all, each keeping RESCUE_SLOT_KEEP (the
+        slot spares a reboot, 2 threat, about every third turn)."""
+        return agents_share_slot(state, agent, cost, keep=RESCUE_SLOT_KEEP)
+
     def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
-        """"Before surveilling a room with at least one terminal space, draw a unit from the bag": after the
-        calibration the module comes out only where a terminal room is surveilled."""
+        """"Before surveilling a room with at least one terminal space, draw a unit from the bag": before the
+        calibration an agent with its own access waits at a door of a room it can be drawn in (stepping in
+        now would draw a guard, not the module); after it the module comes out only where a terminal room is
+        surveilled, so the agents go in."""
         state = table.state
-        if not state.calibrated or state.later_floors:
+        if state.later_floors or bot.kind != "agent":
             return set()
-        if module_bagged(state) and bot.kind == "agent":
+        if not state.calibrated and any(o.task.startswith("terminals") for o in open_tasks):
+            return doorsteps(table, bead_rooms(table, terminal=True))
+        if state.calibrated and module_bagged(state):
             return bead_rooms(table, terminal=True)
         return set()
+
+
+def doorsteps(table: Resolution, rooms: set[int]) -> set[int]:
+    """The free spaces outside the rooms (given by their spaces) that a door joins to one of them."""
+    floor = table.floor
+    return {j for (i, j) in floor.door_edges if i in rooms and j not in rooms and j not in table.occupant}

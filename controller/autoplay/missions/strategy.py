@@ -50,6 +50,11 @@ class MissionStrategy(Protocol):
         (None: the slot waits)."""
         ...
 
+    def shared_fourth_slot(self, state: GameState, agent: Bot, cost: int) -> UnlockSlot | None:
+        """Who pays the fourth slot on the first turn when no command module is on the floor to pay it (the
+        agents share it; None: the slot waits)."""
+        ...
+
     def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """Where the mission's other tasks send the bot (empty: none of them needs it)."""
         ...
@@ -101,6 +106,10 @@ class StandardPlay:
             return UnlockSlot(payers={agent.id: cost}) if agent.power - cost >= 3 else None
         return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
 
+    def shared_fourth_slot(self, state: GameState, agent: Bot, cost: int) -> UnlockSlot | None:
+        """The agents share it, each keeping 3 power (its dice)."""
+        return agents_share_slot(state, agent, cost, keep=3)
+
     def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         return set()
 
@@ -124,6 +133,17 @@ class StandardPlay:
 
     def core_layer(self, state: GameState) -> int:
         return 0
+
+
+def agents_share_slot(state: GameState, agent: Bot, cost: int, keep: int) -> UnlockSlot | None:
+    """The slot paid by the agents on the floor, 1 from the active agent (the rules ask at least 1 of it or the
+    module) and the rest from the agents with the most power first, each keeping `keep`; None when they cannot."""
+    payers: dict[str, int] = {agent.id: 1}
+    for bot in sorted((b for b in state.bots if b.kind == "agent" and b.on_board), key=lambda b: -b.power):
+        share = min(cost - sum(payers.values()), bot.power - keep - payers.get(bot.id, 0))
+        if share > 0:
+            payers[bot.id] = payers.get(bot.id, 0) + share
+    return UnlockSlot(payers=payers) if sum(payers.values()) == cost else None
 
 
 def terminal_spaces(table: Resolution) -> set[int]:
