@@ -70,10 +70,11 @@ def test_the_registry_makes_the_planning_oracle_with_its_budget():
 
 @pytest.mark.slow  # a plan of about a hundred whole lines (about 25 s)
 def test_the_planning_oracle_shows_rescue_rangers_winnable():
-    """Part 3 of issue 35, "Each mission shown winnable": Rescue Rangers on the lobby, seed 1005, is lost by
+    """Part 3 of issue 35, "Each mission shown winnable": Rescue Rangers on the lobby, seed 1000 (1005 before the
+    network step weighed the agent's power), is lost by
     the heuristic and won by the planning oracle ("All bots simultaneously: Occupy safe zones." once the
     command module, drawn from the bag, is brought home)."""
-    assert not play(AutoPlayer(), start("rescue-rangers", "meridian-lobby", 1005)).outcome.won
-    oracle = OraclePlanner(OracleSettings(seed=1005, lines=300))
-    final = play(oracle, start("rescue-rangers", "meridian-lobby", 1005))
+    assert not play(AutoPlayer(), start("rescue-rangers", "meridian-lobby", 1000)).outcome.won
+    oracle = OraclePlanner(OracleSettings(seed=1000, lines=300))
+    final = play(oracle, start("rescue-rangers", "meridian-lobby", 1000))
     assert str(final.outcome) == "victory: Chips Are Never Down" and oracle.plans == 1
