@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from controller.autoplay.missions import strategy_for
+from controller.autoplay.missions.strategy import agents_share_slot
 from controller.autoplay.repairs import Repairs
 from controller.autoplay.routes import Routes
 from controller.autoplay.tuning import REBOOT_AT
@@ -91,7 +92,7 @@ class Turn:
         cost = next_slot_cost(state)
         if module is None:
             # no module on the floor (Rescue Rangers): the agents share the cost
-            return strategy_for(state.mission.id).shared_fourth_slot(state, agent, cost)
+            return agents_share_slot(state, agent, cost, keep=strategy_for(state.mission.id).shared_slot_keep)
         if module.power - (cost - 1) < 3:
             return None
         return strategy_for(state.mission.id).fourth_slot(state, agent, cost)

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.autoplay.missions import StandardPlay
+from controller.autoplay.missions.strategy import agents_share_slot
 from controller.autoplay.player import AutoPlayer, play, play_game, team
 from controller.library import floor_text
 from controller.rules import GameSetup, encode_state, new_game, state_problems
@@ -246,7 +247,7 @@ def test_without_a_command_module_the_agents_share_the_fourth_slot():
     it; a mission with no play of its own keeps 3 each, and the slot waits."""
     team = [bot("nano", "A1", power=4), bot("casing", "B1", power=5)]
     assert AutoPlayer().choose(routing("rescue-rangers", team)) == UnlockSlot(payers={"nano": 1, "casing": 3})
-    assert StandardPlay().shared_fourth_slot(routing("rescue-rangers", team), team[0], 4) is None
+    assert agents_share_slot(routing("rescue-rangers", team), team[0], 4, keep=StandardPlay().shared_slot_keep) is None
 
 
 @pytest.mark.parametrize("mission,players,payers", [("data-heist", 2, {"module": 3, "byte": 1}),

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from controller.autoplay.missions.strategy import StandardPlay, agents_share_slot, bead_rooms
+from controller.autoplay.missions.strategy import StandardPlay, bead_rooms
 from controller.autoplay.tuning import RESCUE_SLOT_KEEP
-from controller.rules import Bot, GameState, Objective, Resolution, UnlockSlot, module_bagged
+from controller.rules import Bot, Objective, Resolution, module_bagged
 
 if TYPE_CHECKING:
     from controller.autoplay.paths import PathCosts
@@ -21,10 +21,9 @@ if TYPE_CHECKING:
 class RescueRangers(StandardPlay):
     """Rescue Rangers' play (docs/autoplay.md, "Rescue Rangers")."""
 
-    def shared_fourth_slot(self, state: GameState, agent: Bot, cost: int) -> UnlockSlot | None:
-        """"Do not place the command module": the agents pay it all, each keeping RESCUE_SLOT_KEEP (the
-        slot spares a reboot, 2 threat, about every third turn)."""
-        return agents_share_slot(state, agent, cost, keep=RESCUE_SLOT_KEEP)
+    shared_slot_keep = RESCUE_SLOT_KEEP
+    """"Do not place the command module": the agents pay the fourth slot, each keeping RESCUE_SLOT_KEEP (the
+    slot spares a reboot, 2 threat, about every third turn)."""
 
     def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """"Before surveilling a room with at least one terminal space, draw a unit from the bag": before the

@@ -50,10 +50,9 @@ class MissionStrategy(Protocol):
         (None: the slot waits)."""
         ...
 
-    def shared_fourth_slot(self, state: GameState, agent: Bot, cost: int) -> UnlockSlot | None:
-        """Who pays the fourth slot on the first turn when no command module is on the floor to pay it (the
-        agents share it; None: the slot waits)."""
-        ...
+    shared_slot_keep: int
+    """The power each agent keeps when the agents share the fourth slot, no command module being on the floor
+    to pay it (`agents_share_slot`)."""
 
     def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """Where the mission's other tasks send the bot (empty: none of them needs it)."""
@@ -92,6 +91,9 @@ class MissionStrategy(Protocol):
 class StandardPlay:
     """A mission with no special play: the auto-player's own rules only."""
 
+    shared_slot_keep = 3
+    """Each agent keeps 3 power (its dice) when the agents share the fourth slot."""
+
     def alter_preference(self, state: GameState) -> tuple[str, ...]:
         return CHIP_PREFERENCE
 
@@ -105,10 +107,6 @@ class StandardPlay:
         if state.players == 1:
             return UnlockSlot(payers={agent.id: cost}) if agent.power - cost >= 3 else None
         return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
-
-    def shared_fourth_slot(self, state: GameState, agent: Bot, cost: int) -> UnlockSlot | None:
-        """The agents share it, each keeping 3 power (its dice)."""
-        return agents_share_slot(state, agent, cost, keep=3)
 
     def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         return set()
