@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import json
 import random
+import statistics
 
 import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.autoplay.memory import AutoplayMemory
 from controller.autoplay.player import AutoPlayer, team
 from controller.autoplay.players import PlayerSettings, make_player, player_names
 from controller.autoplay.search import SearchCancelled, SearchPlayer, SearchSettings, hint
-from controller.autoplay.search.determinize import UNSEEN_PILES, public_digest
+from controller.autoplay.search.candidates import candidates
+from controller.autoplay.search.determinize import UNSEEN_PILES, canonical, determinize, public_digest, realign
+from controller.autoplay.search.search import blueprint_decision, future_seed, rollout
 from controller.library import floor_text
 from controller.rules import (
     Action,
@@ -27,6 +31,7 @@ from controller.rules import (
     legal_actions,
     new_game,
 )
+from controller.rules.dice import SeededDice
 from tests.support.cli_run import refused, run
 from tests.support.rules_scenarios import CONTENT
 
@@ -302,3 +307,47 @@ def test_a_raced_decision_spends_its_futures_on_the_candidates_still_in_the_race
     even.choose(state)
     assert even.last is not None and len({o.visits for o in even.last.options}) == 1
     assert sum(visits) < sum(o.visits for o in even.last.options) <= 96 + len(visits)
+
+
+def test_realigned_dice_are_the_step_s_own_whatever_was_rolled_before() -> None:
+    """Two candidates' rollouts in one future meet the same dice at each later step of a turn, however many
+    dice each rolled before it; another future, or another step, rolls other dice."""
+    state = chip_decision(start())
+    early, late = copy_state(state), copy_state(state)
+    late.rolls = 7  # as if its candidate had rolled seven dice more
+    for world in (early, late):
+        realign(world, future=11)
+    faces = [str(k) for k in range(1, 7)]
+
+    def dice(world: GameState) -> list[str]:
+        roller = SeededDice(world.seed, world.rolls)
+        return [roller.roll("action", faces) for _ in range(8)]
+
+    assert dice(early) == dice(late)
+    other_future = copy_state(state)
+    realign(other_future, future=12)
+    next_step = copy_state(state)
+    next_step.turn.step = "network"
+    realign(next_step, future=11)
+    assert dice(other_future) != dice(early)
+    assert dice(next_step) != dice(early)
+
+
+def test_common_dice_make_the_paired_differences_less_noisy() -> None:
+    """Common random numbers: over the same futures of the same decisions, the spread of each candidate's
+    difference from the blueprint's is smaller when every later step rolls dice of its own (`realign`) than
+    when one extra die shifts all the dice after it."""
+    spreads: dict[bool, list[float]] = {True: [], False: []}
+    for seed, after in ((1000, 0), (1000, 120), (1001, 60), (1002, 200)):
+        state = chip_decision(start(seed=seed), after=after)
+        digest = public_digest(state)
+        world, blueprint, memory = blueprint_decision(state, AutoplayMemory(), SearchSettings(), digest)
+        actions = candidates(world, blueprint)
+        assert len(actions) > 1
+        for common in (True, False):
+            values = [[rollout(determinize(canonical(state), random.Random(future_seed(0, digest, n))), action,
+                               memory, 1, AutoPlayer(), common_dice=common)[0] for n in range(12)]
+                      for action in actions]
+            for other in values[1:]:
+                spreads[common].append(statistics.stdev(b - a for a, b in zip(values[0], other, strict=True)))
+    assert statistics.mean(spreads[True]) < 0.9 * statistics.mean(spreads[False])

@@ -51,6 +51,26 @@ def determinize(public: GameState, rng: random.Random) -> GameState:
     return world
 
 
+def dice_key(state: GameState) -> tuple[int, int, str]:
+    """Which step of which turn `state` is at: the round, the active player and the turn's step (the
+    corporation's turn is a step of its own). Finer, a key for each chip of the burncycle, was noisier."""
+    return state.round, state.turn.active, state.turn.step
+
+
+def realign(state: GameState, future: int) -> None:
+    """Give the step `state` is at dice of its own: a seed made of the future's and `dice_key`, rolls from 0.
+
+    Two candidates' rollouts in one future should differ by what the candidates do, not by luck. The engine's
+    dice follow the roll count, so a candidate that rolls one die more than another would shift every later
+    die of its future, and from there the two play unrelated luck. Dealt afresh at each step of each turn, the
+    dice there are the same for every candidate that reaches it (common random numbers): the paired
+    differences' spread falls by a quarter to a third (docs/autoplay.md, "Common dice").
+    The dice stay a future the search made up, never the game's."""
+    key = f"{future}:{dice_key(state)}".encode()
+    state.seed = int.from_bytes(hashlib.blake2b(key, digest_size=4).digest(), "big") & 0x7FFFFFFF
+    state.rolls = 0
+
+
 def reveal(state: GameState) -> GameState:
     """The oracle's future: the position's own seed, roll count and piles (a copy)."""
     return copy_state(state)

@@ -28,7 +28,7 @@ import msgspec
 from controller.autoplay.memory import AutoplayMemory
 from controller.autoplay.player import AutoPlayer
 from controller.autoplay.search.candidates import candidates
-from controller.autoplay.search.determinize import canonical, determinize, public_digest, reveal
+from controller.autoplay.search.determinize import canonical, determinize, dice_key, public_digest, realign, reveal
 from controller.autoplay.search.evaluation import value
 from controller.autoplay.search.tuning import BOOTH_ITERATIONS, MARGIN, NOISE, RACE_BATCH, THREAT_WORRY
 from controller.rules import Action, Event, GameState, apply_action
@@ -189,20 +189,26 @@ class _Job(msgspec.Struct, kw_only=True):
         world = reveal(self.state) if self.oracle else \
             determinize(self.state, random.Random(future_seed(self.seed, self.digest, number)))
         player = AutoPlayer()
-        return [rollout(world, action, self.memory, self.horizon, player) for action in self.actions]
+        return [rollout(world, action, self.memory, self.horizon, player, common_dice=not self.oracle)
+                for action in self.actions]
 
 
 def rollout(world: GameState, action: Action, memory: AutoplayMemory, horizon: int,
-            player: AutoPlayer) -> Rollout:
+            player: AutoPlayer, common_dice: bool = True) -> Rollout:
     """Apply `action` in this future and let the blueprint play on until `horizon` rounds have ended; the value
-    of where it stops and what went wrong on the way."""
+    of where it stops and what went wrong on the way. With `common_dice` each later step of a turn rolls dice of
+    its own (`realign`), the same in this future whatever the action; the oracle plays the game's own dice."""
     stop = world.round + horizon
     state, events = apply_action(world, action)
     causes: set[str] = set()
     _note(state, events, causes)
+    at = dice_key(world)
     for _ in range(5000):
         if state.outcome is not None or state.round >= stop:
             break
+        if common_dice and dice_key(state) != at:
+            at = dice_key(state)
+            realign(state, world.seed)
         step, memory = player.decide(state, memory)
         state, events = apply_action(state, step, in_place=True)
         _note(state, events, causes)
