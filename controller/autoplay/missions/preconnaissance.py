@@ -47,6 +47,13 @@ class Preconnaissance(StandardPlay):
             return bead_rooms(table, terminal=False) | hop_launches(table, bot)
         return set()
 
+    def walks_first(self, table: Resolution, bot: Bot) -> bool:
+        """Nano gets a move's AP first while rooms are still to be surveilled: the module's walk to its command
+        module spaces is the longer, so it took the team's AP first, before he reached the rooms
+        (docs/autoplay.md, "Preconnaissance")."""
+        return bot.kind == "agent" and passes_doors(bot) and not table.state.calibrated \
+            and bool(table.state.floor.surveillance)
+
     def action(self, table: Resolution, legal: list) -> Action | None:
         """"Hop into cyberspace" from the terminal space a bot stands on to one in a room that still holds a
         surveillance bead; jumping out there "surveil[s] the room they are in" without opening a door
