@@ -326,19 +326,22 @@ def test_the_module_walks_for_its_own_calibration_before_an_agent_nearer_its_goa
     assert action == Step(bot="module", to="C1")
 
 
-def test_nano_walks_into_the_rooms_before_the_module_walks_to_its_spaces():
+@pytest.mark.parametrize("players,walker", [(2, Step(bot="nano", to="E3")), (1, Step(bot="module", to="C1"))])
+def test_nano_walks_into_the_rooms_before_the_module_walks_to_its_spaces(players, walker):
     """The same position with Nano, who surveils the rooms through their locked doors ("Nano may move through
-    locked doors"): he gets the AP before the module, whose longer walk to its command module spaces used to
-    take the team's move AP before he reached the rooms (docs/autoplay.md, "Preconnaissance")."""
+    locked doors"): with two players he gets the AP before the module, whose longer walk to its command module
+    spaces used to take the team's move AP before he reached the rooms; alone, his pool is the module's only
+    one and the module keeps it (docs/autoplay.md, "Preconnaissance")."""
     nano = bot("nano", "E2")
     nano.abilities = ["reassemble"]
-    s = make_state(MODULE_SPACES_AND_LAB, bots=[nano, module("B1")], slots=chips("general", "general"),
-                   unlocked=["E2/E3"])
+    team_mates = [bot("casing", "A2")] if players == 2 else []
+    s = make_state(MODULE_SPACES_AND_LAB, bots=[nano, *team_mates, module("B1")], slots=chips("general", "general"),
+                   unlocked=["E2/E3"], players=players)
     s.mission = CONTENT.missions["preconnaissance"]
     s.objective_beads = ["A1", "F2"]
     s.floor.surveillance = ["A3"]
     s = mid_move(s, ap=1)
-    assert AutoPlayer().choose(s) == Step(bot="nano", to="E3")
+    assert AutoPlayer().choose(s) == walker
 
 
 # A hallway with a terminal space on G1 and a safe zone (H2) behind the door G2/H2 at its east end.

@@ -48,11 +48,13 @@ class Preconnaissance(StandardPlay):
         return set()
 
     def walks_first(self, table: Resolution, bot: Bot) -> bool:
-        """Nano gets a move's AP first while rooms are still to be surveilled: the module's walk to its command
-        module spaces is the longer, so it took the team's AP first, before he reached the rooms
+        """With two players or more, Nano gets a move's AP first while rooms are still to be surveilled: the
+        module's walk to its command module spaces is the longer, so it took the team's AP first, before he
+        reached the rooms. A lone Nano's pool is the module's only one, and it is left to the module as before
         (docs/autoplay.md, "Preconnaissance")."""
-        return bot.kind == "agent" and passes_doors(bot) and not table.state.calibrated \
-            and bool(table.state.floor.surveillance)
+        state = table.state
+        return state.players >= 2 and bot.kind == "agent" and passes_doors(bot) and not state.calibrated \
+            and bool(state.floor.surveillance)
 
     def action(self, table: Resolution, legal: list) -> Action | None:
         """"Hop into cyberspace" from the terminal space a bot stands on to one in a room that still holds a
