@@ -1,4 +1,5 @@
-"""The auto-player's steps within a move action: one AP at a time, to the bot a guard sees first, then to the
+"""The auto-player's steps within a move action: one AP at a time, to the mission's own walker first (none but
+Preconnaissance's), then to the bot a guard sees, then to the
 calibrations' walkers (the farthest from its target first), never back over a bot's own trail in one move
 action, never leaving a bot in a guard's sight with the last AP; a push where a unit stands in the way, and the
 mission's shove (Do-While-End's captain) before anything else.
@@ -19,8 +20,8 @@ class MoveSteps:
         self.routes = routes
 
     def step(self, table: Resolution, legal: list) -> Action:
-        """Spend one AP: first on a bot a guard can see, then on the agent while calibrations are open, else
-        on the bot farthest from its target."""
+        """Spend one AP: first on the bot the mission's play walks first, then on a bot a guard can see, then on
+        the agent while calibrations are open, else on the bot farthest from its target."""
         state, routes, notes = table.state, self.routes, self.routes.notes
         move = move_key(state)
         if notes.move != move:  # a new move action: a bot never walks back over its own steps in one
@@ -47,6 +48,7 @@ class MoveSteps:
                                      self._push_rank(table, la.action) > self._push_rank(table, known)):
                     steps[(la.action.bot, into)] = la.action
         watched = routes.paths.watched(table)
+        strategy = strategy_for(state.mission.id)
         ranked = []
         for bot in movers(table):
             here = table.floor.index[bot.at]
@@ -68,11 +70,13 @@ class MoveSteps:
                     if bot.kind == "module" else routes.targets(table, bot) != routes.paths.team_safe_zone(table))
                 # Do-While-End's endgame: the module beside the captain pushes it before anyone else walks
                 actor = shove is not None and bot.kind == "module" and module_near(table, [shove[0]])
-                ranked.append((not actor, here not in watched and not bot.detected, not errand, -remaining,
-                               bot.kind != "agent", action))
+                # the mission's own walker (Preconnaissance's Nano in the rooms) before a bot in a guard's sight
+                first = strategy.walks_first(table, bot)
+                ranked.append((not actor, not first, here not in watched and not bot.detected, not errand,
+                               -remaining, bot.kind != "agent", action))
         if not ranked:
             return EndMove()
-        return min(ranked, key=lambda r: r[:5])[5]
+        return min(ranked, key=lambda r: r[:6])[6]
 
     def _push_rank(self, table: Resolution, push: Push) -> tuple[bool, int]:
         """How good a space `push.to` is for the shoved unit: through a door while the pusher still owes

@@ -326,6 +326,24 @@ def test_the_module_walks_for_its_own_calibration_before_an_agent_nearer_its_goa
     assert action == Step(bot="module", to="C1")
 
 
+@pytest.mark.parametrize("players,walker", [(2, Step(bot="nano", to="E3")), (1, Step(bot="module", to="C1"))])
+def test_nano_walks_into_the_rooms_before_the_module_walks_to_its_spaces(players, walker):
+    """The same position with Nano, who surveils the rooms through their locked doors ("Nano may move through
+    locked doors"): with two players he gets the AP before the module, whose longer walk to its command module
+    spaces used to take the team's move AP before he reached the rooms; alone, his pool is the module's only
+    one and the module keeps it (docs/autoplay.md, "Preconnaissance")."""
+    nano = bot("nano", "E2")
+    nano.abilities = ["reassemble"]
+    team_mates = [bot("casing", "A2")] if players == 2 else []
+    s = make_state(MODULE_SPACES_AND_LAB, bots=[nano, *team_mates, module("B1")], slots=chips("general", "general"),
+                   unlocked=["E2/E3"], players=players)
+    s.mission = CONTENT.missions["preconnaissance"]
+    s.objective_beads = ["A1", "F2"]
+    s.floor.surveillance = ["A3"]
+    s = mid_move(s, ap=1)
+    assert AutoPlayer().choose(s) == walker
+
+
 # A hallway with a terminal space on G1 and a safe zone (H2) behind the door G2/H2 at its east end.
 TERMINAL_AND_ZONE = rules_floor_text("""
 +-+-+-+-+-+-+-+-+
@@ -1001,14 +1019,15 @@ def test_with_nano_on_the_floor_the_other_agents_leave_the_rooms_to_him(nano_shu
 
 
 def test_the_auto_player_wins_preconnaissance():
-    """Operation Preconnaissance with the auto-player's team (Nano and Casing) on the annex, seed 3 (seed 233
-    was the game before the reboots stopped bringing the safe zones' chips): Nano
+    """Operation Preconnaissance with the auto-player's team (Nano and Casing) on the annex, seed 101 (seed 3
+    before Nano got a move's AP before the module, seed 233 before the reboots stopped bringing the safe
+    zones' chips): Nano
     walks into the rooms through their locked doors ("Nano may move through locked doors"), so no door is
     unlocked before "Have no unsurveilled rooms on the floor" ("Whenever a non-safe zone door is unlocked ...
     advance threat by 3"); then "All bots simultaneously: Occupy safe zones"."""
     reassembled, door_threat, final = 0, 0, None
     for action, events, final in play(start("meridian-annex", "preconnaissance",  # noqa: B007 (read after the loop)
-                                            seed=3, level=1, agents=team(2))):
+                                            seed=101, level=1, agents=team(2))):
         reassembled += isinstance(action, Step) and action.reassemble
         door_threat += sum(e.new - e.old for e in events if type(e).__name__ == "ThreatChanged"
                            and "Preconnaissance" in e.reason and e.new > e.old)

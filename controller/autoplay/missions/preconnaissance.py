@@ -47,6 +47,15 @@ class Preconnaissance(StandardPlay):
             return bead_rooms(table, terminal=False) | hop_launches(table, bot)
         return set()
 
+    def walks_first(self, table: Resolution, bot: Bot) -> bool:
+        """With two players or more, Nano gets a move's AP first while rooms are still to be surveilled: the
+        module's walk to its command module spaces is the longer, so it took the team's AP first, before he
+        reached the rooms. A lone Nano's pool is the module's only one, and it is left to the module as before
+        (docs/autoplay.md, "Preconnaissance")."""
+        state = table.state
+        return state.players >= 2 and bot.kind == "agent" and passes_doors(bot) and not state.calibrated \
+            and bool(state.floor.surveillance)
+
     def action(self, table: Resolution, legal: list) -> Action | None:
         """"Hop into cyberspace" from the terminal space a bot stands on to one in a room that still holds a
         surveillance bead; jumping out there "surveil[s] the room they are in" without opening a door

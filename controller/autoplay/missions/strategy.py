@@ -66,6 +66,10 @@ class MissionStrategy(Protocol):
         """Whether a chip with nothing better to do draws a chip (for threat)."""
         ...
 
+    def walks_first(self, table: Resolution, bot: Bot) -> bool:
+        """Whether the bot gets a move action's AP before the others (even before a bot in a guard's sight)."""
+        ...
+
     def holds_target(self, paths: PathCosts, table: Resolution) -> bool:
         """Whether a bot at its target stays there rather than step out of a guard's reach."""
         ...
@@ -115,6 +119,9 @@ class StandardPlay:
         return None
 
     def draws_chip(self, table: Resolution, legal: list) -> bool:
+        return False
+
+    def walks_first(self, table: Resolution, bot: Bot) -> bool:
         return False
 
     def holds_target(self, paths: PathCosts, table: Resolution) -> bool:
