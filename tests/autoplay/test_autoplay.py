@@ -889,10 +889,9 @@ def test_on_the_tower_runs_last_floor_the_module_heads_for_an_entrance_before_th
     """"Each bot: escape from an entrance space, the command module before the last agent": on the labs the
     module walks to an entrance while the agents access the calibration's two terminals, rather than wait in
     the safe zone and start the walk out once they are done."""
-    state = start("meridian-lobby", "tower-run", seed=3031, players=2, agents=team(2))
-    for _, events, state in play(state):
-        if any(isinstance(e, FloorChanged) for e in events):
-            break
+    state = next(after for _, events, after in play(start("meridian-lobby", "tower-run", seed=3031, players=2,
+                                                          agents=team(2)))
+                 if any(isinstance(e, FloorChanged) for e in events))
     assert not state.later_floors and not state.calibrated
     table = Resolution(state, SeededDice(0), apply_effect, copy=False)
     assert AutoPlayer().routes.targets(table, state.bot("module")) == set(table.floor.posts["entrance"])
