@@ -110,12 +110,15 @@ class PathCosts:
                 return kept
         best: frozenset[int] = frozenset()
         best_cost, best_zone = UNREACHED, None
-        for zone in zones:
+        from controller.autoplay.missions import strategy_for  # the missions' play asks paths: imported late
+        strategy = strategy_for(table.state.mission.id)
+        for k, zone in enumerate(zones):
             spaces = _zone_spaces(floor, zone)
             if not self._open_to_all(table, spaces):
                 continue
-            total = sum(self.cost_map(table, bot, spaces)[floor.index[bot.at]]
-                        for bot in table.state.bots if bot.on_board and not bot.shut_down)
+            total = strategy.zone_cost(table, k) + sum(
+                self.cost_map(table, bot, spaces)[floor.index[bot.at]]
+                for bot in table.state.bots if bot.on_board and not bot.shut_down)
             if total < best_cost:
                 best, best_cost, best_zone = spaces, total, zone
         self.notes.team_zone = TeamZone(floor=digest, space=floor.ids[best_zone.spaces[0]] if best_zone else None)

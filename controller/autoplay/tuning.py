@@ -129,3 +129,10 @@ THREAT_SAMPLES = 50
 within about 0.14 of its true value 95 times in 100 (1.96 x sqrt(0.25 / 50)), enough to shade a space, and it
 costs what 50 corporation turns cost: 24 ms of CPU on average over 88 positions of two-player games on the
 Meridian floors on this machine (bench/bench_threat_map.py)."""
+
+TOWER_ZONE_WEIGHT = 3
+"""The tower run: path cost a zone's stairwell adds for each step its landing on the next floor lies from
+that floor's nearest entrance and nearest terminal (`TowerRun.zone_cost`). The labs' North zone lies 9 such
+steps out, the South zone 20, so any weight from 1 sends the team to the lobby's East zone: two players,
+seeds 3000-3399, wins 5 -> 19 of 400 (the West zone reached the labs more often, 277 games against 225, but
+its landing is 13 steps from the way out); weights 1, 3 and 6 play the same games."""

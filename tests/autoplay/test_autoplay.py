@@ -7,10 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.autoplay.missions import StandardPlay
+from controller.autoplay.missions.standard import landing_steps
 from controller.autoplay.missions.strategy import agents_share_slot
 from controller.autoplay.player import AutoPlayer, play, play_game, team
 from controller.library import floor_text
-from controller.rules import GameSetup, encode_state, new_game, state_problems
+from controller.rules import GameSetup, compile_floor, encode_state, new_game, state_problems
 from controller.rules.actions import (
     Alter,
     BuyUpgrade,
@@ -28,6 +29,7 @@ from controller.rules.actions import (
 )
 from controller.rules.corporation.threat_effects import apply_effect
 from controller.rules.dice import ScriptedDice, SeededDice
+from controller.rules.events import FloorChanged
 from controller.rules.resolution import Resolution
 from controller.rules.state import DicePool, PendingMove
 from tests.support.rules_scenarios import (
@@ -877,13 +879,40 @@ def test_a_unit_on_a_terminal_is_struck_before_another_is_shoved():
 
 
 def test_the_auto_player_wins_the_tower_run():
-    """Operation Tower Run, played through with two players (seed 415): a terminal on the lobby, the team
-    gathered in a safe zone to change floors ("all bots in safe zones at the end of a turn"), two terminals on
-    the labs, then "Each bot: escape from an entrance space, the command module before the last agent"."""
-    final = play_game(start("meridian-lobby", "tower-run", seed=415, players=2))
+    """Operation Tower Run, played through with the auto-player's two-player team (Nano and Casing, seed 3031;
+    the box's Byte and Casing won seed 415 before the tower run chose its stairwell): a terminal on the lobby,
+    the team gathered in a safe zone to change floors ("all bots in safe zones at the end of a turn"), two
+    terminals on the labs, then "Each bot: escape from an entrance space, the command module before the last
+    agent"."""
+    final = play_game(start("meridian-lobby", "tower-run", seed=3031, players=2, agents=team(2)))
     assert str(final.outcome) == "victory: Out the Front Door"
     assert final.later_floors == [] and final.floor.name == "Meridian Tower, Labs"
     assert all(b.escaped for b in final.bots)
+
+
+@pytest.mark.parametrize("mission, zone", [("tower-run", "Q3"), ("data-heist", "A13")])
+def test_on_the_tower_run_the_team_gathers_in_the_stairwell_that_lands_nearest_the_labs_way_out(mission, zone):
+    """"The k-th safe zone of a floor leads to the k-th of the next": the lobby's East zone (Q3) comes out in
+    the labs' North zone, 6 steps from an entrance and 3 from a terminal, the West zone (A13) in the South zone,
+    13 and 7 steps away. Data Heist, with no floor above, gathers in the zone nearest its bots."""
+    assert landing_steps(compile_floor(*floor_text("meridian-labs"))) == (9, 20)
+    s = start("meridian-lobby", mission, seed=1000, players=2, agents=team(2))
+    table = Resolution(s, SeededDice(0), apply_effect, copy=False)
+    floor = table.floor
+    chosen = AutoPlayer().paths.team_safe_zone(table)
+    assert {floor.area_of[i] for i in chosen} == {floor.area_of[floor.index[zone]]}
+
+
+def test_on_the_tower_runs_last_floor_the_module_heads_for_an_entrance_before_the_calibration():
+    """"Each bot: escape from an entrance space, the command module before the last agent": on the labs the
+    module walks to an entrance while the agents access the calibration's two terminals, rather than wait in
+    the safe zone and start the walk out once they are done."""
+    state = next(after for _, events, after in play(start("meridian-lobby", "tower-run", seed=3031, players=2,
+                                                          agents=team(2)))
+                 if any(isinstance(e, FloorChanged) for e in events))
+    assert not state.later_floors and not state.calibrated
+    table = Resolution(state, SeededDice(0), apply_effect, copy=False)
+    assert AutoPlayer().routes.targets(table, state.bot("module")) == set(table.floor.posts["entrance"])
 
 
 @pytest.mark.parametrize("floor, seed", [("meridian-labs", 639), ("meridian-lobby", 11975)])

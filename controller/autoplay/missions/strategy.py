@@ -54,6 +54,11 @@ class MissionStrategy(Protocol):
     """The power each agent keeps when the agents share the fourth slot, no command module being on the floor
     to pay it (`agents_share_slot`)."""
 
+    def zone_cost(self, table: Resolution, zone: int) -> int:
+        """Path cost the mission's play adds to the floor's `zone`-th safe zone when the team chooses the one it
+        gathers in (0: only the bots' ways there count)."""
+        ...
+
     def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """Where the mission's other tasks send the bot (empty: none of them needs it)."""
         ...
@@ -111,6 +116,9 @@ class StandardPlay:
         if state.players == 1:
             return UnlockSlot(payers={agent.id: cost}) if agent.power - cost >= 3 else None
         return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
+
+    def zone_cost(self, table: Resolution, zone: int) -> int:
+        return 0
 
     def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         return set()
