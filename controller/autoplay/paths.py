@@ -153,6 +153,13 @@ class PathCosts:
         self.notes.module_zone = TeamZone(floor=digest, space=best)
         return zones[best]
 
+    def shut_zones(self, table: Resolution) -> list[frozenset[int]]:
+        """The safe zones the team cannot gather in, every way in jammed for a bot that opens keypads (Nano,
+        who passes locked doors, still can: any safe zone wins "All bots simultaneously: occupy safe zones")."""
+        floor = table.floor
+        return [spaces for spaces in (_zone_spaces(floor, z) for z in floor.areas if z.kind == "safe")
+                if not self._open_to_all(table, spaces)]
+
     def _open_to_all(self, table: Resolution, zone: frozenset[int]) -> bool:
         """Every bot on the floor can still get into the zone through walls, destroyed walls and doors
         whose keypads are not known to be jammed (guards, who move on, are not obstacles here)."""

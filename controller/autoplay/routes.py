@@ -75,7 +75,16 @@ class Routes:
             return self.paths.module_safe_zone(table, bot, self._held(table, bot))
         if can_escape(table):
             return set(floor.posts.get("entrance", ()))
-        return self.paths.team_safe_zone(table)
+        team = self.paths.team_safe_zone(table)
+        if passes_doors(bot):
+            # a zone the team left for a jammed door is still Nano's when it is nearer
+            here = floor.index[bot.at]
+            near = [z for z in self.paths.shut_zones(table) if not z & team]
+            if near:
+                mine = min(near, key=lambda z: self.paths.cost_map(table, bot, z)[here])
+                if self.paths.cost_map(table, bot, mine)[here] < self.paths.cost_map(table, bot, team)[here]:
+                    return mine
+        return team
 
     def _held(self, table: Resolution, bot: Bot) -> bool:
         """Whether a guard holds the bot's only way into the team's safe zone: a unit stands on each of its

@@ -588,6 +588,27 @@ def test_the_module_held_out_of_the_teams_zone_by_a_guard_takes_another_zone(gua
         assert chosen == Step(bot="module", to="D2") and player.memory.module_zone.space == "E3"
 
 
+@pytest.mark.parametrize("jammed, nano_heads_for", [
+    (False, "D2"),  # both stairs open: Nano walks with the team to the South stairs
+    (True, "B2"),  # K11 states "Jam" at the North stairs: the team keeps south, Nano goes to the nearer stairs
+])
+def test_nano_keeps_to_the_zone_the_team_left_for_a_jammed_door(jammed, nano_heads_for):
+    """"All bots simultaneously: occupy safe zones": any safe zone. The team (Casing, the module) gathers in
+    the South stairs. When K11, which states "Jam" on floor 1 and prints a physical input the burncycle's
+    general chips cannot pay, shuts the North stairs to every bot that opens keypads, Nano ("Nano may move
+    through locked doors"), nearer the North stairs, goes in there rather than walk the hallway's length."""
+    nano = bot("nano", "C2")
+    nano.abilities = ["reassemble"]
+    s = make_state(TWO_STAIRS, bots=[nano, bot("casing", "E3"), module("F3")], players=2,
+                   slots=chips("general", "general", "general"), round=3, unlocked=["F2/F3"])
+    if jammed:
+        s.keypads["B1/B2"] = next(c for c in CONTENT.keypads if c.id == "K11")
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    chosen = AutoPlayer().choose(mid_move(in_turn(s, basic=5), ap=3))
+    assert isinstance(chosen, Step) and (chosen.bot, chosen.to) == ("nano", nano_heads_for)
+
+
 GUARDED_CLOSET = rules_floor_text("""
 +-+-+-+-+-+-+
 |E . . . . .|
