@@ -39,4 +39,7 @@ class AutoplayMemory(msgspec.Struct, frozen=True):
     # the spaces each bot stood on in that move action: no bot walks back over its own steps in one
     trails: dict[str, frozenset[str]] = msgspec.field(default_factory=dict)
     team_zone: TeamZone | None = None
+    # the safe zone the command module heads for instead of the team's, once a guard held the only way into
+    # the team's (any safe zone wins Data Heist: "All bots simultaneously: occupy safe zones")
+    module_zone: TeamZone | None = None
     core_plan: CorePlan | None = None

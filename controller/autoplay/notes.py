@@ -25,10 +25,11 @@ class Notes:
         self.move: tuple[int, int, int] | None = memory.move  # the move action the trails belong to
         self.trails: dict[str, set[str]] = {bot: set(spaces) for bot, spaces in memory.trails.items()}
         self.team_zone: TeamZone | None = memory.team_zone
+        self.module_zone: TeamZone | None = memory.module_zone
         self.core_plan: CorePlan | None = memory.core_plan
 
     def kept(self) -> AutoplayMemory:
         """The memory after the decision, for the next one."""
         return AutoplayMemory(blocked_by_unit=frozenset(self.blocked_by_unit), move=self.move,
                               trails={bot: frozenset(spaces) for bot, spaces in sorted(self.trails.items())},
-                              team_zone=self.team_zone, core_plan=self.core_plan)
+                              team_zone=self.team_zone, module_zone=self.module_zone, core_plan=self.core_plan)

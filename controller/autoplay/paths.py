@@ -124,6 +124,45 @@ class PathCosts:
         self.notes.team_zone = TeamZone(floor=digest, space=floor.ids[best_zone.spaces[0]] if best_zone else None)
         return best or _every_zone(zones)
 
+    def module_safe_zone(self, table: Resolution, module: Bot, held: bool) -> frozenset[int]:
+        """The safe zone the command module heads for: the team's, unless a guard held the only way into it
+        (`held`: the module beside it, with no step forward and no way around), when the module takes the
+        cheapest other zone it can reach without passing a unit, and keeps it while it can still get in. Any
+        safe zone wins Data Heist ("All bots simultaneously: occupy safe zones"), and the module waiting beside
+        a guard loses a power a round until it is shut down."""
+        team = self.team_safe_zone(table)
+        floor = table.floor
+        here = floor.index[module.at]
+        digest = _floor_digest(floor)
+        zones = {floor.ids[z.spaces[0]]: _zone_spaces(floor, z) for z in floor.areas if z.kind == "safe"}
+        kept = self.notes.module_zone
+        if kept is not None and kept.floor == digest and kept.space in zones:
+            spaces = zones[kept.space]
+            if not spaces & team and self.cost_map(table, module, spaces)[here] < UNREACHED:
+                return spaces
+            self.notes.module_zone = None
+        if not held:
+            return team
+        units = frozenset(s for s, o in table.occupant.items() if isinstance(o, SecurityUnit))
+        best, best_cost = None, UNREACHED
+        for first, spaces in sorted(zones.items()):
+            if spaces & team:
+                continue
+            cost = self.cost_map(table, module, spaces - units, avoid=units)[here]
+            if cost < best_cost:
+                best, best_cost = first, cost
+        if best is None:
+            return team
+        self.notes.module_zone = TeamZone(floor=digest, space=best)
+        return zones[best]
+
+    def shut_zones(self, table: Resolution) -> list[frozenset[int]]:
+        """The safe zones the team cannot gather in, every way in jammed for a bot that opens keypads (Nano,
+        who passes locked doors, still can: any safe zone wins "All bots simultaneously: occupy safe zones")."""
+        floor = table.floor
+        return [spaces for spaces in (_zone_spaces(floor, z) for z in floor.areas if z.kind == "safe")
+                if not self._open_to_all(table, spaces)]
+
     def _open_to_all(self, table: Resolution, zone: frozenset[int]) -> bool:
         """Every bot on the floor can still get into the zone through walls, destroyed walls and doors
         whose keypads are not known to be jammed (guards, who move on, are not obstacles here)."""

@@ -70,12 +70,35 @@ class Routes:
         errand = strategy_for(state.mission.id).task_targets(self.paths, table, bot, open_tasks)
         if errand:
             return errand
-        if open_tasks and bot.kind == "module":
+        if bot.kind == "module" and (open_tasks or not can_escape(table)):
             # while the agents work, the module (whose loss is the game's) waits where guards cannot see it
-            return self.paths.team_safe_zone(table)
+            return self.paths.module_safe_zone(table, bot, self._held(table, bot))
         if can_escape(table):
             return set(floor.posts.get("entrance", ()))
-        return self.paths.team_safe_zone(table)
+        team = self.paths.team_safe_zone(table)
+        if passes_doors(bot):
+            # a zone the team left for a jammed door is still Nano's when it is nearer
+            here = floor.index[bot.at]
+            near = [z for z in self.paths.shut_zones(table) if not z & team]
+            if near:
+                mine = min(near, key=lambda z: self.paths.cost_map(table, bot, z)[here])
+                if self.paths.cost_map(table, bot, mine)[here] < self.paths.cost_map(table, bot, team)[here]:
+                    return mine
+        return team
+
+    def _held(self, table: Resolution, bot: Bot) -> bool:
+        """Whether a guard holds the bot's only way into the team's safe zone: a unit stands on each of its
+        shortest steps, it cannot push, and there is no way around the units."""
+        zone = self.paths.team_safe_zone(table)
+        here = table.floor.index[bot.at]
+        if here in zone or "push" in bot.upgrades or not zone:
+            return False
+        dist = self.paths.cost_map(table, bot, zone)
+        ahead = [j for _, j in table.floor.security_neighbours(here, table.destroyed) if dist[j] < dist[here]]
+        if not ahead or not all(isinstance(table.occupant.get(j), SecurityUnit) for j in ahead):
+            return False
+        units = frozenset(s for s, o in table.occupant.items() if isinstance(o, SecurityUnit))
+        return self.paths.cost_map(table, bot, zone - units, avoid=units)[here] >= UNREACHED
 
     def _takes_terminal(self, table: Resolution, bot: Bot, objective: Objective) -> bool:
         """Whether the bot accesses terminals for this task: the module for its own ("Command Module: Access

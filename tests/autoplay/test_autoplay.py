@@ -562,6 +562,73 @@ def test_a_guard_is_never_pushed_into_the_teams_safe_zone():
     assert not isinstance(chosen, Push)
 
 
+TWO_STAIRS = rules_floor_text("""
++-+-+-+-+-+-+
+|. .|# # # # 
++-+D+-+-+-+-+
+|E . . . . .|
++-+-+-+-+-+D+
+ # # # #|. .|
++ + + + +-+-+
+""", """
+A1 safe "North stairs"
+A2 hallway
+E3 safe "South stairs"
+""")
+
+
+@pytest.mark.parametrize("guard_at, module_heads_for", [
+    (None, None),  # the way is clear: the module keeps to the team's zone (it waits for the door)
+    ("B2", "D2"),  # a guard holds the doorway B2: the module goes on to the other stairs
+])
+def test_the_module_held_out_of_the_teams_zone_by_a_guard_takes_another_zone(guard_at, module_heads_for):
+    """"All bots simultaneously: occupy safe zones": any safe zone. The team gathers in the North stairs
+    (Casing is in); a guard standing in its one doorway, beside the module, attacks it every round ("Security
+    units with detected bots in their awareness move via the shortest path to become adjacent and attack"),
+    and the module, without push, has no step forward: it heads for the South stairs instead, and keeps to
+    them."""
+    def table(units):
+        s = make_state(TWO_STAIRS, bots=[bot("casing", "A1"), module("C2", power=3, detected=True)], players=1,
+                       units=units, slots=chips("general", "general", "general"), round=3, unlocked=["B1/B2"])
+        s.mission = CONTENT.missions["data-heist"]
+        s.calibrated = True
+        return mid_move(in_turn(s, basic=5), ap=3)
+
+    player = AutoPlayer()
+    player.choose(table([]))  # the team's zone is chosen while the way is clear
+    units = [guard("g1", guard_at, facing="E")] if guard_at else []
+    chosen = player.choose(table(units))
+    if module_heads_for is None:
+        assert chosen == Step(bot="module", to="B2")
+        assert player.memory.module_zone is None
+    else:
+        assert chosen == Step(bot="module", to=module_heads_for)
+        assert player.memory.module_zone is not None and player.memory.module_zone.space == "E3"
+        chosen = player.choose(table([guard("g1", "A2", facing="E")]))  # the doorway is clear again
+        assert chosen == Step(bot="module", to="D2") and player.memory.module_zone.space == "E3"
+
+
+@pytest.mark.parametrize("jammed, nano_heads_for", [
+    (False, "D2"),  # both stairs open: Nano walks with the team to the South stairs
+    (True, "B2"),  # K11 states "Jam" at the North stairs: the team keeps south, Nano goes to the nearer stairs
+])
+def test_nano_keeps_to_the_zone_the_team_left_for_a_jammed_door(jammed, nano_heads_for):
+    """"All bots simultaneously: occupy safe zones": any safe zone. The team (Casing, the module) gathers in
+    the South stairs. When K11, which states "Jam" on floor 1 and prints a physical input the burncycle's
+    general chips cannot pay, shuts the North stairs to every bot that opens keypads, Nano ("Nano may move
+    through locked doors"), nearer the North stairs, goes in there rather than walk the hallway's length."""
+    nano = bot("nano", "C2")
+    nano.abilities = ["reassemble"]
+    s = make_state(TWO_STAIRS, bots=[nano, bot("casing", "E3"), module("F3")], players=2,
+                   slots=chips("general", "general", "general"), round=3, unlocked=["F2/F3"])
+    if jammed:
+        s.keypads["B1/B2"] = next(c for c in CONTENT.keypads if c.id == "K11")
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    chosen = AutoPlayer().choose(mid_move(in_turn(s, basic=5), ap=3))
+    assert isinstance(chosen, Step) and (chosen.bot, chosen.to) == ("nano", nano_heads_for)
+
+
 GUARDED_CLOSET = rules_floor_text("""
 +-+-+-+-+-+-+
 |E . . . . .|
