@@ -76,11 +76,11 @@ def test_against_prints_both_players_and_the_games_won_by_one_only(capsys, test_
     lines = out.splitlines()
     assert "player: heuristic" in lines and "player: first-listed" in lines
     rates = [line for line in lines if line.startswith("win rate: ")]
-    assert rates == ["win rate: 75.0% (3 of 4); 95% interval 30.1%-95.4%",
+    assert rates == ["win rate: 100.0% (4 of 4); 95% interval 51.0%-100.0%",
                      "win rate: 0.0% (0 of 4); 95% interval 0.0%-49.0%"]
-    assert lines[-1].startswith("paired on the same 4 seeds: heuristic won 3 that first-listed lost, first-listed "
-                                "won 0 that heuristic lost (both won 0, neither 1); difference +75.0 points, "
-                                "McNemar's exact p = 0.25")
+    assert lines[-1].startswith("paired on the same 4 seeds: heuristic won 4 that first-listed lost, first-listed "
+                                "won 0 that heuristic lost (both won 0, neither 0); difference +100.0 points, "
+                                "McNemar's exact p = 0.125")
     assert sum(line.startswith("decision times: median ") for line in lines) == 2
 
 
@@ -100,8 +100,8 @@ def test_json_holds_both_players_and_the_paired_counts(capsys, test_players):
     assert data["figures"][1]["defeats"][0] == {"cause": "module_shut_down",
                                                 "text": "the command module was shut down", "games": 2,
                                                 "average_round": 9.0}
-    assert data["paired"] == {"first": "heuristic", "second": "first-listed", "games": 4, "first_only": 3,
-                              "second_only": 0, "both": 0, "neither": 1, "difference": 0.75, "p_value": 0.25}
+    assert data["paired"] == {"first": "heuristic", "second": "first-listed", "games": 4, "first_only": 4,
+                              "second_only": 0, "both": 0, "neither": 0, "difference": 1.0, "p_value": 0.125}
     assert data["agents"] == ["nano", "casing"] and data["seeds"] == [1, 4]
 
 
