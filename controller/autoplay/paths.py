@@ -18,7 +18,15 @@ from controller.autoplay.abilities import passes_doors
 from controller.autoplay.memory import TeamZone
 from controller.autoplay.missions import strategy_for
 from controller.autoplay.notes import Notes
-from controller.autoplay.tuning import AVERAGE_AP, DOOR_COST, FORCE_MARGIN, UNIT_COST, WALL_COST, WATCHED_COST
+from controller.autoplay.tuning import (
+    AVERAGE_AP,
+    DOOR_COST,
+    FORCE_MARGIN,
+    UNIT_COST,
+    WALL_COST,
+    WATCH_REACH,
+    WATCHED_COST,
+)
 from controller.rules import (
     Area,
     Bot,
@@ -184,17 +192,28 @@ class PathCosts:
         doors = door_passage(bot)
         if "floor key" not in self.notes.memo:  # what the costs depend on besides the targets, once per decision
             units = frozenset(s for s, o in table.occupant.items() if not isinstance(o, Bot))
-            self.notes.memo["floor key"] = (table.floor.source, units, frozenset(self.watched(table)), table.unlocked,
+            self.notes.memo["floor key"] = (table.floor.source, units, table.unlocked,
                                        table.destroyed, frozenset(self.jammed(table)))
-        full = (self.notes.memo["floor key"], targets, doors, avoid, walls)
+        seen = self.seen_near(table, bot)
+        full = (self.notes.memo["floor key"], seen, targets, doors, avoid, walls)
         costs = self._costs.get(full)
         if costs is None:
             if len(self._costs) > 512:
                 self._costs.clear()
-            costs = self._costs[full] = self._distances(table, set(targets), doors, avoid, walls)
+            costs = self._costs[full] = self._distances(table, set(targets), doors, seen, avoid, walls)
         return costs
 
-    def _distances(self, table: Resolution, targets: set[int], doors: DoorPassage,
+    def seen_near(self, table: Resolution, bot: Bot) -> frozenset[int]:
+        """The spaces some guard sees now within WATCH_REACH steps of the bot: the guards move every corporation
+        turn, so their sight now says nothing of a space the bot reaches only after it, and weighing it turned
+        a bot back and forth between two ways round after round as the guards walked (docs/autoplay.md)."""
+        key = ("seen near", bot.at)
+        if key not in self.notes.memo:
+            row = table.distances()[table.floor.index[bot.at]]
+            self.notes.memo[key] = frozenset(i for i in self.watched(table) if row[i] <= WATCH_REACH)
+        return cast("frozenset[int]", self.notes.memo[key])
+
+    def _distances(self, table: Resolution, targets: set[int], doors: DoorPassage, watched: frozenset[int],
                    avoid: frozenset[int] = frozenset(), walls: bool = False) -> list[int]:
         """Cost to the nearest target for a bot, by space: a step costs 1, or 8 into a space a guard sees now,
         8 more into a guard's space (walked around, or pushed aside) and 5 more through a locked door (it can
@@ -204,7 +223,6 @@ class PathCosts:
         jammed = frozenset() if doors != "keypad" else frozenset(self.jammed(table))
         reassemble = doors == "reassemble"
         graph = self._graph(table, jammed, walls, reassemble)
-        watched = self.watched(table)
         step = [WATCHED_COST if i in watched else 1 for i in range(len(floor.ids))]
         units = set()
         for i, who in table.occupant.items():

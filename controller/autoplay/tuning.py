@@ -109,6 +109,10 @@ AVERAGE_AP = {"basic": 13 / 12, "advanced": 11 / 6, "elite": 2.3, "proprietary":
 WATCHED_COST = 8
 """Path cost of a step into a space some guard sees now (a plain step costs 1)."""
 
+WATCH_REACH = 5
+"""How far from a bot (in steps) a space some guard sees now costs WATCHED_COST on its paths: beyond, the
+guards will have moved before it gets there."""
+
 UNIT_COST = 8
 """Path cost added for a security unit in the way: walked around unless that is longer, then pushed aside."""
 

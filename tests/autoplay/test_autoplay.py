@@ -946,12 +946,12 @@ def test_a_unit_on_a_terminal_is_struck_before_another_is_shoved():
 
 
 def test_the_auto_player_wins_the_tower_run():
-    """Operation Tower Run, played through with the auto-player's two-player team (Nano and Casing, seed 3031;
+    """Operation Tower Run, played through with the auto-player's two-player team (Nano and Casing, seed 3013;
     the box's Byte and Casing won seed 415 before the tower run chose its stairwell): a terminal on the lobby,
     the team gathered in a safe zone to change floors ("all bots in safe zones at the end of a turn"), two
     terminals on the labs, then "Each bot: escape from an entrance space, the command module before the last
     agent"."""
-    final = play_game(start("meridian-lobby", "tower-run", seed=3031, players=2, agents=team(2)))
+    final = play_game(start("meridian-lobby", "tower-run", seed=3013, players=2, agents=team(2)))
     assert str(final.outcome) == "victory: Out the Front Door"
     assert final.later_floors == [] and final.floor.name == "Meridian Tower, Labs"
     assert all(b.escaped for b in final.bots)
@@ -1275,3 +1275,36 @@ def test_an_agent_buys_push_beside_a_unit_to_push_through_a_door(byte_at, buys):
     until then."""
     s = pushing_through(3, upgrades=(), step="route", byte_at=byte_at)
     assert (AutoPlayer().choose(s) == BuyUpgrade(bot="byte", upgrade="push")) is buys
+
+
+# Two ways from A2 to the terminal on N2: the hallway's row 2 (13 steps) and round by row 1 (15 steps); a guard
+# in row 3 looks into row 2 through the opening at C or at K.
+TWO_WAYS = rules_floor_text("""
++-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+|. . . . . . . . . . . . . .|
++ +-+-+-+-+-+-+-+-+-+-+-+-+ +
+|. . . . . . . . . . . . . T|
++-+-+ +-+-+-+-+-+-+-+ +-+-+-+
+|. . . . . . . . . . . . . E|
++-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+""", """
+A1 hallway
+""")
+
+
+@pytest.mark.parametrize("guard_at, first_step", [
+    ("K3", "B2"),  # it sees K2, ten steps ahead: it will have moved on before Byte gets there
+    ("C3", "A1"),  # it sees C2, two steps ahead: Byte goes round by row 1
+    (None, "B2"),
+])
+def test_a_guard_s_sight_weighs_on_a_path_only_within_a_turn_s_reach(guard_at, first_step):
+    """Guards move every corporation turn ("Security activation"), so what a guard sees now says where a bot
+    may be seen before the next one, not beyond: weighing far sight too turned bots back and forth between two
+    ways round after round as the guards walked (the lobby's Nano, tower run seed 3000, rounds 4-10)."""
+    s = make_state(TWO_WAYS, bots=[bot("byte", "A2"), module("A3")],
+                   units=[guard("g1", guard_at, facing="N")] if guard_at else [], players=1,
+                   slots=chips("general", "general"))
+    s.floor.terminals = {"N2": "standard"}
+    s.mission = CONTENT.missions["data-heist"]
+    s = mid_move(s, ap=3)
+    assert AutoPlayer().choose(s) == Step(bot="byte", to=first_step)
