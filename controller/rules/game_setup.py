@@ -84,7 +84,8 @@ class SetupProblem(Struct, frozen=True):
     value: str | int | list[str] | None  # start: the bot and its space, "byte=Q3"
     problem: str  # what is wrong, naming the value: "unknown mission 'data-hiest'"
     expected: str  # what would do: "one of data-heist, tower-run (did you mean 'data-heist'?)"
-    mismatch: bool = False  # each choice is the content's, but they do not fit together (a level and its mission)
+    mismatch: bool = False  # each choice is the content's, but they do not fit together (a level and its mission,
+    # a start space and the floor, mission or team)
 
     def __str__(self) -> str:
         return f"{self.problem}: expected {self.expected}"
@@ -198,21 +199,23 @@ def _start_problems(content: Content, setup: GameSetup, mission: Mission) -> lis
                    if bot == "module" and not mission.setup.command_module else
                    "the command module starts on the hiding spot furthest from the captain"
                    if bot == "module" else f"{bot!r} is not in the team")
-            problems.append(SetupProblem(field="start", value=pair, problem=f"start space {space} for {bot}: {why}",
+            problems.append(SetupProblem(field="start", value=pair, mismatch=True,
+                                         problem=f"start space {space} for {bot}: {why}",
                                          expected=f"the team's bots placed by the players: {', '.join(placed)}"))
         elif space not in floor.index:
-            problems.append(SetupProblem(field="start", value=pair,
+            problems.append(SetupProblem(field="start", value=pair, mismatch=True,
                                          problem=f"unknown space {space!r} for {bot} on {floor.name}",
                                          expected=f"a safe zone space: {choices}"))
         elif not floor.in_safe_zone(floor.index[space]):
             problems.append(SetupProblem(
-                field="start", value=pair, problem=f"{bot}'s start space {space} is not in a safe zone",
+                field="start", value=pair, mismatch=True,
+                problem=f"{bot}'s start space {space} is not in a safe zone",
                 expected=f"a safe zone space ({mission.name} starts the bots on safe zone spaces of the team's "
                          f"choice): {choices}"))
     taken: dict[str, str] = {}
     for bot, space in start.items():
         if space in taken:
-            problems.append(SetupProblem(field="start", value=f"{bot}={space}",
+            problems.append(SetupProblem(field="start", value=f"{bot}={space}", mismatch=True,
                                          problem=f"{taken[space]} and {bot} both start on {space}",
                                          expected="a space each: one bot per space"))
         taken.setdefault(space, bot)
