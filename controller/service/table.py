@@ -115,7 +115,7 @@ def setup_from_config(game: GameConfig, seed: int | None = None) -> GameSetup:
         text = Path(floor).read_text(encoding="utf-8-sig")
     return GameSetup(floor=floor, floor_text=text, mission=game.mission, level=game.level, players=len(game.agents),
                      agents=list(game.agents), difficulty=game.difficulty, captain=game.captain,
-                     seed=int(time.time()) % 100_000 if seed is None else seed)
+                     seed=int(time.time()) % 100_000 if seed is None else seed, start=game.start)
 
 
 class TableService:
