@@ -78,6 +78,30 @@ def test_new_game_tower_run_sets_up_its_later_floor(tmp_path, capsys):
     assert state.joan is not None and state.joan.space == state.bot("memory").space
 
 
+def test_new_game_starts_the_bots_where_the_team_chose(tmp_path, capsys):
+    """Rescue Rangers: "Agents start on any safe zone space." `--start` names each agent's space."""
+    path = tmp_path / "s.json"
+    code, _, _ = run(capsys, "new-game", "--mission", "rescue-rangers", "--level", 1, "--start", "byte=d15,casing=T6",
+                     "--out", path)
+    assert code == 0
+    state = decode_state(path.read_bytes())
+    assert {b.id: b.space for b in state.bots if b.kind == "agent"} == {"byte": "D15", "casing": "T6"}
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["--start", "byte"], "'byte' is not bot=space pairs separated by commas, e.g. byte=Q3,casing=D15"),
+    (["--start", "byte=Q3,byte=R3"], "names a bot twice"),
+    (["--mission", "rescue-rangers", "--start", "byte=P4"], "--start: byte's start space P4 is not in a safe zone"),
+    (["--start", "byte=Q3"], "--start: start spaces chosen for Operation Data Heist on Meridian Tower, Lobby, where "
+                             "the bots start at the entrance"),
+])
+def test_new_game_bad_start_is_refused_naming_the_option(tmp_path, capsys, argv, words):
+    out = tmp_path / "state.json"
+    line = refused(capsys, "new-game", *argv, "--out", out)
+    assert words in line
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("command", ["new-game", "selfplay"])
 def test_help_lists_the_shipped_missions_agents_captains_and_floors(capsys, command):
     with pytest.raises(SystemExit) as done:

@@ -36,6 +36,18 @@ def count(text: str) -> int:
     return value
 
 
+def start_spaces(text: str) -> dict[str, str]:
+    """`byte=Q3,casing=D15`: each bot's start space (the engine's `check_setup` checks the names)."""
+    pairs = [p.strip() for p in text.split(",") if p.strip()]
+    if not pairs or any(p.count("=") != 1 or not all(x.strip() for x in p.split("=")) for p in pairs):
+        raise argparse.ArgumentTypeError(f"{text!r} is not bot=space pairs separated by commas, e.g. "
+                                         f"byte=Q3,casing=D15")
+    start = dict((bot.strip(), space.strip().upper()) for bot, space in (p.split("=") for p in pairs))
+    if len(start) < len(pairs):
+        raise argparse.ArgumentTypeError(f"{text!r} names a bot twice: give each bot one start space")
+    return start
+
+
 def positive(text: str) -> int:
     """A whole number, 1 or more (a baud rate, a number of games or frames)."""
     value = whole(text)

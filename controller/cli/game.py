@@ -51,6 +51,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mission", default="data-heist", help="a mission's id (listed below)")
     p.add_argument("--agents", help="comma-separated agent ids (listed below; default: the first N)")
     p.add_argument("--level", type=arg_types.positive, help="Adaptable missions: the level to play (1-3)")
+    p.add_argument("--start", type=arg_types.start_spaces, metavar="BOT=SPACE,...",
+                   help="where bots start when the rules let the team choose (safe zone spaces), e.g. "
+                        "byte=Q3,casing=D15; a bot not named takes the first free space in reading order")
     p.add_argument("--seed", type=arg_types.whole, default=0)
     p.add_argument("--out", help="write the state here (default: print it)")
     p.set_defaults(run=_new_game)
@@ -88,7 +91,7 @@ def agents_option(text: str | None) -> list[str] | None:
 def game_setup(args: argparse.Namespace, text: str, source: str, seed: int, agents: list[str] | None) -> GameSetup:
     """The setup the options new-game and selfplay share choose (each GameSetup field is the option of its name)."""
     return GameSetup(floor=source, floor_text=text, mission=args.mission, level=args.level, players=args.players,
-                     agents=agents, difficulty=args.difficulty, captain=args.captain, seed=seed)
+                     agents=agents, difficulty=args.difficulty, captain=args.captain, seed=seed, start=args.start)
 
 
 def start_game(args: argparse.Namespace, text: str, source: str, seed: int, agents: list[str] | None) -> GameState:

@@ -37,6 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=arg_types.positive, default=2)
     p.add_argument("--difficulty", default="standard", choices=DIFFICULTIES)
     p.add_argument("--captain", default="fauxbia")
+    p.add_argument("--start", type=arg_types.start_spaces, metavar="BOT=SPACE,...",
+                   help="where bots start when the rules let the team choose, the same in every game (default: "
+                        "the auto-player's choice)")
     agents = p.add_argument("--agents", help="comma-separated agent ids (default: the auto-player's team, "
                                              "the first N of %(team)s)")
     agents.team = arg_types.LazyChoices(_team)

@@ -93,7 +93,15 @@ from controller.rules.errors import (
                                       StateError,
 )
 from controller.rules.events import EVENT_VERSION, Event, IpMoved, decode_events, encode_events
-from controller.rules.game_setup import DIFFICULTIES, LEVELS, GameSetup, SetupProblem, check_setup, new_game
+from controller.rules.game_setup import (
+    DIFFICULTIES,
+    LEVELS,
+    GameSetup,
+    SetupProblem,
+    check_setup,
+    new_game,
+    starts_in_safe_zones,
+)
 from controller.rules.legal import Cost, DieChoice, LegalAction
 from controller.rules.missions.cyberspace import hop_paths
 from controller.rules.missions.draw_bag import TERMINAL_SPACES, module_bagged
@@ -146,6 +154,7 @@ from controller.rules.state import (
 from controller.rules.validate import check_state, state_problems
 
 __all__ = [
+    "starts_in_safe_zones",
     "ACTION_VERSION", "Action", "Alter", "AnyAction", "BeginActions", "BuyDiceUpgrade", "BuyUpgrade",
     "CorporationTurn", "Correct", "Degrade", "Discard", "DrawChip", "EndMove", "EndTurn", "Escape", "Hop",
     "InstallMod", "JoanStun", "JoanSurveil", "Keypad", "Move", "NetworkCardAction", "NetworkStep", "Pass", "Push",

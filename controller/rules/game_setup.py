@@ -1,8 +1,10 @@
 """Setup: a legal starting state from a floor, a team, a difficulty, a captain and a mission.
 
 Every draw (guard chips, the burncycle bag) goes through the dice, so the same seed builds the same table.
-Where the rulebook leaves a choice to the players ("a safe zone space of their choice"), setup takes the
-first option in reading order; the players can move chips before the first turn if they want otherwise.
+Where the rulebook leaves the bots' start to the players ("bots start on a safe zone space of their choice";
+Rescue Rangers: "Agents start on any safe zone space"), the setup's `start` names each bot's space; a bot it
+does not name takes the first free option in reading order. Other choices (which chip a safe zone grants, where
+Ghost in the Dell's Ghosts stand) take the first option in reading order.
 """
 
 from __future__ import annotations
@@ -65,6 +67,11 @@ class GameSetup(Struct, kw_only=True, forbid_unknown_fields=True):
     difficulty: str = "standard"
     captain: str = "fauxbia"
     seed: int = 0
+    start: dict[str, str] | None = None
+    """Where bots start when the rules give the choice (a safe zone space of the team's choice: Adaptable
+    missions on levels 2 and 3, Rescue Rangers, Ghost in the Dell's agents): bot id (an agent's, or "module"
+    where the module is placed so) -> space id. A bot not named takes the first free space in reading order;
+    None: every bot does."""
 
 
 class SetupProblem(Struct, frozen=True):
@@ -73,11 +80,12 @@ class SetupProblem(Struct, frozen=True):
     the value came from (a key of table.toml, a field of a request) names that place before `expected`; the
     rest read `str(problem)`."""
 
-    field: str  # the GameSetup field: floor, mission, level, players, agents, difficulty or captain
-    value: str | int | list[str] | None
+    field: str  # the GameSetup field: floor, mission, level, players, agents, difficulty, captain or start
+    value: str | int | list[str] | None  # start: the bot and its space, "byte=Q3"
     problem: str  # what is wrong, naming the value: "unknown mission 'data-hiest'"
     expected: str  # what would do: "one of data-heist, tower-run (did you mean 'data-heist'?)"
-    mismatch: bool = False  # each choice is the content's, but they do not fit together (a level and its mission)
+    mismatch: bool = False  # each choice is the content's, but they do not fit together (a level and its mission,
+    # a start space and the floor, mission or team)
 
     def __str__(self) -> str:
         return f"{self.problem}: expected {self.expected}"
@@ -107,6 +115,8 @@ def check_setup(content: Content, setup: GameSetup, floors: Collection[str] = ()
         problems.append(_unknown("difficulty", setup.difficulty, list(DIFFICULTIES)))
     if setup.captain.lower() not in content.captains:
         problems.append(_unknown("captain", setup.captain, list(content.captains)))
+    if setup.start and quest is not None and not any(p.field in ("level", "agents", "players") for p in problems):
+        problems += _start_problems(content, setup, quest)
     return problems
 
 
@@ -139,6 +149,81 @@ def _team_problems(content: Content, setup: GameSetup) -> list[SetupProblem]:
         problems.append(SetupProblem(field="agents", value=list(agents), problem=f"{named} named for {players}",
                                      expected="one agent per player"))
     return problems
+
+
+def _setup_floor(content: Content, setup: GameSetup) -> Floor | None:
+    """The setup's floor, compiled; None when it cannot be had here (a caller's saved floor given by name only,
+    a custom floor whose text does not compile: `new_game` names its line)."""
+    text = setup.floor_text if setup.floor_text is not None else content.floors.get(setup.floor)
+    if text is None:
+        return None
+    try:
+        return compile_floor(text, setup.floor if setup.floor_text is not None else f"{setup.floor}.floor")
+    except RulesError:
+        return None
+
+
+def starts_in_safe_zones(mission: Mission, level: int) -> bool:
+    """Whether the mission's bots start in safe zones at this level (the first floor's number, or an Adaptable
+    mission's chosen level): "Unless otherwise stated, bots start on a safe zone space of their choice when
+    playing on floors 2 and 3" (Adaptable missions; on level 1, the entrance), or the mission says so itself
+    (Rescue Rangers: "Agents start on any safe zone space")."""
+    return mission.setup.safe_zone_start or (mission.adaptable and level >= 2)
+
+
+def _start_problems(content: Content, setup: GameSetup, mission: Mission) -> list[SetupProblem]:
+    """The chosen start spaces: each bot in the team and placed by the players, each space a safe zone space of
+    the floor, one bot per space; and a choice at all only where the rules give it."""
+    start = setup.start or {}
+    floor = _setup_floor(content, setup)
+    if floor is None:
+        return []
+    level = setup.level or floor.level
+    if not starts_in_safe_zones(mission, level):
+        where = f"level {level}" if mission.adaptable else floor.name
+        return [SetupProblem(
+            field="start", value=_pairs(start), mismatch=True,
+            problem=f"start spaces chosen for {mission.name} on {where}, where the bots start at the entrance",
+            expected="no start: the team chooses its start spaces only where the bots start in safe zones (an "
+                     "Adaptable mission on level 2 or 3: \"bots start on a safe zone space of their choice\"; "
+                     "Rescue Rangers and Ghost in the Dell on any level)")]
+    problems: list[SetupProblem] = []
+    team = setup.agents or [a.id for a in content.agents[:setup.players]]
+    placed = [*team, "module"] if mission.setup.command_module and not mission.setup.module_start else team
+    zones = [a for a in floor.areas if a.kind == "safe"]
+    choices = " or ".join(f"{a.name} ({floor.ids[a.spaces[0]]} to {floor.ids[a.spaces[-1]]})" for a in zones)
+    for bot, space in start.items():
+        pair = f"{bot}={space}"
+        if bot not in placed:
+            why = ("the command module is not placed at setup (\"Do not place the command module\")"
+                   if bot == "module" and not mission.setup.command_module else
+                   "the command module starts on the hiding spot furthest from the captain"
+                   if bot == "module" else f"{bot!r} is not in the team")
+            problems.append(SetupProblem(field="start", value=pair, mismatch=True,
+                                         problem=f"start space {space} for {bot}: {why}",
+                                         expected=f"the team's bots placed by the players: {', '.join(placed)}"))
+        elif space not in floor.index:
+            problems.append(SetupProblem(field="start", value=pair, mismatch=True,
+                                         problem=f"unknown space {space!r} for {bot} on {floor.name}",
+                                         expected=f"a safe zone space: {choices}"))
+        elif not floor.in_safe_zone(floor.index[space]):
+            problems.append(SetupProblem(
+                field="start", value=pair, mismatch=True,
+                problem=f"{bot}'s start space {space} is not in a safe zone",
+                expected=f"a safe zone space ({mission.name} starts the bots on safe zone spaces of the team's "
+                         f"choice): {choices}"))
+    taken: dict[str, str] = {}
+    for bot, space in start.items():
+        if space in taken:
+            problems.append(SetupProblem(field="start", value=f"{bot}={space}", mismatch=True,
+                                         problem=f"{taken[space]} and {bot} both start on {space}",
+                                         expected="a space each: one bot per space"))
+        taken.setdefault(space, bot)
+    return problems
+
+
+def _pairs(start: dict[str, str]) -> str:
+    return ",".join(f"{bot}={space}" for bot, space in start.items())
 
 
 def new_game(content: Content, setup: GameSetup, dice: Dice | None = None) -> GameState:
@@ -178,7 +263,7 @@ def new_game(content: Content, setup: GameSetup, dice: Dice | None = None) -> Ga
     state.fired_events = events_passed_at_start(state)
     resolution = Resolution(state, dice, apply_effect, copy=False)
     place_security(resolution, level)
-    _place_bots(resolution, content, roster)
+    _place_bots(resolution, content, roster, setup.start or {})
     _build_burncycle(resolution, content)
     _equip(resolution)
     fill_draw_bag(resolution)  # Rescue Rangers: "After all other setup, place the captain in the draw bag"
@@ -307,23 +392,32 @@ def place_security(resolution: Resolution, level: int) -> None:
             _new_guard(resolution, level, None, space)
 
 
-def _start_spaces(resolution: Resolution, count: int, in_safe_zones: bool) -> list[int]:
+def _start_spaces(resolution: Resolution, bots: list[Bot], in_safe_zones: bool, chosen: dict[str, str]) -> list[int]:
+    """Each bot's start space: the one chosen for it (`check_setup` has checked it), else the first free one in
+    reading order."""
     floor = resolution.floor
+    taken = {floor.index[space] for space in chosen.values()}
+    for space in taken:
+        if space in resolution.occupant:
+            raise RulesError(f"the chosen start space {floor.ids[space]} is taken at setup by "
+                             f"{resolution.occupant[space].id}")
+    count = len(bots) - sum(1 for b in bots if b.id in chosen)
     if in_safe_zones:
         spaces = [s for a in floor.areas if a.kind == "safe" for s in a.spaces]
         where = "safe zone"
     else:
         spaces = list(floor.posts.get("entrance", ()))
         where = "entrance"
-    free = [s for s in spaces if s not in resolution.occupant]
+    free = [s for s in spaces if s not in resolution.occupant and s not in taken]
     if len(free) < count:
         spaces_word = "space" if len(free) == 1 else "spaces"
         raise RulesError(f"{floor.name} has {len(free)} free {where} {spaces_word} for {count} "
                          f"{'bot' if count == 1 else 'bots'}")
-    return free[:count]
+    left = iter(free)
+    return [floor.index[chosen[b.id]] if b.id in chosen else next(left) for b in bots]
 
 
-def _place_bots(resolution: Resolution, content: Content, roster) -> None:
+def _place_bots(resolution: Resolution, content: Content, roster, chosen: dict[str, str]) -> None:
     state, floor = resolution.state, resolution.floor
     setup = state.mission.setup
     # Rescue Rangers: "Do not place the command module." and "The command module's mat and card function as
@@ -355,8 +449,8 @@ def _place_bots(resolution: Resolution, content: Content, roster) -> None:
     # Adaptable missions: "Unless otherwise stated, bots start on a safe zone space of their choice when
     # playing on floors 2 and 3" (the chosen level is the floor number); on level 1 they start at the
     # entrance, unless the mission itself starts them in safe zones.
-    in_safe_zones = setup.safe_zone_start or (state.mission.adaptable and state.floor.level >= 2)
-    for bot, space in zip(placed, _start_spaces(resolution, len(placed), in_safe_zones)):
+    in_safe_zones = starts_in_safe_zones(state.mission, state.floor.level)
+    for bot, space in zip(placed, _start_spaces(resolution, placed, in_safe_zones, chosen)):
         bot.space = floor.ids[space]
         resolution.occupant[space] = bot
     state.bots = bots

@@ -115,7 +115,7 @@ def setup_from_config(game: GameConfig, seed: int | None = None) -> GameSetup:
         text = Path(floor).read_text(encoding="utf-8-sig")
     return GameSetup(floor=floor, floor_text=text, mission=game.mission, level=game.level, players=len(game.agents),
                      agents=list(game.agents), difficulty=game.difficulty, captain=game.captain,
-                     seed=int(time.time()) % 100_000 if seed is None else seed)
+                     seed=int(time.time()) % 100_000 if seed is None else seed, start=game.start)
 
 
 class TableService:
@@ -240,7 +240,8 @@ class TableService:
         return self.table_view()
 
     def start_game(self, *, floor: str, mission: str, agents: list[str], difficulty: str = "standard",
-                   level: int | None = None, captain: str | None = None, floor_text: str | None = None) -> Change:
+                   level: int | None = None, captain: str | None = None, floor_text: str | None = None,
+                   start: dict[str, str] | None = None) -> Change:
         """A new game the players chose on the dashboard; the engine checks every choice against the content and
         the table's saved floors first (`check_setup`), and all that is wrong is said at once: a floor that is
         neither shipped nor saved is `NoSuchFloor`, choices that do not fit together `SetupMismatch`, a custom
@@ -250,7 +251,7 @@ class TableService:
             floor_text = self._floors.text(floor)  # a floor drawn in the floor editor
         setup = GameSetup(floor=floor, floor_text=floor_text, mission=mission, level=level, players=len(agents),
                           agents=list(agents), difficulty=difficulty, captain=captain or self._config.game.captain,
-                          seed=self._seed if self._seed is not None else int(time.time()) % 100_000)
+                          seed=self._seed if self._seed is not None else int(time.time()) % 100_000, start=start)
         problems = check_setup(self._content, setup, saved)
         said = "; ".join(str(p) for p in problems)
         missing = [p for p in problems if p.field == "floor"]  # (its pattern lets any saved floor's name through)

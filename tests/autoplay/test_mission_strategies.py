@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import msgspec
 
+from controller.autoplay.evaluation import game_jobs, start_of
 from controller.autoplay.missions import MissionStrategy, StandardPlay, strategy_for
 from controller.autoplay.missions.strategy import bead_rooms
 from controller.autoplay.player import AutoPlayer
+from controller.autoplay.start import chosen_setup
 from controller.rules import GameSetup, Resolution, SeededDice, UnlockSlot, apply_effect, new_game
 from controller.rules.state import BagUnit
 from tests.support.rules_scenarios import CONTENT, bot, make_state, module
@@ -56,3 +58,29 @@ def test_rescue_rangers_agent_with_its_access_waits_at_a_terminal_rooms_door():
     state.calibrated = True
     state.draw_bag.append(BagUnit(unit="module"))  # the calibration's result: "Add the command module to the draw bag."
     assert AutoPlayer().routes.targets(table, nano) == rooms
+
+
+def rescue_rangers(floor: str, **kw) -> GameSetup:
+    return GameSetup(floor=floor, mission="rescue-rangers", level=1, agents=["nano", "casing"], seed=3000, **kw)
+
+
+def test_rescue_rangers_team_starts_spread_with_casing_in_the_zone_nearest_the_terminals():
+    """"Agents start on any safe zone space." and "each safe zone that has at least 1 bot occupying it will
+    grant 1 action chip of the team's choice to the team's reserve": the auto-player's team starts in both of
+    the lobby's safe zones (two chips), Casing, who opens doors with a keypad, in the West one, nearer the
+    rooms with terminals, Nano, who reassembles through doors, in the East one, each by its zone's door."""
+    start = new_game(CONTENT, chosen_setup(CONTENT, rescue_rangers("meridian-lobby")))
+    assert {b.id: b.space for b in start.bots} == {"module": None, "nano": "Q4", "casing": "D15"}
+    assert len(start.burncycle.team_reserve) == 2
+    reading_order = new_game(CONTENT, rescue_rangers("meridian-lobby"))
+    assert {b.id: b.space for b in reading_order.bots} == {"module": None, "nano": "Q3", "casing": "R3"}
+    assert len(reading_order.burncycle.team_reserve) == 1
+    job = game_jobs(rescue_rangers("meridian-labs"), [3000], "heuristic")[0]
+    assert {b.id: b.space for b in start_of(job).bots} == {"module": None, "nano": "D12", "casing": "E6"}
+
+
+def test_the_auto_player_leaves_the_start_alone_where_the_rules_give_no_choice_or_it_is_made():
+    """Data Heist and an Adaptable mission on level 1 start at the entrance; a start the setup names is kept."""
+    for setup in (GameSetup(seed=3000), GameSetup(mission="tsm-103c", level=1, seed=3000),
+                  rescue_rangers("meridian-lobby", start={"casing": "A13"})):
+        assert chosen_setup(CONTENT, setup) is setup

@@ -302,6 +302,74 @@ def test_adaptable_safe_zone_chips_come_at_the_start_of_the_game_only():
     assert s.burncycle.team_reserve == []
 
 
+def test_the_team_chooses_its_safe_zone_start_spaces():
+    """"Unless otherwise stated, bots start on a safe zone space of their choice when playing on floors 2 and
+    3." and, for Rescue Rangers, "Agents start on any safe zone space.": the setup's `start` puts each bot named
+    on its space; a bot not named takes the first free safe zone space in reading order, as without a choice."""
+    s = game("lobby", mission="rescue-rangers", level=1, start={"byte": "D15", "casing": "T6"})
+    assert {b.id: b.space for b in s.bots} == {"module": None, "byte": "D15", "casing": "T6"}
+    s = game("lobby", mission="rescue-rangers", level=1, start={"casing": "Q3"})
+    assert {b.id: b.space for b in s.bots} == {"module": None, "byte": "R3", "casing": "Q3"}
+    s = game("lobby", mission="preconnaissance", level=2, start={"module": "A13", "byte": "B13"})
+    assert {b.id: b.space for b in s.bots} == {"module": "A13", "byte": "B13", "casing": "Q3"}
+    s = game("lobby", mission="ghost-in-the-dell", level=1, start={"byte": "A16"})  # "All other bots start in
+    assert next(b.space for b in s.bots if b.id == "byte") == "A16"                 # safe zones of their choice"
+
+
+def test_no_start_chosen_keeps_the_reading_order_placement():
+    """Without a choice every bot takes the first free safe zone space in reading order, as every recorded game
+    was set up (an empty choice is no choice)."""
+    for start in (None, {}):
+        s = game("lobby", mission="rescue-rangers", level=1, start=start)
+        assert [b.space for b in s.bots] == [None, "Q3", "R3"]
+    assert game("lobby", mission="tsm-103c", level=2) == game("lobby", mission="tsm-103c", level=2, start={})
+
+
+def test_a_team_in_two_safe_zones_gets_two_chips():
+    """"When generating the team reserve at the start of the game, each safe zone that has at least 1 bot
+    occupying it will grant 1 action chip of the team's choice to the team's reserve.\""""
+    together = game("lobby", mission="rescue-rangers", level=1, start={"byte": "Q3", "casing": "R3"})
+    apart = game("lobby", mission="rescue-rangers", level=1, start={"byte": "Q3", "casing": "D15"})
+    assert len(together.burncycle.team_reserve) == 1
+    assert len(apart.burncycle.team_reserve) == 2
+
+
+def test_a_bad_start_choice_says_what_where_and_why():
+    """Each chosen start is checked before any chip is drawn: the bot is in the team and placed by the players,
+    the space is on the floor and in a safe zone, one bot per space; and a choice at all only where the rules
+    give it (on level 1 an Adaptable mission's bots start at the entrance: "Unless otherwise stated, bots start
+    on a safe zone space of their choice when playing on floors 2 and 3")."""
+    def said(mission="rescue-rangers", level=1, **start):
+        return [str(p) for p in check_setup(CONTENT, GameSetup(mission=mission, level=level, start=start))]
+
+    zones = "East safe zone (Q3 to T6) or West safe zone (A13 to D16)"
+    assert said(byte="Z99") == [f"unknown space 'Z99' for byte on Meridian Tower, Lobby: expected a safe zone "
+                                f"space: {zones}"]
+    assert said(byte="P4") == [
+        f"byte's start space P4 is not in a safe zone: expected a safe zone space (Adaptable: Operation Rescue "
+        f"Rangers starts the bots on safe zone spaces of the team's choice): {zones}"]
+    assert said(byte="Q3", casing="Q3") == ["byte and casing both start on Q3: expected a space each: one bot per "
+                                            "space"]
+    assert said(nano="Q3") == ["start space Q3 for nano: 'nano' is not in the team: expected the team's bots "
+                               "placed by the players: byte, casing"]
+    assert said(module="Q3") == [
+        "start space Q3 for module: the command module is not placed at setup (\"Do not place the command "
+        "module\"): expected the team's bots placed by the players: byte, casing"]
+    assert said("ghost-in-the-dell", None, module="Q3") == [
+        "start space Q3 for module: the command module starts on the hiding spot furthest from the captain: "
+        "expected the team's bots placed by the players: byte, casing"]
+    entrance = said("tsm-103c", 1, byte="Q3")
+    assert entrance == [
+        "start spaces chosen for Adaptable: Operation Module TSM-103C on level 1, where the bots start at the "
+        "entrance: expected no start: the team chooses its start spaces only where the bots start in safe zones "
+        "(an Adaptable mission on level 2 or 3: \"bots start on a safe zone space of their choice\"; Rescue "
+        "Rangers and Ghost in the Dell on any level)"]
+    assert check_setup(CONTENT, GameSetup(start={"byte": "Q3"}))[0].mismatch  # Data Heist: the entrance
+    assert said("tsm-103c", 2, byte="Q3", module="D15") == []
+    with pytest.raises(RulesError, match="not in a safe zone"):
+        game("lobby", mission="rescue-rangers", level=1, start={"byte": "P4"})
+
+
 def test_tsm_103c_setup():
     """Operation Module TSM-103C: "Set exactly 3 burncycle slots to active instead of the number indicated
     by the command module's card. Place the captain on hallway security post 3 instead of following the

@@ -25,6 +25,7 @@ BAD: dict[str, tuple[str, str]] = {
     "game.level": ("4", "an integer from 1 to 3"),
     "game.agents": ('["byte", "byte"]', "a list of 1 to 4 different agent ids"),
     "game.captain": ('"fauxbya"', "did you mean 'fauxbia'?"),
+    "game.start": ('"Q3"', "a table of bot id = safe zone space"),
     "game.difficulty": ('"hard"', '"simplified", "standard" or "seasoned"'),
     "game.dice": ('"loaded"', '"virtual" or "physical"'),
     "leds.kind": ('"neopixel"', '"serial", "gpio", "virtual" or "none"'),
@@ -100,6 +101,19 @@ def test_the_games_choices_are_the_engines_setup_check(tmp_path: Path) -> None:
         f"{path}: game.level = 2: expected no level: data-heist is not an Adaptable mission (only Adaptable "
         f"missions choose a level; the others use the floor's own)",
         f"{path}: game.captain = \"fauxbya\": expected one of fauxbia, overseer (did you mean 'fauxbia'?)"]
+
+
+def test_the_start_spaces_are_the_engines_setup_check_too(tmp_path: Path) -> None:
+    """Rescue Rangers: "Agents start on any safe zone space." A start space that is not one is refused when the
+    config is read; a good one is the new game's."""
+    from controller.service.table import setup_from_config
+
+    path = write(tmp_path, '[game]\nmission = "rescue-rangers"\nlevel = 1\nstart = { byte = "P4" }\n')
+    assert problems(path) == [
+        f"{path}: game.start = \"byte=P4\": expected a safe zone space (Adaptable: Operation Rescue Rangers starts "
+        f"the bots on safe zone spaces of the team's choice): East safe zone (Q3 to T6) or West safe zone (A13 to D16)"]
+    path = write(tmp_path, '[game]\nmission = "rescue-rangers"\nlevel = 1\nstart = { byte = "D15" }\n')
+    assert setup_from_config(load_config(path).game, seed=1).start == {"byte": "D15"}
 
 
 def test_an_unknown_key_is_refused_with_a_suggestion(tmp_path: Path) -> None:

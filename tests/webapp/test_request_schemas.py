@@ -47,7 +47,19 @@ REFUSED = {
     "a mission the content lacks (schema-invalid)": ({**GAME, "mission": "data-hiest"}, 422, "bad_request", "mission"),
     "an agent named twice (schema-invalid)": ({**GAME, "agents": ["nano", "nano"]}, 422, "bad_request", "twice"),
     "a floor's name no floor can have (schema-invalid)": ({**GAME, "floor": "../x"}, 422, "bad_request", "floor"),
+    "start spaces where the bots start at the entrance": (
+        {**GAME, "start": {"nano": "Q3"}}, 409, "setup_mismatch", "where the bots start at the entrance"),
+    "a start space outside the safe zones": (
+        {**GAME, "mission": "rescue-rangers", "level": 1, "start": {"nano": "P4"}}, 409, "setup_mismatch",
+        "nano's start space P4 is not in a safe zone"),
 }
+
+
+def test_a_new_game_starts_the_bots_where_the_team_chose(player: TestClient, service: TableService) -> None:
+    """Rescue Rangers: "Agents start on any safe zone space." The body's `start` names each agent's space."""
+    body = {**GAME, "mission": "rescue-rangers", "level": 1, "start": {"nano": "D15", "casing": "T6"}}
+    assert player.post("/api/games", json=body).status_code == 200
+    assert {b.id: b.space for b in service.state.bots if b.kind == "agent"} == {"nano": "D15", "casing": "T6"}
 
 
 @pytest.mark.parametrize("body,status,code,said", REFUSED.values(), ids=REFUSED.keys())

@@ -28,7 +28,8 @@ class NewGameBody(BaseModel):
     """A new game: a floor by name (or a floor's text in the .floor format, named `floor`), the mission, the
     agents in turn order, the difficulty, an Adaptable mission's level, the captain. The names are the content's
     (`named`: the schema lists them from GET /api/options); a floor's name that is neither shipped nor saved here
-    is 404, a level for a mission that is not Adaptable 409 (setup_mismatch)."""
+    is 404, a level for a mission that is not Adaptable 409 (setup_mismatch), as are start spaces where the bots
+    start at the entrance."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
         {"floor": "meridian-lobby", "mission": "data-heist", "agents": ["nano", "casing"],
@@ -44,6 +45,11 @@ class NewGameBody(BaseModel):
                               description="an Adaptable mission's level (only an Adaptable mission takes one)")
     captain: str | None = Field(None, max_length=100, json_schema_extra=named("captains"),
                                 description="the captain (none: the table's, as table.toml sets it)")
+    start: dict[str, str] | None = Field(None, max_length=5,
+                                         description="where bots start when the rules let the team choose (a "
+                                                     "safe zone space of their choice): bot id -> space id, e.g. "
+                                                     '{"byte": "Q3", "casing": "D15"}; a bot not named takes the '
+                                                     "first free safe zone space in reading order")
 
 
 @router.get("/options", summary="What a new game may be: floors, missions, agents, difficulties, levels, captains",
@@ -56,7 +62,7 @@ NEW_GAME_REFUSALS = {
     **REFUSALS,
     404: {"description": "a floor's name that is neither shipped nor saved here (not_found)"},
     409: {"description": "a setup whose choices do not fit together: a level for a mission that is not "
-                         "Adaptable (setup_mismatch)"},
+                         "Adaptable, start spaces where the bots start at the entrance (setup_mismatch)"},
 }
 
 
@@ -67,7 +73,8 @@ NEW_GAME_REFUSALS = {
 def new_game(body: NewGameBody, service: Service, _: Player) -> ViewResponse:
     return changed(service, service.start_game(floor=body.floor, mission=body.mission, agents=body.agents,
                                                difficulty=body.difficulty, level=body.level,
-                                               captain=body.captain, floor_text=body.floor_text))
+                                               captain=body.captain, floor_text=body.floor_text,
+                                               start=body.start))
 
 
 @router.get("/games", summary="Every game in the log, the current one marked", **returns(Games))

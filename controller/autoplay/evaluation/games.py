@@ -10,6 +10,7 @@ import msgspec
 
 from controller.autoplay.player import play_game
 from controller.autoplay.players import Player, PlayerSettings, make_player
+from controller.autoplay.start import chosen_setup
 from controller.library import load_content
 from controller.rules import Action, GameSetup, GameState, new_game
 
@@ -55,7 +56,9 @@ def player_for(job: GameJob) -> Player:
 
 
 def start_of(job: GameJob) -> GameState:
-    return new_game(load_content(), job.setup)
+    """The job's starting table, the team's start spaces chosen by the auto-player where the rules let it."""
+    content = load_content()
+    return new_game(content, chosen_setup(content, job.setup))
 
 
 class TimedPlayer:

@@ -1,7 +1,8 @@
 """Rescue Rangers: no command module on the floor until the calibration puts it in the draw bag; each agent
 accesses a terminal.
 
-The agents share the fourth slot (there is no module to pay it), each keeping RESCUE_SLOT_KEEP power; an agent
+The agents start spread over the safe zones, a door opener in the one nearest the terminals. The agents share
+the fourth slot (there is no module to pay it), each keeping RESCUE_SLOT_KEEP power; an agent
 with its own access waits outside a door of a room with a free terminal space that still holds a bead, and
 after the calibration the agents go into such rooms, where surveilling draws the next unit from the bag.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from controller.autoplay.missions.strategy import StandardPlay, bead_rooms
+from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, spread_start
 from controller.autoplay.tuning import RESCUE_SLOT_KEEP
 from controller.rules import Bot, Objective, Resolution, module_bagged
 
@@ -24,6 +25,11 @@ class RescueRangers(StandardPlay):
     shared_slot_keep = RESCUE_SLOT_KEEP
     """"Do not place the command module": the agents pay the fourth slot, each keeping RESCUE_SLOT_KEEP (the
     slot spares a reboot, 2 threat, about every third turn)."""
+
+    def start_spaces(self, table: Resolution) -> dict[str, str]:
+        """"Agents start on any safe zone space.": spread over the zones, Casing (a keypad's door opener) in the
+        one nearest the terminals (docs/autoplay.md, "Where the team starts")."""
+        return spread_start(table)
 
     def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """"Before surveilling a room with at least one terminal space, draw a unit from the bag": before the

@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, cast
 
+from controller.autoplay.paths import UNREACHED, passes_doors
 from controller.autoplay.tuning import CHIP_PREFERENCE, MODULE_REACH
 from controller.rules import (
     TERMINAL_SPACES,
     Action,
+    Area,
     Bot,
     GameState,
     Objective,
@@ -96,6 +98,11 @@ class MissionStrategy(Protocol):
         nowhere in particular."""
         ...
 
+    def start_spaces(self, table: Resolution) -> dict[str, str]:
+        """Where the team's bots start, bot id -> space id, when the rules let the team choose; `table` is set
+        up with every bot on the first free safe zone spaces in reading order (empty: keep that)."""
+        ...
+
 
 class StandardPlay:
     """A mission with no special play: the auto-player's own rules only."""
@@ -146,6 +153,12 @@ class StandardPlay:
 
     def core_layer(self, state: GameState) -> int:
         return 0
+
+    def start_spaces(self, table: Resolution) -> dict[str, str]:
+        """The reading-order placement: spreading the team was measured no better where the module is placed
+        too (Preconnaissance, level 2: the module, alone in its zone, is shut down in round 2.5; docs/autoplay.md,
+        "Where the team starts")."""
+        return {}
 
 
 def agents_share_slot(state: GameState, agent: Bot, cost: int, keep: int) -> UnlockSlot | None:
@@ -201,6 +214,37 @@ def is_prey(table: Resolution, unit: SecurityUnit, task: str) -> bool:
     if what == "ghost":
         return unit.chip == "Ghost"
     return unit.rank == "guard" and table.floor.feature[table.floor.index[unit.space]] in TERMINAL_SPACES
+
+
+def spread_start(table: Resolution) -> dict[str, str]:
+    """The team spread over the safe zones, bot id -> space id: "each safe zone that has at least 1 bot
+    occupying it will grant 1 action chip of the team's choice to the team's reserve". The zones are taken
+    nearest first to a terminal space of a room that still holds a bead (any terminal space when none does),
+    measured from the zone's doors; the bots that open locked doors with a keypad take the nearest zones first
+    (Nano reassembles through a door, a keypad's "Jam" shuts the others in), each on the free space of its zone
+    nearest a door (docs/autoplay.md, "Where the team starts")."""
+    floor, D = table.floor, table.distances()
+    zones = [a for a in floor.areas if a.kind == "safe"]
+    bots = [b for b in table.state.bots if b.on_board and floor.in_safe_zone(floor.index[b.at])]
+    if not zones or not bots:
+        return {}
+    targets = (terminal_spaces(table) & bead_rooms(table, terminal=True)) or terminal_spaces(table)
+    doors = {z.index: [i for (i, j) in floor.door_edges if i in z.spaces and j not in z.spaces] for z in zones}
+
+    def reach(zone: Area) -> int:
+        return min((D[d][t] for d in doors[zone.index] for t in targets), default=UNREACHED)
+
+    nearest = sorted(zones, key=lambda z: (reach(z), z.spaces[0]))
+    openers = sorted(bots, key=lambda b: passes_doors(b))  # stable: the turn order among each kind
+    start: dict[str, str] = {}
+    taken: set[int] = set()
+    for k, bot in enumerate(openers):
+        zone = nearest[k % len(nearest)]
+        free = [s for s in zone.spaces if s not in taken and table.occupant.get(s, bot) is bot]
+        space = min(free, key=lambda s: (min((D[s][d] for d in doors[zone.index]), default=0), s))
+        taken.add(space)
+        start[bot.id] = floor.ids[space]
+    return start
 
 
 def module_calibrations(state: GameState) -> list[Objective]:

@@ -117,6 +117,11 @@ class GameConfig(Section):
     agents: tuple[str, ...] = key(("byte", "casing"), "a list of 1 to 4 different agent ids",
                                   "the players' bots; their number is the number of players")
     captain: str = key("fauxbia", "a shipped captain's id", "the corporation's captain")
+    start: dict[str, str] | None = key(
+        None, "a table of bot id = safe zone space",
+        "where bots start when the rules let the team choose (a safe zone space of their choice: an Adaptable "
+        "mission on level 2 or 3, Rescue Rangers); a bot not named takes the first free one in reading order",
+        '{ byte = "Q3", casing = "D15" }')
     difficulty: Difficulty = key(
         "standard", ", ".join(f'"{d}"' for d in DIFFICULTIES[:-1]) + f' or "{DIFFICULTIES[-1]}"',
         "the corporation's difficulty")
@@ -465,7 +470,7 @@ def _game_problems(game: GameConfig, base: Path, origin: Callable[[str], str]) -
     path = Path(game.floor) if Path(game.floor).is_absolute() else base / game.floor
     files = [game.floor] if game.floor.endswith(".floor") and path.is_file() else []
     setup = GameSetup(floor=game.floor, mission=game.mission, level=game.level, players=len(game.agents),
-                      agents=list(game.agents), difficulty=game.difficulty, captain=game.captain)
+                      agents=list(game.agents), difficulty=game.difficulty, captain=game.captain, start=game.start)
     problems = []
     for problem in check_setup(load_content(), setup, files):
         name = "agents" if problem.field == "players" else problem.field  # the agents are the players
