@@ -1275,3 +1275,25 @@ def test_an_agent_buys_push_beside_a_unit_to_push_through_a_door(byte_at, buys):
     until then."""
     s = pushing_through(3, upgrades=(), step="route", byte_at=byte_at)
     assert (AutoPlayer().choose(s) == BuyUpgrade(bot="byte", upgrade="push")) is buys
+
+
+@pytest.mark.parametrize("opened, ap, walker", [
+    (False, 6, "casing"),  # every door of the North zone locked: Casing goes to open it, the module waits
+    (True, 6, "module"),  # E6/F6 open, the move 2 AP short of the module's 8 steps in: it crosses first
+    (True, 3, "casing"),  # 5 AP short: it waits on its entrance for a bigger move
+])
+def test_on_the_labs_the_module_waits_for_the_zone_door_then_crosses_at_once(opened, ap, walker):
+    """The labs (level 2: "keypads of 6", guards that hit for 2): the North safe zone's doors ask a level 2
+    keypad card, which Nano's dice cannot force and the module cannot wait beside in the guards' sight. Casing,
+    who opens keypads, goes to open the zone first while the module stays on its entrance; once a door is open
+    the module takes a move's AP before the agents when the move brings it (nearly) all the way in."""
+    s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
+    s.round = 2
+    if opened:
+        s.floor.unlocked_doors.append("E6/F6")
+    s = in_turn(s, order=["nano", "casing"], active=1)  # Casing's turn, a move action under way
+    s.turn.pending = PendingMove(ap=ap)
+    chosen = AutoPlayer().choose(s)
+    assert isinstance(chosen, Step) and chosen.bot == walker
+    if not opened:
+        assert chosen.to in ("J3", "K4")  # toward the North zone's door E6/F6, not east to a terminal
