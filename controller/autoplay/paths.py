@@ -14,7 +14,9 @@ import heapq
 import weakref
 from typing import Literal, cast
 
+from controller.autoplay.abilities import passes_doors
 from controller.autoplay.memory import TeamZone
+from controller.autoplay.missions import strategy_for
 from controller.autoplay.notes import Notes
 from controller.autoplay.tuning import AVERAGE_AP, DOOR_COST, FORCE_MARGIN, UNIT_COST, WALL_COST, WATCHED_COST
 from controller.rules import (
@@ -44,13 +46,6 @@ DoorPassage = Literal["reassemble", "key", "keypad"]
 
 def door_passage(bot: Bot) -> DoorPassage:
     return "reassemble" if passes_doors(bot) else "key" if bot.keys > 0 else "keypad"
-
-
-def passes_doors(bot: Bot) -> bool:
-    """Nano's Reassemble: "Nano may move through locked doors" (for 1 AP, like any step), so a locked door is
-    not in his way and stays locked (no Preconnaissance threat, no autolock to undo); he opens one only when a
-    unit stands beyond it (`opens_doors`)."""
-    return "reassemble" in bot.abilities
 
 
 def opens_doors(table: Resolution, bot: Bot, beyond: int) -> bool:
@@ -110,7 +105,6 @@ class PathCosts:
                 return kept
         best: frozenset[int] = frozenset()
         best_cost, best_zone = UNREACHED, None
-        from controller.autoplay.missions import strategy_for  # the missions' play asks paths: imported late
         strategy = strategy_for(table.state.mission.id)
         for k, zone in enumerate(zones):
             spaces = _zone_spaces(floor, zone)

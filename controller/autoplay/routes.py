@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Set
 from typing import cast
 
+from controller.autoplay.abilities import passes_doors
 from controller.autoplay.missions import strategy_for
-from controller.autoplay.paths import UNREACHED, PathCosts, door_passage, opens_doors, passes_doors
+from controller.autoplay.paths import UNREACHED, PathCosts, door_passage, opens_doors
 from controller.autoplay.tuning import DASH_SLACK, DOOR_COST, SPARE_TRIP, WALL_COST, WATCHED_COST
 from controller.rules import (
     MAX_DESTROYED_WALLS,

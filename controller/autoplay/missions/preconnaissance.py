@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from controller.autoplay.abilities import passes_doors
 from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, floor_view, terminal_spaces
-from controller.autoplay.paths import passes_doors
 from controller.autoplay.tuning import CHIP_PREFERENCE, HOP_CHIP_PREFERENCE
 from controller.rules import Action, Bot, GameState, Hop, Objective, Resolution, hop_paths, movers
 
