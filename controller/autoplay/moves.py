@@ -66,7 +66,8 @@ class MoveSteps:
                 # (an agent only heading for the safe zone has no calibration work: TSM-103C's agents push and
                 # complete network cards, the module's terminals come first)
                 errand = not table.state.calibrated and (
-                    (module_errand(table, notes) or routes.crosses_first(table, bot, remaining))
+                    (module_errand(table, notes) or routes.crosses_first(table, bot, remaining)
+                     or routes.module_dashes(table))
                     if bot.kind == "module" else routes.targets(table, bot) != routes.paths.team_safe_zone(table))
                 # Do-While-End's endgame: the module beside the captain pushes it before anyone else walks
                 actor = shove is not None and bot.kind == "module" and module_near(table, [shove[0]])

@@ -292,12 +292,20 @@ class PathCosts:
     def jammed(self, table: Resolution) -> set[str]:
         """Locked doors this team cannot open now without a key: the card by the door is jammed or too
         strong for the active agent's dice, and its chip inputs cannot be paid from the reserves or by jumping
-        the tracker."""
+        the tracker. On a level 2 floor of a mission won in the safe zones, with the module on the floor (the
+        labs' Data Heist), a card is too strong only for the team's strongest dice: its keypads ask 6 AP,
+        which Casing's pool can force and Nano's cannot, and judged turn by turn the team's zone was given up
+        on Nano's turn for a door Casing was about to open (docs/autoplay.md, "The labs' zone door")."""
         if "jammed" in self.notes.memo:
             return cast("set[str]", self.notes.memo["jammed"])
         state = table.state
         agent = active_agent(state)
         dice = DicePool(basic=agent.power, advanced=agent.advanced_dice, elite=agent.elite_dice)
+        if table.floor.level >= 2 and not state.later_floors \
+                and any(o.task == "safe_zones" for o in state.mission.win) \
+                and any(b.kind == "module" and b.on_board for b in state.bots):
+            dice = max((DicePool(basic=b.power, advanced=b.advanced_dice, elite=b.elite_dice) for b in state.bots
+                        if b.kind == "agent" and b.on_board and not b.shut_down), key=expected_ap, default=dice)
         shut = set()
         for door, card in state.keypads.items():
             if door in table.unlocked:

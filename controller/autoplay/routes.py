@@ -15,7 +15,7 @@ from typing import cast
 from controller.autoplay.abilities import passes_doors
 from controller.autoplay.missions import strategy_for
 from controller.autoplay.paths import UNREACHED, PathCosts, door_passage, opens_doors
-from controller.autoplay.tuning import DOOR_COST, SPARE_TRIP, WALL_COST, WATCHED_COST
+from controller.autoplay.tuning import DASH_SLACK, DOOR_COST, SPARE_TRIP, WALL_COST, WATCHED_COST
 from controller.rules import (
     MAX_DESTROYED_WALLS,
     Bot,
@@ -49,10 +49,11 @@ class Routes:
     def _find_targets(self, table: Resolution, bot: Bot) -> Set[int]:
         """Where the bot heads now: a terminal for an open terminal task, a safe zone, an entrance to escape."""
         state, floor = table.state, table.floor
-        # the tasks of now: this floor's objectives on the way up the tower, then the last floor's calibrations
-        tasks = (floor_objectives(table) if state.later_floors
-                 else [] if state.calibrated else state.mission.calibrations)
-        open_tasks = [o for o in tasks if objective_applies(state, o) and not objective_done(state, table, o, False)]
+        if bot.kind == "module" and self.module_waits(table, bot):
+            return frozenset({floor.index[bot.at]})
+        if bot is self.zone_opener(table):
+            return self.paths.team_safe_zone(table)
+        open_tasks = self._open_tasks(table)
         terminal_tasks = [o for o in open_tasks if o.task.split(":")[0] in ("terminals", "module_terminals")]
         # the agents take the team's terminals; the module only its own ("Command Module: Access ...")
         wants_terminal = state.floor.terminals and any(self._takes_terminal(table, bot, o) for o in terminal_tasks)
@@ -86,6 +87,74 @@ class Routes:
                 if self.paths.cost_map(table, bot, mine)[here] < self.paths.cost_map(table, bot, team)[here]:
                     return mine
         return team
+
+    def _open_tasks(self, table: Resolution) -> list[Objective]:
+        """The tasks of now: this floor's objectives on the way up the tower, then the last floor's calibrations."""
+        state = table.state
+        tasks = (floor_objectives(table) if state.later_floors
+                 else [] if state.calibrated else state.mission.calibrations)
+        return [o for o in tasks if objective_applies(state, o) and not objective_done(state, table, o, False)]
+
+    def zone_opener(self, table: Resolution) -> Bot | None:
+        """The agent that goes to open the team's safe zone before anything else, while the module waits where
+        it is: on a floor of level 2 or more before the calibration, while every door of the zone is locked
+        (`_zone_shut`), the agent nearest the zone of those that open keypads (not Nano, who passes locked doors
+        and leaves them so). None when no agent can, or the rule does not apply."""
+        if "opener" not in self.notes.memo:
+            shut = self._zone_shut(table)
+            agents = [b for b in table.state.bots if b.kind == "agent" and b.on_board and not b.shut_down
+                      and door_passage(b) != "reassemble"]
+            opener = None
+            if shut is not None and shut[1] and agents:
+                zone, steps, floor = self.paths.team_safe_zone(table), table.distances(), table.floor
+                opener = min(agents, key=lambda b: (min(steps[floor.index[b.at]][z] for z in zone), b.id))
+            self.notes.memo["opener"] = opener
+        return cast("Bot | None", self.notes.memo["opener"])
+
+    def module_waits(self, table: Resolution, module: Bot) -> bool:
+        """Whether the module stays where it is for now: while an agent goes to open the team's shut zone
+        (`zone_opener`), and once a door is open, while it stands on an entrance and the move action under way
+        leaves it more than DASH_SLACK AP short of the zone, so that it crosses the guarded hallway in one go
+        rather than stopping half-way in a level 2 guard's sight."""
+        shut = self._zone_shut(table)
+        if shut is None:
+            return False
+        if shut[1]:
+            return self.zone_opener(table) is not None
+        floor = table.floor
+        here = floor.index[module.at]
+        if here not in floor.posts.get("entrance", ()):
+            return False
+        pending = table.state.turn.pending
+        steps = min(table.distances()[here][z] for z in self.paths.team_safe_zone(table))
+        return pending is None or pending.ap + DASH_SLACK < steps
+
+    def module_dashes(self, table: Resolution) -> bool:
+        """Whether the module, out of the team's zone on a level 2 floor before the calibration, has a door of
+        the zone open: it gets a move's AP before the agents, as a calibration walker does."""
+        shut = self._zone_shut(table)
+        return shut is not None and not shut[1]
+
+    def _zone_shut(self, table: Resolution) -> tuple[Bot, bool] | None:
+        """The module and whether every door of the team's safe zone is still locked, where the waiting rules
+        apply: a floor of level 2 or more (keypads of 6 AP, guards that hit for 2; the labs), the last floor of
+        a mission won by occupying safe zones, before its calibration, two players or more, the module on the
+        floor, out of the zone and with no errand of its mission's. None where they do not apply."""
+        if "zone shut" in self.notes.memo:
+            return cast("tuple[Bot, bool] | None", self.notes.memo["zone shut"])
+        state, floor = table.state, table.floor
+        found: tuple[Bot, bool] | None = None
+        module = next((b for b in state.bots if b.kind == "module" and b.on_board and not b.shut_down), None)
+        if floor.level >= 2 and not state.calibrated and not state.later_floors and state.players >= 2 \
+                and module is not None and any(o.task == "safe_zones" for o in state.mission.win):
+            zone = self.paths.team_safe_zone(table)
+            errand = strategy_for(state.mission.id).task_targets(self.paths, table, module, self._open_tasks(table))
+            if zone and not errand and not self.home(table, module):
+                area = floor.area_of[next(iter(zone))]
+                found = module, not any(door in table.unlocked for (u, _v), door in floor.door_edges.items()
+                                        if floor.area_of[u] == area)
+        self.notes.memo["zone shut"] = found
+        return found
 
     def _held(self, table: Resolution, bot: Bot) -> bool:
         """Whether a guard holds the bot's only way into the team's safe zone: a unit stands on each of its

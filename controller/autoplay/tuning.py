@@ -123,6 +123,13 @@ steps the module's first-round way home may be for it to cross first (docs/autop
 WALL_COST = 12
 """Path cost added for breaking a wall (10 AP): only for a bot that has no other way."""
 
+DASH_SLACK = 2
+"""On a level 2 floor, how many AP short of the team's opened safe zone a move action may leave the module
+still on its entrance for it to set off: it crosses the guarded hallway in as few moves as it can (the labs,
+two players, seeds 3000-3999, with the zone opened first: 131 of 1000 setting off only with the whole way, 136
+with 2 AP short; with the team's strongest dice judging the doors too, 136 with 0, 143 with 2, 144 with 8, that
+is at once)."""
+
 FORCE_MARGIN = 1
 """A brute force is tried when the dice come within this many AP of the keypad's durability on average (3
 basic dice against 4 succeed about 3 times in 10, and a door left shut costs more). Data Heist on the lobby and

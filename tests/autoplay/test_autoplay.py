@@ -1308,3 +1308,43 @@ def test_a_guard_s_sight_weighs_on_a_path_only_within_a_turn_s_reach(guard_at, f
     s.mission = CONTENT.missions["data-heist"]
     s = mid_move(s, ap=3)
     assert AutoPlayer().choose(s) == Step(bot="byte", to=first_step)
+
+
+@pytest.mark.parametrize("opened, ap, walker", [
+    (False, 6, "casing"),  # every door of the North zone locked: Casing goes to open it, the module waits
+    (True, 6, "module"),  # E6/F6 open, the move 2 AP short of the module's 8 steps in: it crosses first
+    (True, 3, "casing"),  # 5 AP short: it waits on its entrance for a bigger move
+])
+def test_on_the_labs_the_module_waits_for_the_zone_door_then_crosses_at_once(opened, ap, walker):
+    """The labs (level 2: "keypads of 6", guards that hit for 2): the North safe zone's doors ask a level 2
+    keypad card, which Nano's dice cannot force and the module cannot wait beside in the guards' sight. Casing,
+    who opens keypads, goes to open the zone first while the module stays on its entrance; once a door is open
+    the module takes a move's AP before the agents when the move brings it (nearly) all the way in."""
+    s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
+    s.round = 2
+    if opened:
+        s.floor.unlocked_doors.append("E6/F6")
+    s = in_turn(s, order=["nano", "casing"], active=1)  # Casing's turn, a move action under way
+    s.turn.pending = PendingMove(ap=ap)
+    chosen = AutoPlayer().choose(s)
+    assert isinstance(chosen, Step) and chosen.bot == walker
+    if not opened:
+        assert chosen.to in ("J3", "K4")  # toward the North zone's door E6/F6, not east to a terminal
+
+
+@pytest.mark.parametrize("casing_power, shut", [
+    (5, False),  # Casing's 5 dice can force the 6 AP of a level 2 card: the door is open for the team
+    (3, True),  # nobody's can, and its physical input is not in a reserve: shut
+])
+def test_on_the_labs_a_door_casing_can_force_is_not_shut_on_nanos_turn(casing_power, shut):
+    """The labs' keypads ask 6 AP for a brute force ("keypads of 6"): Nano's 3 dice cannot, Casing's 5 can.
+    Judged by the active agent's dice the North zone's door was shut on Nano's turn and open on Casing's, so
+    the team gave up its zone (kept in the memory) on Nano's turn; it is judged by the team's strongest dice."""
+    s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
+    s.keypads["E6/F6"] = next(c for c in CONTENT.keypads if c.id == "K06")  # physical, shock, 2 dice
+    nano, casing = s.bot("nano"), s.bot("casing")
+    nano.power, nano.advanced_dice, casing.power = 3, 0, casing_power
+    s = in_turn(s, order=["nano", "casing"], active=0)
+    player = AutoPlayer()
+    player.notes.recall(player.memory)
+    assert ("E6/F6" in player.paths.jammed(Resolution(s, SeededDice(0), apply_effect, copy=False))) is shut
