@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, cast
 
-from controller.autoplay.paths import UNREACHED, passes_doors
+from controller.autoplay.abilities import passes_doors
 from controller.autoplay.tuning import CHIP_PREFERENCE, MODULE_REACH
 from controller.rules import (
     TERMINAL_SPACES,
+    UNREACHABLE,
     Action,
     Area,
     Bot,
@@ -232,7 +233,7 @@ def spread_start(table: Resolution) -> dict[str, str]:
     doors = {z.index: [i for (i, j) in floor.door_edges if i in z.spaces and j not in z.spaces] for z in zones}
 
     def reach(zone: Area) -> int:
-        return min((D[d][t] for d in doors[zone.index] for t in targets), default=UNREACHED)
+        return min((D[d][t] for d in doors[zone.index] for t in targets), default=UNREACHABLE)
 
     nearest = sorted(zones, key=lambda z: (reach(z), z.spaces[0]))
     openers = sorted(bots, key=lambda b: passes_doors(b))  # stable: the turn order among each kind
