@@ -2,7 +2,8 @@
 
 Every choice of transfers is tried on a copy of the game (the engine is pure), and the one kept scores best:
 threat (3 a point) and pings (2) against the agent's power (NETWORK_POWER_WEIGHT a point: an agent's power is
-its dice pool, worth more than a point of threat), the IP's level and layer 2's hubs, with Ghost in the Dell's
+its dice pool, worth more than a point of threat; LATE_POWER_WEIGHT after the calibration from threat
+LATE_THREAT on), the IP's level and layer 2's hubs, with Ghost in the Dell's
 held layers before them; a landing on the core that completes a task comes first, and while such a task is
 open what counts is how few nodes are left to the core.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Literal
 
-from controller.autoplay.tuning import CORE_REACH, NETWORK_POWER_WEIGHT
+from controller.autoplay.tuning import CORE_REACH, LATE_POWER_WEIGHT, LATE_THREAT, NETWORK_POWER_WEIGHT
 from controller.rules import (
     GameState,
     IpMoved,
@@ -73,6 +74,8 @@ def network_step(state: GameState, mission: MissionStrategy) -> NetworkStep:
                 if chip is not None and not chip.degraded and chip.kind != "general"]
         candidates += [NetworkStep(asterisk=slot, transfers={k + 1: "in" for k, inward in enumerate(combo) if inward})
                        for slot in extended for combo in itertools.product((False, True), repeat=steps)]
+    # on the way home, with the threat nearly out, a point of threat comes nearer the power it costs
+    power_weight = LATE_POWER_WEIGHT if state.calibrated and state.threat >= LATE_THREAT else NETWORK_POWER_WEIGHT
     best, best_score = candidates[0], None
     for candidate in candidates:
         try:
@@ -101,7 +104,7 @@ def network_step(state: GameState, mission: MissionStrategy) -> NetworkStep:
         score = (won, won or after.outcome is None, sum(after.progress.get(t, 0) for t in CORE_TASKS), landing,
                  stun and set(range(1, state.players + 1)) <= held,
                  -3 * after.threat - 2 * len(after.network.pings) + level + (layer == 2)
-                 + NETWORK_POWER_WEIGHT * after.bot(agent.id).power + inward, layer == 2)
+                 + power_weight * after.bot(agent.id).power + inward, layer == 2)
         if best_score is None or score > best_score:
             best, best_score = candidate, score
     return best

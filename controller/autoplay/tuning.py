@@ -103,6 +103,17 @@ a floor (lobby, annex, labs): seeds 1000-1199 125 -> 129, 101 -> 122, 16 -> 24; 
 1 -> 2. At 1 (the weight before) a hub's -1 threat always beat +1 power; 3 won less (128, 114, 21 on seeds
 1000-1199), 8 no more (126, 125, 23)."""
 
+LATE_THREAT = 16
+"""From this threat on, after the calibration, the network step weighs a point of the agent's power
+LATE_POWER_WEIGHT instead of NETWORK_POWER_WEIGHT (see there)."""
+
+LATE_POWER_WEIGHT = 2
+"""A point of the agent's power in the network step late in the way home (LATE_THREAT): the threat is then
+nearly out, and a lost game's last bot is often a few steps from a safe zone (docs/autoplay.md, "Where the
+rounds and the threat go"). Data Heist, two players, against 5: seeds 3000-3999, wins of 1000, lobby
+701 -> 712, annex 607 -> 608, labs 121 -> 126; seeds 1000-1199, wins of 200, 134 -> 136, 130 -> 130, 25 -> 25;
+the tower run 9 -> 9, Rescue Rangers (lobby, level 1) 4 -> 4."""
+
 AVERAGE_AP = {"basic": 13 / 12, "advanced": 11 / 6, "elite": 2.3, "proprietary": 2.0}
 """Average AP a die adds: a pair of basic blanks makes 1 AP; the elite reroll lifts its die a little."""
 

@@ -11,13 +11,14 @@ from controller.autoplay.missions.standard import landing_steps
 from controller.autoplay.missions.strategy import agents_share_slot
 from controller.autoplay.player import AutoPlayer, play, play_game, team
 from controller.library import floor_text
-from controller.rules import GameSetup, compile_floor, encode_state, new_game, state_problems
+from controller.rules import GameSetup, active_agent, compile_floor, encode_state, new_game, state_problems
 from controller.rules.actions import (
     Alter,
     BuyUpgrade,
     DrawChip,
     Hop,
     Keypad,
+    NetworkStep,
     Push,
     Reboot,
     Repair,
@@ -796,6 +797,23 @@ def test_after_do_while_end_the_ip_holds_layer_one():
     s = puppet("B1", step="network", ips={"byte": "L1-04"})
     action = AutoPlayer().choose(s)
     assert action.transfers == {}
+
+
+def test_late_on_the_way_home_the_network_step_gives_a_point_of_power_for_a_point_of_threat():
+    """After the calibration, from threat 16 on (`LATE_THREAT`), a point of power counts 2 instead of 5 against
+    3 a point of threat: Data Heist on the lobby, seed 2, Casing's network step in round 8 at threat 18 takes
+    the transfer out that leaves threat 17 and power 5, where the weight of 5 kept the straight run (threat 18,
+    power 6)."""
+    state, player = start("meridian-lobby", seed=2, agents=team(2)), AutoPlayer()
+    for _ in range(198):
+        state, _ = apply_action(state, player.choose(state))
+    assert state.turn.step == "network" and state.calibrated and state.threat >= 16
+    agent = active_agent(state).id
+    chosen = player.choose(state)
+    after, _ = apply_action(state, chosen, SeededDice(state.seed, state.rolls))
+    straight, _ = apply_action(state, NetworkStep(), SeededDice(state.seed, state.rolls))
+    assert chosen != NetworkStep()
+    assert (after.threat, after.bot(agent).power) == (straight.threat - 1, straight.bot(agent).power - 1)
 
 
 def test_two_transfers_in_one_network_step_land_on_the_core():
