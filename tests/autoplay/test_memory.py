@@ -12,7 +12,7 @@ from tests.support.rules_scenarios import CONTENT
 
 GAMES = [  # one seeded game of each shipped mission, where its special play and memory come into use
     ("data-heist", "meridian-lobby", 2, 5),
-    ("data-heist", "meridian-annex", 2, 1026),  # a guard holds the North stairs' doorway: the module's own zone
+    ("data-heist", "meridian-annex", 2, 1079),  # a guard holds the North stairs' doorway: the module's own zone
     ("tower-run", "meridian-lobby", 1, 3),
     ("tsm-103c", "meridian-labs", 1, 639),
     ("rescue-rangers", "meridian-annex", 1, 4),
@@ -40,7 +40,7 @@ def test_a_fresh_auto_player_given_the_memory_chooses_what_the_long_lived_one_do
         state, _ = apply_action(state, action, in_place=True)
         decisions += 1
     used = {"move", "trails", "team_zone"} | ({"core_plan"} if mission == "ghost-in-the-dell" else set()) \
-        | ({"module_zone"} if seed == 1026 else set())
+        | ({"module_zone"} if seed == 1079 else set())
     assert decisions > 50 and used <= remembered
 
 

@@ -27,6 +27,7 @@ from controller.service.table import TableService
 from tests.support.observations import CONFIG, seen
 from tests.support.session_support import next_action, played_until, start_state
 from vision.pipeline import VisionPipeline
+from vision.roster import chips_for_state
 from vision.synth import CameraPose, Hand, Renderer, scene_from_state
 
 HD = (1920, 1080)
@@ -225,10 +226,10 @@ def test_the_corporations_instructions_wait_for_the_camera_then_are_ticked_off(a
     after = session.state
     view = reconciler.observe(seen(before, 2.0))  # nobody has moved a guard yet
     texts = {i.unit: i.text for i in view.instructions}
-    assert texts == {"G1": "move Pacer G1 from K4 to I4, facing west",
+    assert texts == {"G1": "move Pacer G1 from K4 to H4, facing west",
                      "G2": "move Sentry G2 from P15 to P13, facing north",
                      "G3": "move Tracker G3 from O9 to O7, facing north",
-                     "G4": "move Rover G4 from I16 to K15, facing east"}
+                     "G4": "move Rover G4 from I16 to F16, facing west"}
     assert [i.done for i in view.instructions] == [False] * 4 and view.misplaced == ()
 
     partly = {u: p for u, p in placements(after).items() if u in ("G1", "G2")}
@@ -255,8 +256,8 @@ def test_a_table_without_a_camera_still_lists_the_corporations_moves(tmp_path):
         view = msgspec.to_builtins(service.table_view())
         assert view["camera"] is False and service._camera is None
         assert {i["unit"]: i["text"] for i in view["instructions"]} == {
-            "G1": "move Pacer G1 from K4 to I4, facing west", "G2": "move Sentry G2 from P15 to P13, facing north",
-            "G3": "move Tracker G3 from O9 to O7, facing north", "G4": "move Rover G4 from I16 to K15, facing east"}
+            "G1": "move Pacer G1 from K4 to H4, facing west", "G2": "move Sentry G2 from P15 to P13, facing north",
+            "G3": "move Tracker G3 from O9 to O7, facing north", "G4": "move Rover G4 from I16 to F16, facing west"}
         assert [i["done"] for i in view["instructions"]] == [False] * 4
     finally:
         service.close()
@@ -316,7 +317,7 @@ def test_a_guard_on_the_wrong_space_or_facing_shows_as_misplaced(after_corporati
     number = session.number
     view = reconciler.observe(seen(after, 2.0, moved={"G1": ("J4", "W"), "G3": ("O7", "W")}))
     misplaced = {m.unit: (m.seen, m.expected) for m in view.misplaced}
-    assert misplaced == {"G1": (("J4", "W"), ("I4", "W")), "G3": (("O7", "W"), ("O7", "N"))}
+    assert misplaced == {"G1": (("J4", "W"), ("H4", "W")), "G3": (("O7", "W"), ("O7", "N"))}
     assert {i.unit for i in view.pending} == {"G1", "G3"}
     assert session.number == number  # guards are the corporation's: the camera never moves them in the game
     view = reconciler.observe(seen(after, 3.0))
@@ -361,17 +362,26 @@ def test_answering_a_refused_move_with_its_option_corrects_the_game(moving):
     assert view.questions == () and view.misplaced == ()
 
 
-def _a_strike_that_shuts_a_guard_down() -> tuple[GameState, Strike, list[int]]:
-    """The first position of a seeded game (the auto-player choosing) where an agent can strike a guard, the
-    strike with its whole basic pool and the faces of the table's dice that shut the guard down. Found, not
-    counted in actions: a change to how the auto-player plays moves it."""
+def _namesakes(state: GameState, unit: str) -> int:
+    """How many other guards on the floor wear a chip of the unit's name (two Trackers: tracker-1, tracker-2)."""
+    chip = next(u.chip for u in state.security if u.id == unit)
+    return sum(u.chip == chip and u.id != unit for u in state.security)
+
+
+def _a_strike_that_shuts_a_guard_down(unique: bool = True) -> tuple[GameState, Strike, list[int]]:
+    """The first position of a seeded game (the auto-player choosing) where an agent can strike a guard whose
+    chip the camera knows (the table's chip set has a chip of its name free), the strike with its whole basic
+    pool and the faces of the table's dice that shut the guard down; with `unique`, a guard no other guard on the
+    floor shares its chip's name with, else one another guard does. Found, not counted in actions: a change to
+    how the auto-player plays moves it."""
     for seed in range(1, 20):
         state = start_state(seed=seed)
         while state.outcome is None:
             for la in legal_actions(state):
                 action = la.action
                 if not isinstance(action, Strike) or action.stun_only or action.disguise or \
-                        not action.unit.startswith("G"):
+                        not action.unit.startswith("G") or action.unit not in chips_for_state(state, CONFIG) or \
+                        (_namesakes(state, action.unit) == 0) != unique:
                     continue
                 basic = next((c.most for c in la.dice if c.field == "basic"), 0)
                 strike = Strike(bot=action.bot, unit=action.unit, dice=DicePool(basic=basic))
@@ -381,7 +391,7 @@ def _a_strike_that_shuts_a_guard_down() -> tuple[GameState, Strike, list[int]]:
                     if all(u.id != action.unit for u in after.security):
                         return state, strike, [f.face for f in scratch.entries[0].faces]
             state, _ = apply_action(state, next_action(state))
-    raise AssertionError("no seeded game of seeds 1-19 lets an agent strike a guard down")
+    raise AssertionError("no seeded game of seeds 1-19 lets an agent strike such a guard down")
 
 
 def test_a_guard_shut_down_is_to_be_taken_off_the_board_until_the_camera_no_longer_places_it(tmp_path):
@@ -404,6 +414,27 @@ def test_a_guard_shut_down_is_to_be_taken_off_the_board_until_the_camera_no_long
     view = reconciler.observe(seen(state, 3.0, unseen=(guard,)))  # gone from the camera's sight for long enough
     assert view.pending == () and view.misplaced == ()
     session.close()
+
+
+@pytest.mark.xfail(strict=True, reason="known bug: chips are assigned from the state alone (vision.roster."
+                   "chips_for_state, first free chip of a name), so when a guard leaves, a later guard of its name "
+                   "takes its chip on paper while its own chip stays on the board")
+def test_a_guard_taken_off_the_board_leaves_its_namesakes_on_their_own_chips(tmp_path):
+    """Two Trackers on the board, on tracker-1 and tracker-2: when the first is shut down, the second still
+    stands on tracker-2, so the camera seeing tracker-2 where it was is no misplacement, and the first's removal
+    is still to be done while tracker-1 stands on the board."""
+    state, strike, faces = _a_strike_that_shuts_a_guard_down(unique=False)
+    session = GameSession.open(str(tmp_path / "table.sqlite"))
+    try:
+        session.start_game(state, dice_mode="physical")
+        reconciler = Reconciler(session, CONFIG)
+        reconciler.observe(seen(state, 1.0))
+        session.apply(strike, faces)
+        view = reconciler.observe(seen(state, 2.0))  # nobody has touched a chip yet
+        assert [(i.unit, i.done) for i in view.instructions] == [(strike.unit, False)]
+        assert view.misplaced == ()
+    finally:
+        session.close()
 
 
 def test_the_camera_thread_and_a_correction_from_another_thread_leave_one_consistent_picture(moving):
