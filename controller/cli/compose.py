@@ -14,6 +14,7 @@ from web import create_app
 if TYPE_CHECKING:
     from gpiozero.pins import Factory
 
+    from controller.rules import Content, GameSetup
     from controller.service.devices.led_output import LedOutput
     from controller.service.frame.components import Component
     from controller.service.frame.config import ServiceConfig
@@ -30,8 +31,9 @@ def web_face(config: ServiceConfig) -> Callable[[TableService], WebServer]:
 def build(config: ServiceConfig, *, pin_factory: Factory | None = None,
           source: Callable[[], FrameSource] | None = None, leds: LedOutput | None = None,
           seed: int | None = None, extra: list[Component] | None = None,
-          clock: Callable[[], float] = time.monotonic, vision: VisionConfig | None = None) -> TableService:
+          clock: Callable[[], float] = time.monotonic, vision: VisionConfig | None = None,
+          choose: Callable[[Content, GameSetup], GameSetup] | None = None) -> TableService:
     """The table's service for `config`, served by the web app; the rest are startup.build's stand-ins for
     hardware (the demo, tests) and its camera's reading (`vision`)."""
     return startup.build(config, pin_factory=pin_factory, source=source, leds=leds, seed=seed, extra=extra,
-                         clock=clock, faces=(web_face(config),), vision=vision)
+                         clock=clock, faces=(web_face(config),), vision=vision, choose=choose)

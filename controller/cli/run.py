@@ -109,6 +109,7 @@ def run_demo(args: argparse.Namespace, vision: VisionConfig | None = None) -> in
 
     from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped, unused-ignore]  # no stubs
 
+    from controller.autoplay.start import chosen_setup
     from controller.cli.compose import build
     from controller.service.demo import simulated_board
     from controller.service.demo.booth import DemoCamera, DemoPlayers, DemoTable, VirtualStrip
@@ -147,7 +148,7 @@ def run_demo(args: argparse.Namespace, vision: VisionConfig | None = None) -> in
         print(f"burncycle-table: the LEDs are a virtual strip ({why})", flush=True)
     table = DemoTable()
     service = build(config, pin_factory=MockFactory(), leds=leds, seed=args.seed,
-                    source=lambda: DemoCamera(table), vision=vision)
+                    source=lambda: DemoCamera(table), vision=vision, choose=chosen_setup)
     players = DemoPlayers(service, table, once=args.once, games=args.games, pace_s=args.pace, player=args.player)
     service.add(players)
     latched = 0

@@ -127,8 +127,12 @@ class TableService:
     def __init__(self, config: ServiceConfig, content: Content, session: GameSession, *,
                  components: list[Component] | None = None, leds: LedOutput | None = None,
                  buttons: MakeButtons | None = None, camera: CameraComponent | None = None,
-                 reconciler: Reconciler | None = None, seed: int | None = None) -> None:
+                 reconciler: Reconciler | None = None, seed: int | None = None,
+                 choose: Callable[[Content, GameSetup], GameSetup] | None = None) -> None:
         self._config, self._content, self._session = config, content, session
+        # the choices a setup leaves to the team (where it starts: "a safe zone space of their choice"), made for
+        # a table that plays itself by its auto-player (the demo: `controller.autoplay.start.chosen_setup`)
+        self._choose = choose
         self._leds = leds
         self._buttons = buttons(self.press) if buttons is not None else None
         self._camera, self._reconciler = camera, reconciler
@@ -175,10 +179,13 @@ class TableService:
     # -- the table-level steps (everything else goes through `session`) --
 
     def new_game(self, setup: GameSetup | None = None) -> Change:
-        """Start a new game: the setup given, or the one table.toml names (with a fresh seed)."""
+        """Start a new game: the setup given, or the one table.toml names (with a fresh seed), with the choices it
+        leaves to the team made by the table's auto-player when it plays itself (`choose`)."""
         setup = setup or setup_from_config(self._config.game, self._seed)
         if self._seed is not None:
             self._seed += 1
+        if self._choose is not None:
+            setup = self._choose(self._content, setup)
         start = new_game(self._content, setup)
         # who rolls: what the players chose last (kept across games and restarts), else table.toml's `dice`
         return self._session.start_game(start, dice_mode=self._session.chosen_dice_mode() or self._config.game.dice)

@@ -13,9 +13,10 @@ import msgspec
 import pytest
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped, unused-ignore]  # no stubs
 
+from controller.autoplay.start import chosen_setup
 from controller.cli.compose import build
 from controller.library import load_content
-from controller.rules import BadFace, BurncycleError, IllegalAction
+from controller.rules import BadFace, BurncycleError, GameSetup, IllegalAction, new_game
 from controller.service.camera.calibration import NoCamera
 from controller.service.camera.component import CameraComponent
 from controller.service.frame.web_server import WebServer
@@ -229,3 +230,25 @@ def test_next_pressed_on_many_phones_at_once_takes_one_step_each(service: TableS
     for t in threads:
         t.join(60)
     assert refused == [] and service.number == before + 60
+
+
+@pytest.mark.parametrize("plays_itself", [False, True])
+def test_a_table_that_plays_itself_lets_its_auto_player_choose_where_the_team_starts(tmp_path, plays_itself):
+    """Rescue Rangers: "Agents start on any safe zone space." A table the players play starts them where table.toml
+    says (here nothing: the first free spaces in reading order, the players moving chips before the first turn);
+    the demo's table, which plays itself, lets its auto-player choose (`chosen_setup`), every new game."""
+    table = config(tmp_path).model_copy(update={"game": config(tmp_path).game.model_copy(update={
+        "mission": "rescue-rangers", "level": 1, "agents": ("nano", "casing")})})
+    service = build(table, seed=5, choose=chosen_setup if plays_itself else None)
+    try:
+        for _ in range(2):
+            service.new_game()
+            setup = GameSetup(mission="rescue-rangers", level=1, players=2, agents=["nano", "casing"],
+                              seed=service.state.seed)
+            expected = chosen_setup(load_content(), setup) if plays_itself else setup
+            at = {b.id: b.space for b in service.state.bots if b.kind == "agent"}
+            assert at == {b.id: b.space for b in new_game(load_content(), expected).bots if b.kind == "agent"}
+            reading_order = {b.id: b.space for b in new_game(load_content(), setup).bots if b.kind == "agent"}
+            assert (at != reading_order) is plays_itself
+    finally:
+        service._session.close()

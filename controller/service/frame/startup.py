@@ -32,6 +32,8 @@ from vision.sources.base import FrameSource
 if TYPE_CHECKING:
     from gpiozero.pins import Factory
 
+    from controller.rules import Content, GameSetup
+
 
 def camera_source(config: CameraConfig) -> Callable[[], FrameSource] | None:
     """The frame source table.toml names (a fresh one per (re)start), or None for no camera."""
@@ -77,7 +79,8 @@ def build(config: ServiceConfig, *, pin_factory: Factory | None = None,
           seed: int | None = None, extra: list[Component] | None = None,
           clock: Callable[[], float] = time.monotonic,
           faces: Sequence[Callable[[TableService], Component]] = (),
-          vision: VisionConfig | None = None) -> TableService:
+          vision: VisionConfig | None = None,
+          choose: Callable[[Content, GameSetup], GameSetup] | None = None) -> TableService:
     """A table service for `config`; `source`, `leds` and `pin_factory` stand in for hardware (the demo, tests),
     `clock` is the one the buttons' long press is measured on (a test steps it), and `faces` make the components
     that serve the service to people (the web server the command line composes), added before the MQTT bridge.
@@ -91,7 +94,7 @@ def build(config: ServiceConfig, *, pin_factory: Factory | None = None,
     camera, reconciler = (None, None) if open_source is None else camera_and_reconciler(
         config, session, open_source, vision or VisionConfig())
     service = TableService(config, content, session, leds=leds, buttons=buttons, camera=camera,
-                           reconciler=reconciler, seed=seed)
+                           reconciler=reconciler, seed=seed, choose=choose)
     if camera is not None and not session.has_game():
         service.new_game()  # the camera looks for the game's floor from its first frame
     for face in faces:
