@@ -49,8 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", default=None, help="the game log (default: a fresh file that is deleted at exit)")
     p.add_argument("--mqtt", type=broker, default=None, metavar="HOST:PORT",
                    help="publish the game to this MQTT broker and obey its commands (docs/mqtt.md; default: none)")
-    p.add_argument("--player", default="heuristic", metavar="NAME", choices=player_choices(),
-                   help="who plays the booth's games: one of %(choices)s (default heuristic)")
+    p.add_argument("--player", default="search", metavar="NAME", choices=player_choices(),
+                   help="who plays the booth's games: one of %(choices)s (default search: it wins more than the "
+                        "heuristic and says why it acts)")
     p.set_defaults(run=run_demo)
 
 

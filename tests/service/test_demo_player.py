@@ -47,6 +47,15 @@ def test_the_booth_plays_the_heuristic_unless_told(tmp_path: Path) -> None:
         assert isinstance(DemoPlayers(service, DemoTable()).player, AutoPlayer)
 
 
+def test_the_demo_command_plays_the_search_unless_told() -> None:
+    """Issue 35: the search is "the booth's default once it is stronger" (it won 38 labs games of 200 where the
+    heuristic won 28, McNemar p 0.013, docs/autoplay.md); a booth built in-process keeps the heuristic above."""
+    from controller.cli import build_parser
+
+    assert build_parser().parse_args(["demo"]).player == "search"
+    assert build_parser().parse_args(["demo", "--player", "heuristic"]).player == "heuristic"
+
+
 def test_the_demo_refuses_a_player_nobody_is(capsys, first_listed) -> None:
     message = refused(capsys, "demo", "--player", "serch")
     assert "--player: invalid choice: 'serch'" in message and "'heuristic'" in message and "'first-listed'" in message
