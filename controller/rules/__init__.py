@@ -101,6 +101,7 @@ from controller.rules.game_setup import (
     SetupProblem,
     check_setup,
     new_game,
+    players_place_module,
     starts_in_safe_zones,
 )
 from controller.rules.legal import Cost, DieChoice, LegalAction
@@ -155,7 +156,7 @@ from controller.rules.state import (
 from controller.rules.validate import check_state, state_problems
 
 __all__ = [
-    "starts_in_safe_zones",
+    "players_place_module", "starts_in_safe_zones",
     "ACTION_VERSION", "Action", "Alter", "AnyAction", "BeginActions", "BuyDiceUpgrade", "BuyUpgrade",
     "CorporationTurn", "Correct", "Degrade", "Discard", "DrawChip", "EndMove", "EndTurn", "Escape", "Hop",
     "InstallMod", "JoanStun", "JoanSurveil", "Keypad", "Move", "NetworkCardAction", "NetworkStep", "Pass", "Push",

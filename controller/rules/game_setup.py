@@ -171,6 +171,14 @@ def starts_in_safe_zones(mission: Mission, level: int) -> bool:
     return mission.setup.safe_zone_start or (mission.adaptable and level >= 2)
 
 
+def players_place_module(mission: Mission) -> bool:
+    """Whether the players place the command module at setup as they place their agents (so, where the bots start
+    in safe zones, choose its space too): not where the mission leaves it off the floor (Rescue Rangers: "Do not
+    place the command module") or places it itself (Ghost in the Dell: "The command module must start on the
+    hiding spot furthest away from the captain")."""
+    return mission.setup.command_module and not mission.setup.module_start
+
+
 def _start_problems(content: Content, setup: GameSetup, mission: Mission) -> list[SetupProblem]:
     """The chosen start spaces: each bot in the team and placed by the players, each space a safe zone space of
     the floor, one bot per space; and a choice at all only where the rules give it."""
@@ -189,7 +197,7 @@ def _start_problems(content: Content, setup: GameSetup, mission: Mission) -> lis
                      "Rescue Rangers and Ghost in the Dell on any level)")]
     problems: list[SetupProblem] = []
     team = setup.agents or [a.id for a in content.agents[:setup.players]]
-    placed = [*team, "module"] if mission.setup.command_module and not mission.setup.module_start else team
+    placed = [*team, "module"] if players_place_module(mission) else team
     zones = [a for a in floor.areas if a.kind == "safe"]
     choices = " or ".join(f"{a.name} ({floor.ids[a.spaces[0]]} to {floor.ids[a.spaces[-1]]})" for a in zones)
     for bot, space in start.items():

@@ -47,6 +47,8 @@ from controller.rules import (
     legal_actions,
     new_game,
     parse_floor,
+    players_place_module,
+    starts_in_safe_zones,
 )
 from controller.service import views
 from controller.service.camera.calibration import Calibration
@@ -279,15 +281,18 @@ class TableService:
         return views.legal_list(number, legal_actions(self._session.state))
 
     def options(self) -> views.Options:
-        """What a new game may be: the floors, missions, agents, difficulties, levels and captains."""
+        """What a new game may be: the floors (their levels and safe zones), the missions (at which levels the team
+        chooses where it starts, as the rules say), agents, difficulties, levels and captains."""
         c, g = self._content, self._config.game
         return views.Options(
-            floors=[views.FloorOption(name=f.name, title=f.title if isinstance(f.title, str) else f.name,
-                                      shipped=f.source == "shipped")
-                    for f in self._floors.listing()],
-            missions=[views.MissionOption(id=m.id, name=m.name, floors=m.floors, adaptable=m.adaptable)
+            floors=[views.floor_option(name, source == "shipped", check.floor)
+                    for name, source, check in self._floors.checked()],
+            missions=[views.MissionOption(id=m.id, name=m.name, floors=m.floors, adaptable=m.adaptable,
+                                          start_levels=[n for n in LEVELS if starts_in_safe_zones(m, n)],
+                                          places_module=players_place_module(m))
                       for m in c.missions.values()],
             agents=[views.Named(id=a.id, name=a.name) for a in c.agents],
+            module=views.Named(id="module", name=c.module.name),
             difficulties=list(DIFFICULTIES), levels=list(LEVELS),
             captains=[views.Named(id=key, name=cap.name) for key, cap in c.captains.items()],
             default=views.NewGameDefault(floor=g.floor, mission=g.mission, agents=list(g.agents),

@@ -144,17 +144,36 @@ class DiceKinds(View, kw_only=True):
 
 # -- a new game --
 
+class SafeZoneOption(View, kw_only=True):
+    """A floor's safe zone and its spaces in reading order: where a team that chooses its start may stand."""
+
+    name: str
+    spaces: list[str]
+
+
 class FloorOption(View, kw_only=True):
+    """A floor a game may start on: its own level (which an Adaptable mission's chosen level replaces) and its
+    safe zones; a saved floor that no longer compiles has neither."""
+
     name: str
     title: str
     shipped: bool
+    level: int | UnsetType = UNSET
+    safe_zones: list[SafeZoneOption] = []
 
 
 class MissionOption(View, kw_only=True):
+    """A mission, and where its team chooses its start: `start_levels` are the levels (the first floor's own, or
+    an Adaptable mission's chosen one) at which its bots start on safe zone spaces of the team's choice (the
+    rules' `starts_in_safe_zones`); `places_module` says whether the players then place the command module too
+    (the rules' `players_place_module`: not where the mission leaves it off the floor or places it itself)."""
+
     id: str
     name: str
     floors: int
     adaptable: bool
+    start_levels: list[int]
+    places_module: bool
 
 
 class Named(View, kw_only=True):
@@ -177,7 +196,9 @@ class Facing(View, kw_only=True):
 
 
 class Options(View, kw_only=True):
-    """What a new game may be: the floors, missions, agents, difficulties, levels and captains; and the game's
+    """What a new game may be: the floors (each with its level and safe zones), the missions (each saying at which
+    levels the team chooses where it starts), the agents and the command module, difficulties, levels and
+    captains; and the game's
     words the pages show and read: the compass directions a unit faces, and what each character of a drawn
     floor's space means, what people call each feature, the kinds of area and the reserve chips
     (docs/floor-format.md)."""
@@ -185,6 +206,7 @@ class Options(View, kw_only=True):
     floors: list[FloorOption]
     missions: list[MissionOption]
     agents: list[Named]
+    module: Named  # the command module, the bot a mission may have the players place beside the agents
     difficulties: list[str]
     levels: list[int]
     captains: list[Named]
@@ -194,6 +216,15 @@ class Options(View, kw_only=True):
     feature_words: dict[str, str]  # each feature as people call it: the floor editor's buttons
     area_kinds: list[str]          # a drawn floor's kinds of area (docs/floor-format.md)
     reserves: list[str]            # the reserve chips an area may hold
+
+
+def floor_option(name: str, shipped: bool, floor: Floor | None) -> FloorOption:
+    """A floor of the new game's form; `floor` compiled, or None for a saved file that no longer compiles."""
+    if floor is None:
+        return FloorOption(name=name, title=name, shipped=shipped)
+    return FloorOption(name=name, title=floor.name, shipped=shipped, level=floor.level,
+                       safe_zones=[SafeZoneOption(name=a.name, spaces=[floor.ids[s] for s in a.spaces])
+                                   for a in floor.areas if a.kind == "safe"])
 
 
 class GameListed(View, kw_only=True):

@@ -82,8 +82,11 @@ export class Controls {
     await this.checkSession();
   }
 
-  async post(method, path, body) {
+  /** A change asked of the table; a refusal's message is said (and shown in `problem` too, when given: the new
+   *  game's form shows its own beside its button, far below the message on a phone). */
+  async post(method, path, body, problem = null) {
     const r = await api(method, path, body);
+    if (problem) problem.textContent = r.ok ? "" : sentence(r.body.message);
     if (!r.ok) {
       this.say(sentence(r.body.message), true);
       $("message").dataset.offline = String(r.status === 0);
@@ -252,9 +255,23 @@ export class Controls {
     this.facings = r.body.facings;
     this.drawTurnUnit();  // a guard tapped before the words came
     const form = $("new-game");
-    form.replaceChildren(...newGameFields(r.body));
+    const start = startPart(r.body, form);
+    const problem = h("p", { id: "new-game-problem", class: "message bad", role: "status", "aria-live": "polite" });
+    form.replaceChildren(...newGameFields(r.body, start.draw), start.box, problem,
+      h("div", { class: "row" }, h("button", { type: "submit", class: "primary" }, "Start the new game")));
+    start.draw();
+    form.onchange = (e) => {  // another floor, mission, level or team: other spaces, other bots to place
+      if (!e.target.closest("#new-start")) start.draw();
+      problem.textContent = start.twice();  // what was refused was another form's
+    };
     form.onsubmit = async (e) => {
       e.preventDefault();
+      const twice = start.twice();
+      if (twice) {
+        problem.textContent = twice;
+        this.say(twice, true);
+        return;
+      }
       const state = this.store.state;
       if (state && !state.outcome && !(await confirmed("Start a new game?",
         `The game in progress (${this.store.status.title}, round ${state.round}) stops here; it stays in the game log.`,
@@ -266,17 +283,20 @@ export class Controls {
       const level = data.get("level");
       const agents = [...form.querySelectorAll(".agent")].filter((row) => row.querySelector("input").checked)
         .map((row) => row.dataset.agent);
+      const chosen = start.chosen();
       this.post("POST", "/api/games", { floor: data.get("floor"), mission: data.get("mission"), agents,
                                         difficulty: data.get("difficulty"), level: level ? Number(level) : null,
-                                        captain: data.get("captain") || null });
+                                        captain: data.get("captain") || null,
+                                        ...(Object.keys(chosen).length ? { start: chosen } : {}) }, problem);
     };
     $("new-game-panel").hidden = false;
   }
 }
 
 /** The new game's fields: floors by their names, the agents in turn order (each a box beside its name, moved
- *  earlier or later with its buttons), the mission, difficulty, level and captain. */
-function newGameFields(o) {
+ *  earlier or later with its buttons), the mission, difficulty, level and captain; `reordered` is told when the
+ *  turn order changes (the start part lists the agents in it). */
+function newGameFields(o, reordered) {
   const d = o.default;
   const select = (name, items, current) => h("select", { name, id: `new-${name}` }, items.map(([value, label]) =>
     h("option", { value, selected: String(value) === String(current) }, label)));
@@ -292,6 +312,7 @@ function newGameFields(o) {
     if (to < 0 || to >= rows.length) return;
     if (by < 0) list.insertBefore(row, rows[to]); else list.insertBefore(row, rows[to].nextSibling);
     renumber();
+    reordered();
     row.querySelector(by < 0 ? ".earlier" : ".later").focus();
   };
   for (const a of order) {
@@ -315,6 +336,55 @@ function newGameFields(o) {
     h("label", { for: "new-level" }, "Level (Adaptable missions)"),
     select("level", [["", "the mission's"], ...o.levels.map((x) => [x, String(x)])], d.level ?? ""),
     h("label", { for: "new-captain" }, "Captain"), select("captain", [["", "the table's"], ...o.captains.map((c) => [c.id, c.name])], d.captain ?? ""),
-    h("div", { class: "row" }, h("button", { type: "submit", class: "primary" }, "Start the new game")),
   ];
+}
+
+/** "Where the team starts": shown only where the rules give the team the choice (the mission's `start_levels`,
+ *  from the rules' own `starts_in_safe_zones`, hold the level the game would play: an Adaptable mission's chosen
+ *  level, else the floor's own). One select per bot the players place (the ticked agents in turn order, and the
+ *  command module where the mission has the players place it) of the floor's safe zone spaces, grouped by zone,
+ *  first "the table's choice" (the first free space in reading order). A space chosen stays chosen while the
+ *  floor has it. `draw` redraws it for the form as it is now, `chosen` is the start to send (bot -> space, only
+ *  the bots given one), `twice` the sentence for two bots given one space (empty when none are). */
+function startPart(o, form) {
+  const box = h("fieldset", { class: "field start", id: "new-start", hidden: true });
+  const kept = new Map();  // bot -> the space last chosen for it
+  const selects = () => (box.hidden ? [] : [...box.querySelectorAll("select")]);
+  const draw = () => {
+    const data = new FormData(form);
+    const floor = o.floors.find((f) => f.name === data.get("floor"));
+    const mission = o.missions.find((m) => m.id === data.get("mission"));
+    const level = mission && mission.adaptable && data.get("level") ? Number(data.get("level")) : floor && floor.level;
+    const zones = (floor && floor.safe_zones) || [];
+    box.hidden = !(mission && zones.length && mission.start_levels.includes(level));
+    if (box.hidden) { box.replaceChildren(); return; }
+    const team = [...form.querySelectorAll(".agent")].filter((row) => row.querySelector("input").checked)
+      .map((row) => o.agents.find((a) => a.id === row.dataset.agent)).filter(Boolean);
+    const bots = mission.places_module ? [...team, o.module] : team;
+    box.replaceChildren(h("legend", {}, "Where the team starts"),
+      h("p", { class: "note small" }, "Each bot on a safe zone space of your choice, one bot per space. ",
+        "The table's choice is the first free space in reading order."),
+      h("div", { class: "start-bots" }, bots.map((bot) => [
+        h("label", { for: `new-start-${bot.id}` }, bot.name),
+        h("select", { id: `new-start-${bot.id}`, "data-bot": bot.id, onchange: (e) => kept.set(bot.id, e.target.value) },
+          h("option", { value: "" }, "the table's choice"),
+          zones.map((zone) => h("optgroup", { label: zone.name }, zone.spaces.map((space) =>
+            h("option", { value: space, selected: kept.get(bot.id) === space }, space)))))])));
+    if (!bots.length) box.append(h("p", { class: "note small" }, "Tick the agents who play to place them."));
+  };
+  const chosen = () => Object.fromEntries(selects().filter((s) => s.value).map((s) => [s.dataset.bot, s.value]));
+  const twice = () => {
+    const by = new Map();
+    for (const s of selects()) {
+      s.removeAttribute("aria-invalid");
+      if (s.value) by.set(s.value, [...(by.get(s.value) || []), s]);
+    }
+    const shared = [...by.entries()].find(([, on]) => on.length > 1);
+    if (!shared) return "";
+    const [space, on] = shared;
+    for (const s of on) s.setAttribute("aria-invalid", "true");
+    const names = on.map((s) => box.querySelector(`label[for="${s.id}"]`).textContent);
+    return `${names.slice(0, -1).join(", ")} and ${names.at(-1)} would both start on ${space}: one bot per space, so choose another for one of them.`;
+  };
+  return { box, draw, chosen, twice };
 }

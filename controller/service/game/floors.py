@@ -99,19 +99,22 @@ class FloorLibrary:
             return []
         return sorted(p.stem for p in self.folder.glob("*.floor") if NAME.fullmatch(p.stem) and p.is_file())
 
+    def checked(self) -> list[tuple[str, Literal["shipped", "saved"], FloorCheck]]:
+        """Every floor a game may start on: name, where it comes from, and what `validate` says of it (with the
+        compiled floor, unless a saved file was edited by hand after it was saved and no longer compiles)."""
+        sources: tuple[tuple[Literal["shipped", "saved"], list[str]], ...] = (
+            ("shipped", sorted(self.shipped)), ("saved", self.saved()))
+        return [(name, source, check_floor(self.text(name), name)) for source, names in sources for name in names]
+
     def listing(self) -> list[FloorListed]:
         """Every floor a game may start on: name, where it comes from, and its title, size and level."""
         out: list[FloorListed] = []
-        sources: tuple[tuple[Literal["shipped", "saved"], list[str]], ...] = (
-            ("shipped", sorted(self.shipped)), ("saved", self.saved()))
-        for source, names in sources:
-            for name in names:
-                check = check_floor(self.text(name), name)
-                if check.floor is not None:
-                    out.append(FloorListed(name=name, source=source, title=check.floor.name, level=check.floor.level,
-                                           cols=check.floor.cols, rows=check.floor.rows))
-                else:  # a file edited by hand after it was saved
-                    out.append(FloorListed(name=name, source=source, problem=check.message))
+        for name, source, check in self.checked():
+            if check.floor is not None:
+                out.append(FloorListed(name=name, source=source, title=check.floor.name, level=check.floor.level,
+                                       cols=check.floor.cols, rows=check.floor.rows))
+            else:
+                out.append(FloorListed(name=name, source=source, problem=check.message))
         return out
 
     def source(self, name: str) -> Literal["shipped", "saved"]:
