@@ -296,7 +296,8 @@ class TableService:
             difficulties=list(DIFFICULTIES), levels=list(LEVELS),
             captains=[views.Named(id=key, name=cap.name) for key, cap in c.captains.items()],
             default=views.NewGameDefault(floor=g.floor, mission=g.mission, agents=list(g.agents),
-                                         difficulty=g.difficulty, level=g.level, captain=g.captain),
+                                         difficulty=g.difficulty, level=g.level, captain=g.captain,
+                                         start=dict(g.start) if g.start else None),
             facings=[views.Facing(letter=d, word=DIRECTION_WORDS[d]) for d in DIRECTIONS],
             features=dict(SPACE_FEATURES), feature_words=dict(FEATURE_WORDS), area_kinds=list(AREA_KINDS),
             reserves=list(get_args(ReserveKind)))

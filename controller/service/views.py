@@ -188,6 +188,7 @@ class NewGameDefault(View, kw_only=True):
     difficulty: str
     level: int | None
     captain: str | None
+    start: dict[str, str] | None = None  # table.toml's game.start: bot id -> space, where the team chooses
 
 
 class Facing(View, kw_only=True):

@@ -113,7 +113,9 @@ def test_the_team_chooses_where_it_starts_from_a_phone(tmp_path: Path, browser: 
 
 
 def test_the_start_part_at_laptop_size_passes_the_audit(tmp_path: Path, browser: Browser) -> None:
-    with running_table(tmp_path, game=dict(TABLE)) as (url, _):
+    """A table whose table.toml starts Rescue Rangers with Nano on D15: the form starts from it."""
+    game = {**TABLE, "mission": "rescue-rangers", "start": {"nano": "D15"}}
+    with running_table(tmp_path, game=game) as (url, _):
         page = browser.new_context(viewport=LAPTOP).new_page()
         errors: list[str] = []
         keep_errors(page, errors)
@@ -121,10 +123,13 @@ def test_the_start_part_at_laptop_size_passes_the_audit(tmp_path: Path, browser:
         page.fill("#pin-input", PIN)
         page.locator("#pin-form button[type=submit]").click()
         expect(page.locator("#new-game button[type=submit]")).to_be_attached(timeout=WAIT)
+        expect(page.locator("#new-start-nano")).to_have_value("D15")
+        expect(page.locator("#new-start-casing")).to_have_value("")
         page.select_option("#new-mission", "tsm-103c")
         page.select_option("#new-floor", "meridian-labs")  # level 2 of its own: the team chooses
         expect(page.locator("#new-start")).to_be_visible()
         assert _start_selects(page) == ["nano", "casing", "module"]
+        expect(page.locator("#new-start-nano")).to_have_value("")  # the labs have no D15 in a safe zone
         page.select_option("#new-start-module", "B7")
         _shot(page, "laptop")
         assert serious(page) == []

@@ -5,10 +5,14 @@ module too. A start the form builds from them is the game's; one that does not f
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from fastapi.testclient import TestClient
 
+from controller.cli.compose import build
 from controller.library import load_content
 from controller.rules import LEVELS, compile_floor, players_place_module, starts_in_safe_zones
+from controller.service.frame.config import ServiceConfig
 from controller.service.table import TableService
 from tests.webapp.test_floors_api import CLOSET
 
@@ -78,3 +82,14 @@ def test_a_start_built_from_the_options_is_where_the_game_puts_the_bots(player: 
     outside = player.post("/api/games", json={**game, "start": {"nano": "A1"}})
     assert outside.status_code == 409 and "nano's start space A1 is not in a safe zone" in outside.json()["message"]
     assert service.number == number
+
+
+def test_the_forms_default_start_is_table_tomls(tmp_path: Path) -> None:
+    table = ServiceConfig(database={"path": tmp_path / "games.sqlite3"},  # type: ignore[arg-type]
+                          camera={"source": "none"},  # type: ignore[arg-type]
+                          game={"mission": "rescue-rangers", "start": {"nano": "D15"}})  # type: ignore[arg-type]
+    made = build(table, seed=5)
+    try:
+        assert made.options().default.start == {"nano": "D15"}
+    finally:
+        made._session.close()

@@ -343,12 +343,12 @@ function newGameFields(o, reordered) {
  *  from the rules' own `starts_in_safe_zones`, hold the level the game would play: an Adaptable mission's chosen
  *  level, else the floor's own). One select per bot the players place (the ticked agents in turn order, and the
  *  command module where the mission has the players place it) of the floor's safe zone spaces, grouped by zone,
- *  first "the table's choice" (the first free space in reading order). A space chosen stays chosen while the
- *  floor has it. `draw` redraws it for the form as it is now, `chosen` is the start to send (bot -> space, only
+ *  first "the table's choice" (the first free space in reading order). A space chosen (first table.toml's
+ *  `game.start`) stays chosen while the floor has it. `draw` redraws it for the form as it is now, `chosen` is the start to send (bot -> space, only
  *  the bots given one), `twice` the sentence for two bots given one space (empty when none are). */
 function startPart(o, form) {
   const box = h("fieldset", { class: "field start", id: "new-start", hidden: true });
-  const kept = new Map();  // bot -> the space last chosen for it
+  const kept = new Map(Object.entries(o.default.start || {}));  // bot -> the space last chosen for it (table.toml's first)
   const selects = () => (box.hidden ? [] : [...box.querySelectorAll("select")]);
   const draw = () => {
     const data = new FormData(form);
