@@ -343,18 +343,20 @@ function newGameFields(o, reordered) {
  *  from the rules' own `starts_in_safe_zones`, hold the level the game would play: an Adaptable mission's chosen
  *  level, else the floor's own). One select per bot the players place (the ticked agents in turn order, and the
  *  command module where the mission has the players place it) of the floor's safe zone spaces, grouped by zone,
- *  first "the table's choice" (the first free space in reading order). A space chosen (first table.toml's
- *  `game.start`) stays chosen while the floor has it. `draw` redraws it for the form as it is now, `chosen` is the start to send (bot -> space, only
- *  the bots given one), `twice` the sentence for two bots given one space (empty when none are). */
+ *  first "the table's choice" (the first free space in reading order). A space chosen (at first, table.toml's
+ *  `game.start`) stays chosen while the floor has it. `draw` redraws it for the form as it is now, `chosen` is
+ *  the start to send (bot -> space, only the bots given one), `twice` the sentence for two or more bots given
+ *  one space (empty when none are). */
 function startPart(o, form) {
   const box = h("fieldset", { class: "field start", id: "new-start", hidden: true });
-  const kept = new Map(Object.entries(o.default.start || {}));  // bot -> the space last chosen for it (table.toml's first)
+  const kept = new Map(Object.entries(o.default.start || {}));  // bot -> the space last chosen for it
   const selects = () => (box.hidden ? [] : [...box.querySelectorAll("select")]);
   const draw = () => {
     const data = new FormData(form);
     const floor = o.floors.find((f) => f.name === data.get("floor"));
     const mission = o.missions.find((m) => m.id === data.get("mission"));
-    const level = mission && mission.adaptable && data.get("level") ? Number(data.get("level")) : floor && floor.level;
+    const chosenLevel = mission && mission.adaptable && data.get("level");  // else the floor's own
+    const level = chosenLevel ? Number(chosenLevel) : floor && floor.level;
     const zones = (floor && floor.safe_zones) || [];
     box.hidden = !(mission && zones.length && mission.start_levels.includes(level));
     if (box.hidden) { box.replaceChildren(); return; }
@@ -366,7 +368,8 @@ function startPart(o, form) {
         "The table's choice is the first free space in reading order."),
       h("div", { class: "start-bots" }, bots.map((bot) => [
         h("label", { for: `new-start-${bot.id}` }, bot.name),
-        h("select", { id: `new-start-${bot.id}`, "data-bot": bot.id, onchange: (e) => kept.set(bot.id, e.target.value) },
+        h("select", { id: `new-start-${bot.id}`, "data-bot": bot.id,
+                      onchange: (e) => kept.set(bot.id, e.target.value) },
           h("option", { value: "" }, "the table's choice"),
           zones.map((zone) => h("optgroup", { label: zone.name }, zone.spaces.map((space) =>
             h("option", { value: space, selected: kept.get(bot.id) === space }, space)))))])));
@@ -384,7 +387,8 @@ function startPart(o, form) {
     const [space, on] = shared;
     for (const s of on) s.setAttribute("aria-invalid", "true");
     const names = on.map((s) => box.querySelector(`label[for="${s.id}"]`).textContent);
-    return `${names.slice(0, -1).join(", ")} and ${names.at(-1)} would both start on ${space}: one bot per space, so choose another for one of them.`;
+    const who = `${names.slice(0, -1).join(", ")} and ${names.at(-1)} would ${names.length > 2 ? "all" : "both"}`;
+    return `${who} start on ${space}: one bot per space, so choose another for one of them.`;
   };
   return { box, draw, chosen, twice };
 }
