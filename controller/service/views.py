@@ -199,10 +199,9 @@ class Facing(View, kw_only=True):
 class Options(View, kw_only=True):
     """What a new game may be: the floors (each with its level and safe zones), the missions (each saying at which
     levels the team chooses where it starts), the agents and the command module, difficulties, levels and
-    captains; and the game's
-    words the pages show and read: the compass directions a unit faces, and what each character of a drawn
-    floor's space means, what people call each feature, the kinds of area and the reserve chips
-    (docs/floor-format.md)."""
+    captains; and the game's words the pages show and read: the compass directions a unit faces, and what each
+    character of a drawn floor's space means, what people call each feature, the kinds of area and the reserve
+    chips (docs/floor-format.md)."""
 
     floors: list[FloorOption]
     missions: list[MissionOption]
