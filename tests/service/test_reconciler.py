@@ -416,9 +416,6 @@ def test_a_guard_shut_down_is_to_be_taken_off_the_board_until_the_camera_no_long
     session.close()
 
 
-@pytest.mark.xfail(strict=True, reason="known bug: chips are assigned from the state alone (vision.roster."
-                   "chips_for_state, first free chip of a name), so when a guard leaves, a later guard of its name "
-                   "takes its chip on paper while its own chip stays on the board")
 def test_a_guard_taken_off_the_board_leaves_its_namesakes_on_their_own_chips(tmp_path):
     """Two Trackers on the board, on tracker-1 and tracker-2: when the first is shut down, the second still
     stands on tracker-2, so the camera seeing tracker-2 where it was is no misplacement, and the first's removal
