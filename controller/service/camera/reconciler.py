@@ -15,6 +15,10 @@ camera is sure of into the engine's actions, and everything else into something 
 - Doubtful sightings (between spaces, an unknown marker, a hand over the board) never change the game: they are
   questions.
 
+Which sticker each unit wears (tracker-1 or tracker-2 for a Tracker) is the table's one assignment along the game's
+record (chips.py): a unit keeps its chip while it is on the board, so a guard shut down never hands its chip to a
+namesake, and the chips come back the same after an undo or a restart.
+
 `observe` is called from the camera thread, `answer` and `correct` from the web or MQTT side, `view` from any
 reader (the live feed reads it on the event loop). Two locks: the turn lets one of the reconciler's own writes run
 at a time (a frame, an answer, a correction), and the picture lock keeps its picture whole, held only while the

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -105,8 +106,12 @@ class DemoTable:
     version: int = 0
     renderer: Renderer | None = None
     _floor_text: str = ""
-    _ledger: ChipLedger | None = None
+    _ledger: ChipLedger = field(init=False)
     _chips: dict[str, str] = field(default_factory=dict)
+    _laying: threading.Lock = field(default_factory=threading.Lock)  # one layout at a time follows the record
+
+    def __post_init__(self) -> None:
+        self._ledger = ChipLedger(self.config)
 
     def snapshot(self) -> tuple[int, Scene, Renderer | None]:
         return self.version, self.scene, self.renderer
@@ -114,15 +119,14 @@ class DemoTable:
     def lay_out(self, game: GameRecord | GameState) -> None:
         """Every chip where the game has it after the record's last entry (players following the instructions),
         on the game's floor; a state alone is a game taken up there, with no history."""
-        if self._ledger is None:
-            self._ledger = ChipLedger(self.config)
         record = game if isinstance(game, GameRecord) else GameRecord(start=game)
-        self._chips = dict(self._ledger.follow(record).chips)
-        state = self._ledger.state
-        if state.floor.text != self._floor_text:
-            self.renderer = Renderer(compile_floor(state.floor.text, state.floor.name), self.config)
-            self._floor_text = state.floor.text
-        self._set(scene_from_state(state, self.config, self._chips))
+        with self._laying:
+            self._chips = dict(self._ledger.follow(record).chips)
+            state = self._ledger.state
+            if state.floor.text != self._floor_text:
+                self.renderer = Renderer(compile_floor(state.floor.text, state.floor.name), self.config)
+                self._floor_text = state.floor.text
+            self._set(scene_from_state(state, self.config, self._chips))
 
     def move_chip(self, unit: str, space: str) -> bool:
         """A hand moves one chip, as last laid out, to `space` (True if the unit has a chip on the table)."""
