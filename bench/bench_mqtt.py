@@ -224,7 +224,7 @@ def run(args: argparse.Namespace, broker: Broker, folder: Path, watch: Stopwatch
     thread = threading.Thread(target=lambda: asyncio.run(service.run()))
     thread.start()
     try:
-        table.lay_out(service.state)
+        table.lay_out(service.record)
         deadline = time.monotonic() + 30
         while (service._camera.frames < 30 or bridge.health.value != "ok") and time.monotonic() < deadline:
             time.sleep(0.05)

@@ -143,16 +143,16 @@ def latency(moves: int, seed: int) -> dict[str, list[float]]:
     thread = threading.Thread(target=lambda: asyncio.run(service.run()))
     thread.start()
     try:
-        table.lay_out(session.state)
+        table.lay_out(session.record)
         while service._camera.frames < 30:  # the camera confirms the laid-out table
             time.sleep(0.05)
         player = AutoPlayer()
         while len(out["confirm_to_leds"]) < moves and session.state.outcome is None:
             state = session.state
             action = player.choose(state)
-            if not (isinstance(action, Step) and table.move_chip(state, action.bot, action.to)):
+            if not (isinstance(action, Step) and table.move_chip(action.bot, action.to)):
                 session.apply(action)
-                table.lay_out(session.state)
+                table.lay_out(session.record)
                 continue
             version, before = table.version, session.number
             deadline = time.monotonic() + 5
@@ -160,7 +160,7 @@ def latency(moves: int, seed: int) -> dict[str, list[float]]:
                 time.sleep(0.005)
             if session.number == before:  # not seen by the camera: the players say it (the demo does the same)
                 session.apply(action)
-                table.lay_out(session.state)
+                table.lay_out(session.record)
                 continue
             time.sleep(0.2)  # the LEDs catch up, the board acknowledges
             frame_t = next(t for n, t in confirmed if n > before)
@@ -177,7 +177,7 @@ def latency(moves: int, seed: int) -> dict[str, list[float]]:
                 out["confirm_to_ack"].append(ack - frame_t)
             if first_t is not None:
                 out["first_to_leds"].append(done - first_t)
-            table.lay_out(session.state)
+            table.lay_out(session.record)
         out["rss_mb"] = [rss_mb()]
     finally:
         service.stop()

@@ -250,7 +250,7 @@ def play(change: bool, moves: int, still_s: float, seed: int, pictures_folder: P
     try:
         table = DemoTable()
         pictures = Pictures(pictures_folder, table)
-        table.lay_out(session.state)
+        table.lay_out(session.record)
         camera.show([], pictures.filmed(pictures.picture(table.scene), 3))
         watchers = viewers(config.web.port)
         while service._camera.frames < 45:
@@ -262,7 +262,7 @@ def play(change: bool, moves: int, still_s: float, seed: int, pictures_folder: P
             state = session.state
             action = player.choose(state)
             before_scene = table.scene
-            if isinstance(action, Step) and table.move_chip(state, action.bot, action.to):
+            if isinstance(action, Step) and table.move_chip(action.bot, action.to):
                 chip = chips_for_state(state, table.config)[action.bot]
                 old = next(p.space for p in before_scene.placements if p.unit == chip)
                 hand = [pictures.picture(before_scene, (pictures.hand_over(old, dx),)) for dx in (0.0, 30.0)]
@@ -298,13 +298,13 @@ def play(change: bool, moves: int, still_s: float, seed: int, pictures_folder: P
                 with Measure("corporation"):
                     session.apply(action)
                     time.sleep(0.3)
-                table.lay_out(session.state)
+                table.lay_out(session.record)
                 if table.scene != before_scene:
                     settled = pictures.filmed(pictures.picture(table.scene), 3)
                     with Measure("corporation"):
                         camera.show([], settled)
                         time.sleep(0.7)
-            table.lay_out(session.state)
+            table.lay_out(session.record)
         link = list(leds.output.driver.stats.latencies) if isinstance(leds.output, SerialLeds) else []
         link = [statistics.median(link), percentile(link, 0.99), len(link)] if link else []  # one line of JSON
         rss = int(next(line.split()[1] for line in Path("/proc/self/status").read_text().splitlines()

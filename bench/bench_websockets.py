@@ -129,7 +129,7 @@ def main() -> None:
     running.start()
     while not session.has_game():
         time.sleep(0.05)
-    table.lay_out(session.state)
+    table.lay_out(session.record)
     while camera.frames < 30:  # started, and the camera films the laid-out table
         time.sleep(0.05)
     player = AutoPlayer()

@@ -9,12 +9,12 @@ from vision.config import BoardGeometry, FilterSettings, UnitSpec, VisionConfig
 from vision.filter import UnitNotSeen, UnitSighted, VisionEvent
 from vision.observation import FrameReading, Observation, UnitState, UnknownMarker
 from vision.pipeline import FrameResult, VisionPipeline
-from vision.roster import chips_for_state
+from vision.roster import ChipRoster, chips_for_state
 from vision.snap import Sighting
 from vision.status import Status
 
 __all__ = [
     "CameraCalibration", "BoardGeometry", "FilterSettings", "UnitSpec", "VisionConfig", "UnitSighted", "UnitNotSeen",
     "VisionEvent", "FrameReading", "Observation", "UnitState", "UnknownMarker", "FrameResult", "VisionPipeline",
-    "chips_for_state", "Sighting", "Status",
+    "ChipRoster", "chips_for_state", "Sighting", "Status",
 ]

@@ -38,6 +38,7 @@ from controller.rules import (
     Correct,
     Direction,
     FloorError,
+    GameRecord,
     GameSetup,
     GameState,
     ReserveKind,
@@ -374,6 +375,12 @@ class TableService:
     def state(self) -> GameState:
         """The game as it stands (`SessionError` before the first game)."""
         return self._session.state
+
+    @property
+    def record(self) -> GameRecord:
+        """The game's record as it stands, its start and every entry since (`SessionError` before the first game):
+        what the table's chips are followed along (controller/service/camera/chips.py)."""
+        return self._session.record
 
     @property
     def number(self) -> int:

@@ -39,8 +39,8 @@ class Table:
         self.service: TableService = build(config, seed=3, source=lambda: DemoCamera(self.scene), leds=leds)
         if not self.service.has_game():
             self.service.new_game()
-        self.scene.lay_out(self.service.state)
-        self.service._session.watch(lambda change: self.hands_follow and self.scene.lay_out(self.service.state))
+        self.scene.lay_out(self.service.record)
+        self.service._session.watch(lambda change: self.hands_follow and self.scene.lay_out(self.service.record))
         ready = threading.Event()
         self.thread = threading.Thread(target=lambda: asyncio.run(self.service.run(ready.set)), daemon=True)
         self.thread.start()
@@ -57,7 +57,7 @@ class Table:
 
     def lay_out(self) -> None:
         """The players' hands put every chip where the game has it."""
-        self.scene.lay_out(self.state)
+        self.scene.lay_out(self.service.record)
 
     def play_until_the_corporation(self) -> None:
         """The auto-player plays the agents' turns (bots' steps straight to the engine) up to the corporation."""

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.slow  # a browser: Debian's chromium against a served t
 def test_the_camera_page_walks_through_calibration(tmp_path: Path) -> None:
     table = DemoTable()
     with running_table(tmp_path, source=lambda: DemoCamera(table, fps=15),
-                       prepare=lambda s: table.lay_out(s.state)) as (url, service), chromium() as browser:
+                       prepare=lambda s: table.lay_out(s.record)) as (url, service), chromium() as browser:
         page = browser.new_page(viewport=PHONE)
         page.goto(f"{url}/camera")
         page.locator("#unlock-slot button").click()
@@ -47,7 +47,7 @@ def test_the_floor_editor_draws_over_the_cameras_picture_of_the_mat(tmp_path: Pa
     demo camera's picture straightened by its markers."""
     table = DemoTable()
     with running_table(tmp_path, source=lambda: DemoCamera(table, fps=15),
-                       prepare=lambda s: table.lay_out(s.state)) as (url, _), chromium() as browser:
+                       prepare=lambda s: table.lay_out(s.record)) as (url, _), chromium() as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(f"{url}/floors/edit")
         page.locator(".pin-dialog").wait_for(state="detached")  # nothing asked until the picture is wanted
@@ -66,7 +66,7 @@ def test_after_a_new_game_on_another_floor_the_camera_page_asks_for_the_mat_not_
     board the table expects, which no calibration of the lens would fix; the page says to change the mat."""
     table = DemoTable()
     with running_table(tmp_path, source=lambda: DemoCamera(table, fps=15),
-                       prepare=lambda s: table.lay_out(s.state)) as (url, service), chromium() as browser:
+                       prepare=lambda s: table.lay_out(s.record)) as (url, service), chromium() as browser:
         page = browser.new_page(viewport=PHONE, has_touch=True, is_mobile=True)
         page.goto(f"{url}/camera")
         page.locator("#unlock-slot button").click()
@@ -86,7 +86,7 @@ def test_the_camera_page_looks_again_when_the_table_says_so_not_on_a_timer(tmp_p
     hand moves a chip, the camera reads it, and the page looks again by itself."""
     table = DemoTable()
     with running_table(tmp_path, source=lambda: DemoCamera(table, fps=15),
-                       prepare=lambda s: table.lay_out(s.state)) as (url, service), chromium() as browser:
+                       prepare=lambda s: table.lay_out(s.record)) as (url, service), chromium() as browser:
         page = browser.new_page(viewport=PHONE)
         page.goto(f"{url}/camera")
         page.locator("#unlock-slot button").click()
@@ -99,7 +99,7 @@ def test_the_camera_page_looks_again_when_the_table_says_so_not_on_a_timer(tmp_p
         assert [u for u in asked if "/api/camera/status" in u] == []
         state = service.state
         bot = next(b for b in state.bots if b.kind == "agent" and b.space)
-        assert table.move_chip(state, bot.id, "A1")  # a hand puts a chip where the game does not have it
+        assert table.move_chip(bot.id, "A1")  # a hand puts a chip where the game does not have it
         wait_until(page, "(n) => performance.getEntriesByType('resource')"
                          ".filter((r) => r.name.includes('/api/camera/status')).length > n",
                    page.evaluate("performance.getEntriesByType('resource')"

@@ -319,7 +319,7 @@ def test_a_question_of_which_way_a_bot_went_is_answered_from_its_button(table: T
     question = page.locator('#questions li[data-question^="route"]')
     expect(question.locator("button")).to_have_count(0)
     table.hands_follow = False
-    assert table.scene.move_chip(table.state, "module", "E4")  # lifted and put down two spaces away
+    assert table.scene.move_chip("module", "E4")  # lifted and put down two spaces away
     expect(question).to_have_count(1, timeout=SLOW)
     expect(question.locator(".answers")).to_be_hidden()  # a watcher sees the question, not the answers
     _unlock(page)

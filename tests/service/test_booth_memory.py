@@ -60,7 +60,7 @@ def test_the_demo_cameras_frame_at_a_move_peaks_far_below_a_colour_frames_copies
     camera = DemoCamera(table)
     camera._open()
     first = camera._read(1.0)  # the sticker and view caches are made once per floor
-    table.move_chip(state, "nano", "H4")
+    table.move_chip("nano", "H4")
     tracemalloc.start()
     try:
         frame = camera._read(1.0)  # a move: the table filmed again

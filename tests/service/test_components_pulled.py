@@ -68,7 +68,7 @@ def test_camera_pulled_and_plugged_back(tmp_path: Path) -> None:
     table, plugged = DemoTable(), threading.Event()
     plugged.set()
     service = build(config(tmp_path), seed=3, source=lambda: CabledCamera(table, plugged))
-    table.lay_out(service.state)
+    table.lay_out(service.record)
     thread = running(service)
     camera = service._camera
     assert camera is not None
@@ -83,7 +83,7 @@ def test_camera_pulled_and_plugged_back(tmp_path: Path) -> None:
         service.apply(AutoPlayer().choose(service.state))  # the game goes on meanwhile
         assert service.number == before + 1
         frames = camera.frames
-        table.lay_out(service.state)
+        table.lay_out(service.record)
         plugged.set()
         wait_for(lambda: camera.health.value == "ok" and camera.frames > frames + 3, what="camera back")
         assert service.health().status == "ok" and camera.retries >= 1

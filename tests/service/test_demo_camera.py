@@ -45,7 +45,7 @@ def test_the_vision_reads_every_chip_the_demo_camera_films(seed: int, moved: tup
     table = DemoTable()
     table.lay_out(state)
     if moved is not None:
-        assert table.move_chip(state, *moved)
+        assert table.move_chip(*moved)
     camera = DemoCamera(table)
     assert camera.open().ok
     frame = camera.read()

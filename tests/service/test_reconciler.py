@@ -16,18 +16,15 @@ import pytest
 
 from controller.cli.compose import build
 from controller.library import load_floor
-from controller.rules import GameRecord, GameState, SeededDice, legal_actions, record_action
-from controller.rules.actions import Correct, Step, Strike, apply_action
+from controller.rules.actions import Correct, Step, apply_action
 from controller.rules.record import state_digest
-from controller.rules.state import DicePool
 from controller.service.camera.reconciler import Reconciler, ReconcilerError, placements
 from controller.service.frame.config import ServiceConfig
 from controller.service.game.session import GameSession
 from controller.service.table import TableService
-from tests.support.observations import CONFIG, seen
-from tests.support.session_support import next_action, played_until, start_state
+from tests.support.observations import CONFIG, a_strike_that_shuts_a_guard_down, seen
+from tests.support.session_support import next_action, played_until
 from vision.pipeline import VisionPipeline
-from vision.roster import chips_for_state
 from vision.synth import CameraPose, Hand, Renderer, scene_from_state
 
 HD = (1920, 1080)
@@ -362,41 +359,9 @@ def test_answering_a_refused_move_with_its_option_corrects_the_game(moving):
     assert view.questions == () and view.misplaced == ()
 
 
-def _namesakes(state: GameState, unit: str) -> int:
-    """How many other guards on the floor wear a chip of the unit's name (two Trackers: tracker-1, tracker-2)."""
-    chip = next(u.chip for u in state.security if u.id == unit)
-    return sum(u.chip == chip and u.id != unit for u in state.security)
-
-
-def _a_strike_that_shuts_a_guard_down(unique: bool = True) -> tuple[GameState, Strike, list[int]]:
-    """The first position of a seeded game (the auto-player choosing) where an agent can strike a guard whose
-    chip the camera knows (the table's chip set has a chip of its name free), the strike with its whole basic
-    pool and the faces of the table's dice that shut the guard down; with `unique`, a guard no other guard on the
-    floor shares its chip's name with, else one another guard does. Found, not counted in actions: a change to
-    how the auto-player plays moves it."""
-    for seed in range(1, 20):
-        state = start_state(seed=seed)
-        while state.outcome is None:
-            for la in legal_actions(state):
-                action = la.action
-                if not isinstance(action, Strike) or action.stun_only or action.disguise or \
-                        not action.unit.startswith("G") or action.unit not in chips_for_state(state, CONFIG) or \
-                        (_namesakes(state, action.unit) == 0) != unique:
-                    continue
-                basic = next((c.most for c in la.dice if c.field == "basic"), 0)
-                strike = Strike(bot=action.bot, unit=action.unit, dice=DicePool(basic=basic))
-                for k in range(40):
-                    scratch = GameRecord(start=state)
-                    after, _ = record_action(scratch, state, strike, SeededDice(k))
-                    if all(u.id != action.unit for u in after.security):
-                        return state, strike, [f.face for f in scratch.entries[0].faces]
-            state, _ = apply_action(state, next_action(state))
-    raise AssertionError("no seeded game of seeds 1-19 lets an agent strike such a guard down")
-
-
 def test_a_guard_shut_down_is_to_be_taken_off_the_board_until_the_camera_no_longer_places_it(tmp_path):
     # an agent strikes a guard down with dice rolled at the table
-    state, strike, faces = _a_strike_that_shuts_a_guard_down()
+    state, strike, faces = a_strike_that_shuts_a_guard_down()
     guard = strike.unit
     session = GameSession.open(str(tmp_path / "table.sqlite"))
     session.start_game(state, dice_mode="physical")
@@ -416,14 +381,11 @@ def test_a_guard_shut_down_is_to_be_taken_off_the_board_until_the_camera_no_long
     session.close()
 
 
-@pytest.mark.xfail(strict=True, reason="known bug: chips are assigned from the state alone (vision.roster."
-                   "chips_for_state, first free chip of a name), so when a guard leaves, a later guard of its name "
-                   "takes its chip on paper while its own chip stays on the board")
 def test_a_guard_taken_off_the_board_leaves_its_namesakes_on_their_own_chips(tmp_path):
     """Two Trackers on the board, on tracker-1 and tracker-2: when the first is shut down, the second still
     stands on tracker-2, so the camera seeing tracker-2 where it was is no misplacement, and the first's removal
     is still to be done while tracker-1 stands on the board."""
-    state, strike, faces = _a_strike_that_shuts_a_guard_down(unique=False)
+    state, strike, faces = a_strike_that_shuts_a_guard_down(unique=False)
     session = GameSession.open(str(tmp_path / "table.sqlite"))
     try:
         session.start_game(state, dice_mode="physical")
@@ -432,6 +394,33 @@ def test_a_guard_taken_off_the_board_leaves_its_namesakes_on_their_own_chips(tmp
         session.apply(strike, faces)
         view = reconciler.observe(seen(state, 2.0))  # nobody has touched a chip yet
         assert [(i.unit, i.done) for i in view.instructions] == [(strike.unit, False)]
+        assert view.misplaced == ()
+    finally:
+        session.close()
+
+
+def test_a_restarted_table_still_has_each_guard_on_the_chip_it_stood_on(tmp_path):
+    """The chips come back with the game's log: the service stopped after a guard was shut down, a new session and
+    reconciler on the same file still have its namesake on its own chip, and the struck guard's removal is done once
+    its chip is gone, and not before."""
+    state, strike, faces = a_strike_that_shuts_a_guard_down(unique=False)
+    path = str(tmp_path / "table.sqlite")
+    session = GameSession.open(path)
+    session.start_game(state, dice_mode="physical")
+    session.apply(strike, faces)
+    session.close()
+    session = GameSession.open(path)
+    try:
+        reconciler = Reconciler(session, CONFIG)
+        view = reconciler.observe(seen(state, 1.0))  # nobody has touched a chip since the strike
+        assert [(i.unit, i.done) for i in view.instructions] == [(strike.unit, False)]
+        assert view.misplaced == ()
+        view = reconciler.observe(seen(state, 2.0, unseen=(strike.unit,)))  # its chip taken off
+        assert [(i.unit, i.done) for i in view.instructions] == [(strike.unit, True)]
+        assert view.misplaced == () and view.questions == ()
+        session.undo()  # the strike taken back: the guard is to stand on its own chip again, where it stood
+        view = reconciler.observe(seen(state, 3.0))  # and is put back
+        assert [(i.unit, i.text.startswith("put "), i.done) for i in view.instructions] == [(strike.unit, True, True)]
         assert view.misplaced == ()
     finally:
         session.close()

@@ -83,7 +83,7 @@ def camera_table(folder: Path, source: Callable[[TableService], FrameSource]) ->
 
 def demo_camera(service: TableService) -> FrameSource:
     table = DemoTable()
-    table.lay_out(service.state)
+    table.lay_out(service.record)
     return DemoCamera(table, size=SIZE, fps=30)
 
 

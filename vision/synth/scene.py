@@ -6,6 +6,7 @@ bench compare what vision reads with exactly what was drawn.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,9 +46,11 @@ class Scene:
         return Scene(tuple(out))
 
 
-def scene_from_state(state: GameState, config: VisionConfig) -> Scene:
-    """Every bot and security unit standing on the floor, chips squarely placed."""
-    chips = chips_for_state(state, config)
+def scene_from_state(state: GameState, config: VisionConfig, chips: Mapping[str, str] | None = None) -> Scene:
+    """Every bot and security unit standing on the floor, chips squarely placed: each unit's chip as `chips` says
+    (unit id -> chip id: the chips the game's history gave them, `vision.roster.ChipRoster`), or as a state taken
+    up with no history has them (`chips_for_state`)."""
+    chips = chips_for_state(state, config) if chips is None else chips
     placements = [Placement(chips[b.id], b.at) for b in state.bots if b.on_board and b.id in chips]
     placements += [Placement(chips[s.id], s.space, s.facing) for s in state.security if s.id in chips]
     return Scene(tuple(placements))

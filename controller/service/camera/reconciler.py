@@ -15,6 +15,10 @@ camera is sure of into the engine's actions, and everything else into something 
 - Doubtful sightings (between spaces, an unknown marker, a hand over the board) never change the game: they are
   questions.
 
+Which sticker each unit wears (tracker-1 or tracker-2 for a Tracker) is the table's one assignment along the game's
+record (chips.py): a unit keeps its chip while it is on the board, so a guard shut down never hands its chip to a
+namesake, and the chips come back the same after an undo or a restart.
+
 `observe` is called from the camera thread, `answer` and `correct` from the web or MQTT side, `view` from any
 reader (the live feed reads it on the event loop). Two locks: the turn lets one of the reconciler's own writes run
 at a time (a frame, an answer, a correction), and the picture lock keeps its picture whole, held only while the
@@ -38,6 +42,7 @@ from controller.rules.actions import Correct
 from controller.rules.errors import BurncycleError, RecordError
 from controller.rules.record import Entry, replay
 from controller.service.camera.bot_ways import MAX_STEPS, Route, RouteSearch, adjacent, cheapest, follow
+from controller.service.camera.chips import ChipLedger
 from controller.service.camera.reconciler_view import (
     COMPASS,
     Instruction,
@@ -50,7 +55,7 @@ from controller.service.camera.reconciler_view import (
 from controller.service.game.session import Change, ChangeKind, GameSession
 from vision.config import VisionConfig
 from vision.observation import Observation, UnitState
-from vision.roster import chips_for_state
+from vision.roster import ChipRoster
 
 
 class ReconcilerError(BurncycleError):
@@ -116,6 +121,7 @@ class Reconciler:
         self._behind = False  # a reader got `_published` while away: news once the write has landed
         self._listeners: list[Callable[[], object]] = []
         self._seq = 0
+        self._ledger = ChipLedger(self.config)  # which chip each unit wears, along the game's record
         self._observation: Observation | None = None
         self._reset(None)
         with self._lock:
@@ -240,7 +246,8 @@ class Reconciler:
         self._known: dict[str, Place | None] = {}
         self._names: dict[str, str] = {}
         self._bots: set[str] = set()
-        self._chips: dict[str, str] = {}       # game unit -> chip, also for units gone until their chip is off
+        self._roster = ChipRoster.empty(self.config)  # the chips after the session's last entry
+        self._chips: dict[str, str] = {}       # game unit -> chip, also for units gone (their chip may still be on)
         self._trails: dict[str, _Trail] = {}
         self._instructions: dict[str, Instruction] = {}
         self._refused: dict[str, _Refusal] = {}
@@ -259,6 +266,7 @@ class Reconciler:
         if game != self._game:
             self._reset(game)
             self._number = number
+            self._roster = self._ledger.follow(s.record)
             self._recall(game, number)
             self._take(state)
             return
@@ -267,6 +275,7 @@ class Reconciler:
         changes = s.changes_since(self._number)
         corporation = any(_is_corporation_turn(c) for c in changes)
         self._number = number
+        self._roster = self._ledger.follow(s.record)
         if not self.watched and any(_is_corporation_turn(c) for c in changes[1:]) and self._state is not None \
                 and all(c.kind is not ChangeKind.UNDO and c.kind is not ChangeKind.REDO for c in changes):
             # changes read together with a corporation turn among them, not first: what came before it is replaced
@@ -341,9 +350,12 @@ class Reconciler:
         self._known = placements(state)
         self._names.update(unit_names(state))
         self._bots = {b.id for b in state.bots}
-        chips = chips_for_state(state, self.config)
-        kept = {u: c for u, c in self._chips.items() if u not in self._known and c not in chips.values()}
-        self._chips = {**kept, **chips}
+        # the chips after the session's last entry, also for a state taken in on the way there (its units are on
+        # the board now or have left since: all are in `worn`); a unit gone keeps the chip it wore, which stands
+        # on the board until the players take it off, unless a unit on the board wears that chip now
+        on = self._roster.chips
+        gone = {u: c for u, c in self._roster.worn.items() if u not in on and c not in on.values()}
+        self._chips = {**gone, **on}
 
     def _instruction_text(self, unit: str, was: Place | None, now: Place | None) -> str:
         name = self._names.get(unit, unit)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,11 +32,11 @@ import numpy as np
 from controller.autoplay.evaluation import reason_of
 from controller.autoplay.players import PlayerSettings, make_player
 from controller.leds.render import LogicalFrame
-from controller.rules import AnyAction, BurncycleError, GameState, Step, compile_floor
+from controller.rules import AnyAction, BurncycleError, GameRecord, GameState, Step, compile_floor
+from controller.service.camera.chips import ChipLedger
 from controller.service.frame.components import Component
 from controller.service.table import TableService
 from vision.config import VisionConfig
-from vision.roster import chips_for_state
 from vision.sources.base import Frame, FrameSource
 from vision.status import Status
 from vision.synth import CameraPose, Conditions, Renderer, Scene
@@ -96,27 +97,40 @@ class DemoCamera(FrameSource):
 
 @dataclass
 class DemoTable:
-    """What stands on the demo's table: the chips as placed by the simulated hands."""
+    """What stands on the demo's table: the chips as placed by the simulated hands, each unit on the chip the
+    table's one assignment gives it (followed along the game's record, as the reconciler follows it), so the
+    camera films the chips the reconciler expects."""
 
     config: VisionConfig = field(default_factory=VisionConfig)
     scene: Scene = field(default_factory=lambda: Scene(()))
     version: int = 0
     renderer: Renderer | None = None
     _floor_text: str = ""
+    _ledger: ChipLedger = field(init=False)
+    _chips: dict[str, str] = field(default_factory=dict)
+    _laying: threading.Lock = field(default_factory=threading.Lock)  # one layout at a time follows the record
+
+    def __post_init__(self) -> None:
+        self._ledger = ChipLedger(self.config)
 
     def snapshot(self) -> tuple[int, Scene, Renderer | None]:
         return self.version, self.scene, self.renderer
 
-    def lay_out(self, state: GameState) -> None:
-        """Every chip where the game has it (players following the instructions), on the game's floor."""
-        if state.floor.text != self._floor_text:
-            self.renderer = Renderer(compile_floor(state.floor.text, state.floor.name), self.config)
-            self._floor_text = state.floor.text
-        self._set(scene_from_state(state, self.config))
+    def lay_out(self, game: GameRecord | GameState) -> None:
+        """Every chip where the game has it after the record's last entry (players following the instructions),
+        on the game's floor; a state alone is a game taken up there, with no history."""
+        record = game if isinstance(game, GameRecord) else GameRecord(start=game)
+        with self._laying:
+            self._chips = dict(self._ledger.follow(record).chips)
+            state = self._ledger.state
+            if state.floor.text != self._floor_text:
+                self.renderer = Renderer(compile_floor(state.floor.text, state.floor.name), self.config)
+                self._floor_text = state.floor.text
+            self._set(scene_from_state(state, self.config, self._chips))
 
-    def move_chip(self, state: GameState, unit: str, space: str) -> bool:
-        """A hand moves one chip to `space` (True if the unit has a chip on the table)."""
-        chip = chips_for_state(state, self.config).get(unit)
+    def move_chip(self, unit: str, space: str) -> bool:
+        """A hand moves one chip, as last laid out, to `space` (True if the unit has a chip on the table)."""
+        chip = self._chips.get(unit)
         if chip is None or all(p.unit != chip for p in self.scene.placements):
             return False
         self._set(Scene(tuple(Placement(p.unit, space, p.facing) if p.unit == chip else p
@@ -167,7 +181,7 @@ class DemoPlayers(Component):
         self._hear()
         if not service.has_game():
             await asyncio.to_thread(service.new_game)
-        await asyncio.to_thread(self.table.lay_out, service.state)
+        await asyncio.to_thread(self.table.lay_out, service.record)
         await self._camera_looks()
         while True:
             state = service.state
@@ -185,7 +199,7 @@ class DemoPlayers(Component):
                 self.player = make_player(self.player_name, self.settings)
                 self.why = None
                 await asyncio.to_thread(service.new_game)
-                await asyncio.to_thread(self.table.lay_out, service.state)
+                await asyncio.to_thread(self.table.lay_out, service.record)
                 await self._camera_looks()
                 continue
             number = service.number
@@ -197,13 +211,13 @@ class DemoPlayers(Component):
             if reason is not None:  # (an action with nothing to weigh keeps the last reason on the screen)
                 self.why = reason
             try:
-                if isinstance(action, Step) and self.table.move_chip(state, action.bot, action.to):
+                if isinstance(action, Step) and self.table.move_chip(action.bot, action.to):
                     await self._seen_step(action)
                 else:
                     await asyncio.to_thread(service.apply, cast(AnyAction, action))  # the player's choice is one
             except BurncycleError as err:  # people at a table get told "no" and carry on
                 self.degraded(f"refused: {err}")
-            await asyncio.to_thread(self.table.lay_out, service.state)
+            await asyncio.to_thread(self.table.lay_out, service.record)
             games = f"{len(self.results)} game{'' if len(self.results) == 1 else 's'} done"
             steps = f"{self.steps_seen} step{'' if self.steps_seen == 1 else 's'} seen by the camera"
             self.ok(f"playing: {games}, {steps}"
