@@ -533,6 +533,75 @@ def test_a_low_module_home_in_the_safe_zone_is_not_repaired(module_at, repairs):
     assert not isinstance(chosen, Repair) or repairs
 
 
+def left_behind(byte_power: int, calibrated: bool = True, step: str = "actions", upgrades=("repair",),
+                casing_detected: bool = False, order=("byte", "casing")):
+    """Byte home in the one-space safe zone H2, Casing shut down out on A2 (a guard on A1 when it is detected),
+    the module on F2: Byte's turn."""
+    byte = bot("byte", "H2", power=byte_power)
+    byte.upgrades = list(upgrades)
+    casing = bot("casing", "A2", power=0, shut_down=True, detected=casing_detected)
+    s = make_state(TERMINAL_AND_ZONE, bots=[byte, casing, module("F2")], players=2,
+                   units=[guard("G1", "A1", facing="E")] if casing_detected else [],
+                   slots=chips("general", "general", "general"), round=6)
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = calibrated
+    return in_turn(s, step=step, basic=byte_power, order=list(order))
+
+
+@pytest.mark.parametrize("byte_power, calibrated, gives", [
+    (3, True, 2),  # Byte keeps the 1 the rules ask for, not 3
+    (6, True, 5),
+    (3, False, None),  # the calibrations still open: Byte's dice are still the team's
+])
+def test_an_agent_home_revives_a_team_mate_left_shut_down_with_all_it_can_spare(byte_power, calibrated, gives):
+    """"Bot Shut Down: ... Cannot act or advance floors until repaired", and Data Heist is won with "All bots
+    simultaneously: occupy safe zones": Casing, shut down on its way home, waits there while the threat runs out
+    (on the annex, 43 of 59 games lost to the threat, seeds 3000-3299, ended so with the other agent home).
+    Byte, home, has no use for its dice but the module's steps: it gives Casing all but 1 power."""
+    chosen = AutoPlayer().choose(left_behind(byte_power, calibrated))
+    if gives is None:
+        assert not isinstance(chosen, Repair)
+    else:
+        assert chosen == Repair(bot="byte", target="casing", amount=gives)
+
+
+def test_an_agent_home_buys_repair_for_a_team_mate_left_shut_down():
+    """"Repair (1 Power)": Byte, home with 3 power, learns to repair (2 left, 1 to give) for Casing."""
+    s = left_behind(3, step="route", upgrades=())
+    assert AutoPlayer().choose(s) == BuyUpgrade(bot="byte", upgrade="repair")
+
+
+@pytest.mark.parametrize("order, revives", [
+    (("byte", "casing"), True),  # Casing's turn comes before the corporation's: it walks away from the guard
+    (("casing", "byte"), False),  # the guard beside it attacks it first: shut down again, +3 threat
+])
+def test_a_team_mate_left_beside_a_guard_is_revived_when_its_turn_comes_first(order, revives):
+    """"The corporation turn follows the player with the corporation marker chip": revived with 1 power in
+    Byte's turn (Byte has 2), Casing acts before the level 1 guard on A1, which would shut it down again, only
+    when its turn is still to come this round."""
+    s = left_behind(2, casing_detected=True, order=order)
+    if order[0] == "casing":
+        s.turn.active = 1  # Byte's turn, the marker's: the corporation's turn follows
+    chosen = AutoPlayer().choose(s)
+    assert (chosen == Repair(bot="byte", target="casing", amount=1)) is revives
+    assert not isinstance(chosen, Repair) or revives
+
+
+def test_the_module_home_buys_repair_for_a_team_mate_left_shut_down_when_the_agent_cannot():
+    """The module in the team's safe zone, where "Guards outside safe zones cannot see into them", gives its
+    power above 1 when the agent out (1 power) has none to give."""
+    byte = bot("byte", "A1", power=1)
+    s = make_state(TERMINAL_AND_ZONE, bots=[byte, bot("casing", "A2", power=0, shut_down=True),
+                                             module("H2", power=3)],
+                   players=2, slots=chips("general", "general", "general"), round=6)
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    assert AutoPlayer().choose(in_turn(s, step="route", basic=1)) == BuyUpgrade(bot="module", upgrade="repair")
+    s.bot("module").power = 2
+    s.bot("module").upgrades = ["repair"]
+    assert AutoPlayer().choose(in_turn(s, basic=1)) == Repair(bot="module", target="casing", amount=1)
+
+
 ZONE_AT_THE_END = rules_floor_text("""
 +-+-+-+-+-+-+
 |E . . . .|.|
