@@ -602,6 +602,37 @@ def test_the_module_home_buys_repair_for_a_team_mate_left_shut_down_when_the_age
     assert AutoPlayer().choose(in_turn(s, basic=1)) == Repair(bot="module", target="casing", amount=1)
 
 
+def endangered_on_the_way_home(order, module_upgrades=("repair",), step: str = "actions"):
+    """The module home in the one-space safe zone H2 with 3 power, Byte out on A2 with 1 power beside a level 1
+    guard on A1, Casing out on F1 with 2 power: Casing's turn."""
+    s = make_state(TERMINAL_AND_ZONE, bots=[bot("byte", "A2", power=1, detected=True), bot("casing", "F1", power=2),
+                                             module("H2", power=3)],
+                   units=[guard("G1", "A1", facing="E")], players=2,
+                   slots=chips("general", "general", "general"), round=6)
+    s.bot("module").upgrades = list(module_upgrades)
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    return in_turn(s, step=step, basic=2, order=list(order), active=order.index("casing"))
+
+
+@pytest.mark.parametrize("order, gives", [
+    (("casing", "byte"), True),  # Byte's turn comes before the corporation's: 3 dice walk it out of reach
+    (("byte", "casing"), False),  # Casing holds the marker: the guard strikes first
+])
+def test_the_module_home_gives_its_power_to_a_team_mate_the_guards_would_shut_down(order, gives):
+    """"The acting bot must retain at least 1 power", and "Guards outside safe zones cannot see into them": the
+    module home in the team's zone gives its power but 1 to Byte, out with 1 power beside a guard that hits for 1,
+    when Byte's turn still comes before the corporation's."""
+    chosen = AutoPlayer().choose(endangered_on_the_way_home(order))
+    assert (chosen == Repair(bot="module", target="byte", amount=2)) is gives
+    assert not isinstance(chosen, Repair) or gives
+
+
+def test_the_module_home_buys_repair_for_a_team_mate_the_guards_would_shut_down():
+    s = endangered_on_the_way_home(("casing", "byte"), module_upgrades=(), step="route")
+    assert AutoPlayer().choose(s) == BuyUpgrade(bot="module", upgrade="repair")
+
+
 ZONE_AT_THE_END = rules_floor_text("""
 +-+-+-+-+-+-+
 |E . . . .|.|
