@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from controller.autoplay.routes import Routes
 from controller.autoplay.tuning import LONE_AGENT_LOW, LONE_AGENT_TOP_UP, STRAGGLER_KEEP, STRAGGLER_TOP_UP
-from controller.rules import Action, Bot, BuyUpgrade, Repair, Resolution, movement_of
+from controller.rules import Action, Bot, BuyUpgrade, GameState, Repair, Resolution, movement_of
 
 
 class Repairs:
@@ -21,7 +21,8 @@ class Repairs:
     def buy_upgrade(self, table: Resolution, agent: Bot, legal: Sequence[Action]) -> Action | None:
         """The repair upgrade in the route step: for the active agent when a team-mate is shut down (or the
         module low) and nobody can repair, or when it is home in the safe zone and a team-mate still out has
-        few dice; with one player, for the module, which acts only in the lone agent's turns, when the agent
+        few dice, or lies shut down out of it (`left_behind`), or is about to be (then the module home buys it
+        too); with one player, for the module, which acts only in the lone agent's turns, when the agent
         runs low."""
         state = table.state
         repair = BuyUpgrade(bot=agent.id, upgrade="repair")
@@ -33,6 +34,12 @@ class Repairs:
             return repair
         module = state.module_on_board()
         repair_by_module = BuyUpgrade(bot="module", upgrade="repair")
+        if self.left_behind(table) or any(self._endangered(table, b) for b in self.stragglers(table)):
+            if agent.power >= STRAGGLER_KEEP + 2 and repair in legal and self.routes.home(table, agent):
+                return repair
+            if module is not None and module.power >= 3 and repair_by_module in legal \
+                    and self.routes.staying_home(table, module):
+                return repair_by_module
         if state.players == 1 and module is not None and module.power >= 5 and repair_by_module in legal \
                 and agent.power <= LONE_AGENT_LOW:
             return repair_by_module
@@ -42,8 +49,9 @@ class Repairs:
         """Bring a shut-down bot back, or the command module (whose loss is the game's) when it runs low, or
         a team-mate down to 1 power (a lone agent to 3, whom the module staying in the safe zone, safe there,
         tops up to LONE_AGENT_TOP_UP keeping 1); the repairer keeps 3, or 1 when a shut-down bot needs more to
-        live through the guard beside it (left shut down, it never gets home). Then an agent home in the
-        team's safe zone tops up a team-mate still out (`_stragglers`)."""
+        live through the guard beside it (left shut down, it never gets home); a repairer home in the team's
+        safe zone gives a team-mate left shut down on the way home all but 1 power (`left_behind`). Then an
+        agent home in the team's safe zone tops up a team-mate still out (`stragglers`)."""
         state = table.state
         # by target: the bots a listed Repair lets act, with the most power it lets them give
         repairers: dict[str, list[tuple[Bot, int]]] = {}
@@ -56,7 +64,15 @@ class Repairs:
                 amount = min(actor.power - 3, most, 3)
                 if state.players == 1 and actor.kind == "module" and self.routes.staying_home(table, actor):
                     amount = min(actor.power - 1, LONE_AGENT_TOP_UP - target.power)
-                if target.shut_down and in_harms_way(table, target, amount):
+                if target in self.left_behind(table) and (self.routes.staying_home(table, actor) if
+                                                          actor.kind == "module" else self.routes.home(table, actor)):
+                    # home, the repairer's dice have nothing left to walk; the team-mate left shut down on the
+                    # way home loses the game to the threat, and revived before the corporation's turn it walks
+                    # away from the guard beside it first
+                    amount = min(actor.power - STRAGGLER_KEEP, most)
+                    if not acts_before_corporation(state, target) and in_harms_way(table, target, amount):
+                        amount = 0
+                elif target.shut_down and in_harms_way(table, target, amount):
                     # revived with that, the guard beside it shuts it down again at once (another +3 threat):
                     # it gets enough to live through the hit, the repairer keeping the 1 the rules ask for, or
                     # none
@@ -67,7 +83,11 @@ class Repairs:
         # an agent home in the team's safe zone has no use for its dice but the module's steps: the team-mate
         # still out, whose power is its pool, walks home faster with them
         for target in self.stragglers(table):
-            for actor, _ in repairers.get(target.id, ()):
+            for actor, most in repairers.get(target.id, ()):
+                # the module home, unseen there, gives its power but 1 to one the guards would shut down
+                if actor.kind == "module" and self.routes.staying_home(table, actor) and \
+                        self._endangered(table, target) and actor.power > 1:
+                    return Repair(bot=actor.id, target=target.id, amount=min(actor.power - 1, most))
                 amount = min(actor.power - STRAGGLER_KEEP, STRAGGLER_TOP_UP - target.power)
                 if actor.kind == "agent" and amount >= 1 and self.routes.home(table, actor):
                     return Repair(bot=actor.id, target=target.id, amount=amount)
@@ -84,6 +104,20 @@ class Repairs:
                 and (b.shut_down or b.power <= (2 if b.kind == "module" else agent_low))
                 and not (b.kind == "module" and not b.shut_down and self.routes.staying_home(table, b))]
 
+    def left_behind(self, table: Resolution) -> list[Bot]:
+        """The agents shut down out of the team's safe zone on the way home (the calibrations done): nobody
+        else walks them home, and the threat runs out while they wait for a repair."""
+        if not table.state.calibrated:
+            return []
+        return [b for b in table.state.bots if b.kind == "agent" and b.on_board and b.shut_down
+                and not self.routes.home(table, b)]
+
+    @staticmethod
+    def _endangered(table: Resolution, bot: Bot) -> bool:
+        """A straggler a guard would shut down in the coming corporation turn whose own turn comes first: more
+        dice walk it out of reach (or home) before the guard strikes."""
+        return in_harms_way(table, bot, bot.power) and acts_before_corporation(table.state, bot)
+
     def stragglers(self, table: Resolution) -> list[Bot]:
         """The agents still out of the team's safe zone on the way home (the calibrations done) with less than
         STRAGGLER_TOP_UP power: few dice, so the slowest home."""
@@ -91,6 +125,18 @@ class Repairs:
             return []
         return [b for b in table.state.bots if b.kind == "agent" and b.on_board and not b.shut_down
                 and b.power < STRAGGLER_TOP_UP and not self.routes.home(table, b)]
+
+
+def acts_before_corporation(state: GameState, bot: Bot) -> bool:
+    """Whether the agent's turn comes later in this round, before the corporation's (which follows the turn of
+    the agent holding the corporation marker)."""
+    turn = state.turn
+    later = []
+    k = turn.active
+    while turn.order[k] != turn.marker:
+        k = (k + 1) % len(turn.order)
+        later.append(turn.order[k])
+    return bot.id in later
 
 
 def in_harms_way(table: Resolution, bot: Bot, power: int) -> bool:

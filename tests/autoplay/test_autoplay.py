@@ -533,6 +533,106 @@ def test_a_low_module_home_in_the_safe_zone_is_not_repaired(module_at, repairs):
     assert not isinstance(chosen, Repair) or repairs
 
 
+def left_behind(byte_power: int, calibrated: bool = True, step: str = "actions", upgrades=("repair",),
+                casing_detected: bool = False, order=("byte", "casing")):
+    """Byte home in the one-space safe zone H2, Casing shut down out on A2 (a guard on A1 when it is detected),
+    the module on F2: Byte's turn."""
+    byte = bot("byte", "H2", power=byte_power)
+    byte.upgrades = list(upgrades)
+    casing = bot("casing", "A2", power=0, shut_down=True, detected=casing_detected)
+    s = make_state(TERMINAL_AND_ZONE, bots=[byte, casing, module("F2")], players=2,
+                   units=[guard("G1", "A1", facing="E")] if casing_detected else [],
+                   slots=chips("general", "general", "general"), round=6)
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = calibrated
+    return in_turn(s, step=step, basic=byte_power, order=list(order))
+
+
+@pytest.mark.parametrize("byte_power, calibrated, gives", [
+    (3, True, 2),  # Byte keeps the 1 the rules ask for, not 3
+    (6, True, 5),
+    (3, False, None),  # the calibrations still open: Byte's dice are still the team's
+])
+def test_an_agent_home_revives_a_team_mate_left_shut_down_with_all_it_can_spare(byte_power, calibrated, gives):
+    """"Bot Shut Down: ... Cannot act or advance floors until repaired", and Data Heist is won with "All bots
+    simultaneously: occupy safe zones": Casing, shut down on its way home, waits there while the threat runs out
+    (on the annex, 43 of 59 games lost to the threat, seeds 3000-3299, ended so with the other agent home).
+    Byte, home, has no use for its dice but the module's steps: it gives Casing all but 1 power."""
+    chosen = AutoPlayer().choose(left_behind(byte_power, calibrated))
+    if gives is None:
+        assert not isinstance(chosen, Repair)
+    else:
+        assert chosen == Repair(bot="byte", target="casing", amount=gives)
+
+
+def test_an_agent_home_buys_repair_for_a_team_mate_left_shut_down():
+    """"Repair (1 Power)": Byte, home with 3 power, learns to repair (2 left, 1 to give) for Casing."""
+    s = left_behind(3, step="route", upgrades=())
+    assert AutoPlayer().choose(s) == BuyUpgrade(bot="byte", upgrade="repair")
+
+
+@pytest.mark.parametrize("order, revives", [
+    (("byte", "casing"), True),  # Casing's turn comes before the corporation's: it walks away from the guard
+    (("casing", "byte"), False),  # the guard beside it attacks it first: shut down again, +3 threat
+])
+def test_a_team_mate_left_beside_a_guard_is_revived_when_its_turn_comes_first(order, revives):
+    """"The corporation turn follows the player with the corporation marker chip": revived with 1 power in
+    Byte's turn (Byte has 2), Casing acts before the level 1 guard on A1, which would shut it down again, only
+    when its turn is still to come this round."""
+    s = left_behind(2, casing_detected=True, order=order)
+    if order[0] == "casing":
+        s.turn.active = 1  # Byte's turn, the marker's: the corporation's turn follows
+    chosen = AutoPlayer().choose(s)
+    assert (chosen == Repair(bot="byte", target="casing", amount=1)) is revives
+    assert not isinstance(chosen, Repair) or revives
+
+
+def test_the_module_home_buys_repair_for_a_team_mate_left_shut_down_when_the_agent_cannot():
+    """The module in the team's safe zone, where "Guards outside safe zones cannot see into them", gives its
+    power above 1 when the agent out (1 power) has none to give."""
+    byte = bot("byte", "A1", power=1)
+    s = make_state(TERMINAL_AND_ZONE, bots=[byte, bot("casing", "A2", power=0, shut_down=True),
+                                             module("H2", power=3)],
+                   players=2, slots=chips("general", "general", "general"), round=6)
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    assert AutoPlayer().choose(in_turn(s, step="route", basic=1)) == BuyUpgrade(bot="module", upgrade="repair")
+    s.bot("module").power = 2
+    s.bot("module").upgrades = ["repair"]
+    assert AutoPlayer().choose(in_turn(s, basic=1)) == Repair(bot="module", target="casing", amount=1)
+
+
+def endangered_on_the_way_home(order, module_upgrades=("repair",), step: str = "actions"):
+    """The module home in the one-space safe zone H2 with 3 power, Byte out on A2 with 1 power beside a level 1
+    guard on A1, Casing out on F1 with 2 power: Casing's turn."""
+    s = make_state(TERMINAL_AND_ZONE, bots=[bot("byte", "A2", power=1, detected=True), bot("casing", "F1", power=2),
+                                             module("H2", power=3)],
+                   units=[guard("G1", "A1", facing="E")], players=2,
+                   slots=chips("general", "general", "general"), round=6)
+    s.bot("module").upgrades = list(module_upgrades)
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    return in_turn(s, step=step, basic=2, order=list(order), active=order.index("casing"))
+
+
+@pytest.mark.parametrize("order, gives", [
+    (("casing", "byte"), True),  # Byte's turn comes before the corporation's: 3 dice walk it out of reach
+    (("byte", "casing"), False),  # Casing holds the marker: the guard strikes first
+])
+def test_the_module_home_gives_its_power_to_a_team_mate_the_guards_would_shut_down(order, gives):
+    """"The acting bot must retain at least 1 power", and "Guards outside safe zones cannot see into them": the
+    module home in the team's zone gives its power but 1 to Byte, out with 1 power beside a guard that hits for 1,
+    when Byte's turn still comes before the corporation's."""
+    chosen = AutoPlayer().choose(endangered_on_the_way_home(order))
+    assert (chosen == Repair(bot="module", target="byte", amount=2)) is gives
+    assert not isinstance(chosen, Repair) or gives
+
+
+def test_the_module_home_buys_repair_for_a_team_mate_the_guards_would_shut_down():
+    s = endangered_on_the_way_home(("casing", "byte"), module_upgrades=(), step="route")
+    assert AutoPlayer().choose(s) == BuyUpgrade(bot="module", upgrade="repair")
+
+
 ZONE_AT_THE_END = rules_floor_text("""
 +-+-+-+-+-+-+
 |E . . . .|.|
