@@ -115,7 +115,10 @@ class Routes:
         """Whether the module stays where it is for now: while an agent goes to open the team's shut zone
         (`zone_opener`), and once a door is open, while it stands on an entrance and the move action under way
         leaves it more than DASH_SLACK AP short of the zone, so that it crosses the guarded hallway in one go
-        rather than stopping half-way in a level 2 guard's sight."""
+        rather than stopping half-way in a level 2 guard's sight. And, before the calibration and after it, while
+        a guard stands in the doorway of the zone (`doorway_held`)."""
+        if self.doorway_held(table):
+            return True
         shut = self._zone_shut(table)
         if shut is None:
             return False
@@ -135,25 +138,50 @@ class Routes:
         shut = self._zone_shut(table)
         return shut is not None and not shut[1]
 
+    def doorway_held(self, table: Resolution) -> bool:
+        """Whether a guard stands in the doorway of the team's safe zone for the module out of it on a level 2
+        floor (`_module_out`): on the space outside each open door of the zone. The module then waits where it
+        is, before the calibration and after it, instead of walking up to the guard (who hits for 2) or around
+        it through the zone's other doors, still locked, in the guards' sight; the guard walks on."""
+        if "doorway held" not in self.notes.memo:
+            held = False
+            if self._module_out(table) is not None:
+                floor = table.floor
+                area = floor.area_of[next(iter(self.paths.team_safe_zone(table)))]
+                outside = [v for (u, v), door in floor.door_edges.items()
+                           if floor.area_of[u] == area and floor.area_of[v] != area and door in table.unlocked]
+                held = bool(outside) and all(isinstance(table.occupant.get(v), SecurityUnit) for v in outside)
+            self.notes.memo["doorway held"] = held
+        return cast("bool", self.notes.memo["doorway held"])
+
     def _zone_shut(self, table: Resolution) -> tuple[Bot, bool] | None:
         """The module and whether every door of the team's safe zone is still locked, where the waiting rules
-        apply: a floor of level 2 or more (keypads of 6 AP, guards that hit for 2; the labs), the last floor of
-        a mission won by occupying safe zones, before its calibration, two players or more, the module on the
-        floor, out of the zone and with no errand of its mission's. None where they do not apply."""
-        if "zone shut" in self.notes.memo:
-            return cast("tuple[Bot, bool] | None", self.notes.memo["zone shut"])
+        apply before the calibration (`_module_out`). None where they do not apply."""
+        module = None if table.state.calibrated else self._module_out(table)
+        if module is None:
+            return None
+        floor = table.floor
+        area = floor.area_of[next(iter(self.paths.team_safe_zone(table)))]
+        return module, not any(door in table.unlocked for (u, _v), door in floor.door_edges.items()
+                               if floor.area_of[u] == area)
+
+    def _module_out(self, table: Resolution) -> Bot | None:
+        """The module, where the level 2 waiting rules apply: a floor of level 2 or more (keypads of 6 AP, guards
+        that hit for 2; the labs), the last floor of a mission won by occupying safe zones, two players or more,
+        the module on the floor, out of the team's zone and with no errand of its mission's. None where they do
+        not apply."""
+        if "module out" in self.notes.memo:
+            return cast("Bot | None", self.notes.memo["module out"])
         state, floor = table.state, table.floor
-        found: tuple[Bot, bool] | None = None
+        found: Bot | None = None
         module = next((b for b in state.bots if b.kind == "module" and b.on_board and not b.shut_down), None)
-        if floor.level >= 2 and not state.calibrated and not state.later_floors and state.players >= 2 \
+        if floor.level >= 2 and not state.later_floors and state.players >= 2 \
                 and module is not None and any(o.task == "safe_zones" for o in state.mission.win):
             zone = self.paths.team_safe_zone(table)
             errand = strategy_for(state.mission.id).task_targets(self.paths, table, module, self._open_tasks(table))
             if zone and not errand and not self.home(table, module):
-                area = floor.area_of[next(iter(zone))]
-                found = module, not any(door in table.unlocked for (u, _v), door in floor.door_edges.items()
-                                        if floor.area_of[u] == area)
-        self.notes.memo["zone shut"] = found
+                found = module
+        self.notes.memo["module out"] = found
         return found
 
     def _held(self, table: Resolution, bot: Bot) -> bool:

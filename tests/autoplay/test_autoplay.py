@@ -32,7 +32,7 @@ from controller.rules.corporation.threat_effects import apply_effect
 from controller.rules.dice import ScriptedDice, SeededDice
 from controller.rules.events import FloorChanged
 from controller.rules.resolution import Resolution
-from controller.rules.state import DicePool, PendingMove
+from controller.rules.state import DicePool, GameState, PendingMove
 from tests.support.rules_scenarios import (
     CONTENT,
     HOPS,
@@ -1468,3 +1468,36 @@ def test_on_the_labs_a_door_casing_can_force_is_not_shut_on_nanos_turn(casing_po
     player = AutoPlayer()
     player.notes.recall(player.memory)
     assert ("E6/F6" in player.paths.jammed(Resolution(s, SeededDice(0), apply_effect, copy=False))) is shut
+
+
+@pytest.mark.parametrize("calibrated", [False, True])
+@pytest.mark.parametrize("guard_at, waits", [
+    ("F6", True),  # a guard in the doorway outside E6/F6, the zone's only open door: the module waits on G4
+    ("H6", False),  # the guard at its post: the doorway is clear and the module walks on to G5
+])
+def test_on_the_labs_the_module_waits_while_a_guard_stands_in_the_zone_s_doorway(calibrated, guard_at, waits):
+    """The labs (level 2: guards that hit for 2): guard 1, drawn to the North zone's door by the agents'
+    detections, stands on F6, outside its open door E6/F6. Walking up to it, the module (3 power) was hit round
+    after round, or it went round through the Data closet's locked doors (D9/E9, B8/B9) down the guarded F and
+    G columns; it waits where it is until the guard walks on, before the calibration and after it."""
+    def position(guard_at: str) -> GameState:
+        s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
+        s.round = 3
+        s.floor.unlocked_doors.append("E6/F6")
+        s.calibrated = calibrated
+        s.bot("module").space = "G4"
+        guard1 = s.unit("G1")
+        guard1.space, guard1.facing = guard_at, "W"
+        s = in_turn(s, order=["nano", "casing"], active=1)
+        s.turn.pending = PendingMove(ap=6)
+        return s
+
+    player = AutoPlayer()
+    player.choose(position("H6"))  # the team chose the North zone while the guard stood at its post
+    s = position(guard_at)
+    player.notes.recall(player.memory)
+    table = Resolution(s, SeededDice(0), apply_effect, copy=False)
+    module = s.bot("module")
+    assert table.floor.index["A6"] in player.paths.team_safe_zone(table)
+    assert (player.routes.targets(table, module) == {table.floor.index["G4"]}) is waits
+    assert (player.routes.next_space(table, module) is None) is waits
