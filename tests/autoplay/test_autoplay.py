@@ -1330,6 +1330,22 @@ def test_a_guard_s_sight_weighs_on_a_path_only_within_a_turn_s_reach(guard_at, f
     assert AutoPlayer().choose(s) == Step(bot="byte", to=first_step)
 
 
+@pytest.mark.parametrize("mission, first_step", [
+    ("data-heist", "B2"),  # the guard at K3 sees K2, ten steps ahead: it will have moved on
+    ("tower-run", "A1"),  # on the tower run all of its sight weighs: Byte goes round by row 1
+])
+def test_on_the_tower_run_a_guard_s_sight_weighs_on_the_whole_path(mission, first_step):
+    """The tower run weighs what the guards see now all along a bot's way (`TowerRun.watch_reach`), where Data
+    Heist weighs it within 5 steps of the bot: with the nearer reach the tower run won fewer games (seeds
+    3000-3999; docs/autoplay.md, "The tower run")."""
+    s = make_state(TWO_WAYS, bots=[bot("byte", "A2"), module("A3")],
+                   units=[guard("g1", "K3", facing="N")], players=1, slots=chips("general", "general"))
+    s.floor.terminals = {"N2": "standard"}
+    s.mission = CONTENT.missions[mission]
+    s = mid_move(s, ap=3)
+    assert AutoPlayer().choose(s) == Step(bot="byte", to=first_step)
+
+
 @pytest.mark.parametrize("opened, ap, walker", [
     (False, 6, "casing"),  # every door of the North zone locked: Casing goes to open it, the module waits
     (True, 6, "module"),  # E6/F6 open, the move 2 AP short of the module's 8 steps in: it crosses first
