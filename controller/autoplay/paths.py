@@ -24,7 +24,6 @@ from controller.autoplay.tuning import (
     FORCE_MARGIN,
     UNIT_COST,
     WALL_COST,
-    WATCH_REACH,
     WATCHED_COST,
 )
 from controller.rules import (
@@ -204,13 +203,15 @@ class PathCosts:
         return costs
 
     def seen_near(self, table: Resolution, bot: Bot) -> frozenset[int]:
-        """The spaces some guard sees now within WATCH_REACH steps of the bot: the guards move every corporation
-        turn, so their sight now says nothing of a space the bot reaches only after it, and weighing it turned
-        a bot back and forth between two ways round after round as the guards walked (docs/autoplay.md)."""
+        """The spaces some guard sees now within the mission's `watch_reach` steps of the bot (WATCH_REACH but
+        on the tower run): the guards move every corporation turn, so their sight now says nothing of a space
+        the bot reaches only after it, and weighing it turned a bot back and forth between two ways round after
+        round as the guards walked (docs/autoplay.md)."""
         key = ("seen near", bot.at)
         if key not in self.notes.memo:
+            reach = strategy_for(table.state.mission.id).watch_reach
             row = table.distances()[table.floor.index[bot.at]]
-            self.notes.memo[key] = frozenset(i for i in self.watched(table) if row[i] <= WATCH_REACH)
+            self.notes.memo[key] = frozenset(i for i in self.watched(table) if reach is None or row[i] <= reach)
         return cast("frozenset[int]", self.notes.memo[key])
 
     def _distances(self, table: Resolution, targets: set[int], doors: DoorPassage, watched: frozenset[int],

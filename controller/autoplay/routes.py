@@ -97,9 +97,9 @@ class Routes:
 
     def zone_opener(self, table: Resolution) -> Bot | None:
         """The agent that goes to open the team's safe zone before anything else, while the module waits where
-        it is: on a floor of level 2 or more before the calibration, while every door of the zone is locked
-        (`_zone_shut`), the agent nearest the zone of those that open keypads (not Nano, who passes locked doors
-        and leaves them so). None when no agent can, or the rule does not apply."""
+        it is: on a floor the team climbs from, or of level 2 or more before the calibration, while every door
+        of the zone is locked (`_zone_shut`), the agent nearest the zone of those that open keypads (not Nano,
+        who passes locked doors and leaves them so). None when no agent can, or the rule does not apply."""
         if "opener" not in self.notes.memo:
             shut = self._zone_shut(table)
             agents = [b for b in table.state.bots if b.kind == "agent" and b.on_board and not b.shut_down
@@ -113,10 +113,10 @@ class Routes:
 
     def module_waits(self, table: Resolution, module: Bot) -> bool:
         """Whether the module stays where it is for now: while an agent goes to open the team's shut zone
-        (`zone_opener`), and once a door is open, while it stands on an entrance and the move action under way
-        leaves it more than DASH_SLACK AP short of the zone, so that it crosses the guarded hallway in one go
-        rather than stopping half-way in a level 2 guard's sight. And, before the calibration and after it, while
-        a guard stands in the doorway of the zone (`doorway_held`)."""
+        (`zone_opener`), and once a door is open, on the last floor, while it stands on an entrance and the move
+        action under way leaves it more than DASH_SLACK AP short of the zone, so that it crosses the guarded
+        hallway in one go rather than stopping half-way in a level 2 guard's sight. And on a level 2 floor,
+        before the calibration and after it, while a guard stands in the doorway of the zone (`doorway_held`)."""
         if self.doorway_held(table):
             return True
         shut = self._zone_shut(table)
@@ -124,6 +124,8 @@ class Routes:
             return False
         if shut[1]:
             return self.zone_opener(table) is not None
+        if table.state.later_floors:
+            return False  # a floor climbed from: its hallway from the entrances is too long to cross in one move
         floor = table.floor
         here = floor.index[module.at]
         if here not in floor.posts.get("entrance", ()):
@@ -133,19 +135,20 @@ class Routes:
         return pending is None or pending.ap + DASH_SLACK < steps
 
     def module_dashes(self, table: Resolution) -> bool:
-        """Whether the module, out of the team's zone on a level 2 floor before the calibration, has a door of
-        the zone open: it gets a move's AP before the agents, as a calibration walker does."""
+        """Whether the module, out of the team's zone where the waiting rules apply (`_zone_shut`), has a door
+        of the zone open: it gets a move's AP before the agents, as a calibration walker does."""
         shut = self._zone_shut(table)
         return shut is not None and not shut[1]
 
     def doorway_held(self, table: Resolution) -> bool:
-        """Whether a guard stands in the doorway of the team's safe zone for the module out of it on a level 2
-        floor (`_module_out`): on the space outside each open door of the zone. The module then waits where it
-        is, before the calibration and after it, instead of walking up to the guard (who hits for 2) or around
-        it through the zone's other doors, still locked, in the guards' sight; the guard walks on."""
+        """Whether a guard stands in the doorway of the team's safe zone for the module out of it on the last
+        floor, of level 2 or more (`_module_out`): on the space outside each open door of the zone. The module
+        then waits where it is, before the calibration and after it, instead of walking up to the guard (who
+        hits for 2) or around it through the zone's other doors, still locked, in the guards' sight; the guard
+        walks on."""
         if "doorway held" not in self.notes.memo:
             held = False
-            if self._module_out(table) is not None:
+            if self._module_out(table) is not None and not table.state.later_floors:
                 floor = table.floor
                 area = floor.area_of[next(iter(self.paths.team_safe_zone(table)))]
                 outside = [v for (u, v), door in floor.door_edges.items()
@@ -156,9 +159,10 @@ class Routes:
 
     def _zone_shut(self, table: Resolution) -> tuple[Bot, bool] | None:
         """The module and whether every door of the team's safe zone is still locked, where the waiting rules
-        apply before the calibration (`_module_out`). None where they do not apply."""
-        module = None if table.state.calibrated else self._module_out(table)
-        if module is None:
+        apply (`_module_out`): on a floor the team climbs from, or on the last floor before its calibration.
+        None where they do not apply."""
+        module = self._module_out(table)
+        if module is None or (table.state.calibrated and not table.state.later_floors):
             return None
         floor = table.floor
         area = floor.area_of[next(iter(self.paths.team_safe_zone(table)))]
@@ -166,17 +170,19 @@ class Routes:
                                if floor.area_of[u] == area)
 
     def _module_out(self, table: Resolution) -> Bot | None:
-        """The module, where the level 2 waiting rules apply: a floor of level 2 or more (keypads of 6 AP, guards
-        that hit for 2; the labs), the last floor of a mission won by occupying safe zones, two players or more,
-        the module on the floor, out of the team's zone and with no errand of its mission's. None where they do
-        not apply."""
+        """The module, where the waiting rules apply: a floor the team climbs from (the tower run's lobby, whose
+        zone it gathers in to change floors: its one door P4/Q4 is where the module, waiting beside it in the
+        hallway, was struck), or a floor of level 2 or more (keypads of 6 AP, guards that hit for 2; the labs),
+        the last floor of a mission won by occupying safe zones; two players or more, the module on the floor,
+        out of the team's zone and with no errand of its mission's. None where they do not apply."""
         if "module out" in self.notes.memo:
             return cast("Bot | None", self.notes.memo["module out"])
         state, floor = table.state, table.floor
         found: Bot | None = None
         module = next((b for b in state.bots if b.kind == "module" and b.on_board and not b.shut_down), None)
-        if floor.level >= 2 and not state.later_floors and state.players >= 2 \
-                and module is not None and any(o.task == "safe_zones" for o in state.mission.win):
+        gathers = bool(state.later_floors) or (
+            floor.level >= 2 and any(o.task == "safe_zones" for o in state.mission.win))
+        if gathers and state.players >= 2 and module is not None:
             zone = self.paths.team_safe_zone(table)
             errand = strategy_for(state.mission.id).task_targets(self.paths, table, module, self._open_tasks(table))
             if zone and not errand and not self.home(table, module):

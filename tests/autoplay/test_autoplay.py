@@ -1430,6 +1430,43 @@ def test_a_guard_s_sight_weighs_on_a_path_only_within_a_turn_s_reach(guard_at, f
     assert AutoPlayer().choose(s) == Step(bot="byte", to=first_step)
 
 
+@pytest.mark.parametrize("mission, first_step", [
+    ("data-heist", "B2"),  # the guard at K3 sees K2, ten steps ahead: it will have moved on
+    ("tower-run", "A1"),  # on the tower run all of its sight weighs: Byte goes round by row 1
+])
+def test_on_the_tower_run_a_guard_s_sight_weighs_on_the_whole_path(mission, first_step):
+    """The tower run weighs what the guards see now all along a bot's way (`TowerRun.watch_reach`), where Data
+    Heist weighs it within 5 steps of the bot: with the nearer reach the tower run won fewer games (seeds
+    3000-3999; docs/autoplay.md, "The tower run")."""
+    s = make_state(TWO_WAYS, bots=[bot("byte", "A2"), module("A3")],
+                   units=[guard("g1", "K3", facing="N")], players=1, slots=chips("general", "general"))
+    s.floor.terminals = {"N2": "standard"}
+    s.mission = CONTENT.missions[mission]
+    s = mid_move(s, ap=3)
+    assert AutoPlayer().choose(s) == Step(bot="byte", to=first_step)
+
+
+@pytest.mark.parametrize("opened, module_waits", [(False, True), (True, False)])
+def test_on_the_tower_runs_lobby_casing_opens_the_stairwell_zone_while_the_module_waits(opened, module_waits):
+    """The lobby's East zone, the team's stairwell (`TowerRun.zone_cost`), has one door, P4/Q4: the module
+    walked the main hallway to it and waited there, struck by the guards, while the keypad was worked. While the
+    zone is locked Casing, who opens keypads, goes to open it and the module stays where it is (Nano takes the
+    lobby's terminal); once the door is open the module walks."""
+    s = start("meridian-lobby", "tower-run", seed=1000, players=2, agents=team(2))
+    if opened:
+        s.floor.unlocked_doors.append("P4/Q4")
+    table = Resolution(s, SeededDice(0), apply_effect, copy=False)
+    player = AutoPlayer()
+    player.notes.recall(player.memory)
+    routes, floor = player.routes, table.floor
+    module = s.bot("module")
+    zone = routes.paths.team_safe_zone(table)
+    assert {floor.area_of[i] for i in zone} == {floor.area_of[floor.index["Q3"]]}
+    assert (routes.targets(table, module) == {floor.index[module.at]}) is module_waits
+    assert (routes.targets(table, s.bot("casing")) == zone) is not opened
+    assert routes.targets(table, s.bot("nano")) <= {floor.index[t] for t in s.floor.terminals}
+
+
 @pytest.mark.parametrize("opened, ap, walker", [
     (False, 6, "casing"),  # every door of the North zone locked: Casing goes to open it, the module waits
     (True, 6, "module"),  # E6/F6 open, the move 2 AP short of the module's 8 steps in: it crosses first

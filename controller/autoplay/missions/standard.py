@@ -23,6 +23,12 @@ class TowerRun(StandardPlay):
     returning units in corresponding safe zones"), so the team gathers in the zone whose stairwell comes out
     nearest the next floor's work (docs/autoplay.md, "The tower run")."""
 
+    watch_reach: int | None = None
+    """A guard's sight weighs on the whole path, not only within WATCH_REACH steps of the bot: the tower's
+    bots walk home through the lobby's patrolled hallways (13 steps from the server room, two ways) and up
+    onto a level 2 floor, and the nearer reach that Data Heist wins with lost the tower run games
+    (docs/autoplay.md, "The tower run": seeds 3000-3999, wins of 1000)."""
+
     def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """On the last floor the command module walks to an entrance from the start, while the agents access
         the calibration's terminals: it escapes first ("the command module before the last agent"), and only

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, cast
 
 from controller.autoplay.abilities import passes_doors
-from controller.autoplay.tuning import CHIP_PREFERENCE, MODULE_REACH
+from controller.autoplay.tuning import CHIP_PREFERENCE, MODULE_REACH, WATCH_REACH
 from controller.rules import (
     TERMINAL_SPACES,
     UNREACHABLE,
@@ -56,6 +56,10 @@ class MissionStrategy(Protocol):
     shared_slot_keep: int
     """The power each agent keeps when the agents share the fourth slot, no command module being on the floor
     to pay it (`agents_share_slot`)."""
+
+    watch_reach: int | None
+    """How far from a bot (in steps) a space some guard sees now weighs on its paths (`PathCosts.seen_near`);
+    None: all the way."""
 
     def zone_cost(self, table: Resolution, zone: int) -> int:
         """Path cost the mission's play adds to the floor's `zone`-th safe zone when the team chooses the one it
@@ -110,6 +114,9 @@ class StandardPlay:
 
     shared_slot_keep = 3
     """Each agent keeps 3 power (its dice) when the agents share the fourth slot."""
+
+    watch_reach: int | None = WATCH_REACH
+    """A guard's sight weighs on a path within WATCH_REACH steps of the bot."""
 
     def alter_preference(self, state: GameState) -> tuple[str, ...]:
         return CHIP_PREFERENCE
