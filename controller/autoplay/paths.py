@@ -27,6 +27,7 @@ from controller.autoplay.tuning import (
     WATCHED_COST,
 )
 from controller.rules import (
+    UNREACHABLE,
     Area,
     Bot,
     DicePool,
@@ -39,7 +40,6 @@ from controller.rules import (
     sight,
 )
 
-UNREACHED = 1 << 20
 # path graphs by floor and the state of its walls, doors and known jams: shared by every game on the floor
 # the floors' digests, for the memory (`_floor_digest`)
 _DIGESTS: weakref.WeakKeyDictionary[Floor, str] = weakref.WeakKeyDictionary()
@@ -111,7 +111,7 @@ class PathCosts:
             if self._open_to_all(table, kept):
                 return kept
         best: frozenset[int] = frozenset()
-        best_cost, best_zone = UNREACHED, None
+        best_cost, best_zone = UNREACHABLE, None
         strategy = strategy_for(table.state.mission.id)
         for k, zone in enumerate(zones):
             spaces = _zone_spaces(floor, zone)
@@ -139,13 +139,13 @@ class PathCosts:
         kept = self.notes.module_zone
         if kept is not None and kept.floor == digest and kept.space in zones:
             spaces = zones[kept.space]
-            if not spaces & team and self.cost_map(table, module, spaces)[here] < UNREACHED:
+            if not spaces & team and self.cost_map(table, module, spaces)[here] < UNREACHABLE:
                 return spaces
             self.notes.module_zone = None
         if not held:
             return team
         units = frozenset(s for s, o in table.occupant.items() if isinstance(o, SecurityUnit))
-        best, best_cost = None, UNREACHED
+        best, best_cost = None, UNREACHABLE
         for first, spaces in sorted(zones.items()):
             if spaces & team:
                 continue
@@ -230,7 +230,7 @@ class PathCosts:
             if not isinstance(who, Bot):
                 step[i] += UNIT_COST + WATCHED_COST  # a push always detects: as a step into sight, and more
                 units.add(i)
-        dist = [UNREACHED] * len(floor.ids)
+        dist = [UNREACHABLE] * len(floor.ids)
         for i in avoid:
             dist[i] = -1  # never improved on, so never entered
         heap = [(0, t) for t in targets if t not in avoid]
@@ -256,7 +256,7 @@ class PathCosts:
                     dist[v] = nd
                     push(heap, (nd, v))
         for i in avoid:
-            dist[i] = UNREACHED
+            dist[i] = UNREACHABLE
         return dist
 
     @staticmethod

@@ -14,10 +14,11 @@ from typing import cast
 
 from controller.autoplay.abilities import passes_doors
 from controller.autoplay.missions import strategy_for
-from controller.autoplay.paths import UNREACHED, PathCosts, door_passage, opens_doors
+from controller.autoplay.paths import PathCosts, door_passage, opens_doors
 from controller.autoplay.tuning import DASH_SLACK, DOOR_COST, SPARE_TRIP, WALL_COST, WATCHED_COST
 from controller.rules import (
     MAX_DESTROYED_WALLS,
+    UNREACHABLE,
     Bot,
     GameState,
     Objective,
@@ -202,7 +203,7 @@ class Routes:
         if not ahead or not all(isinstance(table.occupant.get(j), SecurityUnit) for j in ahead):
             return False
         units = frozenset(s for s, o in table.occupant.items() if isinstance(o, SecurityUnit))
-        return self.paths.cost_map(table, bot, zone - units, avoid=units)[here] >= UNREACHED
+        return self.paths.cost_map(table, bot, zone - units, avoid=units)[here] >= UNREACHABLE
 
     def _takes_terminal(self, table: Resolution, bot: Bot, objective: Objective) -> bool:
         """Whether the bot accesses terminals for this task: the module for its own ("Command Module: Access
@@ -275,9 +276,9 @@ class Routes:
             # when there is one rather than wait beside the guard for it to move
             others = frozenset(s for s, o in table.occupant.items() if o is not bot)
             around = self.paths.cost_map(table, bot, frozenset(targets) - others, avoid=others)
-            if around[here] < UNREACHED:
+            if around[here] < UNREACHABLE:
                 dist, mine = around, around[here]
-        walls = mine >= UNREACHED and len(table.destroyed) < MAX_DESTROYED_WALLS
+        walls = mine >= UNREACHABLE and len(table.destroyed) < MAX_DESTROYED_WALLS
         if walls:  # shut in (an autolock, a jammed keypad): the way out is through a wall
             dist = self.paths.cost_map(table, bot, frozenset(targets), walls=True)
             mine = dist[here]
@@ -367,7 +368,7 @@ class Routes:
         if table.state.round > 1 or table.state.players < 2:
             return False
         here = table.floor.index[module.at]
-        steps = min((table.distances()[here][t] for t in self.targets(table, module)), default=UNREACHED)
+        steps = min((table.distances()[here][t] for t in self.targets(table, module)), default=UNREACHABLE)
         return cost - steps <= DOOR_COST
 
 
