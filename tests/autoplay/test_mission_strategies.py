@@ -40,18 +40,21 @@ def test_the_missions_play_follows_its_id_and_a_mission_without_one_gets_the_sta
     assert not isinstance(AutoPlayer().choose(tsm_routing("a-new-mission")), UnlockSlot)
 
 
-def test_rescue_rangers_agent_with_its_access_waits_at_a_terminal_rooms_door():
+def test_rescue_rangers_agent_with_its_access_draws_the_bag_out_then_waits_at_a_terminal_rooms_door():
     """Rescue Rangers, before the calibration ("Each agent: Access at least one terminal"): an agent with its
-    own access does not walk into a room ("Before surveilling a room with at least one terminal space, draw a
-    unit from the bag", a guard while the module is not in it) nor home, but waits at a door of a room that
-    still holds a bead and a free terminal space, to step in once the calibration bags the module; after the
-    calibration it goes in."""
+    own access goes into the rooms that still hold a bead and a free terminal space while units are left in
+    the draw bag ("Before surveilling a room with at least one terminal space, draw a unit from the bag"),
+    drawing the guards and the captain out before the calibration adds the module, which is then the next
+    unit drawn; with the bag empty it waits at a door of such a room, not home, to step in once the
+    calibration bags the module; after the calibration it goes in."""
     state = new_game(CONTENT, GameSetup(mission="rescue-rangers", floor="meridian-lobby", level=1, players=2,
                                         agents=["nano", "casing"], seed=1000))
     state.progress["terminals:nano"] = 1
     table = Resolution(state, SeededDice(0), apply_effect, copy=False)
     floor, nano = table.floor, state.bot("nano")
     rooms = bead_rooms(table, terminal=True)
+    assert state.draw_bag and AutoPlayer().routes.targets(table, nano) == rooms
+    state.draw_bag.clear()
     waits = AutoPlayer().routes.targets(table, nano)
     assert waits and all(i not in rooms and any((i, j) in floor.door_edges for j in rooms) for i in waits)
     assert not any(floor.in_safe_zone(i) for i in waits)

@@ -3,8 +3,10 @@ accesses a terminal.
 
 The agents start spread over the safe zones, a door opener in the one nearest the terminals. The agents share
 the fourth slot (there is no module to pay it), each keeping RESCUE_SLOT_KEEP power; an agent
-with its own access waits outside a door of a room with a free terminal space that still holds a bead, and
-after the calibration the agents go into such rooms, where surveilling draws the next unit from the bag.
+with its own access goes into the rooms with a free terminal space that still hold a bead while units are left
+in the draw bag (drawing them out before the calibration adds the module), then waits outside a door of such a
+room, and after the calibration the agents go into such rooms, where surveilling draws the next unit from the
+bag.
 """
 
 from __future__ import annotations
@@ -33,13 +35,18 @@ class RescueRangers(StandardPlay):
 
     def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """"Before surveilling a room with at least one terminal space, draw a unit from the bag": before the
-        calibration an agent with its own access waits at a door of a room it can be drawn in (stepping in
-        now would draw a guard, not the module); after it the module comes out only where a terminal room is
-        surveilled, so the agents go in."""
+        calibration an agent with its own access goes into such rooms while units are left in the bag, so
+        that the module the calibration adds is the next unit drawn, and with the bag empty waits at a door of
+        one (stepping in then would draw nothing); after the calibration the module comes out only where a
+        terminal room is surveilled, so the agents go in (docs/autoplay.md, "Rescue Rangers")."""
         state = table.state
         if state.later_floors or bot.kind != "agent":
             return set()
         if not state.calibrated and any(o.task.startswith("terminals") for o in open_tasks):
+            if state.draw_bag:
+                # the bag's guards and captain drawn out first: after the calibration the module is then the
+                # next unit drawn, rather than one of 3-5 while the drain takes a power a turn
+                return bead_rooms(table, terminal=True)
             return doorsteps(table, bead_rooms(table, terminal=True))
         if state.calibrated and module_bagged(state):
             return bead_rooms(table, terminal=True)
