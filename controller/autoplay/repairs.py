@@ -52,7 +52,7 @@ class Repairs:
         live through the guard beside it (left shut down, it never gets home); a repairer home in the team's
         safe zone gives a team-mate left shut down on the way home all but 1 power (`left_behind`). Then the
         module staying home gives a team-mate still out (`stragglers`) all its power but 1, or an agent home
-        tops it up to STRAGGLER_TOP_UP."""
+        all its power but STRAGGLER_KEEP."""
         state = table.state
         # by target: the bots a listed Repair lets act, with the most power it lets them give
         repairers: dict[str, list[tuple[Bot, int]]] = {}
@@ -89,7 +89,7 @@ class Repairs:
                 # dice walk it home (or out of the reach of a guard about to strike) before the threat runs out
                 if actor.kind == "module" and self.routes.staying_home(table, actor) and actor.power > 1:
                     return Repair(bot=actor.id, target=target.id, amount=min(actor.power - 1, most))
-                amount = min(actor.power - STRAGGLER_KEEP, STRAGGLER_TOP_UP - target.power)
+                amount = min(actor.power - STRAGGLER_KEEP, most)
                 if actor.kind == "agent" and amount >= 1 and self.routes.home(table, actor):
                     return Repair(bot=actor.id, target=target.id, amount=amount)
         return None
