@@ -21,8 +21,8 @@ class Repairs:
     def buy_upgrade(self, table: Resolution, agent: Bot, legal: Sequence[Action]) -> Action | None:
         """The repair upgrade in the route step: for the active agent when a team-mate is shut down (or the
         module low) and nobody can repair, or when it is home in the safe zone and a team-mate still out has
-        few dice, or lies shut down out of it (`left_behind`), or is about to be (then the module home buys it
-        too); with one player, for the module, which acts only in the lone agent's turns, when the agent
+        few dice, or lies shut down out of it (`left_behind`) (then the module home buys it too, for
+        either); with one player, for the module, which acts only in the lone agent's turns, when the agent
         runs low."""
         state = table.state
         repair = BuyUpgrade(bot=agent.id, upgrade="repair")
@@ -34,7 +34,7 @@ class Repairs:
             return repair
         module = state.module_on_board()
         repair_by_module = BuyUpgrade(bot="module", upgrade="repair")
-        if self.left_behind(table) or any(self._endangered(table, b) for b in self.stragglers(table)):
+        if self.left_behind(table) or self.stragglers(table):
             if agent.power >= STRAGGLER_KEEP + 2 and repair in legal and self.routes.home(table, agent):
                 return repair
             if module is not None and module.power >= 3 and repair_by_module in legal \
@@ -50,8 +50,9 @@ class Repairs:
         a team-mate down to 1 power (a lone agent to 3, whom the module staying in the safe zone, safe there,
         tops up to LONE_AGENT_TOP_UP keeping 1); the repairer keeps 3, or 1 when a shut-down bot needs more to
         live through the guard beside it (left shut down, it never gets home); a repairer home in the team's
-        safe zone gives a team-mate left shut down on the way home all but 1 power (`left_behind`). Then an
-        agent home in the team's safe zone tops up a team-mate still out (`stragglers`)."""
+        safe zone gives a team-mate left shut down on the way home all but 1 power (`left_behind`). Then the
+        module staying home gives a team-mate still out (`stragglers`) all its power but 1, or an agent home
+        all its power but STRAGGLER_KEEP."""
         state = table.state
         # by target: the bots a listed Repair lets act, with the most power it lets them give
         repairers: dict[str, list[tuple[Bot, int]]] = {}
@@ -84,11 +85,11 @@ class Repairs:
         # still out, whose power is its pool, walks home faster with them
         for target in self.stragglers(table):
             for actor, most in repairers.get(target.id, ()):
-                # the module home, unseen there, gives its power but 1 to one the guards would shut down
-                if actor.kind == "module" and self.routes.staying_home(table, actor) and \
-                        self._endangered(table, target) and actor.power > 1:
+                # the module home, unseen there, needs no power: it gives all but 1 to the straggler, whose
+                # dice walk it home (or out of the reach of a guard about to strike) before the threat runs out
+                if actor.kind == "module" and self.routes.staying_home(table, actor) and actor.power > 1:
                     return Repair(bot=actor.id, target=target.id, amount=min(actor.power - 1, most))
-                amount = min(actor.power - STRAGGLER_KEEP, STRAGGLER_TOP_UP - target.power)
+                amount = min(actor.power - STRAGGLER_KEEP, most)
                 if actor.kind == "agent" and amount >= 1 and self.routes.home(table, actor):
                     return Repair(bot=actor.id, target=target.id, amount=amount)
         return None
@@ -111,12 +112,6 @@ class Repairs:
             return []
         return [b for b in table.state.bots if b.kind == "agent" and b.on_board and b.shut_down
                 and not self.routes.home(table, b)]
-
-    @staticmethod
-    def _endangered(table: Resolution, bot: Bot) -> bool:
-        """A straggler a guard would shut down in the coming corporation turn whose own turn comes first: more
-        dice walk it out of reach (or home) before the guard strikes."""
-        return in_harms_way(table, bot, bot.power) and acts_before_corporation(table.state, bot)
 
     def stragglers(self, table: Resolution) -> list[Bot]:
         """The agents still out of the team's safe zone on the way home (the calibrations done) with less than

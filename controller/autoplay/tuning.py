@@ -47,9 +47,11 @@ agent up to this power, keeping 1. Data Heist alone on the lobby and the annex: 
 
 STRAGGLER_TOP_UP = 6
 """On the way home, an agent in the team's safe zone gives a team-mate still out with less power than this
-its power up to it (an agent's power is its dice pool: the last one home used to crawl). Data Heist, two and
+its power (an agent's power is its dice pool: the last one home used to crawl). Data Heist, two and
 three players on the lobby and the annex: 224 -> 256 of 1200 games, seeds 1000-1299, and 202 -> 250 of 1200,
-seeds 2000-2299; topping up to 3, 5, 7 or 9 measured no better."""
+seeds 2000-2299 (the team-mate topped up to this; 3, 5, 7 or 9 measured no better). Since, the agent and the
+module home give all but STRAGGLER_KEEP (the module 1): two players, seeds 3000-3999, the lobby 777 -> 794 and
+the annex 744 -> 769 of 1000 (docs/autoplay.md, "Every straggler")."""
 
 STRAGGLER_KEEP = 1
 """What that agent keeps of its own power: the 1 the rules ask for (keeping 2 or 3 measured no better)."""

@@ -494,8 +494,8 @@ def straggling_home(casing_power: int, calibrated: bool = True, step: str = "act
 
 
 @pytest.mark.parametrize("casing_power, calibrated, gives", [
-    (2, True, 4),  # Casing gets up to 6 power, Byte keeps 1
-    (4, True, 2),
+    (2, True, 4),  # Byte keeps 1
+    (4, True, 4),  # all Byte can spare, not only up to 6 power (issue 35: the lobby 781 -> 794 of 1000)
     (6, True, None),  # a full pool: nothing to give
     (2, False, None),  # the calibrations still open: Casing is not on its way home
 ])
@@ -615,17 +615,30 @@ def endangered_on_the_way_home(order, module_upgrades=("repair",), step: str = "
     return in_turn(s, step=step, basic=2, order=list(order), active=order.index("casing"))
 
 
-@pytest.mark.parametrize("order, gives", [
-    (("casing", "byte"), True),  # Byte's turn comes before the corporation's: 3 dice walk it out of reach
-    (("byte", "casing"), False),  # Casing holds the marker: the guard strikes first
+@pytest.mark.parametrize("order", [
+    ("casing", "byte"),  # Byte's turn comes before the corporation's: 3 dice walk it out of reach
+    ("byte", "casing"),  # Casing holds the marker: the guard strikes first, and Byte still walks on 2 power
 ])
-def test_the_module_home_gives_its_power_to_a_team_mate_the_guards_would_shut_down(order, gives):
+def test_the_module_home_gives_its_power_to_a_team_mate_the_guards_would_shut_down(order):
     """"The acting bot must retain at least 1 power", and "Guards outside safe zones cannot see into them": the
     module home in the team's zone gives its power but 1 to Byte, out with 1 power beside a guard that hits for 1,
-    when Byte's turn still comes before the corporation's."""
-    chosen = AutoPlayer().choose(endangered_on_the_way_home(order))
-    assert (chosen == Repair(bot="module", target="byte", amount=2)) is gives
-    assert not isinstance(chosen, Repair) or gives
+    whether or not Byte's turn still comes before the corporation's (power left after the hit is dice)."""
+    assert AutoPlayer().choose(endangered_on_the_way_home(order)) == Repair(bot="module", target="byte", amount=2)
+
+
+def test_the_module_home_gives_its_power_to_a_straggler_on_the_way_home():
+    """Issue 35, the lobby's lost games: the last agent out crawls home on 1-2 dice while the threat runs out.
+    The module home in the team's zone (H2), unseen there, has no use for its power: Casing, out on A2 with 3
+    power and no guard near, gets all of it but 1; before the calibration the module's power stays its own."""
+    casing = bot("casing", "A2", power=3)
+    s = make_state(TERMINAL_AND_ZONE, bots=[bot("byte", "F1", power=6), casing, module("H2", power=4)], players=2,
+                   slots=chips("general", "general", "general"), round=6)
+    s.bot("module").upgrades = ["repair"]
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    assert AutoPlayer().choose(in_turn(s, basic=6)) == Repair(bot="module", target="casing", amount=3)
+    s.calibrated = False
+    assert not isinstance(AutoPlayer().choose(in_turn(s, basic=6)), Repair)
 
 
 def test_the_module_home_buys_repair_for_a_team_mate_the_guards_would_shut_down():
@@ -902,10 +915,10 @@ def test_after_do_while_end_the_ip_holds_layer_one():
 def test_late_on_the_way_home_the_network_step_gives_a_point_of_power_for_a_point_of_threat():
     """After the calibration, from threat 16 on (`LATE_THREAT`), a point of power counts 2 instead of 5 against
     3 a point of threat: Data Heist on the lobby, seed 17, Casing's network step in round 7 at threat 16 takes
-    the transfer out that leaves threat 15 and power 6, where the weight of 5 keeps the straight run (threat 16,
-    power 7)."""
+    the transfer out that leaves threat 15 and power 5, where the weight of 5 keeps the straight run (threat 16,
+    power 6)."""
     state, player = start("meridian-lobby", seed=17, agents=team(2)), AutoPlayer()
-    for _ in range(177):
+    for _ in range(179):
         state, _ = apply_action(state, player.choose(state))
     assert state.turn.step == "network" and state.calibrated and state.threat >= 16
     agent = active_agent(state).id
