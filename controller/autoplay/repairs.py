@@ -34,7 +34,7 @@ class Repairs:
             return repair
         module = state.module_on_board()
         repair_by_module = BuyUpgrade(bot="module", upgrade="repair")
-        if self.left_behind(table) or self.stragglers(table):
+        if self.left_behind(table) or (self.stragglers(table) and state.players >= 2):
             if agent.power >= STRAGGLER_KEEP + 2 and repair in legal and self.routes.home(table, agent):
                 return repair
             if module is not None and module.power >= 3 and repair_by_module in legal \
@@ -87,7 +87,8 @@ class Repairs:
             for actor, most in repairers.get(target.id, ()):
                 # the module home, unseen there, needs no power: it gives all but 1 to the straggler, whose
                 # dice walk it home (or out of the reach of a guard about to strike) before the threat runs out
-                if actor.kind == "module" and self.routes.staying_home(table, actor) and actor.power > 1:
+                if actor.kind == "module" and state.players >= 2 and self.routes.staying_home(table, actor) \
+                        and actor.power > 1:
                     return Repair(bot=actor.id, target=target.id, amount=min(actor.power - 1, most))
                 amount = min(actor.power - STRAGGLER_KEEP, most)
                 if actor.kind == "agent" and amount >= 1 and self.routes.home(table, actor):

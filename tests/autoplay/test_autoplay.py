@@ -641,6 +641,26 @@ def test_the_module_home_gives_its_power_to_a_straggler_on_the_way_home():
     assert not isinstance(AutoPlayer().choose(in_turn(s, basic=6)), Repair)
 
 
+@pytest.mark.parametrize("players, buys", [
+    (2, True),  # a team-mate out with few dice: the module home, unseen there, learns to give them its power
+    (1, False),  # the lone agent: the module keeps to the lone agent's rules (LONE_AGENT_LOW, LONE_AGENT_TOP_UP)
+])
+def test_the_module_home_gives_its_power_to_a_straggler_only_in_a_team(players, buys):
+    """The module's gift to a straggler is a team's rule: with one player the module home buying repair for
+    the lone agent on its way with 4 power (no guard near) and giving it all but 1 lost games (alone, wins of
+    1000, seeds 3000-3999: the lobby 781 -> 768, the annex 576 -> 558); the lone agent has its own rules."""
+    agents = [bot("byte", "A2", power=4), bot("casing", "F1", power=6)][:players]
+    s = make_state(TERMINAL_AND_ZONE, bots=[*agents, module("H2", power=4)], players=players,
+                   slots=chips("general", "general", "general"), round=6)
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    chosen = AutoPlayer().choose(in_turn(s, step="route", basic=1))
+    assert (chosen == BuyUpgrade(bot="module", upgrade="repair")) is buys
+    s.bot("module").upgrades = ["repair"]
+    chosen = AutoPlayer().choose(in_turn(s, basic=1))
+    assert (chosen == Repair(bot="module", target="byte", amount=3)) is buys
+
+
 def test_the_module_home_buys_repair_for_a_team_mate_the_guards_would_shut_down():
     s = endangered_on_the_way_home(("casing", "byte"), module_upgrades=(), step="route")
     assert AutoPlayer().choose(s) == BuyUpgrade(bot="module", upgrade="repair")
