@@ -21,6 +21,7 @@ from controller.rules.actions import Correct
 from controller.service.frame.components import Health
 from controller.service.table import TableService
 from tests.support.mqtt_broker import Broker, Listener, free_port, publish, publish_all, running, table
+from tests.support.net import wait_for
 from tests.support.service_helpers import until
 
 pytestmark = pytest.mark.slow  # a real mosquitto per test, each waiting out the broker
@@ -71,7 +72,9 @@ def test_state_topics_events_and_availability_reach_a_subscriber(tmp_path: Path,
         assert bridge.status()["dropped"] == 0
 
     running(service, body=body)
-    assert seen.latest(f"{ROOT}/availability") == "offline"  # a clean stop says so too
+    # a clean stop says so too: the bridge waits for the broker to take its "offline", and the broker then
+    # passes it on to the subscriber in its own time
+    wait_for(lambda: seen.latest(f"{ROOT}/availability") == "offline", timeout=5, what='"offline" after a clean stop')
     seen.close()
 
 
