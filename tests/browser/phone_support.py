@@ -334,8 +334,13 @@ class Phone:
                     expect(buttons.first).to_be_attached(timeout=WAIT)
                 except AssertionError:
                     pass  # a real dead end: said just below
-                # read at once: the panel drawn again between finding its buttons and reading each was a flake
-                faces = buttons.evaluate_all("bs => bs.map((b) => b.dataset.face)")
+                # the page may still show the request before this one (a bag drawn twice in a row: a chip that has
+                # left the bag since): wait until it offers what this request offers, then read at once (the panel
+                # drawn again between finding its buttons and reading each was a flake)
+                listed = set(wanted.get("faces") or [])
+                if listed:
+                    self._until(partial(self._offers, buttons, listed), seconds=WAIT / 1000)
+                faces = self._faces(buttons)
                 if not faces:
                     self.shot("dead-end")
                 assert faces, f"the page offers no face to tap for {wanted['die']} (asked: {self.asked})"
@@ -348,6 +353,14 @@ class Phone:
             self.moment("dice")
             self.tap("#dice-send")
             assert self._until(partial(self._changed, number)), f"the faces for {request.message} were not taken"
+
+    @staticmethod
+    def _faces(buttons: Locator) -> list[str]:
+        """The faces the dice panel offers for one kind, read in one go."""
+        return list(buttons.evaluate_all("bs => bs.map((b) => b.dataset.face)"))
+
+    def _offers(self, buttons: Locator, listed: set[str]) -> bool:
+        return set(self._faces(buttons)) == listed
 
     def _changed(self, number: int) -> bool:
         return self.service.number > number
