@@ -50,9 +50,10 @@ class ActionStep:
             # "If all agents escape before the command module escapes, the mission is lost": the module first
             bots = table.state.bots
             staying = [b for b in bots if b.kind == "agent" and not b.escaped]
+            early = strategy_for(table.state.mission.id).agents_escape_first
             for bot_id, action in sorted(escapes.items(), key=lambda e: e[0] != "module"):
                 module_out = all(b.escaped for b in bots if b.kind == "module")
-                if bot_id == "module" or module_out or len(staying) > 1:
+                if bot_id == "module" or module_out or (early and len(staying) > 1):
                     return action
         special = strategy_for(table.state.mission.id).action(table, legal)
         if special is not None:

@@ -57,14 +57,18 @@ class Routes:
         open_tasks = self._open_tasks(table)
         terminal_tasks = [o for o in open_tasks if o.task.split(":")[0] in ("terminals", "module_terminals")]
         # the agents take the team's terminals; the module only its own ("Command Module: Access ...")
-        wants_terminal = state.floor.terminals and any(self._takes_terminal(table, bot, o) for o in terminal_tasks)
+        wants_terminal = state.floor.terminals and any(self._takes_terminal(table, bot, o) for o in terminal_tasks) \
+            and not (bot.kind == "agent" and strategy_for(state.mission.id).spare_agent(self.paths, table, bot,
+                                                                                          terminal_tasks))
         if wants_terminal:
             terminals = {floor.index[s] for s in state.floor.terminals}
             if bot.kind == "agent" and all(o.qualifier != "each" for o in terminal_tasks):
                 # a team task: a terminal another agent is nearer to is theirs, this one takes another
                 claimed = set()
+                strategy = strategy_for(state.mission.id)
                 for other in state.bots:
-                    if other.kind == "agent" and other is not bot and other.on_board and not other.shut_down:
+                    if other.kind == "agent" and other is not bot and other.on_board and not other.shut_down \
+                            and not strategy.spare_agent(self.paths, table, other, terminal_tasks):
                         theirs = self.paths.nearest(table, other, terminals)
                         if self.paths.cost_to(table, other, theirs) < self.paths.cost_to(table, bot, theirs):
                             claimed.add(theirs)

@@ -161,3 +161,12 @@ that floor's nearest entrance and nearest terminal (`TowerRun.zone_cost`). The l
 steps out, the South zone 20, so any weight from 1 sends the team to the lobby's East zone: two players,
 seeds 3000-3399, wins 5 -> 19 of 400 (the West zone reached the labs more often, 277 games against 225, but
 its landing is 13 steps from the way out); weights 1, 3 and 6 play the same games."""
+
+TOWER_HANDOVER_SLACK = 2
+"""The tower run's last floor, one terminal access left: the steps more than Casing's within which Nano takes
+a terminal whose room still holds a surveillance bead (`TowerRun.spare_agent`); the agent left without it walks
+to an entrance. Entering such a room rolls its surveillance, and "Autolock: Lock all doors leading into this
+room" shut Casing in the labs' Break room behind level 2 keypads while the threat ran out (Nano reassembles
+through). With the agents waiting for the module to escape (`TowerRun.agents_escape_first`), two players, wins
+of 1000, seeds 3000-3999: 111 -> 115; of 200, seeds 1000-1199: 11 -> 12. Within 0, 4 or 8 steps, or any
+distance: docs/autoplay.md, "The tower run"."""

@@ -16,6 +16,7 @@ from controller.rules.actions import (
     Alter,
     BuyUpgrade,
     DrawChip,
+    Escape,
     Hop,
     Keypad,
     NetworkStep,
@@ -1131,6 +1132,50 @@ def test_on_the_tower_runs_last_floor_the_module_heads_for_an_entrance_before_th
     assert not state.later_floors and not state.calibrated
     table = Resolution(state, SeededDice(0), apply_effect, copy=False)
     assert AutoPlayer().routes.targets(table, state.bot("module")) == set(table.floor.posts["entrance"])
+
+
+@pytest.mark.parametrize("break_room_surveilled, taker, walker", [
+    (False, "nano", "casing"),  # the Break room still holds its bead: Nano, 2 steps farther, takes K5
+    (True, "casing", "nano"),  # surveilled already, no autolock to roll: the nearer Casing takes it
+])
+def test_on_the_tower_runs_last_floor_nano_takes_the_last_terminal_in_a_room_that_may_autolock(
+        break_room_surveilled, taker, walker):
+    """The labs' calibration asks two terminals; with one access left one agent takes it and the other walks
+    to an entrance for the escape (`TowerRun.spare_agent`). Casing entering the Break room (K5) rolled its
+    surveillance, and its autolock shut him in behind level 2 keypads while the threat ran out; Nano reassembles
+    through locked doors, so he takes a terminal in a room that still holds a bead when he is at most
+    TOWER_HANDOVER_SLACK steps farther from it than Casing."""
+    state = next(after for _, events, after in play(start("meridian-lobby", "tower-run", seed=3005, players=2,
+                                                          agents=team(2)))
+                 if any(isinstance(e, FloorChanged) for e in events))
+    del state.floor.terminals["C10"]  # the Data closet's terminal accessed: one access left
+    state.progress["terminals:nano"] = 1
+    state.bot("casing").space, state.bot("nano").space = "G5", "F6"  # 4 and 6 steps from K5
+    if break_room_surveilled:
+        state.floor.surveillance.remove("I5")
+    table = Resolution(state, SeededDice(0), apply_effect, copy=False)
+    routes, floor = AutoPlayer().routes, table.floor
+    assert floor.index["K5"] in routes.targets(table, state.bot(taker))
+    assert routes.targets(table, state.bot(walker)) == set(floor.posts["entrance"])
+
+
+@pytest.mark.parametrize("module_escaped, escapes", [(False, False), (True, True)])
+def test_on_the_tower_run_an_agent_escapes_after_the_module(module_escaped, escapes):
+    """"Each bot: escape from an entrance space, the command module before the last agent": only the agents'
+    move AP walk the module, so on the tower run an agent on an entrance (the one the last terminal was left
+    to waits there) stays and walks the module until it is out, rather than escape while another agent stays
+    (`TowerRun.agents_escape_first`); Casing out first left the module and Nano one pool of dice (seeds 1002,
+    1062)."""
+    state = next(after for _, events, after in play(start("meridian-lobby", "tower-run", seed=3005, players=2,
+                                                          agents=team(2)))
+                 if any(isinstance(e, FloorChanged) for e in events))
+    state.calibrated = True
+    state.bot("casing").space, state.bot("nano").space, state.bot("module").space = "I3", "G5", "G4"
+    if module_escaped:
+        state.bot("module").space, state.bot("module").escaped = None, True
+    s = in_turn(state, "actions", order=["casing", "nano"])
+    assert Escape(bot="casing") in [la.action for la in legal_actions(s)]
+    assert (AutoPlayer().choose(s) == Escape(bot="casing")) is escapes
 
 
 # the lobby's won game (seed 11975) was lost once a guard's sight weighed on paths only within a turn's reach, and

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from controller.autoplay.missions.strategy import StandardPlay
-from controller.autoplay.tuning import TOWER_ZONE_WEIGHT
+from controller.autoplay.abilities import passes_doors
+from controller.autoplay.missions.strategy import StandardPlay, bead_rooms
+from controller.autoplay.tuning import TOWER_HANDOVER_SLACK, TOWER_ZONE_WEIGHT
 from controller.rules import Bot, Floor, Objective, Resolution, compile_floor
 
 if TYPE_CHECKING:
@@ -23,6 +24,11 @@ class TowerRun(StandardPlay):
     returning units in corresponding safe zones"), so the team gathers in the zone whose stairwell comes out
     nearest the next floor's work (docs/autoplay.md, "The tower run")."""
 
+    agents_escape_first = False
+    """An agent waits on its entrance until the module has escaped: only the agents' move AP walk the module,
+    and an agent out first (the one the last terminal was left to, waiting there) left the module and the other
+    agent one pool of dice (docs/autoplay.md, "The tower run")."""
+
     watch_reach: int | None = None
     """A guard's sight weighs on the whole path, not only within WATCH_REACH steps of the bot: the tower's
     bots walk home through the lobby's patrolled hallways (13 steps from the server room, two ways) and up
@@ -33,10 +39,50 @@ class TowerRun(StandardPlay):
         """On the last floor the command module walks to an entrance from the start, while the agents access
         the calibration's terminals: it escapes first ("the command module before the last agent"), and only
         the agents' move AP walk it, so waiting in the safe zone until the calibration left it far from the way
-        out when the threat was nearly spent."""
-        if bot.kind != "module" or table.state.later_floors or not open_tasks:
+        out when the threat was nearly spent. An agent the last terminal is left to a team-mate from
+        (`spare_agent`) walks to an entrance too."""
+        if table.state.later_floors or not open_tasks:
             return set()
         return set(table.floor.posts.get("entrance", ()))
+
+    def spare_agent(self, paths: PathCosts, table: Resolution, agent: Bot, terminal_tasks: list[Objective]) -> bool:
+        """On the last floor, with one terminal access left for the calibration, one agent takes it and the
+        other walks to an entrance for the escape: the agent nearest a terminal, but Nano (who reassembles
+        through locked doors) when the terminal nearest Casing lies in a room that still holds a surveillance
+        bead and Nano is at most TOWER_HANDOVER_SLACK steps farther from it. Entering that room rolls its
+        surveillance, whose autolock shut Casing in behind the labs' level 2 keypads (the Break room, K5, seeds
+        3055 and 3059) while the threat ran out (docs/autoplay.md, "The tower run")."""
+        memo = paths.notes.memo
+        if "last terminal's taker" not in memo:
+            memo["last terminal's taker"] = self._last_terminal_taker(paths, table, terminal_tasks)
+        taker = cast("Bot | None", memo["last terminal's taker"])
+        return taker is not None and agent is not taker
+
+    @staticmethod
+    def _last_terminal_taker(paths: PathCosts, table: Resolution, terminal_tasks: list[Objective]) -> Bot | None:
+        """The agent that takes the last terminal access (`spare_agent`), worked out once a decision; None
+        while the rule does not apply."""
+        state = table.state
+        if state.later_floors or len(terminal_tasks) != 1 or terminal_tasks[0].qualifier == "each":
+            return None
+        done = sum(v for k, v in state.progress.items() if k.startswith("terminals:"))
+        need = int(terminal_tasks[0].task.partition(":")[2] or 1) - done
+        terminals = {table.floor.index[s] for s in state.floor.terminals}
+        agents = [b for b in state.bots if b.kind == "agent" and b.on_board and not b.shut_down]
+        if need != 1 or not terminals or not agents:
+            return None
+        beads = bead_rooms(table, terminal=True)
+
+        def handed_over(bot: Bot) -> bool:
+            """A keypad agent whose terminal Nano, near enough, takes instead."""
+            if passes_doors(bot):
+                return False
+            mine = paths.nearest(table, bot, terminals)
+            return mine in beads and any(
+                passes_doors(b) and paths.cost_to(table, b, mine) <= paths.cost_to(table, bot, mine)
+                + TOWER_HANDOVER_SLACK for b in agents)
+
+        return min(agents, key=lambda b: (handed_over(b), min(paths.cost_to(table, b, t) for t in terminals), b.id))
 
     def zone_cost(self, table: Resolution, zone: int) -> int:
         later = table.state.later_floors

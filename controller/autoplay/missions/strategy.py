@@ -57,6 +57,9 @@ class MissionStrategy(Protocol):
     """The power each agent keeps when the agents share the fourth slot, no command module being on the floor
     to pay it (`agents_share_slot`)."""
 
+    agents_escape_first: bool
+    """Whether an agent escapes while the command module is still on the floor (another agent staying on)."""
+
     watch_reach: int | None
     """How far from a bot (in steps) a space some guard sees now weighs on its paths (`PathCosts.seen_near`);
     None: all the way."""
@@ -68,6 +71,11 @@ class MissionStrategy(Protocol):
 
     def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         """Where the mission's other tasks send the bot (empty: none of them needs it)."""
+        ...
+
+    def spare_agent(self, paths: PathCosts, table: Resolution, agent: Bot, terminal_tasks: list[Objective]) -> bool:
+        """Whether the agent leaves the open terminal tasks to its team-mates (and goes where `task_targets`
+        sends it)."""
         ...
 
     def action(self, table: Resolution, legal: list) -> Action | None:
@@ -115,6 +123,9 @@ class StandardPlay:
     shared_slot_keep = 3
     """Each agent keeps 3 power (its dice) when the agents share the fourth slot."""
 
+    agents_escape_first = True
+    """An agent on an entrance escapes as soon as another agent stays on with the module."""
+
     watch_reach: int | None = WATCH_REACH
     """A guard's sight weighs on a path within WATCH_REACH steps of the bot."""
 
@@ -137,6 +148,9 @@ class StandardPlay:
 
     def task_targets(self, paths: PathCosts, table: Resolution, bot: Bot, open_tasks: list[Objective]) -> set[int]:
         return set()
+
+    def spare_agent(self, paths: PathCosts, table: Resolution, agent: Bot, terminal_tasks: list[Objective]) -> bool:
+        return False
 
     def action(self, table: Resolution, legal: list) -> Action | None:
         return None
