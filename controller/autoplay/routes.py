@@ -57,15 +57,16 @@ class Routes:
         open_tasks = self._open_tasks(table)
         terminal_tasks = [o for o in open_tasks if o.task.split(":")[0] in ("terminals", "module_terminals")]
         # the agents take the team's terminals; the module only its own ("Command Module: Access ...")
+        strategy = strategy_for(state.mission.id)
+        # an agent the mission's play leaves the terminals to a team-mate (`spare_agent`) goes on its errand
         wants_terminal = state.floor.terminals and any(self._takes_terminal(table, bot, o) for o in terminal_tasks) \
-            and not (bot.kind == "agent" and strategy_for(state.mission.id).spare_agent(self.paths, table, bot,
-                                                                                          terminal_tasks))
+            and not (bot.kind == "agent" and strategy.spare_agent(self.paths, table, bot, terminal_tasks))
         if wants_terminal:
             terminals = {floor.index[s] for s in state.floor.terminals}
             if bot.kind == "agent" and all(o.qualifier != "each" for o in terminal_tasks):
-                # a team task: a terminal another agent is nearer to is theirs, this one takes another
+                # a team task: a terminal another agent (not a spare one) is nearer to is theirs, this one takes
+                # another
                 claimed = set()
-                strategy = strategy_for(state.mission.id)
                 for other in state.bots:
                     if other.kind == "agent" and other is not bot and other.on_board and not other.shut_down \
                             and not strategy.spare_agent(self.paths, table, other, terminal_tasks):
@@ -74,7 +75,7 @@ class Routes:
                             claimed.add(theirs)
                 return terminals - claimed or terminals
             return terminals
-        errand = strategy_for(state.mission.id).task_targets(self.paths, table, bot, open_tasks)
+        errand = strategy.task_targets(self.paths, table, bot, open_tasks)
         if errand:
             return errand
         if bot.kind == "module" and (open_tasks or not can_escape(table)):

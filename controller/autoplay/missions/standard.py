@@ -46,10 +46,11 @@ class TowerRun(StandardPlay):
         return set(table.floor.posts.get("entrance", ()))
 
     def spare_agent(self, paths: PathCosts, table: Resolution, agent: Bot, terminal_tasks: list[Objective]) -> bool:
-        """On the last floor, with one terminal access left for the calibration, one agent takes it and the
-        other walks to an entrance for the escape: the agent nearest a terminal, but Nano (who reassembles
-        through locked doors) when the terminal nearest Casing lies in a room that still holds a surveillance
-        bead and Nano is at most TOWER_HANDOVER_SLACK steps farther from it. Entering that room rolls its
+        """On the last floor, with one terminal access left for the calibration, one agent takes it (every
+        terminal left is its to choose from: the spare agent claims none) and the other walks to an entrance
+        for the escape: the agent nearest a terminal, but Nano (who reassembles through locked doors) when the
+        terminal nearest Casing lies in a room that still holds a surveillance bead and Nano is at most
+        TOWER_HANDOVER_SLACK steps farther from it. Entering that room rolls its
         surveillance, whose autolock shut Casing in behind the labs' level 2 keypads (the Break room, K5, seeds
         3055 and 3059) while the threat ran out (docs/autoplay.md, "The tower run")."""
         memo = paths.notes.memo
