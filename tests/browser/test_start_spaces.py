@@ -76,10 +76,10 @@ def test_the_team_chooses_where_it_starts_from_a_phone(tmp_path: Path, browser: 
         phone.pick("#new-level", "")
         # the Adaptable missions in a group of their own, each named whole on the phone's one-line select
         mission = page.locator("#new-mission")
-        assert mission.evaluate("(s) => [...s.querySelectorAll('optgroup')].map((g) => [g.label, "
-                                "[...g.children].map((o) => o.text)])") == [["Adaptable missions", [
-                                    "Operation Module TSM-103C", "Operation Rescue Rangers", "Operation Preconnaissance",
-                                    "Operation Ghost in the Dell"]]]
+        groups = mission.evaluate("(s) => [...s.querySelectorAll('optgroup')].map((g) => [g.label, "
+                                  "[...g.children].map((o) => o.text)])")
+        assert groups == [["Adaptable missions", ["Operation Module TSM-103C", "Operation Rescue Rangers",
+                                                  "Operation Preconnaissance", "Operation Ghost in the Dell"]]]
         for adaptable in ("ghost-in-the-dell", "rescue-rangers"):
             phone.pick("#new-mission", adaptable)
             assert _shown_whole(mission), f"{mission.evaluate('(s) => s.selectedOptions[0].text')} is cut off"
