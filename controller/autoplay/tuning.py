@@ -30,6 +30,13 @@ the turn. Data Heist on the lobby and the annex, seeds 1000-1199: alone 23 -> 36
 77 -> 82 and 90 -> 124, three 21 -> 27 and 27 -> 32; seeds 2000-2299 alone 47 -> 76 and 70 -> 92. Rebooting
 at 2 was worse with one and three players (one player on the lobby: 79 -> 61 of 200)."""
 
+BOXED_PUSH_POWER = 2
+"""The power from which an agent boxed in by guards (a unit on each of its shortest steps) buys push (1 power,
+keeping 1): the guards converging on a detected agent's awareness chip stand beside it, in a dead end or in the
+safe zone's doorway, and attack it round after round while it waits (before, push was bought only by an agent
+with 4 power). Data Heist, two players, seeds 3000-3999, wins of 1000: the lobby 794 -> 812, the annex
+769 -> 813, the labs 160 -> 221, the tower run 111 -> 131 (docs/autoplay.md, "Boxed in")."""
+
 PREY_MARGIN = 1
 """AP short of a win task's unit's durability that a strike on it may still expect on average (else it waits
 for a better chip)."""

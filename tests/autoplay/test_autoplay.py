@@ -446,6 +446,26 @@ def test_a_bot_that_cannot_push_takes_the_way_around_a_guard(upgrades, pushes):
         assert chosen == Step(bot="byte", to="C2")
 
 
+@pytest.mark.parametrize("guard_at, power, buys", [
+    ("A2", 3, True),  # the guard on its one short step: the way round is 24 steps, push costs 1 power
+    ("A2", 2, True),  # it keeps the 1 a bot needs
+    ("A2", 1, False),
+    ("C2", 3, False),  # the short step is free: nothing to push
+])
+def test_an_agent_boxed_in_by_a_guard_buys_push(guard_at, power, buys):
+    """A guard stands on the bot's only short step toward the terminal on A1 (the guards converging on a
+    detected bot's awareness chip stand beside it and attack it each round): "Push (1 Power): ... shove a
+    security unit to an adjacent empty space, entering its space". The agent learns to push at its route step
+    from 2 power, rather than wait beside the guard or walk the long way round on its last dice."""
+    s = make_state(LONG_WAY_ROUND, bots=[bot("byte", "B2", power=power), module("M2")],
+                   units=[guard("g1", guard_at, facing="S")], slots=chips("general", "general", "general"),
+                   players=2, round=5)
+    s.floor.terminals = {"A1": "standard"}
+    s.mission = CONTENT.missions["data-heist"]
+    s = in_turn(s, step="route")
+    assert (AutoPlayer().choose(s) == BuyUpgrade(bot="byte", upgrade="push")) is buys
+
+
 @pytest.mark.parametrize("players, power, buys", [
     (1, 3, True),  # the lone agent low: the module learns to repair it
     (1, 4, False),
