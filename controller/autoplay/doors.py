@@ -1,6 +1,5 @@
 """How the auto-player gets a bot through what shuts its way: a locked door (a key first, brute force when the
-dice it can spare come within FORCE_MARGIN of the durability, 2 on the labs' Data Heist, else inputs) or, for a
-bot shut in, a wall.
+dice it can spare come within FORCE_MARGIN of the durability, else inputs) or, for a bot shut in, a wall.
 
 Which door or wall is in the way is the bot's route (`Routes.next_space`); which doors count as closed for the
 paths is the player's sense of the floor (`PathCosts.jammed`).
@@ -8,9 +7,9 @@ paths is the player's sense of the floor (`PathCosts.jammed`).
 
 from __future__ import annotations
 
-from controller.autoplay.paths import expected_ap, force_margin, opens_doors
+from controller.autoplay.paths import expected_ap, opens_doors
 from controller.autoplay.routes import Routes
-from controller.autoplay.tuning import AVERAGE_AP
+from controller.autoplay.tuning import AVERAGE_AP, FORCE_MARGIN
 from controller.rules import (
     OPTIMIZED_BONUS,
     PROPRIETARY_DIE_USE,
@@ -50,7 +49,7 @@ class Doors:
         if "brute_force" in approaches:
             durability = brute_force_durability(table, edge_id(bot.at, beyond))
             need = dice_for(table, durability)
-            if expected_ap(need) >= durability - force_margin(table):
+            if expected_ap(need) >= durability - FORCE_MARGIN:
                 if bot.kind == "agent" and PROPRIETARY_DIE_USE.get(bot.proprietary_die or "") == "force":
                     need.proprietary = table.state.turn.pool.proprietary  # Bit's lift die
                 return Keypad(bot=bot.id, beyond=beyond, approach="brute_force", dice=need)

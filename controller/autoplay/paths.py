@@ -25,7 +25,6 @@ from controller.autoplay.tuning import (
     UNIT_COST,
     WALL_COST,
     WATCHED_COST,
-    ZONE_FLOOR_FORCE_MARGIN,
 )
 from controller.rules import (
     UNREACHABLE,
@@ -303,7 +302,9 @@ class PathCosts:
         state = table.state
         agent = active_agent(state)
         dice = DicePool(basic=agent.power, advanced=agent.advanced_dice, elite=agent.elite_dice)
-        if zone_floor_of_level_2(table):
+        if table.floor.level >= 2 and not state.later_floors \
+                and any(o.task == "safe_zones" for o in state.mission.win) \
+                and any(b.kind == "module" and b.on_board for b in state.bots):
             dice = max((DicePool(basic=b.power, advanced=b.advanced_dice, elite=b.elite_dice) for b in state.bots
                         if b.kind == "agent" and b.on_board and not b.shut_down), key=expected_ap, default=dice)
         shut = set()
@@ -311,7 +312,7 @@ class PathCosts:
             if door in table.unlocked:
                 continue
             col = keypad_column(table, card)
-            forced = not col.jam and expected_ap(dice) >= col.durability - force_margin(table)
+            forced = not col.jam and expected_ap(dice) >= col.durability - FORCE_MARGIN
             if not forced and not chip_inputs_payable(table, agent, card):
                 shut.add(door)
         self.notes.memo["jammed"] = shut
@@ -327,21 +328,6 @@ class PathCosts:
                               table.state.rules.peripheral)
         self.notes.memo["watched"] = seen
         return seen
-
-
-def zone_floor_of_level_2(table: Resolution) -> bool:
-    """Whether this is a last floor of level 2 or more of a mission won in the safe zones, with the module on it
-    (the labs' Data Heist): keypads of 6 AP, guards that hit for 2, a module that must cross to the team's zone."""
-    state = table.state
-    return table.floor.level >= 2 and not state.later_floors \
-        and any(o.task == "safe_zones" for o in state.mission.win) \
-        and any(b.kind == "module" and b.on_board for b in state.bots)
-
-
-def force_margin(table: Resolution) -> int:
-    """How near the dice must come to a keypad's durability on average for a brute force to be tried, and for
-    the door not to count as jammed: ZONE_FLOOR_FORCE_MARGIN on the labs' Data Heist, FORCE_MARGIN elsewhere."""
-    return ZONE_FLOOR_FORCE_MARGIN if zone_floor_of_level_2(table) else FORCE_MARGIN
 
 
 def _zone_spaces(floor: Floor, zone: Area) -> frozenset[int]:

@@ -158,13 +158,6 @@ FORCE_MARGIN = 1
 basic dice against 4 succeed about 3 times in 10, and a door left shut costs more). Data Heist on the lobby and
 the annex, one and two players, 2800 games: 635 -> 650 (the labs, two players: calibrations 20% -> 26%)."""
 
-ZONE_FLOOR_FORCE_MARGIN = 2
-"""FORCE_MARGIN on a last floor of level 2 or more won in the safe zones, with the module on it (the labs' Data
-Heist, `PathCosts.force_margin`): its keypads ask 6 AP, Casing's pool falls to 3-4 dice after a guard's hit of
-2, and a door judged too strong gave the team's zone up for the far South zone (docs/autoplay.md, "The labs'
-brute force"). Two players, the labs, wins of 1000 (seeds 3000-3999): 173 with 1, 180 with 2, 171 with 3; of
-200 (seeds 1000-1199) 35 -> 38; of 600 (seeds 2000-2599) 102 -> 106."""
-
 THREAT_SAMPLES = 50
 """Corporation turns sampled for "Show threat" when none is given (`threat_map`). A share from 50 futures is
 within about 0.14 of its true value 95 times in 100 (1.96 x sqrt(0.25 / 50)), enough to shade a space, and it

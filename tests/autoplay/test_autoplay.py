@@ -1546,7 +1546,6 @@ def test_on_the_labs_the_module_waits_for_the_zone_door_then_crosses_at_once(ope
 
 @pytest.mark.parametrize("casing_power, shut", [
     (5, False),  # Casing's 5 dice can force the 6 AP of a level 2 card: the door is open for the team
-    (4, False),  # 4 dice, within 2 AP of it on average (ZONE_FLOOR_FORCE_MARGIN): still open
     (3, True),  # nobody's can, and its physical input is not in a reserve: shut
 ])
 def test_on_the_labs_a_door_casing_can_force_is_not_shut_on_nanos_turn(casing_power, shut):
@@ -1561,25 +1560,6 @@ def test_on_the_labs_a_door_casing_can_force_is_not_shut_on_nanos_turn(casing_po
     player = AutoPlayer()
     player.notes.recall(player.memory)
     assert ("E6/F6" in player.paths.jammed(Resolution(s, SeededDice(0), apply_effect, copy=False))) is shut
-
-
-@pytest.mark.parametrize("dice, forces", [
-    (4, True),  # 4 AP on average, within 2 of the 6 a level 2 keypad asks: Casing tries the brute force
-    (3, False),  # too far off, and the card's physical input is in no reserve: no keypad action
-])
-def test_on_the_labs_casing_forces_the_zone_door_within_2_ap(dice, forces):
-    """"Level 2: 6 AP". On the labs a guard's hit of 2 leaves Casing 3-4 dice: tried only within 1 AP, the
-    North zone's door stayed shut and the team gave its zone up for the far South zone; on the labs' Data Heist
-    a brute force is tried, and the door judged open, when the dice come within 2 AP of the durability."""
-    s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
-    s.round = 2
-    s.keypads["E6/F6"] = next(c for c in CONTENT.keypads if c.id == "K06")  # physical, shock, 2 dice
-    s.bot("casing").space = "F6"
-    s = in_turn(s, order=["nano", "casing"], active=1, basic=dice)
-    chosen = AutoPlayer().choose(s)
-    forced = Keypad(bot="casing", beyond="E6", approach="brute_force", dice=DicePool(basic=dice))
-    assert (chosen == forced) is forces
-    assert not isinstance(chosen, Keypad) or forces
 
 
 @pytest.mark.parametrize("calibrated", [False, True])
