@@ -25,6 +25,7 @@ from multiprocessing import Pool
 import checkout  # noqa: F401  # the checkout first on the import path (bench/checkout.py)
 
 from controller.autoplay.player import AutoPlayer, play, play_game, team
+from controller.autoplay.start import chosen_setup
 from controller.library import floor_text, load_content
 from controller.rules import GameSetup, GameState, new_game
 from controller.rules.events import ThreatChanged
@@ -53,10 +54,13 @@ def source_of(reason: str) -> str:
 
 
 def start(floor: str, mission: str, seed: int) -> GameState:
+    """The game selfplay plays for this seed: the team's start spaces chosen by the auto-player where the rules
+    let it (Rescue Rangers' agents, an Adaptable mission above level 1), not left in reading order."""
     text, source = floor_text(floor)
     level = 1 if CONTENT.missions[mission].adaptable else None
-    return new_game(CONTENT, GameSetup(floor=source, floor_text=text, mission=mission, level=level, players=2,
-                                       agents=team(2), seed=seed))
+    setup = GameSetup(floor=source, floor_text=text, mission=mission, level=level, players=2, agents=team(2),
+                      seed=seed)
+    return new_game(CONTENT, chosen_setup(CONTENT, setup))
 
 
 def one_game(task: tuple[str, str, int]) -> tuple[str, dict[str, float], float, float]:

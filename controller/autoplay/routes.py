@@ -323,6 +323,16 @@ class Routes:
         _, _, j, kind = min(options)
         return j, kind
 
+    def boxed_in(self, table: Resolution, bot: Bot) -> bool:
+        """Whether a security unit stands on each of the bot's shortest steps toward its target (it has no push):
+        it can only wait beside the guard, which attacks it round after round, or take the long way round."""
+        if "push" in bot.upgrades or bot.space is None or self.wants(table, bot):
+            return False
+        here = table.floor.index[bot.at]
+        dist = self.bot_distances(table, bot)
+        ahead = [j for _, j in table.floor.security_neighbours(here, table.destroyed) if dist[j] < dist[here]]
+        return bool(ahead) and all(isinstance(table.occupant.get(j), SecurityUnit) for j in ahead)
+
     def _retreat(self, table: Resolution, bot: Bot, here: int) -> tuple[int, str] | None:
         """A step out of a guard's reach: the bot is detected or a guard stands next to it, and a free space
         nearby is out of sight and no closer to any guard (within the target area when it can)."""

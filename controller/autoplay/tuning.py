@@ -30,6 +30,13 @@ the turn. Data Heist on the lobby and the annex, seeds 1000-1199: alone 23 -> 36
 77 -> 82 and 90 -> 124, three 21 -> 27 and 27 -> 32; seeds 2000-2299 alone 47 -> 76 and 70 -> 92. Rebooting
 at 2 was worse with one and three players (one player on the lobby: 79 -> 61 of 200)."""
 
+BOXED_PUSH_POWER = 2
+"""The power from which an agent boxed in by guards (a unit on each of its shortest steps) buys push (1 power,
+keeping 1): the guards converging on a detected agent's awareness chip stand beside it, in a dead end or in the
+safe zone's doorway, and attack it round after round while it waits (before, push was bought only by an agent
+with 4 power). Data Heist, two players, seeds 3000-3999, wins of 1000: the lobby 794 -> 812, the annex
+769 -> 813, the labs 160 -> 221, the tower run 111 -> 131 (docs/autoplay.md, "Boxed in")."""
+
 PREY_MARGIN = 1
 """AP short of a win task's unit's durability that a strike on it may still expect on average (else it waits
 for a better chip)."""
@@ -137,12 +144,14 @@ steps the module's first-round way home may be for it to cross first (docs/autop
 WALL_COST = 12
 """Path cost added for breaking a wall (10 AP): only for a bot that has no other way."""
 
-DASH_SLACK = 2
+DASH_SLACK = 4
 """On a level 2 floor, how many AP short of the team's opened safe zone a move action may leave the module
 still on its entrance for it to set off: it crosses the guarded hallway in as few moves as it can (the labs,
 two players, seeds 3000-3999, with the zone opened first: 131 of 1000 setting off only with the whole way, 136
 with 2 AP short; with the team's strongest dice judging the doors too, 136 with 0, 143 with 2, 144 with 8, that
-is at once)."""
+is at once). With the doorway held too (docs/autoplay.md, "The dash's slack"): 160 with 2, 164 with 3, 173 with
+4 and 5, 165 with 6; a move of Nano's 3-4 dice seldom came within 2 AP of the 7-8 steps in, so the module
+waited on its entrance with the door open until the calibration, then crossed among the stirred guards."""
 
 FORCE_MARGIN = 1
 """A brute force is tried when the dice come within this many AP of the keypad's durability on average (3

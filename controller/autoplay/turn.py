@@ -11,7 +11,7 @@ from controller.autoplay.missions import strategy_for
 from controller.autoplay.missions.strategy import agents_share_slot
 from controller.autoplay.repairs import Repairs
 from controller.autoplay.routes import Routes
-from controller.autoplay.tuning import REBOOT_AT
+from controller.autoplay.tuning import BOXED_PUSH_POWER, REBOOT_AT
 from controller.rules import (
     Action,
     Alter,
@@ -62,6 +62,10 @@ class Turn:
         if upgrade is not None:
             return upgrade
         push = BuyUpgrade(bot=agent.id, upgrade="push")
+        # boxed in: a guard stands on each of this agent's shortest steps, and waiting beside it costs a hit a
+        # round; push (1 power) shoves it aside
+        if push in legal and agent.power >= BOXED_PUSH_POWER and self.routes.boxed_in(table, agent):
+            return push
         # a guard stood in the only way: this agent learns to push
         if self.routes.notes.blocked_by_unit and agent.power >= 4 and push in legal:
             self.routes.notes.blocked_by_unit.clear()

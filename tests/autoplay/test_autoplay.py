@@ -447,6 +447,26 @@ def test_a_bot_that_cannot_push_takes_the_way_around_a_guard(upgrades, pushes):
         assert chosen == Step(bot="byte", to="C2")
 
 
+@pytest.mark.parametrize("guard_at, power, buys", [
+    ("A2", 3, True),  # the guard on its one short step: the way round is 24 steps, push costs 1 power
+    ("A2", 2, True),  # it keeps the 1 a bot needs
+    ("A2", 1, False),
+    ("C2", 3, False),  # the short step is free: nothing to push
+])
+def test_an_agent_boxed_in_by_a_guard_buys_push(guard_at, power, buys):
+    """A guard stands on the bot's only short step toward the terminal on A1 (the guards converging on a
+    detected bot's awareness chip stand beside it and attack it each round): "Push (1 Power): ... shove a
+    security unit to an adjacent empty space, entering its space". The agent learns to push at its route step
+    from 2 power, rather than wait beside the guard or walk the long way round on its last dice."""
+    s = make_state(LONG_WAY_ROUND, bots=[bot("byte", "B2", power=power), module("M2")],
+                   units=[guard("g1", guard_at, facing="S")], slots=chips("general", "general", "general"),
+                   players=2, round=5)
+    s.floor.terminals = {"A1": "standard"}
+    s.mission = CONTENT.missions["data-heist"]
+    s = in_turn(s, step="route")
+    assert (AutoPlayer().choose(s) == BuyUpgrade(bot="byte", upgrade="push")) is buys
+
+
 @pytest.mark.parametrize("players, power, buys", [
     (1, 3, True),  # the lone agent low: the module learns to repair it
     (1, 4, False),
@@ -1548,13 +1568,15 @@ def test_on_the_tower_runs_lobby_casing_opens_the_stairwell_zone_while_the_modul
 @pytest.mark.parametrize("opened, ap, walker", [
     (False, 6, "casing"),  # every door of the North zone locked: Casing goes to open it, the module waits
     (True, 6, "module"),  # E6/F6 open, the move 2 AP short of the module's 8 steps in: it crosses first
+    (True, 4, "module"),  # 4 AP short (Nano's 3-4 dice seldom roll more): it sets off all the same
     (True, 3, "casing"),  # 5 AP short: it waits on its entrance for a bigger move
 ])
 def test_on_the_labs_the_module_waits_for_the_zone_door_then_crosses_at_once(opened, ap, walker):
     """The labs (level 2: "keypads of 6", guards that hit for 2): the North safe zone's doors ask a level 2
     keypad card, which Nano's dice cannot force and the module cannot wait beside in the guards' sight. Casing,
     who opens keypads, goes to open the zone first while the module stays on its entrance; once a door is open
-    the module takes a move's AP before the agents when the move brings it (nearly) all the way in."""
+    the module takes a move's AP before the agents when the move brings it within DASH_SLACK (4) AP of the
+    zone: waiting for a move within 2 AP, it often waited with the door open until the calibration."""
     s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
     s.round = 2
     if opened:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.browser.chromium import ARTIFACTS, keep_errors
 from tests.browser.phone_support import LAPTOP, WAIT, Phone
@@ -26,6 +26,17 @@ TABLE = {"agents": ("nano", "casing"), "mission": "data-heist"}  # table.toml's 
 def _start_selects(page: Page) -> list[str]:
     """The bots the start part offers a space for, in its order."""
     return page.locator("#new-start select").evaluate_all("ss => ss.map((s) => s.dataset.bot)")
+
+
+def _shown_whole(select: Locator) -> bool:
+    """Whether the select's chosen option fits its box on one line: its text's width in the select's font against
+    the box less its padding and the arrow (about 1.5 em)."""
+    return bool(select.evaluate("""(s) => {
+        const style = getComputedStyle(s), pen = document.createElement('canvas').getContext('2d');
+        pen.font = style.font;
+        const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+            - 1.5 * parseFloat(style.fontSize);
+        return pen.measureText(s.selectedOptions[0].text).width <= room; }"""))
 
 
 def _shot(page: Page, name: str, at: str = "#new-start") -> None:
@@ -63,6 +74,15 @@ def test_the_team_chooses_where_it_starts_from_a_phone(tmp_path: Path, browser: 
         # Rescue Rangers starts the agents in the safe zones at any level, and leaves the module off the floor
         phone.pick("#new-mission", "rescue-rangers")
         phone.pick("#new-level", "")
+        # the Adaptable missions in a group of their own, each named whole on the phone's one-line select
+        mission = page.locator("#new-mission")
+        groups = mission.evaluate("(s) => [...s.querySelectorAll('optgroup')].map((g) => [g.label, "
+                                  "[...g.children].map((o) => o.text)])")
+        assert groups == [["Adaptable missions", ["Operation Module TSM-103C", "Operation Rescue Rangers",
+                                                  "Operation Preconnaissance", "Operation Ghost in the Dell"]]]
+        for adaptable in ("ghost-in-the-dell", "rescue-rangers"):
+            phone.pick("#new-mission", adaptable)
+            assert _shown_whole(mission), f"{mission.evaluate('(s) => s.selectedOptions[0].text')} is cut off"
         expect(start.locator("legend")).to_have_text("Where the team starts")
         phone.tap('#new-game input[value="byte"]')
         assert _start_selects(page) == ["nano", "casing", "byte"]

@@ -330,13 +330,22 @@ function newGameFields(o, reordered) {
   return [
     h("label", { for: "new-floor" }, "Floor"),
     select("floor", o.floors.map((f) => [f.name, f.title || words(f.name)]), d.floor),
-    h("label", { for: "new-mission" }, "Mission"), select("mission", o.missions.map((m) => [m.id, m.name]), d.mission),
+    h("label", { for: "new-mission" }, "Mission"), missionSelect(o.missions, d.mission),
     h("fieldset", { class: "field" }, h("legend", {}, "Agents, in turn order (ticked ones play)"), list),
     h("label", { for: "new-difficulty" }, "Difficulty"), select("difficulty", o.difficulties.map((x) => [x, x]), d.difficulty),
     h("label", { for: "new-level" }, "Level (Adaptable missions)"),
     select("level", [["", "the mission's"], ...o.levels.map((x) => [x, String(x)])], d.level ?? ""),
     h("label", { for: "new-captain" }, "Captain"), select("captain", [["", "the table's"], ...o.captains.map((c) => [c.id, c.name])], d.captain ?? ""),
   ];
+}
+
+/** The missions, the Adaptable ones in a group of their own named without the card's "Adaptable: " (a phone's
+ *  select shows its chosen option on one line: "Adaptable: Operation Ghost in the Dell" was cut off there). */
+function missionSelect(missions, current) {
+  const option = (m) => h("option", { value: m.id, selected: m.id === current }, m.name.replace(/^Adaptable:\s*/, ""));
+  const standard = missions.filter((m) => !m.adaptable), adaptable = missions.filter((m) => m.adaptable);
+  return h("select", { name: "mission", id: "new-mission" }, standard.map(option),
+           adaptable.length ? h("optgroup", { label: "Adaptable missions" }, adaptable.map(option)) : null);
 }
 
 /** "Where the team starts": shown only where the rules give the team the choice (the mission's `start_levels`,
