@@ -37,6 +37,13 @@ safe zone's doorway, and attack it round after round while it waits (before, pus
 with 4 power). Data Heist, two players, seeds 3000-3999, wins of 1000: the lobby 794 -> 812, the annex
 769 -> 813, the labs 160 -> 221, the tower run 111 -> 131 (docs/autoplay.md, "Boxed in")."""
 
+MODULE_BOXED_PUSH_POWER = 3
+"""The power from which the command module boxed in by guards buys push (before, only from 5 power once a guard
+had stood in its way): the fourth slot leaves it 3, and beside the North stairs' doorway of the annex it waited
+for the guard there until shut down. Two players, seeds 3000-3999, wins of 1000, against BOXED_PUSH_POWER alone:
+the lobby 812 -> 818, the annex 813 -> 824 (the module shut down 82 -> 67 times), the labs 221 -> 237, the tower
+run 131 -> 140; from 4 power 816, 815 (docs/autoplay.md, "Boxed in")."""
+
 PREY_MARGIN = 1
 """AP short of a win task's unit's durability that a strike on it may still expect on average (else it waits
 for a better chip)."""

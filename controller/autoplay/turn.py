@@ -11,7 +11,7 @@ from controller.autoplay.missions import strategy_for
 from controller.autoplay.missions.strategy import agents_share_slot
 from controller.autoplay.repairs import Repairs
 from controller.autoplay.routes import Routes
-from controller.autoplay.tuning import BOXED_PUSH_POWER, REBOOT_AT
+from controller.autoplay.tuning import BOXED_PUSH_POWER, MODULE_BOXED_PUSH_POWER, REBOOT_AT
 from controller.rules import (
     Action,
     Alter,
@@ -73,6 +73,12 @@ class Turn:
         # the module behind a guard that waits for it (a Closest Bot patrol at the only door) would wait for
         # ever: it learns to push itself
         module_push = BuyUpgrade(bot="module", upgrade="push")
+        # and the module boxed in (a guard in the zone's only doorway), from MODULE_BOXED_PUSH_POWER: a level 1
+        # guard's hit still leaves it standing
+        module = state.module_on_board()
+        if module is not None and module_push in legal and module.power >= MODULE_BOXED_PUSH_POWER \
+                and self.routes.boxed_in(table, module):
+            return module_push
         if "module" in self.routes.notes.blocked_by_unit and module_push in legal and state.bot("module").power >= 5:
             self.routes.notes.blocked_by_unit.discard("module")
             return module_push

@@ -467,6 +467,23 @@ def test_an_agent_boxed_in_by_a_guard_buys_push(guard_at, power, buys):
     assert (AutoPlayer().choose(s) == BuyUpgrade(bot="byte", upgrade="push")) is buys
 
 
+@pytest.mark.parametrize("module_power, buys", [
+    (3, True),  # what the fourth slot leaves it: a level 1 guard's hit still leaves it standing
+    (2, False),  # one hit from shut down, the game's loss: it keeps its power
+])
+def test_the_module_boxed_in_at_the_zones_only_doorway_buys_push(module_power, buys):
+    """The guard on L2 stands in the only way into the safe zone on M2 (the annex's North stairs have one
+    door, and a guard on K4 waited there while the module beside it was hit round after round): the module
+    learns to push it aside, in an agent's route step, from 3 power."""
+    s = make_state(LONG_WAY_ROUND, bots=[bot("byte", "C1"), module("K2", power=module_power)],
+                   units=[guard("g1", "L2", facing="W")], slots=chips("general", "general", "general"),
+                   players=2, round=5)
+    s.floor.terminals = {"A1": "standard"}
+    s.mission = CONTENT.missions["data-heist"]
+    s = in_turn(s, step="route")
+    assert (AutoPlayer().choose(s) == BuyUpgrade(bot="module", upgrade="push")) is buys
+
+
 @pytest.mark.parametrize("players, power, buys", [
     (1, 3, True),  # the lone agent low: the module learns to repair it
     (1, 4, False),
