@@ -93,6 +93,12 @@ team rebooted about every round. Two players on the lobby, with the agents waiti
 rounds long; without the waiting 2 and 0 (keeping 3 with the waiting: 1 of 200); Nano paying 2 so that Casing
 keeps 3 for the doors: 5."""
 
+HELD_BAG = 2
+"""Rescue Rangers: the units left in the draw bag from which the agent whose terminal access would calibrate
+waits on its terminal while its team-mate draws them out (`RescueRangers.holds_access`). Two players on the
+lobby, wins of 1000 (seeds 3000-3999): 100 without; holding from 1 unit 133, 2 140, 3 122; holding though a
+guard sees the agent (bag of 3 or more) 116, or only with no guard within 3 steps 115."""
+
 CORE_REACH = 12
 """Nodes from the core beyond which no network step is tried for a landing there (each try copies the game)."""
 

@@ -9,8 +9,8 @@ from controller.autoplay.missions import MissionStrategy, StandardPlay, strategy
 from controller.autoplay.missions.strategy import bead_rooms
 from controller.autoplay.player import AutoPlayer
 from controller.autoplay.start import chosen_setup
-from controller.rules import GameSetup, Resolution, SeededDice, UnlockSlot, apply_effect, new_game
-from controller.rules.state import BagUnit
+from controller.rules import GameSetup, Resolution, SeededDice, Terminal, UnlockSlot, apply_effect, new_game
+from controller.rules.state import BagUnit, GameState
 from tests.support.rules_scenarios import CONTENT, bot, make_state, module
 from tests.support.turn_scenarios import chips, in_turn
 
@@ -61,6 +61,35 @@ def test_rescue_rangers_agent_with_its_access_draws_the_bag_out_then_waits_at_a_
     state.calibrated = True
     state.draw_bag.append(BagUnit(unit="module"))  # the calibration's result: "Add the command module to the draw bag."
     assert AutoPlayer().routes.targets(table, nano) == rooms
+
+
+def test_rescue_rangers_calibrating_access_waits_while_the_team_mate_draws_the_bag_out():
+    """Rescue Rangers: the calibration adds the module to the draw bag and "Each agent loses 1 power at the
+    start of their turn until the command module is drawn". Casing on his terminal, whose access would
+    calibrate (Nano has his), waits there while the bag holds two units or more and Nano, up, draws them
+    out; he accesses with one unit left, or once a guard sees him, or with Nano shut down."""
+    def casings_turn() -> GameState:
+        state = new_game(CONTENT, GameSetup(mission="rescue-rangers", floor="meridian-lobby", level=1, players=2,
+                                            agents=["nano", "casing"], seed=1000))
+        state.progress["terminals:nano"] = 1
+        state.bot("casing").space, state.bot("nano").space = "J14", "E10"
+        state.floor.surveillance.remove("G11")  # Casing's room, surveilled as he came in
+        state.burncycle.slots = chips("physical", "general", "general", "general")
+        return in_turn(state, order=["casing", "nano"], basic=3)
+
+    state = casings_turn()
+    assert len(state.draw_bag) == 4
+    assert not isinstance(AutoPlayer().choose(state), Terminal)
+    del state.draw_bag[2:]
+    assert not isinstance(AutoPlayer().choose(state), Terminal)
+    del state.draw_bag[1:]
+    assert AutoPlayer().choose(state) == Terminal(bot="casing", options=[1])
+    seen = casings_turn()
+    seen.bot("casing").awareness = "J14"  # a guard sees him
+    assert isinstance(AutoPlayer().choose(seen), Terminal)
+    alone = casings_turn()
+    alone.bot("nano").power, alone.bot("nano").shut_down = 0, True
+    assert isinstance(AutoPlayer().choose(alone), Terminal)
 
 
 def rescue_rangers(floor: str, **kw) -> GameSetup:

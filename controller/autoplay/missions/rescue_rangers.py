@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, spread_start
-from controller.autoplay.tuning import RESCUE_SLOT_KEEP
+from controller.autoplay.tuning import HELD_BAG, RESCUE_SLOT_KEEP
 from controller.rules import Bot, Objective, Resolution, module_bagged
 
 if TYPE_CHECKING:
@@ -51,6 +51,20 @@ class RescueRangers(StandardPlay):
         if state.calibrated and module_bagged(state):
             return bead_rooms(table, terminal=True)
         return set()
+
+    def holds_access(self, table: Resolution, bot: Bot) -> bool:
+        """"Result: Add the command module to the draw bag. Each agent loses 1 power at the start of their turn
+        until the command module is drawn": the agent whose access would calibrate, standing on its terminal,
+        waits while the bag still holds two units or more and a team-mate with its access, still up, draws
+        them out, so that the drain starts with fewer units between the agents and the module; it accesses
+        once a guard sees it (docs/autoplay.md, "Rescue Rangers", "The calibrating access held")."""
+        state = table.state
+        if state.calibrated or bot.kind != "agent" or bot.detected or len(state.draw_bag) < HELD_BAG:
+            return False
+        others = [b for b in state.bots if b.kind == "agent" and b is not bot and b.on_board]
+        if any(state.progress.get(f"terminals:{b.id}", 0) < 1 for b in others):
+            return False  # not the calibrating access
+        return any(not b.shut_down for b in others) and bool(bead_rooms(table, terminal=True))
 
 
 def doorsteps(table: Resolution, rooms: set[int]) -> set[int]:

@@ -78,6 +78,10 @@ class MissionStrategy(Protocol):
         """Whether a chip with nothing better to do draws a chip (for threat)."""
         ...
 
+    def holds_access(self, table: Resolution, bot: Bot) -> bool:
+        """Whether the bot, standing on a terminal it heads for, waits there instead of accessing it now."""
+        ...
+
     def walks_first(self, table: Resolution, bot: Bot) -> bool:
         """Whether the bot gets a move action's AP before the others (even before a bot in a guard's sight)."""
         ...
@@ -142,6 +146,9 @@ class StandardPlay:
         return None
 
     def draws_chip(self, table: Resolution, legal: list) -> bool:
+        return False
+
+    def holds_access(self, table: Resolution, bot: Bot) -> bool:
         return False
 
     def walks_first(self, table: Resolution, bot: Bot) -> bool:
