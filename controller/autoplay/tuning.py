@@ -99,6 +99,12 @@ waits on its terminal while its team-mate draws them out (`RescueRangers.holds_a
 lobby, wins of 1000 (seeds 3000-3999): 100 without; holding from 1 unit 133, 2 140, 3 122; holding though a
 guard sees the agent (bag of 3 or more) 116, or only with no guard within 3 steps 115."""
 
+RESERVE_REBOOT = 2
+"""Rescue Rangers: the bots standing where a reboot puts a chip in a reserve (a room or outdoor segment whose
+infobar shows one) with which the team reboots at REBOOT_AT + 1 usable chips (`RescueRangers.reboot_at`). Two
+players on the lobby, wins of 1000 (seeds 3000-3999): 140 without; with 2 bots 163, with 1 158, with 2 bots
+at REBOOT_AT + 2, 158."""
+
 CORE_REACH = 12
 """Nodes from the core beyond which no network step is tried for a landing there (each try copies the game)."""
 

@@ -9,7 +9,16 @@ from controller.autoplay.missions import MissionStrategy, StandardPlay, strategy
 from controller.autoplay.missions.strategy import bead_rooms
 from controller.autoplay.player import AutoPlayer
 from controller.autoplay.start import chosen_setup
-from controller.rules import GameSetup, Resolution, SeededDice, Terminal, UnlockSlot, apply_effect, new_game
+from controller.rules import (
+    GameSetup,
+    Reboot,
+    Resolution,
+    SeededDice,
+    Terminal,
+    UnlockSlot,
+    apply_effect,
+    new_game,
+)
 from controller.rules.state import BagUnit, GameState
 from tests.support.rules_scenarios import CONTENT, bot, make_state, module
 from tests.support.turn_scenarios import chips, in_turn
@@ -90,6 +99,26 @@ def test_rescue_rangers_calibrating_access_waits_while_the_team_mate_draws_the_b
     alone = casings_turn()
     alone.bot("nano").power, alone.bot("nano").shut_down = 0, True
     assert isinstance(AutoPlayer().choose(alone), Terminal)
+
+
+def test_rescue_rangers_reboots_a_chip_sooner_where_the_reboot_fills_the_reserves():
+    """"Reserves are created during burncycle creation and reboots from outdoor spaces and occupied rooms":
+    with two usable chips left, the team reboots when both agents stand in rooms whose infobar shows a chip
+    (the Server room's tech chip, the Office's physical one), and not with one of them in the hallway, nor in
+    Data Heist, whose module fills the team reserve (at one chip left every mission reboots)."""
+    def route(nano: str, casing: str, mission: str = "rescue-rangers", live: int = 2) -> GameState:
+        state = new_game(CONTENT, GameSetup(mission=mission, floor="meridian-lobby", players=2,
+                                            level=None if mission == "data-heist" else 1,
+                                            agents=["nano", "casing"], seed=1000))
+        state.bot("nano").space, state.bot("casing").space = nano, casing
+        state.burncycle.slots = chips(*["-"] * (4 - live), *["general"] * live)
+        state.burncycle.team_reserve = []  # the safe zones' chips, altered in long ago
+        return in_turn(state, step="route", order=["nano", "casing"], basic=3)
+
+    assert AutoPlayer().choose(route("H6", "J12")) == Reboot()
+    assert AutoPlayer().choose(route("E10", "J12")) != Reboot()
+    assert AutoPlayer().choose(route("H6", "J12", "data-heist")) != Reboot()
+    assert AutoPlayer().choose(route("E10", "J12", live=1)) == Reboot()
 
 
 def rescue_rangers(floor: str, **kw) -> GameSetup:

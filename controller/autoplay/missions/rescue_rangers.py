@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, spread_start
-from controller.autoplay.tuning import HELD_BAG, RESCUE_SLOT_KEEP
-from controller.rules import Bot, Objective, Resolution, module_bagged
+from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, floor_view, spread_start
+from controller.autoplay.tuning import HELD_BAG, REBOOT_AT, RESCUE_SLOT_KEEP, RESERVE_REBOOT
+from controller.rules import Bot, GameState, Objective, Resolution, module_bagged
 
 if TYPE_CHECKING:
     from controller.autoplay.paths import PathCosts
@@ -52,6 +52,14 @@ class RescueRangers(StandardPlay):
             return bead_rooms(table, terminal=True)
         return set()
 
+    def reboot_at(self, state: GameState) -> int:
+        """"Reserves are created during burncycle creation and reboots from outdoor spaces and occupied rooms":
+        with RESERVE_REBOOT bots or more standing where a reboot now puts a chip in a reserve, the team
+        reboots a chip sooner (no module on the floor before the draw to fill the team reserve, and the safe
+        zones grant theirs at setup only, so these chips are all the altering the team has; docs/autoplay.md,
+        "Rescue Rangers", "A reboot where the reserves fill")."""
+        return REBOOT_AT + 1 if reserve_chips(floor_view(state)) >= RESERVE_REBOOT else REBOOT_AT
+
     def holds_access(self, table: Resolution, bot: Bot) -> bool:
         """"Result: Add the command module to the draw bag. Each agent loses 1 power at the start of their turn
         until the command module is drawn": the agent whose access would calibrate, standing on its terminal,
@@ -65,6 +73,13 @@ class RescueRangers(StandardPlay):
         if any(state.progress.get(f"terminals:{b.id}", 0) < 1 for b in others):
             return False  # not the calibrating access
         return any(not b.shut_down for b in others) and bool(bead_rooms(table, terminal=True))
+
+
+def reserve_chips(table: Resolution) -> int:
+    """The chips a reboot now puts in the reserves: one for each bot on a room or outdoor segment whose
+    infobar shows one."""
+    floor = table.floor
+    return sum(1 for b in table.state.bots if b.on_board and floor.area(floor.index[b.at]).reserve)
 
 
 def doorsteps(table: Resolution, rooms: set[int]) -> set[int]:
