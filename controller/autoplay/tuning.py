@@ -97,7 +97,8 @@ HELD_BAG = 2
 """Rescue Rangers: the units left in the draw bag from which the agent whose terminal access would calibrate
 waits on its terminal while its team-mate draws them out (`RescueRangers.holds_access`). Two players on the
 lobby, wins of 1000 (seeds 3000-3999): 100 without; holding from 1 unit 133, 2 140, 3 122; holding though a
-guard sees the agent (bag of 3 or more) 116, or only with no guard within 3 steps 115."""
+guard sees the agent (bag of 3 or more) 116, or only with no guard within 3 steps 115. With the reboot of
+`RESERVE_REBOOT`: 163, and from 3 units 144."""
 
 RESERVE_REBOOT = 2
 """Rescue Rangers: the bots standing where a reboot puts a chip in a reserve (a room or outdoor segment whose
