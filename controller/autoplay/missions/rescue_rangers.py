@@ -5,7 +5,8 @@ The agents start spread over the safe zones, a door opener in the one nearest th
 the fourth slot (there is no module to pay it), each keeping RESCUE_SLOT_KEEP power; an agent
 with its own access goes into the rooms with a free terminal space that still hold a bead while units are left
 in the draw bag (drawing them out before the calibration adds the module), then waits outside a door of such a
-room, and after the calibration the agents go into such rooms, where surveilling draws the next unit from the
+room, while the agent whose access would calibrate waits on its terminal; the team reboots a chip sooner where
+the reboot fills the reserves; and after the calibration the agents go into such rooms, where surveilling draws the next unit from the
 bag.
 """
 
