@@ -6,8 +6,8 @@ the fourth slot (there is no module to pay it), each keeping RESCUE_SLOT_KEEP po
 with its own access goes into the rooms with a free terminal space that still hold a bead while units are left
 in the draw bag (drawing them out before the calibration adds the module), then waits outside a door of such a
 room, while the agent whose access would calibrate waits on its terminal; the team reboots a chip sooner where
-the reboot fills the reserves; and after the calibration the agents go into such rooms, where surveilling draws the next unit from the
-bag.
+the reboot fills the reserves; and after the calibration the agents go into such rooms, where surveilling draws
+the next unit from the bag.
 """
 
 from __future__ import annotations
