@@ -63,6 +63,8 @@ class ActionStep:
             if bot.space in table.state.floor.terminals and terminals and \
                     bot.kind in ("agent", "module") and self.routes.wants(table, bot):
                 mine = [a for a in terminals if a.bot == bot.id]
+                if mine and strategy_for(table.state.mission.id).holds_access(table, bot):
+                    continue
                 if mine:
                     best = max(mine, key=lambda a: len(a.options))
                     # the calibration counts the access, success or not: the dice are better spent moving

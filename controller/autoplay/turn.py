@@ -11,7 +11,7 @@ from controller.autoplay.missions import strategy_for
 from controller.autoplay.missions.strategy import agents_share_slot
 from controller.autoplay.repairs import Repairs
 from controller.autoplay.routes import Routes
-from controller.autoplay.tuning import BOXED_PUSH_POWER, MODULE_BOXED_PUSH_POWER, REBOOT_AT
+from controller.autoplay.tuning import BOXED_PUSH_POWER, MODULE_BOXED_PUSH_POWER
 from controller.rules import (
     Action,
     Alter,
@@ -41,7 +41,8 @@ class Turn:
         self.repairs = repairs
 
     def route(self, state: GameState) -> Action:
-        """Reboot when the burncycle has at most REBOOT_AT usable chips left (threat is the price)."""
+        """Reboot when the burncycle has at most REBOOT_AT usable chips left (threat is the price), or as many
+        as the mission's play says."""
         live = sum(1 for k in range(len(state.burncycle.slots)) if chip_usable(state, k))
         legal = [la.action for la in legal_actions(state)]
         # reserve chips replace degraded ones for free (physical first: +2 AP on every move)
@@ -51,7 +52,8 @@ class Turn:
         if alters:
             preference = strategy_for(state.mission.id).alter_preference(state)
             return min(alters, key=lambda a: (preference.index(a.chip), a.source == "team", a.slot))
-        if live <= REBOOT_AT and live < active_slot_count(state) and any(isinstance(a, Reboot) for a in legal):
+        reboot_at = strategy_for(state.mission.id).reboot_at(state)
+        if live <= reboot_at and live < active_slot_count(state) and any(isinstance(a, Reboot) for a in legal):
             return Reboot()
         agent = active_agent(state)
         unlock = self._fourth_slot(state, legal)

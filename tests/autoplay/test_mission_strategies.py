@@ -9,8 +9,17 @@ from controller.autoplay.missions import MissionStrategy, StandardPlay, strategy
 from controller.autoplay.missions.strategy import bead_rooms
 from controller.autoplay.player import AutoPlayer
 from controller.autoplay.start import chosen_setup
-from controller.rules import GameSetup, Resolution, SeededDice, UnlockSlot, apply_effect, new_game
-from controller.rules.state import BagUnit
+from controller.rules import (
+    GameSetup,
+    Reboot,
+    Resolution,
+    SeededDice,
+    Terminal,
+    UnlockSlot,
+    apply_effect,
+    new_game,
+)
+from controller.rules.state import BagUnit, GameState
 from tests.support.rules_scenarios import CONTENT, bot, make_state, module
 from tests.support.turn_scenarios import chips, in_turn
 
@@ -61,6 +70,55 @@ def test_rescue_rangers_agent_with_its_access_draws_the_bag_out_then_waits_at_a_
     state.calibrated = True
     state.draw_bag.append(BagUnit(unit="module"))  # the calibration's result: "Add the command module to the draw bag."
     assert AutoPlayer().routes.targets(table, nano) == rooms
+
+
+def test_rescue_rangers_calibrating_access_waits_while_the_team_mate_draws_the_bag_out():
+    """Rescue Rangers: the calibration adds the module to the draw bag and "Each agent loses 1 power at the
+    start of their turn until the command module is drawn". Casing on his terminal, whose access would
+    calibrate (Nano has his), waits there while the bag holds two units or more and Nano, up, draws them
+    out; he accesses with one unit left, or once a guard sees him, or with Nano shut down."""
+    def casings_turn() -> GameState:
+        state = new_game(CONTENT, GameSetup(mission="rescue-rangers", floor="meridian-lobby", level=1, players=2,
+                                            agents=["nano", "casing"], seed=1000))
+        state.progress["terminals:nano"] = 1
+        state.bot("casing").space, state.bot("nano").space = "J14", "E10"
+        state.floor.surveillance.remove("G11")  # Casing's room, surveilled as he came in
+        state.burncycle.slots = chips("physical", "general", "general", "general")
+        return in_turn(state, order=["casing", "nano"], basic=3)
+
+    state = casings_turn()
+    assert len(state.draw_bag) == 4
+    assert not isinstance(AutoPlayer().choose(state), Terminal)
+    del state.draw_bag[2:]
+    assert not isinstance(AutoPlayer().choose(state), Terminal)
+    del state.draw_bag[1:]
+    assert AutoPlayer().choose(state) == Terminal(bot="casing", options=[1])
+    seen = casings_turn()
+    seen.bot("casing").awareness = "J14"  # a guard sees him
+    assert isinstance(AutoPlayer().choose(seen), Terminal)
+    alone = casings_turn()
+    alone.bot("nano").power, alone.bot("nano").shut_down = 0, True
+    assert isinstance(AutoPlayer().choose(alone), Terminal)
+
+
+def test_rescue_rangers_reboots_a_chip_sooner_where_the_reboot_fills_the_reserves():
+    """"Reserves are created during burncycle creation and reboots from outdoor spaces and occupied rooms":
+    with two usable chips left, the team reboots when both agents stand in rooms whose infobar shows a chip
+    (the Server room's tech chip, the Office's physical one), and not with one of them in the hallway, nor in
+    Data Heist, whose module fills the team reserve (at one chip left every mission reboots)."""
+    def route(nano: str, casing: str, mission: str = "rescue-rangers", live: int = 2) -> GameState:
+        state = new_game(CONTENT, GameSetup(mission=mission, floor="meridian-lobby", players=2,
+                                            level=None if mission == "data-heist" else 1,
+                                            agents=["nano", "casing"], seed=1000))
+        state.bot("nano").space, state.bot("casing").space = nano, casing
+        state.burncycle.slots = chips(*["-"] * (4 - live), *["general"] * live)
+        state.burncycle.team_reserve = []  # the safe zones' chips, altered in long ago
+        return in_turn(state, step="route", order=["nano", "casing"], basic=3)
+
+    assert AutoPlayer().choose(route("H6", "J12")) == Reboot()
+    assert AutoPlayer().choose(route("E10", "J12")) != Reboot()
+    assert AutoPlayer().choose(route("H6", "J12", "data-heist")) != Reboot()
+    assert AutoPlayer().choose(route("E10", "J12", live=1)) == Reboot()
 
 
 def rescue_rangers(floor: str, **kw) -> GameSetup:

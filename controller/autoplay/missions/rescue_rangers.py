@@ -5,17 +5,18 @@ The agents start spread over the safe zones, a door opener in the one nearest th
 the fourth slot (there is no module to pay it), each keeping RESCUE_SLOT_KEEP power; an agent
 with its own access goes into the rooms with a free terminal space that still hold a bead while units are left
 in the draw bag (drawing them out before the calibration adds the module), then waits outside a door of such a
-room, and after the calibration the agents go into such rooms, where surveilling draws the next unit from the
-bag.
+room, while the agent whose access would calibrate waits on its terminal; the team reboots a chip sooner where
+the reboot fills the reserves; and after the calibration the agents go into such rooms, where surveilling draws
+the next unit from the bag.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, spread_start
-from controller.autoplay.tuning import RESCUE_SLOT_KEEP
-from controller.rules import Bot, Objective, Resolution, module_bagged
+from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, floor_view, spread_start
+from controller.autoplay.tuning import HELD_BAG, REBOOT_AT, RESCUE_SLOT_KEEP, RESERVE_REBOOT
+from controller.rules import Bot, GameState, Objective, Resolution, module_bagged
 
 if TYPE_CHECKING:
     from controller.autoplay.paths import PathCosts
@@ -51,6 +52,35 @@ class RescueRangers(StandardPlay):
         if state.calibrated and module_bagged(state):
             return bead_rooms(table, terminal=True)
         return set()
+
+    def reboot_at(self, state: GameState) -> int:
+        """"Reserves are created during burncycle creation and reboots from outdoor spaces and occupied rooms":
+        with RESERVE_REBOOT bots or more standing where a reboot now puts a chip in a reserve, the team
+        reboots a chip sooner (no module on the floor before the draw to fill the team reserve, and the safe
+        zones grant theirs at setup only, so these chips are all the altering the team has; docs/autoplay.md,
+        "Rescue Rangers", "A reboot where the reserves fill")."""
+        return REBOOT_AT + 1 if reserve_chips(floor_view(state)) >= RESERVE_REBOOT else REBOOT_AT
+
+    def holds_access(self, table: Resolution, bot: Bot) -> bool:
+        """"Result: Add the command module to the draw bag. Each agent loses 1 power at the start of their turn
+        until the command module is drawn": the agent whose access would calibrate, standing on its terminal,
+        waits while the bag still holds two units or more and a team-mate with its access, still up, draws
+        them out, so that the drain starts with fewer units between the agents and the module; it accesses
+        once a guard sees it (docs/autoplay.md, "Rescue Rangers", "The calibrating access held")."""
+        state = table.state
+        if state.calibrated or bot.kind != "agent" or bot.detected or len(state.draw_bag) < HELD_BAG:
+            return False
+        others = [b for b in state.bots if b.kind == "agent" and b is not bot and b.on_board]
+        if any(state.progress.get(f"terminals:{b.id}", 0) < 1 for b in others):
+            return False  # not the calibrating access
+        return any(not b.shut_down for b in others) and bool(bead_rooms(table, terminal=True))
+
+
+def reserve_chips(table: Resolution) -> int:
+    """The chips a reboot now puts in the reserves: one for each bot on a room or outdoor segment whose
+    infobar shows one."""
+    floor = table.floor
+    return sum(1 for b in table.state.bots if b.on_board and floor.area(floor.index[b.at]).reserve)
 
 
 def doorsteps(table: Resolution, rooms: set[int]) -> set[int]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, cast
 
 from controller.autoplay.abilities import passes_doors
-from controller.autoplay.tuning import CHIP_PREFERENCE, MODULE_REACH, WATCH_REACH
+from controller.autoplay.tuning import CHIP_PREFERENCE, MODULE_REACH, REBOOT_AT, WATCH_REACH
 from controller.rules import (
     TERMINAL_SPACES,
     UNREACHABLE,
@@ -86,6 +86,14 @@ class MissionStrategy(Protocol):
         """Whether a chip with nothing better to do draws a chip (for threat)."""
         ...
 
+    def reboot_at(self, state: GameState) -> int:
+        """The usable chips left in the burncycle at which the team reboots before a turn."""
+        ...
+
+    def holds_access(self, table: Resolution, bot: Bot) -> bool:
+        """Whether the bot, standing on a terminal it heads for, waits there instead of accessing it now."""
+        ...
+
     def walks_first(self, table: Resolution, bot: Bot) -> bool:
         """Whether the bot gets a move action's AP before the others (even before a bot in a guard's sight)."""
         ...
@@ -156,6 +164,12 @@ class StandardPlay:
         return None
 
     def draws_chip(self, table: Resolution, legal: list) -> bool:
+        return False
+
+    def reboot_at(self, state: GameState) -> int:
+        return REBOOT_AT
+
+    def holds_access(self, table: Resolution, bot: Bot) -> bool:
         return False
 
     def walks_first(self, table: Resolution, bot: Bot) -> bool:
