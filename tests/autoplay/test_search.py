@@ -261,8 +261,8 @@ def test_a_whole_searched_game_ends():
 @pytest.mark.slow  # a whole game of the oracle: each candidate played to the end at every decision
 def test_the_oracle_wins_a_game_the_heuristic_loses():
     """Part 3's witness: seeing the dice, one step off the blueprint at the right decision wins (two players on
-    the labs, seed 1000: the heuristic runs the threat to 26)."""
-    state = start("meridian-labs", seed=1000)
+    the labs, seed 1001: the heuristic loses it; seed 1000 until the boxed-in agents bought push, which won it)."""
+    state = start("meridian-labs", seed=1001)
     final = play_with(AutoPlayer(), state)
     assert final.outcome is not None and not final.outcome.won
     final = play_with(make_player("oracle"), state)
