@@ -33,7 +33,7 @@ from controller.rules.corporation.threat_effects import apply_effect
 from controller.rules.dice import ScriptedDice, SeededDice
 from controller.rules.events import FloorChanged
 from controller.rules.resolution import Resolution
-from controller.rules.state import DicePool, GameState, PendingMove
+from controller.rules.state import Bot, DicePool, GameState, PendingMove, SecurityUnit
 from tests.support.rules_scenarios import (
     CONTENT,
     HOPS,
@@ -458,13 +458,17 @@ def test_an_agent_boxed_in_by_a_guard_buys_push(guard_at, power, buys):
     detected bot's awareness chip stand beside it and attack it each round): "Push (1 Power): ... shove a
     security unit to an adjacent empty space, entering its space". The agent learns to push at its route step
     from 2 power, rather than wait beside the guard or walk the long way round on its last dice."""
-    s = make_state(LONG_WAY_ROUND, bots=[bot("byte", "B2", power=power), module("M2")],
-                   units=[guard("g1", guard_at, facing="S")], slots=chips("general", "general", "general"),
+    s = _boxed_in_at_the_route_step([bot("byte", "B2", power=power), module("M2")], guard("g1", guard_at, facing="S"))
+    assert (AutoPlayer().choose(s) == BuyUpgrade(bot="byte", upgrade="push")) is buys
+
+
+def _boxed_in_at_the_route_step(bots: list[Bot], guarding: SecurityUnit) -> GameState:
+    """Two players' Data Heist on LONG_WAY_ROUND in round 5, the terminal on A1, one guard, at the route step."""
+    s = make_state(LONG_WAY_ROUND, bots=bots, units=[guarding], slots=chips("general", "general", "general"),
                    players=2, round=5)
     s.floor.terminals = {"A1": "standard"}
     s.mission = CONTENT.missions["data-heist"]
-    s = in_turn(s, step="route")
-    assert (AutoPlayer().choose(s) == BuyUpgrade(bot="byte", upgrade="push")) is buys
+    return in_turn(s, step="route")
 
 
 @pytest.mark.parametrize("module_power, buys", [
@@ -475,12 +479,8 @@ def test_the_module_boxed_in_at_the_zones_only_doorway_buys_push(module_power, b
     """The guard on L2 stands in the only way into the safe zone on M2 (the annex's North stairs have one
     door, and a guard on K4 waited there while the module beside it was hit round after round): the module
     learns to push it aside, in an agent's route step, from 3 power."""
-    s = make_state(LONG_WAY_ROUND, bots=[bot("byte", "C1"), module("K2", power=module_power)],
-                   units=[guard("g1", "L2", facing="W")], slots=chips("general", "general", "general"),
-                   players=2, round=5)
-    s.floor.terminals = {"A1": "standard"}
-    s.mission = CONTENT.missions["data-heist"]
-    s = in_turn(s, step="route")
+    s = _boxed_in_at_the_route_step([bot("byte", "C1"), module("K2", power=module_power)],
+                                    guard("g1", "L2", facing="W"))
     assert (AutoPlayer().choose(s) == BuyUpgrade(bot="module", upgrade="push")) is buys
 
 
