@@ -13,6 +13,7 @@ from controller.autoplay.repairs import Repairs
 from controller.autoplay.routes import Routes
 from controller.autoplay.tuning import BOXED_PUSH_POWER, MODULE_BOXED_PUSH_POWER
 from controller.rules import (
+    MAX_THREAT,
     Action,
     Alter,
     BeginActions,
@@ -53,7 +54,11 @@ class Turn:
             preference = strategy_for(state.mission.id).alter_preference(state)
             return min(alters, key=lambda a: (preference.index(a.chip), a.source == "team", a.slot))
         reboot_at = strategy_for(state.mission.id).reboot_at(state)
-        if live <= reboot_at and live < active_slot_count(state) and any(isinstance(a, Reboot) for a in legal):
+        # a reboot whose threat (the player count) reaches the track's end loses the game there and then; the
+        # chips left may still take the team home this round
+        last_round = state.threat + state.players >= MAX_THREAT
+        if live <= reboot_at and live < active_slot_count(state) and not last_round \
+                and any(isinstance(a, Reboot) for a in legal):
             return Reboot()
         agent = active_agent(state)
         unlock = self._fourth_slot(state, legal)

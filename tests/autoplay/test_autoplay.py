@@ -244,6 +244,21 @@ def test_the_team_reboots_with_one_usable_chip_left(players, slots, reboots):
     assert isinstance(action, Reboot) == reboots
 
 
+@pytest.mark.parametrize("players,threat,reboots", [(2, 23, True), (2, 24, False), (2, 25, False),
+                                                    (1, 24, True), (1, 25, False)])
+def test_no_reboot_whose_threat_ends_the_game(players, threat, reboots):
+    """"Advance threat by the player count" at a reboot, and the game is lost at 26: with one usable chip left
+    and the threat within the player count of 26, the team plays its last chip (Nano three steps from home on 7
+    dice, lobby seed 3067) instead of rebooting into the defeat."""
+    agents = [bot("byte", "A1", power=5), bot("casing", "A2", power=5)][:players]
+    s = routing("data-heist", [*agents, module("B1")], players)
+    s.burncycle.slots = chips("-", "-", "general")
+    s.round = 9
+    s.threat = threat
+    action = AutoPlayer().choose(s)
+    assert isinstance(action, Reboot) == reboots
+
+
 def test_without_a_command_module_the_agents_share_the_fourth_slot():
     """Rescue Rangers: "Do not place the command module." and "The command module's mat and card function as
     normal": the fourth slot's 4 power comes from the agents ("provided at least 1 power is paid by the
