@@ -15,7 +15,7 @@ from typing import cast
 from controller.autoplay.abilities import passes_doors
 from controller.autoplay.missions import strategy_for
 from controller.autoplay.paths import PathCosts, door_passage, opens_doors
-from controller.autoplay.tuning import DASH_SLACK, DOOR_COST, SPARE_TRIP, WALL_COST, WATCHED_COST
+from controller.autoplay.tuning import CUT_OFF_REACH, DASH_SLACK, DOOR_COST, SPARE_TRIP, WALL_COST, WATCHED_COST
 from controller.rules import (
     MAX_DESTROYED_WALLS,
     UNREACHABLE,
@@ -332,6 +332,23 @@ class Routes:
         dist = self.bot_distances(table, bot)
         ahead = [j for _, j in table.floor.security_neighbours(here, table.destroyed) if dist[j] < dist[here]]
         return bool(ahead) and all(isinstance(table.occupant.get(j), SecurityUnit) for j in ahead)
+
+    def cut_off(self, table: Resolution, bot: Bot) -> bool:
+        """Whether security units within CUT_OFF_REACH steps of the bot (it has no push) stand on every way to
+        its target: the lobby's West zone has one door, and a guard in its doorway (E15, or D15 inside) kept
+        Nano walking round it, two steps from home on 8 dice, while the threat ran out (seed 3114)."""
+        if "push" in bot.upgrades or bot.space is None or not table.state.calibrated or self.wants(table, bot):
+            return False
+        if any(b is not bot and b.on_board and not self.home(table, b) for b in table.state.bots):
+            return False  # only the last one out
+        here = table.floor.index[bot.at]
+        if self.bot_distances(table, bot)[here] >= UNREACHABLE:
+            return False
+        steps = table.distances()
+        near = frozenset(s for s, o in table.occupant.items()
+                         if isinstance(o, SecurityUnit) and steps[here][s] <= CUT_OFF_REACH)
+        targets = frozenset(self.targets(table, bot)) - near
+        return bool(near) and self.paths.cost_map(table, bot, targets, avoid=near)[here] >= UNREACHABLE
 
     def _retreat(self, table: Resolution, bot: Bot, here: int) -> tuple[int, str] | None:
         """A step out of a guard's reach: the bot is detected or a guard stands next to it, and a free space

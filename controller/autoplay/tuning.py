@@ -30,6 +30,10 @@ the turn. Data Heist on the lobby and the annex, seeds 1000-1199: alone 23 -> 36
 77 -> 82 and 90 -> 124, three 21 -> 27 and 27 -> 32; seeds 2000-2299 alone 47 -> 76 and 70 -> 92. Rebooting
 at 2 was worse with one and three players (one player on the lobby: 79 -> 61 of 200)."""
 
+CUT_OFF_REACH = 4
+"""How near a security unit stands to an agent without push that it counts as holding the agent's only way
+to its target (`Routes.cut_off`): the agent then buys push from BOXED_PUSH_POWER, as one boxed in does."""
+
 BOXED_PUSH_POWER = 2
 """The power from which an agent boxed in by guards (a unit on each of its shortest steps) buys push (1 power,
 keeping 1): the guards converging on a detected agent's awareness chip stand beside it, in a dead end or in the

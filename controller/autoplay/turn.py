@@ -70,8 +70,9 @@ class Turn:
             return upgrade
         push = BuyUpgrade(bot=agent.id, upgrade="push")
         # boxed in: a guard stands on each of this agent's shortest steps, and waiting beside it costs a hit a
-        # round; push (1 power) shoves it aside
-        if push in legal and agent.power >= BOXED_PUSH_POWER and self.routes.boxed_in(table, agent):
+        # round; push (1 power) shoves it aside; so too a guard near it that holds its only way (a doorway)
+        if push in legal and agent.power >= BOXED_PUSH_POWER \
+                and (self.routes.boxed_in(table, agent) or self.routes.cut_off(table, agent)):
             return push
         # a guard stood in the only way: this agent learns to push
         if self.routes.notes.blocked_by_unit and agent.power >= 4 and push in legal:

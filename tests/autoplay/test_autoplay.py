@@ -1414,6 +1414,42 @@ def test_a_guard_is_pushed_out_of_the_way_not_along_it():
     assert isinstance(chosen, Push) and chosen.to in ("B3", "D3")
 
 
+@pytest.mark.parametrize("guard_at, module_at, buys", [
+    ("C2", "A1", True),  # the guard in the zone's doorway holds the only way home of the last bot out
+    ("C2", "E3", False),  # a team-mate is still out too: its dice walk home another way round
+    ("E3", "A1", False),  # the way home is free
+])
+def test_the_last_one_out_cut_off_from_home_buys_push(guard_at, module_at, buys):
+    """After the calibration, a guard on C2, the doorway of the zone's one door, holds Byte's only way home from
+    C4; his next step (C3) is free, so he is not boxed in, and without push he walks round and round the guard
+    while the threat runs out (the lobby's West zone, seed 3114: Nano on F14, guard 4 on E15, 8 dice). The last
+    bot out buys push ("Push (1 Power): ... shove a security unit to an adjacent empty space")."""
+    s = make_state(ZONE_BEYOND_A_GUARD, bots=[bot("byte", "C4", power=5), module(module_at)],
+                   units=[guard("g1", guard_at, facing="N")], slots=chips("general", "general", "general"),
+                   players=2, round=8, unlocked=["C1/C2"])
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    assert (AutoPlayer().choose(in_turn(s, step="route")) == BuyUpgrade(bot="byte", upgrade="push")) is buys
+
+
+@pytest.mark.parametrize("module_at, pushes", [("A1", True), ("E3", False)])
+def test_the_last_one_out_pushes_a_guard_off_the_zones_door_space(module_at, pushes):
+    """A guard investigating the awareness chips left outside stands on C1, inside the zone by its door: a unit
+    is never shoved into the team's zone (inside, it sees every bot there), but when Byte is the last bot out,
+    the push takes him onto C1 and "All bots simultaneously: occupy safe zones" is met as he lands (the lobby's
+    seed 3053: Nano on E14 with 8 AP, guard 4 on D15)."""
+    byte = bot("byte", "C2")
+    byte.upgrades = ["push"]
+    s = make_state(ZONE_BEYOND_A_GUARD, bots=[byte, module(module_at)], units=[guard("g1", "C1", facing="S")],
+                   slots=chips("general", "general", "general"), round=8, unlocked=["C1/C2"])
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    chosen = AutoPlayer().choose(mid_move(in_turn(s, basic=5), ap=3))
+    assert isinstance(chosen, Push) is pushes
+    if pushes:
+        assert (chosen.bot, chosen.unit) == ("byte", "g1")
+
+
 def test_nano_opens_a_locked_door_a_guard_stands_beyond():
     """Nano in the Office, the Lab still to surveil ("Have no unsurveilled rooms on the floor"): the guard on
     E2, beyond the Office's only door, blocks his Reassemble ("Bots cannot move through ... other units") and,
