@@ -61,6 +61,8 @@ class MoveSteps:
             if action is not None and nxt is not None and last and nxt[0] in watched and here not in watched \
                     and not (shove is not None and bot.kind == "module"):
                 continue  # the last AP would leave the bot in a guard's sight for the corporation's turn
+            if action is not None and nxt is not None and routes.opener_holds(table, bot, nxt[0]):
+                continue  # the zone's opener comes to its door with a whole pool, next turn
             if action is not None:
                 remaining = routes.bot_distances(table, bot)[here]
                 # calibrations first: the module's walk to the safe zone can wait for spare AP, its own

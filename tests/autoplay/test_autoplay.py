@@ -19,6 +19,7 @@ from controller.rules.actions import (
     Escape,
     Hop,
     Keypad,
+    Move,
     NetworkStep,
     Push,
     Reboot,
@@ -1656,6 +1657,44 @@ def test_on_the_labs_the_module_waits_for_the_zone_door_then_crosses_at_once(ope
     assert isinstance(chosen, Step) and chosen.bot == walker
     if not opened:
         assert chosen.to in ("J3", "K4")  # toward the North zone's door E6/F6, not east to a terminal
+
+
+@pytest.mark.parametrize("kept, steps", [
+    (DicePool(), False),  # the move rolled the whole pool: Casing stops on G5, out of guard 1's sight
+    (DicePool(basic=5), True),  # dice kept for the door: he walks on into the sight to F6
+])
+def test_on_the_labs_casing_comes_to_the_zone_door_with_a_whole_pool(kept, steps):
+    """The labs (level 2: keypads of 6 AP, guards that hit for 2): Casing, going to open the North zone, came to
+    its door E6/F6 in round 1 with his pool rolled on the move, drew the card with inputs only (a brute force
+    needs dice) and guard 1, at its post H6 beside the doorway, struck him for 2: with 3 dice he no longer forces
+    the card, the team gave the North zone up and mostly lost. With no dice left he stops short, out of sight,
+    within OPENER_HOLD (3) steps of the door, and comes with a whole pool next turn."""
+    s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
+    s.bot("casing").space = "G5"
+    s = in_turn(s, order=["nano", "casing"], active=1)
+    s.turn.pool = kept
+    s.turn.pending = PendingMove(ap=3, agent_ap=2)
+    table = Resolution(s, SeededDice(0), apply_effect, copy=False)
+    player = AutoPlayer()
+    assert table.floor.index["G6"] in player.paths.watched(table)
+    assert table.floor.index["G5"] not in player.paths.watched(table)
+    assert (player.choose(s) == Step(bot="casing", to="G6")) is steps
+
+
+@pytest.mark.parametrize("basic, dice", [
+    (5, DicePool(proprietary=1)),  # 5 dice force a level 2 card's 6 AP: the pressure die alone walks him there
+    (3, DicePool(basic=3, proprietary=1)),  # 3 dice cannot: the whole pool walks
+])
+def test_on_the_labs_casing_walks_to_the_zone_door_on_his_pressure_die_keeping_his_dice(basic, dice):
+    """Two steps from the North zone's door E6/F6 at the start of his turn, Casing moves on his pressure die
+    only (OPENER_APPROACH): the dice he keeps force the door once he has drawn its card, in the same turn, and
+    he steps in, instead of rolling them on two steps and waiting beside the door in guard 1's sight."""
+    s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
+    s.bot("casing").space = "G5"
+    s = in_turn(s, order=["nano", "casing"], active=1, basic=basic)
+    s.turn.pool.proprietary = 1
+    chosen = AutoPlayer().choose(s)
+    assert isinstance(chosen, Move) and chosen.dice == dice
 
 
 @pytest.mark.parametrize("casing_power, shut", [
