@@ -100,6 +100,7 @@ from controller.rules.game_setup import (
     GameSetup,
     SetupProblem,
     check_setup,
+    floor_state,
     new_game,
     players_place_module,
     starts_in_safe_zones,
@@ -156,7 +157,7 @@ from controller.rules.state import (
 from controller.rules.validate import check_state, state_problems
 
 __all__ = [
-    "players_place_module", "starts_in_safe_zones",
+    "players_place_module", "starts_in_safe_zones", "floor_state",
     "ACTION_VERSION", "Action", "Alter", "AnyAction", "BeginActions", "BuyDiceUpgrade", "BuyUpgrade",
     "CorporationTurn", "Correct", "Degrade", "Discard", "DrawChip", "EndMove", "EndTurn", "Escape", "Hop",
     "InstallMod", "JoanStun", "JoanSurveil", "Keypad", "Move", "NetworkCardAction", "NetworkStep", "Pass", "Push",
