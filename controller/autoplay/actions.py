@@ -13,7 +13,7 @@ from controller.autoplay.missions.strategy import is_prey
 from controller.autoplay.paths import expected_ap
 from controller.autoplay.repairs import Repairs
 from controller.autoplay.routes import Routes
-from controller.autoplay.tuning import PREY_MARGIN
+from controller.autoplay.tuning import FORCE_MARGIN, OPENER_APPROACH, PREY_MARGIN
 from controller.rules import (
     HAND_LIMIT,
     PROPRIETARY_DIE_USE,
@@ -28,6 +28,7 @@ from controller.rules import (
     Strike,
     Terminal,
     active_agent,
+    brute_force_durability,
     current_chip_kind,
     movers,
     objective_applies,
@@ -88,6 +89,8 @@ class ActionStep:
         die_use = PROPRIETARY_DIE_USE.get(active_agent(table.state).proprietary_die or "")
         own = pool.proprietary if die_use == "move" else 0
         everything = DicePool(basic=pool.basic, advanced=pool.advanced, elite=pool.elite, proprietary=own)
+        if Move in kinds and own and self._approaches_door(table):
+            return Move(dice=DicePool(proprietary=own))
         if Move in kinds and self.routes.can_progress(table) and (optimized or expected_ap(everything) > 0):
             return Move(dice=everything)
         # a slot with nothing better to do draws a chip for threat in TSM-103C, early on, else a network card:
@@ -98,6 +101,19 @@ class ActionStep:
         if NetworkCardAction in kinds and len(hand) < HAND_LIMIT:
             return NetworkCardAction()
         return Pass()
+
+    def _approaches_door(self, table: Resolution) -> bool:
+        """Whether the active agent, the zone's opener (`Routes.zone_opener`), walks the last OPENER_APPROACH
+        steps to the zone's locked door on its own die only: the rest of its pool, kept, can force the door once
+        its card is drawn, in the same turn."""
+        agent = active_agent(table.state)
+        if agent is not self.routes.zone_opener(table) or agent.space is None:
+            return False
+        door = self.routes.zone_door(table, agent)
+        pool = table.state.turn.pool
+        kept = DicePool(basic=pool.basic, advanced=pool.advanced, elite=pool.elite)
+        return door is not None and 1 <= door[0] <= OPENER_APPROACH \
+            and expected_ap(kept) >= brute_force_durability(table, door[1]) - FORCE_MARGIN
 
     def _strike(self, table: Resolution, legal: list) -> Action | None:
         """Strike a unit a win task asks for when the dice can shut it down, else a unit next to a detected

@@ -39,9 +39,11 @@ class MoveSteps:
         for la in legal:  # a push takes the bot into the unit's space: the step to that space
             # (never the unit being shoved toward a terminal: only the push along its way moves it; never a
             # unit shoved into the team's safe zone, whose only shelter is that "Guards outside safe zones
-            # cannot see into them": inside, it sees and attacks every bot there)
+            # cannot see into them": inside, it sees and attacks every bot there; but the last bot out pushing
+            # a unit off a space of the zone steps in, and the team wins there and then)
             if isinstance(la.action, Push) and not (shove is not None and la.action.unit == shove[0].id) \
-                    and not routes.paths.in_team_zone(table, table.floor.index[la.action.to]):
+                    and (not routes.paths.in_team_zone(table, table.floor.index[la.action.to])
+                         or self._wins_home(table, la.action)):
                 into = state.unit(la.action.unit).space
                 known = steps.get((la.action.bot, into))
                 if known is None or (isinstance(known, Push) and
@@ -59,6 +61,8 @@ class MoveSteps:
             if action is not None and nxt is not None and last and nxt[0] in watched and here not in watched \
                     and not (shove is not None and bot.kind == "module"):
                 continue  # the last AP would leave the bot in a guard's sight for the corporation's turn
+            if action is not None and nxt is not None and routes.opener_holds(table, bot, nxt[0]):
+                continue  # the zone's opener comes to its door with a whole pool, next turn
             if action is not None:
                 remaining = routes.bot_distances(table, bot)[here]
                 # calibrations first: the module's walk to the safe zone can wait for spare AP, its own
@@ -78,6 +82,14 @@ class MoveSteps:
         if not ranked:
             return EndMove()
         return min(ranked, key=lambda r: r[:6])[6]
+
+    def _wins_home(self, table: Resolution, push: Push) -> bool:
+        """Whether the push takes the last bot out into the team's safe zone (onto the pushed unit's space)
+        while every team-mate is home: "All bots simultaneously: occupy safe zones" is met as it lands."""
+        routes, state = self.routes, table.state
+        into = table.floor.index[state.unit(push.unit).space]
+        return routes.paths.in_team_zone(table, into) and all(
+            routes.home(table, b) for b in state.bots if b.id != push.bot and b.on_board)
 
     def _push_rank(self, table: Resolution, push: Push) -> tuple[bool, int]:
         """How good a space `push.to` is for the shoved unit: through a door while the pusher still owes

@@ -15,11 +15,20 @@ from typing import cast
 from controller.autoplay.abilities import passes_doors
 from controller.autoplay.missions import strategy_for
 from controller.autoplay.paths import PathCosts, door_passage, opens_doors
-from controller.autoplay.tuning import DASH_SLACK, DOOR_COST, SPARE_TRIP, WALL_COST, WATCHED_COST
+from controller.autoplay.tuning import (
+    CUT_OFF_REACH,
+    DASH_SLACK,
+    DOOR_COST,
+    OPENER_HOLD,
+    SPARE_TRIP,
+    WALL_COST,
+    WATCHED_COST,
+)
 from controller.rules import (
     MAX_DESTROYED_WALLS,
     UNREACHABLE,
     Bot,
+    DicePool,
     GameState,
     Objective,
     Resolution,
@@ -139,6 +148,32 @@ class Routes:
         pending = table.state.turn.pending
         steps = min(table.distances()[here][z] for z in self.paths.team_safe_zone(table))
         return pending is None or pending.ap + DASH_SLACK < steps
+
+    def zone_door(self, table: Resolution, bot: Bot) -> tuple[int, str] | None:
+        """The steps from the bot to the nearest space outside a locked door of the team's safe zone, and that
+        door; None when every door of the zone is open."""
+        floor = table.floor
+        zone = self.paths.team_safe_zone(table)
+        if not zone:
+            return None
+        area = floor.area_of[next(iter(zone))]
+        row = table.distances()[floor.index[bot.at]]
+        return min(((row[v], door) for (u, v), door in floor.door_edges.items()
+                    if floor.area_of[u] == area and floor.area_of[v] != area and door not in table.unlocked),
+                   default=None)
+
+    def opener_holds(self, table: Resolution, bot: Bot, step: int) -> bool:
+        """Whether the zone's opener (`zone_opener`), its pool spent in the move under way, stops out of sight
+        rather than take this step into a guard's sight within OPENER_HOLD steps of the zone's locked door:
+        arriving with no dice left it can draw the door's card with inputs only, and the guard by the doorway
+        strikes it before its next turn, after which its dice no longer force the door; from out of sight it
+        comes with a whole pool next turn."""
+        if bot is not self.zone_opener(table) or table.state.turn.pool != DicePool():
+            return False
+        watched = self.paths.watched(table)
+        door = self.zone_door(table, bot)
+        return step in watched and table.floor.index[bot.at] not in watched and door is not None \
+            and door[0] <= OPENER_HOLD
 
     def module_dashes(self, table: Resolution) -> bool:
         """Whether the module, out of the team's zone where the waiting rules apply (`_zone_shut`), has a door
@@ -332,6 +367,23 @@ class Routes:
         dist = self.bot_distances(table, bot)
         ahead = [j for _, j in table.floor.security_neighbours(here, table.destroyed) if dist[j] < dist[here]]
         return bool(ahead) and all(isinstance(table.occupant.get(j), SecurityUnit) for j in ahead)
+
+    def cut_off(self, table: Resolution, bot: Bot) -> bool:
+        """Whether security units within CUT_OFF_REACH steps of the bot (it has no push) stand on every way to
+        its target: the lobby's West zone has one door, and a guard in its doorway (E15, or D15 inside) kept
+        Nano walking round it, two steps from home on 8 dice, while the threat ran out (seed 3114)."""
+        if "push" in bot.upgrades or bot.space is None or not table.state.calibrated or self.wants(table, bot):
+            return False
+        if any(b is not bot and b.on_board and not self.home(table, b) for b in table.state.bots):
+            return False  # only the last one out
+        here = table.floor.index[bot.at]
+        if self.bot_distances(table, bot)[here] >= UNREACHABLE:
+            return False
+        steps = table.distances()
+        near = frozenset(s for s, o in table.occupant.items()
+                         if isinstance(o, SecurityUnit) and steps[here][s] <= CUT_OFF_REACH)
+        targets = frozenset(self.targets(table, bot)) - near
+        return bool(near) and self.paths.cost_map(table, bot, targets, avoid=near)[here] >= UNREACHABLE
 
     def _retreat(self, table: Resolution, bot: Bot, here: int) -> tuple[int, str] | None:
         """A step out of a guard's reach: the bot is detected or a guard stands next to it, and a free space

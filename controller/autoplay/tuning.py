@@ -30,6 +30,10 @@ the turn. Data Heist on the lobby and the annex, seeds 1000-1199: alone 23 -> 36
 77 -> 82 and 90 -> 124, three 21 -> 27 and 27 -> 32; seeds 2000-2299 alone 47 -> 76 and 70 -> 92. Rebooting
 at 2 was worse with one and three players (one player on the lobby: 79 -> 61 of 200)."""
 
+CUT_OFF_REACH = 4
+"""How near a security unit stands to an agent without push that it counts as holding the agent's only way
+to its target (`Routes.cut_off`): the agent then buys push from BOXED_PUSH_POWER, as one boxed in does."""
+
 BOXED_PUSH_POWER = 2
 """The power from which an agent boxed in by guards (a unit on each of its shortest steps) buys push (1 power,
 keeping 1): the guards converging on a detected agent's awareness chip stand beside it, in a dead end or in the
@@ -173,6 +177,21 @@ with 2 AP short; with the team's strongest dice judging the doors too, 136 with 
 is at once). With the doorway held too (docs/autoplay.md, "The dash's slack"): 160 with 2, 164 with 3, 173 with
 4 and 5, 165 with 6; a move of Nano's 3-4 dice seldom came within 2 AP of the 7-8 steps in, so the module
 waited on its entrance with the door open until the calibration, then crossed among the stirred guards."""
+
+OPENER_HOLD = 3
+"""Steps from a locked door of the team's shut safe zone within which the agent going to open it (`Routes.
+zone_opener`: Casing on the labs), its pool spent in the move under way, stops short of a step into a guard's
+sight (`Routes.opener_holds`). Arriving with no dice left it drew the door's card with inputs only, and guard 1
+(post H6, beside the labs' North door) struck it for 2 before its next turn: with 3 dice it no longer forces a
+level 2 keypad's 6 AP, the team gave the North zone up, and an agent shut down lost the game (95 games of 200,
+1 won). Out of sight it comes with a whole pool next turn. Two players, the labs, wins of 1000 (seeds
+3000-3999): 240 -> 272; of 400 (seeds 3000-3399) 93 -> 109, 110, 111 within 2, 3, 4 steps."""
+
+OPENER_APPROACH = 2
+"""Steps to the zone's locked door the opener walks with its own die only (Casing's pressure die, AP only it
+may spend) when the rest of its pool can force the door (`ActionStep`): it then draws the card and, the card
+not opening, forces it in the same turn and steps in, instead of rolling its whole pool on two steps. With
+`OPENER_HOLD`, the labs 272 -> 286 of 1000."""
 
 FORCE_MARGIN = 1
 """A brute force is tried when the dice come within this many AP of the keypad's durability on average (3

@@ -13,6 +13,7 @@ from controller.autoplay.repairs import Repairs
 from controller.autoplay.routes import Routes
 from controller.autoplay.tuning import BOXED_PUSH_POWER, MODULE_BOXED_PUSH_POWER
 from controller.rules import (
+    MAX_THREAT,
     Action,
     Alter,
     BeginActions,
@@ -53,7 +54,11 @@ class Turn:
             preference = strategy_for(state.mission.id).alter_preference(state)
             return min(alters, key=lambda a: (preference.index(a.chip), a.source == "team", a.slot))
         reboot_at = strategy_for(state.mission.id).reboot_at(state)
-        if live <= reboot_at and live < active_slot_count(state) and any(isinstance(a, Reboot) for a in legal):
+        # a reboot whose threat (the player count) reaches the track's end loses the game there and then; the
+        # chips left may still take the team home this round
+        last_round = state.threat + state.players >= MAX_THREAT
+        if live <= reboot_at and live < active_slot_count(state) and not last_round \
+                and any(isinstance(a, Reboot) for a in legal):
             return Reboot()
         agent = active_agent(state)
         unlock = self._fourth_slot(state, legal)
@@ -65,8 +70,9 @@ class Turn:
             return upgrade
         push = BuyUpgrade(bot=agent.id, upgrade="push")
         # boxed in: a guard stands on each of this agent's shortest steps, and waiting beside it costs a hit a
-        # round; push (1 power) shoves it aside
-        if push in legal and agent.power >= BOXED_PUSH_POWER and self.routes.boxed_in(table, agent):
+        # round; push (1 power) shoves it aside; so too a guard near it that holds its only way (a doorway)
+        if push in legal and agent.power >= BOXED_PUSH_POWER \
+                and (self.routes.boxed_in(table, agent) or self.routes.cut_off(table, agent)):
             return push
         # a guard stood in the only way: this agent learns to push
         if self.routes.notes.blocked_by_unit and agent.power >= 4 and push in legal:

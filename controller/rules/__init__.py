@@ -76,7 +76,7 @@ from controller.rules.cards.network_cards import HAND_LIMIT
 from controller.rules.characters.proprietary_dice import USE as PROPRIETARY_DIE_USE
 from controller.rules.content import Content, parse_content
 from controller.rules.corporation.security import movement_of
-from controller.rules.corporation.threat import active_escalations
+from controller.rules.corporation.threat import MAX_THREAT, active_escalations
 from controller.rules.corporation.threat_effects import apply_effect
 from controller.rules.corporation.turn import corporation_turn
 from controller.rules.dice import Dice, ScriptedDice, SeededDice
@@ -100,6 +100,7 @@ from controller.rules.game_setup import (
     GameSetup,
     SetupProblem,
     check_setup,
+    floor_state,
     new_game,
     players_place_module,
     starts_in_safe_zones,
@@ -156,7 +157,7 @@ from controller.rules.state import (
 from controller.rules.validate import check_state, state_problems
 
 __all__ = [
-    "players_place_module", "starts_in_safe_zones",
+    "players_place_module", "starts_in_safe_zones", "floor_state",
     "ACTION_VERSION", "Action", "Alter", "AnyAction", "BeginActions", "BuyDiceUpgrade", "BuyUpgrade",
     "CorporationTurn", "Correct", "Degrade", "Discard", "DrawChip", "EndMove", "EndTurn", "Escape", "Hop",
     "InstallMod", "JoanStun", "JoanSurveil", "Keypad", "Move", "NetworkCardAction", "NetworkStep", "Pass", "Push",
@@ -179,6 +180,7 @@ __all__ = [
     "schema", "state_schema", "MAX_POWER", "STATE_VERSION", "DicePool", "GameState", "Outcome", "copy_state",
     "decode_state", "encode_state", "check_state", "state_problems", "sight", "security_sight", "Area", "edge_id",
     "PROPRIETARY_DIE_USE", "movement_of", "apply_effect", "IpMoved", "hop_paths", "TERMINAL_SPACES", "module_bagged",
+    "MAX_THREAT",
     "can_escape", "floor_objectives", "objective_applies", "objective_done", "unit_durability", "active_slot_count",
     "next_slot_cost", "brute_force_durability", "chip_inputs_payable", "keypad_column", "current_chip_kind",
     "movers", "movement_chips", "active_agent", "chip_usable", "Bot", "Objective", "SecurityUnit", "Resolution",

@@ -45,6 +45,8 @@ from controller.rules import (
     RulesError,
     active_escalations,
     check_setup,
+    compile_floor,
+    floor_state,
     legal_actions,
     new_game,
     parse_floor,
@@ -439,6 +441,16 @@ class TableService:
         """One floor's text and where it comes from, "shipped" or "saved" (`NoSuchFloor` for one that is
         neither)."""
         return views.FloorFile(name=name, source=self._floors.source(name), text=self._floors.text(name))
+
+    def floor_board(self, name: str) -> views.FloorView:
+        """A floor a game may start on, laid out for drawing as a game would find it (every door locked, nothing
+        accessed, no guard yet): the new game's form draws it to show where the team would start. `NoSuchFloor`
+        for a name neither shipped nor saved, `FloorDoesNotCompile` for a saved floor that does not compile."""
+        try:
+            floor = compile_floor(self._floors.text(name), f"{name}.floor")
+        except FloorError as err:
+            raise FloorDoesNotCompile(str(err)) from None
+        return views.floor_layout(floor_state(floor, floor.level), {})
 
     def check_floor(self, text: str, name: str = "floor") -> views.FloorChecked:
         """A drawn floor as `burncycle-table validate` sees it: the same messages, line and column."""

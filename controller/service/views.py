@@ -24,6 +24,7 @@ from controller.service.game.store import ChangeKind
 if TYPE_CHECKING:
     from controller.leds.render import LogicalFrame
     from controller.rules import Floor, LegalAction
+    from controller.rules.state import FloorState
     from controller.service.camera.component import SavedRegistration
     from controller.service.camera.reconciler_view import Misplaced, Place, Question, ReconcilerView
     from controller.service.game.store import Change
@@ -763,9 +764,9 @@ def leds_preview(configured: bool, frame: LogicalFrame | None) -> Leds:
                 status=_hex(frame.status))
 
 
-def _edges(floor: Floor, state: GameState) -> tuple[list[Edge], list[Edge]]:
+def _edges(floor: Floor, played: FloorState) -> tuple[list[Edge], list[Edge]]:
     """Walls (inner and outer) and doors, each on one side of one space, so the page draws a line there."""
-    destroyed, unlocked = set(state.floor.destroyed_walls), set(state.floor.unlocked_doors)
+    destroyed, unlocked = set(played.destroyed_walls), set(played.unlocked_doors)
     walls: list[Edge] = []
     doors: list[Edge] = []
     for (i, j), kind in sorted(floor.edges.items()):
@@ -790,31 +791,38 @@ def floor_view(state: GameState) -> FloorView:
     """The game's floor for drawing. The floor is compiled by the engine (`compile_floor`, cached per text), so
     the page draws exactly the walls, doors and areas the rules play on; what play changes on it and what each
     guard sees come from the state, so a phone only has to draw, never to know the rules."""
-    floor = compile_floor(state.floor.text, state.floor.name)
-    walls, doors = _edges(floor, state)
-    surveilled = set(state.floor.surveillance)
+    return floor_layout(state.floor, security_sight(state))
+
+
+def floor_layout(played: FloorState, sight: dict[str, list[str]]) -> FloorView:
+    """A floor for drawing as play has left it (`played`: doors unlocked, walls destroyed, terminals accessed),
+    with what each security unit sees; also a floor no game is on yet (`game_setup.floor_state`, nothing seen),
+    which the new game's form draws to show where the team would start."""
+    floor = compile_floor(played.text, played.name)
+    walls, doors = _edges(floor, played)
+    surveilled = set(played.surveillance)
     features: dict[str, list[str]] = {}
     for i, feature in enumerate(floor.feature):
         if feature:
             features.setdefault(feature, []).append(floor.ids[i])
     mainframes = features.get("mainframe", [])
     view = FloorView(
-        name=state.floor.name, level=state.floor.level, rows=floor.rows, columns=floor.cols,
+        name=played.name, level=played.level, rows=floor.rows, columns=floor.cols,
         spaces=[SpaceView(id=floor.ids[i], column=column, row=row, area=floor.area_of[i], feature=floor.feature[i])
                 for i, (row, column) in enumerate(floor.coords)],
         areas=[AreaView(index=a.index, kind=a.kind, name=a.name, surveillance=a.surveillance,
                         surveilled=floor.ids[a.spaces[0]] in surveilled, reserve=a.reserve,
                         spaces=[floor.ids[s] for s in a.spaces]) for a in floor.areas],
         walls=walls, doors=doors,
-        terminals=[FloorTerminal(space=s, accessed=s not in state.floor.terminals,
-                                 kind=state.floor.terminals.get(s, "mainframe" if s in mainframes else "standard"))
+        terminals=[FloorTerminal(space=s, accessed=s not in played.terminals,
+                                 kind=played.terminals.get(s, "mainframe" if s in mainframes else "standard"))
                    for s in sorted(features.get("terminal", []) + mainframes)],
-        caches=[Cache(space=s, taken=s not in state.floor.caches) for s in features.get("cache", [])],
+        caches=[Cache(space=s, taken=s not in played.caches) for s in features.get("cache", [])],
         hiding_spots=features.get("hiding", []),
         safe_zones=[floor.ids[s] for a in floor.areas if a.kind == "safe" for s in a.spaces],
         posts=[Post(space=s, post=p, text=text) for p, text in POSTS.items() for s in features.get(p, [])],
         entrances=features.get("entrance", []),
-        sight=security_sight(state),
+        sight=sight,
     )
     view.version = hashlib.blake2b(msgspec.json.encode(view), digest_size=8).hexdigest()
     return view

@@ -19,6 +19,7 @@ from controller.rules.actions import (
     Escape,
     Hop,
     Keypad,
+    Move,
     NetworkStep,
     Push,
     Reboot,
@@ -240,6 +241,21 @@ def test_the_team_reboots_with_one_usable_chip_left(players, slots, reboots):
     s = routing("data-heist", [*agents, module("B1")], players)
     s.burncycle.slots = chips(*slots)
     s.round = 3
+    action = AutoPlayer().choose(s)
+    assert isinstance(action, Reboot) == reboots
+
+
+@pytest.mark.parametrize("players,threat,reboots", [(2, 23, True), (2, 24, False), (2, 25, False),
+                                                    (1, 24, True), (1, 25, False)])
+def test_no_reboot_whose_threat_ends_the_game(players, threat, reboots):
+    """"Advance threat by the player count" at a reboot, and the game is lost at 26: with one usable chip left
+    and the threat within the player count of 26, the team plays its last chip (Nano three steps from home on 7
+    dice, lobby seed 3067) instead of rebooting into the defeat."""
+    agents = [bot("byte", "A1", power=5), bot("casing", "A2", power=5)][:players]
+    s = routing("data-heist", [*agents, module("B1")], players)
+    s.burncycle.slots = chips("-", "-", "general")
+    s.round = 9
+    s.threat = threat
     action = AutoPlayer().choose(s)
     assert isinstance(action, Reboot) == reboots
 
@@ -1399,6 +1415,42 @@ def test_a_guard_is_pushed_out_of_the_way_not_along_it():
     assert isinstance(chosen, Push) and chosen.to in ("B3", "D3")
 
 
+@pytest.mark.parametrize("guard_at, module_at, buys", [
+    ("C2", "A1", True),  # the guard in the zone's doorway holds the only way home of the last bot out
+    ("C2", "E3", False),  # a team-mate is still out too: its dice walk home another way round
+    ("E3", "A1", False),  # the way home is free
+])
+def test_the_last_one_out_cut_off_from_home_buys_push(guard_at, module_at, buys):
+    """After the calibration, a guard on C2, the doorway of the zone's one door, holds Byte's only way home from
+    C4; his next step (C3) is free, so he is not boxed in, and without push he walks round and round the guard
+    while the threat runs out (the lobby's West zone, seed 3114: Nano on F14, guard 4 on E15, 8 dice). The last
+    bot out buys push ("Push (1 Power): ... shove a security unit to an adjacent empty space")."""
+    s = make_state(ZONE_BEYOND_A_GUARD, bots=[bot("byte", "C4", power=5), module(module_at)],
+                   units=[guard("g1", guard_at, facing="N")], slots=chips("general", "general", "general"),
+                   players=2, round=8, unlocked=["C1/C2"])
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    assert (AutoPlayer().choose(in_turn(s, step="route")) == BuyUpgrade(bot="byte", upgrade="push")) is buys
+
+
+@pytest.mark.parametrize("module_at, pushes", [("A1", True), ("E3", False)])
+def test_the_last_one_out_pushes_a_guard_off_the_zones_door_space(module_at, pushes):
+    """A guard investigating the awareness chips left outside stands on C1, inside the zone by its door: a unit
+    is never shoved into the team's zone (inside, it sees every bot there), but when Byte is the last bot out,
+    the push takes him onto C1 and "All bots simultaneously: occupy safe zones" is met as he lands (the lobby's
+    seed 3053: Nano on E14 with 8 AP, guard 4 on D15)."""
+    byte = bot("byte", "C2")
+    byte.upgrades = ["push"]
+    s = make_state(ZONE_BEYOND_A_GUARD, bots=[byte, module(module_at)], units=[guard("g1", "C1", facing="S")],
+                   slots=chips("general", "general", "general"), round=8, unlocked=["C1/C2"])
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    chosen = AutoPlayer().choose(mid_move(in_turn(s, basic=5), ap=3))
+    assert isinstance(chosen, Push) is pushes
+    if pushes:
+        assert (chosen.bot, chosen.unit) == ("byte", "g1")
+
+
 def test_nano_opens_a_locked_door_a_guard_stands_beyond():
     """Nano in the Office, the Lab still to surveil ("Have no unsurveilled rooms on the floor"): the guard on
     E2, beyond the Office's only door, blocks his Reassemble ("Bots cannot move through ... other units") and,
@@ -1605,6 +1657,44 @@ def test_on_the_labs_the_module_waits_for_the_zone_door_then_crosses_at_once(ope
     assert isinstance(chosen, Step) and chosen.bot == walker
     if not opened:
         assert chosen.to in ("J3", "K4")  # toward the North zone's door E6/F6, not east to a terminal
+
+
+@pytest.mark.parametrize("kept, steps", [
+    (DicePool(), False),  # the move rolled the whole pool: Casing stops on G5, out of guard 1's sight
+    (DicePool(basic=5), True),  # dice kept for the door: he walks on into the sight to F6
+])
+def test_on_the_labs_casing_comes_to_the_zone_door_with_a_whole_pool(kept, steps):
+    """The labs (level 2: keypads of 6 AP, guards that hit for 2): Casing, going to open the North zone, came to
+    its door E6/F6 in round 1 with his pool rolled on the move, drew the card with inputs only (a brute force
+    needs dice) and guard 1, at its post H6 beside the doorway, struck him for 2: with 3 dice he no longer forces
+    the card, the team gave the North zone up and mostly lost. With no dice left he stops short, out of sight,
+    within OPENER_HOLD (3) steps of the door, and comes with a whole pool next turn."""
+    s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
+    s.bot("casing").space = "G5"
+    s = in_turn(s, order=["nano", "casing"], active=1)
+    s.turn.pool = kept
+    s.turn.pending = PendingMove(ap=3, agent_ap=2)
+    table = Resolution(s, SeededDice(0), apply_effect, copy=False)
+    player = AutoPlayer()
+    assert table.floor.index["G6"] in player.paths.watched(table)
+    assert table.floor.index["G5"] not in player.paths.watched(table)
+    assert (player.choose(s) == Step(bot="casing", to="G6")) is steps
+
+
+@pytest.mark.parametrize("basic, dice", [
+    (5, DicePool(proprietary=1)),  # 5 dice force a level 2 card's 6 AP: the pressure die alone walks him there
+    (3, DicePool(basic=3, proprietary=1)),  # 3 dice cannot: the whole pool walks
+])
+def test_on_the_labs_casing_walks_to_the_zone_door_on_his_pressure_die_keeping_his_dice(basic, dice):
+    """Two steps from the North zone's door E6/F6 at the start of his turn, Casing moves on his pressure die
+    only (OPENER_APPROACH): the dice he keeps force the door once he has drawn its card, in the same turn, and
+    he steps in, instead of rolling them on two steps and waiting beside the door in guard 1's sight."""
+    s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
+    s.bot("casing").space = "G5"
+    s = in_turn(s, order=["nano", "casing"], active=1, basic=basic)
+    s.turn.pool.proprietary = 1
+    chosen = AutoPlayer().choose(s)
+    assert isinstance(chosen, Move) and chosen.dice == dice
 
 
 @pytest.mark.parametrize("casing_power, shut", [

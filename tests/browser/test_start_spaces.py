@@ -8,6 +8,7 @@ axe-core audits the form as it is open."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,18 @@ def _shown_whole(select: Locator) -> bool:
         const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
             - 1.5 * parseFloat(style.fontSize);
         return pen.measureText(s.selectedOptions[0].text).width <= room; }"""))
+
+
+def _expect_drawn(page: Page, where: dict[str, tuple[str, bool]]) -> None:
+    """The new game's floor shows exactly these bots, each on its space, dashed when left to the table."""
+    board = page.locator("#new-start-board")
+    expect(board.locator(".unit")).to_have_count(len(where), timeout=WAIT)
+    lit = board.locator(".start-lit rect").evaluate_all("rs => rs.map((r) => r.dataset.space)")
+    assert sorted(lit) == sorted(space for space, _ in where.values())  # lit once each, however often redrawn
+    for bot, (space, table) in where.items():
+        unit = board.locator(f'.unit[data-unit="{bot}"]')
+        expect(unit).to_have_attribute("data-space", space, timeout=WAIT)
+        expect(unit).to_have_class(re.compile(r"\btable-choice\b") if table else re.compile(r"^(?!.*table-choice)"))
 
 
 def _shot(page: Page, name: str, at: str = "#new-start") -> None:
@@ -105,6 +118,13 @@ def test_the_team_chooses_where_it_starts_from_a_phone(tmp_path: Path, browser: 
         phone.pick("#new-start-casing", "Q4")
         expect(problem).to_have_text("")
         _shot(page, "chosen-phone")
+        # the floor below the selects shows each bot where it would start: byte, left to the table, dashed where
+        # the engine puts it (the game started below has it there)
+        _expect_drawn(page, {"nano": ("D15", False), "casing": ("Q4", False), "byte": ("Q3", True)})
+        expect(page.locator("#new-start-board")).to_have_attribute(
+            "aria-label", "Where the team would start on Meridian Tower, Lobby: Nano on D15, Casing on Q4, "
+                          "Byte on Q3 (the table's choice).")
+        _shot(page, "board-phone", "#new-start-board")
         phone.tap("#new-game button[type=submit]")
         phone.tap("#confirm-yes")  # the game in progress is replaced: asked first
         expect(page.locator("#title")).to_have_text("Adaptable: Operation Rescue Rangers on Meridian Tower, Lobby",
@@ -151,6 +171,7 @@ def test_the_start_part_at_laptop_size_passes_the_audit(tmp_path: Path, browser:
         assert _start_selects(page) == ["nano", "casing", "module"]
         expect(page.locator("#new-start-nano")).to_have_value("")  # the labs have no D15 in a safe zone
         page.select_option("#new-start-module", "B7")
+        _expect_drawn(page, {"nano": ("A6", True), "casing": ("B6", True), "module": ("B7", False)})
         _shot(page, "laptop")
         assert serious(page) == []
         assert unreachable(page) == []

@@ -140,3 +140,31 @@ def test_a_saved_floor_is_offered_for_a_new_game_and_played_on(player: TestClien
     reply = player.post("/api/games", json={"floor": "my-annex", "mission": "data-heist", "agents": ["nano", "casing"]})
     assert reply.status_code == 200, reply.text
     assert service.state.floor.name == "Example annex"
+
+
+def test_a_floor_is_laid_out_for_the_new_games_form_as_a_game_would_find_it(player: TestClient,
+                                                                             service: TableService) -> None:
+    """GET /api/floors/{name}/board: the floor as GET /api/floor lays out a game's, before any game is on it
+    (the form draws it to show where the team would start): the same spaces, areas and edges as a new game's on
+    that floor, every door locked, no terminal accessed and no guard's sight; a saved floor too."""
+    lobby = player.get("/api/floors/meridian-lobby/board")
+    assert lobby.status_code == 200, lobby.text
+    drawn = lobby.json()
+    assert player.post("/api/games", json={"floor": "meridian-lobby", "mission": "data-heist",
+                                           "agents": ["nano", "casing"]}).status_code == 200
+    played = player.get("/api/floor").json()
+    for part in ("rows", "columns", "spaces", "areas", "walls", "doors", "terminals", "safe_zones", "entrances"):
+        assert drawn[part] == played[part], part
+    assert drawn["sight"] == {} and played["sight"]  # a game's guards see; the form's floor has none yet
+    assert all(d["locked"] for d in drawn["doors"]) and not any(t["accessed"] for t in drawn["terminals"])
+    assert player.post("/api/floors", json={"name": "closet", "text": CLOSET}).status_code == 201
+    closet = player.get("/api/floors/closet/board").json()
+    assert [s["id"] for s in closet["spaces"]] == ["A1", "B1", "C1", "A2", "B2", "C2"]
+    assert [(d["id"], d["locked"]) for d in closet["doors"]] == [("B1/B2", True)]
+    missing = player.get("/api/floors/nowhere/board")
+    assert missing.status_code == 404 and missing.json()["error"] == "not_found"
+    # a saved floor broken on disk after it was saved: what and where, not a traceback
+    (service._session.path.parent / "floors" / "closet.floor").write_text(BROKEN)
+    broken = player.get("/api/floors/closet/board")
+    assert broken.status_code == 422 and broken.json()["error"] == "floor_error"
+    assert "unknown space character 'x' at B1" in broken.json()["message"]

@@ -8,7 +8,7 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from controller.service.table import FLOOR_NAME, MOST_FLOOR_CHARS
-from controller.service.views import FloorChecked, FloorFile, FloorParsed, Floors
+from controller.service.views import FloorChecked, FloorFile, FloorParsed, Floors, FloorView
 from web.auth import Player
 from web.contract import ViewResponse, checked_beyond_the_schema, refuses, returns
 from web.deps import Service
@@ -53,6 +53,15 @@ def floors(service: Service) -> ViewResponse:
             **returns(FloorFile, also=refuses(404)))
 def floor(name: str, service: Service) -> ViewResponse:
     return ViewResponse(service.floor_text(name))  # NoSuchFloor: 404 not_found
+
+
+@router.get("/api/floors/{name}/board", summary="One floor laid out for drawing as a new game finds it",
+            **returns(FloorView, also=refuses(404)))
+def board(name: str, service: Service) -> ViewResponse:
+    """The floor as GET /api/floor lays out the game's, before any game is on it (every door locked, no guard):
+    the new game's form draws it to show where the team would start. A saved floor that does not compile: 422
+    floor_error."""
+    return ViewResponse(service.floor_board(name))  # NoSuchFloor: 404 not_found
 
 
 @router.post("/api/floors/check", summary="A drawn floor checked with the `validate` command's messages",

@@ -447,7 +447,7 @@ export class Board {
    *  a question) also brings the board into view. */
   lightNamed(e) {
     const named = e.target.closest && e.target.closest("[data-space]");
-    if (!named || this.svg.contains(named)) return;
+    if (!named || named.closest("svg")) return;  // a space on a board (this one, or the new game form's) is its own
     this.light(named.getAttribute("data-space"), !named.closest("button, a, input, select, label"));
   }
 

@@ -5,7 +5,8 @@
 //
 // For the board: `controls.legal` is the last GET /api/legal list (a "legal" event on document follows each
 // refresh, its detail the same list), and `controls.choose(legal)` performs one of them as its button would.
-import { $, api, confirmed, h, spaced, words } from "./dom.js";
+import { $, api, confirmed, h, s, spaced, words } from "./dom.js";
+import { CELL, drawBoard } from "./floor.js";
 import { actionButton, cannot, confirmation, groups, namesOf } from "./actions.js";
 import { choiceForm } from "./choices.js";
 import { cardNames, dicePanel } from "./dice.js";
@@ -355,34 +356,76 @@ function missionSelect(missions, current) {
  *  first "the table's choice" (the first free space in reading order). A space chosen (at first, table.toml's
  *  `game.start`) stays chosen while the floor has it. `draw` redraws it for the form as it is now, `chosen` is
  *  the start to send (bot -> space, only the bots given one), `twice` the sentence for two or more bots given
- *  one space (empty when none are). */
+ *  one space (empty when none are). Below the selects the floor is drawn (GET /api/floors/{name}/board) with
+ *  each bot where it would start, so a player sees where "D15" is: the ones left to the table dashed, on the
+ *  first free space in the order the engine takes them (the zones' spaces as listed, skipping the chosen). */
 function startPart(o, form) {
   const box = h("fieldset", { class: "field start", id: "new-start", hidden: true });
   const kept = new Map(Object.entries(o.default.start || {}));  // bot -> the space last chosen for it
   const selects = () => (box.hidden ? [] : [...box.querySelectorAll("select")]);
+  const floors = new Map();  // floor name -> its drawing's promise (null when the table could not lay it out)
+  const picture = s("svg", { id: "new-start-board", role: "img" });
+  const frame = h("div", { class: "board-frame start-board" }, picture);
+  let bots = [], zones = [], floorName = null;
+  const placed = () => {  // each bot's start space, and whether the players chose it
+    const chosen = new Map(selects().filter((x) => x.value).map((x) => [x.dataset.bot, x.value]));
+    const free = zones.flatMap((zone) => zone.spaces).filter((space) => ![...chosen.values()].includes(space));
+    return bots.map((bot) => ({ bot, space: chosen.get(bot.id) || free.shift() || null, table: !chosen.has(bot.id) }));
+  };
+  const show = async () => {
+    const name = floorName;
+    if (!floors.has(name)) {
+      floors.set(name, api("GET", `/api/floors/${encodeURIComponent(name)}/board`).then((r) => (r.ok ? r.body : null)));
+    }
+    const floor = await floors.get(name);
+    if (name !== floorName || box.hidden) return;  // the form moved on while the floor came
+    frame.hidden = !floor;
+    if (!floor) return;
+    const where = placed();
+    const state = { bots: where.filter((p) => p.space).map(({ bot, space }) => (
+      { id: bot.id, name: bot.name, kind: bot.id === o.module.id ? "module" : "agent", space, awareness: null })),
+                    security: [] };
+    drawBoard(picture, floor, state, null);
+    for (const before of picture.querySelectorAll(".start-lit")) before.remove();  // drawBoard keeps the floor's own
+    const spaces = new Map(floor.spaces.map((sp) => [sp.id, sp]));
+    const lit = s("g", { class: "start-lit" });  // under the units: each start space lit, so a bot stands out
+    for (const p of where) {
+      const unit = picture.querySelector(`.unit[data-unit="${p.bot.id}"]`);
+      if (unit) unit.classList.toggle("table-choice", p.table);
+      const sp = spaces.get(p.space);
+      if (sp) lit.append(s("rect", { x: sp.column * CELL - 2, y: sp.row * CELL - 2, width: CELL + 4, height: CELL + 4,
+                                     rx: 3, "data-space": sp.id }));
+    }
+    picture.insertBefore(lit, picture.querySelector(".units"));
+    picture.setAttribute("aria-label", `Where the team would start on ${floor.name}: ` + where.map((p) => (
+      `${p.bot.name} on ${p.space || "no free space"}${p.table ? " (the table's choice)" : ""}`)).join(", ") + ".");
+  };
   const draw = () => {
     const data = new FormData(form);
     const floor = o.floors.find((f) => f.name === data.get("floor"));
     const mission = o.missions.find((m) => m.id === data.get("mission"));
     const chosenLevel = mission && mission.adaptable && data.get("level");  // else the floor's own
     const level = chosenLevel ? Number(chosenLevel) : floor && floor.level;
-    const zones = (floor && floor.safe_zones) || [];
+    zones = (floor && floor.safe_zones) || [];
     box.hidden = !(mission && zones.length && mission.start_levels.includes(level));
     if (box.hidden) { box.replaceChildren(); return; }
     const team = [...form.querySelectorAll(".agent")].filter((row) => row.querySelector("input").checked)
       .map((row) => o.agents.find((a) => a.id === row.dataset.agent)).filter(Boolean);
-    const bots = mission.places_module ? [...team, o.module] : team;
+    bots = mission.places_module ? [...team, o.module] : team;
+    floorName = floor.name;
     box.replaceChildren(h("legend", {}, "Where the team starts"),
       h("p", { class: "note small" }, "Each bot on a safe zone space of your choice, one bot per space. ",
         "The table's choice is the first free space in reading order."),
       h("div", { class: "start-bots" }, bots.map((bot) => [
         h("label", { for: `new-start-${bot.id}` }, bot.name),
         h("select", { id: `new-start-${bot.id}`, "data-bot": bot.id,
-                      onchange: (e) => kept.set(bot.id, e.target.value) },
+                      onchange: (e) => { kept.set(bot.id, e.target.value); show(); } },
           h("option", { value: "" }, "the table's choice"),
           zones.map((zone) => h("optgroup", { label: zone.name }, zone.spaces.map((space) =>
             h("option", { value: space, selected: kept.get(bot.id) === space }, space)))))])));
     if (!bots.length) box.append(h("p", { class: "note small" }, "Tick the agents who play to place them."));
+    box.append(frame);
+    show();
   };
   const chosen = () => Object.fromEntries(selects().filter((s) => s.value).map((s) => [s.dataset.bot, s.value]));
   const twice = () => {
