@@ -105,9 +105,9 @@ class ActionStep:
     def _approaches_door(self, table: Resolution) -> bool:
         """Whether the active agent, the zone's opener (`Routes.zone_opener`), walks the last OPENER_APPROACH
         steps to the zone's locked door on its own die only: the rest of its pool, kept, can force the door once
-        its card is drawn, in the same turn."""
+        its card is drawn, in the same turn. On the last floor only, as `Routes.opener_holds`."""
         agent = active_agent(table.state)
-        if agent is not self.routes.zone_opener(table) or agent.space is None:
+        if agent is not self.routes.zone_opener(table) or agent.space is None or table.state.later_floors:
             return False
         door = self.routes.zone_door(table, agent)
         pool = table.state.turn.pool
