@@ -121,6 +121,22 @@ def test_rescue_rangers_reboots_a_chip_sooner_where_the_reboot_fills_the_reserve
     assert AutoPlayer().choose(route("E10", "J12", live=1)) == Reboot()
 
 
+def test_tower_run_reboots_a_chip_sooner_where_the_reboot_fills_the_reserves():
+    """The tower run as Rescue Rangers: with two usable chips left the team reboots when both agents stand in
+    rooms whose infobar shows a chip (the lobby's Server room, the Office), each chip altered in for a degraded
+    slot later; not with one of them in the hallway (the module, on its entrance in the Main hallway, fills no
+    reserve), and at one chip left it reboots anyway."""
+    def route(nano: str, casing: str, live: int = 2) -> GameState:
+        state = new_game(CONTENT, GameSetup(mission="tower-run", players=2, agents=["nano", "casing"], seed=1000))
+        state.bot("nano").space, state.bot("casing").space = nano, casing
+        state.burncycle.slots = chips(*["-"] * (4 - live), *["general"] * live)
+        return in_turn(state, step="route", order=["nano", "casing"], basic=3)
+
+    assert AutoPlayer().choose(route("H6", "J12")) == Reboot()
+    assert AutoPlayer().choose(route("E10", "J12")) != Reboot()
+    assert AutoPlayer().choose(route("E10", "J12", live=1)) == Reboot()
+
+
 def rescue_rangers(floor: str, **kw) -> GameSetup:
     return GameSetup(floor=floor, mission="rescue-rangers", level=1, agents=["nano", "casing"], seed=3000, **kw)
 

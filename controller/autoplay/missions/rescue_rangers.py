@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, floor_view, spread_start
+from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, floor_view, reserve_chips, spread_start
 from controller.autoplay.tuning import HELD_BAG, REBOOT_AT, RESCUE_SLOT_KEEP, RESERVE_REBOOT
 from controller.rules import Bot, GameState, Objective, Resolution, module_bagged
 
@@ -74,13 +74,6 @@ class RescueRangers(StandardPlay):
         if any(state.progress.get(f"terminals:{b.id}", 0) < 1 for b in others):
             return False  # not the calibrating access
         return any(not b.shut_down for b in others) and bool(bead_rooms(table, terminal=True))
-
-
-def reserve_chips(table: Resolution) -> int:
-    """The chips a reboot now puts in the reserves: one for each bot on a room or outdoor segment whose
-    infobar shows one."""
-    floor = table.floor
-    return sum(1 for b in table.state.bots if b.on_board and floor.area(floor.index[b.at]).reserve)
 
 
 def doorsteps(table: Resolution, rooms: set[int]) -> set[int]:

@@ -229,6 +229,13 @@ def bead_rooms(table: Resolution, terminal: bool) -> set[int]:
     return spaces
 
 
+def reserve_chips(table: Resolution) -> int:
+    """The chips a reboot now puts in the reserves: one for each bot on a room or outdoor segment whose
+    infobar shows one."""
+    floor = table.floor
+    return sum(1 for b in table.state.bots if b.on_board and floor.area(floor.index[b.at]).reserve)
+
+
 def module_near(table: Resolution, units: list[SecurityUnit]) -> bool:
     """The module within MODULE_REACH steps of one of the units ("Either the agent or the command module may
     strike an adjacent target")."""
