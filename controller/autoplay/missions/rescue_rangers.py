@@ -7,7 +7,7 @@ with its own access goes into the rooms with a free terminal space that still ho
 in the draw bag (drawing them out before the calibration adds the module), then waits outside a door of such a
 room, while the agent whose access would calibrate waits on its terminal; the team reboots a chip sooner where
 the reboot fills the reserves; and after the calibration the agents go into such rooms, where surveilling draws
-the next unit from the bag.
+the next unit from the bag, only the one nearest them once the module is the bag's last unit.
 """
 
 from __future__ import annotations
