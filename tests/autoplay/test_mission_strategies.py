@@ -101,6 +101,31 @@ def test_rescue_rangers_calibrating_access_waits_while_the_team_mate_draws_the_b
     assert isinstance(AutoPlayer().choose(alone), Terminal)
 
 
+def test_rescue_rangers_one_agent_draws_the_module_when_it_is_the_last_unit_in_the_bag():
+    """Rescue Rangers after the calibration: the module comes out where a terminal room is surveilled ("Before
+    surveilling a room with at least one terminal space, draw a unit from the bag"). With the module the bag's
+    last unit, the agent nearest such a room (Casing, by the Vault) goes to draw it and Nano, out in the
+    hallway, heads for the team's safe zone, where the walk the draw starts ends; with a guard still in the bag
+    both go in (two draws to make), and with Casing shut down Nano draws."""
+    state = new_game(CONTENT, GameSetup(mission="rescue-rangers", floor="meridian-lobby", level=1, players=2,
+                                        agents=["nano", "casing"], seed=1000))
+    state.progress["terminals:nano"] = state.progress["terminals:casing"] = 1
+    state.calibrated = True
+    state.bot("nano").space, state.bot("casing").space = "E10", "O14"
+    state.draw_bag[:] = [BagUnit(unit="module")]
+    table = Resolution(state, SeededDice(0), apply_effect, copy=False)
+    floor, nano, casing = table.floor, state.bot("nano"), state.bot("casing")
+    rooms = bead_rooms(table, terminal=True)
+    assert AutoPlayer().routes.targets(table, casing) == rooms
+    home = AutoPlayer().routes.targets(table, nano)
+    assert home and all(floor.in_safe_zone(i) for i in home)
+    state.draw_bag.insert(0, BagUnit(unit="guard"))
+    assert AutoPlayer().routes.targets(table, nano) == rooms
+    del state.draw_bag[0]
+    casing.power, casing.shut_down = 0, True
+    assert AutoPlayer().routes.targets(table, nano) == rooms
+
+
 def test_rescue_rangers_reboots_a_chip_sooner_where_the_reboot_fills_the_reserves():
     """"Reserves are created during burncycle creation and reboots from outdoor spaces and occupied rooms":
     with two usable chips left, the team reboots when both agents stand in rooms whose infobar shows a chip

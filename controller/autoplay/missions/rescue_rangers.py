@@ -7,7 +7,7 @@ with its own access goes into the rooms with a free terminal space that still ho
 in the draw bag (drawing them out before the calibration adds the module), then waits outside a door of such a
 room, while the agent whose access would calibrate waits on its terminal; the team reboots a chip sooner where
 the reboot fills the reserves; and after the calibration the agents go into such rooms, where surveilling draws
-the next unit from the bag.
+the next unit from the bag, only the one nearest them once the module is the bag's last unit.
 """
 
 from __future__ import annotations
@@ -39,7 +39,9 @@ class RescueRangers(StandardPlay):
         calibration an agent with its own access goes into such rooms while units are left in the bag, so
         that the module the calibration adds is the next unit drawn, and with the bag empty waits at a door of
         one (stepping in then would draw nothing); after the calibration the module comes out only where a
-        terminal room is surveilled, so the agents go in (docs/autoplay.md, "Rescue Rangers")."""
+        terminal room is surveilled, so the agents go in; with the module the bag's last unit, only the agent
+        nearest such a room goes, the other heading home ahead of the walk the draw starts (docs/autoplay.md,
+        "Rescue Rangers", "One agent draws the last unit")."""
         state = table.state
         if state.later_floors or bot.kind != "agent":
             return set()
@@ -50,7 +52,11 @@ class RescueRangers(StandardPlay):
                 return bead_rooms(table, terminal=True)
             return doorsteps(table, bead_rooms(table, terminal=True))
         if state.calibrated and module_bagged(state):
-            return bead_rooms(table, terminal=True)
+            rooms = bead_rooms(table, terminal=True)
+            drawer = module_drawer(table, rooms) if len(state.draw_bag) == 1 and rooms else None
+            if drawer is not None and drawer is not bot:
+                return set()  # the module is the next unit drawn: one agent draws it, the other walks home
+            return rooms
         return set()
 
     def reboot_at(self, state: GameState) -> int:
@@ -80,3 +86,11 @@ def doorsteps(table: Resolution, rooms: set[int]) -> set[int]:
     """The free spaces outside the rooms (given by their spaces) that a door joins to one of them."""
     floor = table.floor
     return {j for (i, j) in floor.door_edges if i in rooms and j not in rooms and j not in table.occupant}
+
+
+def module_drawer(table: Resolution, rooms: set[int]) -> Bot | None:
+    """The agent still up with the fewest steps to one of the rooms (given by their spaces), ties by id: with
+    the module alone in the bag the next surveillance of a terminal room draws it, and one agent is enough."""
+    floor, steps = table.floor, table.distances()
+    agents = [b for b in table.state.bots if b.kind == "agent" and b.on_board and not b.shut_down]
+    return min(agents, key=lambda b: (min(steps[floor.index[b.at]][r] for r in rooms), b.id), default=None)
