@@ -50,10 +50,12 @@ class Turn:
         alters = [a for a in legal if isinstance(a, Alter)
                   and state.burncycle.slots[a.slot - 1] is not None
                   and state.burncycle.chip(a.slot - 1).degraded]
+        strategy = strategy_for(state.mission.id)
         if alters:
-            preference = strategy_for(state.mission.id).alter_preference(state)
+            preference = strategy.alter_preference(state)
             return min(alters, key=lambda a: (preference.index(a.chip), a.source == "team", a.slot))
-        reboot_at = strategy_for(state.mission.id).reboot_at(state)
+        table = Resolution(state, SeededDice(0), apply_effect, copy=False)
+        reboot_at = strategy.reboot_at(table)
         # a reboot whose threat (the player count) reaches the track's end loses the game there and then; the
         # chips left may still take the team home this round
         last_round = state.threat + state.players >= MAX_THREAT
@@ -64,8 +66,7 @@ class Turn:
         unlock = self._fourth_slot(state, legal)
         if unlock is not None:
             return unlock
-        table = Resolution(state, SeededDice(0), apply_effect, copy=False)
-        upgrade = strategy_for(state.mission.id).upgrade(self.routes.paths, table, agent, legal)
+        upgrade = strategy.upgrade(self.routes.paths, table, agent, legal)
         if upgrade is not None:
             return upgrade
         push = BuyUpgrade(bot=agent.id, upgrade="push")

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, floor_view, reserve_chips, spread_start
-from controller.autoplay.tuning import HELD_BAG, REBOOT_AT, RESCUE_SLOT_KEEP, RESERVE_REBOOT
-from controller.rules import Bot, GameState, Objective, Resolution, module_bagged
+from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, spread_start
+from controller.autoplay.tuning import HELD_BAG, RESCUE_SLOT_KEEP
+from controller.rules import Bot, Objective, Resolution, module_bagged
 
 if TYPE_CHECKING:
     from controller.autoplay.paths import PathCosts
@@ -26,6 +26,11 @@ class RescueRangers(StandardPlay):
     """Rescue Rangers' play (docs/autoplay.md, "Rescue Rangers")."""
 
     shared_slot_keep = RESCUE_SLOT_KEEP
+
+    reboots_for_reserves = True
+    """No module on the floor before the draw fills the team reserve, and the safe zones grant theirs at setup
+    only, so the chips a reboot puts in the rooms' reserves are all the altering the team has (docs/autoplay.md,
+    "Rescue Rangers", "A reboot where the reserves fill")."""
     """"Do not place the command module": the agents pay the fourth slot, each keeping RESCUE_SLOT_KEEP (the
     slot spares a reboot, 2 threat, about every third turn)."""
 
@@ -58,14 +63,6 @@ class RescueRangers(StandardPlay):
                 return set()  # the module is the next unit drawn: one agent draws it, the other walks home
             return rooms
         return set()
-
-    def reboot_at(self, state: GameState) -> int:
-        """"Reserves are created during burncycle creation and reboots from outdoor spaces and occupied rooms":
-        with RESERVE_REBOOT bots or more standing where a reboot now puts a chip in a reserve, the team
-        reboots a chip sooner (no module on the floor before the draw to fill the team reserve, and the safe
-        zones grant theirs at setup only, so these chips are all the altering the team has; docs/autoplay.md,
-        "Rescue Rangers", "A reboot where the reserves fill")."""
-        return REBOOT_AT + 1 if reserve_chips(floor_view(state)) >= RESERVE_REBOOT else REBOOT_AT
 
     def holds_access(self, table: Resolution, bot: Bot) -> bool:
         """"Result: Add the command module to the draw bag. Each agent loses 1 power at the start of their turn

@@ -6,9 +6,9 @@ from functools import cache
 from typing import TYPE_CHECKING, cast
 
 from controller.autoplay.abilities import passes_doors
-from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, floor_view, reserve_chips
-from controller.autoplay.tuning import REBOOT_AT, RESERVE_REBOOT, TOWER_HANDOVER_SLACK, TOWER_ZONE_WEIGHT
-from controller.rules import Bot, Floor, GameState, Objective, Resolution, compile_floor
+from controller.autoplay.missions.strategy import StandardPlay, bead_rooms
+from controller.autoplay.tuning import TOWER_HANDOVER_SLACK, TOWER_ZONE_WEIGHT
+from controller.rules import Bot, Floor, Objective, Resolution, compile_floor
 
 if TYPE_CHECKING:
     from controller.autoplay.paths import PathCosts
@@ -25,6 +25,12 @@ class TowerRun(StandardPlay):
     nearest the next floor's work (docs/autoplay.md, "The tower run")."""
 
     agents_escape_first = False
+
+    reboots_for_reserves = True
+    """Spare chips come only from the rooms the bots stand in at a reboot (the stairwell zones show none): the
+    agents stand in such rooms at the floors' terminals (the lobby's Server room, most of the labs' rooms), so
+    the team reboots a chip sooner there (docs/autoplay.md, "The tower run", "A reboot where the reserves
+    fill")."""
     """An agent waits on its entrance until the module has escaped: only the agents' move AP walk the module,
     and an agent out first (the one the last terminal was left to, waiting there) left the module and the other
     agent one pool of dice (docs/autoplay.md, "The tower run")."""
@@ -84,15 +90,6 @@ class TowerRun(StandardPlay):
                 + TOWER_HANDOVER_SLACK for b in agents)
 
         return min(agents, key=lambda b: (handed_over(b), min(paths.cost_to(table, b, t) for t in terminals), b.id))
-
-    def reboot_at(self, state: GameState) -> int:
-        """With RESERVE_REBOOT bots or more standing where a reboot now puts a chip in a reserve, the team
-        reboots a chip sooner, as in Rescue Rangers ("Reserves are created during burncycle creation and
-        reboots from outdoor spaces and occupied rooms"): each such chip is altered in for a degraded slot, a
-        turn more before the next reboot. The agents stand in such rooms at the floors' terminals (the lobby's
-        Server room, most of the labs' rooms); the stairwell zones show none (docs/autoplay.md, "The tower
-        run", "A reboot where the reserves fill")."""
-        return REBOOT_AT + 1 if reserve_chips(floor_view(state)) >= RESERVE_REBOOT else REBOOT_AT
 
     def zone_cost(self, table: Resolution, zone: int) -> int:
         later = table.state.later_floors

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, cast
 
 from controller.autoplay.abilities import passes_doors
-from controller.autoplay.tuning import CHIP_PREFERENCE, MODULE_REACH, REBOOT_AT, WATCH_REACH
+from controller.autoplay.tuning import CHIP_PREFERENCE, MODULE_REACH, REBOOT_AT, RESERVE_REBOOT, WATCH_REACH
 from controller.rules import (
     TERMINAL_SPACES,
     UNREACHABLE,
@@ -60,6 +60,10 @@ class MissionStrategy(Protocol):
     agents_escape_first: bool
     """Whether an agent escapes while the command module is still on the floor (another agent staying on)."""
 
+    reboots_for_reserves: bool
+    """Whether the team reboots a chip sooner (`reboot_at`) where a reboot fills the reserves: on floors whose
+    chips come from nowhere else."""
+
     watch_reach: int | None
     """How far from a bot (in steps) a space some guard sees now weighs on its paths (`PathCosts.seen_near`);
     None: all the way."""
@@ -86,7 +90,7 @@ class MissionStrategy(Protocol):
         """Whether a chip with nothing better to do draws a chip (for threat)."""
         ...
 
-    def reboot_at(self, state: GameState) -> int:
+    def reboot_at(self, table: Resolution) -> int:
         """The usable chips left in the burncycle at which the team reboots before a turn."""
         ...
 
@@ -134,6 +138,9 @@ class StandardPlay:
     agents_escape_first = True
     """An agent on an entrance escapes as soon as another agent stays on with the module."""
 
+    reboots_for_reserves = False
+    """Reboots at REBOOT_AT usable chips, wherever the bots stand: the module fills the team's reserve."""
+
     watch_reach: int | None = WATCH_REACH
     """A guard's sight weighs on a path within WATCH_REACH steps of the bot."""
 
@@ -166,7 +173,13 @@ class StandardPlay:
     def draws_chip(self, table: Resolution, legal: list) -> bool:
         return False
 
-    def reboot_at(self, state: GameState) -> int:
+    def reboot_at(self, table: Resolution) -> int:
+        """REBOOT_AT; with RESERVE_REBOOT bots or more standing where a reboot now puts a chip in a reserve
+        ("Reserves are created during burncycle creation and reboots from outdoor spaces and occupied rooms"),
+        a chip sooner where the mission `reboots_for_reserves`: each such chip is altered in for a degraded
+        slot, a turn more before the next reboot (docs/autoplay.md, "A reboot where the reserves fill")."""
+        if self.reboots_for_reserves and reserve_chips(table) >= RESERVE_REBOOT:
+            return REBOOT_AT + 1
         return REBOOT_AT
 
     def holds_access(self, table: Resolution, bot: Bot) -> bool:
