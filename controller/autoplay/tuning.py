@@ -119,12 +119,12 @@ guard sees the agent (bag of 3 or more) 116, or only with no guard within 3 step
 `RESERVE_REBOOT`: 163, and from 3 units 144."""
 
 RESERVE_REBOOT = 2
-"""Rescue Rangers: the bots standing where a reboot puts a chip in a reserve (a room or outdoor segment whose
-infobar shows one) with which the team reboots at REBOOT_AT + 1 usable chips (`RescueRangers.reboot_at`). Two
-players on the lobby, wins of 1000 (seeds 3000-3999): 140 without; with 2 bots 163, with 1 158, with 2 bots
-at REBOOT_AT + 2, 158. The tower run too (`TowerRun.reboot_at`), two players, wins of 1000 (seeds 3000-3999):
-143 -> 152 (on the labs only 148, on the lobby only 147; with 1 bot 125); on main e32c15a 143 -> 150, on
-c6a322c 143 -> 152."""
+"""The bots standing where a reboot puts a chip in a reserve (a room or outdoor segment whose infobar shows
+one) with which the team reboots at REBOOT_AT + 1 usable chips (`StandardPlay.reboot_at`, in the missions that
+set `reboots_for_reserves`). Rescue Rangers, two players on the lobby, wins of 1000 (seeds 3000-3999): 140
+without; with 2 bots 163, with 1 158, with 2 bots at REBOOT_AT + 2, 158. The tower run, two players, wins of
+1000 (seeds 3000-3999): 143 -> 152 (on the labs only 148, on the lobby only 147; with 1 bot 125); on main
+e32c15a 143 -> 150, on c6a322c 143 -> 152."""
 
 CORE_REACH = 12
 """Nodes from the core beyond which no network step is tried for a landing there (each try copies the game)."""

@@ -26,13 +26,13 @@ class RescueRangers(StandardPlay):
     """Rescue Rangers' play (docs/autoplay.md, "Rescue Rangers")."""
 
     shared_slot_keep = RESCUE_SLOT_KEEP
+    """"Do not place the command module": the agents pay the fourth slot, each keeping RESCUE_SLOT_KEEP (the
+    slot spares a reboot, 2 threat, about every third turn)."""
 
     reboots_for_reserves = True
     """No module on the floor before the draw fills the team reserve, and the safe zones grant theirs at setup
     only, so the chips a reboot puts in the rooms' reserves are all the altering the team has (docs/autoplay.md,
     "Rescue Rangers", "A reboot where the reserves fill")."""
-    """"Do not place the command module": the agents pay the fourth slot, each keeping RESCUE_SLOT_KEEP (the
-    slot spares a reboot, 2 threat, about every third turn)."""
 
     def start_spaces(self, table: Resolution) -> dict[str, str]:
         """"Agents start on any safe zone space.": spread over the zones, Casing (a keypad's door opener) in the

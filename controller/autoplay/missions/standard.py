@@ -25,15 +25,15 @@ class TowerRun(StandardPlay):
     nearest the next floor's work (docs/autoplay.md, "The tower run")."""
 
     agents_escape_first = False
+    """An agent waits on its entrance until the module has escaped: only the agents' move AP walk the module,
+    and an agent out first (the one the last terminal was left to, waiting there) left the module and the other
+    agent one pool of dice (docs/autoplay.md, "The tower run")."""
 
     reboots_for_reserves = True
     """Spare chips come only from the rooms the bots stand in at a reboot (the stairwell zones show none): the
     agents stand in such rooms at the floors' terminals (the lobby's Server room, most of the labs' rooms), so
     the team reboots a chip sooner there (docs/autoplay.md, "The tower run", "A reboot where the reserves
     fill")."""
-    """An agent waits on its entrance until the module has escaped: only the agents' move AP walk the module,
-    and an agent out first (the one the last terminal was left to, waiting there) left the module and the other
-    agent one pool of dice (docs/autoplay.md, "The tower run")."""
 
     watch_reach: int | None = None
     """A guard's sight weighs on the whole path, not only within WATCH_REACH steps of the bot: the tower's
