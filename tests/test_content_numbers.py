@@ -2,8 +2,10 @@
 
 A number drives work: `count = 99999999999999999999` in guards.toml once made `validate` build that many guard
 chips (past 60 s of CPU). Hypothesis puts numbers (huge, negative, zero, small) in place of each number of each
-shipped content file, one at a time, and runs `burncycle-table validate` on the file: every run ends within 2 s,
-and a number far from any the game uses is refused in one line naming the file, its line and the field.
+shipped content file, one at a time, and runs `burncycle-table validate` on the file: every run ends within 2 s
+of CPU, and a number far from any the game uses is refused in one line naming the file, its line and the field.
+The limit is the process's CPU time, not the wall clock: a machine busy with other work (a CI runner, a
+parallel test run) slows the clock, not the work, and the bug this guards against is work.
 """
 
 from __future__ import annotations
@@ -45,16 +47,17 @@ numbers = st.one_of(st.integers(min_value=-(10**25), max_value=10**25), st.integ
 
 @contextlib.contextmanager
 def at_most(seconds: float) -> Iterator[None]:
-    """Fails the test when the body runs longer than `seconds` (the body is stopped, not waited out)."""
+    """Fails the test when the body uses more than `seconds` of this process's CPU (the body is stopped, not
+    waited out)."""
     def too_long(_signum: int, _frame: FrameType | None) -> None:
-        raise AssertionError(f"ran longer than {seconds} s")
-    previous = signal.signal(signal.SIGALRM, too_long)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+        raise AssertionError(f"used more than {seconds} s of CPU")
+    previous = signal.signal(signal.SIGPROF, too_long)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 def validate(path: Path) -> tuple[int, str]:
@@ -79,10 +82,10 @@ def test_a_number_out_of_place_is_refused_fast_by_file_line_and_field(tmp_path: 
     path = tmp_path / name
     path.write_text(text[:start] + str(value) + text[end:], encoding="utf-8")
     line = text.count("\n", 0, start) + 1
-    began = time.monotonic()
+    began = time.process_time()
     with at_most(LONGEST_S):
         code, err = validate(path)
-    assert time.monotonic() - began < LONGEST_S
+    assert time.process_time() - began < LONGEST_S
     assert "Traceback" not in err
     if code == 0:
         assert abs(value) < FAR, f"{name}:{line}: {value} was taken"

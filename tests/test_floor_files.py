@@ -80,9 +80,9 @@ def test_a_floor_too_big_for_the_table_is_refused_at_once_for_its_size(capsys, t
     """A 200x200 floor once took 7-12 s to validate (its sight lines alone are millions of spaces)."""
     floor = tmp_path / "huge.floor"
     floor.write_text(open_floor(200))
-    began = time.perf_counter()
+    began = time.process_time()  # CPU, not the wall clock: a busy machine slows the clock, not the work
     line = refused(capsys, "validate", floor)
-    assert time.perf_counter() - began < 1.0
+    assert time.process_time() - began < 1.0
     assert line == (f"burncycle-table: {floor}:4: the grid is 200 spaces wide and 200 high: a floor is at most "
                     f"{MAX_FLOOR_SIDE} by {MAX_FLOOR_SIDE} spaces (docs/floor-format.md)")
 
@@ -90,7 +90,7 @@ def test_a_floor_too_big_for_the_table_is_refused_at_once_for_its_size(capsys, t
 def test_the_largest_floor_allowed_is_checked_within_a_second(capsys, tmp_path):
     floor = tmp_path / "largest.floor"
     floor.write_text(open_floor(MAX_FLOOR_SIDE))
-    began = time.perf_counter()
+    began = time.process_time()  # CPU, not the wall clock: a busy machine slows the clock, not the work
     code, out, err = run(capsys, "validate", floor)
-    assert time.perf_counter() - began < 1.0
+    assert time.process_time() - began < 1.0
     assert code == 0 and f"{MAX_FLOOR_SIDE * MAX_FLOOR_SIDE} spaces" in out, err
