@@ -111,12 +111,14 @@ team rebooted about every round. Two players on the lobby, with the agents waiti
 rounds long; without the waiting 2 and 0 (keeping 3 with the waiting: 1 of 200); Nano paying 2 so that Casing
 keeps 3 for the doors: 5."""
 
-HELD_BAG = 2
+HELD_BAG = 1
 """Rescue Rangers: the units left in the draw bag from which the agent whose terminal access would calibrate
 waits on its terminal while its team-mate draws them out (`RescueRangers.holds_access`). Two players on the
 lobby, wins of 1000 (seeds 3000-3999): 100 without; holding from 1 unit 133, 2 140, 3 122; holding though a
 guard sees the agent (bag of 3 or more) 116, or only with no guard within 3 steps 115. With the reboot of
-`RESERVE_REBOOT`: 163, and from 3 units 144."""
+`RESERVE_REBOOT`: 163, and from 3 units 144. From 1 unit (any unit left), with the agents waiting at the doors of
+the surveilled terminal rooms nobody stands in after the calibration (`RescueRangers.task_targets`): 171 -> 183
+(seeds 5000-5999 146 -> 149; seeds 1000-1199 25 -> 25 of 200)."""
 
 RESERVE_REBOOT = 2
 """The bots standing where a reboot puts a chip in a reserve (a room or outdoor segment whose infobar shows

@@ -75,8 +75,8 @@ def test_rescue_rangers_agent_with_its_access_draws_the_bag_out_then_waits_at_a_
 def test_rescue_rangers_calibrating_access_waits_while_the_team_mate_draws_the_bag_out():
     """Rescue Rangers: the calibration adds the module to the draw bag and "Each agent loses 1 power at the
     start of their turn until the command module is drawn". Casing on his terminal, whose access would
-    calibrate (Nano has his), waits there while the bag holds two units or more and Nano, up, draws them
-    out; he accesses with one unit left, or once a guard sees him, or with Nano shut down."""
+    calibrate (Nano has his), waits there while any unit is left in the bag and Nano, up, draws them out; he
+    accesses with the bag empty, or once a guard sees him, or with Nano shut down."""
     def casings_turn() -> GameState:
         state = new_game(CONTENT, GameSetup(mission="rescue-rangers", floor="meridian-lobby", level=1, players=2,
                                             agents=["nano", "casing"], seed=1000))
@@ -92,6 +92,8 @@ def test_rescue_rangers_calibrating_access_waits_while_the_team_mate_draws_the_b
     del state.draw_bag[2:]
     assert not isinstance(AutoPlayer().choose(state), Terminal)
     del state.draw_bag[1:]
+    assert not isinstance(AutoPlayer().choose(state), Terminal)
+    state.draw_bag.clear()
     assert AutoPlayer().choose(state) == Terminal(bot="casing", options=[1])
     seen = casings_turn()
     seen.bot("casing").awareness = "J14"  # a guard sees him
@@ -124,6 +126,32 @@ def test_rescue_rangers_one_agent_draws_the_module_when_it_is_the_last_unit_in_t
     del state.draw_bag[0]
     casing.power, casing.shut_down = 0, True
     assert AutoPlayer().routes.targets(table, nano) == rooms
+
+
+def test_rescue_rangers_agents_wait_at_the_door_of_a_terminal_room_that_gets_its_bead_back():
+    """Rescue Rangers after the calibration: "At the end of each round, every unoccupied surveilled room becomes
+    unsurveilled (place a surveillance bead if it gets one)". Besides the rooms that hold a bead, an agent's
+    goals are the doors of the surveilled terminal rooms nobody stands in (the Office, G11, surveilled when
+    Casing left it): at the round's end it gets its bead back, and stepping in then draws the next unit. With
+    Casing standing in it, it keeps no bead, and its doors are no goal."""
+    def table(casing_at: str) -> Resolution:
+        state = new_game(CONTENT, GameSetup(mission="rescue-rangers", floor="meridian-lobby", level=1, players=2,
+                                            agents=["nano", "casing"], seed=1000))
+        state.progress["terminals:nano"] = state.progress["terminals:casing"] = 1
+        state.calibrated = True
+        state.bot("nano").space, state.bot("casing").space = "E10", casing_at
+        state.draw_bag[:] = [BagUnit(unit="guard"), BagUnit(unit="module")]
+        state.floor.surveillance.remove("G11")
+        return Resolution(state, SeededDice(0), apply_effect, copy=False)
+
+    empty, occupied = table("O14"), table("J14")
+    floor = empty.floor
+    office = set(floor.area(floor.index["J14"]).spaces)
+    rooms = bead_rooms(empty, terminal=True)
+    targets = AutoPlayer().routes.targets(empty, empty.state.bot("nano"))
+    assert rooms < targets
+    assert all(i not in office and any((i, j) in floor.door_edges for j in office) for i in targets - rooms)
+    assert AutoPlayer().routes.targets(occupied, occupied.state.bot("nano")) == bead_rooms(occupied, terminal=True)
 
 
 def test_rescue_rangers_reboots_a_chip_sooner_where_the_reboot_fills_the_reserves():

@@ -7,14 +7,15 @@ with its own access goes into the rooms with a free terminal space that still ho
 in the draw bag (drawing them out before the calibration adds the module), then waits outside a door of such a
 room, while the agent whose access would calibrate waits on its terminal; the team reboots a chip sooner where
 the reboot fills the reserves; and after the calibration the agents go into such rooms, where surveilling draws
-the next unit from the bag, only the one nearest them once the module is the bag's last unit.
+the next unit from the bag, only the one nearest them once the module is the bag's last unit, or wait at a
+door of a surveilled terminal room nobody stands in, which gets its bead back at the round's end.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, spread_start
+from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, spread_start, terminal_spaces
 from controller.autoplay.tuning import HELD_BAG, RESCUE_SLOT_KEEP
 from controller.rules import Bot, Objective, Resolution, module_bagged
 
@@ -45,8 +46,10 @@ class RescueRangers(StandardPlay):
         that the module the calibration adds is the next unit drawn, and with the bag empty waits at a door of
         one (stepping in then would draw nothing); after the calibration the module comes out only where a
         terminal room is surveilled, so the agents go in; with the module the bag's last unit, only the agent
-        nearest such a room goes, the other heading home ahead of the walk the draw starts (docs/autoplay.md,
-        "Rescue Rangers", "One agent draws the last unit")."""
+        nearest such a room goes, the other heading home ahead of the walk the draw starts; the doors of the
+        surveilled terminal rooms nobody else stands in are goals too, as such a room gets its bead back at the
+        round's end (docs/autoplay.md, "Rescue Rangers", "One agent draws the last unit", "The bag drawn out,
+        and a door to wait at")."""
         state = table.state
         if state.later_floors or bot.kind != "agent":
             return set()
@@ -61,15 +64,16 @@ class RescueRangers(StandardPlay):
             drawer = module_drawer(table, rooms) if len(state.draw_bag) == 1 and rooms else None
             if drawer is not None and drawer is not bot:
                 return set()  # the module is the next unit drawn: one agent draws it, the other walks home
-            return rooms
+            return rooms | doorsteps(table, rebeading_rooms(table, bot))
         return set()
 
     def holds_access(self, table: Resolution, bot: Bot) -> bool:
         """"Result: Add the command module to the draw bag. Each agent loses 1 power at the start of their turn
         until the command module is drawn": the agent whose access would calibrate, standing on its terminal,
-        waits while the bag still holds two units or more and a team-mate with its access, still up, draws
-        them out, so that the drain starts with fewer units between the agents and the module; it accesses
-        once a guard sees it (docs/autoplay.md, "Rescue Rangers", "The calibrating access held")."""
+        waits while the bag still holds HELD_BAG units or more (any unit) and a team-mate with its access,
+        still up, draws them out, so that the drain starts with the module the next unit drawn; it accesses
+        once a guard sees it (docs/autoplay.md, "Rescue Rangers", "The calibrating access held", "The bag
+        drawn out, and a door to wait at")."""
         state = table.state
         if state.calibrated or bot.kind != "agent" or bot.detected or len(state.draw_bag) < HELD_BAG:
             return False
@@ -91,3 +95,19 @@ def module_drawer(table: Resolution, rooms: set[int]) -> Bot | None:
     floor, steps = table.floor, table.distances()
     agents = [b for b in table.state.bots if b.kind == "agent" and b.on_board and not b.shut_down]
     return min(agents, key=lambda b: (min(steps[floor.index[b.at]][r] for r in rooms), b.id), default=None)
+
+
+def rebeading_rooms(table: Resolution, bot: Bot) -> set[int]:
+    """The spaces of the surveilled terminal rooms nobody but the bot stands in: unoccupied, they get their bead
+    back at the round's end ("every unoccupied surveilled room becomes unsurveilled"), and stepping in then
+    draws the next unit."""
+    floor, own = table.floor, table.floor.index[bot.at]
+    beads, terminals = set(table.state.floor.surveillance), terminal_spaces(table)
+    spaces: set[int] = set()
+    for area in floor.areas:
+        if area.kind != "room" or area.surveillance == 0 or floor.ids[area.spaces[0]] in beads:
+            continue
+        if any(s in table.occupant for s in area.spaces if s != own) or not terminals & set(area.spaces):
+            continue
+        spaces.update(area.spaces)
+    return spaces
