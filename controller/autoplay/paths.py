@@ -306,7 +306,7 @@ class PathCosts:
         agent = active_agent(state)
         dice = DicePool(basic=agent.power, advanced=agent.advanced_dice, elite=agent.elite_dice)
         zones_of_level_2 = level_2_zones(table)
-        if zones_of_level_2 and any(b.kind == "module" and b.on_board for b in state.bots):
+        if zones_of_level_2:
             dice = max((DicePool(basic=b.power, advanced=b.advanced_dice, elite=b.elite_dice) for b in state.bots
                         if b.kind == "agent" and b.on_board and not b.shut_down), key=expected_ap, default=dice)
         shut = set()
@@ -335,11 +335,14 @@ class PathCosts:
 
 
 def level_2_zones(table: Resolution) -> bool:
-    """Whether this is the last floor, of level 2 or more, of a mission won in the safe zones (the labs' Data
-    Heist): keypads of 6 AP that the team's dice seldom force, a zone to gather in behind them."""
+    """Whether this is the last floor, of level 2 or more, of a mission won in the safe zones, with the command
+    module on it (the labs' Data Heist): keypads of 6 AP that the team's dice seldom force, and a zone the
+    module must get into behind them. (Rescue Rangers on the labs, whose module comes only after the
+    calibration, lost with the keypad dice's rule: 3 -> 1 of 200.)"""
     state = table.state
     return table.floor.level >= 2 and not state.later_floors \
-        and any(o.task == "safe_zones" for o in state.mission.win)
+        and any(o.task == "safe_zones" for o in state.mission.win) \
+        and any(b.kind == "module" and b.on_board for b in state.bots)
 
 
 def _zone_spaces(floor: Floor, zone: Area) -> frozenset[int]:
