@@ -1,5 +1,6 @@
 """How the auto-player gets a bot through what shuts its way: a locked door (a key first, brute force when the
-dice it can spare come within FORCE_MARGIN of the durability, else inputs) or, for a bot shut in, a wall.
+dice it can spare come within FORCE_MARGIN of the durability, else inputs, else on the labs the keypad dice's
+unlock face) or, for a bot shut in, a wall.
 
 Which door or wall is in the way is the bot's route (`Routes.next_space`); which doors count as closed for the
 paths is the player's sense of the floor (`PathCosts.jammed`).
@@ -7,7 +8,7 @@ paths is the player's sense of the floor (`PathCosts.jammed`).
 
 from __future__ import annotations
 
-from controller.autoplay.paths import expected_ap, opens_doors
+from controller.autoplay.paths import expected_ap, level_2_zones, opens_doors
 from controller.autoplay.routes import Routes
 from controller.autoplay.tuning import AVERAGE_AP, FORCE_MARGIN
 from controller.rules import (
@@ -23,6 +24,7 @@ from controller.rules import (
     chip_inputs_payable,
     current_chip_kind,
     edge_id,
+    keypad_column,
     movers,
 )
 
@@ -36,7 +38,10 @@ class Doors:
     def open_door(self, table: Resolution, legal: list) -> Action | None:
         """A keypad action on the locked door a bot's next step crosses: a key, brute force when the dice make
         the durability likely (Bit's lift die included), inputs when the card is still unknown or its printed
-        chip inputs can be paid from the reserves or by jumping the tracker ahead to a matching chip."""
+        chip inputs can be paid from the reserves or by jumping the tracker ahead to a matching chip; else, on
+        the last floor of level 2 of a mission won in the safe zones (the labs), an abort for the keypad dice
+        it rolls: "Automatic Unlock: The door opens instantly, resolving all requirements", one roll in six of
+        the keypad die (docs/autoplay.md, "The keypad die's unlock")."""
         doors = self._door_in_the_way(table)
         if doors is None:
             return None
@@ -57,6 +62,10 @@ class Doors:
         card = table.state.keypads.get(door)
         if "inputs" in approaches and (card is None or chip_inputs_payable(table, bot, card)):
             return Keypad(bot=bot.id, beyond=beyond, approach="inputs")
+        if card is not None and keypad_column(table, card).dice and "abort" in approaches and level_2_zones(table):
+            # the labs: a keypad action rolls the card's keypad dice before any approach, and their unlock face
+            # opens the door whatever the card asks; an abort rolls them and pays nothing (no dice, no shock)
+            return Keypad(bot=bot.id, beyond=beyond, approach="abort")
         return None
 
     def _door_in_the_way(self, table: Resolution) -> tuple[Bot, str] | None:

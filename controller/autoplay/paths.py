@@ -296,15 +296,17 @@ class PathCosts:
         the tracker. On a level 2 floor of a mission won in the safe zones, with the module on the floor (the
         labs' Data Heist), a card is too strong only for the team's strongest dice: its keypads ask 6 AP,
         which Casing's pool can force and Nano's cannot, and judged turn by turn the team's zone was given up
-        on Nano's turn for a door Casing was about to open (docs/autoplay.md, "The labs' zone door")."""
+        on Nano's turn for a door Casing was about to open (docs/autoplay.md, "The labs' zone door"). And there
+        a card that rolls keypad dice is never shut: each keypad action rolls them, and their unlock face opens
+        the door whatever the card asks, a "Jam" too (`Doors.open_door` tries them, an abort costing nothing;
+        "The keypad die's unlock")."""
         if "jammed" in self.notes.memo:
             return cast("set[str]", self.notes.memo["jammed"])
         state = table.state
         agent = active_agent(state)
         dice = DicePool(basic=agent.power, advanced=agent.advanced_dice, elite=agent.elite_dice)
-        if table.floor.level >= 2 and not state.later_floors \
-                and any(o.task == "safe_zones" for o in state.mission.win) \
-                and any(b.kind == "module" and b.on_board for b in state.bots):
+        zones_of_level_2 = level_2_zones(table)
+        if zones_of_level_2:
             dice = max((DicePool(basic=b.power, advanced=b.advanced_dice, elite=b.elite_dice) for b in state.bots
                         if b.kind == "agent" and b.on_board and not b.shut_down), key=expected_ap, default=dice)
         shut = set()
@@ -312,6 +314,8 @@ class PathCosts:
             if door in table.unlocked:
                 continue
             col = keypad_column(table, card)
+            if zones_of_level_2 and col.dice:
+                continue
             forced = not col.jam and expected_ap(dice) >= col.durability - FORCE_MARGIN
             if not forced and not chip_inputs_payable(table, agent, card):
                 shut.add(door)
@@ -328,6 +332,17 @@ class PathCosts:
                               table.state.rules.peripheral)
         self.notes.memo["watched"] = seen
         return seen
+
+
+def level_2_zones(table: Resolution) -> bool:
+    """Whether this is the last floor, of level 2 or more, of a mission won in the safe zones, with the command
+    module on it (the labs' Data Heist): keypads of 6 AP that the team's dice seldom force, and a zone the
+    module must get into behind them. (Rescue Rangers on the labs, whose module comes only after the
+    calibration, lost with the keypad dice's rule: 3 -> 1 of 200.)"""
+    state = table.state
+    return table.floor.level >= 2 and not state.later_floors \
+        and any(o.task == "safe_zones" for o in state.mission.win) \
+        and any(b.kind == "module" and b.on_board for b in state.bots)
 
 
 def _zone_spaces(floor: Floor, zone: Area) -> frozenset[int]:

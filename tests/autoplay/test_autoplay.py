@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -1706,13 +1707,39 @@ def test_on_the_labs_a_door_casing_can_force_is_not_shut_on_nanos_turn(casing_po
     Judged by the active agent's dice the North zone's door was shut on Nano's turn and open on Casing's, so
     the team gave up its zone (kept in the memory) on Nano's turn; it is judged by the team's strongest dice."""
     s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
-    s.keypads["E6/F6"] = next(c for c in CONTENT.keypads if c.id == "K06")  # physical, shock, 2 dice
+    k06 = next(c for c in CONTENT.keypads if c.id == "K06")  # physical, shock, 2 keypad dice on floor 2
+    # without its keypad dice, which open any card one roll in six ("The keypad die's unlock"): dice judge it
+    s.keypads["E6/F6"] = msgspec.structs.replace(
+        k06, columns=[k06.columns[0], msgspec.structs.replace(k06.columns[1], dice=0), k06.columns[2]])
     nano, casing = s.bot("nano"), s.bot("casing")
     nano.power, nano.advanced_dice, casing.power = 3, 0, casing_power
     s = in_turn(s, order=["nano", "casing"], active=0)
     player = AutoPlayer()
     player.notes.recall(player.memory)
     assert ("E6/F6" in player.paths.jammed(Resolution(s, SeededDice(0), apply_effect, copy=False))) is shut
+
+
+@pytest.mark.parametrize("card, tries", [
+    ("K03", True),  # utility, shock, 1 keypad die: no utility chip, no dice to force it; its die may unlock it
+    ("K12", True),  # tech, shock, 1 keypad die, "Jam": no brute force, but the die's unlock opens it all the same
+    ("K07", False),  # physical, tech, utility, no keypad die, "Jam": nothing opens it, the team gives it up
+])
+def test_on_the_labs_casing_rolls_the_keypad_die_at_a_door_he_cannot_force(card, tries):
+    """The labs (level 2: keypads of 6 AP, guards that hit for 2): Casing, struck to 3 power at the North zone's
+    door E6/F6, could neither force its card nor pay its inputs, so the team gave the zone up for the South zone
+    or none and mostly lost. But a keypad action rolls the card's keypad dice before any approach, and their
+    unlock face opens the door whatever the card asks: an abort rolls them and pays nothing, and the door stays
+    the team's way in while its card rolls a keypad die."""
+    s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
+    s.keypads["E6/F6"] = next(c for c in CONTENT.keypads if c.id == card)
+    nano, casing = s.bot("nano"), s.bot("casing")
+    nano.power, nano.advanced_dice, casing.power, casing.space = 3, 0, 3, "F6"
+    s = in_turn(s, order=["nano", "casing"], active=1, basic=3)
+    player = AutoPlayer()
+    player.notes.recall(player.memory)
+    assert ("E6/F6" not in player.paths.jammed(Resolution(s, SeededDice(0), apply_effect, copy=False))) is tries
+    chosen = AutoPlayer().choose(s)
+    assert (chosen == Keypad(bot="casing", beyond="E6", approach="abort")) is tries
 
 
 @pytest.mark.parametrize("calibrated", [False, True])
