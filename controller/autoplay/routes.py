@@ -131,8 +131,9 @@ class Routes:
         (`zone_opener`), and once a door is open, on the last floor, while it stands on an entrance and the move
         action under way leaves it more than DASH_SLACK AP short of the zone, so that it crosses the guarded
         hallway in one go rather than stopping half-way in a level 2 guard's sight. And on a level 2 floor,
-        before the calibration and after it, while a guard stands in the doorway of the zone (`doorway_held`)."""
-        if self.doorway_held(table):
+        before the calibration and after it, while a guard stands in the doorway of the zone (`doorway_held`),
+        or, the module on its entrance, on its way in by that doorway (`way_held`)."""
+        if self.doorway_held(table) or self.way_held(table, module):
             return True
         shut = self._zone_shut(table)
         if shut is None:
@@ -198,6 +199,31 @@ class Routes:
                 held = bool(outside) and all(isinstance(table.occupant.get(v), SecurityUnit) for v in outside)
             self.notes.memo["doorway held"] = held
         return cast("bool", self.notes.memo["doorway held"])
+
+    def way_held(self, table: Resolution, module: Bot) -> bool:
+        """Whether the module, on its entrance of the last floor, of level 2 or more (`_module_out`), sees a guard
+        stand on its shortest way into the team's safe zone in the doorway outside an open door of the zone or a
+        step from it (the labs: F6 or G6, outside E6/F6). It waits on its entrance, before the calibration and
+        after it, instead of setting off: guard 1, drawn there by the agents' detections at the door, struck it
+        on G5 as it came up, then on G4 and G3 as it turned back. A guard farther out (at its post H6) does not
+        hold it: waiting on the entrance, it is struck there by the guards that come by."""
+        if self._module_out(table) is not module or table.state.later_floors:
+            return False
+        floor = table.floor
+        here = floor.index[module.at]
+        if here not in floor.posts.get("entrance", ()):
+            return False
+        zone = self.paths.team_safe_zone(table)
+        area = floor.area_of[next(iter(zone))]
+        doorways = [v for (u, v), door in floor.door_edges.items()
+                    if floor.area_of[u] == area and floor.area_of[v] != area and door in table.unlocked]
+        if not doorways:
+            return False
+        steps = table.distances()
+        total = min(steps[here][z] for z in zone)
+        return any(isinstance(unit, SecurityUnit) and min(steps[v][d] for d in doorways) <= 1
+                   and steps[here][v] + min(steps[v][z] for z in zone) == total
+                   for v, unit in table.occupant.items())
 
     def _zone_shut(self, table: Resolution) -> tuple[Bot, bool] | None:
         """The module and whether every door of the team's safe zone is still locked, where the waiting rules

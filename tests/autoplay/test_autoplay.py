@@ -1773,3 +1773,37 @@ def test_on_the_labs_the_module_waits_while_a_guard_stands_in_the_zone_s_doorway
     assert table.floor.index["A6"] in player.paths.team_safe_zone(table)
     assert (player.routes.targets(table, module) == {table.floor.index["G4"]}) is waits
     assert (player.routes.next_space(table, module) is None) is waits
+
+
+@pytest.mark.parametrize("calibrated", [False, True])
+@pytest.mark.parametrize("guard_at, waits", [
+    ("G6", True),  # guard 1 a step outside the doorway F6 of the open E6/F6, on the module's way: it waits on I3
+    ("H6", False),  # the guard at its post, off the last steps to the door: the module sets off
+])
+def test_on_the_labs_the_module_waits_on_its_entrance_while_a_guard_stands_by_the_doorway(calibrated, guard_at,
+                                                                                          waits):
+    """The labs (level 2: guards that hit for 2): guard 1, drawn to the North zone's door by the agents'
+    detections, stood on G6, a step outside the doorway F6 of the open door E6/F6. Setting off from its entrance
+    I3, the module came up beside it on G5 and was struck there, then on G4 and G3 as it turned back; it now
+    waits on its entrance until the guard walks on, before the calibration and after it."""
+    def position(guard_at: str) -> GameState:
+        s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
+        s.round = 3
+        s.floor.unlocked_doors.append("E6/F6")
+        s.calibrated = calibrated
+        s.bot("module").space = "I3"
+        guard1 = s.unit("G1")
+        guard1.space, guard1.facing = guard_at, "W"
+        s = in_turn(s, order=["nano", "casing"], active=1)
+        s.turn.pending = PendingMove(ap=6)
+        return s
+
+    player = AutoPlayer()
+    player.choose(position("H6"))  # the team chose the North zone while the guard stood at its post
+    s = position(guard_at)
+    player.notes.recall(player.memory)
+    table = Resolution(s, SeededDice(0), apply_effect, copy=False)
+    module = s.bot("module")
+    assert table.floor.index["A6"] in player.paths.team_safe_zone(table)
+    assert (player.routes.targets(table, module) == {table.floor.index["I3"]}) is waits
+    assert (player.routes.next_space(table, module) is None) is waits
