@@ -139,6 +139,11 @@ class ActionStep:
                 # a stun holds the guard for one corporation turn only: a bot on its way spends the pool walking
                 # out of its reach instead (striking, it meets the guard again next round)
                 continue
+            agent = active_agent(table.state)
+            if bot is not agent and table.state.calibrated and not self.routes.home(table, agent):
+                # the module home stunning a guard with the pool of an agent still out of the zone: the pool
+                # walks the agent home, the last one home ends the game
+                continue
             # "Stun: If the strike fails but comes within 5 AP of the durability value": 1 AP over the average,
             # the optimized bonus counted once
             need = max(0, unit_durability(table, unit) - 5)
