@@ -117,7 +117,8 @@ class ActionStep:
 
     def _strike(self, table: Resolution, legal: list) -> Action | None:
         """Strike a unit a win task asks for when the dice can shut it down, else a unit next to a detected
-        bot at its target when the dice can at least stun it (durability - 5)."""
+        bot at its target when the dice can at least stun it (durability - 5), but not by the module with the
+        pool of an agent still out of the team's zone after the calibration: that pool walks the agent home."""
         bonus = 2 if table.state.burncycle.slots[table.state.burncycle.tracker] is not None and \
             table.state.burncycle.chip(table.state.burncycle.tracker).kind == "physical" else 0
         wins = [o.task for o in table.state.mission.win if objective_applies(table.state, o)] \
