@@ -117,7 +117,8 @@ class ActionStep:
 
     def _strike(self, table: Resolution, legal: list) -> Action | None:
         """Strike a unit a win task asks for when the dice can shut it down, else a unit next to a detected
-        bot at its target when the dice can at least stun it (durability - 5)."""
+        bot at its target when the dice can at least stun it (durability - 5), but not by the module with the
+        pool of an agent still out of the team's zone after the calibration: that pool walks the agent home."""
         bonus = 2 if table.state.burncycle.slots[table.state.burncycle.tracker] is not None and \
             table.state.burncycle.chip(table.state.burncycle.tracker).kind == "physical" else 0
         wins = [o.task for o in table.state.mission.win if objective_applies(table.state, o)] \
@@ -138,6 +139,11 @@ class ActionStep:
             if not bot.detected or unit.stunned or not self.routes.wants(table, bot):
                 # a stun holds the guard for one corporation turn only: a bot on its way spends the pool walking
                 # out of its reach instead (striking, it meets the guard again next round)
+                continue
+            agent = active_agent(table.state)
+            if bot is not agent and table.state.calibrated and not self.routes.home(table, agent):
+                # the module home stunning a guard with the pool of an agent still out of the zone: the pool
+                # walks the agent home, the last one home ends the game
                 continue
             # "Stun: If the strike fails but comes within 5 AP of the durability value": 1 AP over the average,
             # the optimized bonus counted once

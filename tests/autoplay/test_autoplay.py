@@ -428,6 +428,25 @@ def test_a_detected_bot_stuns_the_guard_beside_it_only_at_its_target(byte_at, gu
     assert isinstance(AutoPlayer().choose(s), Strike) is strikes
 
 
+@pytest.mark.parametrize("calibrated, strikes", [
+    (True, False),  # the calibration done: Byte's pool walks it home, the last one home ends the game
+    (False, True),  # terminals still to access: the module home stuns the guard, as before
+])
+def test_the_module_home_does_not_stun_a_guard_with_the_pool_of_an_agent_still_out(calibrated, strikes):
+    """Data Heist ("All bots simultaneously: occupy safe zones"): the module home and detected beside a guard
+    strikes with the active agent's pool ("Either the agent or the command module may strike"), but once the
+    calibration is done an agent out of the zone spends it walking home (the lobby's seed 1158: Nano's 6-8
+    dice on guard 4 three rounds running, two steps from the West zone's door)."""
+    s = make_state(TERMINAL_AND_ZONE, bots=[bot("byte", "C1"), module("H2", detected=True)],
+                   units=[guard("g1", "G2", facing="E")], slots=chips("general", "general"), unlocked=["G2/H2"])
+    s.floor.terminals = {} if calibrated else {"G1": "standard"}
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = calibrated
+    s = in_turn(s, basic=6)
+    assert any(isinstance(la.action, Strike) and la.action.bot == "module" for la in legal_actions(s))
+    assert isinstance(AutoPlayer().choose(s), Strike) is strikes
+
+
 # A hallway with a terminal space on A1 and an opening at each end into the row below; a safe zone on M2.
 LONG_WAY_ROUND = rules_floor_text("""
 +-+-+-+-+-+-+-+-+-+-+-+-+-+
