@@ -8,14 +8,15 @@ after it), the chips left in the burncycle (a reboot buys them back for threat),
 the threat squared (a late point of threat costs more). The weights (`WEIGHTS`, search/tuning.py) were fitted
 by logistic regression on the positions at each round's start of 1,200 games of the heuristic (Data Heist,
 two players, the three floors) and their results
-(bench/bench_search_winrate.py --fit); docs/autoplay.md, "Search player".
+(bench/bench_search_winrate.py --fit); the tower run and Rescue Rangers have their own (`MISSION_WEIGHTS`),
+fitted on their own games; docs/autoplay.md, "Search player".
 """
 
 from __future__ import annotations
 
 import math
 
-from controller.autoplay.search.tuning import BIAS, WEIGHTS
+from controller.autoplay.search.tuning import BIAS, MISSION_WEIGHTS, WEIGHTS
 from controller.rules import GameState, Resolution, SeededDice, apply_effect, chip_usable
 
 FEATURES = ("calibrated", "progress", "floor", "escaped", "threat", "module_power", "agent_power", "shut_down",
@@ -62,5 +63,6 @@ def value(state: GameState) -> float:
     """The estimated chance to win from `state`: 1 or 0 once the game is over."""
     if state.outcome is not None:
         return 1.0 if state.outcome.won else 0.0
-    z = BIAS + sum(w * f for w, f in zip(WEIGHTS, features(state), strict=True))
+    bias, weights = MISSION_WEIGHTS.get(state.mission.id, (BIAS, WEIGHTS))
+    z = bias + sum(w * f for w, f in zip(weights, features(state), strict=True))
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
