@@ -1761,6 +1761,33 @@ def test_on_the_labs_casing_rolls_the_keypad_die_at_a_door_he_cannot_force(card,
     assert (chosen == Keypad(bot="casing", beyond="E6", approach="abort")) is tries
 
 
+def _labs_module_waits(module_at: str, guard_at: str, calibrated: bool) -> tuple[bool, bool]:
+    """The labs in round 3, the North zone's door E6/F6 open, the module on `module_at` in Casing's move (6 AP)
+    and guard 1 on `guard_at`, the team having chosen the North zone while the guard stood at its post (H6):
+    whether the module's only target is where it stands, and whether it takes no step."""
+    def position(guard_at: str) -> GameState:
+        s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
+        s.round = 3
+        s.floor.unlocked_doors.append("E6/F6")
+        s.calibrated = calibrated
+        s.bot("module").space = module_at
+        guard1 = s.unit("G1")
+        guard1.space, guard1.facing = guard_at, "W"
+        s = in_turn(s, order=["nano", "casing"], active=1)
+        s.turn.pending = PendingMove(ap=6)
+        return s
+
+    player = AutoPlayer()
+    player.choose(position("H6"))
+    s = position(guard_at)
+    player.notes.recall(player.memory)
+    table = Resolution(s, SeededDice(0), apply_effect, copy=False)
+    module = s.bot("module")
+    assert table.floor.index["A6"] in player.paths.team_safe_zone(table)
+    return (player.routes.targets(table, module) == {table.floor.index[module_at]},
+            player.routes.next_space(table, module) is None)
+
+
 @pytest.mark.parametrize("calibrated", [False, True])
 @pytest.mark.parametrize("guard_at, waits", [
     ("F6", True),  # a guard in the doorway outside E6/F6, the zone's only open door: the module waits on G4
@@ -1771,27 +1798,7 @@ def test_on_the_labs_the_module_waits_while_a_guard_stands_in_the_zone_s_doorway
     detections, stands on F6, outside its open door E6/F6. Walking up to it, the module (3 power) was hit round
     after round, or it went round through the Data closet's locked doors (D9/E9, B8/B9) down the guarded F and
     G columns; it waits where it is until the guard walks on, before the calibration and after it."""
-    def position(guard_at: str) -> GameState:
-        s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
-        s.round = 3
-        s.floor.unlocked_doors.append("E6/F6")
-        s.calibrated = calibrated
-        s.bot("module").space = "G4"
-        guard1 = s.unit("G1")
-        guard1.space, guard1.facing = guard_at, "W"
-        s = in_turn(s, order=["nano", "casing"], active=1)
-        s.turn.pending = PendingMove(ap=6)
-        return s
-
-    player = AutoPlayer()
-    player.choose(position("H6"))  # the team chose the North zone while the guard stood at its post
-    s = position(guard_at)
-    player.notes.recall(player.memory)
-    table = Resolution(s, SeededDice(0), apply_effect, copy=False)
-    module = s.bot("module")
-    assert table.floor.index["A6"] in player.paths.team_safe_zone(table)
-    assert (player.routes.targets(table, module) == {table.floor.index["G4"]}) is waits
-    assert (player.routes.next_space(table, module) is None) is waits
+    assert _labs_module_waits("G4", guard_at, calibrated) == (waits, waits)
 
 
 @pytest.mark.parametrize("calibrated", [False, True])
@@ -1805,24 +1812,4 @@ def test_on_the_labs_the_module_waits_on_its_entrance_while_a_guard_stands_by_th
     detections, stood on G6, a step outside the doorway F6 of the open door E6/F6. Setting off from its entrance
     I3, the module came up beside it on G5 and was struck there, then on G4 and G3 as it turned back; it now
     waits on its entrance until the guard walks on, before the calibration and after it."""
-    def position(guard_at: str) -> GameState:
-        s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
-        s.round = 3
-        s.floor.unlocked_doors.append("E6/F6")
-        s.calibrated = calibrated
-        s.bot("module").space = "I3"
-        guard1 = s.unit("G1")
-        guard1.space, guard1.facing = guard_at, "W"
-        s = in_turn(s, order=["nano", "casing"], active=1)
-        s.turn.pending = PendingMove(ap=6)
-        return s
-
-    player = AutoPlayer()
-    player.choose(position("H6"))  # the team chose the North zone while the guard stood at its post
-    s = position(guard_at)
-    player.notes.recall(player.memory)
-    table = Resolution(s, SeededDice(0), apply_effect, copy=False)
-    module = s.bot("module")
-    assert table.floor.index["A6"] in player.paths.team_safe_zone(table)
-    assert (player.routes.targets(table, module) == {table.floor.index["I3"]}) is waits
-    assert (player.routes.next_space(table, module) is None) is waits
+    assert _labs_module_waits("I3", guard_at, calibrated) == (waits, waits)
