@@ -364,7 +364,7 @@ function startPart(o, form) {
   const kept = new Map(Object.entries(o.default.start || {}));  // bot -> the space last chosen for it
   const selects = () => (box.hidden ? [] : [...box.querySelectorAll("select")]);
   const floors = new Map();  // floor name -> its drawing's promise (null when the table could not lay it out)
-  const picture = s("svg", { id: "new-start-board", role: "img" });
+  const picture = s("svg", { id: "new-start-board", class: "floor-board", role: "img" });
   const frame = h("div", { class: "board-frame start-board" }, picture);
   let bots = [], zones = [], floorName = null;
   const placed = () => {  // each bot's start space, and whether the players chose it
