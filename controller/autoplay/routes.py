@@ -19,6 +19,7 @@ from controller.autoplay.tuning import (
     CUT_OFF_REACH,
     DASH_SLACK,
     DOOR_COST,
+    GUARD_BESIDE,
     OPENER_HOLD,
     SPARE_TRIP,
     WALL_COST,
@@ -132,8 +133,9 @@ class Routes:
         action under way leaves it more than DASH_SLACK AP short of the zone, so that it crosses the guarded
         hallway in one go rather than stopping half-way in a level 2 guard's sight. And on a level 2 floor,
         before the calibration and after it, while a guard stands in the doorway of the zone (`doorway_held`),
-        or, the module on its entrance, on its way in by that doorway (`way_held`)."""
-        if self.doorway_held(table) or self.way_held(table, module):
+        or, the module on its entrance, on its way in by that doorway (`way_held`) or where the move under way
+        would leave it beside a guard short of the zone (`stops_by_guard`)."""
+        if self.doorway_held(table) or self.way_held(table, module) or self.stops_by_guard(table, module):
             return True
         shut = self._zone_shut(table)
         if shut is None:
@@ -224,6 +226,36 @@ class Routes:
         return any(isinstance(unit, SecurityUnit) and min(steps[v][d] for d in doorways) <= 1
                    and steps[here][v] + min(steps[v][z] for z in zone) == total
                    for v, unit in table.occupant.items())
+
+    def stops_by_guard(self, table: Resolution, module: Bot) -> bool:
+        """Whether the module, on its entrance of the last floor, of level 2 or more (`_module_out`), with a door
+        of the team's zone open, would end the move under way short of the zone beside a guard: every space of
+        its shortest way in that the move's AP reach lies within GUARD_BESIDE steps of a security unit. It then
+        waits on its entrance, before the calibration and after it, for a move that does not leave it there: on
+        the labs guard 1, drawn to G5 by the agents' detections, struck it on G4 (3 steps from I3, 4 short of
+        the zone) in the next corporation turn and again in the one after (docs/autoplay.md, "The module's
+        stop beside a guard")."""
+        pending = table.state.turn.pending
+        if pending is None or self._module_out(table) is not module or table.state.later_floors:
+            return False
+        floor = table.floor
+        here = floor.index[module.at]
+        if here not in floor.posts.get("entrance", ()):
+            return False
+        zone = self.paths.team_safe_zone(table)
+        area = floor.area_of[next(iter(zone))]
+        if not any(floor.area_of[u] == area and floor.area_of[v] != area and door in table.unlocked
+                   for (u, v), door in floor.door_edges.items()):
+            return False
+        steps = table.distances()
+        total = min(steps[here][z] for z in zone)
+        if pending.ap >= total:
+            return False
+        guards = [floor.index[u.space] for u in table.state.security if not u.stunned]
+        stops = [v for v in range(len(floor.ids)) if steps[here][v] == pending.ap
+                 and pending.ap + min(steps[v][z] for z in zone) == total]
+        return bool(stops) and bool(guards) and all(min(steps[g][v] for g in guards) <= GUARD_BESIDE
+                                                    for v in stops)
 
     def _zone_shut(self, table: Resolution) -> tuple[Bot, bool] | None:
         """The module and whether every door of the team's safe zone is still locked, where the waiting rules

@@ -222,3 +222,9 @@ room" shut Casing in the labs' Break room behind level 2 keypads while the threa
 through). With the agents waiting for the module to escape (`TowerRun.agents_escape_first`), two players, wins
 of 1000, seeds 3000-3999: 111 -> 115; of 200, seeds 1000-1199: 11 -> 12. Within 0, 4 or 8 steps, or any
 distance: docs/autoplay.md, "The tower run"."""
+
+GUARD_BESIDE = 1
+"""Steps from a guard within which the labs' module, on its entrance, does not end its move short of the team's
+zone (`Routes.stops_by_guard`): a level 2 guard beside it strikes it for 2 in the next corporation turn. Two
+players, the labs, wins of 1000 (seeds 3000-3999): 373 -> 385 with 1; 349 with 2 (the module waits on its
+entrance, where the hallway's guards come by)."""

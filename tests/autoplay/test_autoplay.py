@@ -1761,9 +1761,9 @@ def test_on_the_labs_casing_rolls_the_keypad_die_at_a_door_he_cannot_force(card,
     assert (chosen == Keypad(bot="casing", beyond="E6", approach="abort")) is tries
 
 
-def _labs_module_waits(module_at: str, guard_at: str, calibrated: bool) -> tuple[bool, bool]:
-    """The labs in round 3, the North zone's door E6/F6 open, the module on `module_at` in Casing's move (6 AP)
-    and guard 1 on `guard_at`, the team having chosen the North zone while the guard stood at its post (H6):
+def _labs_module_waits(module_at: str, guard_at: str, calibrated: bool, ap: int = 6) -> tuple[bool, bool]:
+    """The labs in round 3, the North zone's door E6/F6 open, the module on `module_at` in Casing's move (`ap`
+    AP) and guard 1 on `guard_at`, the team having chosen the North zone while the guard stood at its post (H6):
     whether the module's only target is where it stands, and whether it takes no step."""
     def position(guard_at: str) -> GameState:
         s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
@@ -1774,7 +1774,7 @@ def _labs_module_waits(module_at: str, guard_at: str, calibrated: bool) -> tuple
         guard1 = s.unit("G1")
         guard1.space, guard1.facing = guard_at, "W"
         s = in_turn(s, order=["nano", "casing"], active=1)
-        s.turn.pending = PendingMove(ap=6)
+        s.turn.pending = PendingMove(ap=ap)
         return s
 
     player = AutoPlayer()
@@ -1813,3 +1813,19 @@ def test_on_the_labs_the_module_waits_on_its_entrance_while_a_guard_stands_by_th
     I3, the module came up beside it on G5 and was struck there, then on G4 and G3 as it turned back; it now
     waits on its entrance until the guard walks on, before the calibration and after it."""
     assert _labs_module_waits("I3", guard_at, calibrated) == (waits, waits)
+
+
+@pytest.mark.parametrize("calibrated, guard_at, ap, waits", [
+    (True, "G5", 3, True),  # the move's 3 AP stop the module on G4 or H5, each beside guard 1: it waits on I3
+    (True, "H6", 3, False),  # the guard at its post: G4 is 3 steps from it, and the module sets off
+    (False, "G5", 5, True),  # the dash's 5 AP, 3 short of D6, stop it on G6 beside the guard: it waits
+    (False, "N9", 5, False),  # no guard by the way: it sets off
+    (False, "G5", 8, False),  # a move that takes it all the way in: it passes the guard before its activation
+])
+def test_on_the_labs_the_module_does_not_stop_short_of_the_zone_beside_a_guard(calibrated, guard_at, ap, waits):
+    """The labs (level 2: guards that hit for 2): guard 1, drawn to G5 by the agents' detections, stood on the
+    module's way from its entrance I3 to the open door E6/F6, two steps out of the doorway. Setting off on a
+    short move, the module stopped on G4 beside the guard and was struck there in the next corporation turn and
+    the one after; it now waits on its entrance for a move that does not leave it beside a guard short of the
+    zone, before the calibration and after it."""
+    assert _labs_module_waits("I3", guard_at, calibrated, ap) == (waits, waits)
