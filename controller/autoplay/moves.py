@@ -1,5 +1,6 @@
 """The auto-player's steps within a move action: one AP at a time, to the mission's own walker first (none but
-Preconnaissance's), then to the bot a guard sees, then to the
+Preconnaissance's), then to the bot a guard sees, then (the calibration done) to the active agent still out while
+a team-mate home can walk the module, then to the
 calibrations' walkers (the farthest from its target first), never back over a bot's own trail in one move
 action, never leaving a bot in a guard's sight with the last AP; a push where a unit stands in the way, and the
 mission's shove (Do-While-End's captain) before anything else.
@@ -10,7 +11,7 @@ from __future__ import annotations
 from controller.autoplay.missions import strategy_for
 from controller.autoplay.missions.strategy import module_errand, module_near
 from controller.autoplay.routes import Routes, move_key
-from controller.rules import Action, EndMove, Push, Resolution, Step, movers
+from controller.rules import Action, Bot, EndMove, Push, Resolution, Step, active_agent, movers
 
 
 class MoveSteps:
@@ -21,7 +22,8 @@ class MoveSteps:
 
     def step(self, table: Resolution, legal: list) -> Action:
         """Spend one AP: first on the bot the mission's play walks first, then on a bot a guard can see, then on
-        the agent while calibrations are open, else on the bot farthest from its target."""
+        the active agent out of the zone while a team-mate home can walk the module (`_walks_itself_first`),
+        then on the agent while calibrations are open, else on the bot farthest from its target."""
         state, routes, notes = table.state, self.routes, self.routes.notes
         move = move_key(state)
         if notes.move != move:  # a new move action: a bot never walks back over its own steps in one
@@ -77,11 +79,22 @@ class MoveSteps:
                 actor = shove is not None and bot.kind == "module" and module_near(table, [shove[0]])
                 # the mission's own walker (Preconnaissance's Nano in the rooms) before a bot in a guard's sight
                 first = strategy.walks_first(table, bot)
-                ranked.append((not actor, not first, here not in watched and not bot.detected, not errand,
+                ranked.append((not actor, not first, here not in watched and not bot.detected,
+                               not self._walks_itself_first(table, bot), not errand,
                                -remaining, bot.kind != "agent", action))
         if not ranked:
             return EndMove()
-        return min(ranked, key=lambda r: r[:6])[6]
+        return min(ranked, key=lambda r: r[:7])[7]
+
+    def _walks_itself_first(self, table: Resolution, bot: Bot) -> bool:
+        """Whether the bot is the active agent, out of the team's safe zone once the calibration is done, while a
+        team-mate home can walk the command module on its own turn: the module walks on any agent's move AP, an
+        agent only on its own, so the agent's AP take it home first and the team-mate's the module."""
+        state, routes = table.state, self.routes
+        if not state.calibrated or bot is not active_agent(state) or routes.home(table, bot):
+            return False
+        return any(b.kind == "agent" and b is not bot and b.on_board and not b.shut_down and routes.home(table, b)
+                   for b in state.bots)
 
     def _wins_home(self, table: Resolution, push: Push) -> bool:
         """Whether the push takes the last bot out into the team's safe zone (onto the pushed unit's space)

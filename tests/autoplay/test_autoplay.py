@@ -410,6 +410,23 @@ def test_the_module_crosses_first_in_the_first_round_while_no_guard_sees_its_way
     assert AutoPlayer().choose(s).bot == walker
 
 
+@pytest.mark.parametrize("casing_at, walker", [
+    ("H2", "byte"),  # Casing home: her turns walk the module, Byte's AP walk Byte home first
+    ("A2", "module"),  # Casing still out too: the module, farthest from the zone, first as before
+])
+def test_an_agent_out_walks_itself_home_first_while_a_team_mate_home_can_walk_the_module(casing_at, walker):
+    """Data Heist, the calibration done: "The player distributes the accumulated AP between their agent and the
+    command module", so the module walks on either agent's move AP and an agent only on its own; with Casing
+    home in the safe zone (H2), Byte's last AP takes Byte toward it, and the module, farther out, waits for
+    Casing's turn."""
+    s = make_state(TERMINAL_AND_ZONE, bots=[bot("byte", "C2"), bot("casing", casing_at), module("A1")],
+                   players=2, slots=chips("general", "general"), unlocked=["G2/H2"], round=6)
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    s = mid_move(s, ap=1)
+    assert AutoPlayer().choose(s).bot == walker
+
+
 @pytest.mark.parametrize("byte_at, guard_at, calibrated, strikes", [
     ("H2", "G2", True, True),  # in the safe zone, its target: nowhere to walk, the pool stuns the guard
     ("C1", "C2", False, False),  # on its way to the terminal on G1: the pool walks it out of reach
