@@ -76,7 +76,7 @@ class RescueRangers(StandardPlay):
         agent aborts keypad actions, chip after chip, for the dice's unlock face ("Automatic Unlock: The door
         opens instantly, resolving all requirements"; "Abort: Conclude the action without unlocking"), where
         it would wait for its power to force the card (K03's utility input, which no zone's chip pays: out in
-        round 5-9) (docs/autoplay.md, "Rescue Rangers: the keypad die's unlock for an agent shut in")."""
+        rounds 3-8) (docs/autoplay.md, "Rescue Rangers: the keypad die's unlock for an agent shut in")."""
         state = table.state
         return not state.calibrated and any(
             shut_in(table, b) for b in state.bots
