@@ -8,7 +8,7 @@ paths is the player's sense of the floor (`PathCosts.jammed`).
 
 from __future__ import annotations
 
-from controller.autoplay.paths import expected_ap, level_2_zones, opens_doors
+from controller.autoplay.paths import expected_ap, keypad_dice_unlock, opens_doors
 from controller.autoplay.routes import Routes
 from controller.autoplay.tuning import AVERAGE_AP, FORCE_MARGIN
 from controller.rules import (
@@ -62,9 +62,11 @@ class Doors:
         card = table.state.keypads.get(door)
         if "inputs" in approaches and (card is None or chip_inputs_payable(table, bot, card)):
             return Keypad(bot=bot.id, beyond=beyond, approach="inputs")
-        if card is not None and keypad_column(table, card).dice and "abort" in approaches and level_2_zones(table):
-            # the labs: a keypad action rolls the card's keypad dice before any approach, and their unlock face
-            # opens the door whatever the card asks; an abort rolls them and pays nothing (no dice, no shock)
+        if card is not None and keypad_column(table, card).dice and "abort" in approaches \
+                and keypad_dice_unlock(table):
+            # the labs, or an agent shut in its zone: a keypad action rolls the card's keypad dice before any
+            # approach, and their unlock face opens the door whatever the card asks; an abort rolls them and
+            # pays nothing (no dice, no shock)
             return Keypad(bot=bot.id, beyond=beyond, approach="abort")
         return None
 

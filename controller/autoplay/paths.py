@@ -299,13 +299,14 @@ class PathCosts:
         on Nano's turn for a door Casing was about to open (docs/autoplay.md, "The labs' zone door"). And there
         a card that rolls keypad dice is never shut: each keypad action rolls them, and their unlock face opens
         the door whatever the card asks, a "Jam" too (`Doors.open_door` tries them, an abort costing nothing;
-        "The keypad die's unlock")."""
+        "The keypad die's unlock"); so too where the mission's play says (`keypad_dice_unlock`)."""
         if "jammed" in self.notes.memo:
             return cast("set[str]", self.notes.memo["jammed"])
         state = table.state
         agent = active_agent(state)
         dice = DicePool(basic=agent.power, advanced=agent.advanced_dice, elite=agent.elite_dice)
         zones_of_level_2 = level_2_zones(table)
+        dice_unlock = keypad_dice_unlock(table)
         if zones_of_level_2:
             dice = max((DicePool(basic=b.power, advanced=b.advanced_dice, elite=b.elite_dice) for b in state.bots
                         if b.kind == "agent" and b.on_board and not b.shut_down), key=expected_ap, default=dice)
@@ -314,7 +315,7 @@ class PathCosts:
             if door in table.unlocked:
                 continue
             col = keypad_column(table, card)
-            if zones_of_level_2 and col.dice:
+            if dice_unlock and col.dice:
                 continue
             forced = not col.jam and expected_ap(dice) >= col.durability - FORCE_MARGIN
             if not forced and not chip_inputs_payable(table, agent, card):
@@ -343,6 +344,13 @@ def level_2_zones(table: Resolution) -> bool:
     return table.floor.level >= 2 and not state.later_floors \
         and any(o.task == "safe_zones" for o in state.mission.win) \
         and any(b.kind == "module" and b.on_board for b in state.bots)
+
+
+def keypad_dice_unlock(table: Resolution) -> bool:
+    """Whether a locked door whose card rolls keypad dice is never shut for the paths, the bots aborting keypad
+    actions for the dice's unlock face: on the labs (`level_2_zones`), and where the mission's play says
+    (Rescue Rangers' agent shut in its starting zone)."""
+    return level_2_zones(table) or strategy_for(table.state.mission.id).keypad_dice_unlock(table)
 
 
 def _zone_spaces(floor: Floor, zone: Area) -> frozenset[int]:

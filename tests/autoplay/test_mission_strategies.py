@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import msgspec
+import pytest
 
 from controller.autoplay.evaluation import game_jobs, start_of
 from controller.autoplay.missions import MissionStrategy, StandardPlay, strategy_for
@@ -11,6 +12,7 @@ from controller.autoplay.player import AutoPlayer
 from controller.autoplay.start import chosen_setup
 from controller.rules import (
     GameSetup,
+    Keypad,
     Reboot,
     Resolution,
     SeededDice,
@@ -152,6 +154,31 @@ def test_rescue_rangers_agents_wait_at_the_door_of_a_terminal_room_that_gets_its
     assert rooms < targets
     assert all(i not in office and any((i, j) in floor.door_edges for j in office) for i in targets - rooms)
     assert AutoPlayer().routes.targets(occupied, occupied.state.bot("nano")) == bead_rooms(occupied, terminal=True)
+
+
+@pytest.mark.parametrize("card, calibrated, aborts", [
+    ("K03", False, True),  # utility, 1 keypad die: no zone chip pays it, 2 dice do not force 4 AP; the die may
+    ("K10", False, False),  # utility, no keypad die: nothing to roll, he waits for the dice to force it
+    ("K03", True, False),  # after the calibration the play is as before
+])
+def test_rescue_rangers_casing_shut_in_his_zone_rolls_the_keypad_die(card, calibrated, aborts):
+    """Rescue Rangers: "Agents start on any safe zone space", Casing in the West zone, whose one door D15/E15
+    is locked. A card asking a utility input, which neither zone's chip pays, and 4 AP his 2 dice cannot force,
+    shut him in for rounds (K03: out in rounds 3-8). But a keypad action rolls the card's keypad dice before
+    any approach, and their unlock face opens the door whatever the card asks: he aborts for it, chip after
+    chip, as on the labs, and the door is no longer shut for his paths."""
+    state = new_game(CONTENT, GameSetup(mission="rescue-rangers", floor="meridian-lobby", level=1, players=2,
+                                        agents=["nano", "casing"], seed=1000))
+    state.bot("casing").space, state.bot("nano").space = "D15", "Q4"
+    state.bot("casing").power = 2
+    state.keypads["D15/E15"] = next(c for c in CONTENT.keypads if c.id == card)
+    state.calibrated = calibrated
+    state.burncycle.team_reserve = ["tech"]
+    s = in_turn(state, order=["casing", "nano"], basic=2)
+    player = AutoPlayer()
+    player.notes.recall(player.memory)
+    assert ("D15/E15" not in player.paths.jammed(Resolution(s, SeededDice(0), apply_effect, copy=False))) is aborts
+    assert (AutoPlayer().choose(s) == Keypad(bot="casing", beyond="E15", approach="abort")) is aborts
 
 
 def test_rescue_rangers_reboots_a_chip_sooner_where_the_reboot_fills_the_reserves():

@@ -5,8 +5,9 @@ The agents start spread over the safe zones, a door opener in the one nearest th
 the fourth slot (there is no module to pay it), each keeping RESCUE_SLOT_KEEP power; an agent
 with its own access goes into the rooms with a free terminal space that still hold a bead while units are left
 in the draw bag (drawing them out before the calibration adds the module), then waits outside a door of such a
-room, while the agent whose access would calibrate waits on its terminal; the team reboots a chip sooner where
-the reboot fills the reserves; and after the calibration the agents go into such rooms, where surveilling draws
+room, while the agent whose access would calibrate waits on its terminal; an agent shut in its starting zone
+tries a card's keypad dice for their unlock face; the team reboots a chip sooner where the reboot fills the
+reserves; and after the calibration the agents go into such rooms, where surveilling draws
 the next unit from the bag, only the one nearest them once the module is the bag's last unit, or wait at a
 door of a surveilled terminal room nobody stands in, which gets its bead back at the round's end.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from controller.autoplay.abilities import passes_doors
 from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, spread_start, terminal_spaces
 from controller.autoplay.tuning import HELD_BAG, RESCUE_SLOT_KEEP
 from controller.rules import Bot, Objective, Resolution, module_bagged
@@ -67,6 +69,19 @@ class RescueRangers(StandardPlay):
             return rooms | doorsteps(table, rebeading_rooms(table, bot))
         return set()
 
+    def keypad_dice_unlock(self, table: Resolution) -> bool:
+        """"Agents start on any safe zone space", and until the calibration every agent must get out to access
+        a terminal: while an agent who opens doors with a keypad (Casing, in the zone nearest the terminals) is
+        shut in its zone behind locked doors, a card that rolls keypad dice is never shut for the paths and the
+        agent aborts keypad actions, chip after chip, for the dice's unlock face ("Automatic Unlock: The door
+        opens instantly, resolving all requirements"; "Abort: Conclude the action without unlocking"), where
+        it would wait for its power to force the card (K03's utility input, which no zone's chip pays: out in
+        rounds 3-8) (docs/autoplay.md, "Rescue Rangers: the keypad die's unlock for an agent shut in")."""
+        state = table.state
+        return not state.calibrated and any(
+            shut_in(table, b) for b in state.bots
+            if b.kind == "agent" and b.on_board and not b.shut_down and not passes_doors(b))
+
     def holds_access(self, table: Resolution, bot: Bot) -> bool:
         """"Result: Add the command module to the draw bag. Each agent loses 1 power at the start of their turn
         until the command module is drawn": the agent whose access would calibrate, standing on its terminal,
@@ -111,3 +126,13 @@ def rebeading_rooms(table: Resolution, bot: Bot) -> set[int]:
             continue
         spaces.update(area.spaces)
     return spaces
+
+
+def shut_in(table: Resolution, bot: Bot) -> bool:
+    """The bot stands in a safe zone whose every door out is locked."""
+    floor, here = table.floor, table.floor.index[bot.at]
+    if not floor.in_safe_zone(here):
+        return False
+    zone = set(floor.area(here).spaces)
+    doors = {name for (i, j), name in floor.door_edges.items() if i in zone and j not in zone}
+    return bool(doors) and not doors & table.unlocked

@@ -98,6 +98,11 @@ class MissionStrategy(Protocol):
         """Whether the bot, standing on a terminal it heads for, waits there instead of accessing it now."""
         ...
 
+    def keypad_dice_unlock(self, table: Resolution) -> bool:
+        """Whether a locked door whose card rolls keypad dice is never shut for the paths, a bot that can
+        neither force nor pay it aborting keypad actions for the dice's unlock face (`Doors.open_door`)."""
+        ...
+
     def walks_first(self, table: Resolution, bot: Bot) -> bool:
         """Whether the bot gets a move action's AP before the others (even before a bot in a guard's sight)."""
         ...
@@ -183,6 +188,9 @@ class StandardPlay:
         return REBOOT_AT
 
     def holds_access(self, table: Resolution, bot: Bot) -> bool:
+        return False
+
+    def keypad_dice_unlock(self, table: Resolution) -> bool:
         return False
 
     def walks_first(self, table: Resolution, bot: Bot) -> bool:
