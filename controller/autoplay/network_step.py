@@ -3,9 +3,9 @@
 Every choice of transfers is tried on a copy of the game (the engine is pure), and the one kept scores best:
 threat (3 a point) and pings (2) against the agent's power (NETWORK_POWER_WEIGHT a point: an agent's power is
 its dice pool, worth more than a point of threat; LATE_POWER_WEIGHT after the calibration from threat
-LATE_THREAT on), the IP's level and layer 2's hubs, with Ghost in the Dell's
-held layers before them; a landing on the core that completes a task comes first, and while such a task is
-open what counts is how few nodes are left to the core.
+LATE_THREAT on; on the tower run only up to the agent's power bank limit), the IP's level and layer 2's hubs,
+with Ghost in the Dell's held layers before them; a landing on the core that completes a task comes first, and
+while such a task is open what counts is how few nodes are left to the core.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from controller.rules import (
     apply_action,
     copy_state,
     movement_chips,
+    power_bank,
 )
 
 if TYPE_CHECKING:
@@ -101,10 +102,15 @@ def network_step(state: GameState, mission: MissionStrategy) -> NetworkStep:
         # holding their terminal spaces)
         won = after.outcome is not None and after.outcome.won
         landing = -min(to_core.get(node, FAR), 14) if deepest == 4 and node is not None else 0
+        power = after.bot(agent.id).power
+        if not mission.power_above_bank_counts:
+            # "Agents must spend down to their power bank limit at the end of step 5": a hub's or a card's power
+            # above it is lost before it rolls a die, where a point of threat off stays off
+            power = min(power, power_bank(after.bot(agent.id)))
         score = (won, won or after.outcome is None, sum(after.progress.get(t, 0) for t in CORE_TASKS), landing,
                  stun and set(range(1, state.players + 1)) <= held,
                  -3 * after.threat - 2 * len(after.network.pings) + level + (layer == 2)
-                 + power_weight * after.bot(agent.id).power + inward, layer == 2)
+                 + power_weight * power + inward, layer == 2)
         if best_score is None or score > best_score:
             best, best_score = candidate, score
     return best

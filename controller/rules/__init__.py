@@ -72,6 +72,7 @@ from controller.rules.board.geometry import (
                                       edge_id,
 )
 from controller.rules.board.guard_sight import security_sight
+from controller.rules.cards.mods import power_bank
 from controller.rules.cards.network_cards import HAND_LIMIT
 from controller.rules.characters.proprietary_dice import USE as PROPRIETARY_DIE_USE
 from controller.rules.content import Content, parse_content
@@ -164,7 +165,7 @@ __all__ = [
     "Reboot", "Repair", "Step", "Strike", "StrikeWall", "Swap", "Terminal", "Trade", "UnlockSlot", "UseEquipment",
     "apply", "apply_action", "decode_action", "encode_action", "legal_actions", "MAX_DESTROYED_WALLS", "Floor",
     "UNREACHABLE", "compile_floor", "FloorPlan", "parse_floor",
-    "HAND_LIMIT", "Content", "parse_content", "active_escalations", "corporation_turn", "Dice",
+    "HAND_LIMIT", "power_bank", "Content", "parse_content", "active_escalations", "corporation_turn", "Dice",
     "ScriptedDice", "SeededDice", "BadFace", "ContentError", "DiceError", "DiceNeeded", "DiceWanted", "FloorError",
     "IllegalAction", "RecordError", "RulesError", "StateError", "BurncycleError", "EVENT_VERSION", "Event",
     "decode_events", "encode_events", "GameSetup", "SetupProblem", "check_setup", "new_game", "Cost", "DieChoice",

@@ -1040,6 +1040,24 @@ def test_late_on_the_way_home_the_network_step_gives_a_point_of_power_for_a_poin
     assert (after.threat, after.bot(agent).power) == (straight.threat - 1, straight.bot(agent).power - 1)
 
 
+@pytest.mark.parametrize("power, chosen", [
+    (6, NetworkStep()),  # at her bank: the layer 3 hub's point of power would be spent down at the end of the turn
+    (5, NetworkStep(transfers={1: "in"})),  # below it the point of power stays, and counts 5 against 3
+])
+def test_on_the_tower_run_the_network_step_counts_no_power_above_the_bank(power, chosen):
+    """"Agents must spend down to their power bank limit at the end of step 5": on the tower run (Casing home in
+    the lobby's stairwell zone waits at her bank for rounds while Nano walks home) the network step weighs the
+    agent's power only up to its bank, so from L2-12 on three general chips Casing at her bank of 6 takes the
+    straight run onto the layer 2 hub (threat 10 -> 9) rather than the transfer in onto the layer 3 hub (power
+    6 -> 7, spent down at the end of her turn)."""
+    s = start("meridian-lobby", "tower-run", seed=3000, players=2, agents=team(2))
+    s.burncycle.slots = chips("general", "general", "general")
+    s = in_turn(s, step="network", order=["casing", "nano"])
+    s.threat, s.bot("casing").power = 10, power
+    next(ip for ip in s.network.ips if ip.agent == "casing").node = "L2-12"
+    assert AutoPlayer().choose(s) == chosen
+
+
 def test_two_transfers_in_one_network_step_land_on_the_core():
     """Do-While-End: "Occupy the terminal space in the room the captain started in when any IP lands on the
     core": with the module on that terminal and the IP on L2-12, "IPs can transfer across layers along white
@@ -1188,13 +1206,13 @@ def test_a_unit_on_a_terminal_is_struck_before_another_is_shoved():
 
 
 def test_the_auto_player_wins_the_tower_run():
-    """Operation Tower Run, played through with the auto-player's two-player team (Nano and Casing, seed 3002;
-    3005 before the boxed-in module bought push; the box's Byte and Casing won seed 415 before the tower run
-    chose its stairwell): a terminal on the lobby,
+    """Operation Tower Run, played through with the auto-player's two-player team (Nano and Casing, seed 3015;
+    3002 before the network step counted no power above the bank, 3005 before the boxed-in module bought push;
+    the box's Byte and Casing won seed 415 before the tower run chose its stairwell): a terminal on the lobby,
     the team gathered in a safe zone to change floors ("all bots in safe zones at the end of a turn"), two
     terminals on the labs, then "Each bot: escape from an entrance space, the command module before the last
     agent"."""
-    final = play_game(start("meridian-lobby", "tower-run", seed=3002, players=2, agents=team(2)))
+    final = play_game(start("meridian-lobby", "tower-run", seed=3015, players=2, agents=team(2)))
     assert str(final.outcome) == "victory: Out the Front Door"
     assert final.later_floors == [] and final.floor.name == "Meridian Tower, Labs"
     assert all(b.escaped for b in final.bots)

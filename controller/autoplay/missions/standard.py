@@ -35,6 +35,13 @@ class TowerRun(StandardPlay):
     the team reboots a chip sooner there (docs/autoplay.md, "The tower run", "A reboot where the reserves
     fill")."""
 
+    power_above_bank_counts = False
+    """The network step weighs the agent's power only up to its power bank limit ("Agents must spend down to
+    their power bank limit at the end of step 5"): on the tower's lobby the agent home in the stairwell zone
+    waits at its bank for rounds while Nano walks home, and a hub's or a card's power chosen there over a point of
+    threat off was spent down at the end of the turn; the threat goes on to the labs, where the arrival's threat
+    decides the game (docs/autoplay.md, "The tower run: power the end of the turn spends down")."""
+
     watch_reach: int | None = None
     """A guard's sight weighs on the whole path, not only within WATCH_REACH steps of the bot: the tower's
     bots walk home through the lobby's patrolled hallways (13 steps from the server room, two ways) and up

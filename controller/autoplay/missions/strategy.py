@@ -64,6 +64,10 @@ class MissionStrategy(Protocol):
     """Whether the team reboots a chip sooner (`reboot_at`) where a reboot fills the reserves: on floors whose
     chips come from nowhere else."""
 
+    power_above_bank_counts: bool
+    """Whether the network step (`network_step`) counts the agent's power above its power bank limit, which the
+    end of the turn spends down."""
+
     watch_reach: int | None
     """How far from a bot (in steps) a space some guard sees now weighs on its paths (`PathCosts.seen_near`);
     None: all the way."""
@@ -148,6 +152,10 @@ class StandardPlay:
 
     watch_reach: int | None = WATCH_REACH
     """A guard's sight weighs on a path within WATCH_REACH steps of the bot."""
+
+    power_above_bank_counts = True
+    """The network step weighs all of the agent's power after it: capped at the bank limit, Data Heist lost a
+    few games on each floor (docs/autoplay.md, "The tower run: power the end of the turn spends down")."""
 
     def alter_preference(self, state: GameState) -> tuple[str, ...]:
         return CHIP_PREFERENCE
