@@ -14,6 +14,7 @@ from typing import cast
 
 from controller.autoplay.abilities import passes_doors
 from controller.autoplay.missions import strategy_for
+from controller.autoplay.missions.strategy import doors_out
 from controller.autoplay.paths import PathCosts, door_passage, opens_doors
 from controller.autoplay.tuning import (
     CUT_OFF_REACH,
@@ -194,10 +195,7 @@ class Routes:
         if "doorway held" not in self.notes.memo:
             held = False
             if self._module_out(table) is not None and not table.state.later_floors:
-                floor = table.floor
-                area = floor.area_of[next(iter(self.paths.team_safe_zone(table)))]
-                outside = [v for (u, v), door in floor.door_edges.items()
-                           if floor.area_of[u] == area and floor.area_of[v] != area and door in table.unlocked]
+                outside = self._zone_doorways(table)
                 held = bool(outside) and all(isinstance(table.occupant.get(v), SecurityUnit) for v in outside)
             self.notes.memo["doorway held"] = held
         return cast("bool", self.notes.memo["doorway held"])
@@ -209,18 +207,11 @@ class Routes:
         after it, instead of setting off: guard 1, drawn there by the agents' detections at the door, struck it
         on G5 as it came up, then on G4 and G3 as it turned back. A guard farther out (at its post H6) does not
         hold it: waiting on the entrance, it is struck there by the guards that come by."""
-        if self._module_out(table) is not module or table.state.later_floors:
-            return False
-        floor = table.floor
-        here = floor.index[module.at]
-        if here not in floor.posts.get("entrance", ()):
+        here = self._on_entrance(table, module)
+        doorways = self._zone_doorways(table) if here is not None else []
+        if here is None or not doorways:
             return False
         zone = self.paths.team_safe_zone(table)
-        area = floor.area_of[next(iter(zone))]
-        doorways = [v for (u, v), door in floor.door_edges.items()
-                    if floor.area_of[u] == area and floor.area_of[v] != area and door in table.unlocked]
-        if not doorways:
-            return False
         steps = table.distances()
         total = min(steps[here][z] for z in zone)
         return any(isinstance(unit, SecurityUnit) and min(steps[v][d] for d in doorways) <= 1
@@ -236,17 +227,11 @@ class Routes:
         the zone) in the next corporation turn and again in the one after (docs/autoplay.md, "The module's
         stop beside a guard")."""
         pending = table.state.turn.pending
-        if pending is None or self._module_out(table) is not module or table.state.later_floors:
+        here = self._on_entrance(table, module) if pending is not None else None
+        if pending is None or here is None or not self._zone_doorways(table):
             return False
         floor = table.floor
-        here = floor.index[module.at]
-        if here not in floor.posts.get("entrance", ()):
-            return False
         zone = self.paths.team_safe_zone(table)
-        area = floor.area_of[next(iter(zone))]
-        if not any(floor.area_of[u] == area and floor.area_of[v] != area and door in table.unlocked
-                   for (u, v), door in floor.door_edges.items()):
-            return False
         steps = table.distances()
         total = min(steps[here][z] for z in zone)
         if pending.ap >= total:
@@ -257,6 +242,20 @@ class Routes:
         return bool(stops) and bool(guards) and all(min(steps[g][v] for g in guards) <= GUARD_BESIDE
                                                     for v in stops)
 
+    def _on_entrance(self, table: Resolution, module: Bot) -> int | None:
+        """The module's space when it stands on an entrance of the last floor, of level 2 or more, where the
+        waiting rules apply (`_module_out`), else None: the module's waits that start from its entrance."""
+        if self._module_out(table) is not module or table.state.later_floors:
+            return None
+        here = table.floor.index[module.at]
+        return here if here in table.floor.posts.get("entrance", ()) else None
+
+    def _zone_doorways(self, table: Resolution) -> list[int]:
+        """The spaces just outside the team's safe zone's open doors (its doorways), where a guard holds the
+        module's way in."""
+        area = table.floor.area_of[next(iter(self.paths.team_safe_zone(table)))]
+        return [v for v, door in doors_out(table.floor, area) if door in table.unlocked]
+
     def _zone_shut(self, table: Resolution) -> tuple[Bot, bool] | None:
         """The module and whether every door of the team's safe zone is still locked, where the waiting rules
         apply (`_module_out`): on a floor the team climbs from, or on the last floor before its calibration.
@@ -264,10 +263,7 @@ class Routes:
         module = self._module_out(table)
         if module is None or (table.state.calibrated and not table.state.later_floors):
             return None
-        floor = table.floor
-        area = floor.area_of[next(iter(self.paths.team_safe_zone(table)))]
-        return module, not any(door in table.unlocked for (u, _v), door in floor.door_edges.items()
-                               if floor.area_of[u] == area)
+        return module, not self._zone_doorways(table)
 
     def _module_out(self, table: Resolution) -> Bot | None:
         """The module, where the waiting rules apply: a floor the team climbs from (the tower run's lobby, whose

@@ -17,7 +17,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from controller.autoplay.abilities import passes_doors
-from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, spread_start, terminal_spaces
+from controller.autoplay.missions.strategy import (
+    StandardPlay,
+    bead_rooms,
+    doors_out,
+    spread_start,
+    terminal_spaces,
+)
 from controller.autoplay.tuning import HELD_BAG, RESCUE_SLOT_KEEP
 from controller.rules import Bot, Objective, Resolution, module_bagged
 
@@ -133,6 +139,5 @@ def shut_in(table: Resolution, bot: Bot) -> bool:
     floor, here = table.floor, table.floor.index[bot.at]
     if not floor.in_safe_zone(here):
         return False
-    zone = set(floor.area(here).spaces)
-    doors = {name for (i, j), name in floor.door_edges.items() if i in zone and j not in zone}
+    doors = {door for _outside, door in doors_out(floor, floor.area_of[here])}
     return bool(doors) and not doors & table.unlocked

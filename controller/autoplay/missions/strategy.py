@@ -19,6 +19,7 @@ from controller.rules import (
     Action,
     Area,
     Bot,
+    Floor,
     GameState,
     Objective,
     Resolution,
@@ -235,6 +236,12 @@ def agents_share_slot(state: GameState, agent: Bot, cost: int, keep: int) -> Unl
         if share > 0:
             payers[bot.id] = payers.get(bot.id, 0) + share
     return UnlockSlot(payers=payers) if sum(payers.values()) == cost else None
+
+
+def doors_out(floor: Floor, area: int) -> list[tuple[int, str]]:
+    """The doors of an area (by its index), each with the space just outside it: walls and doors bound areas,
+    so every door joins the area to another."""
+    return [(v, door) for (u, v), door in floor.door_edges.items() if floor.area_of[u] == area]
 
 
 def terminal_spaces(table: Resolution) -> set[int]:
