@@ -3,7 +3,8 @@
     .venv/bin/python bench/bench_session.py [--games 3]
 
 Targets (the table service issue): accepting an action p99 at most 10 ms; recovery of a 500-action game at most
-1 s. The baseline, run in the same process on the same actions, is the engine alone (`apply` with the record's
+1 s. The camera's reconciler then takes the recovered game up (the instructions its log leaves, the chips each
+unit wears), printed against one replay of the record, which is what it costs when it replays the game once. The baseline, run in the same process on the same actions, is the engine alone (`apply` with the record's
 recording dice), so the ratio shows what the durable write costs. Games are the auto-player's on the lobby; a
 game shorter than 500 actions gets corrections (a guard confirmed where it stands) between its actions until the\nlog holds 500 entries.
 """
@@ -20,7 +21,8 @@ import checkout  # noqa: F401  # the checkout first on the import path (bench/ch
 from controller.autoplay.player import AutoPlayer
 from controller.library import load_content
 from controller.rules import AnyAction, Correct, GameSetup, GameState, apply, new_game
-from controller.rules.record import GameRecord, record_action
+from controller.rules.record import GameRecord, record_action, replay
+from controller.service.camera.reconciler import Reconciler
 from controller.service.game.session import GameSession
 
 ENTRIES = 500
@@ -59,7 +61,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3)
     args = parser.parse_args()
     content = load_content()
-    engine_ms, session_ms, recovery_s = [], [], []
+    engine_ms, session_ms, recovery_s, take_up_s, replay_s = [], [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for g in range(args.games):
             start = new_game(content, GameSetup(floor="meridian-lobby", players=2, seed=40 + g))
@@ -80,6 +82,12 @@ def main() -> None:
             again = GameSession.open(f"{tmp}/bench-{g}.sqlite")
             recovery_s.append(time.perf_counter() - t)
             assert len(again.record.entries) == ENTRIES
+            t = time.perf_counter()
+            Reconciler(again, watched=False)
+            take_up_s.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            replay(again.record)
+            replay_s.append(time.perf_counter() - t)
             again.close()
     print(f"accepting an action, {len(session_ms)} actions over {args.games} games:")
     print(f"  session (engine + durable write): median {statistics.median(session_ms):.2f} ms, "
@@ -89,6 +97,9 @@ def main() -> None:
     print(f"  ratio session/engine: median {statistics.median(session_ms) / statistics.median(engine_ms):.1f}x")
     print(f"recovery of a {ENTRIES}-action game: median {statistics.median(recovery_s) * 1000:.0f} ms, "
           f"worst {max(recovery_s) * 1000:.0f} ms (target <= 1000 ms)")
+    print(f"the reconciler taking it up: median {statistics.median(take_up_s) * 1000:.0f} ms, "
+          f"worst {max(take_up_s) * 1000:.0f} ms; one replay of the record (baseline): median "
+          f"{statistics.median(replay_s) * 1000:.0f} ms; ratio {statistics.median(take_up_s) / statistics.median(replay_s):.2f}x")
 
 
 if __name__ == "__main__":

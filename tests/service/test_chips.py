@@ -47,6 +47,26 @@ def test_a_record_followed_in_any_pieces_gives_the_chips_of_its_entries_one_by_o
     assert ledger.state == state
 
 
+def test_a_ledger_handed_the_states_of_a_replayed_record_takes_them_instead_of_replaying_again() -> None:
+    """A reconciler taking up a game has just replayed its log; the ledger takes those states (the very objects)
+    and comes to the chips replaying would give, and a list that does not fit the record is refused."""
+    record = GameRecord(start=start_state(seed=7))
+    state: GameState = record.start
+    states: list[GameState] = []
+    while len(states) < 40 and state.outcome is None:
+        state, _ = record_action(record, state, next_action(state))
+        states.append(state)
+    ledger = ChipLedger(CONFIG)
+    assert ledger.follow(record, states) == stepped(record)
+    assert ledger.state is states[-1]
+    try:
+        ChipLedger(CONFIG).follow(record, states[:-1])
+    except ValueError as e:
+        assert f"{len(states) - 1} states for a record of {len(states)} entries" in str(e)
+    else:
+        raise AssertionError("a ledger took states that do not fit the record")
+
+
 def test_the_demo_table_leaves_a_struck_guards_namesake_on_its_own_chip(tmp_path) -> None:
     """The demo's hands lay the table out by the record's chips: when a guard is shut down, its namesake's chip
     stays where it stood and the struck guard's chip leaves the table (laid out from the state alone, the

@@ -11,6 +11,8 @@ log in SQLite, gives back the chips from before it. Nothing else needs storing.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from controller.rules import GameState
 from controller.rules.record import Entry, GameRecord, replay, state_digest
 from vision.config import VisionConfig
@@ -31,9 +33,14 @@ class ChipLedger:
         self._entries: list[Entry] = []       # the entries of the record last followed
         self._state: GameState | None = None  # the state after the entries followed, once known
 
-    def follow(self, record: GameRecord) -> ChipRoster:
-        """The chips after the last entry of `record`."""
+    def follow(self, record: GameRecord, states: Sequence[GameState] | None = None) -> ChipRoster:
+        """The chips after the last entry of `record`. `states`, when the caller has replayed the record already
+        (a reconciler taking up a game walks its log), is the state after each of its entries, used instead of
+        replaying them a second time: taking up a long game after a restart costs one replay, not two."""
         start = record.start
+        if states is not None and len(states) != len(record.entries):
+            raise ValueError(f"the chip ledger was given {len(states)} states for a record of "
+                             f"{len(record.entries)} entries")
         if start is not self._start:
             digest = state_digest(start)
             if digest != self._start_digest:  # another game: from its start
@@ -49,9 +56,9 @@ class ChipLedger:
             self._state = start if k == 0 else None
         self._entries = list(entries)
         if k < len(entries):
-            state = self.state
-            for entry in entries[k:]:
-                state = replay(GameRecord(start=state, entries=[entry]))
+            state = self.state if states is None or k == 0 else states[k - 1]
+            for n, entry in enumerate(entries[k:], k):
+                state = replay(GameRecord(start=state, entries=[entry])) if states is None else states[n]
                 self._rosters.append(self._rosters[-1].follow(state))
                 self._digests.append(entry.digest)
             self._state = state

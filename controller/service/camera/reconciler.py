@@ -266,7 +266,6 @@ class Reconciler:
         if game != self._game:
             self._reset(game)
             self._number = number
-            self._roster = self._ledger.follow(s.record)
             self._recall(game, number)
             self._take(state)
             return
@@ -301,13 +300,13 @@ class Reconciler:
         in one by one as `_sync` takes them live, each one's state from the engine's replay of its entry. What
         the camera ticked off is not in the log: every corporation turn replaces the instructions before it, so
         the last one's moves (and what changed since) come back, not yet ticked; a camera ticks them again as it
-        sees them done."""
-        start = self.session.record.start
-        states: list[GameState] = [start]
+        sees them done. The chips follow the record on the states this walk replayed (its entries are the ones
+        the walk ends with), so the game is replayed once."""
+        record = self.session.record
+        states: list[GameState] = [record.start]
+        walk: list[tuple[GameState, bool]] = []  # the state after each change, and whether it was a corporation turn
         done: list[Entry] = []
         undone: list[Entry] = []
-        self._known = placements(start)
-        self._names.update(unit_names(start))
         for change in self.session.changes_of(game):
             if change.number > number:
                 break
@@ -323,7 +322,12 @@ class Reconciler:
                 continue
             if len(states) <= len(done):
                 states.append(replay(GameRecord(start=states[-1], entries=[done[-1]])))
-            self._moved(states[-1], _is_corporation_turn(change), keep_pending=False)
+            walk.append((states[-1], _is_corporation_turn(change)))
+        self._roster = self._ledger.follow(record, states[1:])
+        self._known = placements(record.start)
+        self._names.update(unit_names(record.start))
+        for state, corporation in walk:
+            self._moved(state, corporation, keep_pending=False)
 
     def _moved(self, state: GameState, corporation: bool, *, keep_pending: bool) -> None:
         """Take in the game's new `state`: each unit it moved becomes an instruction. A new corporation turn
