@@ -65,7 +65,8 @@ class TowerRun(StandardPlay):
         terminal nearest Casing lies in a room that still holds a surveillance bead and Nano is at most
         TOWER_HANDOVER_SLACK steps farther from it. Entering that room rolls its
         surveillance, whose autolock shut Casing in behind the labs' level 2 keypads (the Break room, K5, seeds
-        3055 and 3059) while the threat ran out (docs/autoplay.md, "The tower run")."""
+        3055 and 3059) while the threat ran out (docs/autoplay.md, "The tower run"). Nano takes it at any
+        distance once a card Casing cannot force is drawn by a door of her terminal's room (`shut_out`)."""
         memo = paths.notes.memo
         if "last terminal's taker" not in memo:
             memo["last terminal's taker"] = self._last_terminal_taker(paths, table, terminal_tasks)
