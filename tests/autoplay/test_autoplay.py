@@ -1268,6 +1268,32 @@ def test_on_the_tower_runs_last_floor_nano_takes_the_last_terminal_in_a_room_tha
     assert routes.targets(table, state.bot(walker)) == set(floor.posts["entrance"])
 
 
+@pytest.mark.parametrize("card, taker, walker", [
+    (None, "casing", "nano"),  # no card drawn by the Break room's door: the nearer Casing takes K5
+    ("K12", "nano", "casing"),  # "Jam" by H5/I5: Casing cannot force it, so Nano takes the terminal
+])
+def test_on_the_tower_runs_last_floor_nano_takes_the_last_terminal_behind_a_card_casing_cannot_force(
+        card, taker, walker):
+    """With one access left for the labs' calibration (`TowerRun.spare_agent`), Casing, nearest the Break room's
+    terminal K5, stood by its door H5/I5 round after round for a card stating "Jam" with no chip to pay it, while
+    Nano, who reassembles through locked doors, waited on an entrance: once a card Casing cannot force is drawn by
+    a door of her terminal's room, Nano takes the terminal at any distance and Casing walks to an entrance."""
+    state = next(after for _, events, after in play(start("meridian-lobby", "tower-run", seed=3005, players=2,
+                                                          agents=team(2)))
+                 if any(isinstance(e, FloorChanged) for e in events))
+    del state.floor.terminals["C10"]  # the Data closet's terminal accessed: one access left
+    state.progress["terminals:nano"] = 1
+    state.floor.surveillance.remove("I5")  # the Break room surveilled already: no autolock to hand it over for
+    state.bot("casing").space, state.bot("nano").space = "G5", "C6"  # 4 and 8 steps from K5
+    state.bot("casing").power = 6
+    if card is not None:
+        state.keypads["H5/I5"] = next(c for c in CONTENT.keypads if c.id == card)
+    table = Resolution(state, SeededDice(0), apply_effect, copy=False)
+    routes, floor = AutoPlayer().routes, table.floor
+    assert floor.index["K5"] in routes.targets(table, state.bot(taker))
+    assert routes.targets(table, state.bot(walker)) == set(floor.posts["entrance"])
+
+
 @pytest.mark.parametrize("module_escaped, escapes", [(False, False), (True, True)])
 def test_on_the_tower_run_an_agent_escapes_after_the_module(module_escaped, escapes):
     """"Each bot: escape from an entrance space, the command module before the last agent": only the agents'

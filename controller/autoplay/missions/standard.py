@@ -6,9 +6,9 @@ from functools import cache
 from typing import TYPE_CHECKING, cast
 
 from controller.autoplay.abilities import passes_doors
-from controller.autoplay.missions.strategy import StandardPlay, bead_rooms
-from controller.autoplay.tuning import TOWER_HANDOVER_SLACK, TOWER_ZONE_WEIGHT
-from controller.rules import Bot, Floor, Objective, Resolution, compile_floor
+from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, doors_out
+from controller.autoplay.tuning import AVERAGE_AP, FORCE_MARGIN, TOWER_HANDOVER_SLACK, TOWER_ZONE_WEIGHT
+from controller.rules import Bot, Floor, Objective, Resolution, compile_floor, keypad_column
 
 if TYPE_CHECKING:
     from controller.autoplay.paths import PathCosts
@@ -65,7 +65,8 @@ class TowerRun(StandardPlay):
         terminal nearest Casing lies in a room that still holds a surveillance bead and Nano is at most
         TOWER_HANDOVER_SLACK steps farther from it. Entering that room rolls its
         surveillance, whose autolock shut Casing in behind the labs' level 2 keypads (the Break room, K5, seeds
-        3055 and 3059) while the threat ran out (docs/autoplay.md, "The tower run")."""
+        3055 and 3059) while the threat ran out (docs/autoplay.md, "The tower run"). Nano takes it at any
+        distance once a card Casing cannot force is drawn by a door of her terminal's room (`shut_out`)."""
         memo = paths.notes.memo
         if "last terminal's taker" not in memo:
             memo["last terminal's taker"] = self._last_terminal_taker(paths, table, terminal_tasks)
@@ -88,10 +89,13 @@ class TowerRun(StandardPlay):
         beads = bead_rooms(table, terminal=True)
 
         def handed_over(bot: Bot) -> bool:
-            """A keypad agent whose terminal Nano, near enough, takes instead."""
-            if passes_doors(bot):
+            """A keypad agent whose terminal Nano, near enough, takes instead, or at any distance when a keypad
+            card by the terminal's room turned the agent away."""
+            if passes_doors(bot) or not any(passes_doors(b) for b in agents):
                 return False
             mine = paths.nearest(table, bot, terminals)
+            if shut_out(table, bot, mine):
+                return True
             return mine in beads and any(
                 passes_doors(b) and paths.cost_to(table, b, mine) <= paths.cost_to(table, bot, mine)
                 + TOWER_HANDOVER_SLACK for b in agents)
@@ -103,6 +107,25 @@ class TowerRun(StandardPlay):
         if not later:
             return 0
         return TOWER_ZONE_WEIGHT * landing_steps(compile_floor(later[0].text, later[0].name))[zone]
+
+
+def shut_out(table: Resolution, agent: Bot, space: int) -> bool:
+    """Whether a keypad card drawn by a locked door of the space's room is one the agent cannot force with its
+    dice (it states "Jam", or its durability lies beyond their average AP): Casing stood by the labs'
+    Break room and Clean room doors round after round for a card stating "Jam" with a tech input and no tech chip
+    in the burncycle, while Nano, who reassembles through, walked to an entrance (docs/autoplay.md, "The tower
+    run: the last terminal behind a card that turned Casing away")."""
+    floor, state = table.floor, table.state
+    ap = (AVERAGE_AP["basic"] * agent.power + AVERAGE_AP["advanced"] * agent.advanced_dice
+          + AVERAGE_AP["elite"] * agent.elite_dice)
+    for _, door in doors_out(floor, floor.area_of[space]):
+        card = state.keypads.get(door)
+        if card is None or door in table.unlocked:
+            continue
+        col = keypad_column(table, card)
+        if col.jam or ap < col.durability - FORCE_MARGIN:
+            return True
+    return False
 
 
 @cache
