@@ -105,14 +105,16 @@ class PathCosts:
         zones = [a for a in floor.areas if a.kind == "safe"]
         digest = _floor_digest(floor)
         chosen = self.notes.team_zone
+        strategy = strategy_for(table.state.mission.id)
         if chosen is not None and chosen.floor == digest:
             kept = next((_zone_spaces(floor, z) for z in zones if floor.ids[z.spaces[0]] == chosen.space),
                         _every_zone(zones))
-            if self._open_to_all(table, kept):
+            # the zone kept is given up for a door whose card the active agent's dice cannot force (where the
+            # mission's play says so, the team's strongest dice)
+            if self._open_to_all(table, kept, strategy.kept_zone_by_team_dice):
                 return kept
         best: frozenset[int] = frozenset()
         best_cost, best_zone = UNREACHABLE, None
-        strategy = strategy_for(table.state.mission.id)
         for k, zone in enumerate(zones):
             spaces = _zone_spaces(floor, zone)
             if not self._open_to_all(table, spaces):
@@ -164,10 +166,11 @@ class PathCosts:
         return [spaces for spaces in (_zone_spaces(floor, z) for z in floor.areas if z.kind == "safe")
                 if not self._open_to_all(table, spaces)]
 
-    def _open_to_all(self, table: Resolution, zone: frozenset[int]) -> bool:
+    def _open_to_all(self, table: Resolution, zone: frozenset[int], team_dice: bool = False) -> bool:
         """Every bot on the floor can still get into the zone through walls, destroyed walls and doors
-        whose keypads are not known to be jammed (guards, who move on, are not obstacles here)."""
-        jammed = frozenset(self.jammed(table))
+        whose keypads are not known to be jammed (guards, who move on, are not obstacles here); `team_dice`:
+        a card judged by the team's strongest dice rather than the active agent's."""
+        jammed = frozenset(self.jammed(table, team_dice))
         key = (table.floor.source, zone, jammed, table.destroyed)
         reach = self._reach.get(key)
         if reach is None:
@@ -290,7 +293,7 @@ class PathCosts:
             graphs[key] = graph
         return graph
 
-    def jammed(self, table: Resolution) -> set[str]:
+    def jammed(self, table: Resolution, team_dice: bool = False) -> set[str]:
         """Locked doors this team cannot open now without a key: the card by the door is jammed or too
         strong for the active agent's dice, and its chip inputs cannot be paid from the reserves or by jumping
         the tracker. On a level 2 floor of a mission won in the safe zones, with the module on the floor (the
@@ -299,15 +302,18 @@ class PathCosts:
         on Nano's turn for a door Casing was about to open (docs/autoplay.md, "The labs' zone door"). And there
         a card that rolls keypad dice is never shut: each keypad action rolls them, and their unlock face opens
         the door whatever the card asks, a "Jam" too (`Doors.open_door` tries them, an abort costing nothing;
-        "The keypad die's unlock"); so too where the mission's play says (`keypad_dice_unlock`)."""
-        if "jammed" in self.notes.memo:
-            return cast("set[str]", self.notes.memo["jammed"])
+        "The keypad die's unlock"); so too where the mission's play says (`keypad_dice_unlock`). With
+        `team_dice` a card is too strong only for the team's strongest dice on any floor (the team's kept zone in
+        the missions whose play says so: `kept_zone_by_team_dice`)."""
+        memo = "jammed by the team's dice" if team_dice else "jammed"
+        if memo in self.notes.memo:
+            return cast("set[str]", self.notes.memo[memo])
         state = table.state
         agent = active_agent(state)
         dice = DicePool(basic=agent.power, advanced=agent.advanced_dice, elite=agent.elite_dice)
         zones_of_level_2 = level_2_zones(table)
         dice_unlock = keypad_dice_unlock(table)
-        if zones_of_level_2:
+        if zones_of_level_2 or team_dice:
             dice = max((DicePool(basic=b.power, advanced=b.advanced_dice, elite=b.elite_dice) for b in state.bots
                         if b.kind == "agent" and b.on_board and not b.shut_down), key=expected_ap, default=dice)
         shut = set()
@@ -320,7 +326,7 @@ class PathCosts:
             forced = not col.jam and expected_ap(dice) >= col.durability - FORCE_MARGIN
             if not forced and not chip_inputs_payable(table, agent, card):
                 shut.add(door)
-        self.notes.memo["jammed"] = shut
+        self.notes.memo[memo] = shut
         return shut
 
     def watched(self, table: Resolution) -> set[int]:

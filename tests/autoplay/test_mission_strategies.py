@@ -181,6 +181,45 @@ def test_rescue_rangers_casing_shut_in_his_zone_rolls_the_keypad_die(card, calib
     assert (AutoPlayer().choose(s) == Keypad(bot="casing", beyond="E15", approach="abort")) is aborts
 
 
+@pytest.mark.parametrize("mission, casing_power, kept", [
+    ("rescue-rangers", 5, True),  # Casing's 5 dice force K09's 4 AP: the team keeps its zone on Nano's turn
+    ("rescue-rangers", 1, False),  # nobody's dice force it, and no tech chip pays it: the zone is given up
+    ("data-heist", 5, False),  # Data Heist judges the door by the active agent's dice, as before
+])
+def test_rescue_rangers_keeps_its_zone_for_a_door_the_teams_dice_force(mission, casing_power, kept):
+    """Rescue Rangers on the lobby, the module drawn and the team on its way home to the West zone, whose one
+    door D15/E15 is locked: its card (K09: one tech input, 4 AP by brute force) was judged by the active
+    agent's dice, and the calibration's drain ("Each agent loses 1 power at the start of their turn until the
+    command module is drawn") leaves an agent with a pool of 1 or 2 just then, so on that agent's turn the team
+    gave the zone up for the East one across the floor, though its team-mate's dice force the card. The kept
+    zone is judged by the team's strongest dice."""
+    def position(card: bool) -> GameState:
+        state = new_game(CONTENT, GameSetup(mission=mission, floor="meridian-lobby", players=2,
+                                            level=None if mission == "data-heist" else 1,
+                                            agents=["nano", "casing"], seed=1000))
+        state.progress["terminals:nano"] = state.progress["terminals:casing"] = 1
+        state.calibrated = True
+        state.draw_bag[:] = []
+        nano, casing = state.bot("nano"), state.bot("casing")
+        nano.space, casing.space, state.bot("module").space = "F13", "E12", "E13"
+        nano.power, nano.advanced_dice, nano.elite_dice, casing.power = 1, 0, 0, casing_power
+        state.burncycle.team_reserve = []
+        state.burncycle.personal_reserves = {}
+        if card:
+            state.keypads["D15/E15"] = next(c for c in CONTENT.keypads if c.id == "K09")
+        return in_turn(state, order=["nano", "casing"], basic=1)
+
+    player = AutoPlayer()
+    before = position(card=False)
+    player.choose(before)
+    player.notes.recall(player.memory)
+    table = Resolution(before, SeededDice(0), apply_effect, copy=False)
+    assert table.floor.index["A13"] in player.paths.team_safe_zone(table)  # the West zone, the team's
+    player.notes.recall(player.memory)
+    table = Resolution(position(card=True), SeededDice(0), apply_effect, copy=False)
+    assert (table.floor.index["A13"] in player.paths.team_safe_zone(table)) is kept
+
+
 def test_rescue_rangers_reboots_a_chip_sooner_where_the_reboot_fills_the_reserves():
     """"Reserves are created during burncycle creation and reboots from outdoor spaces and occupied rooms":
     with two usable chips left, the team reboots when both agents stand in rooms whose infobar shows a chip

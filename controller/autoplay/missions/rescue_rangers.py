@@ -6,10 +6,11 @@ the fourth slot (there is no module to pay it), each keeping RESCUE_SLOT_KEEP po
 with its own access goes into the rooms with a free terminal space that still hold a bead while units are left
 in the draw bag (drawing them out before the calibration adds the module), then waits outside a door of such a
 room, while the agent whose access would calibrate waits on its terminal; an agent shut in its starting zone
-tries a card's keypad dice for their unlock face; the team reboots a chip sooner where the reboot fills the
-reserves; and after the calibration the agents go into such rooms, where surveilling draws
-the next unit from the bag, only the one nearest them once the module is the bag's last unit, or wait at a
-door of a surveilled terminal room nobody stands in, which gets its bead back at the round's end.
+tries a card's keypad dice for their unlock face; the team keeps its zone while its strongest dice force the
+card of its door; the team reboots a chip sooner where the reboot fills the reserves; and after the calibration
+the agents go into such rooms, where surveilling draws the next unit from the bag, only the one nearest them once
+the module is the bag's last unit, or wait at a door of a surveilled terminal room nobody stands in, which gets
+its bead back at the round's end.
 """
 
 from __future__ import annotations
@@ -42,6 +43,13 @@ class RescueRangers(StandardPlay):
     """No module on the floor before the draw fills the team reserve, and the safe zones grant theirs at setup
     only, so the chips a reboot puts in the rooms' reserves are all the altering the team has (docs/autoplay.md,
     "Rescue Rangers", "A reboot where the reserves fill")."""
+
+    kept_zone_by_team_dice = True
+    """With no module on the floor the agents pay the fourth slot down to RESCUE_SLOT_KEEP power each, and after
+    the calibration the drain takes a power a turn until the module is drawn: an agent's pool is often 1-2 dice,
+    and judged by them on its turn the team's zone was given up for the other one across the floor, though the
+    team-mate's dice force the door's card. The kept zone is given up only for a card too strong for the team's
+    strongest dice (docs/autoplay.md, "Rescue Rangers: the kept zone judged by the team's dice")."""
 
     def start_spaces(self, table: Resolution) -> dict[str, str]:
         """"Agents start on any safe zone space.": spread over the zones, Casing (a keypad's door opener) in the

@@ -69,6 +69,10 @@ class MissionStrategy(Protocol):
     """Whether the network step (`network_step`) counts the agent's power above its power bank limit, which the
     end of the turn spends down."""
 
+    kept_zone_by_team_dice: bool
+    """Whether the team's safe zone, once chosen, is given up only for a door whose card is too strong for the
+    team's strongest dice (not the active agent's)."""
+
     watch_reach: int | None
     """How far from a bot (in steps) a space some guard sees now weighs on its paths (`PathCosts.seen_near`);
     None: all the way."""
@@ -153,6 +157,11 @@ class StandardPlay:
 
     watch_reach: int | None = WATCH_REACH
     """A guard's sight weighs on a path within WATCH_REACH steps of the bot."""
+
+    kept_zone_by_team_dice = False
+    """The team's zone is given up for a door whose card is too strong for the active agent's dice: judged by
+    the team's dice, Data Heist on the lobby lost a game of issue 35's seeds (docs/autoplay.md, "The kept zone
+    judged by the team's dice, again: seed 1185")."""
 
     power_above_bank_counts = True
     """The network step weighs all of the agent's power after it: capped at the bank limit, Data Heist lost a
