@@ -170,7 +170,9 @@ class StandardPlay:
         keeping 3 for its dice, or the slot waits (docs/autoplay.md, "A fourth slot")."""
         if state.players == 1:
             return UnlockSlot(payers={agent.id: cost}) if agent.power - cost >= 3 else None
-        return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
+        payer = max((b for b in state.bots if b.kind == "agent" and b.on_board and not b.shut_down),
+                    key=lambda b: (b.power, b.id == agent.id))
+        return UnlockSlot(payers={"module": cost - 1, payer.id: 1})
 
     def zone_cost(self, table: Resolution, zone: int) -> int:
         return 0
