@@ -40,6 +40,7 @@ from tests.support.rules_scenarios import (
     CONTENT,
     HOPS,
     MODULE_SPACES,
+    OPEN_6X5,
     bot,
     captain,
     guard,
@@ -282,6 +283,20 @@ def test_a_module_with_its_own_errand_keeps_its_power(mission, players, payers):
     the agent pays."""
     action = AutoPlayer().choose(routing(mission, [bot("byte", "A1", power=8), module("B1", power=6)], players))
     assert action == UnlockSlot(payers=payers)
+
+
+@pytest.mark.parametrize("level,payers", [(1, {"module": 3, "nano": 1}), (2, {"module": 3, "casing": 1})])
+def test_on_a_level_2_floor_the_agent_with_the_most_power_pays_for_the_fourth_slot(level, payers):
+    """Data Heist with two players: the module pays 3 of the fourth slot and an agent 1 ("Upgrades on the command
+    module can be purchased using power from any combination of bots, provided at least 1 power is paid by the
+    command module or the active player's agent"). On a level 1 floor that is the active agent's; on a level 2
+    floor, whose guards hit for 2, Casing (5 power) pays it on Nano's first turn, and Nano, who walks deep into
+    the floor for the calibration's terminals, keeps his 4."""
+    bots = [bot("nano", "A1", power=4), bot("casing", "A2", power=5), module("B1", power=6)]
+    s = make_state(text=rules_floor_text(OPEN_6X5, level=level), bots=bots, slots=chips("general", "general", "general"),
+                   module_slot_costs=[4, 6], players=2)
+    s.mission = CONTENT.missions["data-heist"]
+    assert AutoPlayer().choose(in_turn(s, step="route")) == UnlockSlot(payers=payers)
 
 
 def test_in_ghost_in_the_dell_the_module_pays_for_an_agent_too_weak_to_keep_its_dice():
