@@ -221,6 +221,21 @@ def test_a_bot_is_revived_with_enough_to_live_through_the_guards_attack(power, r
         assert action == Repair(bot="casing", target="byte", amount=revives)
 
 
+@pytest.mark.parametrize("level,repairs", [(1, False), (2, True)])
+def test_on_the_labs_a_team_mate_at_2_power_is_topped_up(level, repairs):
+    """Data Heist on a last floor of level 2, with the module on it: a guard there hits for 2, so Nano at 2 power
+    is one hit from "Bot Shut Down: Power reaches 0. Threat increases by +3", and Casing (repair upgrade, 5
+    power) gives him 2, keeping 3; on a level 1 floor only a team-mate down to 1 power is repaired."""
+    casing = bot("casing", "F5", power=5)
+    casing.upgrades = ["repair"]
+    s = make_state(text=rules_floor_text(OPEN_6X5, level=level), bots=[casing, bot("nano", "A1", power=2), module("F1")],
+                   slots=chips("general", "general", "general"), players=2)
+    s.mission = CONTENT.missions["data-heist"]
+    chosen = AutoPlayer().choose(in_turn(s, order=["casing", "nano"]))
+    assert (chosen == Repair(bot="casing", target="nano", amount=2)) is repairs
+    assert not isinstance(chosen, Repair) or repairs
+
+
 def test_a_bot_out_of_reach_is_revived():
     action = AutoPlayer().choose(reviving("F3"))
     assert action == Repair(bot="casing", target="byte", amount=2)
