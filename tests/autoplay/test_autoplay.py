@@ -228,7 +228,8 @@ def test_on_the_labs_a_team_mate_at_2_power_is_topped_up(level, repairs):
     power) gives him 2, keeping 3; on a level 1 floor only a team-mate down to 1 power is repaired."""
     casing = bot("casing", "F5", power=5)
     casing.upgrades = ["repair"]
-    s = make_state(text=rules_floor_text(OPEN_6X5, level=level), bots=[casing, bot("nano", "A1", power=2), module("F1")],
+    s = make_state(text=rules_floor_text(OPEN_6X5, level=level),
+                   bots=[casing, bot("nano", "A1", power=2), module("F1")],
                    slots=chips("general", "general", "general"), players=2)
     s.mission = CONTENT.missions["data-heist"]
     chosen = AutoPlayer().choose(in_turn(s, order=["casing", "nano"]))
@@ -308,8 +309,8 @@ def test_on_a_level_2_floor_the_agent_with_the_most_power_pays_for_the_fourth_sl
     floor, whose guards hit for 2, Casing (5 power) pays it on Nano's first turn, and Nano, who walks deep into
     the floor for the calibration's terminals, keeps his 4."""
     bots = [bot("nano", "A1", power=4), bot("casing", "A2", power=5), module("B1", power=6)]
-    s = make_state(text=rules_floor_text(OPEN_6X5, level=level), bots=bots, slots=chips("general", "general", "general"),
-                   module_slot_costs=[4, 6], players=2)
+    s = make_state(text=rules_floor_text(OPEN_6X5, level=level), bots=bots,
+                   slots=chips("general", "general", "general"), module_slot_costs=[4, 6], players=2)
     s.mission = CONTENT.missions["data-heist"]
     assert AutoPlayer().choose(in_turn(s, step="route")) == UnlockSlot(payers=payers)
 
