@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from controller.autoplay.paths import level_2_zones
 from controller.autoplay.routes import Routes
 from controller.autoplay.tuning import LONE_AGENT_LOW, LONE_AGENT_TOP_UP, STRAGGLER_KEEP, STRAGGLER_TOP_UP
 from controller.rules import Action, Bot, BuyUpgrade, GameState, Repair, Resolution, movement_of
@@ -47,12 +48,12 @@ class Repairs:
 
     def repair(self, table: Resolution, legal: list) -> Action | None:
         """Bring a shut-down bot back, or the command module (whose loss is the game's) when it runs low, or
-        a team-mate down to 1 power (a lone agent to 3, whom the module staying in the safe zone, safe there,
-        tops up to LONE_AGENT_TOP_UP keeping 1); the repairer keeps 3, or 1 when a shut-down bot needs more to
-        live through the guard beside it (left shut down, it never gets home); a repairer home in the team's
-        safe zone gives a team-mate left shut down on the way home all but 1 power (`left_behind`). Then the
-        module staying home gives a team-mate still out (`stragglers`) all its power but 1, or an agent home
-        all its power but STRAGGLER_KEEP."""
+        a team-mate down to 1 power (2 on the labs, `needing_repair`; a lone agent to 3, whom the module
+        staying in the safe zone, safe there, tops up to LONE_AGENT_TOP_UP keeping 1); the repairer keeps 3, or
+        1 when a shut-down bot needs more to live through the guard beside it (left shut down, it never gets
+        home); a repairer home in the team's safe zone gives a team-mate left shut down on the way home all but
+        1 power (`left_behind`). Then the module staying home gives a team-mate still out (`stragglers`) all
+        its power but 1, or an agent home all its power but STRAGGLER_KEEP."""
         state = table.state
         # by target: the bots a listed Repair lets act, with the most power it lets them give
         repairers: dict[str, list[tuple[Bot, int]]] = {}
@@ -96,11 +97,12 @@ class Repairs:
 
     def needing_repair(self, table: Resolution) -> list[Bot]:
         """The bots a repair is for: shut down, the module low or a team-mate down to 1 power (3 for a lone
-        agent), but not the module low at home in the team's safe zone, where no guard outside can see it
-        ("Guards outside safe zones cannot see into them"): a repair there spent the repairer's dice for nothing
-        while a team-mate still out waited for them."""
+        agent; 2 on the labs' Data Heist, `level_2_zones`, whose guards hit for 2: one hit from a shutdown's +3
+        threat, and Nano shut down there never won), but not the module low at home in the team's safe zone,
+        where no guard outside can see it ("Guards outside safe zones cannot see into them"): a repair there
+        spent the repairer's dice for nothing while a team-mate still out waited for them."""
         state = table.state
-        agent_low = LONE_AGENT_LOW if state.players == 1 else 1
+        agent_low = LONE_AGENT_LOW if state.players == 1 else (2 if level_2_zones(table) else 1)
         return [b for b in state.bots if b.space is not None and not b.escaped
                 and (b.shut_down or b.power <= (2 if b.kind == "module" else agent_low))
                 and not (b.kind == "module" and not b.shut_down and self.routes.staying_home(table, b))]

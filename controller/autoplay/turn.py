@@ -63,7 +63,7 @@ class Turn:
                 and any(isinstance(a, Reboot) for a in legal):
             return Reboot()
         agent = active_agent(state)
-        unlock = self._fourth_slot(state, legal)
+        unlock = self._fourth_slot(table, legal)
         if unlock is not None:
             return unlock
         upgrade = strategy.upgrade(self.routes.paths, table, agent, legal)
@@ -98,10 +98,11 @@ class Turn:
             return repair
         return BeginActions()
 
-    def _fourth_slot(self, state: GameState, legal: Sequence[Action]) -> Action | None:
-        """A fourth burncycle slot on the first turn, paid by the module down to 3 power and 1 from the agent
+    def _fourth_slot(self, table: Resolution, legal: Sequence[Action]) -> Action | None:
+        """A fourth burncycle slot on the first turn, paid by the module down to 3 power and 1 from an agent
         (two players or more): one more action every turn (a network card, a move on a physical chip) and a
         reboot, with its threat, a turn later each time (docs/autoplay.md, "A fourth slot")."""
+        state = table.state
         module = state.module_on_board()
         agent = active_agent(state)
         if state.round > 1 or agent.power < 4 \
@@ -114,7 +115,7 @@ class Turn:
             return agents_share_slot(state, agent, cost, keep=strategy_for(state.mission.id).shared_slot_keep)
         if module.power - (cost - 1) < 3:
             return None
-        return strategy_for(state.mission.id).fourth_slot(state, agent, cost)
+        return strategy_for(state.mission.id).fourth_slot(table, agent, cost)
 
     def spend_down(self, state: GameState) -> Action:
         """"Agents must spend down to their power bank limit at the end of step 5": power that would be lost

@@ -40,6 +40,7 @@ from tests.support.rules_scenarios import (
     CONTENT,
     HOPS,
     MODULE_SPACES,
+    OPEN_6X5,
     bot,
     captain,
     guard,
@@ -220,6 +221,22 @@ def test_a_bot_is_revived_with_enough_to_live_through_the_guards_attack(power, r
         assert action == Repair(bot="casing", target="byte", amount=revives)
 
 
+@pytest.mark.parametrize("level,repairs", [(1, False), (2, True)])
+def test_on_the_labs_a_team_mate_at_2_power_is_topped_up(level, repairs):
+    """Data Heist on a last floor of level 2, with the module on it: a guard there hits for 2, so Nano at 2 power
+    is one hit from "Bot Shut Down: Power reaches 0. Threat increases by +3", and Casing (repair upgrade, 5
+    power) gives him 2, keeping 3; on a level 1 floor only a team-mate down to 1 power is repaired."""
+    casing = bot("casing", "F5", power=5)
+    casing.upgrades = ["repair"]
+    s = make_state(text=rules_floor_text(OPEN_6X5, level=level),
+                   bots=[casing, bot("nano", "A1", power=2), module("F1")],
+                   slots=chips("general", "general", "general"), players=2)
+    s.mission = CONTENT.missions["data-heist"]
+    chosen = AutoPlayer().choose(in_turn(s, order=["casing", "nano"]))
+    assert (chosen == Repair(bot="casing", target="nano", amount=2)) is repairs
+    assert not isinstance(chosen, Repair) or repairs
+
+
 def test_a_bot_out_of_reach_is_revived():
     action = AutoPlayer().choose(reviving("F3"))
     assert action == Repair(bot="casing", target="byte", amount=2)
@@ -282,6 +299,20 @@ def test_a_module_with_its_own_errand_keeps_its_power(mission, players, payers):
     the agent pays."""
     action = AutoPlayer().choose(routing(mission, [bot("byte", "A1", power=8), module("B1", power=6)], players))
     assert action == UnlockSlot(payers=payers)
+
+
+@pytest.mark.parametrize("level,payers", [(1, {"module": 3, "nano": 1}), (2, {"module": 3, "casing": 1})])
+def test_on_a_level_2_floor_the_agent_with_the_most_power_pays_for_the_fourth_slot(level, payers):
+    """Data Heist with two players: the module pays 3 of the fourth slot and an agent 1 ("Upgrades on the command
+    module can be purchased using power from any combination of bots, provided at least 1 power is paid by the
+    command module or the active player's agent"). On a level 1 floor that is the active agent's; on a level 2
+    floor, whose guards hit for 2, Casing (5 power) pays it on Nano's first turn, and Nano, who walks deep into
+    the floor for the calibration's terminals, keeps his 4."""
+    bots = [bot("nano", "A1", power=4), bot("casing", "A2", power=5), module("B1", power=6)]
+    s = make_state(text=rules_floor_text(OPEN_6X5, level=level), bots=bots,
+                   slots=chips("general", "general", "general"), module_slot_costs=[4, 6], players=2)
+    s.mission = CONTENT.missions["data-heist"]
+    assert AutoPlayer().choose(in_turn(s, step="route")) == UnlockSlot(payers=payers)
 
 
 def test_in_ghost_in_the_dell_the_module_pays_for_an_agent_too_weak_to_keep_its_dice():

@@ -61,7 +61,7 @@ class GhostInTheDell(StandardPlay):
             return push
         return None
 
-    def fourth_slot(self, state: GameState, agent: Bot, cost: int) -> UnlockSlot | None:
+    def fourth_slot(self, table: Resolution, agent: Bot, cost: int) -> UnlockSlot | None:
         """The module has its own errand out on the floor (the captain's terminal): its power is its health
         there, so the agent pays, keeping 3 for its dice; an agent too weak for that (Nano's 4, Casing's 5)
         pays 1 and the module the rest, as without the slot the team reboots about once a round (two players

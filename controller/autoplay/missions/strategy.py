@@ -49,7 +49,7 @@ class MissionStrategy(Protocol):
         """An upgrade the mission's play buys in the route step, before the ones any mission buys."""
         ...
 
-    def fourth_slot(self, state: GameState, agent: Bot, cost: int) -> UnlockSlot | None:
+    def fourth_slot(self, table: Resolution, agent: Bot, cost: int) -> UnlockSlot | None:
         """Who pays the fourth slot on the first turn, the command module on the floor with power to spare
         (None: the slot waits)."""
         ...
@@ -173,13 +173,22 @@ class StandardPlay:
     def upgrade(self, paths: PathCosts, table: Resolution, agent: Bot, legal: Sequence[Action]) -> Action | None:
         return None
 
-    def fourth_slot(self, state: GameState, agent: Bot, cost: int) -> UnlockSlot | None:
-        """Three power from the module and one from the agent (two players or more); with one player the
+    def fourth_slot(self, table: Resolution, agent: Bot, cost: int) -> UnlockSlot | None:
+        """Three power from the module and one from an agent (two players or more); with one player the
         module crosses the floor beside the lone agent, where its power is its health, so the agent pays,
-        keeping 3 for its dice, or the slot waits (docs/autoplay.md, "A fourth slot")."""
+        keeping 3 for its dice, or the slot waits (docs/autoplay.md, "A fourth slot"). The agent's 1 is the
+        active agent's, but on a floor of level 2 or more, whose guards hit for 2, it comes from the agent with
+        the most power (Casing's 5, not Nano's 4, who goes first): Nano, who takes the calibration's terminals
+        deep in the floor, keeps 4 for his dice and lives through a hit of 2 and one of 1 (docs/autoplay.md,
+        "The fourth slot's agent power on the labs")."""
+        state = table.state
         if state.players == 1:
             return UnlockSlot(payers={agent.id: cost}) if agent.power - cost >= 3 else None
-        return UnlockSlot(payers={"module": cost - 1, agent.id: 1})
+        payer = agent
+        if table.floor.level >= 2:
+            payer = max((b for b in state.bots if b.kind == "agent" and b.on_board and not b.shut_down),
+                        key=lambda b: (b.power, b.id == agent.id))
+        return UnlockSlot(payers={"module": cost - 1, payer.id: 1})
 
     def zone_cost(self, table: Resolution, zone: int) -> int:
         return 0

@@ -48,7 +48,7 @@ class Tsm103c(StandardPlay):
             return push
         return None
 
-    def fourth_slot(self, state: GameState, agent: Bot, cost: int) -> UnlockSlot | None:
+    def fourth_slot(self, table: Resolution, agent: Bot, cost: int) -> UnlockSlot | None:
         """"The burncycle cannot be rebooted", and an unlocked slot "immediately receive[s] a general action
         chip": the module pays even with its own errand, as the chip and the slot are what walk it to its
         terminals."""
