@@ -1716,6 +1716,32 @@ def test_on_the_tower_runs_lobby_casing_opens_the_stairwell_zone_while_the_modul
     assert routes.targets(table, s.bot("nano")) <= {floor.index[t] for t in s.floor.terminals}
 
 
+@pytest.mark.parametrize("bot, at, landing", [
+    ("module", "Q4", {"T3"}),  # lands on D6, by the North zone's door E6/F6: 7 steps from an entrance, not 11
+    ("casing", "Q3", {"R5"}),  # lands on B8, by the door B8/B9 of the Data closet: 3 steps from its terminal
+    ("module", "P3", None),  # out of the zone: the whole zone, its nearest space the first
+])
+def test_on_the_tower_runs_lobby_a_bot_home_stands_where_it_lands_nearest_its_work_on_the_labs(bot, at, landing):
+    """"Placing returning units in corresponding safe zones": a unit keeps its row and column in the stairwell
+    zone when it climbs, so a bot home in the lobby's East zone, waiting for Nano, walks to the space whose
+    landing in the labs' North zone lies nearest its work there: an entrance for the module, a terminal for
+    an agent (`TowerRun.task_targets`, `landing_targets`)."""
+    s = start("meridian-lobby", "tower-run", seed=1000, players=2, agents=team(2))
+    s.floor.unlocked_doors.append("P4/Q4")
+    del s.floor.terminals["I5"]  # the lobby's terminal accessed: its task done
+    s.progress["terminals:nano"] = 1
+    s.bot("module").space, s.bot("casing").space, s.bot("nano").space = "R6", "S6", "I8"
+    s.bot(bot).space = at
+    table = Resolution(s, SeededDice(0), apply_effect, copy=False)
+    player = AutoPlayer()
+    player.notes.recall(player.memory)
+    routes, floor = player.routes, table.floor
+    targets = routes.targets(table, s.bot(bot))
+    zone = routes.paths.team_safe_zone(table)
+    assert {floor.area_of[i] for i in zone} == {floor.area_of[floor.index["Q3"]]}
+    assert targets == ({floor.index[t] for t in landing} if landing is not None else zone)
+
+
 @pytest.mark.parametrize("opened, ap, walker", [
     (False, 6, "casing"),  # every door of the North zone locked: Casing goes to open it, the module waits
     (True, 6, "module"),  # E6/F6 open, the move 2 AP short of the module's 8 steps in: it crosses first

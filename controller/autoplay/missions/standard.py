@@ -54,7 +54,9 @@ class TowerRun(StandardPlay):
         the agents' move AP walk it, so waiting in the safe zone until the calibration left it far from the way
         out when the threat was nearly spent. An agent the last terminal is left to a team-mate from
         (`spare_agent`) walks to an entrance too."""
-        if table.state.later_floors or not open_tasks:
+        if table.state.later_floors:
+            return landing_targets(paths, table, bot)
+        if not open_tasks:
             return set()
         return set(table.floor.posts.get("entrance", ()))
 
@@ -138,3 +140,45 @@ def landing_steps(floor: Floor) -> tuple[int, ...]:
     terminals = floor.posts.get("terminal", ())
     return tuple(min((steps[s][e] for s in z.spaces for e in entrances), default=0)
                  + min((steps[s][t] for s in z.spaces for t in terminals), default=0) for z in zones)
+
+
+def landing_targets(paths: PathCosts, table: Resolution, bot: Bot) -> set[int]:
+    """For a bot in the team's safe zone on a floor the team climbs from, the free spaces of the zone whose
+    landing on the next floor lies nearest its work there: an entrance for the command module, a terminal for
+    an agent ("placing returning units in corresponding safe zones": the same row and column counted from the
+    zone's first space, else the zone's first free space). Empty (the whole zone) for a bot out of it."""
+    floor = table.floor
+    here = floor.index[bot.at]
+    if not paths.in_team_zone(table, here):
+        return set()
+    zones = [a for a in floor.areas if a.kind == "safe"]
+    k = next(n for n, z in enumerate(zones) if here in z.spaces)
+    later = table.state.later_floors[0]
+    scores = landing_scores(floor, compile_floor(later.text, later.name), k, bot.kind == "module")
+    free = [s for s in zones[k].spaces if not isinstance(table.occupant.get(s), Bot) or table.occupant[s] is bot]
+    if not free:
+        return set()
+    best = min(scores[s] for s in free)
+    return {s for s in free if scores[s] == best}
+
+
+@cache
+def landing_scores(floor: Floor, above: Floor, zone: int, module: bool) -> dict[int, int]:
+    """For each space of the floor's `zone`-th safe zone, the steps from its landing in the next floor's
+    `zone`-th safe zone to that floor's nearest entrance (`module`) or nearest terminal."""
+    here = [a for a in floor.areas if a.kind == "safe"][zone]
+    there = [a for a in above.areas if a.kind == "safe"]
+    goal = above.posts.get("entrance" if module else "terminal", ())
+    if not there or not goal:
+        return {s: 0 for s in here.spaces}
+    landing = there[min(zone, len(there) - 1)]
+    steps = above.distances(frozenset())
+    r0, c0 = floor.coords[here.spaces[0]]
+    r1, c1 = above.coords[landing.spaces[0]]
+    at = {above.coords[s]: s for s in landing.spaces}
+    scores = {}
+    for s in here.spaces:
+        r, c = floor.coords[s]
+        onto = at.get((r1 + r - r0, c1 + c - c0), landing.spaces[0])
+        scores[s] = min(steps[onto][g] for g in goal)
+    return scores
