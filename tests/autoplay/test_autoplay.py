@@ -1718,7 +1718,7 @@ def test_on_the_tower_runs_lobby_casing_opens_the_stairwell_zone_while_the_modul
 
 @pytest.mark.parametrize("bot, at, landing", [
     ("module", "Q4", {"T3"}),  # lands on D6, by the North zone's door E6/F6: 7 steps from an entrance, not 11
-    ("casing", "Q3", {"R5"}),  # lands on B8, by the door B8/B9 of the Data closet: 3 steps from its terminal
+    ("casing", "Q3", {"T3"}),  # the same, D6 being free
     ("module", "P3", None),  # out of the zone: the whole zone, its nearest space the first
 ])
 def test_on_the_tower_runs_lobby_a_bot_home_stands_where_it_lands_nearest_its_work_on_the_labs(bot, at, landing):

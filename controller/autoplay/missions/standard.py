@@ -144,9 +144,9 @@ def landing_steps(floor: Floor) -> tuple[int, ...]:
 
 def landing_targets(paths: PathCosts, table: Resolution, bot: Bot) -> set[int]:
     """For a bot in the team's safe zone on a floor the team climbs from, the free spaces of the zone whose
-    landing on the next floor lies nearest its work there: an entrance for the command module, a terminal for
-    an agent ("placing returning units in corresponding safe zones": the same row and column counted from the
-    zone's first space, else the zone's first free space). Empty (the whole zone) for a bot out of it."""
+    landing on the next floor lies nearest that floor's entrances ("placing returning units in corresponding
+    safe zones": the same row and column counted from the zone's first space, else the zone's first free space).
+    Empty (the whole zone) for a bot out of it."""
     floor = table.floor
     here = floor.index[bot.at]
     if not paths.in_team_zone(table, here):
@@ -154,31 +154,27 @@ def landing_targets(paths: PathCosts, table: Resolution, bot: Bot) -> set[int]:
     zones = [a for a in floor.areas if a.kind == "safe"]
     k = next(n for n, z in enumerate(zones) if here in z.spaces)
     later = table.state.later_floors[0]
-    scores = landing_scores(floor, compile_floor(later.text, later.name), k, bot.kind == "module")
+    steps = landing_exits(floor, compile_floor(later.text, later.name), k)
     free = [s for s in zones[k].spaces if not isinstance(table.occupant.get(s), Bot) or table.occupant[s] is bot]
     if not free:
         return set()
-    best = min(scores[s] for s in free)
-    return {s for s in free if scores[s] == best}
+    best = min(steps[s] for s in free)
+    return {s for s in free if steps[s] == best}
 
 
 @cache
-def landing_scores(floor: Floor, above: Floor, zone: int, module: bool) -> dict[int, int]:
+def landing_exits(floor: Floor, above: Floor, zone: int) -> dict[int, int]:
     """For each space of the floor's `zone`-th safe zone, the steps from its landing in the next floor's
-    `zone`-th safe zone to that floor's nearest entrance (`module`) or nearest terminal."""
+    `zone`-th safe zone to that floor's nearest entrance."""
     here = [a for a in floor.areas if a.kind == "safe"][zone]
     there = [a for a in above.areas if a.kind == "safe"]
-    goal = above.posts.get("entrance" if module else "terminal", ())
-    if not there or not goal:
+    entrances = above.posts.get("entrance", ())
+    if not there or not entrances:
         return {s: 0 for s in here.spaces}
     landing = there[min(zone, len(there) - 1)]
     steps = above.distances(frozenset())
     r0, c0 = floor.coords[here.spaces[0]]
     r1, c1 = above.coords[landing.spaces[0]]
     at = {above.coords[s]: s for s in landing.spaces}
-    scores = {}
-    for s in here.spaces:
-        r, c = floor.coords[s]
-        onto = at.get((r1 + r - r0, c1 + c - c0), landing.spaces[0])
-        scores[s] = min(steps[onto][g] for g in goal)
-    return scores
+    return {s: min(steps[at.get((r1 + r - r0, c1 + c - c0), landing.spaces[0])][e] for e in entrances)
+            for s in here.spaces for r, c in [floor.coords[s]]}
