@@ -1718,14 +1718,14 @@ def test_on_the_tower_runs_lobby_casing_opens_the_stairwell_zone_while_the_modul
 
 @pytest.mark.parametrize("bot, at, landing", [
     ("module", "Q4", {"T3"}),  # lands on D6, by the North zone's door E6/F6: 7 steps from an entrance, not 11
-    ("casing", "Q3", {"T3"}),  # the same, D6 being free
+    ("casing", "Q3", {"T3"}),  # an agent too: Casing opens E6/F6, and the labs' terminals but one lie past it
     ("module", "P3", None),  # out of the zone: the whole zone, its nearest space the first
 ])
 def test_on_the_tower_runs_lobby_a_bot_home_stands_where_it_lands_nearest_its_work_on_the_labs(bot, at, landing):
     """"Placing returning units in corresponding safe zones": a unit keeps its row and column in the stairwell
-    zone when it climbs, so a bot home in the lobby's East zone, waiting for Nano, walks to the space whose
-    landing in the labs' North zone lies nearest its work there: an entrance for the module, a terminal for
-    an agent (`TowerRun.task_targets`, `landing_targets`)."""
+    zone when it climbs, so a bot home in the lobby's East zone, waiting for Nano, walks to the free space whose
+    landing in the labs' North zone lies nearest an entrance, by the zone's door E6/F6 (`TowerRun.task_targets`,
+    `landing_targets`); standing where they came in (Q3, Q4), the bots landed on A6 and A7, 3-4 steps farther."""
     s = start("meridian-lobby", "tower-run", seed=1000, players=2, agents=team(2))
     s.floor.unlocked_doors.append("P4/Q4")
     del s.floor.terminals["I5"]  # the lobby's terminal accessed: its task done

@@ -53,7 +53,11 @@ class TowerRun(StandardPlay):
         the calibration's terminals: it escapes first ("the command module before the last agent"), and only
         the agents' move AP walk it, so waiting in the safe zone until the calibration left it far from the way
         out when the threat was nearly spent. An agent the last terminal is left to a team-mate from
-        (`spare_agent`) walks to an entrance too."""
+        (`spare_agent`) walks to an entrance too. On a floor the team climbs from, a bot home in the team's
+        stairwell zone walks to the space of it that lands nearest the next floor's entrances
+        (`landing_targets`): the labs' North zone is left by its door E6/F6, which Casing opens for the module,
+        and the bots standing where they came in (the lobby's Q3/Q4, landing on A6/A7) walked 3-4 steps more to it
+        on the labs' first round (docs/autoplay.md, "The tower run: where the team lands")."""
         if table.state.later_floors:
             return landing_targets(paths, table, bot)
         if not open_tasks:
@@ -146,6 +150,7 @@ def landing_targets(paths: PathCosts, table: Resolution, bot: Bot) -> set[int]:
     """For a bot in the team's safe zone on a floor the team climbs from, the free spaces of the zone whose
     landing on the next floor lies nearest that floor's entrances ("placing returning units in corresponding
     safe zones": the same row and column counted from the zone's first space, else the zone's first free space).
+    The bots wait there for the straggler anyway, so the walk inside the zone costs the team nothing it uses.
     Empty (the whole zone) for a bot out of it."""
     floor = table.floor
     here = floor.index[bot.at]
