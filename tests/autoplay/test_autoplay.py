@@ -1206,13 +1206,14 @@ def test_a_unit_on_a_terminal_is_struck_before_another_is_shoved():
 
 
 def test_the_auto_player_wins_the_tower_run():
-    """Operation Tower Run, played through with the auto-player's two-player team (Nano and Casing, seed 3015;
-    3002 before the network step counted no power above the bank, 3005 before the boxed-in module bought push;
-    the box's Byte and Casing won seed 415 before the tower run chose its stairwell): a terminal on the lobby,
+    """Operation Tower Run, played through with the auto-player's two-player team (Nano and Casing, seed 3005;
+    3015 before the bots home on the lobby stood where they land nearest the labs' entrances, 3002 before the
+    network step counted no power above the bank, 3005 before the boxed-in module bought push; the box's Byte
+    and Casing won seed 415 before the tower run chose its stairwell): a terminal on the lobby,
     the team gathered in a safe zone to change floors ("all bots in safe zones at the end of a turn"), two
     terminals on the labs, then "Each bot: escape from an entrance space, the command module before the last
     agent"."""
-    final = play_game(start("meridian-lobby", "tower-run", seed=3015, players=2, agents=team(2)))
+    final = play_game(start("meridian-lobby", "tower-run", seed=3005, players=2, agents=team(2)))
     assert str(final.outcome) == "victory: Out the Front Door"
     assert final.later_floors == [] and final.floor.name == "Meridian Tower, Labs"
     assert all(b.escaped for b in final.bots)
