@@ -1237,13 +1237,14 @@ def test_a_unit_on_a_terminal_is_struck_before_another_is_shoved():
 
 
 def test_the_auto_player_wins_the_tower_run():
-    """Operation Tower Run, played through with the auto-player's two-player team (Nano and Casing, seed 3015;
-    3002 before the network step counted no power above the bank, 3005 before the boxed-in module bought push;
-    the box's Byte and Casing won seed 415 before the tower run chose its stairwell): a terminal on the lobby,
+    """Operation Tower Run, played through with the auto-player's two-player team (Nano and Casing, seed 3001;
+    3015 before the bots home on the lobby stood where they land nearest their work on the labs, 3002 before the
+    network step counted no power above the bank, 3005 before the boxed-in module bought push; the box's Byte
+    and Casing won seed 415 before the tower run chose its stairwell): a terminal on the lobby,
     the team gathered in a safe zone to change floors ("all bots in safe zones at the end of a turn"), two
     terminals on the labs, then "Each bot: escape from an entrance space, the command module before the last
     agent"."""
-    final = play_game(start("meridian-lobby", "tower-run", seed=3015, players=2, agents=team(2)))
+    final = play_game(start("meridian-lobby", "tower-run", seed=3001, players=2, agents=team(2)))
     assert str(final.outcome) == "victory: Out the Front Door"
     assert final.later_floors == [] and final.floor.name == "Meridian Tower, Labs"
     assert all(b.escaped for b in final.bots)
@@ -1745,6 +1746,35 @@ def test_on_the_tower_runs_lobby_casing_opens_the_stairwell_zone_while_the_modul
     assert (routes.targets(table, module) == {floor.index[module.at]}) is module_waits
     assert (routes.targets(table, s.bot("casing")) == zone) is not opened
     assert routes.targets(table, s.bot("nano")) <= {floor.index[t] for t in s.floor.terminals}
+
+
+@pytest.mark.parametrize("bot, at, landing", [
+    ("module", "Q4", {"T3"}),  # lands on D6, by the North zone's door E6/F6: 7 steps from an entrance, not 11
+    ("casing", "Q3", {"T3"}),  # Casing too: the labs' terminals but the Data closet's lie past E6/F6
+    ("nano", "Q4", {"R5"}),  # Nano lands on B8 by the Data closet's door: 3 steps from its terminal C10
+    ("module", "P3", None),  # out of the zone: the whole zone, its nearest space the first
+])
+def test_on_the_tower_runs_lobby_a_bot_home_stands_where_it_lands_nearest_its_work_on_the_labs(bot, at, landing):
+    """"Placing returning units in corresponding safe zones": a unit keeps its row and column in the stairwell
+    zone when it climbs, so a bot home in the lobby's East zone walks to the free space whose landing in the
+    labs' North zone lies nearest its work there: an entrance, by the zone's door E6/F6 (unlocked from the
+    lobby's P4/Q4), for the module and Casing, a terminal for Nano, who reassembles through locked doors
+    (`TowerRun.task_targets`, `landing_targets`); standing where they came in (Q3, Q4), the bots landed on A6
+    and A7."""
+    s = start("meridian-lobby", "tower-run", seed=1000, players=2, agents=team(2))
+    s.floor.unlocked_doors.append("P4/Q4")
+    del s.floor.terminals["I5"]  # the lobby's terminal accessed: its task done
+    s.progress["terminals:nano"] = 1
+    s.bot("module").space, s.bot("casing").space, s.bot("nano").space = "R6", "S6", "Q6"
+    s.bot(bot).space = at
+    table = Resolution(s, SeededDice(0), apply_effect, copy=False)
+    player = AutoPlayer()
+    player.notes.recall(player.memory)
+    routes, floor = player.routes, table.floor
+    targets = routes.targets(table, s.bot(bot))
+    zone = routes.paths.team_safe_zone(table)
+    assert {floor.area_of[i] for i in zone} == {floor.area_of[floor.index["Q3"]]}
+    assert targets == ({floor.index[t] for t in landing} if landing is not None else zone)
 
 
 @pytest.mark.parametrize("opened, ap, walker", [

@@ -53,8 +53,14 @@ class TowerRun(StandardPlay):
         the calibration's terminals: it escapes first ("the command module before the last agent"), and only
         the agents' move AP walk it, so waiting in the safe zone until the calibration left it far from the way
         out when the threat was nearly spent. An agent the last terminal is left to a team-mate from
-        (`spare_agent`) walks to an entrance too."""
-        if table.state.later_floors or not open_tasks:
+        (`spare_agent`) walks to an entrance too. On a floor the team climbs from, a bot home in the team's
+        stairwell zone walks to the space of it that lands nearest its work on the next floor
+        (`landing_targets`): standing where they came in (the lobby's Q3/Q4, landing on A6/A7), the module and
+        Casing walked 3-4 steps more on the labs to their door E6/F6 (docs/autoplay.md, "The tower run: where the
+        team lands")."""
+        if table.state.later_floors:
+            return landing_targets(paths, table, bot)
+        if not open_tasks:
             return set()
         return set(table.floor.posts.get("entrance", ()))
 
@@ -138,3 +144,45 @@ def landing_steps(floor: Floor) -> tuple[int, ...]:
     terminals = floor.posts.get("terminal", ())
     return tuple(min((steps[s][e] for s in z.spaces for e in entrances), default=0)
                  + min((steps[s][t] for s in z.spaces for t in terminals), default=0) for z in zones)
+
+
+def landing_targets(paths: PathCosts, table: Resolution, bot: Bot) -> set[int]:
+    """For a bot in the team's safe zone on a floor the team climbs from, the free spaces of the zone whose
+    landing on the next floor lies fewest steps from its work there ("placing returning units in corresponding
+    safe zones": the same row and column counted from the zone's first space, else the zone's first free space):
+    a terminal for Nano, who reassembles through the locked doors in his way (the labs' Data closet, C10, behind
+    the North zone's door B8/B9), an entrance for the others, who leave by the door the team opened below (the
+    lobby's P4/Q4 is the labs' E6/F6: "they remain unlocked on the next floor"). The bots home wait there for the
+    straggler anyway. Empty (the whole zone) for a bot out of it."""
+    floor = table.floor
+    here = floor.index[bot.at]
+    if not paths.in_team_zone(table, here):
+        return set()
+    zones = [a for a in floor.areas if a.kind == "safe"]
+    k = next(n for n, z in enumerate(zones) if here in z.spaces)
+    later = table.state.later_floors[0]
+    post = "terminal" if passes_doors(bot) else "entrance"
+    steps = landing_steps_to(floor, compile_floor(later.text, later.name), k, post)
+    free = [s for s in zones[k].spaces if not isinstance(table.occupant.get(s), Bot) or table.occupant[s] is bot]
+    if not free:
+        return set()
+    best = min(steps[s] for s in free)
+    return {s for s in free if steps[s] == best}
+
+
+@cache
+def landing_steps_to(floor: Floor, above: Floor, zone: int, post: str) -> dict[int, int]:
+    """For each space of the floor's `zone`-th safe zone, the steps from its landing in the next floor's
+    `zone`-th safe zone to that floor's nearest `post` (an entrance, a terminal)."""
+    here = [a for a in floor.areas if a.kind == "safe"][zone]
+    there = [a for a in above.areas if a.kind == "safe"]
+    goals = above.posts.get(post, ())
+    if not there or not goals:
+        return {s: 0 for s in here.spaces}
+    landing = there[min(zone, len(there) - 1)]
+    steps = above.distances(frozenset())
+    r0, c0 = floor.coords[here.spaces[0]]
+    r1, c1 = above.coords[landing.spaces[0]]
+    at = {above.coords[s]: s for s in landing.spaces}
+    return {s: min(steps[at.get((r1 + r - r0, c1 + c - c0), landing.spaces[0])][g] for g in goals)
+            for s in here.spaces for r, c in [floor.coords[s]]}
