@@ -22,7 +22,7 @@ GOLDEN = Path(__file__).resolve().parents[1] / "rules" / "golden"
 # draw bag), each played to a win
 GAMES = {
     "data-heist-lobby-2p": GameSetup(floor="meridian-lobby", mission="data-heist", players=2, agents=team(2), seed=1),
-    "tower-run-lobby-2p": GameSetup(floor="meridian-lobby", mission="tower-run", players=2, agents=team(2), seed=18),
+    "tower-run-lobby-2p": GameSetup(floor="meridian-lobby", mission="tower-run", players=2, agents=team(2), seed=10),
     "rescue-rangers-lobby-2p": GameSetup(floor="meridian-lobby", mission="rescue-rangers", level=1, players=2,
                                          agents=team(2), seed=184),
 }
