@@ -191,14 +191,25 @@ class Routes:
         floor, of level 2 or more (`_module_out`): on the space outside each open door of the zone. The module
         then waits where it is, before the calibration and after it, instead of walking up to the guard (who
         hits for 2) or around it through the zone's other doors, still locked, in the guards' sight; the guard
-        walks on."""
+        walks on. Not for a module shut in (`_shut_in`) where the mission's play `breaks_out`: Rescue Rangers
+        draws it onto a terminal in a room, and behind a jammed card on the room's door (the labs' K07 on O7/O8)
+        the guards that investigate its awareness chip cannot reach it and never walk on; it breaks the wall
+        instead (docs/autoplay.md, "The module shut in behind a jammed door")."""
         if "doorway held" not in self.notes.memo:
             held = False
-            if self._module_out(table) is not None and not table.state.later_floors:
+            module = self._module_out(table)
+            if module is not None and not table.state.later_floors:
                 outside = self._zone_doorways(table)
-                held = bool(outside) and all(isinstance(table.occupant.get(v), SecurityUnit) for v in outside)
+                held = bool(outside) and all(isinstance(table.occupant.get(v), SecurityUnit) for v in outside) \
+                    and not (strategy_for(table.state.mission.id).breaks_out and self._shut_in(table, module))
             self.notes.memo["doorway held"] = held
         return cast("bool", self.notes.memo["doorway held"])
+
+    def _shut_in(self, table: Resolution, module: Bot) -> bool:
+        """Whether the module has no way to the team's safe zone but through a wall: a jammed door (a card its
+        dice cannot force and whose chip inputs the team cannot pay) shuts it in a room."""
+        zone = frozenset(self.paths.team_safe_zone(table))
+        return self.paths.cost_map(table, module, zone)[table.floor.index[module.at]] >= UNREACHABLE
 
     def way_held(self, table: Resolution, module: Bot) -> bool:
         """Whether the module, on its entrance of the last floor, of level 2 or more (`_module_out`), sees a guard
@@ -460,10 +471,16 @@ class Routes:
         return (j, table.floor.edge_between(here, j) or "open") if risk < danger(here) else None
 
     def can_progress(self, table: Resolution) -> bool:
+        """Whether a move action now takes a bot a step toward its target: not through a locked door the bot opens
+        first, nor, where the mission's play `breaks_out`, through a wall, which only a strike opens (a move
+        rolled for a bot shut in spent the pool the strike needs, slot after slot: docs/autoplay.md, "The module
+        shut in behind a jammed door")."""
+        breaks_out = strategy_for(table.state.mission.id).breaks_out
         for bot in movers(table):
             nxt = self.next_space(table, bot)
-            if nxt is not None and (nxt[1] != "door" or edge_id(bot.at, table.floor.ids[nxt[0]])
-                                    in table.unlocked or bot.keys > 0 or not opens_doors(table, bot, nxt[0])):
+            if nxt is not None and not (breaks_out and nxt[1] == "wall") and (
+                    nxt[1] != "door" or edge_id(bot.at, table.floor.ids[nxt[0]]) in table.unlocked
+                    or bot.keys > 0 or not opens_doors(table, bot, nxt[0])):
                 return True
         return False
 

@@ -11,6 +11,7 @@ from controller.autoplay.missions import StandardPlay
 from controller.autoplay.missions.standard import landing_steps
 from controller.autoplay.missions.strategy import agents_share_slot
 from controller.autoplay.player import AutoPlayer, play, play_game, team
+from controller.autoplay.start import chosen_setup
 from controller.library import floor_text
 from controller.rules import GameSetup, active_agent, compile_floor, encode_state, new_game, state_problems
 from controller.rules.actions import (
@@ -158,6 +159,20 @@ def test_ghost_in_the_dell_games_that_stalled_now_end(players, seed):
     final = play_game(start("meridian-annex", "ghost-in-the-dell", seed=seed, players=players, level=1),
                       max_actions=4000)
     assert final.outcome is not None and final.round < 60
+
+
+def test_the_module_shut_in_behind_a_jammed_door_breaks_the_wall():
+    """Rescue Rangers on the labs, seed 1030: the module, drawn onto R10 in the Prototype lab, is shut in by
+    K07's "Jam" on O7/O8 while guards stand outside both open doors of the team's zone. It used to wait for
+    them to walk on (they investigate an awareness chip behind the jammed door and never do) and the agents
+    rolled moves that could not cross the wall, for 1188 rounds; now it strikes the wall N8/O8 with a pool
+    that can break it, and the game ends."""
+    text, source = floor_text("meridian-labs")
+    setup = GameSetup(floor=source, floor_text=text, mission="rescue-rangers", level=1, players=2,
+                      agents=team(2), seed=1030)
+    final = play_game(new_game(CONTENT, chosen_setup(CONTENT, setup)), max_actions=3000)
+    assert "N8/O8" in final.floor.destroyed_walls
+    assert final.outcome is not None and final.round < 50
 
 
 def test_a_module_space_is_held_with_a_guard_next_to_it():

@@ -10,7 +10,8 @@ tries a card's keypad dice for their unlock face; the team keeps its zone while 
 card of its door; the team reboots a chip sooner where the reboot fills the reserves; and after the calibration
 the agents go into such rooms, where surveilling draws the next unit from the bag, only the one nearest them once
 the module is the bag's last unit, or wait at a door of a surveilled terminal room nobody stands in, which gets
-its bead back at the round's end.
+its bead back at the round's end; a bot shut in keeps its pool for the strike on the wall rather than roll moves
+into it, and the module shut in in a room does not wait for guards to leave the zone's doorways.
 """
 
 from __future__ import annotations
@@ -50,6 +51,14 @@ class RescueRangers(StandardPlay):
     and judged by them on its turn the team's zone was given up for the other one across the floor, though the
     team-mate's dice force the door's card. The kept zone is given up only for a card too strong for the team's
     strongest dice (docs/autoplay.md, "Rescue Rangers: the kept zone judged by the team's dice")."""
+
+    breaks_out = True
+    """The module comes onto the floor drawn from the bag onto a terminal in a room, and a jammed card on the
+    room's door shuts it in (the labs' K07 on O7/O8, seed 1030: 1188 rounds unfinished): the guards that
+    investigate its awareness chip cannot reach it and never walk on from the zone's doorways, so it does not
+    wait for them, and its shut-in bots keep their pool for the strike on the wall rather than roll moves into
+    it (Casing shut in his starting zone, on the lobby, draws network cards instead) (docs/autoplay.md, "The
+    module shut in behind a jammed door")."""
 
     def start_spaces(self, table: Resolution) -> dict[str, str]:
         """"Agents start on any safe zone space.": spread over the zones, Casing (a keypad's door opener) in the

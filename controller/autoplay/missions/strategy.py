@@ -73,6 +73,11 @@ class MissionStrategy(Protocol):
     """Whether the team's safe zone, once chosen, is given up only for a door whose card is too strong for the
     team's strongest dice (not the active agent's)."""
 
+    breaks_out: bool
+    """Whether a bot shut in (no way to its target but through a wall) keeps the pool for a strike on the wall
+    rather than roll a move that cannot cross it, and the command module shut in is not held by guards in the
+    team's zone's doorways (`Routes.can_progress`, `Routes.doorway_held`)."""
+
     watch_reach: int | None
     """How far from a bot (in steps) a space some guard sees now weighs on its paths (`PathCosts.seen_near`);
     None: all the way."""
@@ -162,6 +167,12 @@ class StandardPlay:
     """The team's zone is given up for a door whose card is too strong for the active agent's dice: judged by
     the team's dice, Data Heist on the lobby lost a game of issue 35's seeds (docs/autoplay.md, "The kept zone
     judged by the team's dice, again: seed 1185")."""
+
+    breaks_out = False
+    """A bot shut in rolls moves, slot after slot, though they cannot cross the wall: on the tower run's lobby
+    Casing, shut in behind a jammed P14/Q14 with a pool that never breaks a wall, then drew network cards that
+    held the threat down for good (seed 3260 unfinished; docs/autoplay.md, "The module shut in behind a jammed
+    door")."""
 
     power_above_bank_counts = True
     """The network step weighs all of the agent's power after it: capped at the bank limit, Data Heist lost a
