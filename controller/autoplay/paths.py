@@ -130,7 +130,9 @@ class PathCosts:
         (`held`: the module beside it, with no step forward and no way around), when the module takes the
         cheapest other zone it can reach without passing a unit, and keeps it while it can still get in. Any
         safe zone wins Data Heist ("All bots simultaneously: occupy safe zones"), and the module waiting beside
-        a guard loses a power a round until it is shut down."""
+        a guard loses a power a round until it is shut down. Only a zone at most the mission's
+        `module_zone_detour` steps farther than the team's (MODULE_ZONE_DETOUR): across the lobby the guard
+        moves on long before the module gets there."""
         team = self.team_safe_zone(table)
         floor = table.floor
         here = floor.index[module.at]
@@ -152,10 +154,17 @@ class PathCosts:
             cost = self.cost_map(table, module, spaces - units, avoid=units)[here]
             if cost < best_cost:
                 best, best_cost = first, cost
-        if best is None:
+        detour = strategy_for(table.state.mission.id).module_zone_detour
+        if best is None or (detour is not None and self._detour(table, here, zones[best], team) > detour):
             return team
         self.notes.module_zone = TeamZone(floor=digest, space=best)
         return zones[best]
+
+    @staticmethod
+    def _detour(table: Resolution, here: int, other: frozenset[int], team: frozenset[int]) -> int:
+        """How many steps farther from `here` the nearest space of the `other` zone lies than the team's."""
+        steps = table.distances()[here]
+        return min(steps[s] for s in other) - min(steps[s] for s in team)
 
     def shut_zones(self, table: Resolution) -> list[frozenset[int]]:
         """The safe zones the team cannot gather in, every way in jammed for a bot that opens keypads (Nano,
