@@ -89,7 +89,9 @@ class PathCosts:
     def team_safe_zone(self, table: Resolution) -> frozenset[int]:
         """The one safe zone the whole team gathers in: the cheapest for all bots together when first needed,
         then kept (guards walking by must not turn the team around), so a door opened by one bot serves all.
-        A zone whose every way in turns out jammed is given up for the next best."""
+        A zone whose every way in turns out jammed is given up for the next best. With none open to all the
+        team heads for every zone, and chooses again at the next decision: kept, "every zone" (always open to
+        all) outlived the door opened after it, and its doorways held a bot out (the lobby, seed 3157)."""
         if "zone" not in self.notes.memo:  # asked for every bot and step of a decision
             self.notes.memo["zone"] = self._choose_safe_zone(table)
         return cast("frozenset[int]", self.notes.memo["zone"])
@@ -105,7 +107,7 @@ class PathCosts:
         zones = [a for a in floor.areas if a.kind == "safe"]
         digest = _floor_digest(floor)
         chosen = self.notes.team_zone
-        if chosen is not None and chosen.floor == digest:
+        if chosen is not None and chosen.floor == digest and chosen.space is not None:
             kept = next((_zone_spaces(floor, z) for z in zones if floor.ids[z.spaces[0]] == chosen.space),
                         _every_zone(zones))
             if self._open_to_all(table, kept):
