@@ -16,7 +16,7 @@ class TeamZone(msgspec.Struct, frozen=True):
     the team around (given up only when every way in turns out jammed)."""
 
     floor: str  # which floor: a digest of its text (a tower's floors differ)
-    space: str | None  # the zone's first space; None when no zone was open to all (every zone's spaces count)
+    space: str | None  # the zone's first space; None when no zone was open to all (chosen again next decision)
 
 
 class CorePlan(msgspec.Struct, frozen=True):

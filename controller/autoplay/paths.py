@@ -89,7 +89,9 @@ class PathCosts:
     def team_safe_zone(self, table: Resolution) -> frozenset[int]:
         """The one safe zone the whole team gathers in: the cheapest for all bots together when first needed,
         then kept (guards walking by must not turn the team around), so a door opened by one bot serves all.
-        A zone whose every way in turns out jammed is given up for the next best."""
+        A zone whose every way in turns out jammed is given up for the next best. With none open to all the
+        team heads for every zone, and chooses again at the next decision: kept, "every zone" (always open to
+        all) outlived the door opened after it, and its doorways held a bot out (the lobby, seed 3157)."""
         if "zone" not in self.notes.memo:  # asked for every bot and step of a decision
             self.notes.memo["zone"] = self._choose_safe_zone(table)
         return cast("frozenset[int]", self.notes.memo["zone"])
@@ -106,7 +108,7 @@ class PathCosts:
         digest = _floor_digest(floor)
         chosen = self.notes.team_zone
         strategy = strategy_for(table.state.mission.id)
-        if chosen is not None and chosen.floor == digest:
+        if chosen is not None and chosen.floor == digest and chosen.space is not None:
             kept = next((_zone_spaces(floor, z) for z in zones if floor.ids[z.spaces[0]] == chosen.space),
                         _every_zone(zones))
             # the zone kept is given up for a door whose card the active agent's dice cannot force (where the
@@ -132,7 +134,9 @@ class PathCosts:
         (`held`: the module beside it, with no step forward and no way around), when the module takes the
         cheapest other zone it can reach without passing a unit, and keeps it while it can still get in. Any
         safe zone wins Data Heist ("All bots simultaneously: occupy safe zones"), and the module waiting beside
-        a guard loses a power a round until it is shut down."""
+        a guard loses a power a round until it is shut down. Only a zone at most the mission's
+        `module_zone_detour` steps farther than the team's (MODULE_ZONE_DETOUR): across the lobby the guard
+        moves on long before the module gets there."""
         team = self.team_safe_zone(table)
         floor = table.floor
         here = floor.index[module.at]
@@ -154,10 +158,17 @@ class PathCosts:
             cost = self.cost_map(table, module, spaces - units, avoid=units)[here]
             if cost < best_cost:
                 best, best_cost = first, cost
-        if best is None:
+        detour = strategy_for(table.state.mission.id).module_zone_detour
+        if best is None or (detour is not None and self._detour(table, here, zones[best], team) > detour):
             return team
         self.notes.module_zone = TeamZone(floor=digest, space=best)
         return zones[best]
+
+    @staticmethod
+    def _detour(table: Resolution, here: int, other: frozenset[int], team: frozenset[int]) -> int:
+        """How many steps farther from `here` the nearest space of the `other` zone lies than the team's."""
+        steps = table.distances()[here]
+        return min(steps[s] for s in other) - min(steps[s] for s in team)
 
     def shut_zones(self, table: Resolution) -> list[frozenset[int]]:
         """The safe zones the team cannot gather in, every way in jammed for a bot that opens keypads (Nano,

@@ -95,6 +95,13 @@ PUSH_ON_THE_WAY = 1
 module has its terminals. 1200 games on the three floors, one and two players: calibrations 8 -> 16 on seeds
 100-299 and 10 -> 18 on seeds 300-499; within 2 steps 15 and 14, within 4 steps 11."""
 
+MODULE_ZONE_DETOUR = 6
+"""Steps farther than the team's safe zone the other zone the command module heads for, when a guard holds its
+way into the team's, may lie (Data Heist's `module_zone_detour`, `PathCosts.module_safe_zone`): beside the
+annex's North stairs (K5) the South stairs are as near, beside the labs' North zone (F6) the South zone is 7
+steps farther, beside the lobby's West zone (E14) the East zone 20, where the module walked across the floor
+while the guard moved on (docs/autoplay.md, "The module held across the lobby")."""
+
 HIDING_REACH = 4
 """Do-While-End: steps from the captain's terminal of a hiding spot the module waits on until the IP can land
 on the core."""

@@ -879,6 +879,58 @@ def test_the_module_held_out_of_the_teams_zone_by_a_guard_takes_another_zone(gua
         assert chosen == Step(bot="module", to="D2") and player.memory.module_zone.space == "E3"
 
 
+FAR_STAIRS = rules_floor_text("""
++-+-+-+-+-+-+-+-+-+-+-+-+
+|. .|# # # # # # # # # # 
++-+D+-+-+-+-+-+-+-+-+-+-+
+|E . . . . . . . . . . .|
++-+-+-+-+-+-+-+-+-+-+-+D+
+ # # # # # # # # # #|. .|
++ + + + + + + + + + +-+-+
+""", """
+A1 safe "North stairs"
+A2 hallway
+K3 safe "South stairs"
+""")
+
+
+def test_the_module_held_out_of_the_teams_zone_keeps_to_it_when_the_other_zone_is_far():
+    """The module held out of the North stairs by a guard in their one doorway takes the South stairs only when
+    they are at most MODULE_ZONE_DETOUR steps farther (the annex's two stairs lie 2 apart): here they lie 8
+    steps farther, and the guard moves on long before the module would get there (the lobby's West and East
+    zones lie 23 apart, and the module crossed the floor and back while the agents waited home)."""
+    def table(units):
+        s = make_state(FAR_STAIRS, bots=[bot("casing", "A1"), module("C2", power=3, detected=True)], players=1,
+                       units=units, slots=chips("general", "general", "general"), round=3, unlocked=["B1/B2"])
+        s.mission = CONTENT.missions["data-heist"]
+        s.calibrated = True
+        return mid_move(in_turn(s, basic=5), ap=3)
+
+    player = AutoPlayer()
+    player.choose(table([]))  # the team's zone is chosen while the way is clear
+    chosen = player.choose(table([guard("g1", "B2", facing="E")]))
+    assert chosen != Step(bot="module", to="D2")
+    assert player.memory.module_zone is None
+
+
+def test_the_team_gives_up_every_zone_once_a_zone_is_open_to_all():
+    """With no safe zone open to all (both doors "Jam") the team heads for every zone; once a door opens, it
+    chooses one zone again rather than keeping "every zone" in its memory (the lobby's K11 and K07: the East
+    door forced after the fallback, and the module stood on its doorway Q4, holding Casing out on P4)."""
+    s = make_state(TWO_STAIRS, bots=[bot("casing", "C2"), module("D2", power=3)], players=1,
+                   slots=chips("general", "general", "general"), round=3, unlocked=["B1/B2", "F2/F3"])
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    position = mid_move(in_turn(s, basic=5), ap=3)
+    player = AutoPlayer()
+    player.choose(position)
+    chosen = player.memory.team_zone
+    assert chosen is not None and chosen.space is not None
+    player.memory = msgspec.structs.replace(player.memory, team_zone=msgspec.structs.replace(chosen, space=None))
+    player.choose(position)
+    assert player.memory.team_zone == chosen
+
+
 @pytest.mark.parametrize("jammed, nano_heads_for", [
     (False, "D2"),  # both stairs open: Nano walks with the team to the South stairs
     (True, "B2"),  # K11 states "Jam" at the North stairs: the team keeps south, Nano goes to the nearer stairs

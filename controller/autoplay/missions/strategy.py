@@ -12,7 +12,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, cast
 
 from controller.autoplay.abilities import passes_doors
-from controller.autoplay.tuning import CHIP_PREFERENCE, MODULE_REACH, REBOOT_AT, RESERVE_REBOOT, WATCH_REACH
+from controller.autoplay.tuning import (
+    CHIP_PREFERENCE,
+    MODULE_REACH,
+    MODULE_ZONE_DETOUR,
+    REBOOT_AT,
+    RESERVE_REBOOT,
+    WATCH_REACH,
+)
 from controller.rules import (
     TERMINAL_SPACES,
     UNREACHABLE,
@@ -81,6 +88,10 @@ class MissionStrategy(Protocol):
     watch_reach: int | None
     """How far from a bot (in steps) a space some guard sees now weighs on its paths (`PathCosts.seen_near`);
     None: all the way."""
+
+    module_zone_detour: int | None
+    """How many steps farther than the team's safe zone another zone may lie for the command module a guard holds
+    out of the team's to head for it (`PathCosts.module_safe_zone`); None: any distance."""
 
     def zone_cost(self, table: Resolution, zone: int) -> int:
         """Path cost the mission's play adds to the floor's `zone`-th safe zone when the team chooses the one it
@@ -173,6 +184,9 @@ class StandardPlay:
     Casing, shut in behind a jammed P14/Q14 with a pool that never breaks a wall, then drew network cards that
     held the threat down for good (seed 3260 unfinished; docs/autoplay.md, "The module shut in behind a jammed
     door")."""
+
+    module_zone_detour: int | None = MODULE_ZONE_DETOUR
+    """The module held out of the team's zone takes another only within MODULE_ZONE_DETOUR steps more."""
 
     power_above_bank_counts = True
     """The network step weighs all of the agent's power after it: capped at the bank limit, Data Heist lost a
