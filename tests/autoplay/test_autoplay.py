@@ -848,6 +848,16 @@ E3 safe "South stairs"
 """)
 
 
+def _module_beside_the_doorway(floor: str, units: list[SecurityUnit]) -> GameState:
+    """Data Heist after the calibration: Casing home on the North stairs A1, the detected module on C2 beside
+    their one doorway B2, mid-move with 3 AP; `units` the guards about."""
+    s = make_state(floor, bots=[bot("casing", "A1"), module("C2", power=3, detected=True)], players=1,
+                   units=units, slots=chips("general", "general", "general"), round=3, unlocked=["B1/B2"])
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    return mid_move(in_turn(s, basic=5), ap=3)
+
+
 @pytest.mark.parametrize("guard_at, module_heads_for", [
     (None, None),  # the way is clear: the module keeps to the team's zone (it waits for the door)
     ("B2", "D2"),  # a guard holds the doorway B2: the module goes on to the other stairs
@@ -858,24 +868,18 @@ def test_the_module_held_out_of_the_teams_zone_by_a_guard_takes_another_zone(gua
     units with detected bots in their awareness move via the shortest path to become adjacent and attack"),
     and the module, without push, has no step forward: it heads for the South stairs instead, and keeps to
     them."""
-    def table(units):
-        s = make_state(TWO_STAIRS, bots=[bot("casing", "A1"), module("C2", power=3, detected=True)], players=1,
-                       units=units, slots=chips("general", "general", "general"), round=3, unlocked=["B1/B2"])
-        s.mission = CONTENT.missions["data-heist"]
-        s.calibrated = True
-        return mid_move(in_turn(s, basic=5), ap=3)
-
     player = AutoPlayer()
-    player.choose(table([]))  # the team's zone is chosen while the way is clear
+    player.choose(_module_beside_the_doorway(TWO_STAIRS, []))  # the team's zone is chosen while the way is clear
     units = [guard("g1", guard_at, facing="E")] if guard_at else []
-    chosen = player.choose(table(units))
+    chosen = player.choose(_module_beside_the_doorway(TWO_STAIRS, units))
     if module_heads_for is None:
         assert chosen == Step(bot="module", to="B2")
         assert player.memory.module_zone is None
     else:
         assert chosen == Step(bot="module", to=module_heads_for)
         assert player.memory.module_zone is not None and player.memory.module_zone.space == "E3"
-        chosen = player.choose(table([guard("g1", "A2", facing="E")]))  # the doorway is clear again
+        clear = [guard("g1", "A2", facing="E")]  # the doorway is clear again
+        chosen = player.choose(_module_beside_the_doorway(TWO_STAIRS, clear))
         assert chosen == Step(bot="module", to="D2") and player.memory.module_zone.space == "E3"
 
 
@@ -899,16 +903,9 @@ def test_the_module_held_out_of_the_teams_zone_keeps_to_it_when_the_other_zone_i
     they are at most MODULE_ZONE_DETOUR steps farther (the annex's two stairs lie 2 apart): here they lie 8
     steps farther, and the guard moves on long before the module would get there (the lobby's West and East
     zones lie 23 apart, and the module crossed the floor and back while the agents waited home)."""
-    def table(units):
-        s = make_state(FAR_STAIRS, bots=[bot("casing", "A1"), module("C2", power=3, detected=True)], players=1,
-                       units=units, slots=chips("general", "general", "general"), round=3, unlocked=["B1/B2"])
-        s.mission = CONTENT.missions["data-heist"]
-        s.calibrated = True
-        return mid_move(in_turn(s, basic=5), ap=3)
-
     player = AutoPlayer()
-    player.choose(table([]))  # the team's zone is chosen while the way is clear
-    chosen = player.choose(table([guard("g1", "B2", facing="E")]))
+    player.choose(_module_beside_the_doorway(FAR_STAIRS, []))  # the team's zone is chosen while the way is clear
+    chosen = player.choose(_module_beside_the_doorway(FAR_STAIRS, [guard("g1", "B2", facing="E")]))
     assert chosen != Step(bot="module", to="D2")
     assert player.memory.module_zone is None
 
