@@ -8,9 +8,9 @@ progress, then a chip drawn for threat (when the mission asks) or a network card
 from __future__ import annotations
 
 from controller.autoplay.doors import Doors, dice_for
+from controller.autoplay.forcing import expected_ap
 from controller.autoplay.missions import strategy_for
 from controller.autoplay.missions.strategy import is_prey
-from controller.autoplay.paths import expected_ap
 from controller.autoplay.repairs import Repairs
 from controller.autoplay.routes import Routes
 from controller.autoplay.tuning import FORCE_MARGIN, OPENER_APPROACH, PREY_MARGIN

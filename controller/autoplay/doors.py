@@ -8,7 +8,8 @@ paths is the player's sense of the floor (`PathCosts.jammed`).
 
 from __future__ import annotations
 
-from controller.autoplay.paths import expected_ap, keypad_dice_unlock, opens_doors
+from controller.autoplay.forcing import expected_ap
+from controller.autoplay.paths import keypad_dice_unlock, opens_doors
 from controller.autoplay.routes import Routes
 from controller.autoplay.tuning import AVERAGE_AP, FORCE_MARGIN
 from controller.rules import (

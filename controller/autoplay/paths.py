@@ -15,13 +15,12 @@ import weakref
 from typing import Literal, cast
 
 from controller.autoplay.abilities import passes_doors
+from controller.autoplay.forcing import agent_dice, expected_ap, forces
 from controller.autoplay.memory import TeamZone
 from controller.autoplay.missions import strategy_for
 from controller.autoplay.notes import Notes
 from controller.autoplay.tuning import (
-    AVERAGE_AP,
     DOOR_COST,
-    FORCE_MARGIN,
     UNIT_COST,
     WALL_COST,
     WATCHED_COST,
@@ -30,7 +29,6 @@ from controller.rules import (
     UNREACHABLE,
     Area,
     Bot,
-    DicePool,
     Floor,
     Resolution,
     SecurityUnit,
@@ -60,11 +58,6 @@ def opens_doors(table: Resolution, bot: Bot, beyond: int) -> bool:
     too when a unit stands beyond it (he cannot reassemble into its space, and the locked door blocks his
     adjacency for a push)."""
     return not passes_doors(bot) or isinstance(table.occupant.get(beyond), SecurityUnit)
-
-
-def expected_ap(dice: DicePool) -> float:
-    """Average AP of a roll."""
-    return sum(AVERAGE_AP[grade] * getattr(dice, grade) for grade in AVERAGE_AP)
 
 
 class PathCosts:
@@ -321,12 +314,12 @@ class PathCosts:
             return cast("set[str]", self.notes.memo[memo])
         state = table.state
         agent = active_agent(state)
-        dice = DicePool(basic=agent.power, advanced=agent.advanced_dice, elite=agent.elite_dice)
+        dice = agent_dice(agent)
         zones_of_level_2 = level_2_zones(table)
         dice_unlock = keypad_dice_unlock(table)
         if zones_of_level_2 or team_dice:
-            dice = max((DicePool(basic=b.power, advanced=b.advanced_dice, elite=b.elite_dice) for b in state.bots
-                        if b.kind == "agent" and b.on_board and not b.shut_down), key=expected_ap, default=dice)
+            dice = max((agent_dice(b) for b in state.bots if b.kind == "agent" and b.on_board and not b.shut_down),
+                       key=expected_ap, default=dice)
         shut = set()
         for door, card in state.keypads.items():
             if door in table.unlocked:
@@ -334,8 +327,7 @@ class PathCosts:
             col = keypad_column(table, card)
             if dice_unlock and col.dice:
                 continue
-            forced = not col.jam and expected_ap(dice) >= col.durability - FORCE_MARGIN
-            if not forced and not chip_inputs_payable(table, agent, card):
+            if not forces(col, dice) and not chip_inputs_payable(table, agent, card):
                 shut.add(door)
         self.notes.memo[memo] = shut
         return shut

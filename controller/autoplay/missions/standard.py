@@ -6,8 +6,9 @@ from functools import cache
 from typing import TYPE_CHECKING, cast
 
 from controller.autoplay.abilities import passes_doors
+from controller.autoplay.forcing import agent_dice, forces
 from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, doors_out
-from controller.autoplay.tuning import AVERAGE_AP, FORCE_MARGIN, TOWER_HANDOVER_SLACK, TOWER_ZONE_WEIGHT
+from controller.autoplay.tuning import TOWER_HANDOVER_SLACK, TOWER_ZONE_WEIGHT
 from controller.rules import Bot, Floor, Objective, Resolution, compile_floor, keypad_column
 
 if TYPE_CHECKING:
@@ -127,16 +128,10 @@ def shut_out(table: Resolution, agent: Bot, space: int) -> bool:
     in the burncycle, while Nano, who reassembles through, walked to an entrance (docs/autoplay.md, "The tower
     run: the last terminal behind a card that turned Casing away")."""
     floor, state = table.floor, table.state
-    ap = (AVERAGE_AP["basic"] * agent.power + AVERAGE_AP["advanced"] * agent.advanced_dice
-          + AVERAGE_AP["elite"] * agent.elite_dice)
-    for _, door in doors_out(floor, floor.area_of[space]):
-        card = state.keypads.get(door)
-        if card is None or door in table.unlocked:
-            continue
-        col = keypad_column(table, card)
-        if col.jam or ap < col.durability - FORCE_MARGIN:
-            return True
-    return False
+    dice = agent_dice(agent)
+    return any(not forces(keypad_column(table, state.keypads[door]), dice)
+               for _, door in doors_out(floor, floor.area_of[space])
+               if door in state.keypads and door not in table.unlocked)
 
 
 @cache
