@@ -135,8 +135,10 @@ class Routes:
         hallway in one go rather than stopping half-way in a level 2 guard's sight. And on a level 2 floor,
         before the calibration and after it, while a guard stands in the doorway of the zone (`doorway_held`),
         or, the module on its entrance, on its way in by that doorway (`way_held`) or where the move under way
-        would leave it beside a guard short of the zone (`stops_by_guard`)."""
-        if self.doorway_held(table) or self.way_held(table, module) or self.stops_by_guard(table, module):
+        would leave it beside a guard short of the zone (`stops_by_guard`); after the calibration, on its entrance,
+        while the zone is still shut and an agent works on its door (`zone_still_shut`)."""
+        if self.doorway_held(table) or self.way_held(table, module) or self.stops_by_guard(table, module) \
+                or self.zone_still_shut(table, module):
             return True
         shut = self._zone_shut(table)
         if shut is None:
@@ -252,6 +254,20 @@ class Routes:
                  and pending.ap + min(steps[v][z] for z in zone) == total]
         return bool(stops) and bool(guards) and all(min(steps[g][v] for g in guards) <= GUARD_BESIDE
                                                     for v in stops)
+
+    def zone_still_shut(self, table: Resolution, module: Bot) -> bool:
+        """Whether the module, on its entrance of the last floor, of level 2 or more (`_module_out`), after the
+        calibration, finds every door of the team's safe zone still locked while an agent that opens keypads
+        stands within OPENER_HOLD steps of one of them (Casing at E6/F6, aborting for the keypad die's unlock):
+        it waits there for the door. Walking on the moves' spare AP it came up beside guard 1 by the locked
+        door (G5, the guard on G6) and was struck there before the door opened (docs/autoplay.md, "The module
+        on its entrance while the zone is still shut"). With no such agent at a door it walks on as before:
+        waiting for a door nobody works on only trades its shut-down for the threat's."""
+        if not table.state.calibrated or self._on_entrance(table, module) is None or self._zone_doorways(table):
+            return False
+        doors = (self.zone_door(table, b) for b in table.state.bots
+                 if b.kind == "agent" and b.on_board and not b.shut_down and door_passage(b) != "reassemble")
+        return any(door is not None and door[0] <= OPENER_HOLD for door in doors)
 
     def _on_entrance(self, table: Resolution, module: Bot) -> int | None:
         """The module's space when it stands on an entrance of the last floor, of level 2 or more, where the

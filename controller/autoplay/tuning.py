@@ -201,7 +201,8 @@ OPENER_APPROACH = 2
 """Steps to the zone's locked door the opener walks with its own die only (Casing's pressure die, AP only it
 may spend) when the rest of its pool can force the door (`ActionStep`): it then draws the card and, the card
 not opening, forces it in the same turn and steps in, instead of rolling its whole pool on two steps. With
-`OPENER_HOLD`, the labs 272 -> 286 of 1000."""
+`OPENER_HOLD`, the labs 272 -> 286 of 1000. After the calibration the module on its entrance waits while an
+agent that opens keypads stands within as many steps of the zone's locked door (`Routes.zone_still_shut`)."""
 
 FORCE_MARGIN = 1
 """A brute force is tried when the dice come within this many AP of the keypad's durability on average (3

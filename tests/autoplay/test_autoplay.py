@@ -2015,3 +2015,29 @@ def test_on_the_labs_the_module_does_not_stop_short_of_the_zone_beside_a_guard(c
     the one after; it now waits on its entrance for a move that does not leave it beside a guard short of the
     zone, before the calibration and after it."""
     assert _labs_module_waits("I3", guard_at, calibrated, ap) == (waits, waits)
+
+
+@pytest.mark.parametrize("casing_at, waits", [
+    ("F6", True),  # Casing at the locked door E6/F6, aborting for its keypad die: the module waits on I3
+    ("K10", False),  # nobody works on the door: the module walks on as before
+])
+def test_on_the_labs_the_module_waits_on_its_entrance_after_the_calibration_while_the_zone_is_shut(casing_at,
+                                                                                                 waits):
+    """The labs (level 2: guards that hit for 2), the calibration done, every door of the North zone still
+    locked and Casing at E6/F6 rolling its card's keypad die: the module walked up from its entrance I3 on the
+    moves' spare AP to G5, beside guard 1 drawn to G6 by Casing's detections, and was struck there before the
+    door opened. It now waits on its entrance while an agent that opens keypads works on the zone's door."""
+    s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
+    s.round = 4
+    s.calibrated = True
+    s.bot("module").space = "I3"
+    s.bot("casing").space = casing_at
+    s.bot("nano").space = "K5"
+    s = in_turn(s, order=["nano", "casing"], active=0)
+    s.turn.pending = PendingMove(ap=4)
+    player = AutoPlayer()
+    player.notes.recall(player.memory)
+    table = Resolution(s, SeededDice(0), apply_effect, copy=False)
+    module = s.bot("module")
+    assert table.floor.index["A6"] in player.paths.team_safe_zone(table)
+    assert (player.routes.targets(table, module) == {table.floor.index["I3"]}) is waits
