@@ -519,11 +519,19 @@ class Routes:
         """In the first round, with two players or more, the module walks before the agents when no guard sees
         its way to the team's safe zone (its cost is its steps and one locked door at most): it crosses the
         hallways before the guards move and the agents' detections stir them, instead of later in their sight.
-        With one player the lone agent's pool is better spent on its terminals."""
-        if table.state.round > 1 or table.state.players < 2:
+        With one player the lone agent's pool is better spent on its terminals. Where the mission's play says
+        (`module_crossing`, Data Heist), so too in a later round while the module stands more than that many
+        steps from the zone: the team gave its zone up for one across the floor (the lobby's East zone, for a
+        West door's card that states "Jam"), and the module walking on spare AP came to its locked door rounds
+        after the calibration, to wait outside it in the guards' way (docs/autoplay.md, "The module across the
+        lobby first")."""
+        if table.state.players < 2:
             return False
         here = table.floor.index[module.at]
         steps = min((table.distances()[here][t] for t in self.targets(table, module)), default=UNREACHABLE)
+        crossing = strategy_for(table.state.mission.id).module_crossing
+        if table.state.round > 1 and (crossing is None or steps <= crossing):
+            return False
         return cost - steps <= DOOR_COST
 
 

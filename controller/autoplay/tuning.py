@@ -102,6 +102,14 @@ annex's North stairs (K5) the South stairs are as near, beside the labs' North z
 steps farther, beside the lobby's West zone (E14) the East zone 20, where the module walked across the floor
 while the guard moved on (docs/autoplay.md, "The module held across the lobby")."""
 
+MODULE_CROSSING = 10
+"""Data Heist: steps from the team's safe zone beyond which the command module, before the calibration, walks
+before the agents in any round while no guard sees its way (`Routes.crosses_first`, the mission's
+`module_crossing`): across the lobby to the East zone, taken for a West door whose card states "Jam", the module
+walked on the agents' spare AP and came to the East door some four rounds after the calibration, where it waited
+outside in the guards' way (docs/autoplay.md, "The module across the lobby first"). Two players, wins of 1000
+(seeds 3000-3999): the lobby 845 -> 847 with 10 steps, 839 with 6, 844 with 14."""
+
 HIDING_REACH = 4
 """Do-While-End: steps from the captain's terminal of a hiding spot the module waits on until the IP can land
 on the core."""

@@ -456,6 +456,36 @@ def test_the_module_crosses_first_in_the_first_round_while_no_guard_sees_its_way
     assert AutoPlayer().choose(s).bot == walker
 
 
+ACROSS_THE_FLOOR = rules_floor_text("""
++-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+|E . . . . . . . . . . . T .|
++ + + + + + + + + + + + + +-+
+|. . . . . . . . . . . . .D.|
++-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+""", """
+A1 hallway
+N2 safe "Safe zone"
+""")
+
+
+@pytest.mark.parametrize("module_at, watcher, walker", [
+    ("B1", None, "module"),  # 12 steps and the locked door M2/N2 from the zone: it crosses first in round 3
+    ("J1", None, "byte"),  # 5 steps: the agents' terminal first, the module on spare AP
+    ("B1", guard("g1", "F2", facing="N"), "byte"),  # F1 is in sight, F2 is the guard's: no way round
+])
+def test_the_module_far_from_the_zone_crosses_first_in_any_round_before_the_calibration(module_at, watcher, walker):
+    """Data Heist: with the module more than MODULE_CROSSING steps from the team's safe zone (the lobby's East zone,
+    taken for a West door whose card states "Jam"), the module takes the AP before the agents in any round
+    while no guard sees its way, as in the first round: on spare AP it came to the zone's door rounds after the
+    calibration."""
+    s = make_state(ACROSS_THE_FLOOR, bots=[bot("byte", "A2"), bot("casing", "A1"), module(module_at)], players=2,
+                   units=[watcher] if watcher else [], slots=chips("general", "general"), round=3)
+    s.floor.terminals = {"M1": "standard"}
+    s.mission = CONTENT.missions["data-heist"]
+    s = mid_move(s, ap=3)
+    assert AutoPlayer().choose(s).bot == walker
+
+
 @pytest.mark.parametrize("casing_at, walker", [
     ("H2", "byte"),  # Casing home: her turns walk the module, Byte's AP walk Byte home first
     ("A2", "module"),  # Casing still out too: the module, farthest from the zone, first as before

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, cast
 from controller.autoplay.abilities import passes_doors
 from controller.autoplay.forcing import agent_dice, forces
 from controller.autoplay.missions.strategy import StandardPlay, bead_rooms, doors_out
-from controller.autoplay.tuning import TOWER_HANDOVER_SLACK, TOWER_ZONE_WEIGHT
+from controller.autoplay.tuning import MODULE_CROSSING, TOWER_HANDOVER_SLACK, TOWER_ZONE_WEIGHT
 from controller.rules import Bot, Floor, Objective, Resolution, compile_floor, keypad_column
 
 if TYPE_CHECKING:
@@ -17,6 +17,12 @@ if TYPE_CHECKING:
 
 class DataHeist(StandardPlay):
     """Data Heist: terminals, then a safe zone; the auto-player's rules were measured on it first."""
+
+    module_crossing: int | None = MODULE_CROSSING
+    """The module more than MODULE_CROSSING steps from the team's safe zone walks before the agents in any round
+    before the calibration while no guard sees its way: the lobby's team, having given its West zone up for a
+    door whose card states "Jam", gathers in the East zone some 20 steps from the module (docs/autoplay.md, "The
+    module across the lobby first")."""
 
 
 class TowerRun(StandardPlay):

@@ -93,6 +93,11 @@ class MissionStrategy(Protocol):
     """How many steps farther than the team's safe zone another zone may lie for the command module a guard holds
     out of the team's to head for it (`PathCosts.module_safe_zone`); None: any distance."""
 
+    module_crossing: int | None
+    """How many steps from the team's safe zone the command module must stand, before the calibration, to walk
+    before the agents in any round while no guard sees its way (`Routes.crosses_first`); None: in the first round
+    only."""
+
     def zone_cost(self, table: Resolution, zone: int) -> int:
         """Path cost the mission's play adds to the floor's `zone`-th safe zone when the team chooses the one it
         gathers in (0: only the bots' ways there count)."""
@@ -187,6 +192,9 @@ class StandardPlay:
 
     module_zone_detour: int | None = MODULE_ZONE_DETOUR
     """The module held out of the team's zone takes another only within MODULE_ZONE_DETOUR steps more."""
+
+    module_crossing: int | None = None
+    """The module walks before the agents in the first round only (`Routes.crosses_first`)."""
 
     power_above_bank_counts = True
     """The network step weighs all of the agent's power after it: capped at the bank limit, Data Heist lost a
