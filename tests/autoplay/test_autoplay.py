@@ -1420,6 +1420,32 @@ def test_on_the_tower_runs_last_floor_nano_takes_the_last_terminal_behind_a_card
     assert routes.targets(table, state.bot(walker)) == set(floor.posts["entrance"])
 
 
+@pytest.mark.parametrize("locked_in, aborts", [
+    (True, True),  # both doors of the Break room locked behind her: she rolls K12's keypad die
+    (False, False),  # J7/J8 open: she walks out that way
+])
+def test_on_the_tower_runs_last_floor_an_agent_locked_in_after_the_calibration_rolls_the_keypad_dice(
+        locked_in, aborts):
+    """Casing, coming into the labs' Break room for the last terminal, rolled its surveillance, and its autolock
+    ("Lock all doors leading into this room") shut her in behind level 2 keypads (K12 states "Jam" and asks a
+    tech chip) while the threat ran out. After the calibration, while an agent that opens keypads is locked in a
+    room, a card that rolls keypad dice is never shut for the paths and she aborts keypad actions for their
+    unlock face (`TowerRun.keypad_dice_unlock`): "Automatic Unlock: The door opens instantly"."""
+    state = next(after for _, events, after in play(start("meridian-lobby", "tower-run", seed=3005, players=2,
+                                                          agents=team(2)))
+                 if any(isinstance(e, FloorChanged) for e in events))
+    state.calibrated = True
+    state.bot("casing").space, state.bot("nano").space = "I5", "I4"
+    state.bot("module").space, state.bot("module").escaped = None, True
+    k12 = next(c for c in CONTENT.keypads if c.id == "K12")
+    state.keypads["H5/I5"] = k12
+    state.floor.unlocked_doors = [d for d in state.floor.unlocked_doors if d not in ("H5/I5", "J7/J8")]
+    if not locked_in:
+        state.floor.unlocked_doors.append("J7/J8")
+    s = in_turn(state, "actions", order=["casing", "nano"])
+    assert (AutoPlayer().choose(s) == Keypad(bot="casing", beyond="H5", approach="abort")) is aborts
+
+
 @pytest.mark.parametrize("module_escaped, escapes", [(False, False), (True, True)])
 def test_on_the_tower_run_an_agent_escapes_after_the_module(module_escaped, escapes):
     """"Each bot: escape from an entrance space, the command module before the last agent": only the agents'

@@ -120,11 +120,32 @@ class TowerRun(StandardPlay):
 
         return min(agents, key=lambda b: (handed_over(b), min(paths.cost_to(table, b, t) for t in terminals), b.id))
 
+    def keypad_dice_unlock(self, table: Resolution) -> bool:
+        """After the last floor's calibration, while an agent that opens keypads is locked in a room (the
+        Break room's autolock, "Lock all doors leading into this room", rolled as it came in for the last
+        terminal), a card that rolls keypad dice is never shut for the paths and the agent aborts keypad
+        actions for their unlock face on its way to an entrance: its dice seldom force the labs' 6 AP, and it
+        stood there while the threat ran out (docs/autoplay.md, "The tower run: the keypad dice at the last
+        terminal's door")."""
+        state = table.state
+        return state.calibrated and not state.later_floors and any(
+            _locked_in(table, b) for b in state.bots
+            if b.kind == "agent" and b.on_board and not b.shut_down and not passes_doors(b))
+
     def zone_cost(self, table: Resolution, zone: int) -> int:
         later = table.state.later_floors
         if not later:
             return 0
         return TOWER_ZONE_WEIGHT * landing_steps(compile_floor(later[0].text, later[0].name))[zone]
+
+
+def _locked_in(table: Resolution, bot: Bot) -> bool:
+    """The bot stands in a room whose every door out is locked."""
+    floor, here = table.floor, table.floor.index[bot.at]
+    if floor.area(here).kind != "room":
+        return False
+    doors = {door for _outside, door in doors_out(floor, floor.area_of[here])}
+    return bool(doors) and not doors & table.unlocked
 
 
 def shut_out(table: Resolution, agent: Bot, space: int) -> bool:
