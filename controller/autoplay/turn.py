@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from controller.autoplay.missions import strategy_for
 from controller.autoplay.missions.strategy import agents_share_slot
+from controller.autoplay.paths import level_2_zones
 from controller.autoplay.repairs import Repairs
 from controller.autoplay.routes import Routes
 from controller.autoplay.tuning import BOXED_PUSH_POWER, MODULE_BOXED_PUSH_POWER
@@ -75,8 +76,8 @@ class Turn:
         if push in legal and agent.power >= BOXED_PUSH_POWER \
                 and (self.routes.boxed_in(table, agent) or self.routes.cut_off(table, agent)):
             return push
-        # a guard stood in the only way: this agent learns to push
-        if self.routes.notes.blocked_by_unit and agent.power >= 4 and push in legal:
+        # a guard stood in the only way: this agent learns to push (but not on the labs' way home)
+        if self.routes.notes.blocked_by_unit and agent.power >= 4 and push in legal and self._learns_push(table):
             self.routes.notes.blocked_by_unit.clear()
             return push
         # the module behind a guard that waits for it (a Closest Bot patrol at the only door) would wait for
@@ -97,6 +98,18 @@ class Turn:
         if repair is not None:
             return repair
         return BeginActions()
+
+    @staticmethod
+    def _learns_push(table: Resolution) -> bool:
+        """Whether the active agent learns push (1 power) because a guard stood in a bot's only way: not once the
+        calibration is done on the last floor, of level 2 or more, of a mission won in the safe zones
+        (`level_2_zones`: the labs' Data Heist), where an agent's power is both its dice for the walk home and
+        its health against guards that hit for 2. The way held was most often another bot's (Nano's or the
+        module's), so the agent home, Casing, paid for a push it never used with the power its gifts to the
+        stragglers carry (`Repairs.repair`); the agent out paid a hit point for a push that detects it beside the
+        guard. Boxed in or cut off (`Routes.boxed_in`, `Routes.cut_off`) it still buys push (docs/autoplay.md,
+        "No push learnt on the labs' way home")."""
+        return not (table.state.calibrated and level_2_zones(table))
 
     def _fourth_slot(self, table: Resolution, legal: Sequence[Action]) -> Action | None:
         """A fourth burncycle slot on the first turn, paid by the module down to 3 power and 1 from an agent

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.autoplay.memory import AutoplayMemory
 from controller.autoplay.missions import StandardPlay
 from controller.autoplay.missions.standard import landing_steps
 from controller.autoplay.missions.strategy import agents_share_slot
@@ -2001,6 +2002,27 @@ def test_on_the_labs_casing_rolls_the_keypad_die_at_a_door_he_cannot_force(card,
     assert ("E6/F6" not in player.paths.jammed(Resolution(s, SeededDice(0), apply_effect, copy=False))) is tries
     chosen = AutoPlayer().choose(s)
     assert (chosen == Keypad(bot="casing", beyond="E6", approach="abort")) is tries
+
+
+@pytest.mark.parametrize("calibrated, learns", [
+    (False, True),  # before the calibration: a guard stood in Nano's only way, and Casing learns to push
+    (True, False),  # on the way home: Casing, home, keeps the power for the stragglers' gifts
+])
+def test_on_the_labs_way_home_no_agent_learns_push_for_a_way_a_guard_held(calibrated, learns):
+    """The labs (level 2: guards that hit for 2): a guard stood in Nano's only way in the Break room, and Casing,
+    home in the North zone with 5 power, bought push at his route step (1 power) though he has nowhere to push:
+    once the calibration is done an agent's power is its dice home and its health, and the power Casing keeps
+    goes to the stragglers ("Repair (1 Power): Use a general action to transfer power to any bot on the
+    map"). Before the calibration the agents learn push as elsewhere."""
+    s = start("meridian-labs", seed=3000, agents=["nano", "casing"])
+    s.round, s.calibrated = 4, calibrated
+    s.floor.unlocked_doors.append("E6/F6")
+    nano, casing = s.bot("nano"), s.bot("casing")
+    nano.space, casing.space, casing.upgrades = "K5", "C7", ["repair"]
+    s.bot("module").space = "B6"
+    s = in_turn(s, step="route", order=["nano", "casing"], active=1)
+    chosen = AutoPlayer(AutoplayMemory(blocked_by_unit=frozenset({"nano"}))).choose(s)
+    assert (chosen == BuyUpgrade(bot="casing", upgrade="push")) is learns
 
 
 def _labs_module_waits(module_at: str, guard_at: str, calibrated: bool, ap: int = 6) -> tuple[bool, bool]:
