@@ -226,10 +226,13 @@ class PathCosts:
         """Cost to the nearest target for a bot, by space: a step costs 1, or 8 into a space a guard sees now,
         8 more into a guard's space (walked around, or pushed aside) and 5 more through a locked door (it can
         be opened, at the price of an action; nothing more for Nano, who reassembles through it); walls, the
-        `avoid` spaces and locked doors whose keypad is known to be jammed (for a bot without a key) do not."""
+        `avoid` spaces and locked doors whose keypad is known to be jammed (for a bot without a key, and for Nano
+        into a unit's space, where he opens the door like any bot) do not."""
         floor = table.floor
         jammed = frozenset() if doors != "keypad" else frozenset(self.jammed(table))
         reassemble = doors == "reassemble"
+        # the door Nano opens into a unit's space is shut to him like to any bot when its card is jammed
+        shut = frozenset(self.jammed(table)) if reassemble else frozenset()
         graph = self._graph(table, jammed, walls, reassemble)
         step = [WATCHED_COST if i in watched else 1 for i in range(len(floor.ids))]
         units = set()
@@ -258,6 +261,8 @@ class PathCosts:
                 if unit_here:
                     door = floor.door_edges.get((v, u))
                     if door is not None and door not in table.unlocked:
+                        if door in shut:
+                            continue
                         nd += DOOR_COST
                 if nd < dist[v]:
                     dist[v] = nd

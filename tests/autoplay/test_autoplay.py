@@ -980,6 +980,46 @@ def test_nano_keeps_to_the_zone_the_team_left_for_a_jammed_door(jammed, nano_hea
     assert isinstance(chosen, Step) and (chosen.bot, chosen.to) == ("nano", nano_heads_for)
 
 
+# The Stairs (A1-A2) behind the hallway's door A1/B1; the Server room (B2-G2) below the hallway, doors B1/B2 and F1/F2.
+SERVER_ROOM = rules_floor_text("""
++-+-+-+-+-+-+-+
+|.D. . . . . E|
++ +D+-+-+-+D+-+
+|.|. . . . . .|
++-+-+-+-+-+-+-+
+""", """
+A1 safe "Stairs"
+B1 hallway
+B2 room "Server room"
+""")
+
+
+@pytest.mark.parametrize("nano_at, chosen_in_the_move", [
+    ("B2", False),  # by the door: a move, not a network card
+    ("B2", True),
+    ("C2", True),  # a step on: his way is by F1/F2, not back to the door
+])
+def test_nano_walks_round_a_guard_beyond_a_jammed_door(nano_at, chosen_in_the_move):
+    """Nano ("Nano may move through locked doors") cannot reassemble into a guard's space, nor push it through a
+    locked door: he opens that door like any bot, and K11 states "Jam" on floor 1 with a physical input the
+    general chips cannot pay. With the guard beyond the Server room's door B1/B2, he walks round by F1/F2 and
+    pushes it from the hallway, rather than draw network cards by the door for ever (the tower run's seed 4184:
+    Nano on the lobby's G5, guard 7 on G4, waiting for each other while the threat stayed low)."""
+    nano = bot("nano", nano_at)
+    nano.abilities = ["reassemble"]
+    nano.upgrades = ["push"]
+    s = make_state(SERVER_ROOM, bots=[nano, module("A2")], units=[guard("g1", "B1", facing="W")],
+                   slots=chips("general", "general", "general"), round=3, unlocked=["A1/B1"])
+    s.keypads["B1/B2"] = next(c for c in CONTENT.keypads if c.id == "K11")
+    s.mission = CONTENT.missions["data-heist"]
+    s.calibrated = True
+    if chosen_in_the_move:
+        ahead = "D2" if nano_at == "C2" else "C2"
+        assert AutoPlayer().choose(mid_move(in_turn(s, basic=5), ap=3)) == Step(bot="nano", to=ahead)
+    else:
+        assert isinstance(AutoPlayer().choose(in_turn(s, basic=5)), Move)
+
+
 GUARDED_CLOSET = rules_floor_text("""
 +-+-+-+-+-+-+
 |E . . . . .|
