@@ -70,7 +70,7 @@ MORE_GAMES = {
     "data-heist-lobby-lift": GameSetup(floor="meridian-lobby", mission="data-heist", players=2,
                                        agents=["bit", "casing"], seed=9),
     "data-heist-lobby-equipment": GameSetup(floor="meridian-lobby", mission="data-heist", players=2,
-                                            agents=["byte", "bit"], seed=48),
+                                            agents=["byte", "bit"], seed=96),
     "data-heist-annex-imperative": GameSetup(floor="meridian-annex", mission="data-heist", players=2,
                                              agents=["nano", "byte"], seed=0),
 }
