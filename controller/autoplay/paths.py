@@ -229,11 +229,10 @@ class PathCosts:
         `avoid` spaces and locked doors whose keypad is known to be jammed (for a bot without a key, and for Nano
         into a unit's space, where he opens the door like any bot) do not."""
         floor = table.floor
-        jammed = frozenset() if doors != "keypad" else frozenset(self.jammed(table))
+        # a jammed door is shut to a bot without a key, and to Nano where he opens it (into a unit's space)
+        jammed = frozenset() if doors == "key" else frozenset(self.jammed(table))
         reassemble = doors == "reassemble"
-        # the door Nano opens into a unit's space is shut to him like to any bot when its card is jammed
-        shut = frozenset(self.jammed(table)) if reassemble else frozenset()
-        graph = self._graph(table, jammed, walls, reassemble)
+        graph = self._graph(table, jammed if doors == "keypad" else frozenset(), walls, reassemble)
         step = [WATCHED_COST if i in watched else 1 for i in range(len(floor.ids))]
         units = set()
         for i, who in table.occupant.items():
@@ -261,7 +260,7 @@ class PathCosts:
                 if unit_here:
                     door = floor.door_edges.get((v, u))
                     if door is not None and door not in table.unlocked:
-                        if door in shut:
+                        if door in jammed:
                             continue
                         nd += DOOR_COST
                 if nd < dist[v]:

@@ -406,11 +406,10 @@ class Routes:
             mine = dist[here]
         watched = self.paths.watched(table)
         options = []
-        blocked = self.paths.jammed(table) if door_passage(bot) == "keypad" else set()
-        # Nano opens a locked door into a unit's space like any bot (`opens_doors`): a jammed one is shut to him
-        # there too, and he stood by the lobby's Server room door G4/G5 for ever, a guard beyond it that waited
-        # for the door in turn (seed 4184 of the tower run)
-        shut = self.paths.jammed(table) if passes_doors(bot) else set()
+        # a jammed door is shut to a bot without a key wherever it would open the door (`opens_doors`): Nano too
+        # into a unit's space, where he stood by the lobby's Server room door G4/G5 for ever, a guard beyond it
+        # that waited for the door in turn (seed 4184 of the tower run)
+        jammed = self.paths.jammed(table) if door_passage(bot) != "key" else set()
         trail = self.notes.trails.get(bot.id, set()) if self.notes.move == move_key(table.state) else set()
         trail_spaces = {table.floor.index[space] for space in trail}
         ways = table.floor.security_neighbours(here, table.destroyed)
@@ -426,8 +425,7 @@ class Routes:
                 if unit and dist[j] < mine:
                     self.notes.blocked_by_unit.add(bot.id)
                 continue
-            door = edge_id(bot.at, table.floor.ids[j])
-            if door in blocked or (unit and door in shut):
+            if edge_id(bot.at, table.floor.ids[j]) in jammed and opens_doors(table, bot, j):
                 continue
             kind = table.floor.edge_between(here, j) or "open"
             if kind == "wall" and table.floor.edge_name[(here, j)] in table.destroyed:
